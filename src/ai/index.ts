@@ -1,0 +1,6 @@
+/**
+ * plankit/ai — adapters between the AI SDK (`ai`) and plankit's model interface.
+ *
+ * @module
+ */
+export {};
