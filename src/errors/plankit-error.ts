@@ -34,7 +34,9 @@ export type PlankitErrorCode =
   | "aborted"
   | "budget-exceeded"
   | "invalid-playbook"
-  | "unavailable-skill";
+  | "unavailable-skill"
+  | "unknown-phase"
+  | "invalid-path";
 
 /**
  * The base class of every error plankit throws. `code` is a stable string to
