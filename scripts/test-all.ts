@@ -1,0 +1,33 @@
+/**
+ * `npm test`: type checks, then every suite in Node, workerd, Deno and
+ * Chromium, then one summary table. Exits non-zero when any step failed, any
+ * test failed, a runtime ran no tests, or a portable suite did not run in
+ * every runtime.
+ *
+ *     node scripts/test-all.ts
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { listPortableTestFiles } from "./lib/portable-test-files.ts";
+import { runRuntime, runtimes } from "./lib/run-runtime.ts";
+import type { RuntimeResult } from "./lib/runtime-result.ts";
+import { printSummary } from "./lib/summary.ts";
+import { typecheck } from "./lib/typecheck-projects.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+const started = Date.now();
+
+console.log("=== typecheck ===\n");
+const failedProjects = await typecheck(root);
+
+const state = {};
+const results: RuntimeResult[] = [];
+for (const runtime of runtimes) results.push(await runRuntime(runtime, root, state));
+
+const testsPassed = printSummary(results, listPortableTestFiles(root));
+console.log(
+  failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`,
+);
+console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
+process.exitCode = testsPassed && failedProjects.length === 0 ? 0 : 1;

@@ -1,0 +1,6 @@
+/**
+ * The web demo's entry point (placeholder until the demo is built).
+ *
+ * @module
+ */
+export {};
