@@ -67,11 +67,11 @@ export const llmPlannerStrategy: DecisionStrategy = {
       return { hit: false, reason: `the model answered action ${JSON.stringify(action)}; expected "call_skill" or "respond"`, detail };
     }
     if (typeof skill !== "string") return { hit: false, reason: 'the model chose "call_skill" without a "skill" name', detail };
-    const why = explainUnavailableSkill(context, skill);
-    if (why !== undefined || !available.some((item) => item.name === skill)) {
+    if (!available.some((item) => item.name === skill)) {
+      const why = explainUnavailableSkill(context, skill) ?? "not available";
       return {
         hit: false,
-        reason: `the model chose "${skill}", which is not available (${why ?? "not available"}; available: ${available.map((item) => item.name).join(", ")})`,
+        reason: `the model chose "${skill}", which is not available (${why}; available: ${available.map((item) => item.name).join(", ")})`,
         detail,
       };
     }
