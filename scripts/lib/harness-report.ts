@@ -19,14 +19,13 @@ import type { RuntimeResult } from "./runtime-result.ts";
  * ```
  */
 export function toRuntimeResult(runtime: "deno" | "chromium", report: HarnessReport, durationMs: number): RuntimeResult {
-  return {
-    runtime,
-    stepOk: true,
-    files: [...new Set(report.files.filter((file) => file.endsWith(".test.ts")))].sort(),
-    tests: report.tests.map((test) => ({ ...test })),
-    errors: [...report.errors],
-    durationMs,
-  };
+  const files = [...new Set(report.files.filter((file) => file.endsWith(".test.ts")))].sort();
+  const errors = [...report.errors];
+  // vitest fails a file that defines no test; so does this.
+  for (const file of files) {
+    if (!report.tests.some((test) => test.file === file)) errors.push(`${file}: no test found`);
+  }
+  return { runtime, stepOk: true, files, tests: report.tests.map((test) => ({ ...test })), errors, durationMs };
 }
 
 /**
