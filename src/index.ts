@@ -34,3 +34,41 @@ export { phaseCompleteStrategy } from "./decide/strategies/phase-complete.ts";
 export { priorityRulesStrategy } from "./decide/strategies/priority-rules.ts";
 export { queryModeStrategy } from "./decide/strategies/query-mode.ts";
 export { validatePlaybook, type ValidatePlaybookOptions } from "./decide/validate-playbook.ts";
+export { CONTEXT_REFERENCE_ROOT, StepIdSchema } from "./plan/step-id-schema.ts";
+export { stepPolicyEntries } from "./plan/step-policy-entries.ts";
+export { ToolStepSchema, type ToolStep } from "./plan/tool-step-schema.ts";
+export { LlmStepSchema, type LlmStep } from "./plan/llm-step-schema.ts";
+export { ReplyStepSchema, type ReplyStep } from "./plan/reply-step-schema.ts";
+export { PlanStepSchema, type PlanStep, type PlanStepType } from "./plan/plan-step-schema.ts";
+export type { PlanIssue, PlanIssueCode } from "./plan/plan-issue.ts";
+export { normalizeStep, type NormalizeStepOptions, type NormalizeStepResult } from "./plan/normalize-step.ts";
+export { normalizePlan, type NormalizePlanOptions, type NormalizePlanResult } from "./plan/normalize-plan.ts";
+export type { NormalizeSketchOptions } from "./plan/normalize-sketch.ts";
+export { findReferences, type FoundReference } from "./plan/find-references.ts";
+export { referencesOf } from "./plan/references-of.ts";
+export { resolveReferences, type ResolveReferencesOptions, type StepResults } from "./plan/resolve-references.ts";
+export { validateStep, type StepValidationContext, type ValidateStepResult } from "./validate/validate-step.ts";
+export { validatePlan, type ValidatePlanOptions, type ValidatePlanResult } from "./validate/validate-plan.ts";
+export { createPlanValidator, type PlanValidator } from "./validate/create-plan-validator.ts";
+export { parsePlan } from "./validate/parse-plan.ts";
+export type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tools/tool-descriptor.ts";
+export { normalizeCatalog, type ToolCatalogInput } from "./tools/normalize-catalog.ts";
+export { compileCatalog, type CatalogSource, type CompiledCatalog } from "./tools/compile-catalog.ts";
+export type { ArgumentProblem, ReferenceLocations } from "./tools/explain-schema-errors.ts";
+export { toToolJsonSchema, type JsonSchemaConverter, type ToToolJsonSchemaOptions } from "./tools/to-tool-json-schema.ts";
+export {
+  ToolRegistry,
+  type ToolCallOptions,
+  type ToolDefinition,
+  type ToolExecuteOptions,
+  type ToolRegistryOptions,
+} from "./tools/tool-registry.ts";
+export { fromMcpTools, type FromMcpToolsOptions, type McpToolCaller } from "./tools/from-mcp-tools.ts";
+export { fromAiSdkTools, type AiSdkToolLike, type FromAiSdkToolsOptions } from "./tools/from-ai-sdk-tools.ts";
+export { tokenizeText } from "./tools/tokenize-text.ts";
+export { defaultToolSynonyms } from "./tools/default-tool-synonyms.ts";
+export type { ToolScore, ToolSearchOptions } from "./tools/tool-search-index.ts";
+export { rankTools } from "./tools/rank-tools.ts";
+export { fuseRankings, type FuseRankingsOptions } from "./tools/fuse-rankings.ts";
+export { selectTools, type AsyncToolRetriever, type SelectToolsOptions, type ToolRetriever } from "./tools/select-tools.ts";
+export { createEmbeddingRetriever, type EmbeddingRetrieverOptions } from "./tools/create-embedding-retriever.ts";

@@ -20,6 +20,7 @@ export type PlankitErrorCode =
   | "missing-argument"
   | "invalid-argument"
   | "invalid-output"
+  | "tool-error"
   | "unknown-reference"
   | "forward-reference"
   | "duplicate-id"

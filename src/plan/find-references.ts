@@ -1,0 +1,99 @@
+/**
+ * Locating `{{id.path}}` references inside JSON values.
+ *
+ * @module
+ */
+
+/** One reference found in a value. */
+export interface FoundReference {
+  /** The referenced step id (or `"context"` for run-context references). */
+  id: string;
+  /** The path into the referenced value; numeric segments index arrays. */
+  path: string[];
+  /** A JSON Pointer, below the pointer passed in, to the string holding the reference. */
+  pointer: string;
+  /** Whether the string is exactly this one reference (so it takes the value's JSON type). */
+  exact: boolean;
+  /** The reference as written, braces included. */
+  source: string;
+  /** Where `source` starts in its string. */
+  start: number;
+}
+
+// `{{ id }}`, `{{id.a.0.b}}` and `{{id.items[0].name}}`; whitespace inside the braces is tolerated.
+const referencePattern = /\{\{\s*([^\s{}.[\]]+)((?:\.[^\s{}.[\]]+|\[\d+\])*)\s*\}\}/gu;
+const segmentPattern = /\.([^\s{}.[\]]+)|\[(\d+)\]/gu;
+
+/**
+ * Splits the path part of a reference (`.a[0].b`) into segments.
+ *
+ * @param text - the path part, starting with `.` or `[`, or empty.
+ * @returns the segments (`["a", "0", "b"]`).
+ */
+function splitPath(text: string): string[] {
+  const segments: string[] = [];
+  for (const match of text.matchAll(segmentPattern)) segments.push(match[1] ?? match[2] ?? "");
+  return segments;
+}
+
+/**
+ * Escapes one JSON Pointer segment (RFC 6901).
+ *
+ * @param segment - a raw object key or array index.
+ * @returns the escaped segment.
+ */
+export function escapePointerSegment(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/**
+ * Finds the references inside one string.
+ *
+ * @param text - any string.
+ * @param pointer - the JSON Pointer of the string, reported on each reference.
+ * @returns the references in order of appearance.
+ */
+export function findReferencesInText(text: string, pointer = ""): FoundReference[] {
+  if (!text.includes("{{")) return [];
+  const found: FoundReference[] = [];
+  for (const match of text.matchAll(referencePattern)) {
+    found.push({
+      id: match[1] ?? "",
+      path: splitPath(match[2] ?? ""),
+      pointer,
+      exact: match[0].length === text.length,
+      source: match[0],
+      start: match.index,
+    });
+  }
+  return found;
+}
+
+/**
+ * Finds every `{{id}}` / `{{id.path.0.field}}` reference in a JSON value,
+ * walking strings inside arrays and objects (keys are not searched).
+ *
+ * @param value - any JSON value, such as a tool step's `arguments`.
+ * @param pointer - the JSON Pointer of `value` itself, prefixed to each reference's pointer.
+ * @returns the references in document order.
+ *
+ * @example
+ * ```ts
+ * findReferences({ q: "{{s1.title}}", n: 2 }, "/steps/1/arguments");
+ * // [{ id: "s1", path: ["title"], pointer: "/steps/1/arguments/q", exact: true, source: "{{s1.title}}" }]
+ * ```
+ */
+export function findReferences(value: unknown, pointer = ""): FoundReference[] {
+  const found: FoundReference[] = [];
+  const visit = (current: unknown, at: string): void => {
+    if (typeof current === "string") {
+      for (const reference of findReferencesInText(current, at)) found.push(reference);
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => visit(item, `${at}/${index}`));
+    } else if (typeof current === "object" && current !== null) {
+      for (const [key, item] of Object.entries(current)) visit(item, `${at}/${escapePointerSegment(key)}`);
+    }
+  };
+  visit(value, pointer);
+  return found;
+}

@@ -1,0 +1,27 @@
+/**
+ * The schema and type of a model (LLM) step.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { StepIdSchema } from "./step-id-schema.ts";
+import { stepPolicyEntries } from "./step-policy-entries.ts";
+
+/**
+ * A step that asks the model a question whose answer later steps use:
+ * `{"id":"s3","type":"llm","prompt":"Summarize {{s1}} in Chinese"}`.
+ *
+ * @example
+ * ```ts
+ * const step = v.parse(LlmStepSchema, { id: "s3", type: "llm", prompt: "Summarize {{s1}}" });
+ * ```
+ */
+export const LlmStepSchema = v.object({
+  id: StepIdSchema,
+  type: v.literal("llm"),
+  prompt: v.pipe(v.string("an llm step needs a prompt"), v.minLength(1, "the prompt must not be empty")),
+  ...stepPolicyEntries,
+});
+
+/** A model step, as inferred from {@link LlmStepSchema}. */
+export type LlmStep = v.InferOutput<typeof LlmStepSchema>;

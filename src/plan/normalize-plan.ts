@@ -1,0 +1,85 @@
+/**
+ * Turning a whole plan, in any accepted input shape, into canonical steps.
+ *
+ * @module
+ */
+import { describeType, describeValue } from "./describe-value.ts";
+import { normalizeSketch, type NormalizeSketchOptions, type PlanEntry } from "./normalize-sketch.ts";
+import { isPlainObject, normalizeStep } from "./normalize-step.ts";
+import type { PlanIssue } from "./plan-issue.ts";
+import type { PlanStep } from "./plan-step-schema.ts";
+
+/** Options of {@link normalizePlan}. */
+export type NormalizePlanOptions = NormalizeSketchOptions;
+
+/** The result of {@link normalizePlan}. */
+export interface NormalizePlanResult {
+  /** The steps that could be read, in plan order. */
+  steps: PlanStep[];
+  /** Structural problems (`invalid-step`, and for sketches `duplicate-id` / `unknown-reference` on vertices and edges). */
+  issues: PlanIssue[];
+}
+
+/**
+ * Normalizes a plan to canonical steps. Accepted shapes: an array of steps;
+ * `{ steps: [...] }` (or `{ plan: [...] }`); a single step object; a seed 002
+ * DAG sketch `{ vertices, edges }`. Each step may be in any shape
+ * {@link normalizeStep} accepts. Steps that cannot be read are left out and
+ * reported as `invalid-step`; the others keep their position as `index`.
+ * Never throws for bad input.
+ *
+ * This checks structure only; `validatePlan` adds tools, arguments,
+ * references, ids, `maxSteps` and the final reply.
+ *
+ * @param raw - a parsed plan, as produced by a model.
+ * @param options - the knowledge-base tool, positional sketch argument names, the appended sketch reply.
+ * @returns the canonical steps and the issues.
+ *
+ * @example
+ * ```ts
+ * normalizePlan([
+ *   { type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+ *   { type: "reply", text: "{{s1}}" },
+ * ]);
+ * // { steps: [{ id: "s1", type: "tool", … }, { id: "s2", type: "reply", text: "{{s1}}" }], issues: [] }
+ * ```
+ */
+export function normalizePlan(raw: unknown, options: NormalizePlanOptions = {}): NormalizePlanResult {
+  const { entries, issues } = readPlanEntries(raw, options);
+  return { steps: entries.map((entry) => entry.step), issues };
+}
+
+/**
+ * {@link normalizePlan}, keeping each step's position in the plan.
+ *
+ * @param raw - a parsed plan.
+ * @param options - normalization options.
+ * @returns the steps with their positions, the issues, and the number of positions the plan has.
+ */
+export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } {
+  let list: unknown[];
+  if (Array.isArray(raw)) {
+    list = raw;
+  } else if (isPlainObject(raw) && Array.isArray(raw["vertices"])) {
+    const sketch = normalizeSketch(raw, options);
+    const last = sketch.entries.at(-1);
+    return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
+  } else if (isPlainObject(raw) && Array.isArray(raw["steps"])) {
+    list = raw["steps"];
+  } else if (isPlainObject(raw) && Array.isArray(raw["plan"])) {
+    list = raw["plan"];
+  } else if (isPlainObject(raw) && ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))) {
+    list = [raw];
+  } else {
+    const message = `A plan must be an array of steps, an object with "steps", or a sketch with "vertices"; got ${describeType(raw)} ${describeValue(raw)}`;
+    return { entries: [], issues: [{ code: "invalid-step", index: -1, path: "", message }], count: 0 };
+  }
+  const entries: PlanEntry[] = [];
+  const issues: PlanIssue[] = [];
+  list.forEach((item, position) => {
+    const result = normalizeStep(item, position, options);
+    if (result.step !== undefined) entries.push({ position, step: result.step });
+    issues.push(...result.issues);
+  });
+  return { entries, issues, count: list.length };
+}

@@ -1,0 +1,285 @@
+/**
+ * Turning a seed 002 DAG sketch into canonical steps in topological order.
+ *
+ * @module
+ */
+import { describeValue } from "./describe-value.ts";
+import { findReferences } from "./find-references.ts";
+import type { PlanIssue } from "./plan-issue.ts";
+import type { PlanStep } from "./plan-step-schema.ts";
+
+/** A normalized step and its position in the plan. */
+export interface PlanEntry {
+  /** The 0-based position (issue `index`, default id `s<position + 1>`). */
+  position: number;
+  /** The canonical step. */
+  step: PlanStep;
+}
+import { isPlainObject, normalizeStep, type NormalizeStepOptions } from "./normalize-step.ts";
+
+/** Options of {@link normalizeSketch}. */
+export interface NormalizeSketchOptions extends NormalizeStepOptions {
+  /**
+   * The parameter names of a tool, in order, used to name positional `args`
+   * (`"args": ["Paris", 3]`). Without it (or for an unknown tool) positional
+   * arguments are named `arg0`, `arg1`, …
+   */
+  parameterNames?: (tool: string) => readonly string[] | undefined;
+  /**
+   * Append a reply step that quotes the sketch's sink vertices when the
+   * sketch has no reply of its own (a sketch describes work, not an answer).
+   *
+   * @defaultValue `true`
+   */
+  sketchReply?: boolean;
+}
+
+interface Vertex {
+  id: string;
+  raw: Record<string, unknown>;
+  position: number;
+  after: Set<string>;
+}
+
+const retReference = /\{\{\s*([^\s{}.[\]]+)((?:\.[^\s{}.[\]]+|\[\d+\])*)\s*\}\}/gu;
+
+/**
+ * Rewrites sketch references: `{{task.ret}}` and `{{task.<its ret name>}}`
+ * become `{{task}}`, and `{{<ret name>}}` becomes `{{<its vertex>}}`.
+ *
+ * @param value - a vertex's args or description.
+ * @param retOwner - vertex id by declared `ret` name.
+ * @param retOf - declared `ret` name by vertex id.
+ * @returns the rewritten value.
+ */
+function rewriteRet(value: unknown, retOwner: ReadonlyMap<string, string>, retOf: ReadonlyMap<string, string>): unknown {
+  if (typeof value === "string") {
+    return value.replace(retReference, (source, id: string, path: string) => {
+      let owner = id;
+      if (!retOf.has(id) && retOwner.has(id)) owner = retOwner.get(id) ?? id;
+      const first = /^\.([^\s{}.[\]]+)/u.exec(path);
+      const rest = first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
+      return owner === id && rest === path ? source : `{{${owner}${rest}}}`;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => rewriteRet(item, retOwner, retOf));
+  if (isPlainObject(value)) {
+    const next: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(next, key, { value: rewriteRet(item, retOwner, retOf), enumerable: true, writable: true, configurable: true });
+    }
+    return next;
+  }
+  return value;
+}
+
+/**
+ * Reads sketch `args`: an object as it is; a list of `{name, value}` items,
+ * single-key objects or positional values (named after the tool's parameters).
+ *
+ * @param args - the raw args.
+ * @param tool - the bound tool.
+ * @param options - for `parameterNames`.
+ * @returns the arguments object, or the raw value for the schema to reject.
+ */
+function toSketchArguments(args: unknown, tool: unknown, options: NormalizeSketchOptions): unknown {
+  if (args === undefined || args === null) return {};
+  if (!Array.isArray(args)) return args;
+  const names = typeof tool === "string" ? (options.parameterNames?.(tool) ?? []) : [];
+  const result: Record<string, unknown> = {};
+  let positional = 0;
+  for (const item of args) {
+    if (isPlainObject(item) && typeof item["name"] === "string" && Object.hasOwn(item, "value")) {
+      result[item["name"]] = item["value"];
+    } else if (isPlainObject(item) && Object.keys(item).length === 1) {
+      Object.assign(result, item);
+    } else {
+      result[names[positional] ?? `arg${positional}`] = item;
+      positional++;
+    }
+  }
+  return result;
+}
+
+/**
+ * Reads an edge given as `[source, target]` or `{source|from, target|to}`.
+ *
+ * @param edge - the raw edge.
+ * @returns the endpoints, or `undefined`.
+ */
+function readEdge(edge: unknown): [string, string] | undefined {
+  const pair = Array.isArray(edge) ? edge : isPlainObject(edge) ? [edge["source"] ?? edge["from"], edge["target"] ?? edge["to"]] : [];
+  const [source, target] = pair.map((end: unknown) => (typeof end === "number" ? String(end) : end));
+  return typeof source === "string" && typeof target === "string" && pair.length === 2 ? [source, target] : undefined;
+}
+
+/**
+ * Normalizes a seed 002 DAG sketch: `{ vertices: [{ id, description,
+ * tool_binding, args, ret }], edges: [[source, target]] }`. A vertex with a
+ * `tool_binding` becomes a tool step, one without becomes an `llm` step whose
+ * prompt is its description. `{{task.ret}}` references (and references by
+ * `ret` name) become `{{task}}`. Dependencies come from the edges and the
+ * references; the steps are put in a stable topological order (listing order
+ * wherever the graph allows). Vertices on a cycle, or depending on one, are
+ * reported (`invalid-step`) and left out; the function always terminates.
+ *
+ * @param sketch - the raw sketch object.
+ * @param options - positional argument names, the appended reply.
+ * @returns the steps in execution order with their positions, and the issues.
+ *
+ * @example
+ * ```ts
+ * normalizeSketch({
+ *   vertices: [
+ *     { id: "t2", tool_binding: "calculator", args: { expr: "{{t1.ret}} - 30" } },
+ *     { id: "t1", tool_binding: "web_search", args: { query: "Julius Caesar birth year" }, ret: "year" },
+ *   ],
+ *   edges: [["t1", "t2"]],
+ * });
+ * // entries: t1 (web_search), t2 (calculator, expr "{{t1}} - 30"), reply "{{t2}}"
+ * ```
+ */
+export function normalizeSketch(sketch: Record<string, unknown>, options: NormalizeSketchOptions = {}): { entries: PlanEntry[]; issues: PlanIssue[] } {
+  const issues: PlanIssue[] = [];
+  const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
+  const vertices = new Map<string, Vertex>();
+  rawVertices.forEach((raw: unknown, position) => {
+    const path = `/vertices/${position}`;
+    if (!isPlainObject(raw)) {
+      issues.push({ code: "invalid-step", index: -1, path, message: `Vertex ${position + 1} must be an object, got ${describeValue(raw)} (${path})` });
+      return;
+    }
+    const rawId = raw["id"] ?? raw["task_id"];
+    const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
+    if (vertices.has(id)) {
+      issues.push({ code: "duplicate-id", index: -1, stepId: id, path, message: `Vertex "${id}" repeats an id used by an earlier vertex (${path})` });
+      return;
+    }
+    vertices.set(id, { id, raw, position, after: new Set() });
+  });
+
+  const retOwner = new Map<string, string>();
+  const retOf = new Map<string, string>();
+  for (const vertex of vertices.values()) {
+    const ret = vertex.raw["ret"];
+    if (typeof ret === "string" && ret !== "") {
+      retOf.set(vertex.id, ret);
+      if (!vertices.has(ret) && !retOwner.has(ret)) retOwner.set(ret, vertex.id);
+    }
+  }
+
+  const edges = Array.isArray(sketch["edges"]) ? sketch["edges"] : [];
+  edges.forEach((raw: unknown, position) => {
+    const path = `/edges/${position}`;
+    const edge = readEdge(raw);
+    if (edge === undefined) {
+      issues.push({ code: "invalid-step", index: -1, path, message: `Edge ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})` });
+      return;
+    }
+    const [source, target] = edge;
+    const missing = [source, target].filter((id) => !vertices.has(id));
+    if (missing.length > 0) {
+      const message = `Edge ${describeValue(edge)} names unknown vertex ${missing.map((id) => `"${id}"`).join(" and ")} (${path})`;
+      issues.push({ code: "unknown-reference", index: -1, path, message });
+      return;
+    }
+    vertices.get(target)?.after.add(source);
+  });
+
+  const candidates = new Map<string, Record<string, unknown>>();
+  for (const vertex of vertices.values()) {
+    const { raw } = vertex;
+    const tool = raw["tool_binding"] ?? raw["tool"] ?? raw["name"];
+    const description = typeof raw["description"] === "string" ? raw["description"] : undefined;
+    const candidate: Record<string, unknown> = { id: vertex.id };
+    if (tool === undefined || tool === null || tool === "") {
+      candidate["type"] = "llm";
+      candidate["prompt"] = rewriteRet(raw["prompt"] ?? raw["question"] ?? description, retOwner, retOf);
+    } else {
+      candidate["type"] = "tool";
+      candidate["name"] = tool;
+      candidate["arguments"] = rewriteRet(toSketchArguments(raw["args"] ?? raw["arguments"], tool, options), retOwner, retOf);
+      if (description !== undefined) candidate["description"] = description;
+    }
+    const edgeOnly = [...vertex.after];
+    for (const reference of findReferences([candidate["arguments"], candidate["prompt"]])) {
+      if (vertices.has(reference.id) && reference.id !== vertex.id) vertex.after.add(reference.id);
+      const at = edgeOnly.indexOf(reference.id);
+      if (at >= 0) edgeOnly.splice(at, 1);
+    }
+    if (edgeOnly.length > 0) candidate["dependsOn"] = edgeOnly;
+    candidates.set(vertex.id, candidate);
+  }
+
+  // Kahn's algorithm, always taking the ready vertex listed first, so that an
+  // already ordered sketch keeps its order.
+  const order: Vertex[] = [];
+  const placed = new Set<string>();
+  const pending = [...vertices.values()];
+  for (;;) {
+    const next = pending.find((vertex) => !placed.has(vertex.id) && [...vertex.after].every((id) => placed.has(id)));
+    if (next === undefined) break;
+    placed.add(next.id);
+    order.push(next);
+  }
+  const stuck = pending.filter((vertex) => !placed.has(vertex.id));
+  for (const vertex of stuck) {
+    const path = `/vertices/${vertex.position}`;
+    const cycle = findCycle(vertex, vertices, placed);
+    const message =
+      cycle === undefined
+        ? `Vertex "${vertex.id}" depends on a vertex that is part of a dependency cycle (${path})`
+        : `Vertex "${vertex.id}" is part of a dependency cycle: ${cycle.join(" → ")} (${path})`;
+    issues.push({ code: "invalid-step", index: -1, stepId: vertex.id, path, message });
+  }
+
+  const entries: PlanEntry[] = [];
+  order.forEach((vertex, position) => {
+    const result = normalizeStep(candidates.get(vertex.id), position, options);
+    if (result.step !== undefined) entries.push({ position, step: result.step });
+    issues.push(...result.issues);
+  });
+
+  if ((options.sketchReply ?? true) && order.length > 0) {
+    const hasSuccessor = new Set(order.flatMap((vertex) => [...vertex.after]));
+    const sinks = order.filter((vertex) => !hasSuccessor.has(vertex.id));
+    let id = "reply";
+    for (let suffix = 1; vertices.has(id); suffix++) id = `reply_${suffix}`;
+    const reply = normalizeStep({ id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") }, order.length, options);
+    if (reply.step !== undefined) entries.push({ position: order.length, step: reply.step });
+  }
+  return { entries, issues };
+}
+
+/**
+ * Finds a cycle through `start` among the vertices that could not be placed.
+ *
+ * @param start - a vertex that could not be placed.
+ * @param vertices - all vertices by id.
+ * @param placed - the ids that were placed.
+ * @returns the cycle as ids (first id repeated at the end), or `undefined` when `start` only depends on one.
+ */
+function findCycle(start: Vertex, vertices: ReadonlyMap<string, Vertex>, placed: ReadonlySet<string>): string[] | undefined {
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const done = new Set<string>();
+  const visit = (vertex: Vertex): string[] | undefined => {
+    path.push(vertex.id);
+    onPath.add(vertex.id);
+    for (const id of vertex.after) {
+      if (placed.has(id) || done.has(id)) continue;
+      if (id === start.id) return [...path, id];
+      const next = vertices.get(id);
+      if (next === undefined || onPath.has(id)) continue;
+      const found = visit(next);
+      if (found !== undefined) return found;
+    }
+    path.pop();
+    onPath.delete(vertex.id);
+    done.add(vertex.id);
+    return undefined;
+  };
+  const cycle = visit(start);
+  // Edges point from dependency to dependent; walk `after` backwards, so reverse for reading order.
+  return cycle?.reverse();
+}

@@ -1,0 +1,301 @@
+/**
+ * Turning one step, in any accepted input shape, into a canonical step.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { describeType, describeValue } from "./describe-value.ts";
+import type { PlanIssue } from "./plan-issue.ts";
+import { PlanStepSchema, type PlanStep } from "./plan-step-schema.ts";
+import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
+
+/** Options of {@link normalizeStep} and `normalizePlan`. */
+export interface NormalizeStepOptions {
+  /**
+   * The tool a seed 003 `query_kb` step calls. The step becomes
+   * `{"type":"tool","name":<this>,"arguments":{"topic":…, …params}}`.
+   *
+   * @defaultValue `"query_kb"`
+   */
+  knowledgeBaseTool?: string;
+}
+
+/** The result of {@link normalizeStep}: the canonical step, or the issues that prevented it. */
+export interface NormalizeStepResult {
+  /** The canonical step, when the input could be read as one. */
+  step?: PlanStep;
+  /** Why it could not (empty when `step` is set). */
+  issues: PlanIssue[];
+}
+
+type RawObject = Record<string, unknown>;
+
+const typeAliases: Readonly<Record<string, PlanStep["type"]>> = {
+  tool: "tool",
+  tool_call: "tool",
+  function: "tool",
+  function_call: "tool",
+  use_tool: "tool",
+  llm: "llm",
+  reasoning: "llm",
+  llm_reasoning: "llm",
+  reply: "reply",
+  answer: "reply",
+  final: "reply",
+  final_answer: "reply",
+  respond: "reply",
+  response: "reply",
+};
+
+/**
+ * Whether a value is a non-array object.
+ *
+ * @param value - anything.
+ * @returns the check.
+ */
+export function isPlainObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Returns the first of `keys` that `raw` defines.
+ *
+ * @param raw - the raw step.
+ * @param keys - field names in order of preference.
+ * @returns the value, or `undefined`.
+ */
+function pick(raw: RawObject, ...keys: string[]): unknown {
+  for (const key of keys) if (Object.hasOwn(raw, key) && raw[key] !== undefined && raw[key] !== null) return raw[key];
+  return undefined;
+}
+
+/**
+ * Reads an id given as a string or a number.
+ *
+ * @param value - the raw id.
+ * @returns the id as text, or the raw value for the schema to reject.
+ */
+function toId(value: unknown): unknown {
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : value;
+}
+
+/**
+ * Reads a dependency list given as an array, a single id or nothing.
+ *
+ * @param value - the raw list.
+ * @returns the ids, `undefined` when empty, or the raw value for the schema to reject.
+ */
+function toIdList(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" || typeof value === "number") return [toId(value)];
+  if (!Array.isArray(value)) return value;
+  return value.length === 0 ? undefined : value.map(toId);
+}
+
+/**
+ * Reads tool arguments given as an object or as a JSON string (as in OpenAI
+ * function calls).
+ *
+ * @param value - the raw arguments.
+ * @returns the arguments object, or the raw value for the schema to reject.
+ */
+function toArguments(value: unknown): unknown {
+  if (value === undefined || value === null) return {};
+  if (typeof value === "string") {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+const segment = String.raw`[\p{L}\p{N}_-]+`;
+const stepReference = new RegExp(String.raw`\$step:(${segment})((?:\.${segment})*)`, "gu");
+const contextReference = new RegExp(String.raw`\$context[:.](${segment}(?:\.${segment})*)`, "gu");
+const bareReference = new RegExp(String.raw`^\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.${segment})*)$`, "u");
+const stepLikeId = /^(?:step|task|s|t)[_-]?\d+$/iu;
+
+/**
+ * Rewrites seed 003 references into `{{…}}` references, deep through arrays
+ * and objects: `$step:id.key` → `{{id.key}}`, `$context:key` (or
+ * `$context.key`) → `{{context.key}}`, and a string that is exactly `$id` or
+ * `$id.key` → `{{id}}` / `{{id.key}}` when `id` is one of the step's
+ * dependencies or looks like a step id (`step_1`, `task2`, `s3`), so that
+ * prices such as `"$USD"` stay text.
+ *
+ * @param value - a seed 003 value (params, question).
+ * @param dependencies - the step's declared dependencies.
+ * @returns the rewritten value.
+ */
+function rewriteSeed003References(value: unknown, dependencies: ReadonlySet<string>): unknown {
+  if (typeof value === "string") {
+    if (!value.includes("$")) return value;
+    const bare = bareReference.exec(value);
+    if (bare !== null) {
+      const id = bare[1] ?? "";
+      if (id === CONTEXT_REFERENCE_ROOT || dependencies.has(id) || stepLikeId.test(id)) return `{{${id}${bare[2] ?? ""}}}`;
+    }
+    return value
+      .replace(stepReference, (_match, id: string, path: string) => `{{${id}${path}}}`)
+      .replace(contextReference, (_match, path: string) => `{{${CONTEXT_REFERENCE_ROOT}.${path}}}`);
+  }
+  if (Array.isArray(value)) return value.map((item) => rewriteSeed003References(item, dependencies));
+  if (isPlainObject(value)) {
+    const next: RawObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(next, key, {
+        value: rewriteSeed003References(item, dependencies),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return next;
+  }
+  return value;
+}
+
+/**
+ * Reads a seed 003 step (`step_id`, `action`, `tool`, `params`, `question`,
+ * `topic`, `dependencies`, `max_retries`).
+ *
+ * @param raw - the raw step.
+ * @param options - normalization options.
+ * @returns the canonical candidate, or an error message about `action`.
+ */
+function fromSeed003(raw: RawObject, options: NormalizeStepOptions): RawObject | string {
+  const dependsOn = toIdList(pick(raw, "dependencies", "dependsOn", "depends_on"));
+  const dependencies = new Set(Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : []);
+  let action = pick(raw, "action");
+  if (action === undefined) {
+    action = pick(raw, "tool") !== undefined ? "use_tool" : pick(raw, "topic") !== undefined ? "query_kb" : pick(raw, "question") !== undefined ? "llm_reasoning" : undefined;
+  }
+  const candidate: RawObject = { id: toId(pick(raw, "step_id", "id")) };
+  if (action === "query_kb") {
+    const params = toArguments(pick(raw, "params", "arguments"));
+    const topic = pick(raw, "topic");
+    candidate["type"] = "tool";
+    candidate["name"] = options.knowledgeBaseTool ?? "query_kb";
+    candidate["arguments"] = isPlainObject(params) ? { ...params, ...(topic === undefined ? {} : { topic }) } : params;
+  } else {
+    const type = typeof action === "string" ? typeAliases[action] : undefined;
+    if (type === undefined) {
+      return `has unknown action ${describeValue(action)}; expected "use_tool", "llm_reasoning" or "query_kb"`;
+    }
+    candidate["type"] = type;
+    if (type === "tool") {
+      candidate["name"] = pick(raw, "tool", "name", "tool_name");
+      candidate["arguments"] = toArguments(pick(raw, "params", "arguments", "args"));
+    } else if (type === "llm") {
+      candidate["prompt"] = pick(raw, "question", "prompt", "description");
+    } else {
+      candidate["text"] = pick(raw, "text", "answer", "content", "question");
+    }
+  }
+  for (const key of ["arguments", "prompt", "text"]) {
+    if (candidate[key] !== undefined) candidate[key] = rewriteSeed003References(candidate[key], dependencies);
+  }
+  candidate["dependsOn"] = dependsOn;
+  candidate["description"] = pick(raw, "description");
+  if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"]) candidate["description"] = undefined;
+  candidate["retries"] = pick(raw, "max_retries", "retries");
+  candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
+  return candidate;
+}
+
+/**
+ * Reads a canonical or seed 000 flat step, tolerating common variants
+ * (`tool`/`tool_name` for `name`, `args`/`params`/`parameters`/`input` for
+ * `arguments`, arguments as a JSON string, OpenAI `{"type":"function",
+ * "function":{name, arguments}}`, a missing `type` inferred from the fields).
+ *
+ * @param raw - the raw step.
+ * @returns the canonical candidate.
+ */
+function fromFlat(raw: RawObject): RawObject {
+  const fn = isPlainObject(raw["function"]) ? raw["function"] : undefined;
+  const rawType = pick(raw, "type");
+  let type: unknown = typeof rawType === "string" ? (typeAliases[rawType] ?? rawType) : rawType;
+  if (type === undefined) {
+    if (pick(raw, "name", "tool", "tool_name") !== undefined || fn !== undefined) type = "tool";
+    else if (pick(raw, "prompt") !== undefined) type = "llm";
+    else if (pick(raw, "text") !== undefined) type = "reply";
+  }
+  const candidate: RawObject = { id: toId(pick(raw, "id")), type };
+  if (type === "tool") {
+    candidate["name"] = fn === undefined ? pick(raw, "name", "tool", "tool_name") : pick(fn, "name");
+    candidate["arguments"] = toArguments(
+      fn === undefined ? pick(raw, "arguments", "args", "params", "parameters", "input") : pick(fn, "arguments", "parameters"),
+    );
+  } else if (type === "llm") {
+    candidate["prompt"] = pick(raw, "prompt", "question");
+  } else if (type === "reply") {
+    candidate["text"] = pick(raw, "text", "answer", "content");
+  }
+  candidate["dependsOn"] = toIdList(pick(raw, "dependsOn", "depends_on", "dependencies"));
+  candidate["description"] = pick(raw, "description");
+  candidate["retries"] = pick(raw, "retries", "max_retries");
+  candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
+  return candidate;
+}
+
+/**
+ * Normalizes one step, as it streams in, to the canonical wire format. It
+ * accepts the canonical shape, the seed 000 flat shape
+ * (`{"type":"tool","name","arguments"}`, `{"type":"reply","text"}`), the
+ * seed 003 shape (`step_id`, `action: use_tool | llm_reasoning | query_kb`,
+ * `tool`, `params`, `question`, `topic`, `dependencies`, `$step:id.key` and
+ * `$context:key` references) and tolerates common variants (see the README).
+ * A missing id becomes `s<position + 1>`. Unknown fields are dropped.
+ *
+ * Seed 003 mappings: `llm_reasoning` becomes an `llm` step whose prompt is
+ * the `question`; `query_kb` becomes a call of the knowledge-base tool
+ * (`options.knowledgeBaseTool`, default `"query_kb"`) with `topic` among its
+ * arguments; `$context:key` becomes `{{context.key}}`, which the runtime
+ * resolves from the run context; `max_retries` becomes `retries`.
+ *
+ * Structure is checked against {@link PlanStepSchema}; tools, arguments and
+ * references are checked by `validateStep`. Never throws for bad input.
+ *
+ * @param raw - one step as produced by a model.
+ * @param position - its 0-based position in the plan (for the default id and the issue paths).
+ * @param options - `knowledgeBaseTool`.
+ * @returns `{ step }`, or `{ issues }` with `invalid-step` issues.
+ *
+ * @example
+ * ```ts
+ * normalizeStep({ step_id: "step_2", action: "use_tool", tool: "analyze", params: { data: "$step:step_1.rows" } }, 1);
+ * // { step: { id: "step_2", type: "tool", name: "analyze", arguments: { data: "{{step_1.rows}}" } }, issues: [] }
+ * ```
+ */
+export function normalizeStep(raw: unknown, position: number, options: NormalizeStepOptions = {}): NormalizeStepResult {
+  const pointer = `/steps/${position}`;
+  if (!isPlainObject(raw)) {
+    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)} (${pointer})`;
+    return { issues: [{ code: "invalid-step", index: position, path: pointer, message }] };
+  }
+  const seed003 = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
+  const candidate = seed003 ? fromSeed003(raw, options) : fromFlat(raw);
+  const rawId = toId(pick(raw, "step_id", "id"));
+  const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
+  if (typeof candidate === "string") {
+    const issue: PlanIssue = { code: "invalid-step", index: position, path: `${pointer}/action`, message: `${label} ${candidate} (${pointer}/action)` };
+    if (typeof rawId === "string") issue.stepId = rawId;
+    return { issues: [issue] };
+  }
+  candidate["id"] ??= `s${position + 1}`;
+  for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
+  const parsed = v.safeParse(PlanStepSchema, candidate);
+  if (parsed.success) return { step: parsed.output, issues: [] };
+  const issues = parsed.issues.map((problem): PlanIssue => {
+    const keys = (problem.path ?? []).map((item) => String(item.key));
+    const path = `${pointer}${keys.map((key) => `/${key}`).join("")}`;
+    const message = `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)} (${path})`;
+    const issue: PlanIssue = { code: "invalid-step", index: position, path, message };
+    if (typeof candidate["id"] === "string") issue.stepId = candidate["id"];
+    return issue;
+  });
+  return { issues };
+}

@@ -1,0 +1,29 @@
+/**
+ * The schema and type of a tool step.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { StepIdSchema } from "./step-id-schema.ts";
+import { stepPolicyEntries } from "./step-policy-entries.ts";
+
+/**
+ * A step that calls a tool from the catalog:
+ * `{"id":"s1","type":"tool","name":"calculator","arguments":{"expr":"2+2"}}`.
+ * String values anywhere in `arguments` may hold references (`{{s0.value}}`).
+ *
+ * @example
+ * ```ts
+ * const step = v.parse(ToolStepSchema, { id: "s1", type: "tool", name: "calculator", arguments: { expr: "2+2" } });
+ * ```
+ */
+export const ToolStepSchema = v.object({
+  id: StepIdSchema,
+  type: v.literal("tool"),
+  name: v.pipe(v.string("a tool step needs a tool name"), v.minLength(1, "the tool name must not be empty")),
+  arguments: v.record(v.string(), v.unknown(), "arguments must be an object"),
+  ...stepPolicyEntries,
+});
+
+/** A tool step, as inferred from {@link ToolStepSchema}. */
+export type ToolStep = v.InferOutput<typeof ToolStepSchema>;

@@ -1,0 +1,262 @@
+/**
+ * Turning `@cfworker/json-schema` output into problems people (and models) can act on.
+ *
+ * @module
+ */
+import type { OutputUnit } from "@cfworker/json-schema";
+import { describeValue } from "../plan/describe-value.ts";
+import { escapePointerSegment } from "../plan/find-references.ts";
+import { isSchemaObject, schemaHoldingKeyword, splitPointer } from "./schema-navigation.ts";
+import type { JsonSchema } from "./tool-descriptor.ts";
+
+/** One argument that does not satisfy a tool's input schema. */
+export interface ArgumentProblem {
+  /** `missing-argument` for an absent required property (at any depth), `invalid-argument` otherwise. */
+  code: "missing-argument" | "invalid-argument";
+  /** A JSON Pointer into the arguments object (`""` is the object itself). */
+  pointer: string;
+  /** The argument as people write it: `query`, `filters.from`, `items[1].qty`. */
+  argument: string;
+  /** What the schema expects there: `integer`, `one of "a", "b"`, … (empty for missing and unexpected arguments). */
+  expected: string;
+  /** The offending value (absent for missing arguments). */
+  actual?: unknown;
+  /** A sentence fragment without subject or location, e.g. `argument "n" is "two", expected integer`. */
+  text: string;
+}
+
+/** Options of {@link explainSchemaErrors}. */
+export interface ExplainSchemaErrorsOptions {
+  /** Where references sit in the instance. */
+  references?: ReferenceLocations;
+  /**
+   * What the instance's parts are called in the text.
+   *
+   * @defaultValue `"argument"`
+   */
+  noun?: "argument" | "field";
+}
+
+/** Where references sit in the arguments, so their placeholders are not judged as values. */
+export interface ReferenceLocations {
+  /** Pointers of strings that are exactly one reference: any value may arrive there. */
+  exact: ReadonlySet<string>;
+  /** Pointers of strings with a reference inside text: a string arrives, its content is unknown. */
+  embedded: ReadonlySet<string>;
+}
+
+const wrapperKeywords = new Set([
+  "properties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+  "allOf",
+  "dependentSchemas",
+  "dependencies",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "propertyNames",
+]);
+
+// Keywords about a string's content, which a reference inside text makes unknowable.
+const contentKeywords = new Set(["format", "pattern", "enum", "const", "minLength", "maxLength", "anyOf", "oneOf", "not"]);
+
+/**
+ * Renders an argument pointer the way people write it.
+ *
+ * @param pointer - a JSON Pointer into the arguments.
+ * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
+ */
+export function argumentName(pointer: string): string {
+  const segments = splitPointer(pointer);
+  if (segments.length === 0) return "(arguments)";
+  return segments.map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+}
+
+/**
+ * Reads the value at a pointer.
+ *
+ * @param root - the instance.
+ * @param pointer - a JSON Pointer.
+ * @returns the value, or `undefined`.
+ */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of splitPointer(pointer)) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/**
+ * Describes what a keyword of a schema asks for.
+ *
+ * @param keyword - the failing keyword.
+ * @param schema - the schema holding it.
+ * @returns a phrase such as `integer` or `a string in format "date"`, or `undefined` when unknown.
+ */
+function expectation(keyword: string, schema: JsonSchema): string | undefined {
+  const value = schema[keyword];
+  switch (keyword) {
+    case "type":
+      return Array.isArray(value) ? value.join(" or ") : typeof value === "string" ? value : undefined;
+    case "enum":
+      return Array.isArray(value) ? `one of ${value.map((item) => describeValue(item, 40)).join(", ")}` : undefined;
+    case "const":
+      return describeValue(value);
+    case "format":
+      return `a string in format "${String(value)}"`;
+    case "pattern":
+      return `a string matching /${String(value)}/`;
+    case "minimum":
+      return `a number >= ${String(value)}`;
+    case "maximum":
+      return `a number <= ${String(value)}`;
+    case "exclusiveMinimum":
+      return typeof value === "number" ? `a number > ${value}` : `a number > ${String(schema["minimum"])}`;
+    case "exclusiveMaximum":
+      return typeof value === "number" ? `a number < ${value}` : `a number < ${String(schema["maximum"])}`;
+    case "multipleOf":
+      return `a multiple of ${String(value)}`;
+    case "minLength":
+      return `a string of at least ${String(value)} characters`;
+    case "maxLength":
+      return `a string of at most ${String(value)} characters`;
+    case "minItems":
+      return `an array of at least ${String(value)} items`;
+    case "maxItems":
+      return `an array of at most ${String(value)} items`;
+    case "uniqueItems":
+      return "an array without duplicate items";
+    case "minProperties":
+      return `an object with at least ${String(value)} properties`;
+    case "maxProperties":
+      return `an object with at most ${String(value)} properties`;
+    case "contains":
+      return "an array containing a matching item";
+    case "not":
+      return "a value not matching the excluded schema";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Turns the full (not short-circuited) error output of `@cfworker/json-schema`
+ * into one problem per actual violation: wrapper errors (`properties`,
+ * `items`, `$ref`, `allOf`, …) are dropped in favour of the errors beneath
+ * them; `anyOf`/`oneOf` become one problem listing the alternatives; an
+ * unexpected property under `additionalProperties: false` becomes one
+ * problem naming the accepted ones. Errors caused by reference placeholders
+ * (see {@link ReferenceLocations}) are left out.
+ *
+ * @param schema - the root schema that was validated against.
+ * @param instance - the validated arguments.
+ * @param errors - the validator's errors.
+ * @param options - where references sit in `instance`; the noun for its parts.
+ * @returns the problems, in the validator's order, without duplicates.
+ *
+ * @example
+ * ```ts
+ * const schema = { type: "object", properties: { n: { type: "integer" } } };
+ * explainSchemaErrors(schema, { n: "two" }, new Validator(schema, "2020-12", false).validate({ n: "two" }).errors);
+ * // [{ code: "invalid-argument", pointer: "/n", argument: "n", expected: "integer", actual: "two", text: 'argument "n" is "two", expected integer' }]
+ * ```
+ */
+export function explainSchemaErrors(
+  schema: JsonSchema,
+  instance: unknown,
+  errors: readonly OutputUnit[],
+  options: ExplainSchemaErrorsOptions = {},
+): ArgumentProblem[] {
+  const references = options.references ?? { exact: new Set(), embedded: new Set() };
+  const noun = options.noun ?? "argument";
+  const name = (pointer: string): string => (pointer === "" && noun === "field" ? "(result)" : argumentName(pointer));
+  const problems: ArgumentProblem[] = [];
+  const seen = new Set<string>();
+  const consumed = new Set<number>();
+  const add = (problem: ArgumentProblem): void => {
+    const key = `${problem.code} ${problem.pointer} ${problem.text}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  };
+  const excused = (pointer: string, keyword: string): boolean => {
+    for (const at of references.exact) if (pointer === at || pointer.startsWith(`${at}/`)) return true;
+    return references.embedded.has(pointer) && contentKeywords.has(keyword);
+  };
+  const invalid = (pointer: string, expected: string, fallback: string): void => {
+    const actual = valueAt(instance, pointer);
+    const phrase = expected === "" ? fallback : `expected ${expected}`;
+    add({ code: "invalid-argument", pointer, argument: name(pointer), expected, actual, text: `${noun} "${name(pointer)}" is ${describeValue(actual)}, ${phrase}` });
+  };
+
+  errors.forEach((error, index) => {
+    if (consumed.has(index)) return;
+    const pointer = error.instanceLocation.replace(/^#/u, "");
+    const holder = schemaHoldingKeyword(schema, error.keywordLocation);
+    if (error.keyword === "anyOf" || error.keyword === "oneOf") {
+      const branches: string[] = [];
+      errors.forEach((other, otherIndex) => {
+        if (otherIndex > index && other.keywordLocation.startsWith(`${error.keywordLocation}/`)) {
+          consumed.add(otherIndex);
+          if (other.keyword === "type" && other.instanceLocation === error.instanceLocation) {
+            const branch = schemaHoldingKeyword(schema, other.keywordLocation);
+            const expected = branch === undefined ? undefined : expectation("type", branch);
+            if (expected !== undefined) branches.push(expected);
+          }
+        }
+      });
+      if (excused(pointer, error.keyword)) return;
+      const alternatives = Array.isArray(holder?.[error.keyword]) ? (holder[error.keyword] as unknown[]).length : 0;
+      const expected =
+        error.keyword === "oneOf" && !/any subschema/u.test(error.error)
+          ? "exactly one matching alternative"
+          : branches.length === alternatives && branches.length > 0
+            ? [...new Set(branches)].join(" or ")
+            : `a value matching one of ${alternatives || "the"} alternatives`;
+      invalid(pointer, expected, error.error);
+      return;
+    }
+    if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
+      const property = /Property "(.*)" does not match/u.exec(error.error)?.[1];
+      if (property !== undefined && holder?.[error.keyword] === false) {
+        const at = `${pointer}/${escapePointerSegment(property)}`;
+        errors.forEach((other, otherIndex) => {
+          if (otherIndex > index && other.instanceLocation === `#${at}` && other.keyword === "false") consumed.add(otherIndex);
+        });
+        if (excused(at, error.keyword)) return;
+        const accepted = isSchemaObject(holder["properties"]) ? Object.keys(holder["properties"]) : [];
+        const list = accepted.length === 0 ? "" : ` (accepted: ${accepted.join(", ")})`;
+        add({ code: "invalid-argument", pointer: at, argument: name(at), expected: "", actual: valueAt(instance, at), text: `unexpected ${noun} "${name(at)}"${list}` });
+      }
+      return;
+    }
+    if (wrapperKeywords.has(error.keyword)) return;
+    if (error.keyword === "required" || error.keyword === "dependentRequired") {
+      const property = /required property "(.*)"\.$/u.exec(error.error)?.[1] ?? /but does not have "(.*)"\.$/u.exec(error.error)?.[1];
+      if (property !== undefined) {
+        if (excused(pointer, error.keyword)) return;
+        const at = `${pointer}/${escapePointerSegment(property)}`;
+        add({ code: "missing-argument", pointer: at, argument: name(at), expected: "", text: `missing required ${noun} "${name(at)}"` });
+        return;
+      }
+    }
+    if (excused(pointer, error.keyword)) return;
+    if (error.keyword === "false") {
+      add({ code: "invalid-argument", pointer, argument: name(pointer), expected: "", actual: valueAt(instance, pointer), text: `unexpected ${noun} "${name(pointer)}"` });
+      return;
+    }
+    invalid(pointer, (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "", error.error.replace(/\.$/u, ""));
+  });
+  return problems;
+}

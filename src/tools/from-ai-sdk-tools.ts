@@ -1,0 +1,77 @@
+/**
+ * Registering AI SDK `tool()` objects.
+ *
+ * @module
+ */
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { ToolAnnotations } from "./tool-descriptor.ts";
+import type { ToolDefinition } from "./tool-registry.ts";
+
+/**
+ * The parts of an AI SDK `tool()` object plankit uses. Described
+ * structurally so that the core never imports `ai`.
+ */
+export interface AiSdkToolLike {
+  /** What the tool does. */
+  description?: string;
+  /** A title, when given. */
+  title?: string;
+  /** A `jsonSchema()` / `zodSchema()` wrapper or a Standard Schema. */
+  inputSchema: unknown;
+  /** The output schema, when given. */
+  outputSchema?: unknown;
+  /**
+   * Runs the tool (AI SDK signature).
+   *
+   * @param input - the arguments.
+   * @param options - `toolCallId`, `messages`, `abortSignal`.
+   * @returns the result, possibly as an async iterable of partial results.
+   */
+  execute?: (input: never, options: never) => unknown;
+}
+
+/** Options of {@link fromAiSdkTools}. */
+export interface FromAiSdkToolsOptions {
+  /** MCP annotations by tool name (AI SDK tools carry none); the runtime's safety policy reads them. */
+  annotations?: Readonly<Record<string, ToolAnnotations>>;
+}
+
+/**
+ * Turns an AI SDK tool set (`{ [name]: tool({ description, inputSchema,
+ * execute }) }`) into tool definitions for `ToolRegistry.register`. The
+ * schemas are converted when registered (a `jsonSchema()` wrapper directly; a
+ * valibot or other Standard Schema through the registry's `toJsonSchema`
+ * option). `execute` receives `{ toolCallId, messages: [], abortSignal }`.
+ *
+ * @param tools - the tool set.
+ * @param options - annotations by tool name.
+ * @returns the definitions.
+ * @throws PlankitError `invalid-catalog` for a tool without `execute` (a client- or provider-side tool).
+ *
+ * @example
+ * ```ts
+ * import { jsonSchema, tool } from "ai";
+ * const weather = tool({ description: "Current weather", inputSchema: jsonSchema({ type: "object", properties: { city: { type: "string" } } }), execute: async ({ city }) => ({ city, celsius: 21 }) });
+ * new ToolRegistry().register(fromAiSdkTools({ weather }, { annotations: { weather: { readOnlyHint: true } } }));
+ * ```
+ */
+export function fromAiSdkTools(tools: Readonly<Record<string, AiSdkToolLike>>, options: FromAiSdkToolsOptions = {}): ToolDefinition[] {
+  return Object.entries(tools).map(([name, tool]): ToolDefinition => {
+    const execute = tool.execute;
+    if (typeof execute !== "function") {
+      throw new PlankitError("invalid-catalog", `AI SDK tool "${name}" has no execute function; plankit can only register tools it can run`);
+    }
+    const definition: ToolDefinition = {
+      name,
+      inputSchema: tool.inputSchema,
+      execute: (args, { signal, callId }) =>
+        execute(args as never, (signal === undefined ? { toolCallId: callId, messages: [] } : { toolCallId: callId, messages: [], abortSignal: signal }) as never),
+    };
+    if (tool.description !== undefined) definition.description = tool.description;
+    if (tool.title !== undefined) definition.title = tool.title;
+    if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+    const annotations = options.annotations?.[name];
+    if (annotations !== undefined) definition.annotations = annotations;
+    return definition;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Choosing the tools a planner gets to see.
+ *
+ * @module
+ */
+import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
+import { fuseRankings } from "./fuse-rankings.ts";
+import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
+import type { ToolDescriptor } from "./tool-descriptor.ts";
+
+/** A ranking source besides the lexical one, such as an embedding search: names best first. */
+export type ToolRetriever = (query: string, tools: readonly ToolDescriptor[]) => readonly ToolScore[];
+
+/** An asynchronous {@link ToolRetriever} (embedding models are usually remote). */
+export type AsyncToolRetriever = (query: string, tools: readonly ToolDescriptor[]) => PromiseLike<readonly ToolScore[]>;
+
+/** Options of {@link selectTools}. */
+export interface SelectToolsOptions extends ToolSearchOptions {
+  /**
+   * The most tools to return.
+   *
+   * @defaultValue `6`
+   */
+  k?: number;
+  /**
+   * A tool co-usage graph, `{ tool: [tools it works with] }` (edges as
+   * given, not symmetrized). Partners of strong hits take the weakest slots.
+   */
+  graph?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A hit is strong, and brings its partners in, when its score is at least
+   * this share of the best score.
+   *
+   * @defaultValue `0.5`
+   */
+  strongHitRatio?: number;
+  /** How deep the fused rankings are taken. @defaultValue `max(50, 4k)` */
+  depth?: number;
+}
+
+/**
+ * Turns the ranking into the final selection: top `k`, then collaborative expansion.
+ *
+ * @param ranking - the (fused) ranking.
+ * @param tools - the catalog descriptors.
+ * @param byName - descriptor by name.
+ * @param options - `k`, `graph`, `strongHitRatio`.
+ * @returns the selected descriptors.
+ */
+function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[], byName: (name: string) => ToolDescriptor | undefined, options: SelectToolsOptions): ToolDescriptor[] {
+  const k = Math.max(0, Math.floor(options.k ?? 6));
+  const known = ranking.filter((item) => byName(item.name) !== undefined);
+  if (tools.length <= k) {
+    // The whole catalog fits: give all of it, best first.
+    const ranked = new Set(known.map((item) => item.name));
+    return [...known.map((item) => byName(item.name) as ToolDescriptor), ...tools.filter((tool) => !ranked.has(tool.name))];
+  }
+  const top = known.slice(0, k);
+  const graph = options.graph;
+  if (graph !== undefined && top.length > 0) {
+    const best = top[0]?.score ?? 0;
+    const ratio = options.strongHitRatio ?? 0.5;
+    const strong = top.filter((item) => item.score >= best * ratio);
+    const chosen = new Set(top.map((item) => item.name));
+    const partners: string[] = [];
+    for (const hit of strong) {
+      for (const partner of graph[hit.name] ?? []) {
+        if (!chosen.has(partner) && byName(partner) !== undefined && !partners.includes(partner)) partners.push(partner);
+      }
+    }
+    const free = k - top.length;
+    const replaceable = top.length - strong.length;
+    const taken = partners.slice(0, free + replaceable);
+    const kept = top.slice(0, Math.min(top.length, k - taken.length));
+    return [...kept.map((item) => item.name), ...taken].map((name) => byName(name) as ToolDescriptor);
+  }
+  return top.map((item) => byName(item.name) as ToolDescriptor);
+}
+
+/**
+ * Selects the tools a planner should see for a request (seed 000's top-K,
+ * grown into seed 002's collaborative retrieval):
+ *
+ * 1. lexical BM25 ranking (see `rankTools`), English and Chinese;
+ * 2. with a `retriever` (for example embeddings with cosine top-K), its
+ *    ranking fused with the lexical one by reciprocal-rank fusion;
+ * 3. the best `k`;
+ * 4. with a co-usage `graph`, the partners of strong hits (say `hotel_search`
+ *    and `weather` for a `flight_search` hit) replace the weakest of those `k`.
+ *
+ * Tools without any match are not returned, unless the whole catalog has at
+ * most `k` tools (then all are, best first). The order is deterministic:
+ * ties go to catalog order. The index is built once per catalog object.
+ * Returns a promise only when the retriever does.
+ *
+ * @param query - the request text.
+ * @param tools - the catalog in any accepted shape.
+ * @param options - `k`, `graph`, `retriever`, `strongHitRatio`, `synonyms`.
+ * @returns at most `k` tools in MCP shape, best first.
+ *
+ * @example
+ * ```ts
+ * selectTools("book a flight to Tokyo", tools, { k: 3, graph: { flight_search: ["hotel_search", "get_weather"] } });
+ * // [flight_search, hotel_search, get_weather]
+ * ```
+ */
+export function selectTools(query: string, tools: CatalogSource, options?: SelectToolsOptions & { retriever?: ToolRetriever }): ToolDescriptor[];
+export function selectTools(query: string, tools: CatalogSource, options: SelectToolsOptions & { retriever: AsyncToolRetriever }): Promise<ToolDescriptor[]>;
+export function selectTools(
+  query: string,
+  tools: CatalogSource,
+  options: SelectToolsOptions & { retriever?: ToolRetriever | AsyncToolRetriever } = {},
+): ToolDescriptor[] | Promise<ToolDescriptor[]> {
+  const catalog = compileCatalog(tools);
+  const k = Math.max(0, Math.floor(options.k ?? 6));
+  const depth = options.depth ?? Math.max(50, 4 * k);
+  const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
+  const retriever = options.retriever;
+  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined ? k : depth);
+  if (retriever === undefined) return finish(lexical, catalog.tools, byName, options);
+  const retrieved = retriever(query, catalog.tools);
+  const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>
+    finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, options);
+  if (typeof (retrieved as PromiseLike<unknown>).then === "function") return Promise.resolve(retrieved).then(combine);
+  return combine(retrieved as readonly ToolScore[]);
+}

@@ -1,0 +1,68 @@
+/**
+ * The MCP shape of a tool, as plankit passes it around.
+ *
+ * @module
+ */
+
+/** A JSON Schema object (draft 2020-12 unless its `$schema` says otherwise). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * MCP tool annotations. The runtime's safety policy reads `readOnlyHint` and
+ * `idempotentHint` (such tools may start while the plan still streams);
+ * `destructiveHint` and `openWorldHint` are kept for callers. Unknown keys are kept too.
+ */
+export interface ToolAnnotations {
+  /** A human-readable title. */
+  title?: string;
+  /** The tool does not change its environment. */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates. */
+  destructiveHint?: boolean;
+  /** Calling the tool again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool talks to an open world of external entities. */
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * A tool as listed by MCP `tools/list`: name, description, JSON Schemas of
+ * its input (and optionally its structured output), annotations.
+ *
+ * @example
+ * ```ts
+ * const calculator: ToolDescriptor = {
+ *   name: "calculator",
+ *   description: "Evaluate an arithmetic expression",
+ *   inputSchema: { type: "object", properties: { expr: { type: "string" } }, required: ["expr"] },
+ *   annotations: { readOnlyHint: true },
+ * };
+ * ```
+ */
+export interface ToolDescriptor {
+  /** The unique tool name. */
+  name: string;
+  /** A human-readable title. */
+  title?: string;
+  /** What the tool does (empty when none was given). */
+  description: string;
+  /** The JSON Schema of the arguments object. */
+  inputSchema: JsonSchema;
+  /** The JSON Schema of the structured result, when declared. */
+  outputSchema?: JsonSchema;
+  /** MCP behaviour hints. */
+  annotations?: ToolAnnotations;
+}
+
+/** A tool in the seed 000 record shape: `{ [name]: { description, input_schema } }`. */
+export interface RecordTool {
+  description?: string;
+  input_schema?: JsonSchema;
+  inputSchema?: JsonSchema;
+  parameters?: JsonSchema;
+  output_schema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  title?: string;
+}
