@@ -23,8 +23,19 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
 /**
+ * Porter's measure: the number of vowel–consonant sequences in a word.
+ *
+ * @param word - a lowercase word.
+ * @returns the measure.
+ */
+function measure(word: string): number {
+  return (word.replace(/[^aeiou]+/gu, "C").replace(/[aeiou]+/gu, "V").match(/VC/gu) ?? []).length;
+}
+
+/**
  * A light English stemmer: enough to meet `searches`/`search`,
- * `files`/`file`, `created`/`create`/`creating`, `queries`/`query`.
+ * `files`/`file`, `created`/`create`/`creating`, `queries`/`query`,
+ * `reminder`/`remind`, `calculator`/`calculate`.
  *
  * @param word - a lowercase word.
  * @returns its stem.
@@ -37,9 +48,10 @@ export function stemWord(word: string): string {
   else if (stem.endsWith("s") && !/(?:ss|us|is)$/u.test(stem)) stem = stem.slice(0, -1);
   if (stem.length > 6 && stem.endsWith("ation")) stem = stem.slice(0, -3);
   else if (stem.length > 5 && stem.endsWith("ing")) stem = stem.slice(0, -3);
-  else if (stem.length > 5 && stem.endsWith("ed") && !stem.endsWith("eed")) stem = stem.slice(0, -2);
+  else if (stem.length > 4 && stem.endsWith("ed") && !stem.endsWith("eed")) stem = stem.slice(0, -2);
+  if (/(?:er|or)$/u.test(stem) && measure(stem.slice(0, -2)) > 1) stem = stem.slice(0, -2);
   if (/([^aeioulsz])\1$/u.test(stem)) stem = stem.slice(0, -1);
-  if (stem.length > 4 && stem.endsWith("e") && !stem.endsWith("ee")) stem = stem.slice(0, -1);
+  if (stem.length > 3 && stem.endsWith("e") && !stem.endsWith("ee")) stem = stem.slice(0, -1);
   return stem;
 }
 

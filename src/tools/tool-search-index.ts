@@ -53,6 +53,9 @@ const descriptionWeight = 1;
 const parameterNameWeight = 1;
 const parameterTextWeight = 0.5;
 const expansionWeight = 0.6;
+// A single Chinese character is weak evidence next to a bigram (查 in 查询, 查找, 检查…).
+const singleCharacterWeight = 0.3;
+const singleCjkCharacter = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
 
 /**
  * Adds weighted terms of a text to a bag.
@@ -132,11 +135,13 @@ function reverseGlossary(synonyms: Readonly<Record<string, string>>): Map<string
  */
 function queryTerms(query: string, options: ToolSearchOptions): Map<string, number> {
   const terms = new Map<string, number>();
-  for (const term of tokenizeText(query)) terms.set(term, 1);
+  for (const term of tokenizeText(query)) terms.set(term, singleCjkCharacter.test(term) ? singleCharacterWeight : 1);
   const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? defaultToolSynonyms);
   if (synonyms === undefined) return terms;
   const expand = (text: string): void => {
-    for (const term of tokenizeText(text)) if (!terms.has(term)) terms.set(term, expansionWeight);
+    for (const term of tokenizeText(text)) {
+      if (!terms.has(term)) terms.set(term, singleCjkCharacter.test(term) ? singleCharacterWeight * expansionWeight : expansionWeight);
+    }
   };
   const lowered = query.normalize("NFKC").toLowerCase();
   const reverse = reverseGlossary(synonyms);
