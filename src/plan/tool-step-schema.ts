@@ -21,7 +21,10 @@ export const ToolStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("tool"),
   name: v.pipe(v.string("a tool step needs a tool name"), v.minLength(1, "the tool name must not be empty")),
-  arguments: v.record(v.string(), v.unknown(), "arguments must be an object"),
+  arguments: v.custom<Record<string, unknown>>(
+    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    "arguments must be an object",
+  ),
   ...stepPolicyEntries,
 });
 

@@ -180,10 +180,10 @@ export function explainSchemaErrors(
   const references = options.references ?? { exact: new Set(), embedded: new Set() };
   const noun = options.noun ?? "argument";
   const name = (pointer: string): string => (pointer === "" && noun === "field" ? "(result)" : argumentName(pointer));
-  const problems: ArgumentProblem[] = [];
+  const problems: (ArgumentProblem & { keyword?: string })[] = [];
   const seen = new Set<string>();
   const consumed = new Set<number>();
-  const add = (problem: ArgumentProblem): void => {
+  const add = (problem: ArgumentProblem & { keyword?: string }): void => {
     const key = `${problem.code} ${problem.pointer} ${problem.text}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -194,10 +194,10 @@ export function explainSchemaErrors(
     for (const at of references.exact) if (pointer === at || pointer.startsWith(`${at}/`)) return true;
     return references.embedded.has(pointer) && contentKeywords.has(keyword);
   };
-  const invalid = (pointer: string, expected: string, fallback: string): void => {
+  const invalid = (pointer: string, expected: string, fallback: string, keyword: string): void => {
     const actual = valueAt(instance, pointer);
     const phrase = expected === "" ? fallback : `expected ${expected}`;
-    add({ code: "invalid-argument", pointer, argument: name(pointer), expected, actual, text: `${noun} "${name(pointer)}" is ${describeValue(actual)}, ${phrase}` });
+    add({ code: "invalid-argument", pointer, argument: name(pointer), expected, actual, text: `${noun} "${name(pointer)}" is ${describeValue(actual)}, ${phrase}`, keyword });
   };
 
   errors.forEach((error, index) => {
@@ -224,7 +224,7 @@ export function explainSchemaErrors(
           : branches.length === alternatives && branches.length > 0
             ? [...new Set(branches)].join(" or ")
             : `a value matching one of ${alternatives || "the"} alternatives`;
-      invalid(pointer, expected, error.error);
+      invalid(pointer, expected, error.error, error.keyword);
       return;
     }
     if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
@@ -256,7 +256,14 @@ export function explainSchemaErrors(
       add({ code: "invalid-argument", pointer, argument: name(pointer), expected: "", actual: valueAt(instance, pointer), text: `unexpected ${noun} "${name(pointer)}"` });
       return;
     }
-    invalid(pointer, (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "", error.error.replace(/\.$/u, ""));
+    invalid(pointer, (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "", error.error.replace(/\.$/u, ""), error.keyword);
   });
-  return problems;
+  // One complaint per value: an enum (or const) says the most, then the type,
+  // which explains the rest (a number fails a string's pattern because it is not a string).
+  const rank = (keyword: string | undefined): number => (keyword === "enum" || keyword === "const" ? 2 : keyword === "type" ? 1 : 0);
+  const best = new Map<string, number>();
+  for (const problem of problems) if (problem.code === "invalid-argument") best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
+  return problems
+    .filter((problem) => problem.code !== "invalid-argument" || rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
+    .map(({ keyword: _keyword, ...problem }) => problem);
 }
