@@ -12,28 +12,39 @@ import type { ToolDefinition } from "./tool-registry.ts";
  * structurally so that the core never imports `ai`.
  */
 export interface AiSdkToolLike {
-  /** What the tool does. */
-  description?: string;
+  /** What the tool does: a string, or a function of the call context (called with no context). */
+  description?: unknown;
   /** A title, when given. */
-  title?: string;
+  title?: unknown;
   /** A `jsonSchema()` / `zodSchema()` wrapper or a Standard Schema. */
-  inputSchema: unknown;
+  inputSchema?: unknown;
   /** The output schema, when given. */
   outputSchema?: unknown;
-  /**
-   * Runs the tool (AI SDK signature).
-   *
-   * @param input - the arguments.
-   * @param options - `toolCallId`, `messages`, `abortSignal`.
-   * @returns the result, possibly as an async iterable of partial results.
-   */
-  execute?: (input: never, options: never) => unknown;
+  /** Runs the tool: `execute(input, { toolCallId, messages, abortSignal })`. */
+  execute?: unknown;
 }
 
 /** Options of {@link fromAiSdkTools}. */
 export interface FromAiSdkToolsOptions {
   /** MCP annotations by tool name (AI SDK tools carry none); the runtime's safety policy reads them. */
   annotations?: Readonly<Record<string, ToolAnnotations>>;
+}
+
+/**
+ * Reads a description given as a string or as a function of the call context.
+ *
+ * @param description - the tool's description.
+ * @returns the text, or `undefined`.
+ */
+function describe(description: unknown): string | undefined {
+  if (typeof description === "string") return description;
+  if (typeof description !== "function") return undefined;
+  try {
+    const text: unknown = (description as (options: { context: undefined }) => unknown)({ context: undefined });
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -61,14 +72,16 @@ export function fromAiSdkTools(tools: Readonly<Record<string, AiSdkToolLike>>, o
     if (typeof execute !== "function") {
       throw new PlankitError("invalid-catalog", `AI SDK tool "${name}" has no execute function; plankit can only register tools it can run`);
     }
+    const run = execute as (input: unknown, options: { toolCallId: string; messages: unknown[]; abortSignal?: AbortSignal }) => unknown;
     const definition: ToolDefinition = {
       name,
       inputSchema: tool.inputSchema,
       execute: (args, { signal, callId }) =>
-        execute(args as never, (signal === undefined ? { toolCallId: callId, messages: [] } : { toolCallId: callId, messages: [], abortSignal: signal }) as never),
+        run(args, signal === undefined ? { toolCallId: callId, messages: [] } : { toolCallId: callId, messages: [], abortSignal: signal }),
     };
-    if (tool.description !== undefined) definition.description = tool.description;
-    if (tool.title !== undefined) definition.title = tool.title;
+    const description = describe(tool.description);
+    if (description !== undefined) definition.description = description;
+    if (typeof tool.title === "string") definition.title = tool.title;
     if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
     const annotations = options.annotations?.[name];
     if (annotations !== undefined) definition.annotations = annotations;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { PlankitError, normalizeCatalog, type ToolDescriptor } from "../../src/index.ts";
+import { seedTools } from "../fixtures/tools/seed-tools.ts";
+
+function caught(run: () => unknown): PlankitError {
+  try {
+    run();
+  } catch (error) {
+    if (PlankitError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("normalizeCatalog", () => {
+  const expected: ToolDescriptor[] = [
+    { name: "arxiv_search", description: "Search arXiv papers", inputSchema: seedTools.arxiv_search.input_schema },
+    { name: "calculator", description: "Do arithmetic", inputSchema: seedTools.calculator.input_schema },
+  ];
+
+  it("reads the seed 000 record", () => {
+    expect(normalizeCatalog(seedTools)).toEqual(expected);
+  });
+
+  it("reads MCP tools/list arrays and results, Anthropic and OpenAI items", () => {
+    expect(normalizeCatalog(expected)).toEqual(expected);
+    expect(normalizeCatalog({ tools: expected })).toEqual(expected);
+    expect(normalizeCatalog(expected.map(({ name, description, inputSchema }) => ({ name, description, input_schema: inputSchema })))).toEqual(expected);
+    expect(normalizeCatalog(expected.map(({ name, description, inputSchema }) => ({ type: "function", function: { name, description, parameters: inputSchema } })))).toEqual(expected);
+  });
+
+  it("keeps titles, output schemas and annotations, and fills defaults", () => {
+    const tools = normalizeCatalog([
+      { name: "a", title: "A", outputSchema: { type: "object" }, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, custom: 1 } },
+      { name: "b", description: 5 },
+    ]);
+    expect(tools).toEqual([
+      { name: "a", title: "A", description: "", inputSchema: { type: "object" }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, custom: 1 } },
+      { name: "b", description: "", inputSchema: { type: "object" } },
+    ]);
+  });
+
+  it("rejects malformed catalogs with invalid-catalog", () => {
+    expect(caught(() => normalizeCatalog([{ description: "no name" }])).message).toBe('Tool at [0] needs a non-empty string name, got undefined');
+    expect(caught(() => normalizeCatalog({ t: { input_schema: "object" } } as never)).message).toBe('Tool "t" ("t") needs an object input schema, got "object"');
+    expect(caught(() => normalizeCatalog([{ name: "t" }, { name: "t" }])).message).toBe('Tool "t" appears twice in the catalog');
+    expect(caught(() => normalizeCatalog([3])).code).toBe("invalid-catalog");
+    expect(caught(() => normalizeCatalog(null as never)).code).toBe("invalid-catalog");
+  });
+});

@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import {
+  createEmbeddingRetriever,
+  fuseRankings,
+  rankTools,
+  selectTools,
+  tokenizeText,
+  type ToolDescriptor,
+  type ToolScore,
+} from "../../src/index.ts";
+import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases } from "../fixtures/tools/catalog.ts";
+
+function names(tools: readonly ToolDescriptor[]): string[] {
+  return tools.map((tool) => tool.name);
+}
+
+function tool(name: string, description = "", properties: Record<string, unknown> = {}): ToolDescriptor {
+  return { name, description, inputSchema: { type: "object", properties } };
+}
+
+describe("tokenizeText", () => {
+  it("splits names on _ . - / and camelCase, keeping humped words whole too", () => {
+    expect(tokenizeText("send_email")).toEqual(["send", "email"]);
+    expect(tokenizeText("fs.readFile")).toEqual(["fs", "read", "fil", "readfil"]);
+    expect(tokenizeText("HTTPRequest")).toEqual(["http", "request", "httprequest"]);
+    expect(tokenizeText("arXiv")).toEqual(["ar", "xiv", "arxiv"]);
+  });
+
+  it("drops stop words and bare numbers, and stems lightly", () => {
+    expect(tokenizeText("Find the 2 latest searches for files")).toEqual(["find", "latest", "search", "fil"]);
+    expect(tokenizeText("reminder remind")).toEqual(["remind", "remind"]);
+    expect(tokenizeText("calculator calculate computing")).toEqual(["calculat", "calculat", "comput"]);
+    expect(tokenizeText("queries query")).toEqual(["query", "query"]);
+  });
+
+  it("gives Chinese runs their bigrams and content characters", () => {
+    expect(tokenizeText("查询天气")).toEqual(["查询", "询天", "天气", "查", "询", "天", "气"]);
+    expect(tokenizeText("我的订单")).toEqual(["我的", "的订", "订单", "订", "单"]);
+    expect(tokenizeText("在 arXiv 找论文")).toEqual(["ar", "xiv", "arxiv", "找论", "论文", "找", "论", "文"]);
+  });
+});
+
+describe("rankTools", () => {
+  const tools = [
+    tool("get_weather", "Current weather for a city", { city: { type: "string" } }),
+    tool("weather_history", "Past measurements"),
+    tool("send_email", "Send a message", { to: { type: "string", description: "recipient address" } }),
+    tool("express_tracking", "快递物流查询:根据运单号查询包裹的物流轨迹"),
+  ];
+
+  it("ranks by BM25 over name, description and parameters, names weighing most", () => {
+    expect(rankTools("weather in Paris", tools).map((item) => item.name)).toEqual(["get_weather", "weather_history"]);
+    expect(rankTools("who is the recipient", tools).map((item) => item.name)).toEqual(["send_email"]);
+    const [first, second] = rankTools("weather", tools);
+    expect((first?.score ?? 0) > (second?.score ?? 0)).toBe(true);
+  });
+
+  it("matches Chinese against Chinese, and across languages through the glossary", () => {
+    expect(rankTools("查一下我的快递到哪了", tools)[0]?.name).toBe("express_tracking");
+    expect(rankTools("北京天气", tools)[0]?.name).toBe("get_weather");
+    expect(rankTools("track my package", tools)[0]?.name).toBe("express_tracking");
+    expect(rankTools("北京天气", tools, { synonyms: false })).toEqual([]);
+    expect(rankTools("北京天气", tools, { synonyms: { 天气: "measurements" } }).map((item) => item.name)).toEqual(["weather_history"]);
+  });
+
+  it("returns nothing for a query without matches, and ties in catalog order", () => {
+    expect(rankTools("", tools)).toEqual([]);
+    expect(rankTools("zzz qqq", tools)).toEqual([]);
+    const twins = [tool("b_tool", "shared words"), tool("a_tool", "shared words")];
+    expect(rankTools("shared words", twins).map((item) => item.name)).toEqual(["b_tool", "a_tool"]);
+  });
+});
+
+describe("selectTools", () => {
+  it("returns at most k tools in MCP shape, best first", () => {
+    const selected = selectTools("Search arXiv for papers on LLM agents", catalog, { k: 3 });
+    expect(selected.length).toBeLessThanOrEqual(3);
+    expect(selected[0]).toEqual(catalog.find((item) => item.name === "arxiv_search"));
+  });
+
+  it("gives the whole catalog, best first, when it has at most k tools", () => {
+    const small = [tool("a", "alpha"), tool("b", "beta"), tool("c", "gamma")];
+    expect(names(selectTools("gamma", small))).toEqual(["c", "a", "b"]);
+  });
+
+  it("lets partners of strong hits take the weakest slots (collaborative expansion)", () => {
+    const query = "Cheapest flight from Boston to Denver on June 3";
+    expect(names(selectTools(query, catalog, { k: 3 }))).toEqual(["flight_search", "train_ticket_search"]);
+    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "hotel_search", "get_weather_forecast"]);
+  });
+
+  it("keeps strong hits, fills empty slots with partners and ignores unknown partners", () => {
+    const tools = [tool("flights", "search flights"), tool("hotels", "rooms"), tool("weather", "forecast"), tool("cars", "rental"), tool("trains", "rail"), tool("news", "headlines"), tool("maps", "routes")];
+    const graph = { flights: ["ghost", "hotels", "weather"] };
+    expect(names(selectTools("search flights", tools, { k: 3, graph }))).toEqual(["flights", "hotels", "weather"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph }))).toEqual(["flights", "hotels"]);
+    expect(names(selectTools("search flights", tools, { k: 1, graph }))).toEqual(["flights"]);
+  });
+
+  it("fuses a retriever's ranking by reciprocal rank", () => {
+    const retriever = (): ToolScore[] => [{ name: "transcribe_audio", score: 0.9 }, { name: "ghost", score: 0.8 }];
+    const selected = names(selectTools("turn the meeting recording into notes", catalog, { k: 3, retriever }));
+    expect(selected).toContain("transcribe_audio");
+    expect(selected).not.toContain("ghost");
+  });
+
+  it("returns a promise when the retriever is asynchronous", async () => {
+    const retriever = async (): Promise<ToolScore[]> => [{ name: "generate_image", score: 1 }];
+    const selected = selectTools("draw a cat astronaut", catalog, { k: 2, retriever });
+    expect(selected).toBeInstanceOf(Promise);
+    expect(names(await selected)).toContain("generate_image");
+  });
+
+  it("is deterministic across calls and catalog shapes", () => {
+    const record = Object.fromEntries(catalog.map(({ name, description, inputSchema }) => [name, { description, input_schema: inputSchema }]));
+    for (const item of [...englishCases, ...chineseCases].slice(0, 30)) {
+      const first = names(selectTools(item.query, catalog, { graph: coUsageGraph }));
+      expect(names(selectTools(item.query, catalog, { graph: coUsageGraph }))).toEqual(first);
+      expect(names(selectTools(item.query, record, { graph: coUsageGraph }))).toEqual(first);
+    }
+  });
+
+  it("finds the needed tools for most fixture requests in English and Chinese", () => {
+    const recallAt6 = (cases: typeof englishCases): number =>
+      cases.reduce((sum, item) => {
+        const chosen = new Set(names(selectTools(item.query, catalog, { k: 6 })));
+        return sum + item.expected.filter((name) => chosen.has(name)).length / item.expected.length;
+      }, 0) / cases.length;
+    expect(recallAt6(englishCases)).toBeGreaterThan(0.75);
+    expect(recallAt6(chineseCases)).toBeGreaterThan(0.85);
+    expect(recallAt6(heldOutCases)).toBeGreaterThan(0.7);
+    expect(names(selectTools("在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。", catalog, { k: 6 }))).toEqual(
+      expect.arrayContaining(["arxiv_search", "calculator", "summarize_text"]),
+    );
+  });
+
+  it("handles thousands of tools with one index", () => {
+    const big = Array.from({ length: 3000 }, (_, index) => tool(`service_${index % 50}_action_${index}`, `Handles ${index % 7 === 0 ? "invoices" : "tickets"} for team ${index % 13}`));
+    big.push(tool("refund_invoice", "Refund a paid invoice"));
+    expect(names(selectTools("refund an invoice", big, { k: 1 }))).toEqual(["refund_invoice"]);
+    expect(selectTools("tickets", big, { k: 6 })).toHaveLength(6);
+  });
+});
+
+describe("fuseRankings", () => {
+  it("scores Σ 1/(60 + rank) and breaks ties by first appearance", () => {
+    const fused = fuseRankings([
+      [{ name: "a", score: 9 }, { name: "b", score: 1 }],
+      [{ name: "b", score: 0.9 }, { name: "c", score: 0.5 }],
+    ]);
+    expect(fused.map((item) => item.name)).toEqual(["b", "a", "c"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(fuseRankings([[{ name: "x", score: 1 }], [{ name: "y", score: 1 }]]).map((item) => item.name)).toEqual(["x", "y"]);
+  });
+
+  it("applies weights and counts a repeated name once", () => {
+    const fused = fuseRankings([[{ name: "a", score: 1 }], [{ name: "b", score: 1 }, { name: "b", score: 1 }]], { weights: [1, 3], constant: 0 });
+    expect(fused).toEqual([{ name: "b", score: 3 }, { name: "a", score: 1 }]);
+  });
+});
+
+describe("createEmbeddingRetriever", () => {
+  // A toy embedding: counts of a few concept words, enough to test the plumbing.
+  const concepts = ["weather", "mail", "money"];
+  const embed = (text: string): number[] => concepts.map((concept) => (text.toLowerCase().includes(concept) ? 1 : 0));
+
+  it("embeds the catalog once, the query each time, and ranks by cosine", async () => {
+    const batches: number[] = [];
+    const retriever = createEmbeddingRetriever({
+      embed: async (texts) => (batches.push(texts.length), texts.map(embed)),
+      topK: 2,
+    });
+    const tools = [tool("pay", "Send money"), tool("forecast", "Weather forecast"), tool("inbox", "Read mail")];
+    expect(await retriever("weather tomorrow", tools)).toEqual([
+      { name: "forecast", score: 1 },
+      { name: "pay", score: 0 },
+    ]);
+    await retriever("mail from Bob", tools);
+    expect(batches).toEqual([3, 1, 1]);
+    expect(names(await selectTools("any news on the weather?", tools, { k: 1, retriever }))).toEqual(["forecast"]);
+  });
+});
