@@ -247,7 +247,10 @@ function fromFlat(raw: RawObject): RawObject {
  * (`{"type":"tool","name","arguments"}`, `{"type":"reply","text"}`), the
  * seed 003 shape (`step_id`, `action: use_tool | llm_reasoning | query_kb`,
  * `tool`, `params`, `question`, `topic`, `dependencies`, `$step:id.key` and
- * `$context:key` references) and tolerates common variants (see the README).
+ * `$context:key` references) and tolerates common variants (`tool`/`tool_name`
+ * for `name`, `args`/`params`/`parameters`/`input` for `arguments`, arguments
+ * as a JSON string, OpenAI `{ type: "function", function }` calls, a missing
+ * `type` inferred from the fields, `answer`/`final` for `reply`).
  * A missing id becomes `s<position + 1>`. Unknown fields are dropped.
  *
  * Seed 003 mappings: `llm_reasoning` becomes an `llm` step whose prompt is

@@ -63,7 +63,7 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
  * Reads a tool catalog in any accepted shape (see {@link ToolCatalogInput})
  * as MCP descriptors. Every function that takes tools goes through this.
  *
- * @param input - the catalog.
+ * @param catalog - the catalog.
  * @returns the descriptors in catalog order; input schemas default to `{ "type": "object" }`, descriptions to `""`.
  * @throws PlankitError `invalid-catalog` for a tool without a name, with a non-object schema, or a repeated name.
  *

@@ -20,6 +20,9 @@ const chineseStopCharacters = new Set([..."的了是在我你他她它们把被�
 const invariableWords = new Set(["news", "series", "species", "always", "alias", "canvas", "atlas", "bias", "gas", "bus", "lens", "yes", "physics", "mathematics", "analytics", "statistics", "economics", "logistics", "diagnostics", "metrics"]);
 
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const asciiOnly = /^[\x00-\x7f]*$/u;
+const asciiWordPattern = /[A-Za-z0-9]+/gu;
+const innerCapital = /.\p{Lu}/u;
 const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
 /**
@@ -79,13 +82,19 @@ export function stemWord(word: string): string {
 export function tokenizeText(text: string): string[] {
   const terms: string[] = [];
   const addWord = (word: string): void => {
-    if (word.length > 1 && !/^\d+$/u.test(word) && !englishStopwords.has(word)) terms.push(stemWord(word));
+    if (word.length > 1 && !englishStopwords.has(word) && !/^\d+$/u.test(word)) terms.push(stemWord(word));
   };
-  for (const [run] of text.normalize("NFKC").matchAll(wordPattern)) {
-    if (cjk.test(run)) {
+  // Fast paths: most catalog text is ASCII, most words have no capital inside.
+  const ascii = asciiOnly.test(text);
+  for (const [run] of (ascii ? text : text.normalize("NFKC")).matchAll(ascii ? asciiWordPattern : wordPattern)) {
+    if (!ascii && cjk.test(run)) {
       const characters = [...run];
       for (let index = 0; index + 1 < characters.length; index++) terms.push(`${characters[index]}${characters[index + 1]}`);
       for (const character of characters) if (!chineseStopCharacters.has(character)) terms.push(character);
+      continue;
+    }
+    if (!innerCapital.test(run)) {
+      addWord(run.toLowerCase());
       continue;
     }
     const parts = run
