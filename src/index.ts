@@ -5,6 +5,16 @@
  */
 export { PlankitError, type PlankitErrorCode } from "./errors/plankit-error.ts";
 export type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest, PlanModelUsage } from "./model/plan-model.ts";
+export {
+  createJsonStreamParser,
+  type JsonRepair,
+  type JsonRepairKind,
+  type JsonStreamParser,
+  type JsonStreamParserOptions,
+} from "./json/create-json-stream-parser.ts";
+export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
+export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";
+export { JsonElementStream } from "./json/json-element-stream.ts";
 export { availableSkills } from "./decide/available-skills.ts";
 export { ConditionSchema, type Condition, type ComparisonOperator, type PresenceOperator } from "./decide/condition.ts";
 export { decide, type DecideOptions } from "./decide/decide.ts";

@@ -1,0 +1,1029 @@
+/**
+ * An incremental JSON parser with a push API: feed it text as it arrives and
+ * get back each element of the root array the moment it is complete.
+ *
+ * Invariants (each has a named test in `test/json/`):
+ *
+ * 1. **Linear.** Total work is O(input) whatever the chunk sizes: the
+ *    accumulated text is never re-parsed or copied per chunk.
+ * 2. **Chunking never matters.** Every split of the same text gives the same
+ *    elements, in the same calls' order, and the same value.
+ * 3. **On time, once.** An element of the root array is emitted exactly once,
+ *    the moment it is complete: at its closing bracket or quote, or for a bare
+ *    number or literal when the following `,` or `]` arrives.
+ * 4. **Strict = `JSON.parse`.** With `strict: true` the value equals
+ *    `JSON.parse`'s, and every text `JSON.parse` rejects is rejected with a
+ *    {@link JsonStreamError} (code `json-syntax`, the offset, what was expected),
+ *    thrown by the `write()` that reads the offending character or by `end()`.
+ * 5. **Lenient for model output** (the default). Prose and code fences around
+ *    the root value are skipped; trailing commas, comments, single and curly
+ *    quotes, unquoted keys, Python literals, missing commas and raw control
+ *    characters are accepted; a truncated text is closed at `end()` and every
+ *    repair is reported. `write()` never throws in lenient mode.
+ * 6. **Bounded.** Nesting deeper than `maxDepth` or a single token longer
+ *    than `maxTokenSize` is a typed error, never a crash or a hang.
+ *
+ * @module
+ */
+import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
+
+/** Options of {@link createJsonStreamParser}. */
+export interface JsonStreamParserOptions {
+  /**
+   * Accept exactly what `JSON.parse` accepts and throw on anything else.
+   * @defaultValue false (lenient, for model output)
+   */
+  strict?: boolean;
+  /**
+   * Deepest nesting of arrays and objects allowed.
+   * @defaultValue 512
+   */
+  maxDepth?: number;
+  /**
+   * Largest single token (a string, key, number or literal) in UTF-16 code
+   * units; in lenient mode it also bounds the text kept while a candidate
+   * root value is being tried.
+   * @defaultValue 16777216 (16 Mi)
+   */
+  maxTokenSize?: number;
+}
+
+/** What a lenient repair changed. */
+export type JsonRepairKind =
+  | "skipped-prefix"
+  | "skipped-suffix"
+  | "trailing-comma"
+  | "comment"
+  | "single-quotes"
+  | "special-quotes"
+  | "unquoted-key"
+  | "python-literal"
+  | "inserted-comma"
+  | "control-character"
+  | "invalid-escape"
+  | "closed-string"
+  | "closed-array"
+  | "closed-object"
+  | "completed-literal"
+  | "truncated-number"
+  | "dropped-key"
+  | "dropped-value"
+  | "stopped";
+
+/** One repair the lenient parser made, at an offset of the whole text. */
+export interface JsonRepair {
+  /** What was repaired. */
+  kind: JsonRepairKind;
+  /** Offset in the whole text, in UTF-16 code units. */
+  offset: number;
+  /** A sentence saying what was repaired and where. */
+  message: string;
+}
+
+/** A push parser created by {@link createJsonStreamParser}. */
+export interface JsonStreamParser {
+  /**
+   * Feeds the next piece of text.
+   *
+   * @param chunk - the next characters of the text, of any length.
+   * @returns the elements of the root array completed by this chunk, in order
+   *   (always empty when the root value is not an array).
+   * @throws {@link JsonStreamError} in strict mode, on the first character
+   *   `JSON.parse` would reject, or past a limit.
+   */
+  write(chunk: string): unknown[];
+  /**
+   * Ends the text.
+   *
+   * @returns the whole root value. In lenient mode a truncated value is closed
+   *   as far as it got and the repairs are listed in {@link JsonStreamParser.repairs}.
+   * @throws {@link JsonStreamError} when the text is incomplete (strict), holds
+   *   no JSON value at all (lenient), or went past a limit.
+   */
+  end(): unknown;
+  /** Repairs made so far (lenient mode; the first 1000 are kept). */
+  readonly repairs: readonly JsonRepair[];
+  /** Number of UTF-16 code units written so far. */
+  readonly offset: number;
+}
+
+// Parser modes. Structural modes say what may come next; token modes are in
+// the middle of a string, number, literal or comment.
+const PREAMBLE = 0; // lenient: before the root value
+const VALUE = 1; // a value: the root (strict) or after ":"
+const ARRAY_FIRST = 2; // after "[": a value or "]"
+const ARRAY_VALUE = 3; // after "," in an array
+const ARRAY_NEXT = 4; // after an element: "," or "]"
+const OBJECT_FIRST = 5; // after "{": a key or "}"
+const OBJECT_KEY = 6; // after "," in an object
+const COLON = 7;
+const OBJECT_NEXT = 8; // after a member: "," or "}"
+const AFTER_ROOT = 9;
+const STRING = 10;
+const ESCAPE = 11;
+const UNICODE = 12;
+const NUMBER = 13;
+const LITERAL = 14; // strict: true / false / null
+const IDENT = 15; // lenient: a bare word (literal or unquoted key)
+const COMMENT_START = 16;
+const LINE_COMMENT = 17;
+const BLOCK_COMMENT = 18;
+const BLOCK_COMMENT_STAR = 19;
+const DONE = 20;
+
+// Number sub-states (JSON number grammar).
+const N_START = 8;
+const N_MINUS = 0;
+const N_ZERO = 1;
+const N_INT = 2;
+const N_DOT = 3;
+const N_FRACTION = 4;
+const N_E = 5;
+const N_E_SIGN = 6;
+const N_EXPONENT = 7;
+
+const MAX_REPAIRS = 1000;
+
+const EXPECTED: Record<number, string> = {
+  [PREAMBLE]: "a JSON value",
+  [VALUE]: "a value",
+  [ARRAY_FIRST]: 'a value or "]"',
+  [ARRAY_VALUE]: "a value",
+  [ARRAY_NEXT]: '"," or "]"',
+  [OBJECT_FIRST]: 'a string key or "}"',
+  [OBJECT_KEY]: "a string key",
+  [COLON]: '":"',
+  [OBJECT_NEXT]: '"," or "}"',
+  [AFTER_ROOT]: "the end of the text",
+  [STRING]: "a closing quote",
+  [ESCAPE]: "an escape character",
+  [UNICODE]: "a hexadecimal digit",
+  [NUMBER]: "a digit",
+  [LITERAL]: "a literal",
+  [IDENT]: "a literal",
+};
+
+const ESCAPES: Record<number, string> = {
+  34: '"',
+  92: "\\",
+  47: "/",
+  98: "\b",
+  102: "\f",
+  110: "\n",
+  114: "\r",
+  116: "\t",
+};
+
+const LITERALS: Record<string, { value: unknown; python: boolean }> = {
+  true: { value: true, python: false },
+  false: { value: false, python: false },
+  null: { value: null, python: false },
+  True: { value: true, python: true },
+  False: { value: false, python: true },
+  None: { value: null, python: true },
+};
+
+/** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
+const LENIENT_FAILURE = { lenientFailure: true };
+
+function isIdentifierCode(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127
+  );
+}
+
+function isIdentifierStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+
+function isLenientSpace(c: number): boolean {
+  return c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+function describe(c: number): string {
+  if (Number.isNaN(c)) return "end of input";
+  if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+  return `character ${JSON.stringify(String.fromCharCode(c))}`;
+}
+
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    // A plain assignment would replace the prototype; JSON.parse makes an own property.
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+class Parser implements JsonStreamParser {
+  readonly repairs: JsonRepair[] = [];
+  offset = 0;
+
+  private readonly strict: boolean;
+  private readonly maxDepth: number;
+  private readonly maxTokenSize: number;
+
+  private mode: number;
+  private returnMode = 0; // mode to go back to after a comment
+  private ended = false;
+  private failure: JsonStreamError | undefined;
+
+  // Containers under construction, outermost first.
+  private readonly stack: unknown[] = [];
+  private readonly isArray: boolean[] = [];
+  private readonly keys: (string | undefined)[] = [];
+  private depth = 0;
+
+  private root: unknown = undefined;
+  private hasRoot = false;
+  private out: unknown[] = [];
+  private pendingEmit = false; // a scalar element of the root array waits for "," or "]"
+  private finishing = false;
+  private sawNewline = false; // lenient: a newline since the last value (for missing commas)
+
+  // Token state.
+  private text = ""; // string, key, number, literal or identifier text so far
+  private tokenIsKey = false;
+  private closeQuote = 34;
+  private unicodeValue = 0;
+  private unicodeDigits = 0;
+  private numberState = 0;
+  private literal = "";
+
+  // Lenient: the candidate root value being tried, and the text since it began.
+  private speculating = false;
+  private speculationStart = 0;
+  private speculationText = "";
+  private sawContent = false; // a non-space character was seen in the preamble
+  private suffixNoted = false;
+
+  constructor(options: JsonStreamParserOptions) {
+    this.strict = options.strict ?? false;
+    this.maxDepth = options.maxDepth ?? 512;
+    this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
+    this.mode = this.strict ? VALUE : PREAMBLE;
+  }
+
+  write(chunk: string): unknown[] {
+    if (this.ended) throw new TypeError("JsonStreamParser.write() was called after end()");
+    if (this.failure !== undefined) {
+      if (this.strict) throw this.failure;
+      this.offset += chunk.length;
+      return [];
+    }
+    const out: unknown[] = [];
+    this.out = out;
+    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating)) {
+      this.noteSuffix(chunk, 0, this.offset);
+      this.offset += chunk.length;
+      return out;
+    }
+    if (this.speculating) this.speculationText += chunk;
+    this.run(chunk, this.offset);
+    this.offset += chunk.length;
+    if (this.speculating && this.speculationText.length > this.maxTokenSize) this.commit();
+    return out;
+  }
+
+  end(): unknown {
+    if (this.ended) throw new TypeError("JsonStreamParser.end() was called twice");
+    this.ended = true;
+    if (this.failure !== undefined) throw this.failure;
+    if (this.strict) return this.endStrict();
+    if (this.mode !== AFTER_ROOT && this.mode !== DONE) this.finish(this.offset);
+    if (!this.hasRoot) {
+      throw new JsonStreamError("json-syntax", `No JSON value found in the text (${this.offset} characters)`, this.offset, EXPECTED[PREAMBLE]!);
+    }
+    return this.root;
+  }
+
+  private endStrict(): unknown {
+    if (this.mode === NUMBER && this.depth === 0 && this.numberComplete()) {
+      this.completeValue(Number(this.text));
+    }
+    if (this.mode !== AFTER_ROOT) {
+      const expected = this.mode === NUMBER ? "a digit" : (EXPECTED[this.mode] ?? "more input");
+      throw new JsonStreamError(
+        "json-syntax",
+        `Unexpected end of JSON input at offset ${this.offset}: expected ${expected}`,
+        this.offset,
+        expected,
+      );
+    }
+    return this.root;
+  }
+
+  /** Feeds `text` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
+  private run(text: string, base: number): void {
+    for (;;) {
+      try {
+        this.feed(text, base);
+        return;
+      } catch (error) {
+        if (error !== LENIENT_FAILURE) throw error;
+        if (this.speculating) {
+          // The candidate was not the root value: resume the preamble one character after it.
+          text = this.speculationText.slice(1);
+          base = this.speculationStart + 1;
+          this.resetToPreamble();
+          continue;
+        }
+        return;
+      }
+    }
+  }
+
+  private resetToPreamble(): void {
+    this.mode = PREAMBLE;
+    this.depth = 0;
+    this.stack.length = 0;
+    this.isArray.length = 0;
+    this.keys.length = 0;
+    this.root = undefined;
+    this.hasRoot = false;
+    this.pendingEmit = false;
+    this.text = "";
+    this.speculating = false;
+    this.speculationText = "";
+    this.sawContent = true;
+    this.repairs.length = 0;
+  }
+
+  private commit(): void {
+    this.speculating = false;
+    this.speculationText = "";
+  }
+
+  private repair(kind: JsonRepairKind, offset: number, message: string): void {
+    if (this.repairs.length < MAX_REPAIRS) this.repairs.push({ kind, offset, message: `${message} at offset ${offset}` });
+  }
+
+  /** A syntax error at `offset`: thrown in strict mode; a backtrack or a clean stop in lenient mode. */
+  private fail(offset: number, found: string, expected: string): never {
+    const message = `Unexpected ${found} at offset ${offset}: expected ${expected}`;
+    if (this.strict) {
+      this.failure = new JsonStreamError("json-syntax", message, offset, expected);
+      throw this.failure;
+    }
+    if (!this.speculating) {
+      this.repair("stopped", offset, `Stopped at unexpected ${found} (expected ${expected}); the rest was ignored`);
+      this.finish(offset);
+      this.mode = DONE;
+    }
+    throw LENIENT_FAILURE;
+  }
+
+  private limit(code: JsonStreamErrorCode, offset: number, message: string, expected: string): never {
+    const error = new JsonStreamError(code, `${message} at offset ${offset}`, offset, expected);
+    this.failure = error;
+    if (this.strict) throw error;
+    this.mode = DONE;
+    this.speculating = false;
+    throw LENIENT_FAILURE;
+  }
+
+  private checkTokenSize(length: number, offset: number): void {
+    if (length > this.maxTokenSize) {
+      this.limit("json-token-size", offset, `A single token is longer than maxTokenSize (${this.maxTokenSize})`, "a shorter token");
+    }
+  }
+
+  private noteSuffix(text: string, from: number, base: number): void {
+    if (this.suffixNoted || this.mode === DONE) return;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9 && !isLenientSpace(c)) {
+        this.repair("skipped-suffix", base + i, "Skipped text after the JSON value");
+        this.suffixNoted = true;
+        return;
+      }
+    }
+  }
+
+  /** A value is complete: attach it to its container (or make it the root) and emit it if it is a root element. */
+  private completeValue(value: unknown): void {
+    const depth = this.depth;
+    this.sawNewline = false;
+    if (depth === 0) {
+      this.root = value;
+      this.hasRoot = true;
+      this.mode = AFTER_ROOT;
+      if (this.speculating && typeof value === "object" && value !== null) this.commit();
+      return;
+    }
+    const d = depth - 1;
+    const container = this.stack[d];
+    if (this.isArray[d] === true) {
+      (container as unknown[]).push(value);
+      this.mode = ARRAY_NEXT;
+      if (d === 0) {
+        if (this.speculating) this.commit();
+        if (this.finishing) return;
+        if (typeof value === "string" || (typeof value === "object" && value !== null)) this.out.push(value);
+        else this.pendingEmit = true;
+      }
+    } else {
+      setMember(container as Record<string, unknown>, this.keys[d]!, value);
+      this.mode = OBJECT_NEXT;
+      if (d === 0 && this.speculating) this.commit();
+    }
+  }
+
+  private flushPending(): void {
+    if (this.pendingEmit) {
+      this.pendingEmit = false;
+      const elements = this.stack[0] as unknown[];
+      this.out.push(elements[elements.length - 1]);
+    }
+  }
+
+  private open(array: boolean, offset: number): void {
+    if (this.depth >= this.maxDepth) {
+      this.limit("json-depth", offset, `Nesting is deeper than maxDepth (${this.maxDepth})`, "a shallower value");
+    }
+    const d = this.depth++;
+    this.stack[d] = array ? [] : {};
+    this.isArray[d] = array;
+    this.keys[d] = undefined;
+    this.mode = array ? ARRAY_FIRST : OBJECT_FIRST;
+  }
+
+  private close(): void {
+    const d = --this.depth;
+    const container = this.stack[d];
+    this.stack[d] = undefined;
+    this.completeValue(container);
+  }
+
+  private startString(quote: number, isKey: boolean, offset: number): void {
+    if (quote !== 34) {
+      if (quote === 39) this.repair("single-quotes", offset, "Read a single-quoted string");
+      else this.repair("special-quotes", offset, "Read a string in typographic quotes");
+    }
+    this.closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
+    this.tokenIsKey = isKey;
+    this.text = "";
+    this.mode = STRING;
+  }
+
+  private endString(): void {
+    const text = this.text;
+    this.text = "";
+    if (this.tokenIsKey) {
+      this.keys[this.depth - 1] = text;
+      this.mode = COLON;
+    } else {
+      this.completeValue(text);
+    }
+  }
+
+  private numberComplete(): boolean {
+    const s = this.numberState;
+    return s === N_ZERO || s === N_INT || s === N_FRACTION || s === N_EXPONENT;
+  }
+
+  /** Starts a value at character `c`; returns false when `c` cannot start one. */
+  private startValue(c: number, offset: number): boolean {
+    switch (c) {
+      case 34:
+        this.startString(34, false, offset);
+        return true;
+      case 123:
+        this.open(false, offset);
+        return true;
+      case 91:
+        this.open(true, offset);
+        return true;
+      default:
+        break;
+    }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      // The number scanner consumes this character itself.
+      this.text = "";
+      this.numberState = N_START;
+      this.mode = NUMBER;
+      return false;
+    }
+    if (this.strict) {
+      if (c === 116 || c === 102 || c === 110) {
+        this.literal = c === 116 ? "true" : c === 102 ? "false" : "null";
+        this.text = "";
+        this.mode = LITERAL;
+        return false;
+      }
+      return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+    }
+    if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+      this.startString(c, false, offset);
+      return true;
+    }
+    if (isIdentifierStart(c)) {
+      this.text = "";
+      this.tokenIsKey = false;
+      this.mode = IDENT;
+      return false;
+    }
+    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+  }
+
+  /** Starts an object key at character `c`. */
+  private startKey(c: number, offset: number): boolean {
+    if (c === 34) {
+      this.startString(34, true, offset);
+      return true;
+    }
+    if (!this.strict) {
+      if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+        this.startString(c, true, offset);
+        return true;
+      }
+      if (isIdentifierCode(c) || c === 45) {
+        this.repair("unquoted-key", offset, "Read an unquoted key");
+        this.text = "";
+        this.tokenIsKey = true;
+        this.mode = IDENT;
+        return false;
+      }
+    }
+    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+  }
+
+  /** The heart of the parser: consumes `text`, whose first character is at `base` in the whole text. */
+  private feed(text: string, base: number): void {
+    const n = text.length;
+    const strict = this.strict;
+    let i = 0;
+    while (i < n) {
+      const mode = this.mode;
+      if (mode === STRING) {
+        // Fast path: copy the run of ordinary characters with one slice.
+        const quote = this.closeQuote;
+        let j = i;
+        let c = 0;
+        while (j < n) {
+          c = text.charCodeAt(j);
+          if (c === quote || c === 92 || c < 32) break;
+          j++;
+        }
+        if (j > i) {
+          this.text += text.slice(i, j);
+          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        }
+        if (j === n) return;
+        i = j + 1;
+        if (c === quote) this.endString();
+        else if (c === 92) this.mode = ESCAPE;
+        else if (strict) this.fail(base + j, describe(c), "an escaped control character");
+        else {
+          this.repair("control-character", base + j, "Kept a raw control character inside a string");
+          this.text += String.fromCharCode(c);
+        }
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      switch (mode) {
+        case ESCAPE: {
+          const escaped = ESCAPES[c];
+          if (escaped !== undefined) {
+            this.text += escaped;
+            this.mode = STRING;
+          } else if (c === 117) {
+            this.unicodeValue = 0;
+            this.unicodeDigits = 0;
+            this.mode = UNICODE;
+          } else if (strict) {
+            this.fail(base + i, describe(c), "an escape character");
+          } else {
+            this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
+            this.text += String.fromCharCode(c);
+            this.mode = STRING;
+          }
+          i++;
+          continue;
+        }
+        case UNICODE: {
+          const h = hexValue(c);
+          if (h < 0) {
+            if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
+            this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
+            this.mode = STRING;
+            continue; // the character is ordinary string content
+          }
+          this.unicodeValue = this.unicodeValue * 16 + h;
+          if (++this.unicodeDigits === 4) {
+            this.text += String.fromCharCode(this.unicodeValue);
+            this.mode = STRING;
+          }
+          i++;
+          continue;
+        }
+        case NUMBER: {
+          let j = i;
+          let state = this.numberState;
+          let ended = false;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            const digit = d >= 48 && d <= 57;
+            let next = -1;
+            switch (state) {
+              case N_START:
+                if (d === 45) next = N_MINUS;
+                else if (d === 48) next = N_ZERO;
+                else if (digit) next = N_INT;
+                break;
+              case N_MINUS:
+                if (d === 48) next = N_ZERO;
+                else if (digit) next = N_INT;
+                break;
+              case N_ZERO:
+                if (d === 46) next = N_DOT;
+                else if (d === 101 || d === 69) next = N_E;
+                else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+                break;
+              case N_INT:
+                if (digit) next = N_INT;
+                else if (d === 46) next = N_DOT;
+                else if (d === 101 || d === 69) next = N_E;
+                break;
+              case N_DOT:
+                if (digit) next = N_FRACTION;
+                break;
+              case N_FRACTION:
+                if (digit) next = N_FRACTION;
+                else if (d === 101 || d === 69) next = N_E;
+                break;
+              case N_E:
+                if (d === 43 || d === 45) next = N_E_SIGN;
+                else if (digit) next = N_EXPONENT;
+                break;
+              case N_E_SIGN:
+              case N_EXPONENT:
+                if (digit) next = N_EXPONENT;
+                break;
+            }
+            if (next < 0) {
+              ended = true;
+              break;
+            }
+            state = next;
+            j++;
+          }
+          this.numberState = state;
+          if (j > i) {
+            this.text += text.slice(i, j);
+            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+          }
+          if (!ended) return;
+          if (this.numberComplete()) {
+            this.completeValue(Number(this.text));
+          } else if (strict || this.text === "-") {
+            this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
+          } else {
+            this.completeTruncatedNumber(base + j);
+          }
+          this.text = "";
+          i = j;
+          continue;
+        }
+        case LITERAL: {
+          const literal = this.literal;
+          let k = this.text.length;
+          while (i < n && k < literal.length) {
+            const d = text.charCodeAt(i);
+            if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+            i++;
+            k++;
+          }
+          if (k === literal.length) {
+            this.text = "";
+            this.completeValue(LITERALS[literal]!.value);
+          } else {
+            this.text = literal.slice(0, k);
+          }
+          continue;
+        }
+        case IDENT: {
+          let j = i;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
+            j++;
+          }
+          if (j > i) {
+            this.text += text.slice(i, j);
+            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+          }
+          if (j === n) return;
+          this.endIdentifier(base + j);
+          i = j;
+          continue;
+        }
+        case PREAMBLE: {
+          // Lenient: find where the root value may start. "[" and "{" anywhere; a
+          // scalar only as the very first non-space character of the text.
+          let j = i;
+          for (; j < n; j++) {
+            const d = text.charCodeAt(j);
+            if (d === 91 || d === 123) break;
+            if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
+            if (!this.sawContent) break;
+          }
+          if (j === n) return;
+          const d = text.charCodeAt(j);
+          if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
+          this.speculating = true;
+          this.speculationStart = base + j;
+          this.speculationText = text.slice(j);
+          this.sawContent = true;
+          this.mode = VALUE;
+          i = j;
+          if (this.startValue(d, base + j)) i++;
+          continue;
+        }
+        case COMMENT_START: {
+          if (c === 47) this.mode = LINE_COMMENT;
+          else if (c === 42) this.mode = BLOCK_COMMENT;
+          else {
+            this.mode = this.returnMode;
+            this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+          }
+          this.repair("comment", base + i - 1, "Skipped a comment");
+          i++;
+          continue;
+        }
+        case LINE_COMMENT: {
+          let j = i;
+          while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+          if (j < n) {
+            this.mode = this.returnMode;
+            this.sawNewline = true;
+          }
+          i = j;
+          continue;
+        }
+        case BLOCK_COMMENT: {
+          const j = text.indexOf("*", i);
+          if (j < 0) return;
+          this.mode = BLOCK_COMMENT_STAR;
+          i = j + 1;
+          continue;
+        }
+        case BLOCK_COMMENT_STAR: {
+          if (c === 47) this.mode = this.returnMode;
+          else if (c !== 42) this.mode = BLOCK_COMMENT;
+          i++;
+          continue;
+        }
+        case DONE:
+          return;
+        default:
+          break;
+      }
+
+      // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
+      if (c === 32 || c === 10 || c === 13 || c === 9) {
+        if (c === 10) this.sawNewline = true;
+        i++;
+        continue;
+      }
+      if (!strict) {
+        if (isLenientSpace(c)) {
+          i++;
+          continue;
+        }
+        if (c === 47) {
+          this.returnMode = mode;
+          this.mode = COMMENT_START;
+          i++;
+          continue;
+        }
+      }
+      const offset = base + i;
+      switch (mode) {
+        case VALUE:
+        case ARRAY_VALUE:
+          if (mode === ARRAY_VALUE && c === 93 && !strict) {
+            this.repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.close();
+            i++;
+            continue;
+          }
+          if (this.startValue(c, offset)) i++;
+          continue;
+        case ARRAY_FIRST:
+          if (c === 93) {
+            this.close();
+            i++;
+            continue;
+          }
+          if (this.startValue(c, offset)) i++;
+          continue;
+        case ARRAY_NEXT:
+          if (c === 44) {
+            if (this.depth === 1) this.flushPending();
+            this.mode = ARRAY_VALUE;
+            i++;
+            continue;
+          }
+          if (c === 93) {
+            if (this.depth === 1) this.flushPending();
+            this.close();
+            i++;
+            continue;
+          }
+          if (!strict && this.canStartValue(c)) {
+            this.repair("inserted-comma", offset, "Inserted a missing comma between array elements");
+            if (this.depth === 1) this.flushPending();
+            this.mode = ARRAY_VALUE;
+            continue;
+          }
+          this.fail(offset, describe(c), EXPECTED[mode]!);
+          continue;
+        case OBJECT_FIRST:
+        case OBJECT_KEY:
+          if (c === 125 && (mode === OBJECT_FIRST || !strict)) {
+            if (mode === OBJECT_KEY) this.repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.close();
+            i++;
+            continue;
+          }
+          if (this.startKey(c, offset)) i++;
+          continue;
+        case COLON:
+          if (c === 58) {
+            this.mode = VALUE;
+            i++;
+            continue;
+          }
+          this.fail(offset, describe(c), EXPECTED[mode]!);
+          continue;
+        case OBJECT_NEXT:
+          if (c === 44) {
+            this.mode = OBJECT_KEY;
+            i++;
+            continue;
+          }
+          if (c === 125) {
+            this.close();
+            i++;
+            continue;
+          }
+          if (!strict && (c === 34 || c === 39 || c === 0x201c || c === 0x2018 || isIdentifierStart(c))) {
+            this.repair("inserted-comma", offset, "Inserted a missing comma between object members");
+            this.mode = OBJECT_KEY;
+            continue;
+          }
+          this.fail(offset, describe(c), EXPECTED[mode]!);
+          continue;
+        case AFTER_ROOT:
+          if (strict || this.speculating) this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.noteSuffix(text, i, base);
+          return;
+        default:
+          throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
+      }
+    }
+  }
+
+  private canStartValue(c: number): boolean {
+    return (
+      c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 123 || c === 91 || c === 45 ||
+      (c >= 48 && c <= 57) || isIdentifierStart(c)
+    );
+  }
+
+  /** A bare word ended at `offset`: an unquoted key or a literal. */
+  private endIdentifier(offset: number): void {
+    const word = this.text;
+    this.text = "";
+    if (this.tokenIsKey) {
+      this.keys[this.depth - 1] = word;
+      this.mode = COLON;
+      return;
+    }
+    const literal = LITERALS[word];
+    if (literal === undefined) {
+      this.mode = VALUE;
+      this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
+    }
+    if (literal.python) this.repair("python-literal", offset - word.length, `Read Python's ${word} as ${JSON.stringify(literal.value)}`);
+    this.completeValue(literal.value);
+  }
+
+  private completeTruncatedNumber(offset: number): void {
+    const state = this.numberState;
+    let text = this.text;
+    if (state === N_DOT) text = text.slice(0, -1);
+    else if (state === N_E) text = text.slice(0, -1);
+    else if (state === N_E_SIGN) text = text.slice(0, -2);
+    if (text === "" || text === "-") {
+      this.repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.text)}`);
+      this.dropValue(offset);
+      return;
+    }
+    this.repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(this.text)} as ${text}`);
+    this.completeValue(Number(text));
+  }
+
+  /** No value after all where one was expected: drop its key, or leave the array as it is. */
+  private dropValue(offset: number): void {
+    if (this.depth === 0) return;
+    const d = this.depth - 1;
+    if (this.isArray[d] === true) {
+      this.mode = ARRAY_NEXT;
+    } else {
+      if (this.keys[d] !== undefined) this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, which has no value`);
+      this.mode = OBJECT_NEXT;
+    }
+  }
+
+  /** Closes everything still open at `offset`: the token in progress, then every container. */
+  private finish(offset: number): void {
+    this.finishing = true;
+    this.pendingEmit = false;
+    let mode = this.mode;
+    if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
+      mode = this.returnMode;
+      this.mode = mode;
+    }
+    switch (mode) {
+      case STRING:
+      case ESCAPE:
+      case UNICODE:
+        if (this.tokenIsKey) {
+          this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.text)}`);
+          this.mode = OBJECT_NEXT;
+        } else {
+          this.repair("closed-string", offset, "Closed an unfinished string");
+          this.endString();
+        }
+        break;
+      case NUMBER:
+        if (this.numberComplete()) this.completeValue(Number(this.text));
+        else this.completeTruncatedNumber(offset);
+        break;
+      case IDENT:
+      case LITERAL: {
+        const word = this.text;
+        if (this.tokenIsKey && mode === IDENT) {
+          this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(word)}`);
+          this.mode = OBJECT_NEXT;
+          break;
+        }
+        const name = mode === LITERAL ? this.literal : Object.keys(LITERALS).find((key) => word !== "" && key.startsWith(word));
+        if (name !== undefined && LITERALS[name] !== undefined) {
+          if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
+          this.completeValue(LITERALS[name]!.value);
+        } else {
+          this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
+          this.dropValue(offset);
+        }
+        break;
+      }
+      case COLON:
+      case VALUE:
+        this.dropValue(offset);
+        break;
+      default:
+        break;
+    }
+    while (this.depth > 0) {
+      const array = this.isArray[this.depth - 1] === true;
+      this.repair(array ? "closed-array" : "closed-object", offset, array ? 'Closed an unfinished array with "]"' : 'Closed an unfinished object with "}"');
+      this.close();
+    }
+    this.speculating = false;
+    this.mode = this.hasRoot ? AFTER_ROOT : DONE;
+  }
+}
+
+/**
+ * Creates an incremental JSON parser. Feed it text with `write()`; each call
+ * returns the elements of the root array that the chunk completed. `end()`
+ * returns the whole value. The parser knows nothing of streams: see
+ * {@link parseJsonStream} and {@link JsonElementStream} for those.
+ *
+ * Strict mode agrees with `JSON.parse`; lenient mode (the default) reads
+ * model output — see the invariants in this module's documentation.
+ *
+ * @param options - `strict`, `maxDepth`, `maxTokenSize`.
+ * @returns a fresh parser.
+ *
+ * @example
+ * ```ts
+ * const parser = createJsonStreamParser();
+ * parser.write('Here is the plan:\n```json\n[{"id":"s1"},');   // → [{ id: "s1" }]
+ * parser.write('{"id":"s2"}]\n```');                          // → [{ id: "s2" }]
+ * parser.end();                                               // → [{ id: "s1" }, { id: "s2" }]
+ * ```
+ */
+export function createJsonStreamParser(options: JsonStreamParserOptions = {}): JsonStreamParser {
+  return new Parser(options);
+}
