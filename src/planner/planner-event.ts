@@ -1,0 +1,96 @@
+/**
+ * The events a planner streams, and the requests it answers.
+ *
+ * @module
+ */
+import type { PlanModelUsage, FinishReason } from "../model/plan-model.ts";
+import type { PlanIssue } from "../plan/plan-issue.ts";
+import type { PlanStep } from "../plan/plan-step-schema.ts";
+import type { ToolCatalogInput } from "../tools/normalize-catalog.ts";
+
+/**
+ * One event of {@link Planner.stream}:
+ *
+ * - `step`: a validated step, emitted as soon as its JSON closes;
+ * - `issue`: a step was dropped, or repaired (e.g. turned into a clarifying reply);
+ * - `repair`: a re-ask started, showing the model its output and the issues;
+ * - `done`: always last — the accepted steps, token usage, and whether the
+ *   model finished cleanly (a `finish` part with reason `stop`).
+ */
+export type PlannerEvent =
+  | { type: "step"; step: PlanStep; index: number }
+  | { type: "issue"; issue: PlanIssue; action: "dropped" | "repaired" }
+  | { type: "repair"; attempt: number; issues: PlanIssue[] }
+  | {
+      type: "done";
+      steps: PlanStep[];
+      /** The model ended with `finish: "stop"` and the plan validated as a whole. */
+      clean: boolean;
+      /** The last model call's finish reason; `"missing"` when the stream ended without one. */
+      finishReason: FinishReason | "missing";
+      /** The plan is the fallback reply carrying the model's own text. */
+      fallback: boolean;
+      usage: PlannerUsage;
+    };
+
+/** Model calls and tokens a planner used. */
+export interface PlannerUsage extends PlanModelUsage {
+  /** Number of model calls. */
+  modelCalls: number;
+}
+
+/** A user profile, rendered into the system prompt (see `renderProfile`). */
+export interface PlannerProfile {
+  name: string;
+  role: string;
+  language?: string;
+  goals?: string[];
+  constraints?: string[];
+}
+
+/** What to plan for. */
+export interface PlanRequest {
+  /** The user's request. */
+  query: string;
+  /** The tool catalog: an MCP `tools/list` array, a seed-style record, or a `ToolRegistry`. */
+  tools: ToolCatalogInput;
+  /** A profile object or a ready system prompt. */
+  profile?: PlannerProfile | string;
+  /** Extra context for the prompt (e.g. a goal from `understand()`, memory). */
+  context?: string;
+  signal?: AbortSignal;
+}
+
+/** A step that ran, with its result. */
+export interface CompletedStep {
+  step: PlanStep;
+  result: unknown;
+}
+
+/** A step that failed, with its error message. */
+export interface FailedStep {
+  step: PlanStep;
+  error: string;
+}
+
+/** What to re-plan: the steps done, the step that failed, and the steps not run. */
+export interface ReplanRequest {
+  query: string;
+  tools: ToolCatalogInput;
+  completed: CompletedStep[];
+  failed: FailedStep[];
+  remaining: PlanStep[];
+  profile?: PlannerProfile | string;
+  signal?: AbortSignal;
+}
+
+/**
+ * What the runtime needs from a planner. `LLMPlanner` implements it; any
+ * object with these methods can stand in (a cached or hand-written planner).
+ */
+export interface Planner {
+  /** Streams a plan: steps as they validate, then `done`. */
+  stream(request: PlanRequest): AsyncIterable<PlannerEvent>;
+  /** A patch for what is left after a failure: new steps, which may reference completed ones by id and never repeat them. */
+  replan(request: ReplanRequest): Promise<PlanStep[]>;
+}
