@@ -260,9 +260,13 @@ class Parser implements JsonStreamParser {
   // Lenient: the candidate root value being tried, and the text since it began.
   private speculating = false;
   private speculationStart = 0;
-  private speculationText = "";
+  // The chunks written since the candidate began (the first holds its start), kept
+  // by reference so that backtracking can re-read them without copying.
+  private window: string[] = [];
+  private windowBases: number[] = [];
   private sawContent = false; // a non-space character was seen in the preamble
   private suffixNoted = false;
+  private failedAt = 0;
 
   constructor(options: JsonStreamParserOptions) {
     this.strict = options.strict ?? false;
@@ -285,10 +289,9 @@ class Parser implements JsonStreamParser {
       this.offset += chunk.length;
       return out;
     }
-    if (this.speculating) this.speculationText += chunk;
     this.run(chunk, this.offset);
     this.offset += chunk.length;
-    if (this.speculating && this.speculationText.length > this.maxTokenSize) this.commit();
+    if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return out;
   }
 
@@ -320,22 +323,37 @@ class Parser implements JsonStreamParser {
     return this.root;
   }
 
-  /** Feeds `text` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
-  private run(text: string, base: number): void {
+  /** Feeds `chunk` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
+  private run(chunk: string, base: number): void {
+    let pieces = [chunk];
+    let bases = [base];
+    let piece = 0;
+    let from = 0;
     for (;;) {
       try {
-        this.feed(text, base);
+        for (; piece < pieces.length; piece++, from = 0) {
+          const text = pieces[piece]!;
+          const start = bases[piece]!;
+          if (this.speculating && this.windowBases[this.windowBases.length - 1] !== start) {
+            this.window.push(text);
+            this.windowBases.push(start);
+          }
+          this.feed(text, start, from);
+        }
         return;
       } catch (error) {
         if (error !== LENIENT_FAILURE) throw error;
-        if (this.speculating) {
-          // The candidate was not the root value: resume the preamble one character after it.
-          text = this.speculationText.slice(1);
-          base = this.speculationStart + 1;
-          this.resetToPreamble();
-          continue;
-        }
-        return;
+        if (!this.speculating) return;
+        // The candidate was not the root value: resume the preamble where it failed
+        // (one character after its start at least). Candidates inside the failed
+        // text are not retried, so every character is read a bounded number of times.
+        const resume = Math.max(this.failedAt, this.speculationStart + 1);
+        pieces = this.window;
+        bases = this.windowBases;
+        this.resetToPreamble();
+        piece = 0;
+        while (piece < pieces.length && bases[piece]! + pieces[piece]!.length <= resume) piece++;
+        from = piece < pieces.length ? resume - bases[piece]! : 0;
       }
     }
   }
@@ -351,14 +369,16 @@ class Parser implements JsonStreamParser {
     this.pendingEmit = false;
     this.text = "";
     this.speculating = false;
-    this.speculationText = "";
+    this.window = [];
+    this.windowBases = [];
     this.sawContent = true;
     this.repairs.length = 0;
   }
 
   private commit(): void {
     this.speculating = false;
-    this.speculationText = "";
+    this.window = [];
+    this.windowBases = [];
   }
 
   private repair(kind: JsonRepairKind, offset: number, message: string): void {
@@ -372,6 +392,7 @@ class Parser implements JsonStreamParser {
       this.failure = new JsonStreamError("json-syntax", message, offset, expected);
       throw this.failure;
     }
+    this.failedAt = offset;
     if (!this.speculating) {
       this.repair("stopped", offset, `Stopped at unexpected ${found} (expected ${expected}); the rest was ignored`);
       this.finish(offset);
@@ -556,10 +577,10 @@ class Parser implements JsonStreamParser {
   }
 
   /** The heart of the parser: consumes `text`, whose first character is at `base` in the whole text. */
-  private feed(text: string, base: number): void {
+  private feed(text: string, base: number, from: number): void {
     const n = text.length;
     const strict = this.strict;
-    let i = 0;
+    let i = from;
     while (i < n) {
       const mode = this.mode;
       if (mode === STRING) {
@@ -740,7 +761,8 @@ class Parser implements JsonStreamParser {
           if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
           this.speculating = true;
           this.speculationStart = base + j;
-          this.speculationText = text.slice(j);
+          this.window = [text];
+          this.windowBases = [base];
           this.sawContent = true;
           this.mode = VALUE;
           i = j;

@@ -15,13 +15,18 @@ async function* iterate(source: TextSource): AsyncGenerator<string> {
   }
   // Not every runtime makes ReadableStream async-iterable (Safari), so read it by hand.
   const reader = (source as ReadableStream<string>).getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        finished = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    if (!finished) await reader.cancel();
     reader.releaseLock();
   }
 }

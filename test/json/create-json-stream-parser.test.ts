@@ -1,0 +1,437 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createJsonStreamParser, type JsonStreamParserOptions } from "../../src/json/create-json-stream-parser.ts";
+import { JsonStreamError } from "../../src/json/json-stream-error.ts";
+import { PlankitError } from "../../src/errors/plankit-error.ts";
+import { expectSameJson as expectSameValue } from "./expect-same-json.ts";
+import { invalidFixtures, validFixtures } from "./fixtures.ts";
+
+interface Outcome {
+  /** Elements returned by each write() call, one array per call. */
+  calls: unknown[][];
+  value: unknown;
+}
+
+function parseChunks(chunks: string[], options: JsonStreamParserOptions = {}): Outcome {
+  const parser = createJsonStreamParser(options);
+  const calls = chunks.map((chunk) => parser.write(chunk));
+  return { calls, value: parser.end() };
+}
+
+function splitAt(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => Math.min(cut, text.length)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let start = 0;
+  for (const point of points) {
+    chunks.push(text.slice(start, point));
+    start = point;
+  }
+  chunks.push(text.slice(start));
+  return chunks;
+}
+
+function characters(text: string): string[] {
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i++) chunks.push(text[i]!);
+  return chunks;
+}
+
+
+function catchError(action: () => void): unknown {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** Arbitrary JSON values, including keys and strings full of characters that need care. */
+const trickyString = fc.string({ unit: fc.constantFrom("a", "é", "中", "😀", '"', "\\", "\n", "\u0000", "\u001f", "\ud800", "/", " ", "[", "]", "{", "}", ",", ":") });
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom(null, true, false),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    trickyString,
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(fc.oneof(trickyString, fc.constantFrom("__proto__", "constructor", "0", "10")), tie("value"), { maxKeys: 5 }),
+  ),
+})).value;
+const whitespace = fc.stringMatching(/^[ \t\n\r]{0,3}$/);
+
+/** Serializes with random whitespace between tokens. */
+function serialize(value: unknown, gaps: string[]): string {
+  let g = 0;
+  const gap = () => gaps[g++ % gaps.length] ?? "";
+  const write = (v: unknown): string => {
+    if (Array.isArray(v)) return `[${gap()}${v.map((item) => `${gap()}${write(item)}${gap()}`).join(",")}${gap()}]`;
+    if (v !== null && typeof v === "object") {
+      const members = Object.entries(v).map(([key, item]) => `${gap()}${JSON.stringify(key)}${gap()}:${gap()}${write(item)}${gap()}`);
+      return `{${members.join(",")}${gap()}}`;
+    }
+    return JSON.stringify(v);
+  };
+  return `${gap()}${write(value)}${gap()}`;
+}
+
+const jsonText = fc.tuple(jsonValue, fc.array(whitespace, { minLength: 1, maxLength: 8 })).map(([value, gaps]) => serialize(value, gaps));
+
+describe("createJsonStreamParser", () => {
+  describe("invariant 1: linear", () => {
+    // Work is counted, not timed: every character the parser reads goes through
+    // String.prototype.charCodeAt, and every copy through String.prototype.slice.
+    function countWork(chunks: string[], options: JsonStreamParserOptions = {}): { reads: number; copied: number } {
+      const prototype = String.prototype;
+      const { charCodeAt, slice } = prototype;
+      let reads = 0;
+      let copied = 0;
+      prototype.charCodeAt = function (this: string, index: number) {
+        reads++;
+        return charCodeAt.call(this, index);
+      };
+      prototype.slice = function (this: string, start?: number, end?: number) {
+        const result = slice.call(this, start, end);
+        copied += result.length;
+        return result;
+      };
+      try {
+        const parser = createJsonStreamParser(options);
+        for (const chunk of chunks) parser.write(chunk);
+        try {
+          parser.end();
+        } catch {
+          // The pathological inputs need not hold a value; only the work counts.
+        }
+      } finally {
+        prototype.charCodeAt = charCodeAt;
+        prototype.slice = slice;
+      }
+      return { reads, copied };
+    }
+
+    const step = '{"id":"s1","type":"tool","name":"search","arguments":{"query":"中文 \\"quoted\\" text","limit":3,"exact":true}}';
+    const plan = (n: number) => `[${Array.from({ length: n }, () => step).join(",")}]`;
+    const inputs: [string, string][] = [
+      ["a plan", plan(200)],
+      ["prose with many false starts", `${"[see {note} [x ".repeat(400)}[1,2]`],
+      ["nested false starts", `${"[[[[[[[[x ".repeat(400)}[1]`],
+      ["a long string", `["${"abc ".repeat(2000)}"]`],
+      ["truncated text", plan(200).slice(0, -40)],
+    ];
+
+    for (const [name, text] of inputs) {
+      it(`reads each character of ${name} at most 5 times and copies it at most 3 times, whatever the chunk size`, () => {
+        for (const size of [1, 3, 64, text.length]) {
+          const chunks: string[] = [];
+          for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+          for (const strict of [false, true]) {
+            if (strict && name !== "a plan" && name !== "a long string") continue;
+            const { reads, copied } = countWork(chunks, { strict });
+            expect(reads / text.length).toBeLessThan(5);
+            // Copies: the pieces of each token, plus at most one more copy of the text on backtracking.
+            expect(copied / text.length).toBeLessThan(3);
+          }
+        }
+      });
+    }
+
+    it("does not grow per character as the input grows", () => {
+      const small = countWork(characters(plan(20)));
+      const large = countWork(characters(plan(200)));
+      expect(large.reads / plan(200).length).toBeLessThan((small.reads / plan(20).length) * 1.1);
+    });
+  });
+
+  describe("invariant 2: chunking never matters", () => {
+    it("gives the same elements in the same calls' order and the same value for every split of every fixture", () => {
+      for (const text of validFixtures) {
+        for (const strict of [true, false]) {
+          const whole = parseChunks([text], { strict });
+          const flat = whole.calls.flat();
+          for (let cut = 0; cut <= text.length; cut++) {
+            const split = parseChunks(splitAt(text, [cut]), { strict });
+            expectSameValue(split.calls.flat(), flat);
+            expectSameValue(split.value, whole.value);
+          }
+          const single = parseChunks(characters(text), { strict });
+          expectSameValue(single.calls.flat(), flat);
+          expectSameValue(single.value, whole.value);
+        }
+      }
+    });
+
+    it("holds for random values split at random points (property)", () => {
+      fc.assert(
+        fc.property(jsonText, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (text, cuts, strict) => {
+          const whole = parseChunks([text], { strict });
+          const split = parseChunks(splitAt(text, cuts), { strict });
+          expectSameValue(split.calls.flat(), whole.calls.flat());
+          expectSameValue(split.value, whole.value);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it("throws the same error at the same offset for every split of an invalid text", () => {
+      for (const { text } of invalidFixtures) {
+        const reference = catchError(() => parseChunks([text], { strict: true })) as JsonStreamError;
+        for (let cut = 0; cut <= text.length; cut++) {
+          const error = catchError(() => parseChunks(splitAt(text, [cut]), { strict: true })) as JsonStreamError;
+          expect(error.offset).toBe(reference.offset);
+          expect(error.message).toBe(reference.message);
+        }
+      }
+    });
+  });
+
+  describe("invariant 3: on time, once", () => {
+    /** Builds `[e0, e1, …]` and records, for each element, the index of the character that completes it. */
+    function layout(elements: unknown[], gaps: string[]): { text: string; due: number[] } {
+      let text = "[";
+      const due: number[] = [];
+      elements.forEach((element, index) => {
+        text += gaps[(2 * index) % gaps.length] ?? "";
+        text += JSON.stringify(element);
+        const closesItself = typeof element === "string" || (typeof element === "object" && element !== null);
+        if (closesItself) due.push(text.length - 1);
+        text += gaps[(2 * index + 1) % gaps.length] ?? "";
+        if (!closesItself) due.push(text.length); // the "," or "]" that follows
+        if (index < elements.length - 1) text += ",";
+      });
+      text += "]";
+      return { text, due };
+    }
+
+    it("emits each element exactly once, at the character that completes it (property)", () => {
+      fc.assert(
+        fc.property(fc.array(jsonValue, { maxLength: 8 }), fc.array(whitespace, { minLength: 1, maxLength: 6 }), fc.boolean(), (elements, gaps, strict) => {
+          const { text, due } = layout(elements, gaps);
+          const parser = createJsonStreamParser({ strict });
+          const seen: { element: unknown; at: number }[] = [];
+          for (let i = 0; i < text.length; i++) {
+            for (const element of parser.write(text[i]!)) seen.push({ element, at: i });
+          }
+          parser.end();
+          expect(seen.map((entry) => entry.at)).toStrictEqual(due);
+          expectSameValue(seen.map((entry) => entry.element), JSON.parse(text));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it("does not emit a number just because its prefix parses", () => {
+      const parser = createJsonStreamParser({ strict: true });
+      expect(parser.write("[12")).toStrictEqual([]);
+      expect(parser.write("3")).toStrictEqual([]);
+      expect(parser.write(" ")).toStrictEqual([]);
+      expect(parser.write(",")).toStrictEqual([123]);
+      expect(parser.write("tru")).toStrictEqual([]);
+      expect(parser.write("e")).toStrictEqual([]);
+      expect(parser.write("]")).toStrictEqual([true]);
+      expect(parser.end()).toStrictEqual([123, true]);
+    });
+
+    it("emits strings and containers at their closing quote or bracket", () => {
+      const parser = createJsonStreamParser({ strict: true });
+      expect(parser.write('["ab')).toStrictEqual([]);
+      expect(parser.write('c"')).toStrictEqual(["abc"]);
+      expect(parser.write(',{"k":[1')).toStrictEqual([]);
+      expect(parser.write("]")).toStrictEqual([]);
+      expect(parser.write("}")).toStrictEqual([{ k: [1] }]);
+      expect(parser.write("]")).toStrictEqual([]);
+      expect(parser.end()).toStrictEqual(["abc", { k: [1] }]);
+    });
+
+    it("emits nothing when the root is not an array", () => {
+      const parser = createJsonStreamParser({ strict: true });
+      expect(parser.write('{"steps":[{"id":"s1"},')).toStrictEqual([]);
+      expect(parser.write('{"id":"s2"}]}')).toStrictEqual([]);
+      expect(parser.end()).toStrictEqual({ steps: [{ id: "s1" }, { id: "s2" }] });
+    });
+  });
+
+  describe("invariant 4: strict = JSON.parse", () => {
+    it("equals JSON.parse on every valid fixture", () => {
+      for (const text of validFixtures) {
+        expectSameValue(parseChunks([text], { strict: true }).value, JSON.parse(text));
+      }
+    });
+
+    it("equals JSON.parse on random values (property)", () => {
+      fc.assert(
+        fc.property(jsonText, (text) => {
+          expectSameValue(parseChunks(characters(text), { strict: true }).value, JSON.parse(text));
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("accepts and rejects exactly what JSON.parse does on mutated texts (property)", () => {
+      const mutation = fc.tuple(
+        fc.constantFrom("insert", "delete", "replace"),
+        fc.nat(),
+        fc.constantFrom(..."[]{},:\"\\ 0-1.eE+tfnul\n\u0000x'/".split("")),
+      );
+      fc.assert(
+        fc.property(jsonText, mutation, fc.array(fc.nat(), { maxLength: 4 }), (text, [kind, at, char], cuts) => {
+          const i = text.length === 0 ? 0 : at % text.length;
+          const mutated =
+            kind === "insert" ? text.slice(0, i) + char + text.slice(i) : kind === "delete" ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + char + text.slice(i + 1);
+          let expected: unknown;
+          let valid = true;
+          try {
+            expected = JSON.parse(mutated);
+          } catch {
+            valid = false;
+          }
+          const parse = () => parseChunks(splitAt(mutated, cuts), { strict: true }).value;
+          if (valid) {
+            expectSameValue(parse(), expected);
+          } else {
+            const error = catchError(parse);
+            expect(error).toBeInstanceOf(JsonStreamError);
+            expect((error as JsonStreamError).code).toBe("json-syntax");
+          }
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it("rejects every invalid fixture with json-syntax, the offset and what was expected", () => {
+      for (const { text, offset } of invalidFixtures) {
+        expect(() => JSON.parse(text)).toThrow();
+        const error = catchError(() => parseChunks([text], { strict: true }));
+        expect(error, text).toBeInstanceOf(JsonStreamError);
+        expect(PlankitError.isInstance(error)).toBe(true);
+        const jsonError = error as JsonStreamError;
+        expect(jsonError.code).toBe("json-syntax");
+        expect({ text, offset: jsonError.offset }).toStrictEqual({ text, offset });
+        expect(jsonError.expected.length).toBeGreaterThan(0);
+        expect(jsonError.message).toContain(`offset ${offset}`);
+        expect(jsonError.message).toContain(jsonError.expected);
+      }
+    });
+
+    it("throws from the write() that reads the offending character, or from end() for an incomplete text", () => {
+      for (const { text, offset } of invalidFixtures) {
+        const parser = createJsonStreamParser({ strict: true });
+        let thrownAt = -1;
+        for (let i = 0; i < text.length && thrownAt < 0; i++) {
+          if (catchError(() => parser.write(text[i]!)) !== undefined) thrownAt = i;
+        }
+        if (thrownAt < 0) {
+          expect(catchError(() => parser.end())).toBeInstanceOf(JsonStreamError);
+          expect(offset).toBe(text.length);
+        } else {
+          expect({ text, thrownAt }).toStrictEqual({ text, thrownAt: offset });
+        }
+      }
+    });
+
+    it("names the offending character and the expectation in the message", () => {
+      const error = catchError(() => parseChunks(['[1,', "]"], { strict: true })) as JsonStreamError;
+      expect(error.message).toBe('Unexpected character "]" at offset 3: expected a value');
+      const end = catchError(() => parseChunks(['{"a":'], { strict: true })) as JsonStreamError;
+      expect(end.message).toBe("Unexpected end of JSON input at offset 5: expected a value");
+      expect(end.offset).toBe(5);
+    });
+
+    it("keeps failing after an error", () => {
+      const parser = createJsonStreamParser({ strict: true });
+      const first = catchError(() => parser.write("[1,,"));
+      expect(catchError(() => parser.write("2]"))).toBe(first);
+    });
+
+    it("keeps lone surrogates, NUL and huge numbers as JSON.parse does", () => {
+      for (const text of ['"\\ud800"', '"\\udc00x"', '"\\u0000"', "1e400", "-1e400", "123456789012345678901234567890", "-0", "5e-324", "1e-400"]) {
+        expectSameValue(parseChunks(characters(text), { strict: true }).value, JSON.parse(text));
+      }
+    });
+
+    it("lets the last duplicate key win, in the first key's position", () => {
+      const value = parseChunks(['{"a":1,"b":2,"a":3}'], { strict: true }).value as Record<string, number>;
+      expect(Object.keys(value)).toStrictEqual(["a", "b"]);
+      expect(value.a).toBe(3);
+    });
+
+    it("makes __proto__ an own property, never the prototype", () => {
+      const text = '{"__proto__":{"polluted":true},"nested":{"__proto__":[1]}}';
+      const value = parseChunks(characters(text), { strict: true }).value as Record<string, unknown>;
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.hasOwn(value, "__proto__")).toBe(true);
+      expect((value as { polluted?: boolean }).polluted).toBeUndefined();
+      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+      expectSameValue(value, JSON.parse(text));
+    });
+  });
+
+  describe("invariant 6: bounded", () => {
+    it("accepts nesting up to maxDepth and rejects one level more with json-depth", () => {
+      const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+      expect(parseChunks([nested(512)], { strict: true }).value).toBeInstanceOf(Array);
+      const error = catchError(() => parseChunks([nested(513)], { strict: true })) as JsonStreamError;
+      expect(error).toBeInstanceOf(JsonStreamError);
+      expect(error.code).toBe("json-depth");
+      expect(error.offset).toBe(512);
+      const small = catchError(() => parseChunks(['{"a":{"b":{"c":{}}}}'], { strict: true, maxDepth: 3 })) as JsonStreamError;
+      expect(small.code).toBe("json-depth");
+      expect(small.message).toContain("maxDepth (3)");
+    });
+
+    it("rejects a token longer than maxTokenSize with json-token-size, in any chunking", () => {
+      for (const size of [1, 7, 1000]) {
+        const text = `["${"x".repeat(100)}"]`;
+        const chunks: string[] = [];
+        for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+        const error = catchError(() => parseChunks(chunks, { strict: true, maxTokenSize: 50 })) as JsonStreamError;
+        expect(error.code).toBe("json-token-size");
+        expect(parseChunks(chunks, { strict: true, maxTokenSize: 100 }).value).toStrictEqual(["x".repeat(100)]);
+      }
+      const number = catchError(() => parseChunks(["1".repeat(60)], { strict: true, maxTokenSize: 50 })) as JsonStreamError;
+      expect(number.code).toBe("json-token-size");
+    });
+
+    it("in lenient mode, write() does not throw past a limit; end() throws the typed error", () => {
+      const parser = createJsonStreamParser({ maxDepth: 2 });
+      expect(parser.write("[[[1]]]")).toStrictEqual([]);
+      expect(parser.write("more")).toStrictEqual([]);
+      const error = catchError(() => parser.end()) as JsonStreamError;
+      expect(error.code).toBe("json-depth");
+    });
+
+    it("survives deeply nested hostile input without a stack overflow", () => {
+      const parser = createJsonStreamParser();
+      parser.write("[".repeat(100_000));
+      expect((catchError(() => parser.end()) as JsonStreamError).code).toBe("json-depth");
+      const strict = createJsonStreamParser({ strict: true, maxDepth: 200_000 });
+      strict.write("[".repeat(100_000));
+      strict.write("]".repeat(100_000));
+      let value = strict.end();
+      let depth = 0;
+      while (Array.isArray(value) && value.length > 0) {
+        value = value[0];
+        depth++;
+      }
+      expect(depth).toBe(99_999);
+    });
+  });
+
+  describe("usage errors", () => {
+    it("refuses write() after end() and a second end()", () => {
+      const parser = createJsonStreamParser();
+      parser.write("[]");
+      parser.end();
+      expect(() => parser.write("[]")).toThrow(TypeError);
+      expect(() => parser.end()).toThrow("called twice");
+    });
+
+    it("counts the characters written", () => {
+      const parser = createJsonStreamParser();
+      parser.write("[1,");
+      parser.write(" 2]");
+      expect(parser.offset).toBe(6);
+    });
+  });
+});

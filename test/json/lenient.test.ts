@@ -1,0 +1,291 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createJsonStreamParser, type JsonRepairKind } from "../../src/json/create-json-stream-parser.ts";
+import { JsonStreamError } from "../../src/json/json-stream-error.ts";
+import { expectSameJson } from "./expect-same-json.ts";
+
+interface LenientCase {
+  name: string;
+  text: string;
+  value: unknown;
+  /** Elements emitted by write() (defaults to every element of `value`). */
+  elements?: unknown[];
+  /** Every repair kind that must be reported. */
+  repairs: JsonRepairKind[];
+}
+
+const step1 = { id: "s1", type: "tool", name: "search", arguments: { query: "Tokyo population" } };
+const step2 = { id: "s2", type: "reply", text: "Tokyo has {{s1.population}} people." };
+
+const cases: LenientCase[] = [
+  {
+    name: "prose and a json fence around the value",
+    text: `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify([step1, step2], null, 2)}\n\`\`\`\n\nLet me know if you need anything else [1].`,
+    value: [step1, step2],
+    repairs: ["skipped-prefix", "skipped-suffix"],
+  },
+  {
+    name: "a bare fence",
+    text: `\`\`\`\n[${JSON.stringify(step1)}]\n\`\`\``,
+    value: [step1],
+    repairs: ["skipped-prefix", "skipped-suffix"],
+  },
+  {
+    name: "brackets in the prose before the value",
+    text: `<think>I could call [search] or {lookup}; [the] first is better.</think>\n[${JSON.stringify(step1)}]`,
+    value: [step1],
+    repairs: ["skipped-prefix"],
+  },
+  {
+    name: "trailing commas",
+    text: '[{"a": 1, "b": [1, 2,],}, 3,]',
+    value: [{ a: 1, b: [1, 2] }, 3],
+    repairs: ["trailing-comma"],
+  },
+  {
+    name: "line and block comments",
+    text: '[ // the steps\n {"a": /* inline */ 1}, /* between */ 2 // last\n]',
+    value: [{ a: 1 }, 2],
+    repairs: ["comment"],
+  },
+  {
+    name: "single-quoted strings",
+    text: `[{'id': 's1', 'text': 'it\\'s "quoted"'}]`,
+    value: [{ id: "s1", text: `it's "quoted"` }],
+    repairs: ["single-quotes"],
+  },
+  {
+    name: "unquoted keys",
+    text: "[{id: \"s1\", type: \"tool\", max_results: 2, $ref: 1, dash-key: 0}]",
+    value: [{ id: "s1", type: "tool", max_results: 2, $ref: 1, "dash-key": 0 }],
+    repairs: ["unquoted-key"],
+  },
+  {
+    name: "Python literals",
+    text: '[{"exact": True, "fuzzy": False, "limit": None}, True]',
+    value: [{ exact: true, fuzzy: false, limit: null }, true],
+    repairs: ["python-literal"],
+  },
+  {
+    name: "typographic quotes",
+    text: "[{“id”: “s1”, ‘text’: ‘a “b” c’}]",
+    value: [{ id: "s1", text: "a “b” c" }],
+    repairs: ["special-quotes"],
+  },
+  {
+    name: "missing commas between elements on separate lines",
+    text: '[\n  {"id": "s1"}\n  {"id": "s2"}\n  3\n  "x"\n]',
+    value: [{ id: "s1" }, { id: "s2" }, 3, "x"],
+    repairs: ["inserted-comma"],
+  },
+  {
+    name: "missing commas between members on separate lines",
+    text: '{\n  "a": 1\n  "b": [1\n 2]\n}',
+    value: { a: 1, b: [1, 2] },
+    repairs: ["inserted-comma"],
+  },
+  {
+    name: "raw control characters inside strings",
+    text: '["line one\nline two\ttabbed"]',
+    value: ["line one\nline two\ttabbed"],
+    repairs: ["control-character"],
+  },
+  {
+    name: "a value wrapped in an object",
+    text: `{"steps": [${JSON.stringify(step1)}]}`,
+    value: { steps: [step1] },
+    elements: [],
+    repairs: [],
+  },
+  {
+    name: "a scalar root",
+    text: "  42\n",
+    value: 42,
+    elements: [],
+    repairs: [],
+  },
+  {
+    name: "a word before a number root is prose",
+    text: "Answer: 42 is not json but [1] is",
+    value: [1],
+    repairs: ["skipped-prefix", "skipped-suffix"],
+  },
+];
+
+const truncated: LenientCase[] = [
+  {
+    name: "an open string, object and array",
+    text: `[${JSON.stringify(step1)}, {"id": "s2", "type": "reply", "text": "Tokyo has`,
+    value: [step1, { id: "s2", type: "reply", text: "Tokyo has" }],
+    elements: [step1],
+    repairs: ["closed-string", "closed-object", "closed-array"],
+  },
+  {
+    name: "a key without its value",
+    text: '[{"id": "s1", "name":',
+    value: [{ id: "s1" }],
+    elements: [],
+    repairs: ["dropped-key", "closed-object", "closed-array"],
+  },
+  {
+    name: "an unfinished key",
+    text: '[{"id": "s1", "na',
+    value: [{ id: "s1" }],
+    elements: [],
+    repairs: ["dropped-key", "closed-object", "closed-array"],
+  },
+  {
+    name: "an unfinished literal and number",
+    text: '[{"n": 1., "ok": tr',
+    value: [{ n: 1, ok: true }],
+    elements: [],
+    repairs: ["completed-literal", "truncated-number", "closed-object", "closed-array"],
+  },
+  {
+    name: "a last scalar element",
+    text: "[1, 2, 3",
+    value: [1, 2, 3],
+    elements: [1, 2],
+    repairs: ["closed-array"],
+  },
+  {
+    name: "an unfinished escape",
+    text: '["caf\\u00',
+    value: ["caf"],
+    elements: [],
+    repairs: ["closed-string", "closed-array"],
+  },
+  {
+    name: "a comment at the end",
+    text: "[1, 2 // and then",
+    value: [1, 2],
+    elements: [1],
+    repairs: ["comment", "closed-array"],
+  },
+];
+
+function chunked(text: string, size: number): string[] {
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+  return chunks;
+}
+
+function runLenient(chunks: string[]) {
+  const parser = createJsonStreamParser();
+  const elements = chunks.flatMap((chunk) => parser.write(chunk));
+  const value = parser.end();
+  return { elements, value, repairs: parser.repairs };
+}
+
+describe("invariant 5: lenient for model output", () => {
+  for (const testCase of [...cases, ...truncated]) {
+    it(`reads ${testCase.name}, at every split point`, () => {
+      const expectedElements = testCase.elements ?? (Array.isArray(testCase.value) ? testCase.value : []);
+      for (let cut = 0; cut <= testCase.text.length; cut++) {
+        const { elements, value, repairs } = runLenient([testCase.text.slice(0, cut), testCase.text.slice(cut)]);
+        expectSameJson(value, testCase.value);
+        expectSameJson(elements, expectedElements);
+        const kinds = new Set(repairs.map((repair) => repair.kind));
+        for (const kind of testCase.repairs) expect(kinds, `${testCase.name}: ${kind}`).toContain(kind);
+        if (testCase.repairs.length === 0) expect(repairs).toStrictEqual([]);
+      }
+      expectSameJson(runLenient(chunked(testCase.text, 1)).value, testCase.value);
+    });
+  }
+
+  it("reports each repair with its kind, offset and a message", () => {
+    const text = "Plan: [1, 2,]";
+    const { repairs } = runLenient([text]);
+    expect(repairs).toStrictEqual([
+      { kind: "skipped-prefix", offset: 6, message: "Skipped text before the JSON value at offset 6" },
+      { kind: "trailing-comma", offset: 12, message: "Ignored a trailing comma at offset 12" },
+    ]);
+  });
+
+  it("agrees with JSON.parse on valid JSON and reports no repair", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), (value, cut) => {
+        const text = JSON.stringify(value, null, cut % 3);
+        const { value: parsed, repairs } = runLenient([text.slice(0, cut % (text.length + 1)), text.slice(cut % (text.length + 1))]);
+        expectSameJson(parsed, JSON.parse(text));
+        expect(repairs).toStrictEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never throws from write(), whatever the text (property)", () => {
+    const noisy = fc.string({ unit: fc.constantFrom(..."[]{},:\"'“”‘’\\/*\n 0-1.eEtrueTrueNonefalsx#`".split("")), maxLength: 60 });
+    fc.assert(
+      fc.property(noisy, fc.array(fc.nat(), { maxLength: 5 }), (text, cuts) => {
+        const parser = createJsonStreamParser();
+        let start = 0;
+        for (const cut of [...cuts.map((c) => c % (text.length + 1))].sort((a, b) => a - b)) {
+          parser.write(text.slice(start, Math.max(start, cut)));
+          start = Math.max(start, cut);
+        }
+        parser.write(text.slice(start));
+        try {
+          parser.end();
+        } catch (error) {
+          // Only a text with no value at all may fail, and only with a typed error.
+          expect(error).toBeInstanceOf(JsonStreamError);
+          expect((error as JsonStreamError).code).toBe("json-syntax");
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("stops cleanly at an unrecoverable character, keeping what came before", () => {
+    const parser = createJsonStreamParser();
+    expect(parser.write('[{"id": "s1"}, {"id": "s2", "x": @oops}, {"id": "s3"}]')).toStrictEqual([{ id: "s1" }]);
+    expect(parser.write(" more text")).toStrictEqual([]);
+    expect(parser.end()).toStrictEqual([{ id: "s1" }, { id: "s2" }]);
+    const stop = parser.repairs.find((repair) => repair.kind === "stopped");
+    expect(stop?.offset).toBe(33);
+    expect(stop?.message).toContain('"@"');
+  });
+
+  it("throws json-syntax from end() when the text holds no JSON value", () => {
+    for (const text of ["", "   ", "I cannot help with that.", "[oops", "- nope"]) {
+      const parser = createJsonStreamParser();
+      expect(parser.write(text)).toStrictEqual([]);
+      if (text === "[oops") {
+        // A candidate that never failed is closed as far as it got.
+        expect(parser.end()).toStrictEqual([]);
+        continue;
+      }
+      let error: unknown;
+      try {
+        parser.end();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(JsonStreamError);
+      expect((error as JsonStreamError).message).toBe(`No JSON value found in the text (${text.length} characters)`);
+    }
+  });
+
+  it("emits steps of a realistic streamed plan as they close", () => {
+    const plan = [
+      { id: "s1", type: "tool", name: "kb_search", arguments: { query: "东京 人口", limit: 3 } },
+      { id: "s2", type: "tool", name: "kb_search", arguments: { query: "Paris population", limit: 3 } },
+      { id: "s3", type: "tool", name: "calculator", arguments: { expression: "{{s1.value}} / {{s2.value}}" } },
+      { id: "s4", type: "reply", text: "Tokyo has {{s3.value}}× the people of Paris." },
+    ];
+    const text = `I'll look both up, then divide.\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``;
+    const parser = createJsonStreamParser();
+    const seen: { id: string; at: number }[] = [];
+    for (const [index, chunk] of chunked(text, 4).entries()) {
+      for (const element of parser.write(chunk)) seen.push({ id: (element as { id: string }).id, at: index * 4 });
+    }
+    parser.end();
+    expect(seen.map((entry) => entry.id)).toStrictEqual(["s1", "s2", "s3", "s4"]);
+    // Each step is emitted by the chunk holding its closing brace, long before the text ends.
+    for (const [index, entry] of seen.entries()) {
+      const closing = text.indexOf("\n  }", text.indexOf(`"id": "${plan[index]!.id}"`)) + 3;
+      expect(entry.at).toBe(Math.floor(closing / 4) * 4);
+    }
+  });
+});
