@@ -325,20 +325,17 @@ class Parser implements JsonStreamParser {
 
   /** Feeds `chunk` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
   private run(chunk: string, base: number): void {
-    let pieces = [chunk];
-    let bases = [base];
+    // Allocated only to back out of a failed candidate: the common case costs nothing.
+    let pieces: string[] | undefined;
+    let bases: number[] | undefined;
     let piece = 0;
     let from = 0;
     for (;;) {
       try {
-        for (; piece < pieces.length; piece++, from = 0) {
-          const text = pieces[piece]!;
-          const start = bases[piece]!;
-          if (this.speculating && this.windowBases[this.windowBases.length - 1] !== start) {
-            this.window.push(text);
-            this.windowBases.push(start);
-          }
-          this.feed(text, start, from);
+        if (pieces === undefined || bases === undefined) {
+          this.feedPiece(chunk, base, 0);
+        } else {
+          for (; piece < pieces.length; piece++, from = 0) this.feedPiece(pieces[piece]!, bases[piece]!, from);
         }
         return;
       } catch (error) {
@@ -356,6 +353,14 @@ class Parser implements JsonStreamParser {
         from = piece < pieces.length ? resume - bases[piece]! : 0;
       }
     }
+  }
+
+  private feedPiece(text: string, base: number, from: number): void {
+    if (this.speculating && this.windowBases[this.windowBases.length - 1] !== base) {
+      this.window.push(text);
+      this.windowBases.push(base);
+    }
+    this.feed(text, base, from);
   }
 
   private resetToPreamble(): void {
