@@ -82,3 +82,54 @@ export { rankTools } from "./tools/rank-tools.ts";
 export { fuseRankings, type FuseRankingsOptions } from "./tools/fuse-rankings.ts";
 export { selectTools, type AsyncToolRetriever, type SelectToolsOptions, type ToolRetriever } from "./tools/select-tools.ts";
 export { createEmbeddingRetriever, type EmbeddingRetrieverOptions } from "./tools/create-embedding-retriever.ts";
+export {
+  AgentRuntime,
+  type AgentRuntimeOptions,
+  type AssistantMessage,
+  type RunHandle,
+  type RunOptions,
+} from "./runtime/agent-runtime.ts";
+export type {
+  PlanEndEvent,
+  PlanStartEvent,
+  ReflectionEvent,
+  ReplanEvent,
+  ReplyEvent,
+  RunEndEvent,
+  RunEndReason,
+  RuntimeErrorInfo,
+  RuntimeEvent,
+  RuntimeEventBase,
+  RuntimeEventType,
+  RuntimeUsage,
+  StepEndEvent,
+  StepErrorEvent,
+  StepIssueEvent,
+  StepPlannedEvent,
+  StepRetryEvent,
+  StepSkipCode,
+  StepSkippedEvent,
+  StepStartEvent,
+} from "./runtime/runtime-event.ts";
+export type { ReflectionRecord, RunState, StepState, StepStatus } from "./runtime/run-state.ts";
+export { createRunState, type RunStateReducer } from "./runtime/create-run-state.ts";
+export { replay } from "./runtime/replay.ts";
+export { encodeJsonl } from "./runtime/encode-jsonl.ts";
+export { toJsonl } from "./runtime/to-jsonl.ts";
+export { parseJsonl } from "./runtime/parse-jsonl.ts";
+export { encodeSse } from "./runtime/encode-sse.ts";
+export { JsonlEncoderStream } from "./runtime/jsonl-encoder-stream.ts";
+export { SseEncoderStream } from "./runtime/sse-encoder-stream.ts";
+export { toReadableStream } from "./runtime/to-readable-stream.ts";
+export { canonicalJson } from "./runtime/canonical-json.ts";
+export type { CacheHit, ResultCache } from "./runtime/result-cache.ts";
+export { createMemoryCache, type MemoryCacheOptions } from "./runtime/create-memory-cache.ts";
+export type { MemoryEntry, MemoryStore } from "./runtime/memory-store.ts";
+export { createMemoryStore, type MemoryStoreOptions } from "./runtime/create-memory-store.ts";
+export type { Reflection, ReflectionRequest, Reflector } from "./runtime/reflector.ts";
+export { noOpReflector } from "./runtime/no-op-reflector.ts";
+export { createModelReflector, type ModelReflectorOptions } from "./runtime/create-model-reflector.ts";
+export { computeBackoff, type BackoffPolicy } from "./runtime/compute-backoff.ts";
+export { systemClock, type RuntimeClock } from "./runtime/runtime-clock.ts";
+export type { RuntimeBudget } from "./runtime/runtime-budget.ts";
+export type { Dialog, DialogMessage } from "./runtime/dialog.ts";

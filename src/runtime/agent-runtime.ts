@@ -1,0 +1,398 @@
+/**
+ * The runtime that runs plans while they stream.
+ *
+ * @module
+ */
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import type { Planner, PlannerProfile } from "../planner/planner-event.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
+import type { BackoffPolicy } from "./compute-backoff.ts";
+import { createMemoryCache } from "./create-memory-cache.ts";
+import { createMemoryStore } from "./create-memory-store.ts";
+import { createModelReflector } from "./create-model-reflector.ts";
+import { createRunState } from "./create-run-state.ts";
+import type { Dialog } from "./dialog.ts";
+import type { MemoryStore } from "./memory-store.ts";
+import type { Reflector } from "./reflector.ts";
+import type { ResultCache } from "./result-cache.ts";
+import { RunExecution, type RunConfig } from "./run-execution.ts";
+import type { RunState } from "./run-state.ts";
+import type { RuntimeBudget } from "./runtime-budget.ts";
+import { systemClock, type RuntimeClock } from "./runtime-clock.ts";
+import type { RuntimeEvent } from "./runtime-event.ts";
+
+/** Options of the {@link AgentRuntime} constructor. */
+export interface AgentRuntimeOptions {
+  /** Streams plans and answers re-plans: an `LLMPlanner` or any {@link Planner}. */
+  planner: Planner;
+  /** The tools the plan calls; its descriptors are the planner's catalog. */
+  registry: ToolRegistry;
+  /**
+   * Who the agent is, passed to the planner (seed 004's profile).
+   *
+   * @defaultValue none
+   */
+  profile?: PlannerProfile | string;
+  /**
+   * Long-term memory: read before planning (into the planner's context),
+   * written after each run that was not aborted. `false` turns it off.
+   *
+   * @defaultValue a `createMemoryStore()` owned by this runtime
+   */
+  memory?: MemoryStore | false;
+  /**
+   * Judges a step whose retries ran out: retry with changed arguments, re-plan, or abort.
+   *
+   * @defaultValue `createModelReflector()` when there is a model, else none (straight to re-plan)
+   */
+  reflector?: Reflector;
+  /**
+   * The model for `llm` steps, reflection and integrating results into a reply.
+   *
+   * @defaultValue the planner's `model` property, when it has one
+   */
+  model?: PlanModel;
+  /**
+   * When a ready step may start: `"safe"` starts `llm` steps and read-only or
+   * idempotent tools while the plan still streams and holds other tools until
+   * the model finished cleanly and the plan validated; `"none"` waits for the
+   * whole plan; `"all"` starts everything as soon as it is ready (a
+   * side-effecting step may then run before the plan turns out truncated).
+   *
+   * @defaultValue `"safe"`
+   */
+  eager?: "safe" | "all" | "none";
+  /**
+   * How many tool and `llm` steps run at once.
+   *
+   * @defaultValue `16`
+   */
+  maxConcurrency?: number;
+  /**
+   * The time limit of one attempt of a step, in milliseconds; a step's own `timeoutMs` wins.
+   *
+   * @defaultValue `30000`
+   */
+  timeoutMs?: number;
+  /**
+   * Retries after a failed attempt (errors another identical attempt cannot
+   * fix, such as invalid arguments, are not retried); a step's own `retries` wins.
+   *
+   * @defaultValue `2`
+   */
+  retries?: number;
+  /**
+   * Delays between retries: exponential with jitter.
+   *
+   * @defaultValue `{ initialMs: 100, factor: 2, maxMs: 5000, jitter: 0.5 }`
+   */
+  backoff?: BackoffPolicy;
+  /**
+   * How many times a run may ask the planner for a patch after failures.
+   *
+   * @defaultValue `2`
+   */
+  maxReplans?: number;
+  /**
+   * How many times per step a reflector's `retry` verdict is followed.
+   *
+   * @defaultValue `1`
+   */
+  reflectionRetries?: number;
+  /**
+   * Limits per run: model calls, tool calls, re-plans, steps, deadline.
+   *
+   * @defaultValue no limits
+   */
+  budget?: RuntimeBudget;
+  /**
+   * Where results of read-only and idempotent tools are reused, keyed by tool
+   * and canonical arguments. `false` turns caching off.
+   *
+   * @defaultValue a `createMemoryCache()` owned by this runtime
+   */
+  cache?: ResultCache | false;
+  /**
+   * How to answer when the plan has no reply step (or it could not be
+   * resolved): `"model"` asks the model to integrate the results (seed 003),
+   * falling back to the template; `"template"` lists the results.
+   *
+   * @defaultValue `"model"`
+   */
+  integrate?: "model" | "template";
+  /**
+   * Time: event offsets, timeouts, the deadline.
+   *
+   * @defaultValue `systemClock`
+   */
+  clock?: RuntimeClock;
+  /**
+   * Numbers in [0, 1) for backoff jitter.
+   *
+   * @defaultValue `Math.random`
+   */
+  random?: () => number;
+  /**
+   * Waits between retries; must reject or resolve promptly when `signal` fires.
+   *
+   * @defaultValue a timer on `clock`
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Makes run ids.
+   *
+   * @defaultValue `run_` and a random UUID
+   */
+  idGenerator?: () => string;
+}
+
+/** Options of {@link AgentRuntime.run}. */
+export interface RunOptions {
+  /** Cancels the plan stream and every running tool; the run ends with reason `aborted`. */
+  signal?: AbortSignal;
+  /** Values steps can reference as `{{context.key}}`; also shown to the planner. */
+  context?: Record<string, unknown>;
+}
+
+/**
+ * A run in progress: iterate it for its events. Each iteration replays the
+ * run from its first event. Leaving a `for await` loop early aborts the run.
+ */
+export interface RunHandle extends AsyncIterable<RuntimeEvent> {
+  /** The run's id, also on every event. */
+  readonly runId: string;
+  /** The live state, folded from the events by the same reducer `replay` uses. */
+  readonly state: RunState;
+  /** Every event emitted so far. */
+  readonly events: readonly RuntimeEvent[];
+  /** Resolves with the final state after `run-end`; never rejects. */
+  readonly done: Promise<RunState>;
+  /**
+   * Aborts the run, like the `signal` option.
+   *
+   * @param reason - why, for the error message.
+   */
+  abort(reason?: string): void;
+}
+
+/** The reply `step` returns (seed 004). */
+export interface AssistantMessage {
+  role: "assistant";
+  content: string;
+}
+
+/**
+ * Checks a numeric option.
+ *
+ * @param name - the option.
+ * @param value - its value.
+ * @param minimum - the least allowed value.
+ * @param integer - whether it must be an integer.
+ */
+function checkNumber(name: string, value: number | undefined, minimum: number, integer: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || Number.isNaN(value) || value < minimum || (integer && Number.isFinite(value) && !Number.isInteger(value))) {
+    throw new PlankitError("invalid-options", `Option ${name} must be ${integer ? "an integer" : "a number"} of at least ${minimum}, got ${String(value)}`);
+  }
+}
+
+/**
+ * The default run id.
+ *
+ * @returns `run_` and a UUID (or a random string where `crypto.randomUUID` is missing).
+ */
+function defaultRunId(): string {
+  const uuid = globalThis.crypto?.randomUUID?.();
+  return `run_${uuid ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`}`;
+}
+
+/**
+ * Splits a dialog into the request (the last user message) and the turns before it.
+ *
+ * @param dialog - a string or messages.
+ * @returns the query and the earlier turns as text.
+ */
+function readDialog(dialog: Dialog): { query: string; history: string } {
+  if (typeof dialog === "string") return { query: dialog, history: "" };
+  let last = -1;
+  for (let index = dialog.length - 1; index >= 0; index--) {
+    if (dialog[index]?.role === "user") {
+      last = index;
+      break;
+    }
+  }
+  if (last === -1) last = dialog.length - 1;
+  const query = dialog[last]?.content ?? "";
+  const history = dialog
+    .slice(Math.max(0, last - 10), last)
+    .map((message) => `${message.role}: ${message.content}`)
+    .join("\n");
+  return { query, history };
+}
+
+/**
+ * Runs agent requests (seed 004's `AgentRuntime`): the planner streams a
+ * plan, and each step starts the moment the steps it references have
+ * succeeded and the safety policy allows — while the model is still writing
+ * the rest. Failed attempts are retried with backoff under a per-attempt
+ * timeout, then judged by the reflector, then re-planned; the reply is
+ * resolved last. Every stage is an event (JSON, see {@link RuntimeEvent}).
+ *
+ * @example
+ * ```ts
+ * const runtime = new AgentRuntime({ planner, registry });
+ * const reply = await runtime.step([{ role: "user", content: "Weather in Paris and 21*2+5?" }]);
+ * for await (const event of runtime.run("Weather in Paris?", { signal })) console.log(event.type);
+ * ```
+ */
+export class AgentRuntime {
+  /** The planner. */
+  readonly planner: Planner;
+  /** The tool registry. */
+  readonly registry: ToolRegistry;
+  readonly #config: RunConfig;
+  readonly #idGenerator: () => string;
+
+  /**
+   * @param options - planner, registry and policies; see {@link AgentRuntimeOptions} for every default.
+   * @throws PlankitError `invalid-options` for a missing planner or registry or an out-of-range number.
+   */
+  constructor(options: AgentRuntimeOptions) {
+    if (typeof options?.planner?.stream !== "function") throw new PlankitError("invalid-options", "Option planner must have a stream() method");
+    if (typeof options.registry?.call !== "function") throw new PlankitError("invalid-options", "Option registry must be a ToolRegistry");
+    checkNumber("maxConcurrency", options.maxConcurrency, 1, true);
+    checkNumber("timeoutMs", options.timeoutMs, 1, false);
+    checkNumber("retries", options.retries, 0, true);
+    checkNumber("maxReplans", options.maxReplans, 0, true);
+    checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
+    for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
+    const eager = options.eager ?? "safe";
+    if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
+    this.planner = options.planner;
+    this.registry = options.registry;
+    const model = options.model ?? (options.planner as { model?: PlanModel }).model;
+    const clock = options.clock ?? systemClock;
+    this.#idGenerator = options.idGenerator ?? defaultRunId;
+    this.#config = {
+      planner: options.planner,
+      registry: options.registry,
+      profile: options.profile,
+      memory: options.memory === false ? undefined : (options.memory ?? createMemoryStore()),
+      reflector: options.reflector ?? (model === undefined ? undefined : createModelReflector()),
+      model,
+      eager,
+      maxConcurrency: options.maxConcurrency ?? 16,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retries: options.retries ?? 2,
+      backoff: options.backoff ?? {},
+      maxReplans: options.maxReplans ?? 2,
+      reflectionRetries: options.reflectionRetries ?? 1,
+      budget: options.budget ?? {},
+      cache: options.cache === false ? undefined : (options.cache ?? createMemoryCache()),
+      integrate: options.integrate ?? "model",
+      clock,
+      random: options.random ?? Math.random,
+      sleep:
+        options.sleep ??
+        ((ms, signal) =>
+          new Promise<void>((resolve, reject) => {
+            if (signal.aborted) {
+              reject(signal.reason);
+              return;
+            }
+            const onAbort = (): void => {
+              clock.clearTimeout(timer);
+              reject(signal.reason);
+            };
+            const timer = clock.setTimeout(() => {
+              signal.removeEventListener("abort", onAbort);
+              resolve();
+            }, ms);
+            signal.addEventListener("abort", onAbort, { once: true });
+          })),
+    };
+  }
+
+  /**
+   * Starts a run at once and returns its handle; iterate the handle for the
+   * events, read `state` for the live state, await `done` for the end.
+   *
+   * @param dialog - the request, or a conversation whose last user message is the request.
+   * @param options - an abort signal and the run context.
+   * @returns the run's handle.
+   *
+   * @example
+   * ```ts
+   * const run = runtime.run("Compare the weather in Paris and Rome", { signal: AbortSignal.timeout(20_000) });
+   * for await (const event of run) if (event.type === "step-start") console.log("started", event.stepId, event.t);
+   * run.state.reply?.text;
+   * ```
+   */
+  run(dialog: Dialog, options: RunOptions = {}): RunHandle {
+    const { query, history } = readDialog(dialog);
+    const runId = this.#idGenerator();
+    const reducer = createRunState();
+    const events: RuntimeEvent[] = [];
+    const waiters = new Set<() => void>();
+    let ended = false;
+    const emit = (event: RuntimeEvent): void => {
+      events.push(event);
+      reducer.apply(event);
+      if (event.type === "run-end") ended = true;
+      for (const wake of waiters) wake();
+      waiters.clear();
+    };
+    const execution = new RunExecution(this.#config, { runId, query, history, context: options.context ?? {} }, emit);
+    const done = execution.execute(options.signal).then(() => reducer.state);
+    const abort = (reason?: string): void => execution.abort("aborted", reason ?? "The run was aborted");
+    return {
+      runId,
+      get state() {
+        return reducer.state;
+      },
+      events,
+      done,
+      abort,
+      [Symbol.asyncIterator](): AsyncIterator<RuntimeEvent> {
+        let cursor = 0;
+        let closed = false;
+        return {
+          next: async (): Promise<IteratorResult<RuntimeEvent>> => {
+            while (cursor >= events.length) {
+              if (ended || closed) return { done: true, value: undefined };
+              await new Promise<void>((resolve) => waiters.add(resolve));
+            }
+            const event = events[cursor++] as RuntimeEvent;
+            return { done: false, value: event };
+          },
+          return: async (): Promise<IteratorResult<RuntimeEvent>> => {
+            if (!ended) abort("The consumer stopped reading the run's events");
+            closed = true;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+  }
+
+  /**
+   * Runs a request to the end and returns the reply (seed 004's `step`).
+   *
+   * @param dialog - the request, or a conversation whose last user message is the request.
+   * @param options - an abort signal and the run context.
+   * @returns the assistant message.
+   * @throws PlankitError `aborted` when the signal fired.
+   *
+   * @example
+   * ```ts
+   * const reply = await runtime.step([{ role: "user", content: "帮我查 arXiv 上的 LLM agents 综述,并计算 21*2+5" }]);
+   * reply.content;
+   * ```
+   */
+  async step(dialog: Dialog, options: RunOptions = {}): Promise<AssistantMessage> {
+    const state = await this.run(dialog, options).done;
+    if (state.reason === "aborted") throw new PlankitError("aborted", state.error?.message ?? "The run was aborted");
+    return { role: "assistant", content: state.reply?.text ?? "(no valid reply)" };
+  }
+}

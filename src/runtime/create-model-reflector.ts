@@ -1,0 +1,124 @@
+/**
+ * The model-based reflector of seed 003.
+ *
+ * @module
+ */
+import { extractJsonObject } from "../decide/extract-json-object.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import { collectModelText } from "./collect-model-text.ts";
+import type { Reflection, ReflectionRequest, Reflector } from "./reflector.ts";
+import { truncateJson } from "./truncate-json.ts";
+
+/** Options of {@link createModelReflector}. */
+export interface ModelReflectorOptions {
+  /**
+   * The model to ask. Leave it unset to use the runtime's model, which the
+   * runtime counts against the run's budget.
+   *
+   * @defaultValue the model in the reflection request
+   */
+  model?: PlanModel;
+  /**
+   * The system prompt.
+   *
+   * @defaultValue a short instruction to answer with one JSON verdict
+   */
+  system?: string;
+  /**
+   * How many characters of each completed result the prompt shows.
+   *
+   * @defaultValue `500`
+   */
+  maxResultChars?: number;
+}
+
+const defaultSystem =
+  "You review a failed step of a tool plan and decide what to do next. Answer with one JSON object and nothing else.";
+
+/**
+ * Builds the reflection prompt (seed 003's `ReflectionPrompt`: the step, what
+ * happened, the constraints, the answer format).
+ *
+ * @param request - the failure.
+ * @param maxResultChars - how much of each result to show.
+ * @returns the prompt.
+ */
+function buildReflectionPrompt(request: ReflectionRequest, maxResultChars: number): string {
+  const lines = [`# Request\n${request.query}`, `# Failed step\n${JSON.stringify(request.step)}`];
+  if (request.tool !== undefined) {
+    lines.push(`# Tool\n${request.tool.name}: ${request.tool.description}\nInput schema: ${JSON.stringify(request.tool.inputSchema)}`);
+  }
+  lines.push(`# Input of the last attempt\n${truncateJson(request.input, maxResultChars)}`);
+  lines.push(`# Error after ${request.attempts} attempt(s)\n${request.error.code}: ${request.error.message}`);
+  if (request.completed.length > 0) {
+    lines.push(`# Completed steps\n${request.completed.map(({ step, result }) => `${step.id}: ${truncateJson(result, maxResultChars)}`).join("\n")}`);
+  }
+  lines.push(
+    [
+      "# Answer",
+      "One JSON object:",
+      '{"action":"retry","arguments":{"<argument to change>":"<new value>"},"reason":"<why>"}',
+      '- "retry": different arguments would likely work; give only the arguments to change.',
+      '- "new_plan": the step cannot work as planned; the rest of the plan should be re-planned.',
+      '- "abort": the request cannot be completed.',
+    ].join("\n"),
+  );
+  return lines.join("\n\n");
+}
+
+/**
+ * Reads a verdict from the model's answer. Accepts seed 003's field names
+ * (`adjust_action`, `adjusted_params`) too.
+ *
+ * @param text - the answer.
+ * @returns the verdict, or `undefined` when the answer holds none.
+ */
+function parseReflection(text: string): Reflection | undefined {
+  const object = extractJsonObject(text, "action") ?? extractJsonObject(text, "adjust_action");
+  if (object === undefined) return undefined;
+  const action = object["action"] ?? object["adjust_action"];
+  const reason = typeof object["reason"] === "string" ? object["reason"] : typeof object["diagnosis"] === "string" ? object["diagnosis"] : "";
+  if (action === "retry") {
+    const changed = object["arguments"] ?? object["adjusted_params"];
+    if (typeof changed === "object" && changed !== null && !Array.isArray(changed)) {
+      return { action, reason, arguments: changed as Record<string, unknown> };
+    }
+    return { action, reason };
+  }
+  if (action === "new_plan" || action === "abort") return { action, reason };
+  return undefined;
+}
+
+/**
+ * Creates seed 003's ReAct reflector: it shows the model the failed step,
+ * its input, the error and the completed results, and reads back `retry`
+ * (with changed arguments), `new_plan` or `abort`. An answer it cannot read,
+ * or a model error, gives `undefined` (no opinion: the runtime re-plans).
+ *
+ * @param options - model, system prompt and result length.
+ * @returns the reflector.
+ *
+ * @example
+ * ```ts
+ * const runtime = new AgentRuntime({ planner, registry, model, reflector: createModelReflector() });
+ * ```
+ */
+export function createModelReflector(options: ModelReflectorOptions = {}): Reflector {
+  const maxResultChars = options.maxResultChars ?? 500;
+  return {
+    async reflect(request) {
+      const model = options.model ?? request.model;
+      if (model === undefined) return undefined;
+      try {
+        const answer = await collectModelText(model, {
+          system: options.system ?? defaultSystem,
+          prompt: buildReflectionPrompt(request, maxResultChars),
+          signal: request.signal,
+        });
+        return parseReflection(answer.text);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The reducer from runtime events to run state.
+ *
+ * @module
+ */
+import type { RuntimeEvent } from "./runtime-event.ts";
+import type { RunState, StepState } from "./run-state.ts";
+
+/** A run state and the function that folds events into it. */
+export interface RunStateReducer {
+  /** The state so far (updated in place). */
+  readonly state: RunState;
+  /**
+   * Folds one event into the state.
+   *
+   * @param event - the next event of the run.
+   * @returns the state.
+   */
+  apply(event: RuntimeEvent): RunState;
+}
+
+/**
+ * Creates an empty run state and its reducer. The live run and `replay`
+ * both use it, so a state rebuilt from a log equals the state the run had.
+ * Events naming a step that was never planned are ignored.
+ *
+ * @returns the reducer.
+ *
+ * @example
+ * ```ts
+ * const reducer = createRunState();
+ * for (const event of events) reducer.apply(event);
+ * reducer.state.steps.map((step) => step.status);
+ * ```
+ */
+export function createRunState(): RunStateReducer {
+  const state: RunState = {
+    runId: undefined,
+    query: undefined,
+    status: "idle",
+    plan: { done: false },
+    steps: [],
+    issues: [],
+    reflections: [],
+    replans: 0,
+    usage: { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 },
+  };
+  const byId = new Map<string, StepState>();
+  const apply = (event: RuntimeEvent): RunState => {
+    if (state.runId === undefined) state.runId = event.runId;
+    if (state.status === "idle") state.status = "running";
+    const step = "stepId" in event ? byId.get(event.stepId) : undefined;
+    switch (event.type) {
+      case "plan-start":
+        state.query ??= event.query;
+        break;
+      case "plan-end":
+        if (!state.plan.done) {
+          state.plan = { done: true, clean: event.clean, finishReason: event.finishReason, fallback: event.fallback };
+        }
+        state.usage.modelCalls += event.modelCalls;
+        state.usage.inputTokens += event.inputTokens;
+        state.usage.outputTokens += event.outputTokens;
+        break;
+      case "step-planned": {
+        const entry: StepState = {
+          step: event.step,
+          index: event.index,
+          source: event.source,
+          safe: event.safe,
+          status: "planned",
+          attempts: 0,
+        };
+        byId.set(event.step.id, entry);
+        state.steps.push(entry);
+        break;
+      }
+      case "step-issue":
+        state.issues.push(event.issue);
+        break;
+      case "step-start":
+        if (step === undefined) break;
+        step.status = "running";
+        step.attempts = event.attempt;
+        step.startedAt ??= event.t;
+        if (event.input !== undefined) step.input = event.input;
+        if (event.cached) state.usage.cacheHits++;
+        else if (event.tool !== undefined) state.usage.toolCalls++;
+        else if (step.step.type === "llm") state.usage.modelCalls++;
+        break;
+      case "step-end":
+        if (step === undefined) break;
+        step.status = "succeeded";
+        step.result = event.result;
+        step.cached = event.cached;
+        step.endedAt = event.t;
+        break;
+      case "step-error":
+        if (step === undefined) break;
+        step.error = event.error;
+        step.status = event.final ? "failed" : "retrying";
+        if (event.final) step.endedAt = event.t;
+        break;
+      case "step-retry":
+        if (step === undefined) break;
+        step.status = "retrying";
+        if (event.arguments !== undefined) step.arguments = { ...step.arguments, ...event.arguments };
+        break;
+      case "step-skipped":
+        if (step === undefined) break;
+        step.status = "skipped";
+        step.skip = { code: event.code, reason: event.reason };
+        step.endedAt = event.t;
+        break;
+      case "reflection": {
+        const record: RunState["reflections"][number] = { stepId: event.stepId, action: event.action, reason: event.reason };
+        if (event.arguments !== undefined) record.arguments = event.arguments;
+        state.reflections.push(record);
+        break;
+      }
+      case "replan":
+        state.replans = event.attempt;
+        state.usage.replans = event.attempt;
+        break;
+      case "reply":
+        state.reply = event.stepId === undefined ? { text: event.text, source: event.source } : { text: event.text, source: event.source, stepId: event.stepId };
+        break;
+      case "run-end":
+        state.status = "ended";
+        state.reason = event.reason;
+        state.usage = { ...event.usage };
+        state.durationMs = event.durationMs;
+        if (event.error !== undefined) state.error = event.error;
+        break;
+    }
+    return state;
+  };
+  return { state, apply };
+}

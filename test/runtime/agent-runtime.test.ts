@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { PlankitError } from "../../src/errors/plankit-error.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import { collect, createEchoModel, createFakePlanner, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
+import { createTestRegistry } from "./test-tools.ts";
+
+const quiet = { memory: false, backoff: { initialMs: 1, jitter: 0 } } as const;
+
+describe("AgentRuntime: a plan runs to a reply", () => {
+  it("runs tool steps with resolved references and resolves the reply last", async () => {
+    const { registry, calls } = createTestRegistry();
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "lookup", { q: "paris" }),
+        tool("s2", "lookup", { q: "{{s1.value}} and more" }),
+        tool("s3", "combine", { parts: ["{{s1.value}}", "{{s2.value}}", "{{context.user}}"] }),
+        reply("s4", "Answer: {{s3.text}}"),
+      ],
+    });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet, idGenerator: () => "run-1" });
+    const run = runtime.run("weather?", { context: { user: "ann" } });
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(calls.map((call) => call.args)).toEqual([{ q: "paris" }, { q: "paris! and more" }, { parts: ["paris!", "paris! and more!", "ann"] }]);
+    const replyEvent = events.find((event) => event.type === "reply");
+    expect(replyEvent).toMatchObject({ type: "reply", text: "Answer: paris!+paris! and more!+ann", source: "step", stepId: "s4" });
+    expect(events[events.length - 1]).toMatchObject({ type: "run-end", reason: "completed", runId: "run-1" });
+    expect(events.every((event) => event.runId === "run-1" && typeof event.t === "number")).toBe(true);
+    expect(run.state.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
+    expect(run.state.reply?.text).toBe("Answer: paris!+paris! and more!+ann");
+    expect(run.state.usage).toMatchObject({ toolCalls: 3, modelCalls: 1, inputTokens: 100, outputTokens: 50 });
+  });
+
+  it("step() returns the assistant message (seed 004)", async () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "Got {{s1.value}}")] });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet });
+    await expect(runtime.step([{ role: "system", content: "be brief" }, { role: "user", content: "look x up" }])).resolves.toEqual({ role: "assistant", content: "Got x!" });
+    expect(planner.log.requests[0]?.query).toBe("look x up");
+    expect(planner.log.requests[0]?.tools).toBe(registry);
+  });
+
+  it("passes earlier turns, the run context and the profile to the planner", async () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [reply("s1", "ok")] });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet, profile: { name: "Ada", role: "researcher" } });
+    await runtime.step([
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "hi" },
+      { role: "user", content: "what now" },
+    ], { context: { city: "Rome" } });
+    const request = planner.log.requests[0];
+    expect(request?.query).toBe("what now");
+    expect(request?.profile).toEqual({ name: "Ada", role: "researcher" });
+    expect(request?.context).toContain("user: hello\nassistant: hi");
+    expect(request?.context).toContain('{"city":"Rome"}');
+  });
+
+  it("calls the model for llm steps with the resolved prompt", async () => {
+    const { registry } = createTestRegistry();
+    const model = createEchoModel((request) => `summary of <${request.prompt}>`);
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "cats" }), llm("s2", "Summarize {{s1}}"), reply("s3", "{{s2}}")], model });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet });
+    const run = runtime.run("cats");
+    const state = await run.done;
+    expect(model.requests.map((request) => request.prompt)).toEqual(['Summarize {"value":"cats!"}']);
+    expect(state.reply?.text).toBe('summary of <Summarize {"value":"cats!"}>');
+    expect(state.usage.modelCalls).toBe(2);
+    expect(state.usage.outputTokens).toBe(50 + 'summary of <Summarize {"value":"cats!"}>'.length);
+  });
+
+  it("asks the model to integrate the results when the plan has no reply", async () => {
+    const { registry } = createTestRegistry();
+    const model = createEchoModel(() => "Paris is sunny.");
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "paris" })], model });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet });
+    const state = await runtime.run("weather in paris").done;
+    expect(state.reply).toEqual({ text: "Paris is sunny.", source: "model" });
+    expect(model.requests[0]?.prompt).toContain("weather in paris");
+    expect(model.requests[0]?.prompt).toContain('s1 (lookup): {"value":"paris!"}');
+  });
+
+  it("falls back to a template reply without a model", async () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "paris" })] });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet });
+    const state = await runtime.run("weather in paris").done;
+    expect(state.reply).toEqual({ text: 'Results:\n- s1 (lookup): {"value":"paris!"}', source: "template" });
+    const empty = new AgentRuntime({ planner: createFakePlanner({ steps: [] }), registry, ...quiet });
+    await expect(empty.step("nothing")).resolves.toEqual({ role: "assistant", content: "(no valid reply)" });
+  });
+
+  it("ends as failed when the planner throws, keeping what ran", async () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "bob" })], fail: new Error("model went away") });
+    const runtime = new AgentRuntime({ planner, registry, ...quiet });
+    const run = runtime.run("go");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(run.state.plan).toEqual({ done: true, clean: false, finishReason: "error", fallback: false });
+    expect(run.state.steps.map((step) => [step.step.id, step.status, step.skip?.code])).toEqual([
+      ["s1", "succeeded", undefined],
+      ["s2", "skipped", "unsafe-plan"],
+    ]);
+    expect(run.state.reason).toBe("failed");
+    expect(run.state.error).toEqual({ code: "model-error", message: "model went away" });
+  });
+
+  it("rejects options out of range", () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [] });
+    const attempts: unknown[] = [
+      { planner, registry, maxConcurrency: 0 },
+      { planner, registry, retries: 1.5 },
+      { planner, registry, eager: "sometimes" },
+      { planner, registry, budget: { toolCalls: -1 } },
+      { planner: {}, registry },
+    ];
+    for (const options of attempts) {
+      let caught: unknown;
+      try {
+        new AgentRuntime(options as ConstructorParameters<typeof AgentRuntime>[0]);
+      } catch (error) {
+        caught = error;
+      }
+      expect(PlankitError.isInstance(caught) && caught.code === "invalid-options").toBe(true);
+    }
+  });
+});
