@@ -83,6 +83,45 @@ export { fuseRankings, type FuseRankingsOptions } from "./tools/fuse-rankings.ts
 export { selectTools, type AsyncToolRetriever, type SelectToolsOptions, type ToolRetriever } from "./tools/select-tools.ts";
 export { createEmbeddingRetriever, type EmbeddingRetrieverOptions } from "./tools/create-embedding-retriever.ts";
 export {
+  createScriptedModel,
+  type ScriptedAnswer,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedResponder,
+  type ScriptedResponse,
+} from "./model/create-scripted-model.ts";
+export type {
+  CompletedStep,
+  FailedStep,
+  Planner,
+  PlannerEvent,
+  PlannerProfile,
+  PlannerUsage,
+  PlanRequest,
+  ReplanRequest,
+} from "./planner/planner-event.ts";
+export {
+  LLMPlanner,
+  type LLMPlannerOptions,
+  type PlannerMode,
+  type PlannerSelectOptions,
+  type UnderstandRequest,
+} from "./planner/llm-planner.ts";
+export { buildPlanPrompt, type PlanPrompt, type PlanPromptInput } from "./planner/build-plan-prompt.ts";
+export type { PlanSectionsInput } from "./planner/render-plan-sections.ts";
+export { buildReasoningPrompt } from "./planner/build-reasoning-prompt.ts";
+export { buildRepairPrompt, type RepairPromptInput } from "./planner/build-repair-prompt.ts";
+export { buildReplanPrompt, type ReplanPromptInput } from "./planner/build-replan-prompt.ts";
+export { buildGoalPrompt, type GoalPromptInput } from "./planner/build-goal-prompt.ts";
+export { buildClarification, type ClarifyFunction } from "./planner/build-clarification.ts";
+export { renderProfile } from "./planner/render-profile.ts";
+export { renderPlanRules } from "./planner/render-plan-rules.ts";
+export { renderToolList } from "./planner/render-tool-list.ts";
+export type { GoalLevel, PlanGoal } from "./planner/plan-goal.ts";
+export { readGoal } from "./planner/read-goal.ts";
+export { renderGoal } from "./planner/render-goal.ts";
+export { stepKey } from "./planner/step-key.ts";
+export {
   AgentRuntime,
   type AgentRuntimeOptions,
   type AssistantMessage,

@@ -31,6 +31,8 @@ export type PlannerEvent =
       /** The plan is the fallback reply carrying the model's own text. */
       fallback: boolean;
       usage: PlannerUsage;
+      /** Sketch mode: the chain of thought of the first call, which the plan was built from. */
+      reasoning?: string;
     };
 
 /** Model calls and tokens a planner used. */

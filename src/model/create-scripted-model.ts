@@ -1,0 +1,224 @@
+/**
+ * A model that streams scripted answers at a realistic pace: for tests,
+ * benchmarks and offline demos.
+ *
+ * @module
+ */
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest } from "./plan-model.ts";
+
+/**
+ * One scripted answer: its text, and optionally how it ends.
+ *
+ * - `finishReason`: the reason of the final `finish` part; `null` ends the
+ *   stream without one (an unclean finish).
+ * - `error`: thrown after the text has streamed, instead of finishing.
+ */
+export interface ScriptedAnswer {
+  text: string;
+  finishReason?: FinishReason | null;
+  error?: unknown;
+}
+
+/** A scripted answer: plain text (finishing with the model's `finishReason`) or a {@link ScriptedAnswer}. */
+export type ScriptedResponse = string | ScriptedAnswer;
+
+/**
+ * Picks the answer to a request: `call` counts from 1.
+ *
+ * @param request - the request as the model received it.
+ * @param call - the 1-based number of this call.
+ * @returns the answer.
+ */
+export type ScriptedResponder = (request: PlanModelRequest, call: number) => ScriptedResponse | PromiseLike<ScriptedResponse>;
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** The answers, one per call in order, or a function of the request. */
+  responses: readonly ScriptedResponse[] | ScriptedResponder;
+  /**
+   * Characters per token: the text streams in chunks of this many characters.
+   *
+   * @defaultValue `4`
+   */
+  charsPerToken?: number;
+  /**
+   * Streaming rate. `undefined` or `Infinity` streams without any delay.
+   *
+   * @defaultValue `Infinity`
+   */
+  tokensPerSecond?: number;
+  /**
+   * Delay before the first token, in milliseconds (time to first token).
+   *
+   * @defaultValue `0`
+   */
+  firstTokenMs?: number;
+  /**
+   * How plain-text answers end; `null` ends them without a `finish` part.
+   *
+   * @defaultValue `"stop"`
+   */
+  finishReason?: FinishReason | null;
+  /**
+   * Waits `ms` milliseconds, rejecting when `signal` fires. Inject one in tests
+   * to control time; the default uses `setTimeout`. With an injected `sleep`
+   * the model assumes each call waited exactly `ms`.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** The model returned by {@link createScriptedModel}. */
+export interface ScriptedModel extends PlanModel {
+  /** Number of `stream()` calls so far. */
+  readonly calls: number;
+  /** Every request received, in order. */
+  readonly requests: readonly PlanModelRequest[];
+}
+
+/**
+ * Builds the error thrown when the signal fires.
+ *
+ * @param signal - the aborted signal.
+ * @returns the error.
+ */
+function abortError(signal: AbortSignal): PlankitError {
+  return new PlankitError("aborted", "The scripted model stream was aborted", { cause: signal.reason });
+}
+
+/**
+ * Waits with `setTimeout`, rejecting as soon as the signal fires.
+ *
+ * @param ms - milliseconds.
+ * @param signal - cancels the wait.
+ * @returns a promise that resolves after `ms`.
+ */
+function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      if (signal !== undefined) reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * The current time in milliseconds, as precise as the runtime allows.
+ *
+ * @returns a monotonic-ish timestamp.
+ */
+function clock(): number {
+  return typeof performance === "undefined" ? Date.now() : performance.now();
+}
+
+/**
+ * Creates a {@link PlanModel} that streams scripted answers: each call takes
+ * the next answer of `responses` (or asks the function), and streams it in
+ * chunks of `charsPerToken` characters at `tokensPerSecond`, after
+ * `firstTokenMs`. Chunks follow a schedule measured from the call's start, so
+ * timer jitter does not add up over a long answer. The `finish` part reports
+ * usage estimated from the character counts.
+ *
+ * The request's signal is honoured at every chunk and during every wait: the
+ * stream stops at once and rejects with a `PlankitError` of code `aborted`.
+ * Running out of scripted answers rejects with code `model-error`.
+ *
+ * @param options - the answers, pace, finish reason and an optional `sleep`.
+ * @returns the model, which also counts its calls and keeps the requests.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel({
+ *   responses: ['[{"type":"reply","text":"Hello"}]'],
+ *   tokensPerSecond: 60,
+ *   firstTokenMs: 300,
+ * });
+ * for await (const part of model.stream({ prompt: "Hi" })) console.log(part);
+ * ```
+ */
+export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
+  const charsPerToken = options.charsPerToken ?? 4;
+  const tokensPerSecond = options.tokensPerSecond ?? Infinity;
+  const firstTokenMs = options.firstTokenMs ?? 0;
+  if (!(Number.isInteger(charsPerToken) && charsPerToken >= 1)) {
+    throw new PlankitError("invalid-options", `charsPerToken must be a positive integer, got ${String(charsPerToken)}`);
+  }
+  if (!(tokensPerSecond > 0)) {
+    throw new PlankitError("invalid-options", `tokensPerSecond must be positive, got ${String(tokensPerSecond)}`);
+  }
+  if (!(firstTokenMs >= 0 && Number.isFinite(firstTokenMs))) {
+    throw new PlankitError("invalid-options", `firstTokenMs must be a finite number >= 0, got ${String(firstTokenMs)}`);
+  }
+  const interval = Number.isFinite(tokensPerSecond) ? 1000 / tokensPerSecond : 0;
+  const requests: PlanModelRequest[] = [];
+  const injected = options.sleep;
+
+  async function* stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
+    requests.push(request);
+    const call = requests.length;
+    const { signal } = request;
+    if (signal?.aborted) throw abortError(signal);
+    let response: ScriptedResponse | undefined;
+    if (typeof options.responses === "function") {
+      response = await options.responses(request, call);
+    } else {
+      response = options.responses[call - 1];
+      if (response === undefined) {
+        throw new PlankitError("model-error", `The scripted model has no answer for call ${call} (it has ${options.responses.length})`);
+      }
+    }
+    const answer: ScriptedAnswer = typeof response === "string" ? { text: response } : response;
+    const finishReason = answer.finishReason === undefined ? (options.finishReason === undefined ? "stop" : options.finishReason) : answer.finishReason;
+
+    const started = clock();
+    let virtual = 0;
+    const elapsed = (): number => (injected === undefined ? clock() - started : virtual);
+    const waitUntil = async (due: number): Promise<void> => {
+      const ms = due - elapsed();
+      if (ms <= 0) return;
+      if (signal?.aborted) throw abortError(signal);
+      if (injected === undefined) await timerSleep(ms, signal);
+      else {
+        try {
+          await injected(ms, signal);
+        } catch (error) {
+          throw signal?.aborted ? abortError(signal) : error;
+        }
+        virtual += ms;
+      }
+      if (signal?.aborted) throw abortError(signal);
+    };
+
+    const text = answer.text;
+    let tokens = 0;
+    for (let offset = 0; offset < text.length; offset += charsPerToken) {
+      if (interval > 0 || (tokens === 0 && firstTokenMs > 0)) await waitUntil(firstTokenMs + tokens * interval);
+      if (signal?.aborted) throw abortError(signal);
+      tokens++;
+      yield { type: "text", text: text.slice(offset, offset + charsPerToken) };
+    }
+    if (signal?.aborted) throw abortError(signal);
+    if (answer.error !== undefined) throw answer.error;
+    if (finishReason !== null) {
+      const input = (request.system ?? "").length + request.prompt.length;
+      yield { type: "finish", reason: finishReason, usage: { inputTokens: Math.ceil(input / charsPerToken), outputTokens: tokens } };
+    }
+  }
+
+  return {
+    get calls() {
+      return requests.length;
+    },
+    requests,
+    stream,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The re-ask after a plan that could not be read or lost steps.
+ *
+ * @module
+ */
+import type { PlanIssue } from "../plan/plan-issue.ts";
+import type { PlanStep } from "../plan/plan-step-schema.ts";
+import type { PlanPrompt } from "./build-plan-prompt.ts";
+import { renderIssueList } from "./render-issue-list.ts";
+import { tagBlock } from "./render-plan-sections.ts";
+import { renderStepList } from "./render-step-list.ts";
+
+/** What {@link buildRepairPrompt} needs. */
+export interface RepairPromptInput {
+  /** The prompt of the call being repaired. */
+  base: PlanPrompt;
+  /** The model's answer to it. */
+  output: string;
+  /** What was wrong with the answer. */
+  issues: readonly PlanIssue[];
+  /** The steps accepted so far, which the repair continues. */
+  accepted: readonly PlanStep[];
+  /** How many more steps the plan may take, the reply included. */
+  stepsLeft: number;
+}
+
+/** The longest part of the previous answer shown back to the model. */
+const maxOutputLength = 6_000;
+
+/**
+ * Builds seed 000's repair re-ask: the original prompt, followed by the
+ * model's previous answer, the issues found in it (code, message, JSON
+ * pointer) and the steps already accepted. The model is asked for the
+ * steps that come after the accepted ones — so accepted steps, which may
+ * already be running, are kept and not duplicated.
+ *
+ * @param input - the original prompt, the answer, the issues, the accepted steps and the budget left.
+ * @returns the system and user prompts of the re-ask.
+ *
+ * @example
+ * ```ts
+ * const repair = buildRepairPrompt({ base, output: text, issues, accepted: steps, stepsLeft: 4 });
+ * ```
+ */
+export function buildRepairPrompt(input: RepairPromptInput): PlanPrompt {
+  const trimmed = input.output.trim();
+  const output = trimmed.length > maxOutputLength ? `${trimmed.slice(0, maxOutputLength)}…` : trimmed;
+  const limit = `Use at most ${input.stepsLeft} more step${input.stepsLeft === 1 ? "" : "s"}.`;
+  const instruction =
+    input.accepted.length === 0
+      ? `Your previous answer had the problems listed in ISSUES. Output ONLY the corrected JSON array of the whole plan, ending with a reply step. ${limit}`
+      : "Your previous answer had the problems listed in ISSUES. The steps in ACCEPTED_STEPS are kept as they are: do not repeat them, and give new steps new ids. " +
+        `Output ONLY a JSON array of the steps that follow them, fixing the problems and ending with a reply step. ${limit}`;
+  const sections = [
+    input.base.prompt,
+    tagBlock("PREVIOUS_ANSWER", output === "" ? "(empty)" : output),
+    tagBlock("ISSUES", renderIssueList(input.issues)),
+  ];
+  if (input.accepted.length > 0) sections.push(tagBlock("ACCEPTED_STEPS", renderStepList(input.accepted)));
+  sections.push(instruction);
+  return { system: input.base.system, prompt: sections.join("\n\n") };
+}

@@ -1,0 +1,84 @@
+/**
+ * The prompt that asks for a patch after a failure.
+ *
+ * @module
+ */
+import type { PlanStep } from "../plan/plan-step-schema.ts";
+import type { PlanPrompt } from "./build-plan-prompt.ts";
+import type { CompletedStep, FailedStep } from "./planner-event.ts";
+import { renderPlanRules } from "./render-plan-rules.ts";
+import { renderPlanSections, tagBlock, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { renderStepList } from "./render-step-list.ts";
+
+/** What {@link buildReplanPrompt} needs. */
+export interface ReplanPromptInput extends PlanSectionsInput {
+  /** The steps that ran, with their results. */
+  completed: readonly CompletedStep[];
+  /** The steps that failed, with their errors. */
+  failed: readonly FailedStep[];
+  /** The steps that did not run. */
+  remaining: readonly PlanStep[];
+  /**
+   * The most steps the patch may have.
+   *
+   * @defaultValue `6`
+   */
+  maxSteps?: number;
+}
+
+/** The longest rendering of one result shown to the model. */
+const maxResultLength = 1_000;
+
+/**
+ * Renders a step result compactly: JSON when short, else a cut preview string.
+ *
+ * @param result - anything a step returned.
+ * @returns a JSON value to embed.
+ */
+function previewResult(result: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(result);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return result === undefined ? null : String(result);
+  return text.length <= maxResultLength ? (JSON.parse(text) as unknown) : `${text.slice(0, maxResultLength)}… (cut)`;
+}
+
+/**
+ * Builds the re-planning prompt (seed 002's local re-plan with failure
+ * context, seed 003's plan adjustment): the usual planning sections, then
+ * the completed steps with their results, the failed steps with their
+ * errors and the steps that did not run. The model is asked for a patch —
+ * new steps for what is left, which may reference completed steps by id and
+ * never repeat them, avoiding the failed steps' ids.
+ *
+ * @param input - query, tools, profile, context, the run so far and `maxSteps`.
+ * @returns the system and user prompts.
+ *
+ * @example
+ * ```ts
+ * const { system, prompt } = buildReplanPrompt({
+ *   query, tools, completed: [{ step: s1, result: { value: 47 } }], failed: [{ step: s2, error: "timeout" }], remaining: [s3],
+ * });
+ * ```
+ */
+export function buildReplanPrompt(input: ReplanPromptInput): PlanPrompt {
+  const maxSteps = input.maxSteps ?? 6;
+  const sections = renderPlanSections(input);
+  sections.push(tagBlock("COMPLETED_STEPS", renderStepList(input.completed.map(({ step, result }) => ({ ...step, result: previewResult(result) })))));
+  sections.push(tagBlock("FAILED_STEPS", renderStepList(input.failed.map(({ step, error }) => ({ ...step, error })))));
+  sections.push(tagBlock("REMAINING_STEPS", renderStepList(input.remaining)));
+  sections.push(
+    [
+      "The steps in COMPLETED_STEPS ran, with the results shown; the steps in FAILED_STEPS failed, with the errors shown; the steps in REMAINING_STEPS did not run.",
+      "Write a patch: a JSON array of new steps that completes USER_QUERY.",
+      "- Completed steps are done: never repeat them; use their results by id ({{s1}}, {{s1.field}}). Give new steps ids that no step above uses.",
+      "- Do not reuse or refer to the ids of failed steps; replace a failed step with another tool or other arguments, or work around it.",
+      "- Keep, change or drop the remaining steps as needed, and end with a reply step.",
+      `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}. Output ONLY the JSON array.`,
+    ].join("\n"),
+  );
+  return { system: renderPlanRules(maxSteps), prompt: sections.join("\n\n") };
+}

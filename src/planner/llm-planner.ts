@@ -1,0 +1,300 @@
+/**
+ * The model-driven planner.
+ *
+ * @module
+ */
+import { PlankitError } from "../errors/plankit-error.ts";
+import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { compileCatalog, type CompiledCatalog } from "../tools/compile-catalog.ts";
+import { selectTools, type AsyncToolRetriever, type SelectToolsOptions, type ToolRetriever } from "../tools/select-tools.ts";
+import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
+import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
+import { buildGoalPrompt } from "./build-goal-prompt.ts";
+import { buildPlanPrompt } from "./build-plan-prompt.ts";
+import { buildReasoningPrompt } from "./build-reasoning-prompt.ts";
+import { buildReplanPrompt } from "./build-replan-prompt.ts";
+import type { PlanGoal } from "./plan-goal.ts";
+import type { Planner, PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
+import { readGoal } from "./read-goal.ts";
+import { streamPlanAttempts } from "./stream-plan-attempts.ts";
+import { readModelText } from "./stream-model-text.ts";
+
+/** How {@link LLMPlanner} asks for a plan. */
+export type PlannerMode = "direct" | "sketch";
+
+/** Options of {@link LLMPlanner}'s tool selection (`k` is `topK`). */
+export type PlannerSelectOptions = Omit<SelectToolsOptions, "k"> & { retriever?: ToolRetriever | AsyncToolRetriever };
+
+/** Options of the {@link LLMPlanner} constructor. */
+export interface LLMPlannerOptions {
+  /** The model that writes the plans. */
+  model: PlanModel;
+  /**
+   * The most steps a plan may have, the reply included.
+   *
+   * @defaultValue `6`
+   */
+  maxSteps?: number;
+  /**
+   * Re-ask once, showing the model its answer and the issues, when the
+   * answer cannot be read or steps were dropped.
+   *
+   * @defaultValue `true`
+   */
+  repair?: boolean;
+  /**
+   * How many tools (chosen by `selectTools`) the prompt shows.
+   *
+   * @defaultValue `6`
+   */
+  topK?: number;
+  /**
+   * `"direct"`: one call writes the plan. `"sketch"`: a first call reasons
+   * in plain language, a second turns that into the plan (seed 002).
+   *
+   * @defaultValue `"direct"`
+   */
+  mode?: PlannerMode;
+  /**
+   * Turn a tool step that only lacks required arguments into a reply asking
+   * the user for them (`true` uses `buildClarification`; a function writes
+   * the text). Otherwise such a step is dropped.
+   *
+   * @defaultValue `false`
+   */
+  clarify?: boolean | ClarifyFunction;
+  /** Options for `selectTools`: co-usage graph, retriever, synonyms. */
+  selectOptions?: PlannerSelectOptions;
+  /**
+   * The fallback reply when the answer parsed but no step was usable (an
+   * unreadable answer is itself the fallback reply).
+   *
+   * @defaultValue `"(plan unavailable)"`
+   */
+  fallbackText?: string;
+  /** The tool seed 003 `query_kb` steps call. @defaultValue `"query_kb"` */
+  knowledgeBaseTool?: string;
+}
+
+/** What {@link LLMPlanner.understand} needs. */
+export interface UnderstandRequest {
+  /** The user's request. */
+  query: string;
+  /** A profile object or a ready system prompt. */
+  profile?: PlannerProfile | string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Checks a numeric option.
+ *
+ * @param name - the option name.
+ * @param value - its value.
+ * @returns the value.
+ * @throws PlankitError `invalid-options` unless it is an integer >= 1.
+ */
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new PlankitError("invalid-options", `${name} must be an integer >= 1, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * Plans with a language model (seed 000's `LLMPlanner`, grown with seeds 002
+ * and 003): it shows the model the profile, the request and the top-K tools
+ * under strict rules, parses the answer while it streams, validates each step
+ * the moment its JSON closes, re-asks once with the issues when steps were
+ * dropped, and always ends with a reply — the model's own text as a fallback
+ * when nothing usable came back.
+ *
+ * Any model works through the {@link PlanModel} interface: `fromLanguageModel`
+ * from `plankit/ai` adapts AI SDK models; `createScriptedModel` scripts one.
+ *
+ * @example
+ * ```ts
+ * const planner = new LLMPlanner({ model, maxSteps: 4 });
+ * for await (const event of planner.stream({ query: "Find 2 surveys on LLM agents, then compute 21*2+5", tools })) {
+ *   if (event.type === "step") console.log(event.step);
+ * }
+ * ```
+ */
+export class LLMPlanner implements Planner {
+  /** The model; a runtime may use it for `llm` steps and result integration too. */
+  readonly model: PlanModel;
+  /** The most steps a plan may have, the reply included. */
+  readonly maxSteps: number;
+  /** Whether one repair re-ask is made. */
+  readonly repair: boolean;
+  /** How many tools the prompt shows. */
+  readonly topK: number;
+  /** Direct or two-stage (sketch) planning. */
+  readonly mode: PlannerMode;
+  readonly #clarify: ClarifyFunction | undefined;
+  readonly #selectOptions: PlannerSelectOptions;
+  readonly #fallbackText: string;
+  readonly #knowledgeBaseTool: string | undefined;
+
+  /**
+   * @param options - the model and the planning options.
+   * @throws PlankitError `invalid-options` for a bad `maxSteps`, `topK` or `mode`.
+   */
+  constructor(options: LLMPlannerOptions) {
+    this.model = options.model;
+    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? 6);
+    this.topK = positiveInteger("topK", options.topK ?? 6);
+    this.repair = options.repair ?? true;
+    this.mode = options.mode ?? "direct";
+    if (this.mode !== "direct" && this.mode !== "sketch") {
+      throw new PlankitError("invalid-options", `mode must be "direct" or "sketch", got ${JSON.stringify(this.mode)}`);
+    }
+    this.#clarify = options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
+    this.#selectOptions = options.selectOptions ?? {};
+    this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
+    this.#knowledgeBaseTool = options.knowledgeBaseTool;
+  }
+
+  /**
+   * Selects the tools to show for a request.
+   *
+   * @param query - the request.
+   * @param catalog - the compiled catalog.
+   * @returns the top-K tools.
+   */
+  async #selectTools(query: string, catalog: CompiledCatalog): Promise<ToolDescriptor[]> {
+    // One call for both overloads: the result is awaited either way.
+    const select = selectTools as (query: string, tools: CompiledCatalog, options: PlannerSelectOptions & { k: number }) => ToolDescriptor[] | Promise<ToolDescriptor[]>;
+    return await select(query, catalog, { ...this.#selectOptions, k: this.topK });
+  }
+
+  /**
+   * Plans and returns the steps (see {@link LLMPlanner.stream}).
+   *
+   * @param request - profile, query, tools, context and signal.
+   * @returns the validated steps; never empty, always ending with a reply.
+   * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+   */
+  async plan(request: PlanRequest): Promise<PlanStep[]> {
+    let steps: PlanStep[] = [];
+    for await (const event of this.stream(request)) if (event.type === "done") steps = event.steps;
+    return steps;
+  }
+
+  /**
+   * Streams a plan: a `step` event for each step the moment its JSON closes
+   * and validates (the reply when the model is done), an `issue` for each
+   * dropped or repaired step, `repair` when a re-ask starts, then `done`
+   * with the steps, usage and whether the model finished cleanly. In sketch
+   * mode the reasoning call runs first.
+   *
+   * @param request - profile, query, tools, context and signal.
+   * @returns the events.
+   * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+   */
+  async *stream(request: PlanRequest): AsyncGenerator<PlannerEvent, void> {
+    const catalog = compileCatalog(request.tools);
+    const tools = await this.#selectTools(request.query, catalog);
+    const usage: PlannerUsage = { modelCalls: 0 };
+    const sections = { query: request.query, tools, profile: request.profile, context: request.context };
+    let reasoning: string | undefined;
+    if (this.mode === "sketch") {
+      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)");
+      reasoning = thought.text.trim();
+    }
+    yield* streamPlanAttempts({
+      model: this.model,
+      prompt: buildPlanPrompt({ ...sections, maxSteps: this.maxSteps, reasoning }),
+      catalog,
+      maxSteps: this.maxSteps,
+      repair: this.repair,
+      clarify: this.#clarify,
+      fallbackText: this.#fallbackText,
+      knowledgeBaseTool: this.#knowledgeBaseTool,
+      signal: request.signal,
+      usage,
+      reasoning,
+      what: "Planning",
+    });
+  }
+
+  /**
+   * Asks for a patch after a failure and returns it (see {@link LLMPlanner.streamReplan}).
+   *
+   * @param request - the query, tools, and the completed, failed and remaining steps.
+   * @returns the new steps; never empty, ending with a reply.
+   * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+   */
+  async replan(request: ReplanRequest): Promise<PlanStep[]> {
+    let steps: PlanStep[] = [];
+    for await (const event of this.streamReplan(request)) if (event.type === "done") steps = event.steps;
+    return steps;
+  }
+
+  /**
+   * Streams a re-planning patch: new steps for what is left after a failure.
+   * The completed steps are in the validation context, so new steps may
+   * reference them by id; a step repeating one of them is skipped, and the
+   * failed steps' ids may be neither reused nor referenced. The events are
+   * those of {@link LLMPlanner.stream}; `done.steps` is the patch alone.
+   *
+   * @param request - the query, tools, and the completed, failed and remaining steps.
+   * @returns the events.
+   * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+   */
+  async *streamReplan(request: ReplanRequest): AsyncGenerator<PlannerEvent, void> {
+    const catalog = compileCatalog(request.tools);
+    const tools = await this.#selectTools(request.query, catalog);
+    const usage: PlannerUsage = { modelCalls: 0 };
+    const completed = request.completed.map((entry) => entry.step);
+    yield* streamPlanAttempts({
+      model: this.model,
+      prompt: buildReplanPrompt({
+        query: request.query,
+        tools,
+        profile: request.profile,
+        completed: request.completed,
+        failed: request.failed,
+        remaining: request.remaining,
+        maxSteps: this.maxSteps,
+      }),
+      catalog,
+      maxSteps: this.maxSteps,
+      repair: this.repair,
+      clarify: this.#clarify,
+      fallbackText: this.#fallbackText,
+      knowledgeBaseTool: this.#knowledgeBaseTool,
+      known: completed,
+      blockedIds: request.failed.map((entry) => entry.step.id),
+      startPosition: request.completed.length + request.failed.length + request.remaining.length,
+      signal: request.signal,
+      usage,
+      what: "Re-planning",
+    });
+  }
+
+  /**
+   * Understands a request as a goal (seed 003): its objective, implied
+   * requirements, constraints, success metrics and risks. Pass
+   * `renderGoal(goal)` as the `context` of `plan()` to plan with it. An
+   * unreadable answer gives a goal whose objective is the query.
+   *
+   * @param request - the query, an optional profile and signal.
+   * @returns the goal.
+   * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+   */
+  async understand(request: UnderstandRequest): Promise<PlanGoal> {
+    const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
+    const usage: PlannerUsage = { modelCalls: 0 };
+    const { text } = await readModelText(this.model, { ...prompt, ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding");
+    const parser = createJsonStreamParser();
+    parser.write(text);
+    let value: unknown;
+    try {
+      value = parser.end();
+    } catch {
+      value = undefined;
+    }
+    if (Array.isArray(value)) value = value[0];
+    return readGoal(value, request.query);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Reading a model's goal-understanding answer.
+ *
+ * @module
+ */
+import { isPlainObject } from "../plan/normalize-step.ts";
+import type { GoalLevel, PlanGoal } from "./plan-goal.ts";
+
+const levels: Readonly<Record<string, GoalLevel>> = {
+  high: "high",
+  medium: "medium",
+  mid: "medium",
+  moderate: "medium",
+  low: "low",
+  高: "high",
+  中: "medium",
+  低: "low",
+};
+
+// Secrets in the request call for care with data (seed 003's "security" constraint).
+const sensitivePattern = /password|passphrase|passcode|secret|api[\s_-]?key|private[\s_-]?key|access[\s_-]?token|credential|密码|密钥|口令|私钥|令牌/iu;
+
+/**
+ * Returns the first field of `raw` among `keys` that is set.
+ *
+ * @param raw - the answer object.
+ * @param keys - names in order of preference.
+ * @returns the value, or `undefined`.
+ */
+function field(raw: Record<string, unknown>, keys: readonly string[]): unknown {
+  for (const key of keys) if (Object.hasOwn(raw, key) && raw[key] !== null && raw[key] !== undefined) return raw[key];
+  return undefined;
+}
+
+/**
+ * Reads a list of strings, tolerating a single string.
+ *
+ * @param value - the raw value.
+ * @returns the non-blank strings.
+ */
+function strings(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return items
+    .map((item) => (typeof item === "string" ? item.trim() : typeof item === "number" ? String(item) : ""))
+    .filter((item) => item !== "");
+}
+
+/**
+ * Reads a text field.
+ *
+ * @param value - the raw value.
+ * @returns the trimmed text, or `undefined` when blank or not text.
+ */
+function text(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" || /^(?:none|null|n\/a|无)$/iu.test(trimmed) ? undefined : trimmed;
+}
+
+/**
+ * Reads a goal from a parsed model answer, accepting this library's keys
+ * (`objective`, `requirements`, `constraints`, `metrics`, `time`, `quality`,
+ * `uncertainty`, `risks`, `resources`) and seed 003's (`core_objective`,
+ * `implicit_requirements`, `key_metrics`, `time_constraint`,
+ * `quality_requirement`, `uncertainty_level`, `risk_factors`,
+ * `required_resources`; levels 高/中/低). Anything unreadable falls back to
+ * the query as the objective, as seed 003 does. `sensitive` comes from the
+ * query itself, not from the model.
+ *
+ * @param value - the parsed answer (any JSON value, or `undefined`).
+ * @param query - the request, the fallback objective.
+ * @returns the goal.
+ *
+ * @example
+ * ```ts
+ * readGoal({ core_objective: "Analyse sales", time_constraint: "Q1-Q2", quality_requirement: "高" }, "…");
+ * // { objective: "Analyse sales", time: "Q1-Q2", quality: "high", constraints: [], … }
+ * ```
+ */
+export function readGoal(value: unknown, query: string): PlanGoal {
+  const raw = isPlainObject(value) ? value : {};
+  const goal: PlanGoal = {
+    objective: text(field(raw, ["objective", "core_objective", "goal", "description"])) ?? query.trim(),
+    requirements: strings(field(raw, ["requirements", "implicit_requirements"])),
+    constraints: strings(field(raw, ["constraints"])),
+    metrics: strings(field(raw, ["metrics", "key_metrics"])),
+    risks: strings(field(raw, ["risks", "risk_factors"])),
+    resources: strings(field(raw, ["resources", "required_resources"])),
+    sensitive: sensitivePattern.test(query),
+  };
+  const time = text(field(raw, ["time", "time_constraint"]));
+  if (time !== undefined) goal.time = time;
+  const quality = text(field(raw, ["quality", "quality_requirement"]));
+  if (quality !== undefined && levels[quality.toLowerCase()] !== undefined) goal.quality = levels[quality.toLowerCase()] as GoalLevel;
+  const uncertainty = text(field(raw, ["uncertainty", "uncertainty_level"]));
+  if (uncertainty !== undefined && levels[uncertainty.toLowerCase()] !== undefined) goal.uncertainty = levels[uncertainty.toLowerCase()] as GoalLevel;
+  return goal;
+}

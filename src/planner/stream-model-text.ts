@@ -1,0 +1,99 @@
+/**
+ * One model call, as the planner makes it.
+ *
+ * @module
+ */
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { FinishReason, PlanModel, PlanModelRequest } from "../model/plan-model.ts";
+import type { PlannerUsage } from "./planner-event.ts";
+
+/**
+ * Builds the error thrown when the caller's signal fired.
+ *
+ * @param signal - the aborted signal.
+ * @param what - what was interrupted, for the message.
+ * @returns the error.
+ */
+export function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
+  return new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
+}
+
+/**
+ * Streams one model call's text, counting the call and adding the reported
+ * tokens to `usage`. It stops at the `finish` part and returns its reason,
+ * or `"missing"` when the stream ended without one.
+ *
+ * @param model - the model.
+ * @param request - system prompt, prompt and signal.
+ * @param usage - updated in place.
+ * @param what - what the call is for, for error messages ("Planning").
+ * @returns the text chunks; the return value is the finish reason.
+ * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed.
+ *
+ * @example
+ * ```ts
+ * const call = streamModelText(model, { prompt }, usage, "Planning");
+ * for (let next = await call.next(); !next.done; next = await call.next()) text += next.value;
+ * ```
+ */
+export async function* streamModelText(
+  model: PlanModel,
+  request: PlanModelRequest,
+  usage: PlannerUsage,
+  what: string,
+): AsyncGenerator<string, FinishReason | "missing"> {
+  const { signal } = request;
+  if (signal?.aborted) throw plannerAbortError(signal, what);
+  usage.modelCalls++;
+  let reason: FinishReason | "missing" = "missing";
+  try {
+    for await (const part of model.stream(request)) {
+      if (signal?.aborted) throw plannerAbortError(signal, what);
+      if (part.type === "text") {
+        if (part.text !== "") yield part.text;
+      } else if (part.type === "finish") {
+        reason = part.reason;
+        if (part.usage?.inputTokens !== undefined) usage.inputTokens = (usage.inputTokens ?? 0) + part.usage.inputTokens;
+        if (part.usage?.outputTokens !== undefined) usage.outputTokens = (usage.outputTokens ?? 0) + part.usage.outputTokens;
+        break;
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) throw plannerAbortError(signal, what);
+    if (PlankitError.isInstance(error)) throw error;
+    throw new PlankitError("model-error", `${what} failed: the model stream threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+      cause: error,
+    });
+  }
+  if (signal?.aborted) throw plannerAbortError(signal, what);
+  return reason;
+}
+
+/**
+ * Runs one model call to the end and collects its text.
+ *
+ * @param model - the model.
+ * @param request - system prompt, prompt and signal.
+ * @param usage - updated in place.
+ * @param what - what the call is for, for error messages.
+ * @returns the text and the finish reason.
+ * @throws PlankitError `aborted` or `model-error`, as {@link streamModelText}.
+ *
+ * @example
+ * ```ts
+ * const { text } = await readModelText(model, { system, prompt }, usage, "Goal understanding");
+ * ```
+ */
+export async function readModelText(
+  model: PlanModel,
+  request: PlanModelRequest,
+  usage: PlannerUsage,
+  what: string,
+): Promise<{ text: string; finishReason: FinishReason | "missing" }> {
+  const call = streamModelText(model, request, usage, what);
+  let text = "";
+  for (let next = await call.next(); ; next = await call.next()) {
+    if (next.done === true) return { text, finishReason: next.value };
+    text += next.value;
+  }
+}

@@ -1,0 +1,341 @@
+/**
+ * The planning loop: model call, streaming parse, per-step validation,
+ * one repair re-ask, and the fallback reply.
+ *
+ * @module
+ */
+import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
+import type { FinishReason, PlanModel } from "../model/plan-model.ts";
+import { readPlanEntries } from "../plan/normalize-plan.ts";
+import { normalizeStep } from "../plan/normalize-step.ts";
+import type { PlanIssue } from "../plan/plan-issue.ts";
+import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { referencesOf } from "../plan/references-of.ts";
+import type { CompiledCatalog } from "../tools/compile-catalog.ts";
+import { validateStep } from "../validate/validate-step.ts";
+import type { ClarifyFunction } from "./build-clarification.ts";
+import type { PlanPrompt } from "./build-plan-prompt.ts";
+import { buildRepairPrompt } from "./build-repair-prompt.ts";
+import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
+import { stepKey } from "./step-key.ts";
+import { streamModelText } from "./stream-model-text.ts";
+
+/** Everything one planning run needs. */
+export interface PlanAttemptsSetup {
+  model: PlanModel;
+  /** The prompt of the first call. */
+  prompt: PlanPrompt;
+  /** The whole catalog, compiled: steps are validated against it. */
+  catalog: CompiledCatalog;
+  /** The most steps the plan (or patch) may have, the reply included. */
+  maxSteps: number;
+  /** Re-ask once when the answer cannot be read or steps were dropped. */
+  repair: boolean;
+  /** Turn a step missing required arguments into a clarifying reply, with this text. */
+  clarify: ClarifyFunction | undefined;
+  /** The text of the fallback reply when the answer parsed but gave no usable step. */
+  fallbackText: string;
+  /** Steps already in the plan (re-planning: the completed ones): referable, never emitted or repeated. */
+  known?: readonly PlanStep[];
+  /** Ids that may be neither reused nor referenced (re-planning: the failed steps). */
+  blockedIds?: readonly string[];
+  /** The position of the first new step (its default id is `s<position + 1>`). */
+  startPosition?: number;
+  knowledgeBaseTool?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Updated in place; earlier calls (sketch mode's reasoning) may already be counted. */
+  usage: PlannerUsage;
+  /** The chain of thought of sketch mode, reported on `done`. */
+  reasoning?: string | undefined;
+  /** What the run is, for error messages ("Planning"). */
+  what: string;
+}
+
+/** The longest fallback reply, in characters (seed 000: `raw[:2000]`). */
+const maxFallbackLength = 2_000;
+
+/**
+ * Builds a plan issue for a whole step.
+ *
+ * @param code - the issue code.
+ * @param index - the step's position.
+ * @param stepId - the step's id, if known.
+ * @param message - what happened, without the path.
+ * @returns the issue.
+ */
+function stepIssue(code: PlanIssue["code"], index: number, stepId: string | undefined, message: string): PlanIssue {
+  const path = `/steps/${index}`;
+  const issue: PlanIssue = { code, index, path, message: `${message} (${path})` };
+  if (stepId !== undefined) issue.stepId = stepId;
+  return issue;
+}
+
+/**
+ * Reads the names of missing arguments from `missing-argument` issues.
+ *
+ * @param issues - the step's issues.
+ * @param index - the step's position.
+ * @returns dotted argument paths.
+ */
+function missingArguments(issues: readonly PlanIssue[], index: number): string[] {
+  const prefix = `/steps/${index}/arguments/`;
+  return issues
+    .filter((issue) => issue.path.startsWith(prefix))
+    .map((issue) =>
+      issue.path
+        .slice(prefix.length)
+        .split("/")
+        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
+        .join("."),
+    );
+}
+
+/**
+ * Runs a planning call and streams its events: each step the moment its
+ * JSON closes and validates, each dropped or repaired step, at most one
+ * repair re-ask, then `done`.
+ *
+ * - Steps are validated one at a time with `validateStep` against the whole
+ *   catalog and the steps accepted before them.
+ * - The reply is held until the call ends: a repair may still add steps
+ *   before it. On a repair it is set aside, and restored when the repair
+ *   brings no reply of its own.
+ * - `maxSteps` keeps its last place for the reply: other steps past
+ *   `maxSteps - 1` are dropped (`too-many-steps`), as are steps after the
+ *   reply and steps repeating one already in the plan; none of these
+ *   triggers a repair.
+ * - When no reply comes, one quoting the plan's final results is added
+ *   (`no-reply`, repaired); when no step survives, a fallback reply carries
+ *   the model's text (first 2000 characters) or `fallbackText`.
+ *
+ * @param setup - model, prompt, catalog, limits and what is already planned.
+ * @returns the events; `done` is always last.
+ * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamPlanAttempts({ model, prompt, catalog, maxSteps: 6, repair: true, … })) …
+ * ```
+ */
+export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenerator<PlannerEvent, void> {
+  const { catalog, maxSteps, usage } = setup;
+  const known = (setup.known ?? []).filter((step) => step.type !== "reply");
+  const seedCount = known.length;
+  /** The validation context: the known steps, then the accepted ones (the held reply last). */
+  const steps: PlanStep[] = [...known];
+  const keys = new Set(known.map(stepKey));
+  const blocked = setup.blockedIds ?? [];
+  const rejectedIds = new Set<string>(blocked);
+  const normalizeOptions = setup.knowledgeBaseTool === undefined ? {} : { knowledgeBaseTool: setup.knowledgeBaseTool };
+  let position = setup.startPosition ?? seedCount;
+
+  const controller = new AbortController();
+  const outer = setup.signal;
+  const forwardAbort = (): void => controller.abort(outer?.reason);
+  if (outer?.aborted) forwardAbort();
+  else outer?.addEventListener("abort", forwardAbort, { once: true });
+
+  let request = setup.prompt;
+  let attempt = 0;
+  let heldReply: PlanStep | undefined;
+  let setAsideReply: PlanStep | undefined;
+  let finishReason: FinishReason | "missing" = "missing";
+  let finalIssues: PlanIssue[] = [];
+  let unreadableText: string | undefined;
+  let completed = false;
+
+  try {
+    for (;;) {
+      heldReply = undefined;
+      const repairable: PlanIssue[] = [];
+      const planSize = (): number => steps.length - seedCount;
+
+      const accept = (step: PlanStep): PlannerEvent | undefined => {
+        steps.push(step);
+        keys.add(stepKey(step));
+        if (step.type === "reply") {
+          heldReply = step;
+          return undefined;
+        }
+        return { type: "step", step, index: planSize() - 1 };
+      };
+
+      const handle = function* (raw: unknown): Generator<PlannerEvent> {
+        const at = position++;
+        const normalized = normalizeStep(raw, at, normalizeOptions).step;
+        if (heldReply !== undefined) {
+          const issue = stepIssue("invalid-step", at, normalized?.id, `Step ${normalized === undefined ? at + 1 : `"${normalized.id}"`} comes after the reply step "${heldReply.id}" and was ignored`);
+          yield { type: "issue", issue, action: "dropped" };
+          return;
+        }
+        if (normalized !== undefined) {
+          if (keys.has(stepKey(normalized))) {
+            const issue = stepIssue("duplicate-id", at, normalized.id, `Step "${normalized.id}" repeats a step already in the plan and was skipped`);
+            yield { type: "issue", issue, action: "dropped" };
+            return;
+          }
+          const full = normalized.type === "reply" ? planSize() >= maxSteps : planSize() >= maxSteps - 1;
+          if (full) {
+            const plural = maxSteps === 1 ? "" : "s";
+            const issue = stepIssue("too-many-steps", at, normalized.id, `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`);
+            rejectedIds.add(normalized.id);
+            yield { type: "issue", issue, action: "dropped" };
+            return;
+          }
+        }
+        const result = validateStep(normalized ?? raw, { ...normalizeOptions, tools: catalog, steps, index: at, rejectedIds });
+        const step = result.step;
+        if (step !== undefined && result.issues.length === 0) {
+          const event = accept(step);
+          if (event !== undefined) yield event;
+          return;
+        }
+        if (setup.clarify !== undefined && step?.type === "tool" && result.issues.every((issue) => issue.code === "missing-argument")) {
+          for (const issue of result.issues) yield { type: "issue", issue, action: "repaired" };
+          const text = setup.clarify(step, missingArguments(result.issues, at), catalog.get(step.name));
+          accept({ id: step.id, type: "reply", text });
+          return;
+        }
+        const id = step?.id ?? result.issues.find((issue) => issue.stepId !== undefined)?.stepId;
+        if (id !== undefined) rejectedIds.add(id);
+        for (const issue of result.issues) {
+          repairable.push(issue);
+          yield { type: "issue", issue, action: "dropped" };
+        }
+      };
+
+      // One model call, parsed and validated while it streams.
+      const parser = createJsonStreamParser();
+      let text = "";
+      let streamed = 0;
+      const call = streamModelText(setup.model, { ...request, signal: controller.signal }, usage, setup.what);
+      try {
+        for (let next = await call.next(); ; next = await call.next()) {
+          if (next.done === true) {
+            finishReason = next.value;
+            break;
+          }
+          text += next.value;
+          for (const element of parser.write(next.value)) {
+            streamed++;
+            yield* handle(element);
+          }
+        }
+      } finally {
+        await call.return("missing");
+      }
+
+      let root: unknown;
+      let readable = true;
+      try {
+        root = parser.end();
+      } catch {
+        readable = false;
+      }
+      if (readable && Array.isArray(root)) {
+        for (let index = streamed; index < root.length; index++) {
+          const at = position++;
+          const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before its JSON closed and was dropped`);
+          if (heldReply === undefined) repairable.push(issue);
+          yield { type: "issue", issue, action: "dropped" };
+        }
+      } else if (readable) {
+        const read = readPlanEntries(root, { ...normalizeOptions, parameterNames: (tool) => catalog.parameterNames(tool) });
+        if (read.count === 0 && read.issues.some((issue) => issue.index === -1 && issue.path === "")) {
+          readable = false;
+        } else {
+          for (const issue of read.issues) {
+            repairable.push(issue);
+            yield { type: "issue", issue, action: "dropped" };
+          }
+          for (const entry of read.entries) yield* handle(entry.step);
+        }
+      }
+
+      const issues = [...repairable];
+      if (!readable) {
+        unreadableText = text;
+        const message = text.trim() === "" ? "The answer was empty" : "The answer holds no JSON array of steps";
+        issues.unshift({ code: "invalid-step", index: -1, path: "", message });
+      } else if (heldReply === undefined) {
+        const size = planSize();
+        issues.push(
+          size === 0 && repairable.length === 0
+            ? { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" }
+            : { code: "no-reply", index: size, path: `/steps/${size}`, message: `The plan does not end with a reply step (/steps/${size})` },
+        );
+      }
+      finalIssues = issues;
+
+      if (!(setup.repair && attempt === 0 && issues.length > 0)) break;
+      attempt++;
+      if (heldReply !== undefined) {
+        // The repair may add steps, which must come before the reply.
+        steps.pop();
+        keys.delete(stepKey(heldReply));
+        setAsideReply = heldReply;
+        heldReply = undefined;
+      }
+      // A repaired step may take the id of the step it replaces.
+      rejectedIds.clear();
+      for (const id of blocked) rejectedIds.add(id);
+      yield { type: "repair", attempt, issues };
+      request = buildRepairPrompt({ base: setup.prompt, output: text, issues, accepted: steps.slice(seedCount), stepsLeft: maxSteps - (steps.length - seedCount) });
+    }
+
+    let fallback = false;
+    let added = false;
+    const usedIds = new Set([...steps.map((step) => step.id), ...blocked]);
+    const freeId = (preferred: string): string => {
+      let id = preferred;
+      for (let suffix = 1; usedIds.has(id); suffix++) id = `${preferred}_${suffix}`;
+      return id;
+    };
+    const pending = heldReply as PlanStep | undefined;
+    if (pending !== undefined) {
+      yield { type: "step", step: pending, index: steps.length - seedCount - 1 };
+    } else {
+      // Other steps never fill the last place, so there is always room for a reply.
+      const restored =
+        setAsideReply === undefined
+          ? undefined
+          : validateStep(setAsideReply, { ...normalizeOptions, tools: catalog, steps, index: position, rejectedIds });
+      if (restored?.step !== undefined && restored.issues.length === 0) {
+        steps.push(restored.step);
+        yield { type: "step", step: restored.step, index: steps.length - seedCount - 1 };
+      } else if (steps.length > seedCount) {
+        const planned = steps.slice(seedCount);
+        const used = new Set(planned.flatMap((step) => referencesOf(step)));
+        const sinks = planned.filter((step) => !used.has(step.id));
+        const id = freeId("reply");
+        const index = planned.length;
+        const reply: PlanStep = { id, type: "reply", text: sinks.map((step) => `{{${step.id}}}`).join("\n\n") };
+        const quoted = sinks.map((step) => `"${step.id}"`).join(", ");
+        const issue = stepIssue("no-reply", index, id, `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`);
+        added = true;
+        yield { type: "issue", issue, action: "repaired" };
+        steps.push(reply);
+        yield { type: "step", step: reply, index: steps.length - seedCount - 1 };
+      } else {
+        fallback = true;
+        const modelText = unreadableText?.trim() ?? "";
+        const reply: PlanStep = {
+          id: freeId(`s${(setup.startPosition ?? seedCount) + 1}`),
+          type: "reply",
+          text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength),
+        };
+        steps.push(reply);
+        yield { type: "step", step: reply, index: 0 };
+      }
+    }
+    const clean = finishReason === "stop" && !fallback && !added && finalIssues.length === 0;
+    completed = true;
+    const done: PlannerEvent = { type: "done", steps: steps.slice(seedCount), clean, finishReason, fallback, usage: { ...usage } };
+    if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
+    yield done;
+  } finally {
+    outer?.removeEventListener("abort", forwardAbort);
+    // Leaving early (the consumer stopped, or an error): stop the model too.
+    if (!completed) controller.abort();
+  }
+}

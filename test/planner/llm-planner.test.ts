@@ -1,0 +1,380 @@
+import { describe, expect, it } from "vitest";
+import {
+  createScriptedModel,
+  LLMPlanner,
+  PlankitError,
+  ToolRegistry,
+  type PlanModel,
+  type PlanModelRequest,
+  type PlanStep,
+} from "../../src/index.ts";
+import { mcpTools, seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";
+
+const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。";
+const seedAnswer = JSON.stringify(seedPlan);
+const canonicalSeedPlan: PlanStep[] = [
+  { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
+  { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+  { id: "s3", type: "reply", text: "已找到 2 篇相关综述,计算结果为 47,并给出总结。" },
+];
+
+describe("LLMPlanner: seed 000's test list", () => {
+  it("reads the plan out of code fences and explanations", async () => {
+    const model = createScriptedModel({ responses: [`Sure, here is the plan:\n\`\`\`json\n${JSON.stringify(seedPlan, null, 2)}\n\`\`\`\nLet me know if you need more.`] });
+    const planner = new LLMPlanner({ model });
+    expect(await planner.plan({ profile: "You are ResearchAgent, acting as planner. Reply in zh.", query, tools: seedTools })).toEqual(canonicalSeedPlan);
+    expect(model.calls).toBe(1);
+  });
+
+  it("drops a step missing a required argument", async () => {
+    const answer = JSON.stringify([
+      { type: "tool", name: "arxiv_search", arguments: { max_results: 2 } },
+      { type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+      { type: "reply", text: "{{s2.value}}" },
+    ]);
+    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
+    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    expect(traceOf(events)).toEqual(["issue dropped missing-argument", "step s2", "step s3", "done"]);
+    const issue = events.find((event) => event.type === "issue");
+    expect(issue?.type === "issue" && issue.issue.path).toBe("/steps/0/arguments/query");
+    const done = doneOf(events);
+    expect(done.steps.map((step) => step.id)).toEqual(["s2", "s3"]);
+    expect(done.clean).toBe(false);
+  });
+
+  it("falls back to a single reply carrying the model's text when nothing can be parsed", async () => {
+    const prose = "I am sorry, I cannot plan this request. ".repeat(80);
+    const model = createScriptedModel({ responses: [prose, prose] });
+    const planner = new LLMPlanner({ model });
+    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    const done = doneOf(events);
+    expect(done.steps).toEqual([{ id: "s1", type: "reply", text: prose.trim().slice(0, 2000) }]);
+    expect(done.fallback).toBe(true);
+    expect(done.clean).toBe(false);
+    expect(traceOf(events)).toEqual(["repair 1", "step s1", "done"]);
+    expect(model.calls).toBe(2);
+  });
+
+  it("falls back to the fallback text when the answer parsed but no step survived", async () => {
+    const answer = JSON.stringify([{ type: "tool", name: "web_search", arguments: {} }]);
+    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false, fallbackText: "No plan." });
+    expect(await planner.plan({ query, tools: seedTools })).toEqual([{ id: "s1", type: "reply", text: "No plan." }]);
+  });
+
+  it("cuts a long plan at maxSteps, keeping the last place for the reply", async () => {
+    const steps = [...Array.from({ length: 7 }, (_, index) => ({ type: "tool", name: "calculator", arguments: { expr: `${index}+1` } })), { type: "reply", text: "done" }];
+    const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
+    const planner = new LLMPlanner({ model, maxSteps: 4 });
+    const events = await collectEvents(planner.stream({ query: "add numbers", tools: seedTools }));
+    const done = doneOf(events);
+    expect(done.steps).toHaveLength(4);
+    expect(done.steps.map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
+    expect(events.filter((event) => event.type === "issue" && event.issue.code === "too-many-steps")).toHaveLength(4);
+    // Truncation is the limit working, not a broken answer: no re-ask, and the plan is clean.
+    expect(model.calls).toBe(1);
+    expect(done.clean).toBe(true);
+  });
+});
+
+describe("LLMPlanner: streaming", () => {
+  it("emits a step as soon as its JSON closes, before the model has finished", async () => {
+    const log: string[] = [];
+    const model = createLoggingModel(
+      [
+        '[{"id":"s1","type":"tool","name":"calculator","arguments":{"expr":"21*2+5"}}',
+        ',{"id":"s2","type":"tool","name":"arxiv_search","arguments":{"query":"agents"}}',
+        ',{"id":"s3","type":"reply","text":"{{s1.value}}"}]',
+      ],
+      log,
+    );
+    const planner = new LLMPlanner({ model });
+    for await (const event of planner.stream({ query, tools: mcpTools })) log.push(event.type === "step" ? `step ${event.step.id}` : event.type);
+    expect(log).toEqual(["model chunk 0", "step s1", "model chunk 1", "step s2", "model chunk 2", "model finish", "step s3", "done"]);
+  });
+
+  it("emits the first step of a paced scripted answer before its last token", async () => {
+    const log: string[] = [];
+    const model = createScriptedModel({
+      responses: [seedAnswer],
+      charsPerToken: 3,
+      tokensPerSecond: 50,
+      sleep: async () => {
+        log.push("token");
+      },
+    });
+    const planner = new LLMPlanner({ model });
+    for await (const event of planner.stream({ query, tools: seedTools })) if (event.type === "step") log.push(`step ${event.step.id}`);
+    const tokens = log.filter((entry) => entry === "token").length;
+    expect(tokens).toBe(Math.ceil(seedAnswer.length / 3) - 1);
+    expect(log.indexOf("step s1")).toBeLessThan(tokens / 2);
+    expect(log.at(-1)).toBe("step s3");
+  });
+
+  it("streams the usage and the calls in done", async () => {
+    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [seedAnswer] }) });
+    const done = doneOf(await collectEvents(planner.stream({ query, tools: seedTools })));
+    expect(done.usage.modelCalls).toBe(1);
+    expect(done.usage.outputTokens).toBe(Math.ceil(seedAnswer.length / 4));
+    expect(done.usage.inputTokens).toBeGreaterThan(100);
+    expect(done).toMatchObject({ clean: true, finishReason: "stop", fallback: false });
+  });
+
+  it("accepts a ToolRegistry, an MCP tools/list result and the seed record alike", async () => {
+    const registry = new ToolRegistry();
+    for (const tool of mcpTools) registry.register({ ...tool, execute: () => null });
+    for (const tools of [registry, { tools: mcpTools }, seedTools]) {
+      const planner = new LLMPlanner({ model: createScriptedModel({ responses: [seedAnswer] }) });
+      expect(await planner.plan({ query, tools })).toEqual(canonicalSeedPlan);
+    }
+  });
+
+  it("reads an object with steps and a seed 002 DAG sketch", async () => {
+    const sketch = {
+      vertices: [
+        { id: "task_1", description: "search", tool_binding: "arxiv_search", args: { query: "LLM agents" } },
+        { id: "task_2", description: "compute", tool_binding: "calculator", args: { expr: "{{task_1.ret}}" } },
+      ],
+      edges: [["task_1", "task_2"]],
+    };
+    const model = createScriptedModel({ responses: [JSON.stringify({ steps: seedPlan }), JSON.stringify(sketch)] });
+    const planner = new LLMPlanner({ model });
+    expect(await planner.plan({ query, tools: seedTools })).toEqual(canonicalSeedPlan);
+    const steps = await planner.plan({ query, tools: seedTools });
+    expect(steps.map((step) => [step.id, step.type])).toEqual([
+      ["task_1", "tool"],
+      ["task_2", "tool"],
+      ["reply", "reply"],
+    ]);
+  });
+
+  it("ignores steps after the reply without a re-ask", async () => {
+    const answer = JSON.stringify([...seedPlan, { type: "tool", name: "calculator", arguments: { expr: "1" } }]);
+    const model = createScriptedModel({ responses: [answer] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    expect(traceOf(events)).toEqual(["step s1", "step s2", "issue dropped invalid-step", "step s3", "done"]);
+    expect(doneOf(events).clean).toBe(true);
+    expect(model.calls).toBe(1);
+  });
+
+  it("adds a reply quoting the final results when the model gives none", async () => {
+    const answer = JSON.stringify(seedPlan.slice(0, 2));
+    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
+    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    expect(traceOf(events)).toEqual(["step s1", "step s2", "issue repaired no-reply", "step reply", "done"]);
+    const done = doneOf(events);
+    expect(done.steps.at(-1)).toEqual({ id: "reply", type: "reply", text: "{{s1}}\n\n{{s2}}" });
+    expect(done.clean).toBe(false);
+  });
+});
+
+describe("LLMPlanner: repair", () => {
+  it("re-asks once with the answer and the issues, keeping the accepted steps", async () => {
+    const broken = '```json\n[{"type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}},{"type":"tool","name":"calculate","arguments":{"expr":"21*2+5"}},{"type":"reply","text":"{{s2.value}}"}]\n```';
+    const fixed = JSON.stringify([
+      { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
+      { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+      { id: "s3", type: "reply", text: "{{s2.value}}" },
+    ]);
+    const model = createScriptedModel({ responses: [broken, fixed] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: mcpTools }));
+    expect(traceOf(events)).toEqual([
+      "step s1",
+      "issue dropped unknown-tool",
+      "issue dropped unknown-reference",
+      "repair 1",
+      "issue dropped duplicate-id",
+      "step s2",
+      "step s3",
+      "done",
+    ]);
+    const repair = events.find((event) => event.type === "repair");
+    expect(repair?.type === "repair" && repair.issues.map((issue) => [issue.code, issue.path])).toEqual([
+      ["unknown-tool", "/steps/1/name"],
+      ["unknown-reference", "/steps/2/text"],
+      ["no-reply", "/steps/1"],
+    ]);
+    const prompt = model.requests[1]?.prompt ?? "";
+    expect(prompt).toContain(`<PREVIOUS_ANSWER>\n${broken}\n</PREVIOUS_ANSWER>`);
+    expect(prompt).toContain('- [unknown-tool] Step "s2" uses unknown tool "calculate"; did you mean "calculator"? (/steps/1/name)');
+    expect(prompt).toContain('<ACCEPTED_STEPS>\n[\n{"id":"s1","type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}}\n]\n</ACCEPTED_STEPS>');
+    expect(model.requests[1]?.system).toBe(model.requests[0]?.system);
+    const done = doneOf(events);
+    expect(done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
+    expect(done).toMatchObject({ clean: true, fallback: false, usage: { modelCalls: 2 } });
+  });
+
+  it("re-asks when the answer cannot be parsed, and plans from the second answer", async () => {
+    const model = createScriptedModel({ responses: ["Let me think about which tools to use first.", seedAnswer] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    expect(traceOf(events)).toEqual(["repair 1", "step s1", "step s2", "step s3", "done"]);
+    const repair = events[0];
+    expect(repair?.type === "repair" && repair.issues).toEqual([{ code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" }]);
+    expect(model.requests[1]?.prompt).not.toContain("<ACCEPTED_STEPS>");
+    expect(doneOf(events).clean).toBe(true);
+  });
+
+  it("sets the reply aside during a repair and restores it when the repair brings none", async () => {
+    const first = JSON.stringify([
+      { id: "s1", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+      { id: "s2", type: "tool", name: "calculator", arguments: { expr: 42 } },
+      { id: "s3", type: "reply", text: "{{s1.value}}" },
+    ]);
+    const second = JSON.stringify([{ id: "s2", type: "tool", name: "calculator", arguments: { expr: "42" } }]);
+    const model = createScriptedModel({ responses: [first, second] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: mcpTools }));
+    expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-argument", "repair 1", "step s2", "step s3", "done"]);
+    const done = doneOf(events);
+    expect(done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
+    // The second answer itself ended without a reply.
+    expect(done.clean).toBe(false);
+  });
+
+  it("makes one re-ask at most", async () => {
+    const bad = JSON.stringify([{ type: "tool", name: "nope", arguments: {} }]);
+    const model = createScriptedModel({ responses: [bad, bad, bad] });
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
+    expect(model.calls).toBe(2);
+    expect(done.fallback).toBe(true);
+    expect(done.steps).toEqual([{ id: "s1", type: "reply", text: "(plan unavailable)" }]);
+  });
+});
+
+describe("LLMPlanner: clarification, unclean finishes and failures", () => {
+  it("turns a step missing a required argument into a clarifying reply", async () => {
+    const answer = JSON.stringify([
+      { type: "tool", name: "arxiv_search", arguments: { query: "LLM agents" } },
+      { type: "tool", name: "calculator", arguments: {} },
+      { type: "reply", text: "{{s2.value}}" },
+    ]);
+    const tools = { calculator: { description: "Do arithmetic", input_schema: { type: "object", properties: { expr: { type: "string", description: "the expression" } }, required: ["expr"] } }, arxiv_search: seedTools.arxiv_search };
+    const model = createScriptedModel({ responses: [answer] });
+    const events = await collectEvents(new LLMPlanner({ model, clarify: true }).stream({ query: "search and calculate", tools }));
+    expect(traceOf(events)).toEqual(["step s1", "issue repaired missing-argument", "issue dropped invalid-step", "step s2", "done"]);
+    const done = doneOf(events);
+    expect(done.steps.at(-1)).toEqual({ id: "s2", type: "reply", text: 'To use "calculator" (Do arithmetic) I need "expr" (the expression). Could you provide it?' });
+    expect(done.clean).toBe(true);
+    expect(model.calls).toBe(1);
+  });
+
+  it("writes the clarification with a custom function", async () => {
+    const answer = JSON.stringify([{ type: "tool", name: "calculator", arguments: {} }, { type: "reply", text: "?" }]);
+    const planner = new LLMPlanner({
+      model: createScriptedModel({ responses: [answer] }),
+      clarify: (step, missing) => `Which ${missing.join(" and ")} for ${step.name}?`,
+    });
+    expect(await planner.plan({ query: "calculate", tools: seedTools })).toEqual([{ id: "s1", type: "reply", text: "Which expr for calculator?" }]);
+  });
+
+  it("reports a finish other than stop as unclean", async () => {
+    const model = createScriptedModel({ responses: [{ text: seedAnswer, finishReason: "length" }] });
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
+    expect(done.steps).toEqual(canonicalSeedPlan);
+    expect(done).toMatchObject({ clean: false, finishReason: "length" });
+  });
+
+  it("reports a stream that ended without a finish part as unclean", async () => {
+    const model = createScriptedModel({ responses: [seedAnswer], finishReason: null });
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
+    expect(done).toMatchObject({ clean: false, finishReason: "missing" });
+  });
+
+  it("drops a step cut off mid-JSON and re-asks for the rest", async () => {
+    const cut = seedAnswer.slice(0, seedAnswer.indexOf('"21*2') + 5);
+    const model = createScriptedModel({ responses: [{ text: cut, finishReason: "length" }, JSON.stringify(seedPlan.slice(1))] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-step", "repair 1", "step s3", "step s4", "done"]);
+    const done = doneOf(events);
+    expect(done.steps.map((step) => step.type === "tool" && step.arguments)).toEqual([{ query: "LLM agents survey", max_results: 2 }, { expr: "21*2+5" }, false]);
+    expect(done).toMatchObject({ clean: true, finishReason: "stop" });
+  });
+
+  it("rejects with model-error when the model throws", async () => {
+    const model: PlanModel = {
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw new Error("connection reset");
+      },
+    };
+    const error = await caught(() => new LLMPlanner({ model }).plan({ query, tools: seedTools }));
+    expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
+    expect((error as Error).message).toContain("connection reset");
+  });
+
+  it("rejects with aborted when the signal fires, and stops the model", async () => {
+    const controller = new AbortController();
+    const requests: PlanModelRequest[] = [];
+    const model: PlanModel = {
+      async *stream(request) {
+        requests.push(request);
+        yield { type: "text", text: '[{"type":"tool","name":"calculator","arguments":{"expr":"1"}},' };
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield { type: "text", text: '{"type":"reply","text":"x"}]' };
+      },
+    };
+    const events: string[] = [];
+    const error = await caught(async () => {
+      for await (const event of new LLMPlanner({ model }).stream({ query, tools: seedTools, signal: controller.signal })) {
+        events.push(event.type);
+        controller.abort();
+      }
+    });
+    expect(PlankitError.isInstance(error) && error.code).toBe("aborted");
+    expect(events).toEqual(["step"]);
+    expect(requests[0]?.signal?.aborted).toBe(true);
+  });
+
+  it("aborts the model's signal when the consumer stops early", async () => {
+    const model = createScriptedModel({ responses: [seedAnswer] });
+    for await (const event of new LLMPlanner({ model }).stream({ query, tools: seedTools })) if (event.type === "step") break;
+    expect(model.requests[0]?.signal?.aborted).toBe(true);
+  });
+
+  it("rejects invalid options", () => {
+    const model = createScriptedModel({ responses: [] });
+    const codes = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }].map((options) => {
+      try {
+        new LLMPlanner({ model, ...options });
+        return "none";
+      } catch (error) {
+        return (error as PlankitError).code;
+      }
+    });
+    expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options"]);
+  });
+});
+
+describe("LLMPlanner: sketch mode", () => {
+  it("reasons in a first call, then streams the plan built from that reasoning", async () => {
+    const reasoning = "1. Goal: surveys and a number.\n2. Steps: search arXiv, then calculate 21*2+5, then reply.";
+    const log: string[] = [];
+    const chunks = [seedAnswer.slice(0, seedAnswer.indexOf("},{") + 1), seedAnswer.slice(seedAnswer.indexOf("},{") + 1)];
+    const planModel = createLoggingModel(chunks, log);
+    let calls = 0;
+    const model: PlanModel & { requests: PlanModelRequest[] } = {
+      requests: planModel.requests,
+      stream(request) {
+        calls++;
+        if (calls === 1) {
+          planModel.requests.push(request);
+          return createScriptedModel({ responses: [reasoning] }).stream(request);
+        }
+        return planModel.stream(request);
+      },
+    };
+    const planner = new LLMPlanner({ model, mode: "sketch" });
+    const events = [];
+    for await (const event of planner.stream({ query, tools: seedTools })) {
+      events.push(event);
+      if (event.type === "step") log.push(`step ${event.step.id}`);
+    }
+    expect(model.requests[0]?.prompt).toContain("Think it through, in order:");
+    expect(model.requests[0]?.system).toContain("Do not write JSON");
+    expect(model.requests[1]?.prompt).toContain(`<REASONING>\n${reasoning}\n</REASONING>`);
+    expect(log.slice(0, 2)).toEqual(["model chunk 0", "step s1"]);
+    const done = doneOf(events);
+    expect(done.steps).toEqual(canonicalSeedPlan);
+    expect(done.reasoning).toBe(reasoning);
+    expect(done.usage.modelCalls).toBe(2);
+  });
+});

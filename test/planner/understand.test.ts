@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { buildGoalPrompt, createScriptedModel, LLMPlanner, readGoal, renderGoal } from "../../src/index.ts";
+
+const query = "分析我们北美市场Q1-Q2主要产品的销售增长趋势,识别增长关键驱动因素和潜在风险";
+
+describe("LLMPlanner.understand", () => {
+  it("reads a seed 003 goal answer into a structured goal", async () => {
+    const answer = `\`\`\`json\n${JSON.stringify({
+      core_objective: "分析北美市场Q1-Q2主要产品的销售增长趋势",
+      implicit_requirements: ["覆盖北美市场的主要产品销售数据", "细分时间段为Q1和Q2进行趋势对比"],
+      key_metrics: ["销售额增长率", "市场份额变化"],
+      time_constraint: "Q1-Q2",
+      quality_requirement: "高",
+      risk_factors: ["市场竞争加剧"],
+      uncertainty_level: "中",
+      required_resources: ["销售数据"],
+    })}\n\`\`\``;
+    const model = createScriptedModel({ responses: [answer] });
+    const goal = await new LLMPlanner({ model }).understand({ query });
+    expect(goal).toEqual({
+      objective: "分析北美市场Q1-Q2主要产品的销售增长趋势",
+      requirements: ["覆盖北美市场的主要产品销售数据", "细分时间段为Q1和Q2进行趋势对比"],
+      constraints: [],
+      metrics: ["销售额增长率", "市场份额变化"],
+      risks: ["市场竞争加剧"],
+      resources: ["销售数据"],
+      time: "Q1-Q2",
+      quality: "high",
+      uncertainty: "medium",
+      sensitive: false,
+    });
+    expect(model.requests[0]?.prompt).toContain(`<USER_QUERY>\n${query}\n</USER_QUERY>`);
+  });
+
+  it("falls back to the query as the objective when the answer is unreadable", async () => {
+    const goal = await new LLMPlanner({ model: createScriptedModel({ responses: ["I think you want sales numbers."] }) }).understand({ query: " Reset my password " });
+    expect(goal).toEqual({ objective: "Reset my password", requirements: [], constraints: [], metrics: [], risks: [], resources: [], sensitive: true });
+  });
+
+  it("renders a goal as planning context", () => {
+    const goal = readGoal({ objective: "Compare Q1 and Q2 sales", constraints: ["North America only"], time: "Q1-Q2", quality: "HIGH", metrics: "growth rate", risks: [] }, "x");
+    expect(renderGoal(goal)).toBe(
+      ["Goal: Compare Q1 and Q2 sales", "Constraints:", "- North America only", "- time: Q1-Q2", "- quality: high", "Success metrics:", "- growth rate"].join("\n"),
+    );
+  });
+
+  it("plans with the goal as context", async () => {
+    const model = createScriptedModel({ responses: ['{"objective":"Compare sales","constraints":["North America only"]}', '[{"type":"reply","text":"ok"}]'] });
+    const planner = new LLMPlanner({ model });
+    const goal = await planner.understand({ query: "compare sales" });
+    await planner.plan({ query: "compare sales", tools: [], context: renderGoal(goal) });
+    expect(model.requests[1]?.prompt).toContain("<CONTEXT>\nGoal: Compare sales\nConstraints:\n- North America only\n</CONTEXT>");
+  });
+
+  it("asks for one JSON object with the goal's fields", () => {
+    const { system, prompt } = buildGoalPrompt({ query: "q", profile: { name: "Analyst", role: "planner" } });
+    expect(system).toContain("Output ONLY a JSON object");
+    expect(prompt.startsWith("<PROFILE>\nYou are Analyst, acting as planner.\n</PROFILE>")).toBe(true);
+    expect(prompt).toContain('"objective":"...","requirements":["..."],"constraints":["..."]');
+  });
+});
