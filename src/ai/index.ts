@@ -3,4 +3,4 @@
  *
  * @module
  */
-export {};
+export { fromLanguageModel, type FromLanguageModelOptions } from "./from-language-model.ts";

@@ -1,0 +1,120 @@
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { fromLanguageModel } from "../../src/ai/index.ts";
+import { LLMPlanner, PlankitError, type PlanModelPart } from "../../src/index.ts";
+import { seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+
+type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+type UnifiedFinish = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "interrupted" | "other";
+
+const usage = {
+  inputTokens: { total: 120, noCache: 120, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 30, text: 30, reasoning: undefined },
+};
+
+function textParts(deltas: readonly string[], finish: UnifiedFinish | null = "stop"): StreamPart[] {
+  const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t1" }];
+  for (const delta of deltas) parts.push({ type: "text-delta", id: "t1", delta });
+  parts.push({ type: "text-end", id: "t1" });
+  if (finish !== null) parts.push({ type: "finish", finishReason: { unified: finish, raw: finish }, usage });
+  return parts;
+}
+
+function mockModel(parts: StreamPart[]): MockLanguageModelV4 {
+  return new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream<StreamPart>(parts) }) });
+}
+
+async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPart[]> {
+  const collected: PlanModelPart[] = [];
+  for await (const part of parts) collected.push(part);
+  return collected;
+}
+
+async function failure(promise: Promise<unknown>): Promise<PlankitError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (PlankitError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("fromLanguageModel", () => {
+  it("maps text deltas, the finish reason and usage", async () => {
+    const model = mockModel(textParts(["[{", '"type":"reply",', '"text":"hi"}]']));
+    const parts = await collect(fromLanguageModel(model).stream({ system: "rules", prompt: "hello" }));
+    expect(parts).toEqual([
+      { type: "text", text: "[{" },
+      { type: "text", text: '"type":"reply",' },
+      { type: "text", text: '"text":"hi"}]' },
+      { type: "finish", reason: "stop", usage: { inputTokens: 120, outputTokens: 30 } },
+    ]);
+  });
+
+  it("sends the system prompt as instructions, the prompt as the user message, and the call settings", async () => {
+    const model = mockModel(textParts(["ok"]));
+    await collect(fromLanguageModel(model, { temperature: 0, maxOutputTokens: 500 }).stream({ system: "rules", prompt: "hello" }));
+    const call = model.doStreamCalls[0];
+    expect(call?.prompt).toEqual([
+      { role: "system", content: "rules" },
+      { role: "user", content: [{ type: "text", text: "hello" }] },
+    ]);
+    expect(call?.temperature).toBe(0);
+    expect(call?.maxOutputTokens).toBe(500);
+  });
+
+  it("maps every AI SDK finish reason onto the plan model's", async () => {
+    const reasons: UnifiedFinish[] = ["stop", "length", "content-filter", "error", "tool-calls", "interrupted", "other"];
+    const mapped = [];
+    for (const reason of reasons) {
+      const parts = await collect(fromLanguageModel(mockModel(textParts(["x"], reason))).stream({ prompt: "p" }));
+      const last = parts.at(-1);
+      mapped.push(last?.type === "finish" ? last.reason : "none");
+    }
+    expect(mapped).toEqual(["stop", "length", "content-filter", "error", "other", "other", "other"]);
+  });
+
+  it("throws a stream error part as model-error", async () => {
+    const parts: StreamPart[] = [...textParts(["partial"], null), { type: "error", error: new Error("upstream overloaded") }];
+    const seen: PlanModelPart[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const part of fromLanguageModel(mockModel(parts)).stream({ prompt: "p" })) seen.push(part);
+      })(),
+    );
+    expect(seen).toEqual([{ type: "text", text: "partial" }]);
+    expect(error.code).toBe("model-error");
+    expect(error.message).toContain("upstream overloaded");
+  });
+
+  it("throws a failed request as model-error", async () => {
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        throw new Error("connection refused");
+      },
+    });
+    const error = await failure(collect(fromLanguageModel(model, { maxRetries: 0 }).stream({ prompt: "p" })));
+    expect(error.code).toBe("model-error");
+    expect(error.message).toContain("connection refused");
+  });
+
+  it("throws aborted when the signal already fired", async () => {
+    const model = mockModel(textParts(["x"]));
+    const error = await failure(collect(fromLanguageModel(model).stream({ prompt: "p", signal: AbortSignal.abort() })));
+    expect(error.code).toBe("aborted");
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
+  it("lets the planner plan through an AI SDK model", async () => {
+    const answer = JSON.stringify(seedPlan);
+    const deltas = answer.match(/.{1,7}/gsu) ?? [];
+    const planner = new LLMPlanner({ model: fromLanguageModel(mockModel(textParts(deltas))) });
+    const events = [];
+    for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: seedTools })) events.push(event);
+    const done = events.at(-1);
+    expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
+    expect(done?.type === "done" && done.usage).toEqual({ modelCalls: 1, inputTokens: 120, outputTokens: 30 });
+    expect(done?.type === "done" && done.clean).toBe(true);
+  });
+});

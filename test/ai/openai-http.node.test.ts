@@ -1,0 +1,137 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createOpenAI } from "@ai-sdk/openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromLanguageModel } from "../../src/ai/index.ts";
+import { LLMPlanner, PlankitError, type PlannerEvent } from "../../src/index.ts";
+import { seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { chatCompletionEvents, errorBody, type StubAnswer, type StubRequest } from "./openai-stub.ts";
+
+// A local OpenAI-compatible server (test code) streaming chat-completion SSE
+// chunks over real HTTP; @ai-sdk/openai is the real client.
+
+const answer = JSON.stringify(seedPlan);
+const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5";
+
+let server: Server;
+let baseURL = "";
+const requests: StubRequest[] = [];
+let respond: (request: StubRequest) => StubAnswer = () => ({ text: answer });
+/** Awaited before the last content chunk is written, to hold the rest of the answer back. */
+let beforeLastChunk: () => Promise<void> = async () => {};
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    void (async () => {
+      const text = await readBody(request);
+      const received: StubRequest = {
+        method: request.method ?? "",
+        path: request.url ?? "",
+        authorization: request.headers.authorization ?? null,
+        body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+      };
+      requests.push(received);
+      if (received.method !== "POST" || received.path !== "/v1/chat/completions") {
+        response.writeHead(404).end("not found");
+        return;
+      }
+      const chosen = respond(received);
+      if (chosen.status !== undefined) {
+        response.writeHead(chosen.status, { "content-type": "application/json" }).end(errorBody(chosen.status));
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      const events = chatCompletionEvents(chosen);
+      for (const [index, event] of events.entries()) {
+        if (index === events.length - 3) await beforeLastChunk();
+        response.write(event);
+        // One chunk per network write, as a real server flushes them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      response.end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function planner(options: { maxRetries?: number } = {}): LLMPlanner {
+  const openai = createOpenAI({ baseURL, apiKey: "sk-local" });
+  return new LLMPlanner({ model: fromLanguageModel(openai.chat("local-model"), options) });
+}
+
+describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
+  it("plans over HTTP, streaming SSE chunks", async () => {
+    respond = () => ({ text: answer, chunkSize: 5, usage: { prompt_tokens: 400, completion_tokens: 70 } });
+    const events: PlannerEvent[] = [];
+    for await (const event of planner().stream({ query, tools: seedTools })) events.push(event);
+    const done = events.at(-1);
+    expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
+    expect(done).toMatchObject({ clean: true, finishReason: "stop", usage: { modelCalls: 1, inputTokens: 400, outputTokens: 70 } });
+    const request = requests.at(-1);
+    expect(request?.authorization).toBe("Bearer sk-local");
+    expect(request?.body).toMatchObject({ model: "local-model", stream: true });
+  });
+
+  it("emits the first step while the server holds back the end of the answer", async () => {
+    respond = () => ({ text: answer, chunkSize: 16 });
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let heldUntilStep = false;
+    beforeLastChunk = () => Promise.race([released.then(() => void (heldUntilStep = true)), new Promise<void>((resolve) => setTimeout(resolve, 2_000))]);
+    try {
+      const seen: string[] = [];
+      for await (const event of planner().stream({ query, tools: seedTools })) {
+        if (event.type !== "step") continue;
+        seen.push(event.step.id);
+        release();
+      }
+      expect(heldUntilStep).toBe(true);
+      expect(seen).toEqual(["s1", "s2", "s3"]);
+    } finally {
+      beforeLastChunk = async () => {};
+    }
+  });
+
+  it("repairs a broken first answer with a second request", async () => {
+    let call = 0;
+    respond = () => (++call === 1 ? { text: "I will search arXiv first, then calculate." } : { text: answer });
+    const events: PlannerEvent[] = [];
+    for await (const event of planner().stream({ query, tools: seedTools })) events.push(event);
+    expect(events.map((event) => event.type)).toEqual(["repair", "step", "step", "step", "done"]);
+    const repairRequest = requests.at(-1)?.body["messages"] as { content: string }[];
+    expect(repairRequest[1]?.content).toContain("<PREVIOUS_ANSWER>\nI will search arXiv first, then calculate.\n</PREVIOUS_ANSWER>");
+  });
+
+  it("reports an answer that stopped without a finish reason as unclean", async () => {
+    respond = () => ({ text: answer, finishReason: null });
+    let done: PlannerEvent | undefined;
+    for await (const event of planner().stream({ query, tools: seedTools })) done = event;
+    expect(done).toMatchObject({ type: "done", clean: false });
+    expect(done?.type === "done" && done.finishReason).not.toBe("stop");
+  });
+
+  it("turns an HTTP 500 into a model-error", async () => {
+    respond = () => ({ text: "", status: 500 });
+    let error: unknown;
+    try {
+      await planner({ maxRetries: 0 }).plan({ query, tools: seedTools });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
+  });
+});
