@@ -206,6 +206,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
       tokens++;
       yield { type: "text", text: text.slice(offset, offset + charsPerToken) };
     }
+    if (tokens === 0 && firstTokenMs > 0) await waitUntil(firstTokenMs);
     if (signal?.aborted) throw abortError(signal);
     if (answer.error !== undefined) throw answer.error;
     if (finishReason !== null) {

@@ -6,7 +6,7 @@
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { PlannerProfile } from "./planner-event.ts";
 import { renderProfile } from "./render-profile.ts";
-import { tagBlock } from "./render-plan-sections.ts";
+import { tagBlock } from "./tag-block.ts";
 
 /** What {@link buildGoalPrompt} needs. */
 export interface GoalPromptInput {

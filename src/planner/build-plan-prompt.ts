@@ -4,7 +4,8 @@
  * @module
  */
 import { renderPlanRules } from "./render-plan-rules.ts";
-import { renderPlanSections, tagBlock, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { tagBlock } from "./tag-block.ts";
 
 /** What {@link buildPlanPrompt} needs. */
 export interface PlanPromptInput extends PlanSectionsInput {

@@ -7,7 +7,8 @@ import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { CompletedStep, FailedStep } from "./planner-event.ts";
 import { renderPlanRules } from "./render-plan-rules.ts";
-import { renderPlanSections, tagBlock, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { tagBlock } from "./tag-block.ts";
 import { renderStepList } from "./render-step-list.ts";
 
 /** What {@link buildReplanPrompt} needs. */

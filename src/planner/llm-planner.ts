@@ -19,7 +19,7 @@ import type { PlanGoal } from "./plan-goal.ts";
 import type { Planner, PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import { readGoal } from "./read-goal.ts";
 import { streamPlanAttempts } from "./stream-plan-attempts.ts";
-import { readModelText } from "./stream-model-text.ts";
+import { readModelText } from "./read-model-text.ts";
 
 /** How {@link LLMPlanner} asks for a plan. */
 export type PlannerMode = "direct" | "sketch";

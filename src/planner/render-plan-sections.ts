@@ -7,6 +7,7 @@ import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import type { PlannerProfile } from "./planner-event.ts";
 import { renderProfile } from "./render-profile.ts";
 import { renderToolList } from "./render-tool-list.ts";
+import { tagBlock } from "./tag-block.ts";
 
 /** What {@link renderPlanSections} renders. */
 export interface PlanSectionsInput {
@@ -18,17 +19,6 @@ export interface PlanSectionsInput {
   profile?: PlannerProfile | string | undefined;
   /** Extra context (a goal from `understand()`, memory). */
   context?: string | undefined;
-}
-
-/**
- * Wraps text in a seed 000 style tag block.
- *
- * @param tag - the tag name.
- * @param body - the content.
- * @returns the block.
- */
-export function tagBlock(tag: string, body: string): string {
-  return `<${tag}>\n${body}\n</${tag}>`;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { PlannerUsage } from "./planner-event.ts";
  * @param what - what was interrupted, for the message.
  * @returns the error.
  */
-export function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
+function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
   return new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
 }
 
@@ -67,33 +67,4 @@ export async function* streamModelText(
   }
   if (signal?.aborted) throw plannerAbortError(signal, what);
   return reason;
-}
-
-/**
- * Runs one model call to the end and collects its text.
- *
- * @param model - the model.
- * @param request - system prompt, prompt and signal.
- * @param usage - updated in place.
- * @param what - what the call is for, for error messages.
- * @returns the text and the finish reason.
- * @throws PlankitError `aborted` or `model-error`, as {@link streamModelText}.
- *
- * @example
- * ```ts
- * const { text } = await readModelText(model, { system, prompt }, usage, "Goal understanding");
- * ```
- */
-export async function readModelText(
-  model: PlanModel,
-  request: PlanModelRequest,
-  usage: PlannerUsage,
-  what: string,
-): Promise<{ text: string; finishReason: FinishReason | "missing" }> {
-  const call = streamModelText(model, request, usage, what);
-  let text = "";
-  for (let next = await call.next(); ; next = await call.next()) {
-    if (next.done === true) return { text, finishReason: next.value };
-    text += next.value;
-  }
 }
