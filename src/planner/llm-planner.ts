@@ -111,6 +111,14 @@ function positiveInteger(name: string, value: number): number {
  * Any model works through the {@link PlanModel} interface: `fromLanguageModel`
  * from `plankit/ai` adapts AI SDK models; `createScriptedModel` scripts one.
  *
+ * - The prompt shows the top-K tools; steps are validated against the whole
+ *   catalog, so a valid call to a tool the selection left out is kept.
+ * - The reply step is emitted when the model is done (a repair may still
+ *   add steps before it); `maxSteps` keeps its last place for the reply.
+ * - `done.clean` is true only when the last call finished with `stop`, no
+ *   step of its answer was dropped for being wrong, and the reply is the
+ *   model's own (not added, not the fallback).
+ *
  * @example
  * ```ts
  * const planner = new LLMPlanner({ model, maxSteps: 4 });
