@@ -1,0 +1,51 @@
+/**
+ * Arithmetic written inside a request.
+ *
+ * @module
+ */
+import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
+
+const words: readonly [RegExp, string][] = [
+  [/\bmultiplied by\b/giu, "*"],
+  [/\bdivided by\b/giu, "/"],
+  [/\btimes\b/giu, "*"],
+  [/\bplus\b/giu, "+"],
+  [/\bminus\b/giu, "-"],
+  [/\bsquare root of\s*(\d+(?:\.\d+)?)/giu, "sqrt($1)"],
+  [/(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(\d+(?:\.\d+)?)/giu, "($1 / 100 * $2)"],
+  [/(\d),(\d{3})\b/gu, "$1$2"],
+];
+
+const candidate = /(?:\b(?:sqrt|cbrt|abs|round|floor|ceil|min|max|pow|hypot|log2|log|ln|exp|sin|cos|tan|pi)\b|[\d.()+\-*/^%×÷,\s])+/giu;
+
+/**
+ * Finds an arithmetic expression written in a request ("What is 21*2+5?",
+ * "12 times 7", "15% of 80", "square root of 2") and returns it in the
+ * calculator's syntax — only when the calculator can evaluate it and it has
+ * at least one operator or function.
+ *
+ * @param text - the request.
+ * @returns the expression, or `undefined` when the text holds none.
+ *
+ * @example
+ * ```ts
+ * extractExpression("What is 21*2+5?"); // "21*2+5"
+ * extractExpression("what's 15% of 80"); // "(15 / 100 * 80)"
+ * ```
+ */
+export function extractExpression(text: string): string | undefined {
+  let rewritten = text;
+  for (const [pattern, replacement] of words) rewritten = rewritten.replace(pattern, replacement);
+  let best: string | undefined;
+  for (const match of rewritten.matchAll(candidate)) {
+    const expression = match[0].trim().replace(/^[,)]+|[,(]+$/gu, "").trim();
+    if (!/\d/u.test(expression) || !/[+\-*/^%×÷(]/u.test(expression.replace(/^-/u, ""))) continue;
+    try {
+      evaluateArithmetic(expression);
+    } catch {
+      continue;
+    }
+    if (best === undefined || expression.length > best.length) best = expression;
+  }
+  return best;
+}
