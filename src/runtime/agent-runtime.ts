@@ -76,8 +76,11 @@ export interface AgentRuntimeOptions {
    */
   timeoutMs?: number;
   /**
-   * Retries after a failed attempt (errors another identical attempt cannot
-   * fix, such as invalid arguments, are not retried); a step's own `retries` wins.
+   * Retries after a failed attempt of an `llm` step or a read-only or
+   * idempotent tool. Other tools are retried only when the step sets its own
+   * `retries` (a tool that timed out may have acted already), and errors
+   * another identical attempt cannot fix, such as invalid arguments, never
+   * are. A step's own `retries` wins.
    *
    * @defaultValue `2`
    */

@@ -10,7 +10,7 @@ import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { referencesOf } from "../plan/references-of.ts";
 import { resolveReferences } from "../plan/resolve-references.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
-import type { CompletedStep, FailedStep, Planner, PlannerEvent, PlannerProfile } from "../planner/planner-event.ts";
+import type { CompletedStep, FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest } from "../planner/planner-event.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { collectModelText } from "./collect-model-text.ts";
@@ -585,7 +585,7 @@ export class RunExecution {
         return;
       }
       entry.error = result.error;
-      const retries = entry.step.retries ?? this.#config.retries;
+      const retries = entry.step.retries ?? (this.#retriesByDefault(entry.step) ? this.#config.retries : 0);
       if (!result.permanent && attempt <= retries) {
         this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: result.error, final: false, durationMs });
         const delayMs = computeBackoff(attempt, this.#config.backoff, this.#config.random);
@@ -619,6 +619,21 @@ export class RunExecution {
       this.#settle();
       return;
     }
+  }
+
+  /**
+   * Whether a step is retried without its own `retries`: `llm` steps and
+   * read-only or idempotent tools. Another tool may have acted before it
+   * failed or timed out (a message sent, an order placed), so repeating it is
+   * left to the plan (`retries` on the step) or a reflector.
+   *
+   * @param step - the step.
+   * @returns the check.
+   */
+  #retriesByDefault(step: PlanStep): boolean {
+    if (step.type !== "tool") return true;
+    const annotations = this.#config.registry.get(step.name)?.annotations;
+    return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
   }
 
   /**
@@ -926,7 +941,14 @@ export class RunExecution {
         signal: this.signal,
       };
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
-      patch = await raceSignal(this.#config.planner.replan(request), this.signal);
+      const streaming = (this.#config.planner as { streamReplan?: (request: ReplanRequest) => AsyncIterable<PlannerEvent> }).streamReplan;
+      if (typeof streaming === "function") {
+        // A planner that streams its patch (LLMPlanner) reports its issues, repairs and model calls.
+        this.#usage.modelCalls--;
+        patch = await this.#readPatch(streaming.call(this.#config.planner, request), attempt);
+      } else {
+        patch = await raceSignal(this.#config.planner.replan(request), this.signal);
+      }
     } catch {
       patch = undefined;
     }
@@ -968,6 +990,40 @@ export class RunExecution {
       }
     }
     this.#settle();
+  }
+
+  /**
+   * Reads a streamed patch: forwards issues and repairs, counts the model
+   * calls and tokens of `done`, and returns its steps.
+   *
+   * @param events - the planner's patch events.
+   * @param attempt - the re-plan number, for repair events.
+   * @returns the patch, or `undefined` when the stream ended without `done`.
+   */
+  async #readPatch(events: AsyncIterable<PlannerEvent>, attempt: number): Promise<PlanStep[] | undefined> {
+    const iterator = events[Symbol.asyncIterator]();
+    let patch: PlanStep[] | undefined;
+    let counted = false;
+    try {
+      for (;;) {
+        const next = await raceSignal(iterator.next(), this.signal);
+        if (next.done === true || this.#ended) break;
+        const event = next.value;
+        if (event.type === "issue") this.#event({ type: "step-issue", issue: event.issue, action: event.action });
+        else if (event.type === "repair") this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt });
+        else if (event.type === "done") {
+          patch = event.steps;
+          counted = true;
+          this.#usage.modelCalls += event.usage.modelCalls;
+          this.#usage.inputTokens += event.usage.inputTokens ?? 0;
+          this.#usage.outputTokens += event.usage.outputTokens ?? 0;
+        }
+      }
+    } finally {
+      if (!counted) this.#usage.modelCalls++;
+      if (this.#ended) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    }
+    return patch;
   }
 
   /**

@@ -304,3 +304,27 @@ describe("re-planning", () => {
     expect(run.state.reason).toBe("failed");
   });
 });
+
+describe("retry policy for side effects", () => {
+  it("does not repeat a side-effecting tool unless the step asks for retries", async () => {
+    let sends = 0;
+    const { registry } = createTestRegistry({
+      extra: [
+        {
+          name: "post",
+          inputSchema: { type: "object" },
+          execute: () => {
+            sends++;
+            throw new Error("gateway timeout");
+          },
+        },
+      ],
+    });
+    const once = createFakePlanner({ steps: [tool("s1", "post"), reply("s2", "x")] });
+    await new AgentRuntime({ planner: once, registry, memory: false, retries: 3, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined }).run("go").done;
+    expect(sends).toBe(1);
+    const explicit = createFakePlanner({ steps: [tool("s1", "post", {}, { retries: 2 }), reply("s2", "x")] });
+    await new AgentRuntime({ planner: explicit, registry, memory: false, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined }).run("go").done;
+    expect(sends).toBe(4);
+  });
+});
