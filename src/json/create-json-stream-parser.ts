@@ -87,7 +87,9 @@ export interface JsonStreamParser {
    *
    * @param chunk - the next characters of the text, of any length.
    * @returns the elements of the root array completed by this chunk, in order
-   *   (always empty when the root value is not an array).
+   *   (always empty when the root value is not an array). When nothing
+   *   completed, the same empty array is returned each time: copy it before
+   *   adding to it.
    * @throws {@link JsonStreamError} in strict mode, on the first character
    *   `JSON.parse` would reject, or past a limit.
    */
@@ -143,6 +145,7 @@ const N_E_SIGN = 6;
 const N_EXPONENT = 7;
 
 const MAX_REPAIRS = 1000;
+
 
 const EXPECTED: Record<number, string> = {
   [PREAMBLE]: "a JSON value",
@@ -243,7 +246,11 @@ class Parser implements JsonStreamParser {
 
   private root: unknown = undefined;
   private hasRoot = false;
-  private out: unknown[] = [];
+  // What write() returns when the chunk completed no element: the same empty
+  // array every time. A fresh array per call measurably slows a parse at
+  // model-token chunk sizes once the heap is large (see the benchmark).
+  private readonly none: unknown[] = [];
+  private out: unknown[] = this.none;
   private pendingEmit = false; // a scalar element of the root array waits for "," or "]"
   private finishing = false;
   private sawNewline = false; // lenient: a newline since the last value (for missing commas)
@@ -282,17 +289,21 @@ class Parser implements JsonStreamParser {
       this.offset += chunk.length;
       return [];
     }
-    const out: unknown[] = [];
-    this.out = out;
+    if (this.none.length !== 0) this.none.length = 0; // a caller added to it
+    this.out = this.none;
     if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating)) {
       this.noteSuffix(chunk, 0, this.offset);
       this.offset += chunk.length;
-      return out;
+      return this.none;
     }
-    this.run(chunk, this.offset);
+    if (this.strict) {
+      this.feed(chunk, this.offset, 0); // strict errors propagate as they are
+    } else {
+      this.run(chunk, this.offset);
+    }
     this.offset += chunk.length;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
-    return out;
+    return this.out;
   }
 
   end(): unknown {
@@ -333,7 +344,8 @@ class Parser implements JsonStreamParser {
     for (;;) {
       try {
         if (pieces === undefined || bases === undefined) {
-          this.feedPiece(chunk, base, 0);
+          if (this.speculating) this.feedPiece(chunk, base, 0);
+          else this.feed(chunk, base, 0);
         } else {
           for (; piece < pieces.length; piece++, from = 0) this.feedPiece(pieces[piece]!, bases[piece]!, from);
         }
@@ -452,7 +464,7 @@ class Parser implements JsonStreamParser {
       if (d === 0) {
         if (this.speculating) this.commit();
         if (this.finishing) return;
-        if (typeof value === "string" || (typeof value === "object" && value !== null)) this.out.push(value);
+        if (typeof value === "string" || (typeof value === "object" && value !== null)) this.emit(value);
         else this.pendingEmit = true;
       }
     } else {
@@ -462,11 +474,16 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  private emit(element: unknown): void {
+    if (this.out === this.none) this.out = [element];
+    else this.out.push(element);
+  }
+
   private flushPending(): void {
     if (this.pendingEmit) {
       this.pendingEmit = false;
       const elements = this.stack[0] as unknown[];
-      this.out.push(elements[elements.length - 1]);
+      this.emit(elements[elements.length - 1]);
     }
   }
 
@@ -502,6 +519,10 @@ class Parser implements JsonStreamParser {
   private endString(): void {
     const text = this.text;
     this.text = "";
+    // A string grown chunk by chunk is a chain of pieces; reading one character
+    // makes the engine flatten it now, while the pieces are still young and cheap
+    // to collect, instead of keeping the chain alive inside the parsed value.
+    if (text.length > 12) text.charCodeAt(0);
     if (this.tokenIsKey) {
       this.keys[this.depth - 1] = text;
       this.mode = COLON;

@@ -33,8 +33,8 @@ const CELL_BUDGET_MS = 2500;
 const MIN_ROUNDS = 5;
 const MAX_ROUNDS = 41;
 /** Warm-up per contender and cell: at least this many runs and this much time. */
-const WARM_UP_RUNS = 5;
-const WARM_UP_MS = 150;
+const WARM_UP_RUNS = 10;
+const WARM_UP_MS = 300;
 /** `parsePartialJson` re-parses the whole text per chunk; one cell gets at most this long. */
 const QUADRATIC_BUDGET_MS = 3000;
 const QUADRATIC_MAX_RUNS = 5;
@@ -233,19 +233,20 @@ async function measureQuadratic(chunks: readonly string[], input: Input, chunkSi
 
 async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
   const chunks = splitText(input.text, chunkSize);
-  // Start each cell without the previous cells' garbage (never inside a timed round; see timeRun).
-  globalThis.gc?.();
-  let roundEstimate = 0;
-  for (const contender of contenders) roundEstimate += await warmUp(contender, chunks, input.text);
-  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, Math.ceil(CELL_BUDGET_MS / Math.max(roundEstimate, 1e-3))));
-  const times: number[][] = contenders.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    // Rotate the order so no contender always runs right after the same one.
-    for (let offset = 0; offset < contenders.length; offset++) {
-      const index = (round + offset) % contenders.length;
-      const contender = contenders[index]!;
-      times[index]!.push(await timeRun(() => contender.run(chunks, input.text)));
-    }
+  // Each contender is measured in a block of its own after a warm-up:
+  // interleaving runs makes every parser pay for the garbage the one before it
+  // left (jsonriver leaves hundreds of MB), which measures the neighbour, not
+  // the parser. No collection is forced: after a forced full GC, V8 runs the
+  // next few hundred milliseconds of work measurably slower (see timeRun).
+  const times: number[][] = [];
+  let rounds = 0;
+  for (const contender of contenders) {
+    const estimate = await warmUp(contender, chunks, input.text);
+    const count = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, Math.ceil(CELL_BUDGET_MS / contenders.length / Math.max(estimate, 1e-3))));
+    rounds = Math.max(rounds, count);
+    const own: number[] = [];
+    for (let round = 0; round < count; round++) own.push(await timeRun(() => contender.run(chunks, input.text)));
+    times.push(own);
   }
   const quadratic = await measureQuadratic(chunks, input, chunkSize);
   let allocated: number[] | undefined;
@@ -392,7 +393,7 @@ export async function run(): Promise<string> {
     "",
     `Generated plans (\`test/bench/lib/generate-plan-text.ts\`, seeded): N steps of about ${Math.round(inputs[2]!.text.length / inputs[2]!.steps)} characters, one per line, with CJK, accented letters, emoji, \`\\n\` \`\\t\` \`\\"\` \`\\u00e9\` and surrogate-pair escapes, nested arguments, numbers, booleans and null. Each text is split before timing into chunks of 1, 4 or 64 code points (an emoji is never cut). A streaming run feeds every chunk and collects the root array's elements as the parser hands them out (jsonriver has no per-element output: it is driven to its final value). Every parser's output was checked to deep-equal \`JSON.parse\`'s (keys in order) on every input and chunk size before timing; plankit's \`end()\` value too.`,
     "",
-    `Times are medians in milliseconds of ${roundCounts[0]}–${roundCounts.at(-1)} rounds per cell after warm-up, the contenders taking turns within a round, with no GC forced between runs (the collections a run causes count). "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over \`JSON.parse\` on the whole text. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
+    `Times are medians in milliseconds of ${roundCounts[0]}–${roundCounts.at(-1)} rounds per contender and cell, each contender timed in a block of its own after a warm-up, with no GC forced (the collections its own runs cause count). "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over \`JSON.parse\` on the whole text. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
     "",
     ...inputs.flatMap((input) => [tableFor(input.steps, cells, input), ""]),
     `\`parsePartialJson\` (async, re-parses the whole accumulated text on every chunk, as the AI SDK's partial-object streaming does) gets ${QUADRATIC_BUDGET_MS / 1000} s per cell:`,
