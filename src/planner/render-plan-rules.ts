@@ -32,6 +32,7 @@ export function renderPlanRules(maxSteps: number): string {
     "- Use ONLY the tools in AVAILABLE_TOOLS, by their exact names.",
     "- Arguments MUST follow the tool's input_schema; give every required argument.",
     "- Give every step a unique id (s1, s2, ...); a step may refer only to steps before it.",
+    "- A step starts as soon as the steps it refers to are done, so steps that do not depend on each other run in parallel: write independent steps first, then the steps that combine their results.",
     '- Tools with "read_only": true only read; use tools that change things only when the request asks for it.',
     `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}.`,
     "- Conclude with exactly one reply step, as the last step.",
