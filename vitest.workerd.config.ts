@@ -17,6 +17,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "test/**/*.node.test.ts", "test/e2e/**", "test/bench/**"],
+    // The Worker serves the built web demo as static assets (wrangler.toml [assets]).
+    globalSetup: ["./test/worker/build-demo-assets.ts"],
     testTimeout: 10_000,
     hookTimeout: 10_000,
   },

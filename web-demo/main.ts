@@ -1,6 +1,200 @@
 /**
- * The web demo's entry point (placeholder until the demo is built).
+ * The web demo's entry point: wires the page to a run on the Worker
+ * (`POST /v1/run`) or in the browser, and draws the plan as it streams.
  *
  * @module
  */
-export {};
+import { createRunState, type RuntimeEvent, type ToolDescriptor } from "../src/index.ts";
+import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
+import type { DemoEvent } from "./demo-event.ts";
+import { describeEvent } from "./describe-event.ts";
+import { renderDag } from "./render-dag.ts";
+import { renderStepList } from "./render-step-list.ts";
+import { runInBrowser } from "./run-in-browser.ts";
+import { runOnWorker } from "./run-on-worker.ts";
+import { toStepViews } from "./to-step-views.ts";
+
+/**
+ * Finds a required element.
+ *
+ * @param selector - a CSS selector.
+ * @returns the element.
+ */
+function element<T extends Element>(selector: string): T {
+  const found = document.querySelector<T>(selector);
+  if (found === null) throw new Error(`The page has no ${selector}`);
+  return found;
+}
+
+const form = element<HTMLFormElement>("#request-form");
+const query = element<HTMLTextAreaElement>("#query");
+const runButton = element<HTMLButtonElement>("#run");
+const stopButton = element<HTMLButtonElement>("#stop");
+const token = element<HTMLInputElement>("#token");
+const modelLine = element<HTMLElement>("#model");
+const status = element<HTMLElement>("#status");
+const planSection = element<HTMLElement>("#plan");
+const graph = element<SVGSVGElement>("#dag");
+const stepList = element<HTMLOListElement>("#steps");
+const reply = element<HTMLElement>("#reply");
+const timeline = element<HTMLOListElement>("#timeline");
+const toolList = element<HTMLUListElement>("#tools");
+
+let controller: AbortController | undefined;
+
+/**
+ * The run mode the page is set to.
+ *
+ * @returns `worker` or `browser`.
+ */
+function mode(): "worker" | "browser" {
+  return (form.elements.namedItem("mode") as RadioNodeList).value === "browser" ? "browser" : "worker";
+}
+
+/**
+ * Lists tools with their safety hints.
+ *
+ * @param tools - the descriptors.
+ * @returns nothing.
+ */
+function showTools(tools: readonly ToolDescriptor[]): void {
+  toolList.replaceChildren(
+    ...tools.map((tool) => {
+      const item = document.createElement("li");
+      const name = document.createElement("code");
+      name.textContent = tool.name;
+      const hint = document.createElement("span");
+      const annotations = tool.annotations ?? {};
+      hint.className = annotations.destructiveHint === true ? "hint side-effect" : "hint";
+      hint.textContent = annotations.destructiveHint === true ? "side effects: runs after the plan is complete" : annotations.readOnlyHint === true ? "read-only: may start while the plan streams" : "";
+      const description = document.createElement("p");
+      description.textContent = tool.description;
+      item.append(name, " ", hint, description);
+      return item;
+    }),
+  );
+}
+
+/**
+ * Shows the tools and the model for the current mode: the Worker's (from
+ * `GET /v1/tools`) or the bundled demo tools.
+ *
+ * @returns nothing.
+ */
+async function describeMode(): Promise<void> {
+  if (mode() === "browser") {
+    showTools(createDemoTools().list());
+    modelLine.textContent = "Model: the offline demo model, running in this browser.";
+    return;
+  }
+  try {
+    const headers: Record<string, string> = token.value === "" ? {} : { authorization: `Bearer ${token.value}` };
+    const response = await fetch("/v1/tools", { headers });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const body = (await response.json()) as { model: { name: string }; tools: ToolDescriptor[] };
+    showTools(body.tools);
+    modelLine.textContent = `Model: ${body.model.name} (on the Worker).`;
+  } catch {
+    showTools(createDemoTools().list());
+    modelLine.textContent = "Model: unknown until the first run (the Worker did not answer GET /v1/tools).";
+  }
+}
+
+/**
+ * Adds a line to the timeline.
+ *
+ * @param event - the event.
+ * @returns nothing.
+ */
+function logEvent(event: DemoEvent): void {
+  const { time, text } = describeEvent(event);
+  const item = document.createElement("li");
+  item.dataset["type"] = event.type;
+  const when = document.createElement("time");
+  when.textContent = time;
+  item.append(when, " ", text);
+  timeline.append(item);
+}
+
+/**
+ * Runs the request in the box, drawing every event.
+ *
+ * @returns nothing.
+ */
+async function run(): Promise<void> {
+  const text = query.value.trim();
+  if (text === "") {
+    status.textContent = "Type a request first.";
+    query.focus();
+    return;
+  }
+  controller?.abort();
+  controller = new AbortController();
+  const { signal } = controller;
+  const reducer = createRunState();
+  graph.replaceChildren();
+  stepList.replaceChildren();
+  timeline.replaceChildren();
+  reply.textContent = "";
+  reply.dataset["state"] = "pending";
+  runButton.disabled = true;
+  stopButton.disabled = false;
+  planSection.setAttribute("aria-busy", "true");
+  status.textContent = "Planning…";
+  const source = mode() === "browser" ? runInBrowser(text, signal) : runOnWorker(text, { token: token.value, signal });
+  try {
+    for await (const event of source) {
+      logEvent(event);
+      if (event.type === "model") {
+        modelLine.textContent = `Model: ${event.name}.`;
+        continue;
+      }
+      if (event.type === "error") {
+        status.textContent = `The stream failed: ${event.message}`;
+        continue;
+      }
+      reducer.apply(event as RuntimeEvent);
+      const views = toStepViews(reducer.state);
+      renderDag(graph, views);
+      renderStepList(stepList, views);
+      if (event.type === "plan-end") status.textContent = "Plan complete; running…";
+      if (event.type === "reply") {
+        reply.textContent = event.text;
+        reply.dataset["state"] = "done";
+      }
+      if (event.type === "run-end") {
+        status.textContent = `Run ${event.reason} in ${Math.round(event.durationMs)} ms.`;
+        reply.dataset["state"] = event.reason === "completed" ? "done" : "failed";
+      }
+    }
+  } catch (error) {
+    status.textContent = signal.aborted ? "Stopped." : error instanceof Error ? error.message : String(error);
+    reply.dataset["state"] = "failed";
+  } finally {
+    runButton.disabled = false;
+    stopButton.disabled = true;
+    planSection.setAttribute("aria-busy", "false");
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void run();
+});
+query.addEventListener("keydown", (event) => {
+  // Enter runs; Shift+Enter adds a line.
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+stopButton.addEventListener("click", () => controller?.abort(new Error("Stopped by the user")));
+for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-example]")) {
+  button.addEventListener("click", () => {
+    query.value = button.dataset["example"] ?? "";
+    query.focus();
+  });
+}
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) radio.addEventListener("change", () => void describeMode());
+token.addEventListener("change", () => void describeMode());
+void describeMode();

@@ -1,40 +1,23 @@
 /**
- * The plankit Worker entry point. For now it answers `GET /health`; every
- * other request gets a JSON problem-details 404.
+ * The plankit Worker: `POST /v1/plan` and `POST /v1/run` stream plans and
+ * runs as Server-Sent Events, `GET /v1/tools` lists the tools, and `/`
+ * serves the web demo through Workers static assets. It plans with
+ * `OPENAI_API_KEY` (+ `OPENAI_BASE_URL`, `PLANKIT_MODEL`) when set, else
+ * with the built-in offline demo model. See {@link createWorker}.
  *
  * @module
  */
-
-function problem(status: number, title: string, detail: string): Response {
-  return new Response(JSON.stringify({ type: "about:blank", title, status, detail }), {
-    status,
-    headers: { "content-type": "application/problem+json; charset=utf-8" },
-  });
-}
+import { createWorker } from "./create-worker.ts";
+import type { WorkerEnv } from "./worker-env.ts";
 
 /**
- * The Worker's fetch handler.
+ * The Worker's handlers.
  *
  * @example
  * ```ts
- * const response = await worker.fetch(new Request("https://example.com/health"));
- * await response.json(); // { ok: true }
+ * const response = await worker.fetch(new Request("https://example.com/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "21*2+5?" }) }), {});
  * ```
  */
-const worker = {
-  /**
-   * Routes one request.
-   *
-   * @param request - the incoming request.
-   * @returns `{ ok: true }` for `GET /health`, a problem+json 404 otherwise.
-   */
-  async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname === "/health" && request.method === "GET") {
-      return Response.json({ ok: true });
-    }
-    return problem(404, "Not Found", `No route for ${request.method} ${url.pathname}`);
-  },
-} satisfies ExportedHandler;
+const worker = createWorker() satisfies ExportedHandler<WorkerEnv>;
 
 export default worker;

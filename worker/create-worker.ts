@@ -1,0 +1,233 @@
+/**
+ * The Worker's request handling.
+ *
+ * @module
+ */
+import { AgentRuntime, LLMPlanner, PlankitError, type AgentRuntimeOptions, type PlanStep, type Planner, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
+import { createDemoTools } from "./demo/create-demo-tools.ts";
+import { checkBearerToken } from "./http/check-bearer-token.ts";
+import { createEventStream } from "./http/create-event-stream.ts";
+import { problemResponse } from "./http/problem-response.ts";
+import { readRequestBody } from "./http/read-request-body.ts";
+import { createRedactor } from "./http/redact-secrets.ts";
+import type { RequestBody } from "./http/request-body-schema.ts";
+import { resolveCors } from "./http/resolve-cors.ts";
+import { restrictPlanner } from "./restrict-planner.ts";
+import { selectModel, type SelectedModel } from "./select-model.ts";
+import type { WorkerEnv } from "./worker-env.ts";
+
+/** Options of {@link createWorker}: what tests (or a fork) swap out. */
+export interface WorkerOptions {
+  /**
+   * The tools of one request.
+   *
+   * @defaultValue the demo tools, with a fresh note store per request
+   */
+  createTools?: (env: WorkerEnv) => ToolRegistry;
+  /**
+   * The model of one request.
+   *
+   * @defaultValue {@link selectModel}
+   */
+  selectModel?: (env: WorkerEnv) => SelectedModel;
+  /** Runtime settings for `/v1/run`, over the Worker's defaults. */
+  runtime?: Partial<Omit<AgentRuntimeOptions, "planner" | "registry" | "model" | "profile">>;
+}
+
+/** The routes under `/v1/`, with their methods. */
+const apiRoutes: Readonly<Record<string, readonly string[]>> = {
+  "/v1/plan": ["POST"],
+  "/v1/run": ["POST"],
+  "/v1/tools": ["GET", "HEAD"],
+};
+
+const defaultBodyLimit = 16_384;
+
+/** An error reported inside an event stream. */
+interface StreamError {
+  type: "error";
+  code: string;
+  message: string;
+}
+
+/**
+ * Passes planner events through, and when the planner throws, reports the
+ * error and still ends with a `done` event (the steps accepted so far,
+ * `clean: false`, `finishReason: "error"`), so every plan stream ends with `done`.
+ *
+ * @param events - the planner's events.
+ * @returns the same events, plus `error` and `done` after a failure.
+ */
+async function* endWithDone(events: AsyncIterable<PlannerEvent>): AsyncGenerator<PlannerEvent | StreamError> {
+  const steps: PlanStep[] = [];
+  try {
+    for await (const event of events) {
+      if (event.type === "step") steps.push(event.step);
+      yield event;
+    }
+  } catch (error) {
+    yield { type: "error", code: PlankitError.isInstance(error) ? error.code : "internal-error", message: error instanceof Error ? error.message : String(error) };
+    yield { type: "done", steps, clean: false, finishReason: "error", fallback: false, usage: { modelCalls: 0 } };
+  }
+}
+
+/**
+ * Adds headers to a response (copying it when its headers are immutable).
+ *
+ * @param response - the response.
+ * @param headers - the headers to set.
+ * @returns a response with the headers.
+ */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const copy = new Response(response.body, response);
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === "vary") copy.headers.append(name, value);
+    else copy.headers.set(name, value);
+  }
+  return copy;
+}
+
+/**
+ * Creates the Worker's fetch handler:
+ *
+ * - `GET /health` → `{ ok: true }`;
+ * - `GET /v1/tools` → the tools (MCP descriptors) and the model;
+ * - `POST /v1/plan` → SSE of planner events: a `model` event, `step` events
+ *   (data: the step), `issue`/`repair` events, and `done` last (after an
+ *   `error` event when the planner failed);
+ * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end` last;
+ * - other `GET`s → the static assets (the web demo), when bound;
+ * - anything else → RFC 9457 problem details (404, 405).
+ *
+ * `/v1/*` requests pass, in order: the CORS allow-list (`OPTIONS`
+ * preflights answered here; 403 for other origins), the bearer token when
+ * `PLANKIT_TOKEN` is set (401), then the body checks of `readRequestBody`
+ * (415, 413, 400). Every API response names the model in `x-plankit-model`.
+ * A client that disconnects cancels its stream, which aborts the plan or run
+ * and every tool and model call in it. The API key and the token are
+ * redacted from anything streamed back.
+ *
+ * @param options - tools, model selection and runtime settings to swap out.
+ * @returns the handler.
+ *
+ * @example
+ * ```ts
+ * export default createWorker();
+ * ```
+ */
+export function createWorker(options: WorkerOptions = {}): { fetch(request: Request, env: WorkerEnv, context?: unknown): Promise<Response> } {
+  const createTools = options.createTools ?? (() => createDemoTools());
+  const chooseModel = options.selectModel ?? selectModel;
+
+  async function handleApi(request: Request, env: WorkerEnv, path: string): Promise<Response> {
+    const cors = resolveCors(request, env.PLANKIT_CORS_ORIGINS);
+    if (!cors.allowed) {
+      return problemResponse(403, `Origin ${request.headers.get("origin") ?? ""} may not call this API; add it to PLANKIT_CORS_ORIGINS`, { code: "origin-not-allowed" }, cors.headers);
+    }
+    const methods = apiRoutes[path] ?? [];
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...cors.headers,
+          "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
+          "access-control-allow-headers": "authorization, content-type, last-event-id",
+          "access-control-max-age": "600",
+          allow: [...methods, "OPTIONS"].join(", "),
+        },
+      });
+    }
+    const respond = (response: Response, extra: Record<string, string> = {}): Response => withHeaders(response, { ...cors.headers, "x-content-type-options": "nosniff", ...extra });
+    if (!methods.includes(request.method)) {
+      return respond(problemResponse(405, `${path} does not accept ${request.method}; use ${methods.join(" or ")}`, { code: "method-not-allowed" }, { allow: [...methods, "OPTIONS"].join(", ") }));
+    }
+    const token = env.PLANKIT_TOKEN ?? "";
+    if (token !== "") {
+      const verdict = await checkBearerToken(request.headers.get("authorization"), token);
+      if (verdict !== "ok") {
+        return respond(
+          problemResponse(401, verdict === "missing" ? "This API needs an Authorization: Bearer <token> header" : "The bearer token is not valid", { code: verdict === "missing" ? "missing-token" : "invalid-token" }, {
+            "www-authenticate": verdict === "missing" ? 'Bearer realm="plankit"' : 'Bearer realm="plankit", error="invalid_token"',
+          }),
+        );
+      }
+    }
+
+    const selected = chooseModel(env);
+    const modelHeaders = { "x-plankit-model": selected.name, "x-plankit-model-provider": selected.provider };
+    const registry = createTools(env);
+    if (path === "/v1/tools") {
+      return respond(Response.json({ model: { name: selected.name, provider: selected.provider }, tools: registry.list() }, { headers: { "cache-control": "no-store" } }), modelHeaders);
+    }
+    const limit = Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) > 0 ? Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) : defaultBodyLimit;
+    const read = await readRequestBody(request, limit, registry.list().map((tool) => tool.name));
+    if (!read.ok) return respond(read.response, modelHeaders);
+    const body: RequestBody = read.body;
+    // valibot leaves absent optional members out, so the profile has no explicit undefined fields.
+    const profile = body.profile as PlannerProfile | string | undefined;
+
+    const tools = body.tools === undefined ? registry.list() : registry.list().filter((tool) => body.tools?.includes(tool.name));
+    const llmPlanner = new LLMPlanner({ model: selected.model, topK: tools.length, knowledgeBaseTool: "kb_search", ...(body.maxSteps === undefined ? {} : { maxSteps: body.maxSteps }) });
+    const planner: Planner = body.tools === undefined ? llmPlanner : restrictPlanner(llmPlanner, tools);
+    const controller = new AbortController();
+    const onDisconnect = (): void => controller.abort(new Error("The client disconnected"));
+    request.signal?.addEventListener("abort", onDisconnect, { once: true });
+    const redact = createRedactor([env.OPENAI_API_KEY, env.PLANKIT_TOKEN]);
+    const first = [{ type: "model", name: selected.name, provider: selected.provider }];
+    const streamHeaders = {
+      ...modelHeaders,
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    };
+
+    if (path === "/v1/plan") {
+      const events = planner.stream({ query: body.query, tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });
+      const stream = createEventStream<PlannerEvent | StreamError>(endWithDone(events), {
+        first,
+        toData: (event) => (event.type === "step" ? event.step : event),
+        redact,
+        onCancel: onDisconnect,
+      });
+      return respond(new Response(stream), streamHeaders);
+    }
+
+    const runtime = new AgentRuntime({
+      maxConcurrency: 8,
+      timeoutMs: 20_000,
+      budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 },
+      ...options.runtime,
+      planner,
+      registry,
+      model: selected.model,
+      ...(profile === undefined ? {} : { profile }),
+    });
+    const run = runtime.run(body.query, { signal: controller.signal });
+    const stream = createEventStream(run, { first, redact, onCancel: onDisconnect });
+    return respond(new Response(stream), { ...streamHeaders, "x-plankit-run-id": run.runId });
+  }
+
+  return {
+    async fetch(request, env) {
+      const url = new URL(request.url);
+      const path = url.pathname;
+      try {
+        if (path === "/health") {
+          if (request.method !== "GET" && request.method !== "HEAD") {
+            return problemResponse(405, `/health does not accept ${request.method}; use GET`, { code: "method-not-allowed" }, { allow: "GET, HEAD" });
+          }
+          return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
+        }
+        if (Object.hasOwn(apiRoutes, path)) return await handleApi(request, env, path);
+        if (env.ASSETS !== undefined && (request.method === "GET" || request.method === "HEAD") && !path.startsWith("/v1/")) {
+          const asset = await env.ASSETS.fetch(request);
+          if (asset.status !== 404) return asset;
+        }
+        return problemResponse(404, `No route for ${request.method} ${path}`, { code: "not-found" });
+      } catch {
+        // The error may carry configuration details; the response must not.
+        return problemResponse(500, "The request failed inside the Worker", { code: "internal-error" });
+      }
+    },
+  };
+}

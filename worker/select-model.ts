@@ -1,0 +1,52 @@
+/**
+ * Which model the Worker plans with.
+ *
+ * @module
+ */
+import { createOpenAI } from "@ai-sdk/openai";
+import type { PlanModel } from "../src/index.ts";
+import { fromLanguageModel } from "../src/ai/index.ts";
+import { createDemoModel, demoModelName } from "./demo/create-demo-model.ts";
+import type { WorkerEnv } from "./worker-env.ts";
+
+/** The model a request runs with, and how the Worker names it in responses. */
+export interface SelectedModel {
+  model: PlanModel;
+  /** The model's name: the demo model's, or the configured model id. */
+  name: string;
+  /** `demo` (offline), `openai`, or `openai-compatible` (a custom base URL). */
+  provider: "demo" | "openai" | "openai-compatible";
+}
+
+/**
+ * Picks the model from the environment: with `OPENAI_API_KEY` or
+ * `OPENAI_BASE_URL` set, `PLANKIT_MODEL` (default `gpt-4o-mini`) through
+ * `@ai-sdk/openai`'s chat API (which OpenAI-compatible servers also speak)
+ * and `fromLanguageModel`; otherwise the offline demo model, streaming at
+ * `PLANKIT_DEMO_TOKENS_PER_SECOND`. The name never includes the key or the
+ * base URL.
+ *
+ * @param env - the Worker's environment.
+ * @returns the model and its name.
+ *
+ * @example
+ * ```ts
+ * const { model, name } = selectModel(env);
+ * response.headers.set("x-plankit-model", name);
+ * ```
+ */
+export function selectModel(env: WorkerEnv): SelectedModel {
+  const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
+  const baseURL = env.OPENAI_BASE_URL?.trim() ?? "";
+  if (apiKey === "" && baseURL === "") {
+    const rate = Number(env.PLANKIT_DEMO_TOKENS_PER_SECOND ?? "45");
+    return { model: createDemoModel({ tokensPerSecond: rate > 0 ? rate : 45 }), name: demoModelName, provider: "demo" };
+  }
+  const modelId = env.PLANKIT_MODEL?.trim() || "gpt-4o-mini";
+  const openai = createOpenAI({ apiKey: apiKey === "" ? "not-needed" : apiKey, ...(baseURL === "" ? {} : { baseURL }) });
+  return {
+    model: fromLanguageModel(openai.chat(modelId), { temperature: 0, maxRetries: 1 }),
+    name: modelId,
+    provider: baseURL === "" ? "openai" : "openai-compatible",
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The Worker's bindings and settings.
+ *
+ * @module
+ */
+
+/**
+ * What the Worker reads from its environment. Every field is optional: with
+ * none set, the Worker serves the offline demo model without a token.
+ *
+ * @example
+ * ```toml
+ * # wrangler.toml
+ * [vars]
+ * PLANKIT_CORS_ORIGINS = "https://app.example.com"
+ * # secrets: wrangler secret put OPENAI_API_KEY / PLANKIT_TOKEN
+ * ```
+ */
+export interface WorkerEnv {
+  /** The static assets (the built web demo). */
+  ASSETS?: { fetch(request: Request): Promise<Response> };
+  /** An OpenAI (or compatible server) API key: plans come from that model instead of the demo model. */
+  OPENAI_API_KEY?: string;
+  /** The base URL of an OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
+  OPENAI_BASE_URL?: string;
+  /** The model id, e.g. `gpt-4o-mini` (the default). */
+  PLANKIT_MODEL?: string;
+  /** When set, `/v1/*` requests need `Authorization: Bearer <token>`. */
+  PLANKIT_TOKEN?: string;
+  /** Origins allowed to call `/v1/*` from a browser, comma-separated, or `*`; same-origin requests are always allowed. */
+  PLANKIT_CORS_ORIGINS?: string;
+  /** The largest request body accepted, in bytes (default 16384). */
+  PLANKIT_MAX_BODY_BYTES?: string;
+  /** The demo model's streaming rate in tokens per second (default 45; `Infinity` for no delay). */
+  PLANKIT_DEMO_TOKENS_PER_SECOND?: string;
+}
