@@ -1,6 +1,7 @@
 /**
  * `npm test`: type checks, then every suite in Node, workerd, Deno and
- * Chromium, then one summary table. Exits non-zero when any step failed, any
+ * Chromium, then the end-to-end suite (the web demo in Chromium against
+ * `wrangler dev`), then one summary table. Exits non-zero when any step failed, any
  * test failed, a runtime ran no tests, or a portable suite did not run in
  * every runtime.
  *
@@ -11,6 +12,7 @@
 import { fileURLToPath } from "node:url";
 import { listPortableTestFiles } from "./lib/portable-test-files.ts";
 import { runRuntime, runtimes } from "./lib/run-runtime.ts";
+import { runVitest } from "./lib/run-vitest.ts";
 import type { RuntimeResult } from "./lib/runtime-result.ts";
 import { printSummary } from "./lib/summary.ts";
 import { typecheck } from "./lib/typecheck-projects.ts";
@@ -24,6 +26,8 @@ const failedProjects = await typecheck(root);
 const state = {};
 const results: RuntimeResult[] = [];
 for (const runtime of runtimes) results.push(await runRuntime(runtime, root, state));
+console.log("\n=== e2e ===\n");
+results.push(await runVitest("e2e", root));
 
 const testsPassed = printSummary(results, listPortableTestFiles(root));
 console.log(

@@ -167,6 +167,7 @@ async function run(): Promise<void> {
         reply.dataset["state"] = event.reason === "completed" ? "done" : "failed";
       }
     }
+    if (signal.aborted) throw signal.reason;
   } catch (error) {
     status.textContent = signal.aborted ? "Stopped." : error instanceof Error ? error.message : String(error);
     reply.dataset["state"] = "failed";
@@ -185,7 +186,7 @@ query.addEventListener("keydown", (event) => {
   // Enter runs; Shift+Enter adds a line.
   if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
-    form.requestSubmit();
+    if (!runButton.disabled) form.requestSubmit(runButton);
   }
 });
 stopButton.addEventListener("click", () => controller?.abort(new Error("Stopped by the user")));

@@ -73,7 +73,9 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
     ...layout.edges.map((edge) => {
       const from = position.get(edge.from);
       const to = position.get(edge.to);
-      const path = svgElement("path", { class: "edge", "marker-end": "url(#arrow)", "data-from": edge.from, "data-to": edge.to });
+      // Arrows that skip a layer pass behind other nodes: drawn lighter, dashed.
+      const long = from !== undefined && to !== undefined && to.layer - from.layer > 1;
+      const path = svgElement("path", { class: long ? "edge long" : "edge", "marker-end": "url(#arrow)", "data-from": edge.from, "data-to": edge.to });
       if (from !== undefined && to !== undefined) {
         const startY = from.y + nodeHeight / 2;
         const endY = to.y - nodeHeight / 2 - 2;

@@ -1,5 +1,5 @@
 /**
- * Runs vitest for the Node or the workerd suite and reads its JSON report.
+ * Runs vitest for the Node, the workerd or the end-to-end suite and reads its JSON report.
  *
  * @module
  */
@@ -23,7 +23,7 @@ interface VitestFileResult {
   assertionResults: VitestAssertion[];
 }
 
-const configs = { node: "vitest.config.ts", workerd: "vitest.workerd.config.ts" } as const;
+const configs = { node: "vitest.config.ts", workerd: "vitest.workerd.config.ts", e2e: "vitest.e2e.config.ts" } as const;
 
 function stripColours(text: string): string {
   return text.replace(/\u001b\[[0-9;]*m/g, "");
@@ -33,7 +33,7 @@ function stripColours(text: string): string {
  * Runs `vitest run` with the runtime's config, keeping vitest's own console
  * output and writing a JSON report under `.tmp/`.
  *
- * @param runtime - `node` (`vitest.config.ts`) or `workerd` (`vitest.workerd.config.ts`).
+ * @param runtime - `node` (`vitest.config.ts`), `workerd` (`vitest.workerd.config.ts`) or `e2e` (`vitest.e2e.config.ts`).
  * @param root - the repository root.
  * @param extraArguments - more vitest arguments (file filters, …).
  * @returns the run reduced to a {@link RuntimeResult}.
@@ -43,7 +43,7 @@ function stripColours(text: string): string {
  * ```
  */
 export async function runVitest(
-  runtime: "node" | "workerd",
+  runtime: keyof typeof configs,
   root: string,
   extraArguments: string[] = [],
 ): Promise<RuntimeResult> {

@@ -17,7 +17,7 @@ export interface TestOutcome {
 
 /** What one runtime's run produced. */
 export interface RuntimeResult {
-  runtime: "node" | "workerd" | "deno" | "chromium";
+  runtime: "node" | "workerd" | "deno" | "chromium" | "e2e";
   /** Whether the step itself succeeded (process exit code, build, launch). */
   stepOk: boolean;
   /** Test files that ran, relative to the repository root. */

@@ -1,0 +1,151 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import chromium from "@sparticuz/chromium";
+import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDemo } from "../../scripts/lib/build-demo.ts";
+import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+const screenshots = join(root, "test-results", "e2e");
+const launchArguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+let server: WranglerDev;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  await buildDemo(root);
+  server = await startWranglerDev(root);
+  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: launchArguments, headless: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens the demo page, collecting page errors and the API requests it makes. */
+async function openDemo(viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[]; runRequests: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const errors: string[] = [];
+  const runRequests: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/v1/run") runRequests.push(request.method());
+  });
+  await page.goto(`${server.url}/`);
+  await page.getByTestId("tools").locator("li").first().waitFor();
+  return { page, errors, runRequests };
+}
+
+/** What the page shows at this moment. */
+function snapshot(page: Page): Promise<{ steps: number; ended: boolean; reply: string; states: string[] }> {
+  return page.evaluate(() => ({
+    steps: document.querySelectorAll("[data-step-id]").length,
+    ended: document.querySelector('[data-testid="timeline"] li[data-type="run-end"]') !== null,
+    reply: document.querySelector('[data-testid="reply"]')?.textContent ?? "",
+    states: [...document.querySelectorAll<SVGGElement>("[data-step-id]")].map((node) => `${node.dataset["stepId"]}:${node.dataset["state"]}`),
+  }));
+}
+
+/** Runs a request and checks that steps appear, and the graph grows, before the run ends. */
+async function runAndWatch(page: Page, query: string, start: () => Promise<void>): Promise<{ first: Awaited<ReturnType<typeof snapshot>>; last: Awaited<ReturnType<typeof snapshot>> }> {
+  await page.getByTestId("query").fill(query);
+  await start();
+  await page.locator("[data-step-id]").first().waitFor({ timeout: 20_000 });
+  const first = await snapshot(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid="timeline"] li[data-type="run-end"]') !== null, undefined, { timeout: 45_000 });
+  const last = await snapshot(page);
+  // Let the last nodes finish fading in before any screenshot.
+  await page.waitForTimeout(400);
+  return { first, last };
+}
+
+describe("the web demo in Chromium against wrangler dev", () => {
+  it("runs a request on the Worker: steps appear while the plan streams, then the reply", async () => {
+    const { page, errors, runRequests } = await openDemo();
+    expect(await page.getByTestId("model").textContent()).toContain("plankit-demo (offline, scripted)");
+    const { first, last } = await runAndWatch(page, "compare the populations of Tokyo and Paris and compute their ratio", async () => {
+      await page.getByTestId("run").click();
+    });
+    expect(first.ended).toBe(false);
+    expect(first.reply).toBe("");
+    expect(first.steps).toBeLessThan(last.steps);
+    expect(last.steps).toBe(4);
+    expect(last.states).toEqual(["s1:done", "s2:done", "s3:done", "s4:done"]);
+    expect(last.reply).toContain("So Tokyo's population is 6.58 times that of Paris.");
+    expect(await page.getByTestId("reply").getAttribute("aria-live")).toBe("polite");
+    expect(await page.locator('#dag path.edge[data-from="s1"][data-to="s3"]').count()).toBe(1);
+    expect(await page.getByTestId("steps").locator("li").first().textContent()).toMatch(/s1 · kb_lookup\s*done\s*took \d+ ms/);
+    expect(runRequests).toEqual(["POST"]);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "worker-mode.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("runs a request entirely in the browser with the demo model", async () => {
+    const { page, errors, runRequests } = await openDemo();
+    await page.getByTestId("mode-browser").check();
+    await page.getByTestId("model").filter({ hasText: "running in this browser" }).waitFor();
+    const { first, last } = await runAndWatch(page, "How tall is the Eiffel Tower in feet?", async () => {
+      await page.getByTestId("run").click();
+    });
+    expect(first.ended).toBe(false);
+    expect(first.reply).toBe("");
+    expect(last.states).toEqual(["s1:done", "s2:done", "s3:done"]);
+    expect(last.reply).toContain("That is 330 m = 1,082.68 ft.");
+    expect(runRequests).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "browser-mode.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("is usable by keyboard and readable at phone width", async () => {
+    const { page, errors } = await openDemo({ width: 375, height: 812 });
+    const query = page.getByLabel("What should the agent do?");
+    await query.focus();
+    const { last } = await runAndWatch(page, "What time is it in Tokyo?", async () => {
+      await query.press("Enter");
+    });
+    expect(last.reply).toMatch(/^In Tokyo it is \w+day, .+ \(Asia\/Tokyo, UTC\+09:00\)\.$/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = await page.locator("#dag").boundingBox();
+    expect(box?.width ?? Infinity).toBeLessThanOrEqual(375);
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.id ?? "")).not.toBe("query");
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "phone-width.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows a failed step, the re-plan and the reply that explains it", async () => {
+    const { page, errors } = await openDemo();
+    const { last } = await runAndWatch(page, "What is the population of Atlantis?", async () => {
+      await page.getByTestId("run").click();
+    });
+    expect(last.states).toEqual(["s1:failed", "s2:skipped", "s3:done"]);
+    expect(last.reply).toBe('The knowledge base has no fact about "population of Atlantis".');
+    expect(await page.locator("#dag .node.replanned").count()).toBe(1);
+    expect(await page.getByTestId("timeline").textContent()).toContain("replan 1");
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "replan.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("stops a run on request", async () => {
+    const { page, errors } = await openDemo();
+    await page.getByTestId("query").fill("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference");
+    await page.getByTestId("run").click();
+    await page.locator('[data-step-id][data-state="running"]').first().waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(screenshots, "running.png"), fullPage: true });
+    await page.getByTestId("stop").click();
+    await page.getByTestId("status").filter({ hasText: "Stopped." }).waitFor();
+    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("failed");
+    expect(await page.getByTestId("run").isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
