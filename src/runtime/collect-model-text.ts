@@ -21,6 +21,11 @@ export interface ModelText {
  * @param request - the prompt, system prompt and signal.
  * @returns the text, finish reason and usage.
  * @throws PlankitError `aborted` when the signal fires; errors of the model pass through.
+ *
+ * @example
+ * ```ts
+ * const { text } = await collectModelText(model, { prompt: "Summarize …", signal });
+ * ```
  */
 export async function collectModelText(model: PlanModel, request: PlanModelRequest): Promise<ModelText> {
   let text = "";

@@ -12,7 +12,7 @@ import { PlankitError } from "../errors/plankit-error.ts";
  * @param signal - a fired signal.
  * @returns the error.
  */
-export function abortErrorOf(signal: AbortSignal): PlankitError {
+function abortErrorOf(signal: AbortSignal): PlankitError {
   const reason: unknown = signal.reason;
   if (PlankitError.isInstance(reason)) return reason;
   return new PlankitError("aborted", "The run was aborted", { cause: reason });
@@ -26,7 +26,12 @@ export function abortErrorOf(signal: AbortSignal): PlankitError {
  * @param promise - the work.
  * @param signal - the signal that ends the wait.
  * @returns the work's value.
- * @throws the work's error, or {@link abortErrorOf} the signal.
+ * @throws the work's error, or the signal's reason when it is a `PlankitError` (else an `aborted` one).
+ *
+ * @example
+ * ```ts
+ * const result = await raceSignal(registry.call("search", args, { signal }), signal);
+ * ```
  */
 export function raceSignal<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   const work = Promise.resolve(promise);

@@ -54,6 +54,12 @@ export interface ReflectionRecord {
  * A run's state: what the live run exposes as `handle.state`, and what
  * `replay(events)` rebuilds from a log. Both come from the same reducer
  * (`createRunState`), so they agree.
+ *
+ * @example
+ * ```ts
+ * const state = await runtime.run("weather in Paris").done;
+ * state.steps.filter((step) => step.status === "failed").map((step) => step.error?.message);
+ * ```
  */
 export interface RunState {
   runId: string | undefined;

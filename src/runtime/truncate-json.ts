@@ -11,6 +11,11 @@
  * @param value - any value.
  * @param maxChars - the longest text to return, before the marker.
  * @returns the text.
+ *
+ * @example
+ * ```ts
+ * truncateJson({ items: [1, 2, 3] }, 8); // '{"items"… [9 more characters]'
+ * ```
  */
 export function truncateJson(value: unknown, maxChars: number): string {
   let text: string;
