@@ -206,7 +206,8 @@ function checkNumber(name: string, value: number | undefined, minimum: number, i
  * @returns `run_` and a UUID (or a random string where `crypto.randomUUID` is missing).
  */
 function defaultRunId(): string {
-  const uuid = globalThis.crypto?.randomUUID?.();
+  // Typed loosely: some runtime type packages do not declare `crypto` on globalThis.
+  const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
   return `run_${uuid ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`}`;
 }
 
