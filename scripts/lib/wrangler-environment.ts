@@ -21,7 +21,8 @@ function versionOf(directory: string): string | undefined {
 }
 
 /**
- * The environment for a `wrangler dev` child process: metrics off, and —
+ * The environment for a `wrangler dev` child process: metrics off, the
+ * `request.cf` download off (unless `CLOUDFLARE_CF_FETCH_ENABLED` is set), and —
  * when the repository holds a newer `workerd` than the one wrangler ships
  * with — `MINIFLARE_WORKERD_PATH` pointing at it, because the Worker's
  * `compatibility_date` is set for the newer runtime the workerd test suite
@@ -37,7 +38,8 @@ function versionOf(directory: string): string | undefined {
  * ```
  */
 export function wranglerEnvironment(root: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, WRANGLER_SEND_METRICS: "false" };
+  // Offline: no metrics, and no fetch of the `request.cf` placeholder from workers.cloudflare.com.
+  const env: NodeJS.ProcessEnv = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...base, WRANGLER_SEND_METRICS: "false" };
   if (env["MINIFLARE_WORKERD_PATH"] !== undefined) return env;
   const hoisted = join(root, "node_modules", "workerd");
   const bundled = join(root, "node_modules", "wrangler", "node_modules", "workerd");
