@@ -14,8 +14,8 @@ export interface SelectedModel {
   model: PlanModel;
   /** The model's name: the demo model's, or the configured model id. */
   name: string;
-  /** `demo` (offline), `openai`, or `openai-compatible` (a custom base URL). */
-  provider: "demo" | "openai" | "openai-compatible";
+  /** `demo` (offline), `openai`, `openai-compatible` (a custom base URL), or any name a custom selection gives (e.g. `workers-ai`). */
+  provider: string;
 }
 
 /**
