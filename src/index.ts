@@ -52,6 +52,7 @@ export { ReplyStepSchema, type ReplyStep } from "./plan/reply-step-schema.ts";
 export { PlanStepSchema, type PlanStep, type PlanStepType } from "./plan/plan-step-schema.ts";
 export type { PlanIssue, PlanIssueCode } from "./plan/plan-issue.ts";
 export { normalizeStep, type NormalizeStepOptions, type NormalizeStepResult } from "./plan/normalize-step.ts";
+export { toCompactStep, type CompactStep } from "./plan/to-compact-step.ts";
 export { normalizePlan, type NormalizePlanOptions, type NormalizePlanResult } from "./plan/normalize-plan.ts";
 export type { NormalizeSketchOptions } from "./plan/normalize-sketch.ts";
 export { findReferences, type FoundReference } from "./plan/find-references.ts";

@@ -206,7 +206,8 @@ function fromSeed003(raw: RawObject, options: NormalizeStepOptions): RawObject |
 }
 
 /**
- * Reads a canonical or seed 000 flat step, tolerating common variants
+ * Reads a canonical, compact (`{id, tool, args}`, `{id, prompt}`,
+ * `{id, reply}`) or seed 000 flat step, tolerating common variants
  * (`tool`/`tool_name` for `name`, `args`/`params`/`parameters`/`input` for
  * `arguments`, arguments as a JSON string, OpenAI `{"type":"function",
  * "function":{name, arguments}}`, a missing `type` inferred from the fields).
@@ -221,7 +222,7 @@ function fromFlat(raw: RawObject): RawObject {
   if (type === undefined) {
     if (pick(raw, "name", "tool", "tool_name") !== undefined || fn !== undefined) type = "tool";
     else if (pick(raw, "prompt") !== undefined) type = "llm";
-    else if (pick(raw, "text") !== undefined) type = "reply";
+    else if (pick(raw, "reply", "text") !== undefined) type = "reply";
   }
   const candidate: RawObject = { id: toId(pick(raw, "id")), type };
   if (type === "tool") {
@@ -232,7 +233,7 @@ function fromFlat(raw: RawObject): RawObject {
   } else if (type === "llm") {
     candidate["prompt"] = pick(raw, "prompt", "question");
   } else if (type === "reply") {
-    candidate["text"] = pick(raw, "text", "answer", "content");
+    candidate["text"] = pick(raw, "text", "reply", "answer", "content");
   }
   candidate["dependsOn"] = toIdList(pick(raw, "dependsOn", "depends_on", "dependencies"));
   candidate["description"] = pick(raw, "description");

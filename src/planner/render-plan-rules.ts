@@ -7,7 +7,8 @@
 /**
  * Renders the system prompt of a planning call: seed 000's strong
  * constraints (only a JSON array; only the listed tools; arguments per
- * schema; end with a reply), the three step shapes, the reference syntax,
+ * schema; end with a reply), the three compact step shapes (see
+ * `toCompactStep`), the reference syntax,
  * what `read_only` means, and the step limit. It depends only on
  * `maxSteps`, so providers can cache it as a prompt prefix.
  *
@@ -23,14 +24,14 @@ export function renderPlanRules(maxSteps: number): string {
   return [
     "You are a planning module. Produce a plan as a JSON array of steps.",
     "Each step is one of:",
-    '  1) {"id":"s1","type":"tool","name":"<tool_name>","arguments":{...}}',
-    '  2) {"id":"s2","type":"llm","prompt":"<an instruction for the language model>"}',
-    '  3) {"id":"s3","type":"reply","text":"<the answer to the user>"}',
+    '  1) {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool',
+    '  2) {"id":"s2","prompt":"<an instruction for the language model>"} — ask the language model, e.g. to summarize or reason over results',
+    '  3) {"id":"s3","reply":"<the answer to the user>"} — the final answer',
     "References: a string may use the result of an earlier step as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays).",
     "A string that is exactly one reference becomes that value; inside longer text the value is inserted as text.",
     "Rules:",
     "- Use ONLY the tools in AVAILABLE_TOOLS, by their exact names.",
-    "- Arguments MUST follow the tool's input_schema; give every required argument.",
+    "- args MUST follow the tool's input_schema; give every required argument.",
     "- Give every step a unique id (s1, s2, ...); a step may refer only to steps before it.",
     "- A step starts as soon as the steps it refers to are done, so steps that do not depend on each other run in parallel: write independent steps first, then the steps that combine their results.",
     '- Tools with "read_only": true only read; use tools that change things only when the request asks for it.',

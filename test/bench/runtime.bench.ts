@@ -26,6 +26,7 @@ import {
   noOpReflector,
   resolveReferences,
   ToolRegistry,
+  toCompactStep,
   type PlanModel,
   type PlanModelPart,
   type PlanModelRequest,
@@ -156,7 +157,7 @@ function planText(steps: readonly PlanStep[]): { text: string; braces: Map<strin
   let text = "[\n";
   const braces = new Map<string, number>();
   steps.forEach((step, index) => {
-    text += `  ${JSON.stringify(step)}`;
+    text += `  ${JSON.stringify(toCompactStep(step))}`;
     braces.set(step.id, text.length - 1);
     text += index === steps.length - 1 ? "\n" : ",\n";
   });
