@@ -61,11 +61,12 @@ export function createClockTool(options: ClockToolOptions = {}): ToolDefinition 
       try {
         local = new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "full", timeStyle: "short", hourCycle: "h23" }).format(date);
         const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(date);
+        // ICU builds differ on UTC itself: "GMT" or "GMT+00:00".
         offset = parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
       } catch (error) {
         throw new PlankitError("invalid-argument", `Unknown time zone "${zone}"; use an IANA name such as Europe/Paris`, { cause: error });
       }
-      return { iso: date.toISOString(), epochMs, timeZone: zone, local, offset: offset === "GMT" ? "UTC" : offset.replace("GMT", "UTC") };
+      return { iso: date.toISOString(), epochMs, timeZone: zone, local, offset: offset === "GMT" ? "UTC+00:00" : offset.replace("GMT", "UTC") };
     },
   };
 }

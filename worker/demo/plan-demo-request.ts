@@ -297,7 +297,7 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
   }
 
   // Nothing recognised: search, and answer from what the search finds.
-  if (steps.length === 0 && !greetingPattern.test(lower) && has("kb_search") && room()) {
+  if (steps.length === 0 && short !== "" && !greetingPattern.test(lower) && has("kb_search") && room()) {
     const search = add({ type: "tool", name: "kb_search", arguments: { query: short, limit: 3 } });
     if (room()) {
       const answer = add({ type: "llm", prompt: `Answer the question "${short}" using only these facts from the knowledge base, and name the source: {{${search}.results}}` });
