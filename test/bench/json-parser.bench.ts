@@ -5,21 +5,23 @@
  * @streamparser/json, jsonriver and the AI SDK's `parsePartialJson` — on the
  * same generated plans, fed in the same pre-split chunks.
  *
+ * Every output is checked against `JSON.parse` here first; then every
+ * (contender, N, chunk size) cell is timed in fresh Node processes of its own
+ * (`lib/json-parser-worker.ts`), one process at a time. Timing them all in
+ * one process moved results by 25–80% depending on what ran before: the
+ * previous contender's garbage was collected during the next one's runs, and
+ * JIT and heap sizing carried over.
+ *
  * @module
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { JSONParser } from "@streamparser/json";
-import { parsePartialJson } from "ai";
-import { parse as parseJsonRiver } from "jsonriver";
-import { createJsonStreamParser, type JsonStreamParserOptions } from "../../src/index.ts";
 import { findJsonDifference } from "./lib/find-json-difference.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { generatePlanText } from "./lib/generate-plan-text.ts";
-import { measureAllocation } from "./lib/measure-allocation.ts";
+import { type JsonParserContender, jsonParserContenders as contenders } from "./lib/json-parser-contenders.ts";
 import { median } from "./lib/median.ts";
+import { partialJsonContender } from "./lib/partial-json-contender.ts";
+import { type JsonParserWorkerResult, runJsonParserWorker } from "./lib/run-json-parser-worker.ts";
 import { splitText } from "./lib/split-text.ts";
-import { timeRun } from "./lib/time-run.ts";
 
 /** Plan sizes (steps) and chunk sizes (code points) measured. */
 const STEP_COUNTS = [10, 100, 1000] as const;
@@ -28,114 +30,23 @@ const CHUNK_SIZES = [1, 4, 64] as const;
 const TARGET_STEPS = 1000;
 const TARGET_CHUNK = 4;
 
-/** Wall-clock budget of the timed rounds of one (N, chunk) cell, all contenders together. */
-const CELL_BUDGET_MS = 2500;
-const MIN_ROUNDS = 5;
-const MAX_ROUNDS = 41;
-/** Warm-up per contender and cell: at least this many runs and this much time. */
-const WARM_UP_RUNS = 10;
-const WARM_UP_MS = 300;
-/** `parsePartialJson` re-parses the whole text per chunk; one cell gets at most this long. */
+/** Wall-clock budget of the timed runs in one worker process (it does 5–101 runs). */
+const RUN_BUDGET_MS = 300;
+/**
+ * Worker processes per contender and cell, and a third when their medians
+ * differ by more than this fraction: a fresh process now and then settles in
+ * a slower state for its whole life (@streamparser/json with 1-char chunks
+ * at N=1000 ran 240 ms in most processes and 450 ms in some).
+ */
+const PROCESSES_PER_CELL = 2;
+const DISAGREEMENT = 0.1;
+/** `parsePartialJson` re-parses the whole text per chunk; one pass gets at most this long. */
 const QUADRATIC_BUDGET_MS = 3000;
-const QUADRATIC_MAX_RUNS = 5;
-
-type Kind = "plankit" | "baseline" | "peer";
-
-interface Contender {
-  /** Row label in the table. */
-  label: string;
-  kind: Kind;
-  /** Parses the chunks (or, for `JSON.parse`, the text) and returns what it produced, for the check. */
-  run(chunks: readonly string[], text: string): unknown;
-}
-
-interface JsonparseParser {
-  stack: unknown[];
-  onValue: (this: JsonparseParser, value: unknown) => void;
-  write(chunk: string): void;
-}
-
-const require = createRequire(import.meta.url);
-const Jsonparse = require("jsonparse") as new () => JsonparseParser;
-
-function packageVersion(name: string): string {
-  const url = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
-}
-
-/** Feeds plankit's parser and collects the root elements `write()` returns. */
-function runPlankit(options: JsonStreamParserOptions, chunks: readonly string[]): { elements: unknown[]; root: unknown } {
-  const parser = createJsonStreamParser(options);
-  const elements: unknown[] = [];
-  for (const chunk of chunks) {
-    for (const element of parser.write(chunk)) elements.push(element);
-  }
-  return { elements, root: parser.end() };
-}
-
-async function* fromChunks(chunks: readonly string[]): AsyncGenerator<string> {
-  for (const chunk of chunks) yield chunk;
-}
-
-const contenders: Contender[] = [
-  {
-    label: "plankit `createJsonStreamParser()` (lenient, default)",
-    kind: "plankit",
-    run: (chunks) => runPlankit({}, chunks).elements,
-  },
-  {
-    label: "plankit `createJsonStreamParser({ strict: true })`",
-    kind: "plankit",
-    run: (chunks) => runPlankit({ strict: true }, chunks).elements,
-  },
-  {
-    label: "`JSON.parse` (whole text at once; not streaming)",
-    kind: "baseline",
-    run: (_chunks, text) => JSON.parse(text),
-  },
-  {
-    label: `jsonparse ${packageVersion("jsonparse")}`,
-    kind: "peer",
-    run: (chunks) => {
-      const parser = new Jsonparse();
-      const elements: unknown[] = [];
-      parser.onValue = function onValue(value) {
-        // Depth 1: an element of the root array.
-        if (this.stack.length === 1) elements.push(value);
-      };
-      for (const chunk of chunks) parser.write(chunk);
-      return elements;
-    },
-  },
-  {
-    label: `@streamparser/json ${packageVersion("@streamparser/json")} (\`paths: ["$.*"]\`)`,
-    kind: "peer",
-    run: (chunks) => {
-      const parser = new JSONParser({ paths: ["$.*"], keepStack: false });
-      const elements: unknown[] = [];
-      parser.onValue = ({ value }) => {
-        elements.push(value);
-      };
-      for (const chunk of chunks) parser.write(chunk);
-      // It ends by itself after the root value; end() would then throw.
-      if (!parser.isEnded) parser.end();
-      return elements;
-    },
-  },
-  {
-    label: `jsonriver ${packageVersion("jsonriver")} (driven to its last value)`,
-    kind: "peer",
-    run: async (chunks) => {
-      let last: unknown;
-      for await (const value of parseJsonRiver(fromChunks(chunks))) last = value;
-      return last;
-    },
-  },
-];
-const QUADRATIC_LABEL = `AI SDK ${packageVersion("ai")} \`parsePartialJson\` on the accumulated text per chunk`;
+const QUADRATIC_LABEL = partialJsonContender.label;
 
 interface Input {
   steps: number;
+  seed: number;
   text: string;
   expected: unknown;
 }
@@ -143,7 +54,7 @@ interface Input {
 interface QuadraticResult {
   ms: number;
   extrapolated: boolean;
-  /** Calls made in the longest attempt, and calls needed for the whole text. */
+  /** Calls made in the first pass, and calls needed for the whole text. */
   calls: number;
   totalCalls: number;
   /** Characters parsed by the calls made, and by all calls. */
@@ -156,107 +67,76 @@ interface Cell {
   steps: number;
   chunkSize: number;
   chunks: number;
-  /** Median milliseconds per contender, in `contenders` order. */
+  /** Median milliseconds per contender, in `contenders` order: the median of its processes' medians. */
   ms: number[];
-  rounds: number;
+  /** Timed runs in each worker process, per contender in `contenders` order. */
+  rounds: number[][];
   /** Bytes allocated by one run per contender, measured on the target chunk size only. */
-  allocated: number[] | undefined;
+  allocated: (number | undefined)[] | undefined;
   quadratic: QuadraticResult;
   quadraticAllocated: number | undefined;
 }
 
 /** Runs a contender once and fails loudly unless it produced what `JSON.parse` does. */
-async function verify(contender: Contender, chunks: readonly string[], input: Input, chunkSize: number): Promise<void> {
+async function verify(contender: JsonParserContender, chunks: readonly string[], input: Input, chunkSize: number): Promise<void> {
   const where = `${contender.label}, N=${input.steps}, ${chunkSize}-char chunks`;
-  const difference = findJsonDifference(await contender.run(chunks, input.text), input.expected);
+  const { run, end } = await contender.load();
+  const difference = findJsonDifference(await run(chunks, input.text), input.expected);
   if (difference !== undefined) throw new Error(`${where}: output differs from JSON.parse ${difference}`);
-  if (contender.kind === "plankit") {
-    const strict = contender.label.includes("strict");
-    const rootDifference = findJsonDifference(runPlankit({ strict }, chunks).root, input.expected);
+  if (end !== undefined) {
+    const rootDifference = findJsonDifference(end(chunks), input.expected);
     if (rootDifference !== undefined) throw new Error(`${where}: end() differs from JSON.parse ${rootDifference}`);
   }
 }
 
-async function warmUp(contender: Contender, chunks: readonly string[], text: string): Promise<number> {
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < WARM_UP_RUNS || (performance.now() - start < WARM_UP_MS && times.length < 200)) {
-    times.push(await timeRun(() => contender.run(chunks, text)));
-  }
-  return median(times);
+/** Checks `parsePartialJson`'s last call, the one on the whole text; the worker checks whole passes it finishes. */
+async function verifyQuadratic(input: Input): Promise<void> {
+  const pass = await partialJsonContender.load();
+  const difference = findJsonDifference((await pass([input.text], Number.POSITIVE_INFINITY)).last, input.expected);
+  if (difference !== undefined) throw new Error(`parsePartialJson, N=${input.steps}: output differs from JSON.parse ${difference}`);
 }
 
-/**
- * The AI SDK's way: every chunk appends to the text and `parsePartialJson`
- * parses all of it again. Stops at the deadline and extrapolates, taking each
- * call's cost as proportional to the length it parses.
- */
-async function runQuadratic(chunks: readonly string[], deadline: number): Promise<{ ms: number; calls: number; parsedChars: number; last: unknown }> {
-  let text = "";
-  let parsedChars = 0;
-  let last: unknown;
-  const start = performance.now();
-  for (let index = 0; index < chunks.length; index++) {
-    if (performance.now() > deadline) return { ms: performance.now() - start, calls: index, parsedChars, last: undefined };
-    text += chunks[index];
-    parsedChars += text.length;
-    last = (await parsePartialJson(text)).value;
+/** Runs one worker process and makes sure it timed the same input as the one checked here. */
+async function measureInWorker(id: string, input: Input, chunkSize: number, chunkCount: number, budgetMs: number, measureHeap: boolean): Promise<JsonParserWorkerResult> {
+  const result = await runJsonParserWorker({ contender: id, steps: input.steps, seed: input.seed, chunkSize, budgetMs, measureHeap });
+  if (result.textLength !== input.text.length || result.chunks !== chunkCount) {
+    throw new Error(`${id}, N=${input.steps}, ${chunkSize}-char chunks: the worker generated ${result.textLength} characters in ${result.chunks} chunks, expected ${input.text.length} in ${chunkCount}`);
   }
-  return { ms: performance.now() - start, calls: chunks.length, parsedChars, last };
-}
-
-async function measureQuadratic(chunks: readonly string[], input: Input, chunkSize: number): Promise<QuadraticResult> {
-  let totalChars = 0;
-  let length = 0;
-  for (const chunk of chunks) {
-    length += chunk.length;
-    totalChars += length;
-  }
-  const begin = performance.now();
-  const first = await runQuadratic(chunks, begin + QUADRATIC_BUDGET_MS);
-  const base = { calls: first.calls, totalCalls: chunks.length, parsedChars: first.parsedChars, totalChars };
-  if (first.calls < chunks.length) {
-    // Not finished: check the final parse alone, and extrapolate the time.
-    const final = await parsePartialJson(input.text);
-    const difference = findJsonDifference(final.value, input.expected);
-    if (difference !== undefined) throw new Error(`parsePartialJson, N=${input.steps}: output differs from JSON.parse ${difference}`);
-    return { ...base, ms: (first.ms * totalChars) / Math.max(1, first.parsedChars), extrapolated: true, runs: 1 };
-  }
-  const difference = findJsonDifference(first.last, input.expected);
-  if (difference !== undefined) throw new Error(`parsePartialJson, N=${input.steps}, ${chunkSize}-char chunks: output differs from JSON.parse ${difference}`);
-  const times = [first.ms];
-  while (times.length < QUADRATIC_MAX_RUNS && performance.now() - begin + first.ms < QUADRATIC_BUDGET_MS) {
-    times.push((await runQuadratic(chunks, Number.POSITIVE_INFINITY)).ms);
-  }
-  return { ...base, ms: median(times), extrapolated: false, runs: times.length };
+  return result;
 }
 
 async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
-  const chunks = splitText(input.text, chunkSize);
-  // Each contender is measured in a block of its own after a warm-up:
-  // interleaving runs makes every parser pay for the garbage the one before it
-  // left (jsonriver leaves hundreds of MB), which measures the neighbour, not
-  // the parser. No collection is forced: after a forced full GC, V8 runs the
-  // next few hundred milliseconds of work measurably slower (see timeRun).
-  const times: number[][] = [];
-  let rounds = 0;
-  for (const contender of contenders) {
-    const estimate = await warmUp(contender, chunks, input.text);
-    const count = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, Math.ceil(CELL_BUDGET_MS / contenders.length / Math.max(estimate, 1e-3))));
-    rounds = Math.max(rounds, count);
-    const own: number[] = [];
-    for (let round = 0; round < count; round++) own.push(await timeRun(() => contender.run(chunks, input.text)));
-    times.push(own);
+  const chunks = splitText(input.text, chunkSize).length;
+  const measureHeap = chunkSize === TARGET_CHUNK;
+  // Rounds go over all contenders, so a change in the machine's load falls on all of them.
+  const results: JsonParserWorkerResult[][] = contenders.map(() => []);
+  for (let round = 0; round < PROCESSES_PER_CELL; round++) {
+    for (const [index, contender] of contenders.entries()) {
+      results[index]!.push(await measureInWorker(contender.id, input, chunkSize, chunks, RUN_BUDGET_MS, measureHeap && round === 0));
+    }
   }
-  const quadratic = await measureQuadratic(chunks, input, chunkSize);
-  let allocated: number[] | undefined;
-  let quadraticAllocated: number | undefined;
-  if (chunkSize === TARGET_CHUNK) {
-    allocated = [];
-    for (const contender of contenders) allocated.push(await measureAllocation(() => contender.run(chunks, input.text)));
-    if (!quadratic.extrapolated) quadraticAllocated = await measureAllocation(() => runQuadratic(chunks, Number.POSITIVE_INFINITY));
+  for (const [index, contender] of contenders.entries()) {
+    const medians = results[index]!.map((result) => result.ms);
+    if (Math.max(...medians) > Math.min(...medians) * (1 + DISAGREEMENT)) {
+      results[index]!.push(await measureInWorker(contender.id, input, chunkSize, chunks, RUN_BUDGET_MS, false));
+    }
   }
-  return { steps: input.steps, chunkSize, chunks: chunks.length, ms: times.map(median), rounds, allocated, quadratic, quadraticAllocated };
+  const ms = results.map((own) => median(own.map((result) => result.ms)));
+  const partial = await measureInWorker(partialJsonContender.id, input, chunkSize, chunks, QUADRATIC_BUDGET_MS, measureHeap);
+  if (partial.partial === undefined) throw new Error(`parsePartialJson, N=${input.steps}, ${chunkSize}-char chunks: the worker reported no pass`);
+  const { extrapolated, calls, totalCalls, parsedChars, totalChars } = partial.partial;
+  const progress = contenders.map((contender, index) => `${contender.id} ${results[index]!.map((result) => formatMs(result.ms)).join("/")}`);
+  console.error(`  N=${input.steps}, ${chunkSize}-char chunks: ${progress.join(", ")}, parsePartialJson ${extrapolated ? "≈ " : ""}${formatMs(partial.ms)}${partial.ms >= 100_000 ? "" : " ms"}`);
+  return {
+    steps: input.steps,
+    chunkSize,
+    chunks,
+    ms,
+    rounds: results.map((own) => own.map((result) => result.times.length)),
+    allocated: measureHeap ? results.map((own) => own[0]!.allocated) : undefined,
+    quadratic: { ms: partial.ms, extrapolated, calls, totalCalls, parsedChars, totalChars, runs: partial.times.length },
+    quadraticAllocated: partial.allocated,
+  };
 }
 
 function formatMs(ms: number): string {
@@ -363,8 +243,9 @@ function targets(cells: readonly Cell[], sizes: ReadonlyMap<number, number>): st
  */
 export async function run(): Promise<string> {
   const inputs: Input[] = STEP_COUNTS.map((steps) => {
-    const text = generatePlanText(steps, 2024 + steps);
-    return { steps, text, expected: JSON.parse(text) };
+    const seed = 2024 + steps;
+    const text = generatePlanText(steps, seed);
+    return { steps, seed, text, expected: JSON.parse(text) };
   });
   // Fail before any timing if a parser gets any input or chunking wrong.
   for (const input of inputs) {
@@ -372,31 +253,32 @@ export async function run(): Promise<string> {
       const chunks = splitText(input.text, chunkSize);
       for (const contender of contenders) await verify(contender, chunks, input, chunkSize);
     }
+    await verifyQuadratic(input);
   }
-  // One warm-up pass over a mid-sized input, so the first cell does not pay for the JIT.
-  const middle = inputs[1]!;
-  for (const chunkSize of CHUNK_SIZES) {
-    const chunks = splitText(middle.text, chunkSize);
-    for (const contender of contenders) await warmUp(contender, chunks, middle.text);
-  }
-  await runQuadratic(splitText(inputs[0]!.text, 64), Number.POSITIVE_INFINITY);
+  // The timing happens in other processes; this one's garbage need not linger meanwhile.
+  globalThis.gc?.();
 
+  const started = performance.now();
   const cells: Cell[] = [];
   for (const input of inputs) {
     for (const chunkSize of CHUNK_SIZES) cells.push(await measureCell(input, chunkSize));
   }
+  const seconds = Math.round((performance.now() - started) / 1000);
   const sizes = new Map(inputs.map((input) => [input.steps, input.text.length]));
-  const roundCounts = [...new Set(cells.map((cell) => cell.rounds))].sort((a, b) => a - b);
+  const processCounts = cells.flatMap((cell) => cell.rounds.map((own) => own.length));
+  const processes = processCounts.reduce((sum, count) => sum + count, cells.length);
+  const thirds = processCounts.filter((count) => count > PROCESSES_PER_CELL).length;
+  const roundCounts = cells.flatMap((cell) => cell.rounds.flat());
 
   return [
     "## Streaming JSON parser",
     "",
     `Generated plans (\`test/bench/lib/generate-plan-text.ts\`, seeded): N steps of about ${Math.round(inputs[2]!.text.length / inputs[2]!.steps)} characters, one per line, with CJK, accented letters, emoji, \`\\n\` \`\\t\` \`\\"\` \`\\u00e9\` and surrogate-pair escapes, nested arguments, numbers, booleans and null. Each text is split before timing into chunks of 1, 4 or 64 code points (an emoji is never cut). A streaming run feeds every chunk and collects the root array's elements as the parser hands them out (jsonriver has no per-element output: it is driven to its final value). Every parser's output was checked to deep-equal \`JSON.parse\`'s (keys in order) on every input and chunk size before timing; plankit's \`end()\` value too.`,
     "",
-    `Times are medians in milliseconds of ${roundCounts[0]}–${roundCounts.at(-1)} rounds per contender and cell, each contender timed in a block of its own after a warm-up, with no GC forced (the collections its own runs cause count). "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over \`JSON.parse\` on the whole text. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
+    `Each (contender, N, chunk size) cell was timed in fresh Node processes of its own (\`test/bench/lib/json-parser-worker.ts\`; ${processes} processes, run one after another, ${seconds} s), so that no contender's garbage, compiled code or heap sizing carries over to the next: timed one after another in a single process, results moved by 25–80% with the order. A process generates the same seeded input, loads only its contender's module, warms up (at least 300 ms and 10 runs, or 1 s when 10 runs take longer), then times as many runs as fit in ${RUN_BUDGET_MS} ms, at least 5 and at most 101 (${Math.min(...roundCounts)}–${Math.max(...roundCounts)} here), with no GC forced (the collections a parser's own runs cause count; a forced GC would slow the next few hundred milliseconds of work). Each streaming contender and \`JSON.parse\` got ${PROCESSES_PER_CELL} processes per cell, in rounds over all contenders, and a third when their medians differed by more than ${DISAGREEMENT * 100}% (${thirds} of ${processCounts.length} cells), since a fresh process now and then settles in a slower state for its whole life; a time is the median of its processes' medians, in milliseconds. "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over \`JSON.parse\` on the whole text. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks, measured in the first process after its timing (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
     "",
     ...inputs.flatMap((input) => [tableFor(input.steps, cells, input), ""]),
-    `\`parsePartialJson\` (async, re-parses the whole accumulated text on every chunk, as the AI SDK's partial-object streaming does) gets ${QUADRATIC_BUDGET_MS / 1000} s per cell:`,
+    `\`parsePartialJson\` (async, re-parses the whole accumulated text on every chunk, as the AI SDK's partial-object streaming does) gets a process per cell too, warms up for 300 ms, then one pass over the chunks may take ${QUADRATIC_BUDGET_MS / 1000} s; a pass that finishes is repeated (up to 5) while that budget lasts:`,
     "",
     ...quadraticNotes(cells),
     "",
