@@ -22,8 +22,8 @@ export interface NormalizePlanResult {
 
 /**
  * Normalizes a plan to canonical steps. Accepted shapes: an array of steps;
- * `{ steps: [...] }` (or `{ plan: [...] }`); a single step object; a seed 002
- * DAG sketch `{ vertices, edges }`. Each step may be in any shape
+ * `{ steps: [...] }` (or `{ plan: [...] }`); a single step object; a DAG
+ * sketch `{ vertices, edges }`. Each step may be in any shape
  * {@link normalizeStep} accepts. Steps that cannot be read are left out and
  * reported as `invalid-step`; the others keep their position as `index`.
  * Never throws for bad input.

@@ -1,5 +1,5 @@
 /**
- * Turning a seed 002 DAG sketch into canonical steps in topological order.
+ * Turning a DAG sketch (`vertices`, `edges`) into canonical steps in topological order.
  *
  * @module
  */
@@ -114,7 +114,7 @@ function readEdge(edge: unknown): [string, string] | undefined {
 }
 
 /**
- * Normalizes a seed 002 DAG sketch: `{ vertices: [{ id, description,
+ * Normalizes a DAG sketch: `{ vertices: [{ id, description,
  * tool_binding, args, ret }], edges: [[source, target]] }`. A vertex with a
  * `tool_binding` becomes a tool step, one without becomes an `llm` step whose
  * prompt is its description. `{{task.ret}}` references (and references by

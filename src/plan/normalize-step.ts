@@ -12,7 +12,8 @@ import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
   /**
-   * The tool a seed 003 `query_kb` step calls. The step becomes
+   * The tool a `query_kb` step of the step-list shape (`step_id`, `action`,
+   * `params`, `dependencies`) calls. The step becomes
    * `{"type":"tool","name":<this>,"arguments":{"topic":…, …params}}`.
    *
    * @defaultValue `"query_kb"`
@@ -118,18 +119,18 @@ const bareReference = new RegExp(String.raw`^\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.${
 const stepLikeId = /^(?:step|task|s|t)[_-]?\d+$/iu;
 
 /**
- * Rewrites seed 003 references into `{{…}}` references, deep through arrays
+ * Rewrites `$`-prefixed references of the step-list shape into `{{…}}` references, deep through arrays
  * and objects: `$step:id.key` → `{{id.key}}`, `$context:key` (or
  * `$context.key`) → `{{context.key}}`, and a string that is exactly `$id` or
  * `$id.key` → `{{id}}` / `{{id.key}}` when `id` is one of the step's
  * dependencies or looks like a step id (`step_1`, `task2`, `s3`), so that
  * prices such as `"$USD"` stay text.
  *
- * @param value - a seed 003 value (params, question).
+ * @param value - a value of a step-list step (params, question).
  * @param dependencies - the step's declared dependencies.
  * @returns the rewritten value.
  */
-function rewriteSeed003References(value: unknown, dependencies: ReadonlySet<string>): unknown {
+function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<string>): unknown {
   if (typeof value === "string") {
     if (!value.includes("$")) return value;
     const bare = bareReference.exec(value);
@@ -141,12 +142,12 @@ function rewriteSeed003References(value: unknown, dependencies: ReadonlySet<stri
       .replace(stepReference, (_match, id: string, path: string) => `{{${id}${path}}}`)
       .replace(contextReference, (_match, path: string) => `{{${CONTEXT_REFERENCE_ROOT}.${path}}}`);
   }
-  if (Array.isArray(value)) return value.map((item) => rewriteSeed003References(item, dependencies));
+  if (Array.isArray(value)) return value.map((item) => rewriteDollarReferences(item, dependencies));
   if (isPlainObject(value)) {
     const next: RawObject = {};
     for (const [key, item] of Object.entries(value)) {
       Object.defineProperty(next, key, {
-        value: rewriteSeed003References(item, dependencies),
+        value: rewriteDollarReferences(item, dependencies),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -158,14 +159,14 @@ function rewriteSeed003References(value: unknown, dependencies: ReadonlySet<stri
 }
 
 /**
- * Reads a seed 003 step (`step_id`, `action`, `tool`, `params`, `question`,
+ * Reads a step in the step-list shape (`step_id`, `action`, `tool`, `params`, `question`,
  * `topic`, `dependencies`, `max_retries`).
  *
  * @param raw - the raw step.
  * @param options - normalization options.
  * @returns the canonical candidate, or an error message about `action`.
  */
-function fromSeed003(raw: RawObject, options: NormalizeStepOptions): RawObject | string {
+function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject | string {
   const dependsOn = toIdList(pick(raw, "dependencies", "dependsOn", "depends_on"));
   const dependencies = new Set(Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : []);
   let action = pick(raw, "action");
@@ -195,7 +196,7 @@ function fromSeed003(raw: RawObject, options: NormalizeStepOptions): RawObject |
     }
   }
   for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewriteSeed003References(candidate[key], dependencies);
+    if (candidate[key] !== undefined) candidate[key] = rewriteDollarReferences(candidate[key], dependencies);
   }
   candidate["dependsOn"] = dependsOn;
   candidate["description"] = pick(raw, "description");
@@ -207,10 +208,11 @@ function fromSeed003(raw: RawObject, options: NormalizeStepOptions): RawObject |
 
 /**
  * Reads a canonical, compact (`{id, tool, args}`, `{id, prompt}`,
- * `{id, reply}`) or seed 000 flat step, tolerating common variants
- * (`tool`/`tool_name` for `name`, `args`/`params`/`parameters`/`input` for
- * `arguments`, arguments as a JSON string, OpenAI `{"type":"function",
- * "function":{name, arguments}}`, a missing `type` inferred from the fields).
+ * `{id, reply}`) or flat (`{"type":"tool","name","arguments"}`) step,
+ * tolerating common variants (`tool`/`tool_name` for `name`,
+ * `args`/`params`/`parameters`/`input` for `arguments`, arguments as a JSON
+ * string, OpenAI `{"type":"function", "function":{name, arguments}}`, a
+ * missing `type` inferred from the fields).
  *
  * @param raw - the raw step.
  * @returns the canonical candidate.
@@ -244,9 +246,9 @@ function fromFlat(raw: RawObject): RawObject {
 
 /**
  * Normalizes one step, as it streams in, to the canonical wire format. It
- * accepts the canonical shape, the seed 000 flat shape
+ * accepts the canonical shape, the flat shape
  * (`{"type":"tool","name","arguments"}`, `{"type":"reply","text"}`), the
- * seed 003 shape (`step_id`, `action: use_tool | llm_reasoning | query_kb`,
+ * step-list shape (`step_id`, `action: use_tool | llm_reasoning | query_kb`,
  * `tool`, `params`, `question`, `topic`, `dependencies`, `$step:id.key` and
  * `$context:key` references) and tolerates common variants (`tool`/`tool_name`
  * for `name`, `args`/`params`/`parameters`/`input` for `arguments`, arguments
@@ -254,7 +256,7 @@ function fromFlat(raw: RawObject): RawObject {
  * `type` inferred from the fields, `answer`/`final` for `reply`).
  * A missing id becomes `s<position + 1>`. Unknown fields are dropped.
  *
- * Seed 003 mappings: `llm_reasoning` becomes an `llm` step whose prompt is
+ * Step-list mappings: `llm_reasoning` becomes an `llm` step whose prompt is
  * the `question`; `query_kb` becomes a call of the knowledge-base tool
  * (`options.knowledgeBaseTool`, default `"query_kb"`) with `topic` among its
  * arguments; `$context:key` becomes `{{context.key}}`, which the runtime
@@ -280,8 +282,8 @@ export function normalizeStep(raw: unknown, position: number, options: Normalize
     const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)} (${pointer})`;
     return { issues: [{ code: "invalid-step", index: position, path: pointer, message }] };
   }
-  const seed003 = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
-  const candidate = seed003 ? fromSeed003(raw, options) : fromFlat(raw);
+  const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
+  const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);
   const rawId = toId(pick(raw, "step_id", "id"));
   const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
   if (typeof candidate === "string") {

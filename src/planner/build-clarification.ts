@@ -32,9 +32,9 @@ function describeArgument(tool: ToolDescriptor | undefined, name: string): strin
 }
 
 /**
- * The default {@link ClarifyFunction} (seed 000's evolution list: ask for
- * missing arguments instead of dropping the step). It names the tool, what
- * it does, and each missing argument with its schema description.
+ * The default {@link ClarifyFunction}, which asks for missing arguments
+ * instead of dropping the step. It names the tool, what it does, and each
+ * missing argument with its schema description.
  *
  * @param step - the tool step that lacks arguments.
  * @param missing - the missing arguments, as dotted paths.

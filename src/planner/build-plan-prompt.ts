@@ -26,8 +26,9 @@ export interface PlanPrompt {
 }
 
 /**
- * Builds the planning prompt of seed 000: the system prompt holds the strong
- * constraints (see `renderPlanRules`); the user prompt holds the profile,
+ * Builds the strict planning prompt: the system prompt holds the strong
+ * constraints (only a JSON array; only the listed tools; see
+ * `renderPlanRules`); the user prompt holds the profile,
  * the query, the available tools (the top-K chosen by `selectTools`, with
  * schemas and read-only annotations) and any extra context, as tagged
  * sections. In sketch mode the chain of thought follows in a `REASONING`

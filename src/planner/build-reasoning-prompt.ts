@@ -7,7 +7,7 @@ import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
 
 /**
- * Builds the chain-of-thought prompt of seed 002's two-stage planning: the
+ * Builds the chain-of-thought prompt of two-stage planning: the
  * model reasons in plain language about the goal, the steps, their
  * dependencies, the tool for each step and each step's inputs and outputs.
  * The second call (`buildPlanPrompt` with `reasoning`) turns that text into

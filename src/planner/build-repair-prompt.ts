@@ -28,7 +28,7 @@ export interface RepairPromptInput {
 const maxOutputLength = 6_000;
 
 /**
- * Builds seed 000's repair re-ask: the original prompt, followed by the
+ * Builds the repair re-ask: the original prompt, followed by the
  * model's previous answer, the issues found in it (code, message, JSON
  * pointer) and the steps already accepted. The model is asked for the
  * steps that come after the accepted ones — so accepted steps, which may

@@ -48,10 +48,10 @@ function previewResult(result: unknown): unknown {
 }
 
 /**
- * Builds the re-planning prompt (seed 002's local re-plan with failure
- * context, seed 003's plan adjustment): the usual planning sections, then
- * the completed steps with their results, the failed steps with their
- * errors and the steps that did not run. The model is asked for a patch —
+ * Builds the re-planning prompt (a local re-plan with the failure as
+ * context, adjusting the plan rather than starting over): the usual
+ * planning sections, then the completed steps with their results, the
+ * failed steps with their errors and the steps that did not run. The model is asked for a patch —
  * new steps for what is left, which may reference completed steps by id and
  * never repeat them, avoiding the failed steps' ids.
  *

@@ -52,7 +52,7 @@ export interface LLMPlannerOptions {
   topK?: number;
   /**
    * `"direct"`: one call writes the plan. `"sketch"`: a first call reasons
-   * in plain language, a second turns that into the plan (seed 002).
+   * in plain language, a second turns that into the plan.
    *
    * @defaultValue `"direct"`
    */
@@ -74,7 +74,7 @@ export interface LLMPlannerOptions {
    * @defaultValue `"(plan unavailable)"`
    */
   fallbackText?: string;
-  /** The tool seed 003 `query_kb` steps call. @defaultValue `"query_kb"` */
+  /** The tool `query_kb` steps of the step-list shape call. @defaultValue `"query_kb"` */
   knowledgeBaseTool?: string;
 }
 
@@ -101,9 +101,8 @@ function positiveInteger(name: string, value: number): number {
 }
 
 /**
- * Plans with a language model (seed 000's `LLMPlanner`, grown with seeds 002
- * and 003): it shows the model the profile, the request and the top-K tools
- * under strict rules, parses the answer while it streams, validates each step
+ * Plans with a language model: it shows the model the profile, the request
+ * and the top-K tools under strict rules, parses the answer while it streams, validates each step
  * the moment its JSON closes, re-asks once with the issues when steps were
  * dropped, and always ends with a reply — the model's own text as a fallback
  * when nothing usable came back.
@@ -281,7 +280,7 @@ export class LLMPlanner implements Planner {
   }
 
   /**
-   * Understands a request as a goal (seed 003): its objective, implied
+   * Understands a request as a goal: its objective, implied
    * requirements, constraints, success metrics and risks. Pass
    * `renderGoal(goal)` as the `context` of `plan()` to plan with it. An
    * unreadable answer gives a goal whose objective is the query.

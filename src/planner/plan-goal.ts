@@ -8,10 +8,10 @@
 export type GoalLevel = "high" | "medium" | "low";
 
 /**
- * A request understood as a goal (seed 003's goal understanding): the core
- * objective, what it implies, the constraints planning must respect, how
- * success is measured, and what may go wrong. Render it with `renderGoal`
- * and pass it as `context` to `plan()` to plan with it.
+ * A request understood as a goal: the core objective, what it implies, the
+ * constraints planning must respect, how success is measured, and what may
+ * go wrong. Render it with `renderGoal` and pass it as `context` to `plan()`
+ * to plan with it.
  *
  * @example
  * ```ts

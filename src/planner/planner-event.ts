@@ -54,7 +54,10 @@ export interface PlannerProfile {
 export interface PlanRequest {
   /** The user's request. */
   query: string;
-  /** The tool catalog: an MCP `tools/list` array, a seed-style record, or a `ToolRegistry`. */
+  /**
+   * The tool catalog: an MCP `tools/list` array, a record
+   * `{ [name]: { description, input_schema } }`, or a `ToolRegistry`.
+   */
   tools: ToolCatalogInput;
   /** A profile object or a ready system prompt. */
   profile?: PlannerProfile | string;

@@ -17,7 +17,7 @@ const levels: Readonly<Record<string, GoalLevel>> = {
   低: "low",
 };
 
-// Secrets in the request call for care with data (seed 003's "security" constraint).
+// Secrets in the request call for care with data (a "security" constraint).
 const sensitivePattern = /password|passphrase|passcode|secret|api[\s_-]?key|private[\s_-]?key|access[\s_-]?token|credential|密码|密钥|口令|私钥|令牌/iu;
 
 /**
@@ -60,12 +60,12 @@ function text(value: unknown): string | undefined {
 /**
  * Reads a goal from a parsed model answer, accepting this library's keys
  * (`objective`, `requirements`, `constraints`, `metrics`, `time`, `quality`,
- * `uncertainty`, `risks`, `resources`) and seed 003's (`core_objective`,
- * `implicit_requirements`, `key_metrics`, `time_constraint`,
- * `quality_requirement`, `uncertainty_level`, `risk_factors`,
- * `required_resources`; levels 高/中/低). Anything unreadable falls back to
- * the query as the objective, as seed 003 does. `sensitive` comes from the
- * query itself, not from the model.
+ * `uncertainty`, `risks`, `resources`) and snake_case goal keys
+ * (`core_objective`, `implicit_requirements`, `key_metrics`,
+ * `time_constraint`, `quality_requirement`, `uncertainty_level`,
+ * `risk_factors`, `required_resources`; levels 高/中/低). Anything unreadable
+ * falls back to the query as the objective. `sensitive` comes from the query
+ * itself, not from the model.
  *
  * @param value - the parsed answer (any JSON value, or `undefined`).
  * @param query - the request, the fallback objective.

@@ -5,7 +5,7 @@
  */
 
 /**
- * Renders the system prompt of a planning call: seed 000's strong
+ * Renders the system prompt of a planning call: the strong
  * constraints (only a JSON array; only the listed tools; arguments per
  * schema; end with a reply), the three compact step shapes (see
  * `toCompactStep`), the reference syntax,

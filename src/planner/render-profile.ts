@@ -7,9 +7,8 @@ import type { PlannerProfile } from "./planner-event.ts";
 
 /**
  * Renders a profile into the system prompt that introduces the agent to the
- * model (seed 004's `BaseProfile.render_system_prompt`): who it is, which
- * role it plays, which language it answers in, then its goals and
- * constraints as lists. Empty lists and blank entries are left out.
+ * model: who it is, which role it plays, which language it answers in, then
+ * its goals and constraints as lists. Empty lists and blank entries are left out.
  *
  * @param profile - name, role, language, goals and constraints.
  * @returns the system prompt.

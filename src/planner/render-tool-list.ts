@@ -6,8 +6,8 @@
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 
 /**
- * Renders tools as a JSON array with one tool per line, in the seed 000
- * shape (`name`, `description`, `input_schema`), plus `output_schema` when
+ * Renders tools as a JSON array with one tool per line, each with
+ * `name`, `description` and `input_schema`, plus `output_schema` when
  * the tool declares one (so the model can reference fields of its result)
  * and `read_only` when the tool's MCP `readOnlyHint` annotation is set.
  *

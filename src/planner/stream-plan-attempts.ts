@@ -51,7 +51,7 @@ export interface PlanAttemptsSetup {
   what: string;
 }
 
-/** The longest fallback reply, in characters (seed 000: `raw[:2000]`). */
+/** The longest fallback reply, in characters: the model's raw text is cut there. */
 const maxFallbackLength = 2_000;
 
 /**

@@ -5,7 +5,7 @@
  */
 
 /**
- * Wraps text in a seed 000 style tag block.
+ * Wraps text in a tag block: `<TAG>`, the text, `</TAG>`, one per line.
  *
  * @param tag - the tag name.
  * @param body - the content.

@@ -29,7 +29,8 @@ export interface AgentRuntimeOptions {
   /** The tools the plan calls; its descriptors are the planner's catalog. */
   registry: ToolRegistry;
   /**
-   * Who the agent is, passed to the planner (seed 004's profile).
+   * Who the agent is (name, role, language, goals, constraints), passed to
+   * the planner.
    *
    * @defaultValue none
    */
@@ -118,7 +119,7 @@ export interface AgentRuntimeOptions {
   cache?: ResultCache | false;
   /**
    * How to answer when the plan has no reply step (or it could not be
-   * resolved): `"model"` asks the model to integrate the results (seed 003),
+   * resolved): `"model"` asks the model to integrate the results,
    * falling back to the template; `"template"` lists the results.
    *
    * @defaultValue `"model"`
@@ -179,7 +180,7 @@ export interface RunHandle extends AsyncIterable<RuntimeEvent> {
   abort(reason?: string): void;
 }
 
-/** The reply `step` returns (seed 004). */
+/** The reply `step` returns: an assistant message. */
 export interface AssistantMessage {
   role: "assistant";
   content: string;
@@ -236,12 +237,11 @@ function readDialog(dialog: Dialog): { query: string; history: string } {
 }
 
 /**
- * Runs agent requests (seed 004's `AgentRuntime`): the planner streams a
- * plan, and each step starts the moment the steps it references have
- * succeeded and the safety policy allows — while the model is still writing
- * the rest. Failed attempts are retried with backoff under a per-attempt
- * timeout, then judged by the reflector, then re-planned; the reply is
- * resolved last. Every stage is an event (JSON, see {@link RuntimeEvent}).
+ * Runs agent requests: the planner streams a plan, and each step starts the
+ * moment the steps it references have succeeded and the safety policy
+ * allows — while the model is still writing the rest. Failed attempts are
+ * retried with backoff under a per-attempt timeout, then judged by the
+ * reflector, then re-planned; the reply is resolved last. Every stage is an event (JSON, see {@link RuntimeEvent}).
  *
  * @example
  * ```ts
@@ -381,7 +381,7 @@ export class AgentRuntime {
   }
 
   /**
-   * Runs a request to the end and returns the reply (seed 004's `step`).
+   * Runs a request to the end and returns the reply as an assistant message.
    *
    * @param dialog - the request, or a conversation whose last user message is the request.
    * @param options - an abort signal and the run context.

@@ -1,5 +1,5 @@
 /**
- * The model-based reflector of seed 003.
+ * The model-based reflector (ReAct reflection on a failed step).
  *
  * @module
  */
@@ -36,8 +36,8 @@ const defaultSystem =
   "You review a failed step of a tool plan and decide what to do next. Answer with one JSON object and nothing else.";
 
 /**
- * Builds the reflection prompt (seed 003's `ReflectionPrompt`: the step, what
- * happened, the constraints, the answer format).
+ * Builds the reflection prompt: the step, what happened, the constraints,
+ * the answer format.
  *
  * @param request - the failure.
  * @param maxResultChars - how much of each result to show.
@@ -67,8 +67,8 @@ function buildReflectionPrompt(request: ReflectionRequest, maxResultChars: numbe
 }
 
 /**
- * Reads a verdict from the model's answer. Accepts seed 003's field names
- * (`adjust_action`, `adjusted_params`) too.
+ * Reads a verdict from the model's answer. Accepts the snake_case field
+ * names `adjust_action` and `adjusted_params` too.
  *
  * @param text - the answer.
  * @returns the verdict, or `undefined` when the answer holds none.
@@ -90,7 +90,7 @@ function parseReflection(text: string): Reflection | undefined {
 }
 
 /**
- * Creates seed 003's ReAct reflector: it shows the model the failed step,
+ * Creates a ReAct reflector: it shows the model the failed step,
  * its input, the error and the completed results, and reads back `retry`
  * (with changed arguments), `new_plan` or `abort`. An answer it cannot read,
  * or a model error, gives `undefined` (no opinion: the runtime re-plans).

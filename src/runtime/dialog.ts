@@ -4,7 +4,7 @@
  * @module
  */
 
-/** One message of a conversation (seed 004's `dialog` items). */
+/** One message of a conversation (an item of a `dialog`). */
 export interface DialogMessage {
   role: "user" | "assistant" | "system";
   content: string;

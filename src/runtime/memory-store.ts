@@ -7,8 +7,8 @@
 /**
  * One memory record. The runtime writes, after each run that was not
  * aborted, first one `reflection` entry per reflector verdict, then one
- * `result` entry with the step results and the reply (seed 004's order:
- * reflection, then results).
+ * `result` entry with the step results and the reply (the runtime
+ * loop order: reflections, then results, written after the run).
  */
 export interface MemoryEntry {
   /** `result`, `reflection`, or a kind of your own. */

@@ -10,7 +10,7 @@ import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import type { RuntimeErrorInfo } from "./runtime-event.ts";
 
 /**
- * A reflector's verdict on a failed step (seed 003's `adjust_action`):
+ * A reflector's verdict on a failed step (how to adjust the plan):
  *
  * - `retry`: run the step once more, with `arguments` merged into its arguments;
  * - `new_plan`: give up on the step and ask the planner for a patch;

@@ -1055,7 +1055,7 @@ export class RunExecution {
   }
 
   /**
-   * Asks the model to integrate the results into an answer (seed 003).
+   * Asks the model to integrate the results into an answer.
    *
    * @returns the answer, or `undefined` when there is no model, no budget, or the call failed.
    */
@@ -1133,7 +1133,8 @@ export class RunExecution {
   }
 
   /**
-   * Writes reflections, then results, to memory (seed 004's order).
+   * Writes reflections, then results, to memory after the run (the runtime
+   * loop order).
    *
    * @param reason - how the run ended.
    */

@@ -11,8 +11,8 @@ import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./
  * A tool catalog in any shape plankit accepts: an MCP `tools/list` array
  * (`[{ name, description, inputSchema, outputSchema?, annotations? }]`; also
  * Anthropic `input_schema` and OpenAI `{ type: "function", function }`
- * items), an MCP `tools/list` result (`{ tools: [...] }`), the seed 000
- * record (`{ [name]: { description, input_schema } }`), or anything with a
+ * items), an MCP `tools/list` result (`{ tools: [...] }`), the record
+ * shape (`{ [name]: { description, input_schema } }`), or anything with a
  * `list()` method returning descriptors (such as a `ToolRegistry`).
  */
 export type ToolCatalogInput =

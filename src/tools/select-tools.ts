@@ -78,8 +78,9 @@ function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[],
 }
 
 /**
- * Selects the tools a planner should see for a request (seed 000's top-K,
- * grown into seed 002's collaborative retrieval):
+ * Selects the tools a planner should see for a request: keyword top-K
+ * grown into collaborative retrieval, where tools often used together are
+ * offered together:
  *
  * 1. lexical BM25 ranking (see `rankTools`), English and Chinese;
  * 2. with a `retriever` (for example embeddings with cosine top-K), its

@@ -55,7 +55,7 @@ export interface ToolDescriptor {
   annotations?: ToolAnnotations;
 }
 
-/** A tool in the seed 000 record shape: `{ [name]: { description, input_schema } }`. */
+/** A tool in the record shape, keyed by name: `{ [name]: { description, input_schema } }`. */
 export interface RecordTool {
   description?: string;
   input_schema?: JsonSchema;

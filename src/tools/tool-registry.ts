@@ -91,7 +91,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  * Tools the runtime can call, with the descriptors the planner sees.
  * `register` takes tools with a JSON Schema, an AI SDK schema or a valibot /
  * Standard Schema (see also `fromMcpTools` and `fromAiSdkTools`); `list()`
- * gives the MCP `tools/list` shape, `describe()` the seed 000 record shape,
+ * gives the MCP `tools/list` shape, `describe()` the record shape
+ * (`{ [name]: { description, input_schema } }`),
  * and `call()` validates the arguments against the compiled schema before
  * running the tool. A registry can be passed anywhere a catalog is taken
  * (`validatePlan`, `selectTools`, …).
@@ -178,7 +179,7 @@ export class ToolRegistry {
   }
 
   /**
-   * The tools in the seed 000 record shape, for prompts that use it.
+   * The tools in the record shape, for prompts that use it.
    *
    * @returns `{ [name]: { description, input_schema } }`.
    */

@@ -15,7 +15,7 @@ export interface ValidatePlanOptions extends NormalizeStepOptions {
   /** The most steps a plan may have; later steps are left out with one `too-many-steps` issue. */
   maxSteps?: number;
   /**
-   * Append a reply quoting the sink vertices to a seed 002 sketch that has none.
+   * Append a reply quoting the sink vertices to a DAG sketch (`vertices`, `edges`) that has none.
    *
    * @defaultValue `true`
    */
@@ -39,8 +39,8 @@ export interface ValidatePlanResult {
  * (`no-reply`). Never throws for a bad plan; throws `invalid-catalog` for a
  * bad catalog.
  *
- * Following seed 000, the valid steps are returned even when others were
- * rejected, so a caller can run what is sound or re-ask the model with the issues.
+ * The valid steps are returned even when others were rejected, so a caller
+ * can run what is sound or re-ask the model with the issues.
  *
  * @param raw - the parsed plan.
  * @param tools - the tool catalog.

@@ -2,7 +2,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai/index.ts";
 import { LLMPlanner, PlankitError, type PlanModelPart } from "../../src/index.ts";
-import { seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 type UnifiedFinish = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "interrupted" | "other";
@@ -107,11 +107,11 @@ describe("fromLanguageModel", () => {
   });
 
   it("lets the planner plan through an AI SDK model", async () => {
-    const answer = JSON.stringify(seedPlan);
+    const answer = JSON.stringify(examplePlan);
     const deltas = answer.match(/.{1,7}/gsu) ?? [];
     const planner = new LLMPlanner({ model: fromLanguageModel(mockModel(textParts(deltas))) });
     const events = [];
-    for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: seedTools })) events.push(event);
+    for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: exampleTools })) events.push(event);
     const done = events.at(-1);
     expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
     expect(done?.type === "done" && done.usage).toEqual({ modelCalls: 1, inputTokens: 120, outputTokens: 30 });

@@ -2,14 +2,14 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai/index.ts";
 import { LLMPlanner, PlankitError } from "../../src/index.ts";
-import { seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, createStubFetch, type StubRequest } from "./openai-stub.ts";
 
 // The @ai-sdk/openai HTTP path with the stub server behind an injected
 // `fetch`: request building, SSE parsing and finish mapping run for real in
 // every runtime, workerd included, where no local server can be started.
 
-const answer = JSON.stringify(seedPlan);
+const answer = JSON.stringify(examplePlan);
 const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5";
 
 describe("@ai-sdk/openai against a stub behind fetch", () => {
@@ -19,7 +19,7 @@ describe("@ai-sdk/openai against a stub behind fetch", () => {
     const openai = createOpenAI({ baseURL: "https://llm.stub.test/v1", apiKey: "sk-test", fetch });
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model"), { temperature: 0 }) });
     const events = [];
-    for await (const event of planner.stream({ query, tools: seedTools, profile: { name: "ResearchAgent", role: "planner", language: "zh" } })) events.push(event);
+    for await (const event of planner.stream({ query, tools: exampleTools, profile: { name: "ResearchAgent", role: "planner", language: "zh" } })) events.push(event);
     const done = events.at(-1);
     expect(done?.type === "done" && done.steps.map((step) => step.type === "tool" ? step.name : step.type)).toEqual(["arxiv_search", "calculator", "reply"]);
     expect(done?.type === "done" && done.clean).toBe(true);
@@ -50,7 +50,7 @@ describe("@ai-sdk/openai against a stub behind fetch", () => {
     const openai = createOpenAI({ baseURL: "https://llm.stub.test/v1", apiKey: "sk-test", fetch });
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model")) });
     const seen: string[] = [];
-    for await (const event of planner.stream({ query, tools: seedTools })) {
+    for await (const event of planner.stream({ query, tools: exampleTools })) {
       if (event.type === "step") {
         seen.push(event.step.id);
         release();
@@ -65,7 +65,7 @@ describe("@ai-sdk/openai against a stub behind fetch", () => {
     const openai = createOpenAI({ baseURL: "https://llm.stub.test/v1", apiKey: "sk-test", fetch });
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model")) });
     let done;
-    for await (const event of planner.stream({ query, tools: seedTools })) if (event.type === "done") done = event;
+    for await (const event of planner.stream({ query, tools: exampleTools })) if (event.type === "done") done = event;
     expect(done).toMatchObject({ clean: false, finishReason: "length" });
   });
 
@@ -75,7 +75,7 @@ describe("@ai-sdk/openai against a stub behind fetch", () => {
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model"), { maxRetries: 0 }) });
     let error: unknown;
     try {
-      await planner.plan({ query, tools: seedTools });
+      await planner.plan({ query, tools: exampleTools });
     } catch (caught) {
       error = caught;
     }

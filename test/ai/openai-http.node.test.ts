@@ -4,13 +4,13 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai/index.ts";
 import { LLMPlanner, PlankitError, type PlannerEvent } from "../../src/index.ts";
-import { seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, errorBody, type StubAnswer, type StubRequest } from "./openai-stub.ts";
 
 // A local OpenAI-compatible server (test code) streaming chat-completion SSE
 // chunks over real HTTP; @ai-sdk/openai is the real client.
 
-const answer = JSON.stringify(seedPlan);
+const answer = JSON.stringify(examplePlan);
 const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5";
 
 let server: Server;
@@ -75,7 +75,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
   it("plans over HTTP, streaming SSE chunks", async () => {
     respond = () => ({ text: answer, chunkSize: 5, usage: { prompt_tokens: 400, completion_tokens: 70 } });
     const events: PlannerEvent[] = [];
-    for await (const event of planner().stream({ query, tools: seedTools })) events.push(event);
+    for await (const event of planner().stream({ query, tools: exampleTools })) events.push(event);
     const done = events.at(-1);
     expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
     expect(done).toMatchObject({ clean: true, finishReason: "stop", usage: { modelCalls: 1, inputTokens: 400, outputTokens: 70 } });
@@ -94,7 +94,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     beforeLastChunk = () => Promise.race([released.then(() => void (heldUntilStep = true)), new Promise<void>((resolve) => setTimeout(resolve, 2_000))]);
     try {
       const seen: string[] = [];
-      for await (const event of planner().stream({ query, tools: seedTools })) {
+      for await (const event of planner().stream({ query, tools: exampleTools })) {
         if (event.type !== "step") continue;
         seen.push(event.step.id);
         release();
@@ -110,7 +110,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     let call = 0;
     respond = () => (++call === 1 ? { text: "I will search arXiv first, then calculate." } : { text: answer });
     const events: PlannerEvent[] = [];
-    for await (const event of planner().stream({ query, tools: seedTools })) events.push(event);
+    for await (const event of planner().stream({ query, tools: exampleTools })) events.push(event);
     expect(events.map((event) => event.type)).toEqual(["repair", "step", "step", "step", "done"]);
     const repairRequest = requests.at(-1)?.body["messages"] as { content: string }[];
     expect(repairRequest[1]?.content).toContain("<PREVIOUS_ANSWER>\nI will search arXiv first, then calculate.\n</PREVIOUS_ANSWER>");
@@ -119,7 +119,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
   it("reports an answer that stopped without a finish reason as unclean", async () => {
     respond = () => ({ text: answer, finishReason: null });
     let done: PlannerEvent | undefined;
-    for await (const event of planner().stream({ query, tools: seedTools })) done = event;
+    for await (const event of planner().stream({ query, tools: exampleTools })) done = event;
     expect(done).toMatchObject({ type: "done", clean: false });
     expect(done?.type === "done" && done.finishReason).not.toBe("stop");
   });
@@ -128,7 +128,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     respond = () => ({ text: "", status: 500 });
     let error: unknown;
     try {
-      await planner({ maxRetries: 0 }).plan({ query, tools: seedTools });
+      await planner({ maxRetries: 0 }).plan({ query, tools: exampleTools });
     } catch (caught) {
       error = caught;
     }

@@ -1,7 +1,7 @@
 /**
  * The planner: how much earlier a streamed plan's steps are available than
- * a plan parsed once the answer is complete (seed 000 parses the whole
- * text), at realistic model speeds; and the planner's own CPU cost per plan.
+ * a plan parsed once the answer is complete (the whole text parsed at
+ * once), at realistic model speeds; and the planner's own CPU cost per plan.
  *
  * @module
  */

@@ -5,7 +5,7 @@
  * latencies:
  *
  * - plankit, `eager: "safe"`: steps start while the plan streams;
- * - plankit, `eager: "none"`: the whole plan first, then the steps (seed 004);
+ * - plankit, `eager: "none"`: the whole plan first, then the steps;
  * - a ReAct loop: one model call per tool call, Thought/Action/Observation;
  * - the AI SDK's own multi-step tool loop (`streamText` + tools + `stopWhen:
  *   stepCountIs(…)`) over an AI SDK mock model streaming at the same rate,

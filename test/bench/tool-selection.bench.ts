@@ -1,6 +1,6 @@
 /**
  * Tool selection: retrieval quality on the 60-tool fixture catalog (English
- * and Chinese requests) against seed 000's naive keyword overlap, and query
+ * and Chinese requests) against a naive keyword overlap, and query
  * latency on a synthetic catalog of 5,000 tools.
  *
  * @module
@@ -9,10 +9,10 @@ import { compileCatalog, selectTools, type SelectToolsOptions, type ToolDescript
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases, scenarioCases, type SelectionCase } from "../fixtures/tools/catalog.ts";
 
 /**
- * Seed 000's `_top_k_tools`: split the request on whitespace, score each tool
+ * Naive keyword top-K: split the request on whitespace, score each tool
  * by how many of those keywords occur in its lowercased name and description,
  * keep the top `k` (stable sort, so ties and zero scores keep catalog order —
- * the seed always passes `k` tools on).
+ * it always passes `k` tools on).
  */
 function naiveTopK(query: string, tools: readonly ToolDescriptor[], k: number): string[] {
   const keywords = query.toLowerCase().split(/\s+/u).filter((word) => word !== "");
@@ -88,7 +88,7 @@ function quantile(sorted: readonly number[], q: number): number {
 export async function run(): Promise<string> {
   const all = [...englishCases, ...chineseCases];
   const selectors: [string, Selector][] = [
-    ["seed 000 keyword overlap (baseline)", (query, k) => naiveTopK(query, catalog, k)],
+    ["naive keyword overlap (baseline)", (query, k) => naiveTopK(query, catalog, k)],
     ["`selectTools`, BM25, no glossary", plankit({ synonyms: false })],
     ["`selectTools`, BM25 + glossary (default)", plankit({})],
     ["`selectTools`, default + co-usage graph", plankit({ graph: coUsageGraph })],
@@ -130,7 +130,7 @@ export async function run(): Promise<string> {
   return [
     "## Tool selection",
     "",
-    `Recall@k (share of the needed tools among the first k) on the ${catalog.length}-tool fixture catalog (\`test/fixtures/tools/catalog.ts\`). The baseline always passes k tools on, zero scores included, as seed 000 does; \`selectTools\` returns only tools that match. The catalog, the requests and the default Chinese–English glossary were written by the same author.`,
+    `Recall@k (share of the needed tools among the first k) on the ${catalog.length}-tool fixture catalog (\`test/fixtures/tools/catalog.ts\`). The baseline always passes k tools on, zero scores included; \`selectTools\` returns only tools that match. The catalog, the requests and the default Chinese–English glossary were written by the same author.`,
     "",
     `**Held-out requests** (${heldOutEnglish.length} English, ${heldOutChinese.length} Chinese), written after the tokenizer, weights and glossary were settled and never used to tune them:`,
     "",

@@ -18,7 +18,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe("decide", () => {
-  it("runs the default chain in the seed's order", () => {
+  it("runs the default chain in the decision engine's order", () => {
     expect(defaultStrategies.map((strategy) => strategy.name)).toEqual([
       "force_skill",
       "priority_rules",

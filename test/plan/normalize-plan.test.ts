@@ -32,7 +32,7 @@ describe("normalizePlan: containers", () => {
   });
 });
 
-describe("normalizePlan: seed 002 DAG sketch", () => {
+describe("normalizePlan: DAG sketch (vertices, edges)", () => {
   const sketch = {
     vertices: [
       { id: "task_3", description: "Compare the ages", tool_binding: "calculator", args: ["{{task_1.ret}} - {{caesar_year}}"], ret: "difference" },

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeStep } from "../../src/index.ts";
 
-describe("normalizeStep: canonical and seed 000 shapes", () => {
+describe("normalizeStep: canonical and flat shapes", () => {
   it("keeps a canonical step as it is", () => {
     const step = { id: "s2", type: "tool", name: "calculator", arguments: { expr: "{{s1.value}} * 2" }, dependsOn: ["s0"], retries: 1 };
     expect(normalizeStep(step, 1)).toEqual({ step, issues: [] });
@@ -34,7 +34,7 @@ describe("normalizeStep: canonical and seed 000 shapes", () => {
   });
 });
 
-describe("normalizeStep: seed 003 shape", () => {
+describe("normalizeStep: step-list shape (step_id, action, params, dependencies)", () => {
   it("maps use_tool, params, dependencies, max_retries and $step references", () => {
     const raw = {
       step_id: "step_5",
@@ -114,7 +114,7 @@ describe("normalizeStep: bad input", () => {
     expect(issues[2]?.message).toContain("arguments must be an object, got [1,2]");
   });
 
-  it("requires non-empty reply text (seed 000) and a known type", () => {
+  it("requires non-empty reply text and a known type", () => {
     expect(normalizeStep({ type: "reply", text: "" }, 0).issues[0]).toMatchObject({ code: "invalid-step", path: "/steps/0/text", stepId: "s1" });
     expect(normalizeStep({ type: "search", query: "x" }, 0).issues[0]).toMatchObject({ code: "invalid-step", path: "/steps/0/type" });
     expect(normalizeStep({}, 0).issues[0]?.message).toContain('type must be "tool", "llm" or "reply"');

@@ -14,7 +14,7 @@ const tools: ToolDescriptor[] = [
 ];
 
 describe("buildPlanPrompt", () => {
-  it("states seed 000's strong constraints and lists profile, query, tools and context", () => {
+  it("states the strong constraints (only a JSON array; only the listed tools) and lists profile, query, tools and context", () => {
     const { system, prompt } = buildPlanPrompt({
       query: "What is 21*2+5? Mail it to Ann.",
       tools,
@@ -72,7 +72,7 @@ Write the plan for USER_QUERY now: only the JSON array.`);
 });
 
 describe("renderProfile", () => {
-  it("renders seed 004's profile prompt with goals and constraints", () => {
+  it("renders the profile prompt with goals and constraints", () => {
     expect(renderProfile({ name: "ResearchAgent", role: "planner", language: "zh" })).toBe("You are ResearchAgent, acting as planner. Reply in zh.");
     expect(renderProfile({ name: "Ops", role: "", goals: ["Keep costs low", " "], constraints: ["Never delete data"] })).toBe(
       "You are Ops.\nGoals:\n- Keep costs low\nConstraints:\n- Never delete data",

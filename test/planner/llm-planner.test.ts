@@ -8,22 +8,22 @@ import {
   type PlanModelRequest,
   type PlanStep,
 } from "../../src/index.ts";
-import { mcpTools, seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";
 
 const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。";
-const seedAnswer = JSON.stringify(seedPlan);
-const canonicalSeedPlan: PlanStep[] = [
+const exampleAnswer = JSON.stringify(examplePlan);
+const canonicalExamplePlan: PlanStep[] = [
   { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
   { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
   { id: "s3", type: "reply", text: "已找到 2 篇相关综述,计算结果为 47,并给出总结。" },
 ];
 
-describe("LLMPlanner: seed 000's test list", () => {
+describe("LLMPlanner: parsing, validation and fallback", () => {
   it("reads the plan out of code fences and explanations", async () => {
-    const model = createScriptedModel({ responses: [`Sure, here is the plan:\n\`\`\`json\n${JSON.stringify(seedPlan, null, 2)}\n\`\`\`\nLet me know if you need more.`] });
+    const model = createScriptedModel({ responses: [`Sure, here is the plan:\n\`\`\`json\n${JSON.stringify(examplePlan, null, 2)}\n\`\`\`\nLet me know if you need more.`] });
     const planner = new LLMPlanner({ model });
-    expect(await planner.plan({ profile: "You are ResearchAgent, acting as planner. Reply in zh.", query, tools: seedTools })).toEqual(canonicalSeedPlan);
+    expect(await planner.plan({ profile: "You are ResearchAgent, acting as planner. Reply in zh.", query, tools: exampleTools })).toEqual(canonicalExamplePlan);
     expect(model.calls).toBe(1);
   });
 
@@ -34,7 +34,7 @@ describe("LLMPlanner: seed 000's test list", () => {
       { type: "reply", text: "{{s2.value}}" },
     ]);
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
-    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    const events = await collectEvents(planner.stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["issue dropped missing-argument", "step s2", "step s3", "done"]);
     const issue = events.find((event) => event.type === "issue");
     expect(issue?.type === "issue" && issue.issue.path).toBe("/steps/0/arguments/query");
@@ -47,7 +47,7 @@ describe("LLMPlanner: seed 000's test list", () => {
     const prose = "I am sorry, I cannot plan this request. ".repeat(80);
     const model = createScriptedModel({ responses: [prose, prose] });
     const planner = new LLMPlanner({ model });
-    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    const events = await collectEvents(planner.stream({ query, tools: exampleTools }));
     const done = doneOf(events);
     expect(done.steps).toEqual([{ id: "s1", type: "reply", text: prose.trim().slice(0, 2000) }]);
     expect(done.fallback).toBe(true);
@@ -59,14 +59,14 @@ describe("LLMPlanner: seed 000's test list", () => {
   it("falls back to the fallback text when the answer parsed but no step survived", async () => {
     const answer = JSON.stringify([{ type: "tool", name: "web_search", arguments: {} }]);
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false, fallbackText: "No plan." });
-    expect(await planner.plan({ query, tools: seedTools })).toEqual([{ id: "s1", type: "reply", text: "No plan." }]);
+    expect(await planner.plan({ query, tools: exampleTools })).toEqual([{ id: "s1", type: "reply", text: "No plan." }]);
   });
 
   it("cuts a long plan at maxSteps, keeping the last place for the reply", async () => {
     const steps = [...Array.from({ length: 7 }, (_, index) => ({ type: "tool", name: "calculator", arguments: { expr: `${index}+1` } })), { type: "reply", text: "done" }];
     const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
     const planner = new LLMPlanner({ model, maxSteps: 4 });
-    const events = await collectEvents(planner.stream({ query: "add numbers", tools: seedTools }));
+    const events = await collectEvents(planner.stream({ query: "add numbers", tools: exampleTools }));
     const done = doneOf(events);
     expect(done.steps).toHaveLength(4);
     expect(done.steps.map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
@@ -96,7 +96,7 @@ describe("LLMPlanner: streaming", () => {
   it("emits the first step of a paced scripted answer before its last token", async () => {
     const log: string[] = [];
     const model = createScriptedModel({
-      responses: [seedAnswer],
+      responses: [exampleAnswer],
       charsPerToken: 3,
       tokensPerSecond: 50,
       sleep: async () => {
@@ -104,32 +104,32 @@ describe("LLMPlanner: streaming", () => {
       },
     });
     const planner = new LLMPlanner({ model });
-    for await (const event of planner.stream({ query, tools: seedTools })) if (event.type === "step") log.push(`step ${event.step.id}`);
+    for await (const event of planner.stream({ query, tools: exampleTools })) if (event.type === "step") log.push(`step ${event.step.id}`);
     const tokens = log.filter((entry) => entry === "token").length;
-    expect(tokens).toBe(Math.ceil(seedAnswer.length / 3) - 1);
+    expect(tokens).toBe(Math.ceil(exampleAnswer.length / 3) - 1);
     expect(log.indexOf("step s1")).toBeLessThan(tokens / 2);
     expect(log.at(-1)).toBe("step s3");
   });
 
   it("streams the usage and the calls in done", async () => {
-    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [seedAnswer] }) });
-    const done = doneOf(await collectEvents(planner.stream({ query, tools: seedTools })));
+    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [exampleAnswer] }) });
+    const done = doneOf(await collectEvents(planner.stream({ query, tools: exampleTools })));
     expect(done.usage.modelCalls).toBe(1);
-    expect(done.usage.outputTokens).toBe(Math.ceil(seedAnswer.length / 4));
+    expect(done.usage.outputTokens).toBe(Math.ceil(exampleAnswer.length / 4));
     expect(done.usage.inputTokens).toBeGreaterThan(100);
     expect(done).toMatchObject({ clean: true, finishReason: "stop", fallback: false });
   });
 
-  it("accepts a ToolRegistry, an MCP tools/list result and the seed record alike", async () => {
+  it("accepts a ToolRegistry, an MCP tools/list result and the record shape alike", async () => {
     const registry = new ToolRegistry();
     for (const tool of mcpTools) registry.register({ ...tool, execute: () => null });
-    for (const tools of [registry, { tools: mcpTools }, seedTools]) {
-      const planner = new LLMPlanner({ model: createScriptedModel({ responses: [seedAnswer] }) });
-      expect(await planner.plan({ query, tools })).toEqual(canonicalSeedPlan);
+    for (const tools of [registry, { tools: mcpTools }, exampleTools]) {
+      const planner = new LLMPlanner({ model: createScriptedModel({ responses: [exampleAnswer] }) });
+      expect(await planner.plan({ query, tools })).toEqual(canonicalExamplePlan);
     }
   });
 
-  it("reads an object with steps and a seed 002 DAG sketch", async () => {
+  it("reads an object with steps and a DAG sketch (vertices, edges)", async () => {
     const sketch = {
       vertices: [
         { id: "task_1", description: "search", tool_binding: "arxiv_search", args: { query: "LLM agents" } },
@@ -137,10 +137,10 @@ describe("LLMPlanner: streaming", () => {
       ],
       edges: [["task_1", "task_2"]],
     };
-    const model = createScriptedModel({ responses: [JSON.stringify({ steps: seedPlan }), JSON.stringify(sketch)] });
+    const model = createScriptedModel({ responses: [JSON.stringify({ steps: examplePlan }), JSON.stringify(sketch)] });
     const planner = new LLMPlanner({ model });
-    expect(await planner.plan({ query, tools: seedTools })).toEqual(canonicalSeedPlan);
-    const steps = await planner.plan({ query, tools: seedTools });
+    expect(await planner.plan({ query, tools: exampleTools })).toEqual(canonicalExamplePlan);
+    const steps = await planner.plan({ query, tools: exampleTools });
     expect(steps.map((step) => [step.id, step.type])).toEqual([
       ["task_1", "tool"],
       ["task_2", "tool"],
@@ -149,18 +149,18 @@ describe("LLMPlanner: streaming", () => {
   });
 
   it("ignores steps after the reply without a re-ask", async () => {
-    const answer = JSON.stringify([...seedPlan, { type: "tool", name: "calculator", arguments: { expr: "1" } }]);
+    const answer = JSON.stringify([...examplePlan, { type: "tool", name: "calculator", arguments: { expr: "1" } }]);
     const model = createScriptedModel({ responses: [answer] });
-    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["step s1", "step s2", "issue dropped invalid-step", "step s3", "done"]);
     expect(doneOf(events).clean).toBe(true);
     expect(model.calls).toBe(1);
   });
 
   it("adds a reply quoting the final results when the model gives none", async () => {
-    const answer = JSON.stringify(seedPlan.slice(0, 2));
+    const answer = JSON.stringify(examplePlan.slice(0, 2));
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
-    const events = await collectEvents(planner.stream({ query, tools: seedTools }));
+    const events = await collectEvents(planner.stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["step s1", "step s2", "issue repaired no-reply", "step reply", "done"]);
     const done = doneOf(events);
     expect(done.steps.at(-1)).toEqual({ id: "reply", type: "reply", text: "{{s1}}\n\n{{s2}}" });
@@ -205,8 +205,8 @@ describe("LLMPlanner: repair", () => {
   });
 
   it("re-asks when the answer cannot be parsed, and plans from the second answer", async () => {
-    const model = createScriptedModel({ responses: ["Let me think about which tools to use first.", seedAnswer] });
-    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    const model = createScriptedModel({ responses: ["Let me think about which tools to use first.", exampleAnswer] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["repair 1", "step s1", "step s2", "step s3", "done"]);
     const repair = events[0];
     expect(repair?.type === "repair" && repair.issues).toEqual([{ code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" }]);
@@ -233,7 +233,7 @@ describe("LLMPlanner: repair", () => {
   it("makes one re-ask at most", async () => {
     const bad = JSON.stringify([{ type: "tool", name: "nope", arguments: {} }]);
     const model = createScriptedModel({ responses: [bad, bad, bad] });
-    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools })));
     expect(model.calls).toBe(2);
     expect(done.fallback).toBe(true);
     expect(done.steps).toEqual([{ id: "s1", type: "reply", text: "(plan unavailable)" }]);
@@ -247,7 +247,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       { type: "tool", name: "calculator", arguments: {} },
       { type: "reply", text: "{{s2.value}}" },
     ]);
-    const tools = { calculator: { description: "Do arithmetic", input_schema: { type: "object", properties: { expr: { type: "string", description: "the expression" } }, required: ["expr"] } }, arxiv_search: seedTools.arxiv_search };
+    const tools = { calculator: { description: "Do arithmetic", input_schema: { type: "object", properties: { expr: { type: "string", description: "the expression" } }, required: ["expr"] } }, arxiv_search: exampleTools.arxiv_search };
     const model = createScriptedModel({ responses: [answer] });
     const events = await collectEvents(new LLMPlanner({ model, clarify: true }).stream({ query: "search and calculate", tools }));
     expect(traceOf(events)).toEqual(["step s1", "issue repaired missing-argument", "issue dropped invalid-step", "step s2", "done"]);
@@ -263,26 +263,26 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       model: createScriptedModel({ responses: [answer] }),
       clarify: (step, missing) => `Which ${missing.join(" and ")} for ${step.name}?`,
     });
-    expect(await planner.plan({ query: "calculate", tools: seedTools })).toEqual([{ id: "s1", type: "reply", text: "Which expr for calculator?" }]);
+    expect(await planner.plan({ query: "calculate", tools: exampleTools })).toEqual([{ id: "s1", type: "reply", text: "Which expr for calculator?" }]);
   });
 
   it("reports a finish other than stop as unclean", async () => {
-    const model = createScriptedModel({ responses: [{ text: seedAnswer, finishReason: "length" }] });
-    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
-    expect(done.steps).toEqual(canonicalSeedPlan);
+    const model = createScriptedModel({ responses: [{ text: exampleAnswer, finishReason: "length" }] });
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools })));
+    expect(done.steps).toEqual(canonicalExamplePlan);
     expect(done).toMatchObject({ clean: false, finishReason: "length" });
   });
 
   it("reports a stream that ended without a finish part as unclean", async () => {
-    const model = createScriptedModel({ responses: [seedAnswer], finishReason: null });
-    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools })));
+    const model = createScriptedModel({ responses: [exampleAnswer], finishReason: null });
+    const done = doneOf(await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools })));
     expect(done).toMatchObject({ clean: false, finishReason: "missing" });
   });
 
   it("drops a step cut off mid-JSON and re-asks for the rest", async () => {
-    const cut = seedAnswer.slice(0, seedAnswer.indexOf('"21*2') + 5);
-    const model = createScriptedModel({ responses: [{ text: cut, finishReason: "length" }, JSON.stringify(seedPlan.slice(1))] });
-    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: seedTools }));
+    const cut = exampleAnswer.slice(0, exampleAnswer.indexOf('"21*2') + 5);
+    const model = createScriptedModel({ responses: [{ text: cut, finishReason: "length" }, JSON.stringify(examplePlan.slice(1))] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-step", "repair 1", "step s3", "step s4", "done"]);
     const done = doneOf(events);
     expect(done.steps.map((step) => step.type === "tool" && step.arguments)).toEqual([{ query: "LLM agents survey", max_results: 2 }, { expr: "21*2+5" }, false]);
@@ -296,7 +296,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
         throw new Error("connection reset");
       },
     };
-    const error = await caught(() => new LLMPlanner({ model }).plan({ query, tools: seedTools }));
+    const error = await caught(() => new LLMPlanner({ model }).plan({ query, tools: exampleTools }));
     expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
     expect((error as Error).message).toContain("connection reset");
   });
@@ -314,7 +314,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
     };
     const events: string[] = [];
     const error = await caught(async () => {
-      for await (const event of new LLMPlanner({ model }).stream({ query, tools: seedTools, signal: controller.signal })) {
+      for await (const event of new LLMPlanner({ model }).stream({ query, tools: exampleTools, signal: controller.signal })) {
         events.push(event.type);
         controller.abort();
       }
@@ -325,8 +325,8 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
   });
 
   it("aborts the model's signal when the consumer stops early", async () => {
-    const model = createScriptedModel({ responses: [seedAnswer] });
-    for await (const event of new LLMPlanner({ model }).stream({ query, tools: seedTools })) if (event.type === "step") break;
+    const model = createScriptedModel({ responses: [exampleAnswer] });
+    for await (const event of new LLMPlanner({ model }).stream({ query, tools: exampleTools })) if (event.type === "step") break;
     expect(model.requests[0]?.signal?.aborted).toBe(true);
   });
 
@@ -348,7 +348,7 @@ describe("LLMPlanner: sketch mode", () => {
   it("reasons in a first call, then streams the plan built from that reasoning", async () => {
     const reasoning = "1. Goal: surveys and a number.\n2. Steps: search arXiv, then calculate 21*2+5, then reply.";
     const log: string[] = [];
-    const chunks = [seedAnswer.slice(0, seedAnswer.indexOf("},{") + 1), seedAnswer.slice(seedAnswer.indexOf("},{") + 1)];
+    const chunks = [exampleAnswer.slice(0, exampleAnswer.indexOf("},{") + 1), exampleAnswer.slice(exampleAnswer.indexOf("},{") + 1)];
     const planModel = createLoggingModel(chunks, log);
     let calls = 0;
     const model: PlanModel & { requests: PlanModelRequest[] } = {
@@ -364,7 +364,7 @@ describe("LLMPlanner: sketch mode", () => {
     };
     const planner = new LLMPlanner({ model, mode: "sketch" });
     const events = [];
-    for await (const event of planner.stream({ query, tools: seedTools })) {
+    for await (const event of planner.stream({ query, tools: exampleTools })) {
       events.push(event);
       if (event.type === "step") log.push(`step ${event.step.id}`);
     }
@@ -373,7 +373,7 @@ describe("LLMPlanner: sketch mode", () => {
     expect(model.requests[1]?.prompt).toContain(`<REASONING>\n${reasoning}\n</REASONING>`);
     expect(log.slice(0, 2)).toEqual(["model chunk 0", "step s1"]);
     const done = doneOf(events);
-    expect(done.steps).toEqual(canonicalSeedPlan);
+    expect(done.steps).toEqual(canonicalExamplePlan);
     expect(done.reasoning).toBe(reasoning);
     expect(done.usage.modelCalls).toBe(2);
   });

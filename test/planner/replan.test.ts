@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildReplanPrompt, createScriptedModel, LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
-import { mcpTools } from "../fixtures/tools/seed-tools.ts";
+import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf, traceOf } from "./planner-test-kit.ts";
 
 const search: PlanStep = { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } };

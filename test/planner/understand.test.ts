@@ -4,7 +4,7 @@ import { buildGoalPrompt, createScriptedModel, LLMPlanner, readGoal, renderGoal 
 const query = "分析我们北美市场Q1-Q2主要产品的销售增长趋势,识别增长关键驱动因素和潜在风险";
 
 describe("LLMPlanner.understand", () => {
-  it("reads a seed 003 goal answer into a structured goal", async () => {
+  it("reads a snake_case goal answer into a structured goal", async () => {
     const answer = `\`\`\`json\n${JSON.stringify({
       core_objective: "分析北美市场Q1-Q2主要产品的销售增长趋势",
       implicit_requirements: ["覆盖北美市场的主要产品销售数据", "细分时间段为Q1和Q2进行趋势对比"],

@@ -31,7 +31,7 @@ describe("AgentRuntime: a plan runs to a reply", () => {
     expect(run.state.usage).toMatchObject({ toolCalls: 3, modelCalls: 1, inputTokens: 100, outputTokens: 50 });
   });
 
-  it("step() returns the assistant message (seed 004)", async () => {
+  it("step() returns the assistant message", async () => {
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "Got {{s1.value}}")] });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });

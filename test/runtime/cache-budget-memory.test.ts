@@ -121,7 +121,7 @@ describe("budgets", () => {
 });
 
 describe("memory", () => {
-  it("writes reflections, then results, after the run (seed 004's order) and reads them into the next plan", async () => {
+  it("writes reflections, then results, after the run (the runtime loop order) and reads them into the next plan", async () => {
     const memory = createMemoryStore();
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [tool("s1", "fail"), tool("s2", "lookup", { q: "paris" }), reply("s3", "{{s2.value}}")] });

@@ -213,8 +213,8 @@ describe("retries, timeouts and reflection", () => {
     await expect(reflector.reflect(request)).resolves.toEqual({ action: "retry", reason: "typo", arguments: { q: "fixed" } });
     expect(model.requests[0]?.prompt).toContain("not found");
     expect(model.requests[0]?.prompt).toContain('"q":"fixd"');
-    const seedShaped = createModelReflector({ model: createEchoModel(() => '{"adjust_action":"new_plan","diagnosis":"wrong tool"}') });
-    await expect(seedShaped.reflect(request)).resolves.toEqual({ action: "new_plan", reason: "wrong tool" });
+    const snakeCaseShaped = createModelReflector({ model: createEchoModel(() => '{"adjust_action":"new_plan","diagnosis":"wrong tool"}') });
+    await expect(snakeCaseShaped.reflect(request)).resolves.toEqual({ action: "new_plan", reason: "wrong tool" });
     const confused = createModelReflector({ model: createEchoModel(() => "no idea") });
     await expect(confused.reflect(request)).resolves.toBeUndefined();
     const broken = createModelReflector({ model: createEchoModel(() => new Error("down")) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError, normalizeCatalog, type ToolDescriptor } from "../../src/index.ts";
-import { seedTools } from "../fixtures/tools/seed-tools.ts";
+import { exampleTools } from "../fixtures/tools/example-tools.ts";
 
 function caught(run: () => unknown): PlankitError {
   try {
@@ -14,12 +14,12 @@ function caught(run: () => unknown): PlankitError {
 
 describe("normalizeCatalog", () => {
   const expected: ToolDescriptor[] = [
-    { name: "arxiv_search", description: "Search arXiv papers", inputSchema: seedTools.arxiv_search.input_schema },
-    { name: "calculator", description: "Do arithmetic", inputSchema: seedTools.calculator.input_schema },
+    { name: "arxiv_search", description: "Search arXiv papers", inputSchema: exampleTools.arxiv_search.input_schema },
+    { name: "calculator", description: "Do arithmetic", inputSchema: exampleTools.calculator.input_schema },
   ];
 
-  it("reads the seed 000 record", () => {
-    expect(normalizeCatalog(seedTools)).toEqual(expected);
+  it("reads the record shape", () => {
+    expect(normalizeCatalog(exampleTools)).toEqual(expected);
   });
 
   it("reads MCP tools/list arrays and results, Anthropic and OpenAI items", () => {

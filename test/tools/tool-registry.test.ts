@@ -33,7 +33,7 @@ const calculator: ToolDefinition = {
 };
 
 describe("ToolRegistry", () => {
-  it("lists MCP descriptors with annotations and describes in the seed 000 shape", () => {
+  it("lists MCP descriptors with annotations and describes in the record shape", () => {
     const registry = new ToolRegistry().register(calculator);
     expect(registry.list()).toEqual([
       {

@@ -1,23 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlankitError, ToolRegistry, parsePlan, validatePlan, type PlanIssueCode } from "../../src/index.ts";
-import { mcpTools, seedPlan, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 
 function codes(issues: readonly { code: PlanIssueCode }[]): PlanIssueCode[] {
   return issues.map((issue) => issue.code);
 }
 
-describe("validatePlan: seed 000", () => {
-  it("accepts the seed's example plan and gives the steps ids", () => {
-    const { steps, issues } = validatePlan(seedPlan, seedTools);
+describe("validatePlan: flat plans", () => {
+  it("accepts the example plan and gives the steps ids", () => {
+    const { steps, issues } = validatePlan(examplePlan, exampleTools);
     expect(issues).toEqual([]);
     expect(steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
   });
 
-  it("reports a dropped required argument and leaves that step out (the seed filters it)", () => {
+  it("reports a dropped required argument and leaves that step out (invalid steps are filtered)", () => {
     const { steps, issues } = validatePlan(
-      [{ type: "tool", name: "arxiv_search", arguments: { max_results: 2 } }, seedPlan[1], seedPlan[2]],
-      seedTools,
+      [{ type: "tool", name: "arxiv_search", arguments: { max_results: 2 } }, examplePlan[1], examplePlan[2]],
+      exampleTools,
     );
     expect(issues).toEqual([
       {
@@ -32,19 +32,19 @@ describe("validatePlan: seed 000", () => {
   });
 
   it("reports a tool that is not in the catalog, suggesting the closest name", () => {
-    const { issues } = validatePlan([{ type: "tool", name: "arxiv_serch", arguments: { query: "x" } }, { type: "reply", text: "ok" }], seedTools);
+    const { issues } = validatePlan([{ type: "tool", name: "arxiv_serch", arguments: { query: "x" } }, { type: "reply", text: "ok" }], exampleTools);
     expect(issues).toEqual([
       { code: "unknown-tool", index: 0, stepId: "s1", path: "/steps/0/name", message: 'Step "s1" uses unknown tool "arxiv_serch"; did you mean "arxiv_search"? (/steps/0/name)' },
     ]);
-    expect(validatePlan([{ type: "tool", name: "weather", arguments: {} }], seedTools).issues[0]?.message).toBe(
+    expect(validatePlan([{ type: "tool", name: "weather", arguments: {} }], exampleTools).issues[0]?.message).toBe(
       'Step "s1" uses unknown tool "weather"; available: arxiv_search, calculator (/steps/0/name)',
     );
   });
 
   it("requires reply text, and truncates at maxSteps with one issue", () => {
-    expect(codes(validatePlan([{ type: "reply", text: "" }], seedTools).issues)).toEqual(["invalid-step", "no-reply"]);
-    const long = [...Array.from({ length: 5 }, () => seedPlan[1]), { type: "reply", text: "done" }];
-    const { steps, issues } = validatePlan(long, seedTools, { maxSteps: 4 });
+    expect(codes(validatePlan([{ type: "reply", text: "" }], exampleTools).issues)).toEqual(["invalid-step", "no-reply"]);
+    const long = [...Array.from({ length: 5 }, () => examplePlan[1]), { type: "reply", text: "done" }];
+    const { steps, issues } = validatePlan(long, exampleTools, { maxSteps: 4 });
     expect(steps).toHaveLength(4);
     expect(issues).toEqual([
       { code: "too-many-steps", index: 4, stepId: "s5", path: "/steps/4", message: 'Step "s5" exceeds the limit of 4 steps (/steps/4)' },
@@ -55,7 +55,7 @@ describe("validatePlan: seed 000", () => {
   it("never throws for a bad plan", () => {
     fc.assert(
       fc.property(fc.anything(), (raw) => {
-        const { steps, issues } = validatePlan(raw, seedTools);
+        const { steps, issues } = validatePlan(raw, exampleTools);
         expect(Array.isArray(steps) && Array.isArray(issues)).toBe(true);
       }),
       { numRuns: 300 },
@@ -65,7 +65,7 @@ describe("validatePlan: seed 000", () => {
 
 describe("validatePlan: every diagnostic code", () => {
   it("invalid-step: malformed steps, a step after the reply", () => {
-    const { issues } = validatePlan([{ type: "reply", text: "early" }, { type: "tool", name: "calculator", arguments: { expr: "1" } }], seedTools);
+    const { issues } = validatePlan([{ type: "reply", text: "early" }, { type: "tool", name: "calculator", arguments: { expr: "1" } }], exampleTools);
     expect(issues).toEqual([
       {
         code: "invalid-step",
@@ -78,7 +78,7 @@ describe("validatePlan: every diagnostic code", () => {
   });
 
   it("invalid-argument names the path, the expected type and the value", () => {
-    const { issues } = validatePlan([{ type: "tool", name: "arxiv_search", arguments: { query: "x", max_results: "two" } }, { type: "reply", text: "ok" }], seedTools);
+    const { issues } = validatePlan([{ type: "tool", name: "arxiv_search", arguments: { query: "x", max_results: "two" } }, { type: "reply", text: "ok" }], exampleTools);
     expect(issues).toEqual([
       {
         code: "invalid-argument",
@@ -98,7 +98,7 @@ describe("validatePlan: every diagnostic code", () => {
         { type: "tool", name: "arxiv_search", arguments: { query: "{{s9}}" } },
         { type: "reply", text: "{{s4.x}}", dependsOn: ["s1", "s7"] },
       ],
-      seedTools,
+      exampleTools,
     );
     expect(issues.map(({ code, path, message }) => ({ code, path, message }))).toEqual([
       { code: "forward-reference", path: "/steps/1/prompt", message: 'Step "s2" references step "s3", which comes later; a step may only use steps before it (/steps/1/prompt)' },
@@ -119,31 +119,31 @@ describe("validatePlan: every diagnostic code", () => {
   });
 
   it("duplicate-id (and no no-reply for a reply that was rejected for another reason)", () => {
-    const { issues } = validatePlan([{ id: "a", type: "llm", prompt: "x" }, { id: "a", type: "reply", text: "y" }], seedTools);
+    const { issues } = validatePlan([{ id: "a", type: "llm", prompt: "x" }, { id: "a", type: "reply", text: "y" }], exampleTools);
     expect(issues).toEqual([
       { code: "duplicate-id", index: 1, stepId: "a", path: "/steps/1/id", message: 'Step "a" reuses the id of an earlier step (/steps/1/id)' },
     ]);
   });
 
   it("empty-plan and no-reply", () => {
-    expect(validatePlan([], seedTools).issues).toEqual([{ code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" }]);
-    expect(validatePlan({ steps: [] }, seedTools).issues[0]?.code).toBe("empty-plan");
-    expect(validatePlan([{ type: "llm", prompt: "think" }], seedTools).issues).toEqual([
+    expect(validatePlan([], exampleTools).issues).toEqual([{ code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" }]);
+    expect(validatePlan({ steps: [] }, exampleTools).issues[0]?.code).toBe("empty-plan");
+    expect(validatePlan([{ type: "llm", prompt: "think" }], exampleTools).issues).toEqual([
       { code: "no-reply", index: 0, stepId: "s1", path: "/steps/0", message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)' },
     ]);
   });
 });
 
 describe("validatePlan: input shapes", () => {
-  it("accepts the catalog as an MCP array, a tools/list result, the seed record or a registry", () => {
+  it("accepts the catalog as an MCP array, a tools/list result, the record shape or a registry", () => {
     const registry = new ToolRegistry().register(mcpTools.map((tool) => ({ ...tool, execute: () => ({}) })));
     const broken = [{ type: "tool", name: "arxiv_search", arguments: { max_results: 1.5 } }, { type: "reply", text: "x" }];
-    const expected = validatePlan(broken, seedTools);
+    const expected = validatePlan(broken, exampleTools);
     expect(codes(expected.issues)).toEqual(["missing-argument", "invalid-argument"]);
     for (const tools of [mcpTools, { tools: mcpTools }, registry]) expect(validatePlan(broken, tools)).toEqual(expected);
   });
 
-  it("validates a seed 003 plan, with query_kb and run-context references", () => {
+  it("validates a step-list plan, with query_kb and run-context references", () => {
     const { steps, issues } = validatePlan(
       [
         { step_id: "step_1", action: "query_kb", topic: "$context:product" },
@@ -158,7 +158,7 @@ describe("validatePlan: input shapes", () => {
     expect(steps[0]).toEqual({ id: "step_1", type: "tool", name: "query_kb", arguments: { topic: "{{context.product}}" } });
   });
 
-  it("validates a seed 002 sketch, naming positional arguments after the tool's parameters", () => {
+  it("validates a DAG sketch, naming positional arguments after the tool's parameters", () => {
     const { steps, issues } = validatePlan(
       {
         vertices: [
@@ -206,19 +206,19 @@ describe("validatePlan: references into output schemas", () => {
   });
 
   it("does not check paths into tools without an output schema", () => {
-    expect(validatePlan([seedPlan[1], { type: "reply", text: "{{s1.whatever}}" }], seedTools).issues).toEqual([]);
+    expect(validatePlan([examplePlan[1], { type: "reply", text: "{{s1.whatever}}" }], exampleTools).issues).toEqual([]);
   });
 });
 
 describe("parsePlan", () => {
   it("returns the steps of a valid plan", () => {
-    expect(parsePlan(seedPlan, seedTools).map((step) => step.type)).toEqual(["tool", "tool", "reply"]);
+    expect(parsePlan(examplePlan, exampleTools).map((step) => step.type)).toEqual(["tool", "tool", "reply"]);
   });
 
   it("throws with the first issue's code and every message", () => {
     let error: unknown;
     try {
-      parsePlan([{ type: "tool", name: "calculator", arguments: {} }], seedTools);
+      parsePlan([{ type: "tool", name: "calculator", arguments: {} }], exampleTools);
     } catch (caught) {
       error = caught;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createPlanValidator, validateStep, type PlanStep } from "../../src/index.ts";
-import { mcpTools, seedTools } from "../fixtures/tools/seed-tools.ts";
+import { mcpTools, exampleTools } from "../fixtures/tools/example-tools.ts";
 
 describe("validateStep", () => {
   it("validates a plan one streamed step at a time", () => {
@@ -19,7 +19,7 @@ describe("validateStep", () => {
   });
 
   it("uses index for the default id and paths, and knows only the steps given", () => {
-    const result = validateStep({ type: "llm", prompt: "Compare {{s2}} and {{s9}}" }, { tools: seedTools, steps: [], index: 4 });
+    const result = validateStep({ type: "llm", prompt: "Compare {{s2}} and {{s9}}" }, { tools: exampleTools, steps: [], index: 4 });
     expect(result.step).toEqual({ id: "s5", type: "llm", prompt: "Compare {{s2}} and {{s9}}" });
     expect(result.issues.map((issue) => issue.message)).toEqual([
       'Step "s5" references unknown step "s2" (/steps/4/prompt)',
@@ -28,12 +28,12 @@ describe("validateStep", () => {
   });
 
   it("tells forward references apart when the whole plan is known, and names rejected steps", () => {
-    const context = { tools: seedTools, steps: [], index: 0, plannedIds: new Map([["later", 3]]), rejectedIds: new Set(["bad"]) };
+    const context = { tools: exampleTools, steps: [], index: 0, plannedIds: new Map([["later", 3]]), rejectedIds: new Set(["bad"]) };
     expect(validateStep({ type: "llm", prompt: "{{later}} {{bad}}" }, context).issues.map((issue) => issue.code)).toEqual(["forward-reference", "unknown-reference"]);
   });
 
   it("checks maxSteps before anything else", () => {
-    expect(validateStep({ type: "reply", text: "x" }, { tools: seedTools, steps: [], index: 2, maxSteps: 2 }).issues).toEqual([
+    expect(validateStep({ type: "reply", text: "x" }, { tools: exampleTools, steps: [], index: 2, maxSteps: 2 }).issues).toEqual([
       { code: "too-many-steps", index: 2, stepId: "s3", path: "/steps/2", message: 'Step "s3" exceeds the limit of 2 steps (/steps/2)' },
     ]);
   });
@@ -41,12 +41,12 @@ describe("validateStep", () => {
   it("follows the steps array as it changes", () => {
     const steps: PlanStep[] = [{ id: "a", type: "llm", prompt: "x" }];
     const next = { type: "llm", prompt: "{{a}}" };
-    expect(validateStep(next, { tools: seedTools, steps }).issues).toEqual([]);
+    expect(validateStep(next, { tools: exampleTools, steps }).issues).toEqual([]);
     steps.pop();
     steps.push({ id: "b", type: "llm", prompt: "y" });
-    expect(validateStep(next, { tools: seedTools, steps }).issues.map((issue) => issue.code)).toEqual(["unknown-reference"]);
+    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual(["unknown-reference"]);
     steps.push({ id: "a", type: "reply", text: "z" });
-    expect(validateStep(next, { tools: seedTools, steps }).issues.map((issue) => issue.code)).toEqual(["invalid-step"]);
+    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual(["invalid-step"]);
   });
 });
 
@@ -63,8 +63,8 @@ describe("createPlanValidator", () => {
   });
 
   it("reports empty-plan and no-reply at the end", () => {
-    expect(createPlanValidator(seedTools).end().map((issue) => issue.code)).toEqual(["empty-plan"]);
-    const validator = createPlanValidator(seedTools);
+    expect(createPlanValidator(exampleTools).end().map((issue) => issue.code)).toEqual(["empty-plan"]);
+    const validator = createPlanValidator(exampleTools);
     validator.push({ type: "llm", prompt: "think" });
     expect(validator.end()).toEqual([
       { code: "no-reply", index: 0, stepId: "s1", path: "/steps/0", message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)' },
