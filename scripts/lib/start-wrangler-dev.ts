@@ -94,7 +94,7 @@ export async function startWranglerDev(
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   args.push(...(options.args ?? []));
   let output = "";
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...wranglerEnvironment(root), CI: "1" }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...wranglerEnvironment(), CI: "1" }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const server: WranglerDev = { url, output: () => output, stop: () => stopProcess(child, 5000) };
