@@ -1,0 +1,61 @@
+/**
+ * Bundle-size budgets: what an application pays, minified and gzipped, for
+ * each entry point it may import.
+ *
+ * @module
+ */
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+/** One measured entry and its budget. */
+export interface SizeBudget {
+  /** What is imported. */
+  label: string;
+  /** The module text an application would write. */
+  entry: string;
+  /** The largest allowed gzipped size, in bytes. */
+  maxGzipBytes: number;
+}
+
+/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
+export const budgets: SizeBudget[] = [
+  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 52 * 1024 },
+  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/index.ts";', maxGzipBytes: 6 * 1024 },
+  { label: "`plankit/ai` (without `ai` itself)", entry: 'export * from "./src/ai/index.ts";', maxGzipBytes: 2 * 1024 },
+];
+
+/**
+ * Bundles each budget's entry for browsers (minified ESM, tree-shaken) and
+ * compares its gzipped size with the budget.
+ *
+ * @param root - the repository root.
+ * @returns whether every entry is within its budget; prints a table.
+ * @example
+ * ```ts
+ * if (!(await checkSize(root))) process.exitCode = 1;
+ * ```
+ */
+export async function checkSize(root: string): Promise<boolean> {
+  let ok = true;
+  console.log("entry                                           min KiB  gzip KiB  budget KiB");
+  for (const budget of budgets) {
+    const result = await build({
+      stdin: { contents: budget.entry, resolveDir: root, loader: "ts" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      external: ["ai"],
+      write: false,
+      logLevel: "error",
+    });
+    const code = result.outputFiles[0]!.contents;
+    const gzip = gzipSync(code, { level: 9 }).length;
+    const within = gzip <= budget.maxGzipBytes;
+    ok &&= within;
+    const kib = (bytes: number) => (bytes / 1024).toFixed(1).padStart(8);
+    console.log(`${budget.label.padEnd(46)}${kib(code.length)}  ${kib(gzip)}  ${kib(budget.maxGzipBytes)}${within ? "" : "  OVER BUDGET"}`);
+  }
+  return ok;
+}
