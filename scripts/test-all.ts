@@ -1,5 +1,5 @@
 /**
- * `npm test`: type checks and bundle-size budgets, then every suite in Node, workerd, Deno and
+ * `npm test`: type checks, the package build and lint, bundle-size budgets, then every suite in Node, workerd, Deno and
  * Chromium, then the end-to-end suite (the web demo in Chromium against
  * `wrangler dev`), then one summary table. Exits non-zero when any step failed, any
  * test failed, a runtime ran no tests, or a portable suite did not run in
@@ -16,6 +16,7 @@ import { runVitest } from "./lib/run-vitest.ts";
 import type { RuntimeResult } from "./lib/runtime-result.ts";
 import { printSummary } from "./lib/summary.ts";
 import { typecheck } from "./lib/typecheck-projects.ts";
+import { checkPackage } from "./lib/check-package.ts";
 import { checkSize } from "./lib/check-size.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
@@ -23,8 +24,8 @@ const started = Date.now();
 
 console.log("=== typecheck ===\n");
 const failedProjects = await typecheck(root);
-console.log("\n=== bundle size ===\n");
-const sizeOk = await checkSize(root);
+console.log("\n=== package and bundle size ===\n");
+const sizeOk = (await checkPackage(root)) && (await checkSize(root));
 
 const state = {};
 const results: RuntimeResult[] = [];
@@ -36,6 +37,6 @@ const testsPassed = printSummary(results, listPortableTestFiles(root));
 console.log(
   failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`,
 );
-console.log(sizeOk ? "Bundle sizes within budget." : "Bundle sizes OVER BUDGET (see the table above).");
+console.log(sizeOk ? "Package lint and bundle sizes passed." : "Package lint or bundle sizes FAILED (see above).");
 console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 process.exitCode = testsPassed && failedProjects.length === 0 && sizeOk ? 0 : 1;
