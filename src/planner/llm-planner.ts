@@ -100,6 +100,13 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** Reads a planner stream to its end and returns the steps of its `done` event. */
+async function finalSteps(events: AsyncIterable<PlannerEvent>): Promise<PlanStep[]> {
+  let steps: PlanStep[] = [];
+  for await (const event of events) if (event.type === "done") steps = event.steps;
+  return steps;
+}
+
 /**
  * Plans with a language model: it shows the model the profile, the request
  * and the top-K tools under strict rules, parses the answer while it streams, validates each step
@@ -182,9 +189,7 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
    */
   async plan(request: PlanRequest): Promise<PlanStep[]> {
-    let steps: PlanStep[] = [];
-    for await (const event of this.stream(request)) if (event.type === "done") steps = event.steps;
-    return steps;
+    return finalSteps(this.stream(request));
   }
 
   /**
@@ -232,9 +237,7 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
    */
   async replan(request: ReplanRequest): Promise<PlanStep[]> {
-    let steps: PlanStep[] = [];
-    for await (const event of this.streamReplan(request)) if (event.type === "done") steps = event.steps;
-    return steps;
+    return finalSteps(this.streamReplan(request));
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import { compileCatalog, selectTools, type SelectToolsOptions, type ToolDescriptor } from "../../src/index.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases, scenarioCases, type SelectionCase } from "../fixtures/tools/catalog.ts";
+import { createRandom } from "../fixtures/create-random.ts";
 
 /**
  * Naive keyword top-K: split the request on whitespace, score each tool
@@ -45,17 +46,6 @@ function plankit(options: SelectToolsOptions): Selector {
   return (query, k) => selectTools(query, catalog, { ...options, k }).map((tool) => tool.name);
 }
 
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const verbs = ["get", "list", "create", "update", "delete", "search", "export", "import", "sync", "analyze", "send", "archive", "approve", "schedule", "validate", "render"];
 const nouns = ["invoice", "ticket", "user", "order", "shipment", "report", "document", "contract", "lead", "campaign", "dashboard", "metric", "alert", "backup", "license", "asset", "payment", "refund", "review", "survey", "webhook", "token", "cluster", "pipeline", "dataset", "model", "article", "comment", "playlist", "booking"];
@@ -64,7 +54,7 @@ const words = ["customer", "account", "status", "date", "range", "region", "team
 
 /** A synthetic catalog of `size` tools named `<system>_<verb>_<noun>_<n>`. */
 function syntheticCatalog(size: number): ToolDescriptor[] {
-  const next = random(42);
+  const next = createRandom(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   return Array.from({ length: size }, (_, index) => {
     const system = pick(systems);

@@ -7,18 +7,8 @@ import { replay } from "../../src/runtime/replay.ts";
 import { toJsonl } from "../../src/runtime/to-jsonl.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
+import { createRandom } from "../fixtures/create-random.ts";
 
-/** mulberry32: a small seeded generator. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const unhandled: unknown[] = [];
 const onRejection = (event: { reason?: unknown; preventDefault?: () => void }): void => {
@@ -86,7 +76,7 @@ describe("fault injection", () => {
     const results: { seed: number; problems: string[]; replayed: boolean; reason: string | undefined }[] = [];
     const seen = new Set<string>();
     const runOne = async (seed: number): Promise<void> => {
-      const random = seeded(seed);
+      const random = createRandom(seed);
       const registry = chaosRegistry(random);
       const clean = random() < 0.8;
       const planner = createFakePlanner({

@@ -1,4 +1,4 @@
-import { createRandom } from "./create-random.ts";
+import { createRandom } from "../../fixtures/create-random.ts";
 
 const tools = [
   "arxiv_search",
