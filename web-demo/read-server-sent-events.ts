@@ -49,7 +49,11 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>, si
       if (done) return;
       let text = decoder.decode(value, { stream: true });
       // A CRLF split across chunks: the LF belongs to the CR already handled.
-      if (pendingCarriageReturn && text.startsWith("\n")) text = text.slice(1);
+      // Any other text after the CR means the CR stood alone.
+      if (pendingCarriageReturn && text !== "") {
+        if (text.startsWith("\n")) text = text.slice(1);
+        pendingCarriageReturn = false;
+      }
       buffer += text;
       for (;;) {
         const end = buffer.search(/\r\n|\r|\n/u);

@@ -60,6 +60,14 @@ describe("readServerSentEvents", () => {
     );
   });
 
+  it("does not take a later LF for the second half of a CR that ended an earlier chunk", async () => {
+    expect(await readAll(["data: a\r\r", "data: b", "\n\ndata: c\n\n"])).toEqual([
+      { id: undefined, event: "message", data: "a" },
+      { id: undefined, event: "message", data: "b" },
+      { id: undefined, event: "message", data: "c" },
+    ]);
+  });
+
   it("stops reading when the signal fires", async () => {
     const controller = new AbortController();
     const endless = new ReadableStream<Uint8Array>({
