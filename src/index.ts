@@ -167,6 +167,7 @@ export { createMemoryCache, type MemoryCacheOptions } from "./runtime/create-mem
 export type { MemoryEntry, MemoryStore } from "./runtime/memory-store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./runtime/create-memory-store.ts";
 export type { Reflection, ReflectionRequest, Reflector } from "./runtime/reflector.ts";
+export type { StepAttemptOptions, StepAttemptOutcome, StepCall, StepExecutor } from "./runtime/step-executor.ts";
 export { noOpReflector } from "./runtime/no-op-reflector.ts";
 export { createModelReflector, type ModelReflectorOptions } from "./runtime/create-model-reflector.ts";
 export { computeBackoff, type BackoffPolicy } from "./runtime/compute-backoff.ts";

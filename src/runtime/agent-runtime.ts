@@ -21,6 +21,7 @@ import type { RunState } from "./run-state.ts";
 import type { RuntimeBudget } from "./runtime-budget.ts";
 import { systemClock, type RuntimeClock } from "./runtime-clock.ts";
 import type { RuntimeEvent } from "./runtime-event.ts";
+import type { StepExecutor } from "./step-executor.ts";
 
 /** Options of the {@link AgentRuntime} constructor. */
 export interface AgentRuntimeOptions {
@@ -149,6 +150,15 @@ export interface AgentRuntimeOptions {
    * @defaultValue `run_` and a random UUID
    */
   idGenerator?: () => string;
+  /**
+   * Runs each `tool` and `llm` step's attempts in place of the runtime's
+   * retry loop, e.g. inside one durable step of a workflow engine; see
+   * {@link StepExecutor}. Everything else (readiness, the safety policy,
+   * references, skips, reflection, re-plans, events) stays the runtime's.
+   *
+   * @defaultValue none: the runtime retries with `retries` and `backoff` itself
+   */
+  executeStep?: StepExecutor;
 }
 
 /** Options of {@link AgentRuntime.run}. */
@@ -271,6 +281,7 @@ export class AgentRuntime {
     checkNumber("maxReplans", options.maxReplans, 0, true);
     checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
     for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
+    if (options.executeStep !== undefined && typeof options.executeStep !== "function") throw new PlankitError("invalid-options", "Option executeStep must be a function");
     const eager = options.eager ?? "safe";
     if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
     this.planner = options.planner;
@@ -315,6 +326,7 @@ export class AgentRuntime {
             }, ms);
             signal.addEventListener("abort", onAbort, { once: true });
           })),
+      executeStep: options.executeStep,
     };
   }
 

@@ -22,6 +22,7 @@ import type { CacheHit, ResultCache } from "./result-cache.ts";
 import type { RuntimeBudget } from "./runtime-budget.ts";
 import type { RuntimeClock } from "./runtime-clock.ts";
 import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, RuntimeUsage, StepSkipCode } from "./runtime-event.ts";
+import type { StepAttemptOutcome, StepCall, StepExecutor } from "./step-executor.ts";
 import { truncateJson } from "./truncate-json.ts";
 
 /** Everything a run needs, with defaults applied. */
@@ -45,6 +46,7 @@ export interface RunConfig {
   clock: RuntimeClock;
   random: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  executeStep: StepExecutor | undefined;
 }
 
 /** What a run is asked. */
@@ -556,14 +558,26 @@ export class RunExecution {
    * @param entry - a step marked running.
    */
   async #runAttempts(entry: Entry): Promise<void> {
+    const executor = this.#config.executeStep;
     for (;;) {
-      const attempt = ++entry.attempts;
       const generation = entry.generation;
-      const startedAt = this.#config.clock.now();
-      const outcome = this.#attempt(entry, attempt);
-      const result = isPromiseLike<Outcome>(outcome) ? await outcome : outcome;
-      if (this.#ended || entry.generation !== generation) return;
-      const durationMs = this.#round(this.#config.clock.now() - startedAt);
+      let attempt: number;
+      let result: Outcome;
+      let durationMs: number;
+      if (executor === undefined) {
+        attempt = ++entry.attempts;
+        const startedAt = this.#config.clock.now();
+        const outcome = this.#attempt(entry, attempt);
+        result = isPromiseLike<Outcome>(outcome) ? await outcome : outcome;
+        if (this.#ended || entry.generation !== generation) return;
+        durationMs = this.#round(this.#config.clock.now() - startedAt);
+      } else {
+        const executed = await this.#execute(entry, executor);
+        if (this.#ended || entry.generation !== generation) return;
+        attempt = Math.max(1, entry.attempts);
+        result = executed.outcome;
+        durationMs = executed.durationMs;
+      }
       if (result.ok === "skip") {
         if (attempt === 1) {
           this.#skip(entry, result.code, result.reason);
@@ -585,8 +599,7 @@ export class RunExecution {
         return;
       }
       entry.error = result.error;
-      const retries = entry.step.retries ?? (this.#retriesByDefault(entry.step) ? this.#config.retries : 0);
-      if (!result.permanent && attempt <= retries) {
+      if (executor === undefined && !result.permanent && attempt <= this.#retriesOf(entry.step)) {
         this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: result.error, final: false, durationMs });
         const delayMs = computeBackoff(attempt, this.#config.backoff, this.#config.random);
         this.#event({ type: "step-retry", stepId: entry.step.id, attempt: attempt + 1, delayMs, cause: "policy" });
@@ -622,6 +635,84 @@ export class RunExecution {
   }
 
   /**
+   * Hands a step to the caller's {@link StepExecutor}: resolves its
+   * references (a step whose references fail never reaches the executor),
+   * lends it an `attempt` function that runs one attempt with the runtime's
+   * semantics, and turns its answer into the step's outcome. Retries are the
+   * executor's, so a failure it returns is final for the retry policy.
+   *
+   * @param entry - a step marked running.
+   * @param executor - the caller's executor.
+   * @returns the outcome, and the duration of the last attempt.
+   */
+  async #execute(entry: Entry, executor: StepExecutor): Promise<{ outcome: Outcome; durationMs: number }> {
+    const step = entry.step;
+    const resolved = this.#resolveInput(entry);
+    if (!resolved.ok || step.type === "reply") {
+      const outcome = this.#attempt(entry, ++entry.attempts);
+      return { outcome: isPromiseLike<Outcome>(outcome) ? await outcome : outcome, durationMs: 0 };
+    }
+    const input = resolved.input;
+    const generation = entry.generation;
+    const retries = this.#retriesOf(step);
+    const stopped: StepAttemptOutcome = { ok: false, error: { code: "aborted", message: "The run ended" }, retryable: false };
+    let refused: Extract<Outcome, { ok: "skip" }> | undefined;
+    let durationMs = 0;
+    const call: StepCall = {
+      runId: this.#input.runId,
+      step,
+      input,
+      retries,
+      timeoutMs: step.timeoutMs ?? this.#config.timeoutMs,
+      backoff: this.#config.backoff,
+      signal: this.signal,
+      attempt: async (options = {}) => {
+        if (this.#ended || entry.generation !== generation) return stopped;
+        const number = options.number ?? entry.attempts + 1;
+        entry.attempts = number;
+        const startedAt = this.#config.clock.now();
+        const pending = this.#attemptWith(entry, input, number);
+        const outcome = isPromiseLike<Outcome>(pending) ? await pending : pending;
+        durationMs = this.#round(this.#config.clock.now() - startedAt);
+        if (this.#ended || entry.generation !== generation) return stopped;
+        if (outcome.ok === "skip") {
+          refused = outcome;
+          return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
+        }
+        if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
+        entry.error = outcome.error;
+        const retryable = !outcome.permanent && number <= retries;
+        if (retryable) {
+          this.#event({ type: "step-error", stepId: step.id, attempt: number, error: outcome.error, final: false, durationMs });
+          const delayMs = options.retryDelayMs ?? computeBackoff(number, this.#config.backoff, this.#config.random);
+          this.#event({ type: "step-retry", stepId: step.id, attempt: number + 1, delayMs, cause: "policy" });
+        }
+        return { ok: false, error: outcome.error, retryable };
+      },
+    };
+    let final: StepAttemptOutcome | undefined;
+    try {
+      final = await executor(call);
+    } catch (error) {
+      final = { ok: false, error: errorInfo(error, "tool-error"), retryable: false };
+    }
+    if (final?.ok === true) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
+    if (refused !== undefined) return { outcome: refused, durationMs };
+    const error = final?.error ?? { code: "tool-error", message: `The step executor returned no outcome for step "${step.id}"` };
+    return { outcome: { ok: false, error, permanent: true }, durationMs };
+  }
+
+  /**
+   * How many retries a step's policy allows after its first attempt.
+   *
+   * @param step - the step.
+   * @returns its own `retries`, else the runtime's for steps retried by default, else 0.
+   */
+  #retriesOf(step: PlanStep): number {
+    return step.retries ?? (this.#retriesByDefault(step) ? this.#config.retries : 0);
+  }
+
+  /**
    * Whether a step is retried without its own `retries`: `llm` steps and
    * read-only or idempotent tools. Another tool may have acted before it
    * failed or timed out (a message sent, an order placed), so repeating it is
@@ -646,18 +737,46 @@ export class RunExecution {
    */
   #attempt(entry: Entry, attempt: number): Outcome | Promise<Outcome> {
     const step = entry.step;
-    let input: unknown;
+    const resolved = this.#resolveInput(entry);
+    if (!resolved.ok) {
+      this.#event({ type: "step-start", stepId: step.id, attempt, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
+      return { ok: false, error: resolved.error, permanent: true };
+    }
+    return this.#attemptWith(entry, resolved.input, attempt);
+  }
+
+  /**
+   * Resolves a step's references: its arguments (with a reflector's
+   * changes) or its prompt.
+   *
+   * @param entry - the step.
+   * @returns the input, or the reference error.
+   */
+  #resolveInput(entry: Entry): { ok: true; input: unknown } | { ok: false; error: RuntimeErrorInfo } {
+    const step = entry.step;
     try {
-      input =
+      const input =
         step.type === "tool"
           ? resolveReferences(entry.overrides === undefined ? step.arguments : { ...step.arguments, ...entry.overrides }, this.#results)
           : step.type === "llm"
             ? resolveReferences(step.prompt, this.#results)
             : undefined;
+      return { ok: true, input };
     } catch (error) {
-      this.#event({ type: "step-start", stepId: step.id, attempt, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
-      return { ok: false, error: errorInfo(error, "unknown-reference"), permanent: true };
+      return { ok: false, error: errorInfo(error, "unknown-reference") };
     }
+  }
+
+  /**
+   * One attempt with the input resolved.
+   *
+   * @param entry - the step.
+   * @param input - the resolved arguments or prompt.
+   * @param attempt - the attempt number.
+   * @returns the outcome.
+   */
+  #attemptWith(entry: Entry, input: unknown, attempt: number): Outcome | Promise<Outcome> {
+    const step = entry.step;
     entry.lastInput = input;
     if (step.type === "tool") return this.#attemptTool(entry, step.name, input as Record<string, unknown>, attempt);
     if (step.type === "llm") return this.#attemptModel(entry, typeof input === "string" ? input : JSON.stringify(input), attempt);
