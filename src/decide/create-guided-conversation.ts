@@ -1,0 +1,446 @@
+/**
+ * A guided conversation: the decision engine driving skills turn by turn.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import { collectModelText } from "../runtime/collect-model-text.ts";
+import type { RuntimeErrorInfo } from "../runtime/runtime-event.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
+import { applySkillOutputs } from "./apply-skill-outputs.ts";
+import { availableSkills } from "./available-skills.ts";
+import { buildGuidedReplyPrompt } from "./build-guided-reply-prompt.ts";
+import { decide } from "./decide.ts";
+import type { Decision } from "./decision.ts";
+import { DecisionStateSchema, type DecisionState } from "./decision-state.ts";
+import type { DecisionStrategy } from "./decision-strategy.ts";
+import type { GuidedEvent, GuidedReplyEvent, GuidedTurnUsage } from "./guided-event.ts";
+import type { GuidedReplyInput, MissingGoal, RecordedValue } from "./guided-reply-input.ts";
+import { isPresent } from "./is-present.ts";
+import { parsePlaybook } from "./parse-playbook.ts";
+import { PhaseManager } from "./phase-manager.ts";
+import type { Playbook } from "./playbook.ts";
+import { renderGuidedReply } from "./render-guided-reply.ts";
+import { resolvePath } from "./resolve-path.ts";
+import type { Skill } from "./skill.ts";
+import { toSkillMap, type SkillCatalog } from "./skill-catalog.ts";
+import type { ValidatePlaybookOptions } from "./validate-playbook.ts";
+
+/** An event without the fields the turn adds (`turnId`, `t`). */
+type GuidedEventBody = GuidedEvent extends infer E ? (E extends GuidedEvent ? Omit<E, "turnId" | "t"> : never) : never;
+
+/** What {@link GuidedConversationOptions.skillArguments} receives. */
+export interface SkillArgumentsContext {
+  /** The user's message of this turn. */
+  message: string;
+  /** The state before the skill runs. */
+  state: DecisionState;
+}
+
+/** Options of {@link createGuidedConversation}. */
+export interface GuidedConversationOptions {
+  /** The playbook; checked once with `parsePlaybook`. */
+  playbook: Playbook;
+  /** The skill registry. */
+  skills: SkillCatalog;
+  /** The tools: a skill named X runs the tool named X. Every skill a playbook allows needs one. */
+  registry: ToolRegistry;
+  /** Asked by the `llm_planner` strategy and for replies; without one, replies come from a template. */
+  model?: PlanModel;
+  /**
+   * The state of the first turn.
+   *
+   * @defaultValue `{}`
+   */
+  state?: DecisionState;
+  /**
+   * The strategy chain.
+   *
+   * @defaultValue `defaultStrategies`
+   */
+  strategies?: readonly DecisionStrategy[];
+  /**
+   * The most decisions in one turn before it fails with `budget-exceeded`.
+   * Every skill runs at most once per turn and phases only move forward, so
+   * the default chain needs at most (skills + phases + 1).
+   *
+   * @defaultValue `32`
+   */
+  maxDecisions?: number;
+  /**
+   * The arguments of a skill's tool.
+   *
+   * @defaultValue `{ message, inputs }`, `inputs` holding the present values of the
+   *   skill's `meta.requires` paths, keyed by path (`{ "destination": "Tokyo" }`)
+   */
+  skillArguments?: (skill: Skill, context: SkillArgumentsContext) => Record<string, unknown>;
+  /** The profile / decisions field allow-lists of the playbook check. */
+  validation?: ValidatePlaybookOptions;
+  /**
+   * The clock of event offsets, in milliseconds.
+   *
+   * @defaultValue `performance.now()` (or `Date.now()`)
+   */
+  now?: () => number;
+  /**
+   * Makes turn ids.
+   *
+   * @defaultValue `turn_` and a random UUID
+   */
+  idGenerator?: () => string;
+}
+
+/** Options of {@link GuidedConversation.turn}. */
+export interface GuidedTurnOptions {
+  /**
+   * Run the turn on this state instead of the conversation's own: the turn
+   * then neither reads nor updates `conversation.state` (stateless servers
+   * whose client sends the state back).
+   */
+  state?: DecisionState;
+  /** Cancels the turn: every model and tool call in it. */
+  signal?: AbortSignal;
+  /** Receives each event as it happens. */
+  onEvent?: (event: GuidedEvent) => void;
+}
+
+/** The outcome of one turn. */
+export interface GuidedTurn {
+  turnId: string;
+  /** The answer to the user. */
+  reply: string;
+  /** `respond`: the conversation goes on; `finish`: it is complete. */
+  action: "respond" | "finish";
+  /** Whether the conversation is complete (`action === "finish"`). */
+  finished: boolean;
+  /** The current phase after the turn. */
+  phase: string;
+  /** The new state (a new object; the old one is unchanged). */
+  state: DecisionState;
+  /** The decisions of the turn, in order. */
+  decisions: Decision[];
+  /** Every event of the turn, `turn-start` first and `turn-end` last. */
+  events: GuidedEvent[];
+}
+
+/** A guided conversation, created by {@link createGuidedConversation}. */
+export interface GuidedConversation {
+  /** The playbook. */
+  readonly playbook: Playbook;
+  /** The state after the last turn that used the conversation's own state. */
+  readonly state: DecisionState;
+  /**
+   * Runs one turn on the user's message.
+   *
+   * @param message - what the user said.
+   * @param options - an explicit state, an abort signal and an event listener.
+   * @returns the reply, the new state, the decisions and the events.
+   * @throws PlankitError from the engine (`unavailable-skill`, `invalid-playbook`, …), the tools
+   *   (`invalid-argument`, `invalid-output`, `tool-error`, …), `budget-exceeded`, `aborted`, or
+   *   `invalid-options` for a state that does not parse or a turn started while another runs.
+   */
+  turn(message: string, options?: GuidedTurnOptions): Promise<GuidedTurn>;
+}
+
+/**
+ * The default turn id.
+ *
+ * @returns `turn_` and a UUID (or a random string where `crypto.randomUUID` is missing).
+ */
+function defaultTurnId(): string {
+  const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
+  return `turn_${uuid ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`}`;
+}
+
+/**
+ * The default clock.
+ *
+ * @returns milliseconds.
+ */
+function defaultNow(): number {
+  return typeof performance === "undefined" ? Date.now() : performance.now();
+}
+
+/**
+ * An error as plain JSON.
+ *
+ * @param error - anything thrown.
+ * @returns its code and message.
+ */
+function toErrorInfo(error: unknown): RuntimeErrorInfo {
+  return { code: PlankitError.isInstance(error) ? error.code : "tool-error", message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The default arguments of a skill's tool: the message, and the values of the
+ * skill's required paths that are present.
+ *
+ * @param skill - the skill.
+ * @param context - the message and the state.
+ * @returns `{ message, inputs }`.
+ */
+function defaultSkillArguments(skill: Skill, { message, state }: SkillArgumentsContext): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  const requires = skill.meta?.requires;
+  for (const path of [...(requires?.all ?? []), ...(requires?.any ?? [])]) {
+    const resolved = resolvePath(state, path);
+    if (!resolved.found || !isPresent(resolved.value)) continue;
+    Object.defineProperty(inputs, path, { value: resolved.value, enumerable: true, writable: true, configurable: true });
+  }
+  return { message, inputs };
+}
+
+/**
+ * Every skill name a playbook allows anywhere.
+ *
+ * @param playbook - the playbook.
+ * @returns the names.
+ */
+function allowedNames(playbook: Playbook): Set<string> {
+  return new Set([...(playbook.allowed_skills ?? []), ...playbook.phases.flatMap((phase) => phase.allowed_skills ?? [])]);
+}
+
+/**
+ * Creates a guided conversation: each `turn(message)` lets the decision
+ * engine (`decide`) choose what to do and acts on it, until the turn has a
+ * reply:
+ *
+ * - `call_skill` → the skill's tool (the tool named like the skill) runs through
+ *   the registry, arguments validated, and its result is written into the state
+ *   under the paths the skill provides (see `applySkillOutputs`); then the
+ *   engine decides again. A skill that records nothing new, or that the engine
+ *   picks a second time in the same turn, is waiting for the user: the turn
+ *   replies. A `force_skill` is cleared once it ran.
+ * - `replan` → `current_task_id` moves to `next_phase` and the engine decides again.
+ * - `respond` → the model writes the reply from what the phase still needs and
+ *   what the turn recorded (`buildGuidedReplyPrompt`); without a model, or when
+ *   it fails, a template does (`renderGuidedReply`).
+ * - `finish` → a closing reply, written the same way.
+ *
+ * Every step is an event (`turn-start`, `decision` with the trace,
+ * `skill-start`, `skill-end`, `skill-error`, `phase-change`, `reply`,
+ * `turn-end` with the reply and the new state). The state is never changed in
+ * place: each turn returns a new one. A turn that fails leaves the state as it
+ * was, emits `turn-end` with the error, and rejects.
+ *
+ * @param options - playbook, skills, registry, and optionally a model, first state, chain and limits.
+ * @returns the conversation.
+ * @throws PlankitError `invalid-playbook` (with every issue), `unknown-tool` when an allowed skill has no tool,
+ *   `invalid-options` for a bad `maxDecisions` or initial state.
+ * @example
+ * ```ts
+ * const conversation = createGuidedConversation({ playbook, skills, registry, model });
+ * const first = await conversation.turn("Hi! I'd like to go to Tokyo");
+ * first.reply;                  // e.g. "Tokyo — noted. When are you travelling?"
+ * const second = await conversation.turn("From 2026-05-01 to 2026-05-08");
+ * second.finished;              // true once the last phase is complete
+ * ```
+ */
+export function createGuidedConversation(options: GuidedConversationOptions): GuidedConversation {
+  const playbook = parsePlaybook(options.playbook, options.skills, options.validation);
+  const skills = toSkillMap(options.skills);
+  const { registry, model, strategies } = options;
+  if (typeof registry?.call !== "function" || typeof registry.has !== "function") {
+    throw new PlankitError("invalid-options", "Option registry must be a ToolRegistry");
+  }
+  for (const name of allowedNames(playbook)) {
+    if (!registry.has(name)) {
+      throw new PlankitError("unknown-tool", `Skill "${name}" is allowed by the playbook, but the registry has no tool "${name}": register a tool named after the skill`);
+    }
+  }
+  const maxDecisions = options.maxDecisions ?? 32;
+  if (!Number.isInteger(maxDecisions) || maxDecisions < 1) {
+    throw new PlankitError("invalid-options", `Option maxDecisions must be an integer of at least 1, got ${String(maxDecisions)}`);
+  }
+  const phases = new PhaseManager(playbook);
+  const skillArguments = options.skillArguments ?? defaultSkillArguments;
+  const now = options.now ?? defaultNow;
+  const idGenerator = options.idGenerator ?? defaultTurnId;
+
+  const parseState = (input: unknown, what: string): DecisionState => {
+    const parsed = v.safeParse(DecisionStateSchema, input);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
+      throw new PlankitError("invalid-options", `${what} is not a decision state${where === "" ? "" : ` (at ${where})`}: ${issue.message}`);
+    }
+    return structuredClone(parsed.output);
+  };
+
+  let ownState = parseState(options.state ?? {}, "Option state");
+  let busy = false;
+
+  const missingGoals = (state: DecisionState): MissingGoal[] => {
+    const phase = phases.current(state);
+    const available = availableSkills(state, playbook, phase, skills);
+    return phases.missingGoals(phase, state).map((goal) => {
+      const provider = available.find((skill) => skill.outputs?.provides?.includes(goal)) ?? [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
+      return provider?.description === undefined ? { goal } : { goal, hint: provider.description };
+    });
+  };
+
+  async function runTurn(message: string, turnOptions: GuidedTurnOptions, startState: DecisionState): Promise<GuidedTurn> {
+    const { signal, onEvent } = turnOptions;
+    const turnId = idGenerator();
+    const started = now();
+    const events: GuidedEvent[] = [];
+    const usage: GuidedTurnUsage = { decisions: 0, modelCalls: 0, toolCalls: 0 };
+    const emit = (event: GuidedEventBody): void => {
+      const full = { ...event, turnId, t: Math.max(0, now() - started) } as GuidedEvent;
+      events.push(full);
+      onEvent?.(full);
+    };
+    const countedModel: PlanModel | undefined =
+      model === undefined
+        ? undefined
+        : {
+            stream(request) {
+              usage.modelCalls++;
+              return model.stream(request);
+            },
+          };
+    const checkAbort = (): void => {
+      if (signal?.aborted === true) throw new PlankitError("aborted", "The turn was aborted", { cause: signal.reason });
+    };
+
+    let state: DecisionState = startState;
+    const firstPhase = phases.current(state);
+    if (state.current_task_id !== firstPhase.id) state = { ...state, current_task_id: firstPhase.id };
+    emit({ type: "turn-start", message, phase: firstPhase.id });
+    const decisions: Decision[] = [];
+    const recorded: RecordedValue[] = [];
+    const ran = new Set<string>();
+    try {
+      let outcome: { action: "respond" | "finish"; reason: string } | undefined;
+      while (outcome === undefined) {
+        checkAbort();
+        if (decisions.length >= maxDecisions) {
+          throw new PlankitError(
+            "budget-exceeded",
+            `The turn made ${maxDecisions} decisions without a reply (last: ${decisions.at(-1)?.action ?? "none"} in phase "${phases.current(state).id}"): raise maxDecisions or check the chain`,
+          );
+        }
+        const decision = await decide({
+          state,
+          playbook,
+          skills,
+          message,
+          ...(countedModel === undefined ? {} : { model: countedModel }),
+          ...(signal === undefined ? {} : { signal }),
+          ...(strategies === undefined ? {} : { strategies }),
+        });
+        decisions.push(decision);
+        usage.decisions++;
+        emit({ type: "decision", trace: decision.trace });
+        if (decision.action === "respond" || decision.action === "finish") {
+          outcome = { action: decision.action, reason: decision.reason };
+        } else if (decision.action === "replan") {
+          const next = decision.next_phase;
+          if (next === undefined || phases.get(next) === undefined) {
+            throw new PlankitError("unknown-phase", `Strategy "${decision.strategy}" moved to phase ${JSON.stringify(next)}, which the playbook lacks`);
+          }
+          emit({ type: "phase-change", from: decision.phase, to: next, reason: decision.reason });
+          state = { ...state, current_task_id: next };
+        } else {
+          const name = decision.skill ?? "";
+          const skill = skills.get(name);
+          if (skill === undefined) throw new PlankitError("unavailable-skill", `Strategy "${decision.strategy}" chose skill "${name}", which is not in the skill registry`);
+          if (ran.has(name)) {
+            outcome = { action: "respond", reason: `"${name}" already ran this turn and was chosen again, so it waits for the user` };
+            break;
+          }
+          ran.add(name);
+          const input = skillArguments(skill, { message, state });
+          emit({ type: "skill-start", skill: name, input });
+          const skillStarted = now();
+          let applied;
+          try {
+            usage.toolCalls++;
+            const result = await registry.call(name, input, { ...(signal === undefined ? {} : { signal }), callId: `${turnId}:${name}` });
+            checkAbort();
+            applied = applySkillOutputs(state, skill, result);
+            emit({ type: "skill-end", skill: name, result, written: applied.written, changed: applied.changed, durationMs: Math.max(0, now() - skillStarted) });
+          } catch (error) {
+            emit({ type: "skill-error", skill: name, error: toErrorInfo(error), durationMs: Math.max(0, now() - skillStarted) });
+            if (PlankitError.isInstance(error)) throw error;
+            throw new PlankitError("tool-error", `Skill "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          }
+          state = applied.state;
+          if (decision.strategy === "force_skill" && state.force_skill === name) {
+            const { force_skill: _cleared, ...rest } = state;
+            state = rest;
+          }
+          for (const path of applied.written) {
+            const resolved = resolvePath(state, path);
+            recorded.push({ path, value: resolved.found ? resolved.value : null, skill: name });
+          }
+          if (applied.changed.length === 0) outcome = { action: "respond", reason: `"${name}" recorded nothing new, so the turn asks the user` };
+        }
+      }
+      checkAbort();
+      const input: GuidedReplyInput = {
+        action: outcome.action,
+        phase: phases.current(state),
+        missing: outcome.action === "finish" ? [] : missingGoals(state),
+        recorded,
+        reason: outcome.reason,
+        message,
+        state,
+      };
+      const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = { type: "reply", text: "", action: outcome.action, source: "template", reason: outcome.reason };
+      if (countedModel !== undefined) {
+        try {
+          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), ...(signal === undefined ? {} : { signal }) });
+          if (answer.text.trim() !== "" && answer.finishReason === "stop") {
+            reply.text = answer.text.trim();
+            reply.source = "model";
+          } else {
+            reply.error = { code: "model-error", message: answer.text.trim() === "" ? "The model's reply was empty" : `The model's reply did not finish cleanly (${answer.finishReason})` };
+          }
+        } catch (error) {
+          checkAbort();
+          reply.error = { code: "model-error", message: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      if (reply.source === "template") reply.text = renderGuidedReply(input);
+      emit(reply);
+      const phase = phases.current(state).id;
+      emit({ type: "turn-end", phase, finished: outcome.action === "finish", reply: reply.text, state, usage: { ...usage }, durationMs: Math.max(0, now() - started) });
+      return { turnId, reply: reply.text, action: outcome.action, finished: outcome.action === "finish", phase, state, decisions, events };
+    } catch (error) {
+      const failure = PlankitError.isInstance(error) ? error : new PlankitError("tool-error", error instanceof Error ? error.message : String(error), { cause: error });
+      emit({
+        type: "turn-end",
+        phase: phases.current(startState).id,
+        finished: false,
+        state: startState,
+        usage: { ...usage },
+        durationMs: Math.max(0, now() - started),
+        error: { code: failure.code, message: failure.message },
+      });
+      throw failure;
+    }
+  }
+
+  return {
+    playbook,
+    get state() {
+      return ownState;
+    },
+    async turn(message, turnOptions = {}) {
+      if (typeof message !== "string") throw new PlankitError("invalid-options", `The message must be a string, got ${typeof message}`);
+      if (turnOptions.state !== undefined) return runTurn(message, turnOptions, parseState(turnOptions.state, "The turn's state"));
+      if (busy) throw new PlankitError("invalid-options", "A turn is already running on this conversation: wait for it, or pass the state explicitly");
+      busy = true;
+      try {
+        const turn = await runTurn(message, turnOptions, ownState);
+        ownState = turn.state;
+        return turn;
+      } finally {
+        busy = false;
+      }
+    },
+  };
+}
