@@ -5,6 +5,7 @@
  */
 import { AgentRuntime, LLMPlanner, PlankitError, type AgentRuntimeOptions, type PlanStep, type Planner, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
 import { createDemoTools } from "./demo/create-demo-tools.ts";
+import { handleGuideRequest } from "./handle-guide-request.ts";
 import { checkBearerToken } from "./http/check-bearer-token.ts";
 import { createEventStream } from "./http/create-event-stream.ts";
 import { problemResponse } from "./http/problem-response.ts";
@@ -38,6 +39,7 @@ export interface WorkerOptions {
 const apiRoutes: Readonly<Record<string, readonly string[]>> = {
   "/v1/plan": ["POST"],
   "/v1/run": ["POST"],
+  "/v1/guide": ["POST"],
   "/v1/tools": ["GET", "HEAD"],
 };
 
@@ -96,6 +98,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  *   (data: the step), `issue`/`repair` events, and `done` last (after an
  *   `error` event when the planner failed);
  * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end` last;
+ * - `POST /v1/guide` → SSE of one turn of the guided demo conversation
+ *   (`{ message, state? }`), `turn-end` last with the reply and the new state;
  * - other `GET`s → the static assets (the web demo), when bound;
  * - anything else → RFC 9457 problem details (404, 405).
  *
@@ -160,6 +164,9 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
       return respond(Response.json({ model: { name: selected.name, provider: selected.provider }, tools: registry.list() }, { headers: { "cache-control": "no-store" } }), modelHeaders);
     }
     const limit = Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) > 0 ? Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) : defaultBodyLimit;
+    if (path === "/v1/guide") {
+      return respond(await handleGuideRequest(request, { selected, limit, secrets: [env.OPENAI_API_KEY, env.PLANKIT_TOKEN] }), modelHeaders);
+    }
     const read = await readRequestBody(request, limit, registry.list().map((tool) => tool.name));
     if (!read.ok) return respond(read.response, modelHeaders);
     const body: RequestBody = read.body;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { PlanModelRequest, PlanStep } from "../../src/index.ts";
+import { answerGuidePrompt } from "./answer-guide-prompt.ts";
 import { patchDemoPlan, type ListedStep } from "./patch-demo-plan.ts";
 import { planDemoRequest } from "./plan-demo-request.ts";
 import { describeStepResult } from "./describe-step-result.ts";
@@ -259,6 +260,7 @@ function write(prompt: string): string {
  * - the goal prompt → the understanding JSON;
  * - a reflection prompt (`# Failed step`) → a verdict JSON;
  * - the result integration prompt (`# Results`) → the answer from the results;
+ * - a guided conversation's choice or reply prompt → {@link answerGuidePrompt};
  * - anything else (an `llm` step) → a short text from the facts in the prompt.
  *
  * @param request - the system prompt and the prompt.
@@ -273,6 +275,8 @@ function write(prompt: string): string {
 export function answerDemoPrompt(request: Pick<PlanModelRequest, "system" | "prompt">): string {
   const system = request.system ?? "";
   const prompt = request.prompt;
+  const guided = answerGuidePrompt(request);
+  if (guided !== undefined) return guided;
   if (/Produce a plan as a JSON array/u.test(system)) {
     const context = readPlanningContext(request);
     const completed = readTag(prompt, "COMPLETED_STEPS");
