@@ -5,6 +5,8 @@
  */
 import { AgentRuntime, LLMPlanner, PlankitError, type AgentRuntimeOptions, type PlanStep, type Planner, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
 import { createDemoTools } from "./demo/create-demo-tools.ts";
+import { handleRunsRequest } from "./durable/handle-runs-request.ts";
+import { matchRunsRoute } from "./durable/match-runs-route.ts";
 import { handleGuideRequest } from "./handle-guide-request.ts";
 import { checkBearerToken } from "./http/check-bearer-token.ts";
 import { createEventStream } from "./http/create-event-stream.ts";
@@ -98,6 +100,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  *   (data: the step), `issue`/`repair` events, and `done` last (after an
  *   `error` event when the planner failed);
  * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end` last;
+ * - `POST /v1/runs` (durable or session runs), `GET /v1/runs/:id`,
+ *   `POST /v1/runs/:id/cancel`, `GET /v1/runs/:id/events` → see
+ *   `handleRunsRequest`;
  * - `POST /v1/guide` → SSE of one turn of the guided demo conversation
  *   (`{ message, state? }`), `turn-end` last with the reply and the new state;
  * - other `GET`s → the static assets (the web demo), when bound;
@@ -128,7 +133,7 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     if (!cors.allowed) {
       return problemResponse(403, `Origin ${request.headers.get("origin") ?? ""} may not call this API; add it to PLANKIT_CORS_ORIGINS`, { code: "origin-not-allowed" }, cors.headers);
     }
-    const methods = apiRoutes[path] ?? [];
+    const methods = apiRoutes[path] ?? matchRunsRoute(path)?.methods ?? [];
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
@@ -164,6 +169,9 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
       return respond(Response.json({ model: { name: selected.name, provider: selected.provider }, tools: registry.list() }, { headers: { "cache-control": "no-store" } }), modelHeaders);
     }
     const limit = Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) > 0 ? Number(env.PLANKIT_MAX_BODY_BYTES ?? defaultBodyLimit) : defaultBodyLimit;
+    if (matchRunsRoute(path) !== undefined) {
+      return respond(await handleRunsRequest(request, path, { env, selected, toolNames: registry.list().map((tool) => tool.name), limit }), modelHeaders);
+    }
     if (path === "/v1/guide") {
       return respond(await handleGuideRequest(request, { selected, limit, secrets: [env.OPENAI_API_KEY, env.PLANKIT_TOKEN] }), modelHeaders);
     }
@@ -225,7 +233,7 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
           }
           return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
         }
-        if (Object.hasOwn(apiRoutes, path)) return await handleApi(request, env, path);
+        if (Object.hasOwn(apiRoutes, path) || matchRunsRoute(path) !== undefined) return await handleApi(request, env, path);
         if (env.ASSETS !== undefined && (request.method === "GET" || request.method === "HEAD") && !path.startsWith("/v1/")) {
           const asset = await env.ASSETS.fetch(request);
           if (asset.status !== 404) return asset;

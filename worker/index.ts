@@ -4,11 +4,17 @@
  * serves the web demo through Workers static assets. It plans with
  * `OPENAI_API_KEY` (+ `OPENAI_BASE_URL`, `PLANKIT_MODEL`) when set, else
  * with the built-in offline demo model. See {@link createWorker}.
+ * `POST /v1/runs` starts durable runs: the `PlanSession` Durable Object
+ * holds each conversation's memory and run logs, the `PlanWorkflow`
+ * Workflow runs the plan.
  *
  * @module
  */
 import { createWorker } from "./create-worker.ts";
 import type { WorkerEnv } from "./worker-env.ts";
+
+export { PlanSession } from "./durable/plan-session.ts";
+export { PlanWorkflow } from "./durable/plan-workflow.ts";
 
 /**
  * The Worker's handlers.

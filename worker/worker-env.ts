@@ -3,6 +3,8 @@
  *
  * @module
  */
+import type { DurableRunParams } from "./durable/durable-run-params.ts";
+import type { PlanSession } from "./durable/plan-session.ts";
 
 /**
  * What the Worker reads from its environment. Every field is optional: with
@@ -19,6 +21,10 @@
 export interface WorkerEnv {
   /** The static assets (the built web demo). */
   ASSETS?: { fetch(request: Request): Promise<Response> };
+  /** The session objects: memory and event logs of `/v1/runs` (wrangler.toml `[[durable_objects.bindings]]`). */
+  PLAN_SESSION?: DurableObjectNamespace<PlanSession>;
+  /** The durable runs of `/v1/runs` (wrangler.toml `[[workflows]]`). */
+  PLAN_WORKFLOW?: Workflow<DurableRunParams>;
   /** An OpenAI (or compatible server) API key: plans come from that model instead of the demo model. */
   OPENAI_API_KEY?: string;
   /** The base URL of an OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */

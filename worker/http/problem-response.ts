@@ -12,8 +12,11 @@ const titles: Readonly<Record<number, string>> = {
   404: "Not Found",
   405: "Method Not Allowed",
   413: "Content Too Large",
+  409: "Conflict",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
+  501: "Not Implemented",
+  503: "Service Unavailable",
 };
 
 /** Extra members of a problem: a stable `code`, per-field `errors`, anything else. */

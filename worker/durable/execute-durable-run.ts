@@ -1,0 +1,90 @@
+/**
+ * One execution of a durable run, as the Workflow runs it.
+ *
+ * @module
+ */
+import { AgentRuntime, noOpReflector, type MemoryEntry, type MemoryStore, type RunEndReason } from "../../src/index.ts";
+import { createDurableExecutor } from "./create-durable-executor.ts";
+import { createDurablePlanner } from "./create-durable-planner.ts";
+import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
+import type { RunSetup } from "./create-run-setup.ts";
+import type { DurableRunParams } from "./durable-run-params.ts";
+import type { DurableStep } from "./durable-step.ts";
+
+/** What a durable run needs from its session object. */
+export interface DurableSession extends EventSink {
+  readMemory(query: string): Promise<MemoryEntry[]>;
+  writeMemory(entry: MemoryEntry): Promise<void>;
+}
+
+/** Options of {@link executeDurableRun}. */
+export interface DurableRunOptions {
+  params: DurableRunParams;
+  /** The Workflow's steps. */
+  step: DurableStep;
+  /** The session object (its stub). */
+  session: DurableSession;
+  /** The planner, tools and model. */
+  setup: RunSetup;
+}
+
+/** What the Workflow instance outputs. */
+export interface DurableRunResult {
+  runId: string;
+  reason: RunEndReason | undefined;
+  reply: string | undefined;
+}
+
+/**
+ * Runs a plan durably with the core runtime — its scheduler, safety policy,
+ * references, skips and events — and Workflow steps underneath: the plan
+ * is made once in the `plan` step (`createDurablePlanner`), every `tool`
+ * and `llm` step is one `step.do` with its own retry and time limit
+ * (`createDurableExecutor`), independent steps run at once, results flow
+ * to dependents, and re-plans are steps too. Events go to the session log
+ * keyed for idempotency, so when the engine replays the run after a
+ * restart — re-running this function with the stored step results — the
+ * log gains the events it missed and none twice. Memory is the session's.
+ *
+ * Durable runs have no reflector (a failed step goes to re-plan), no
+ * result cache (the engine stores results) and no deadline or call budgets
+ * (the engine's limits apply), since those depend on one execution's
+ * clock and counters.
+ *
+ * @param options - the parameters, the Workflow's steps, the session and the setup.
+ * @returns the end reason and the reply.
+ *
+ * @example
+ * ```ts
+ * async run(event, step) {
+ *   return executeDurableRun({ params: event.payload, step, session, setup: createRunSetup(this.env, event.payload) });
+ * }
+ * ```
+ */
+export async function executeDurableRun(options: DurableRunOptions): Promise<DurableRunResult> {
+  const { params, step, session, setup } = options;
+  const memory: MemoryStore = {
+    read: (query) => session.readMemory(query),
+    write: (entry) => session.writeMemory(entry),
+  };
+  let flush: () => Promise<void> = async () => undefined;
+  const runtime = new AgentRuntime({
+    maxConcurrency: 8,
+    timeoutMs: 20_000,
+    planner: createDurablePlanner({ planner: setup.planner, step, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
+    registry: setup.registry,
+    model: setup.model,
+    ...(setup.profile === undefined ? {} : { profile: setup.profile }),
+    memory,
+    reflector: noOpReflector,
+    cache: false,
+    idGenerator: () => params.runId,
+    executeStep: createDurableExecutor(step, () => flush()),
+  });
+  const run = runtime.run(params.query);
+  const outbox = createEventOutbox(session, run.runId, run.events);
+  flush = () => outbox.flush();
+  for await (const _event of run) void outbox.flush().catch(() => undefined);
+  await outbox.flush();
+  return { runId: run.runId, reason: run.state.reason, reply: run.state.reply?.text };
+}

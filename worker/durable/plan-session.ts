@@ -1,0 +1,506 @@
+/**
+ * The session Durable Object: a conversation's memory and its runs' event logs.
+ *
+ * @module
+ */
+import { DurableObject } from "cloudflare:workers";
+import { AgentRuntime, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage, replay } from "../../src/index.ts";
+import { problemResponse } from "../http/problem-response.ts";
+import { createRedactor } from "../http/redact-secrets.ts";
+import type { WorkerEnv } from "../worker-env.ts";
+import { createClosingEvents } from "./create-closing-events.ts";
+import { createEventKeyer } from "./create-event-keyer.ts";
+import { createRunSetup } from "./create-run-setup.ts";
+import { createSqlMemoryStore } from "./create-sql-memory-store.ts";
+import type { DurableRunParams } from "./durable-run-params.ts";
+import type { LoggedEvent } from "./logged-event.ts";
+
+/** How a run executes: as a Workflow instance, or inside the session object. */
+export type RunMode = "durable" | "session";
+
+/** What `startRun` records about a run. */
+export interface RunRecord {
+  runId: string;
+  mode: RunMode;
+  query: string;
+  /** The model, logged as the run's first event (`model`), as `/v1/run` streams it. */
+  model: { name: string; provider: string };
+}
+
+/** A run as `GET /v1/runs/:id` reports it: the log's facts and the state replayed from it. */
+export interface RunSummary {
+  id: string;
+  mode: RunMode;
+  query: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** The log holds `run-end`: no event will follow. */
+  ended: boolean;
+  /** Events in the log; the last event's SSE id. */
+  events: number;
+  /** Events sent again by a replaying execution (or after the end) and ignored. */
+  replayedEvents: number;
+  status: "idle" | "running" | "ended";
+  reason?: RunEndReason;
+  reply?: string;
+  error?: RuntimeErrorInfo;
+  usage: RuntimeUsage;
+  steps: { id: string; type: string; tool?: string; status: string; attempts: number; error?: RuntimeErrorInfo; skip?: { code: string; reason: string } }[];
+}
+
+interface RunRow extends Record<string, SqlStorageValue> {
+  id: string;
+  mode: string;
+  query: string;
+  created_at: number;
+  last_seq: number;
+  ended: number;
+  replayed: number;
+}
+
+interface EventRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  type: string;
+  data: string;
+}
+
+/** How often the object checks runs that have not ended, while any has not. */
+const sweepIntervalMs = 30_000;
+/** How long an event stream waits without news before it sends a comment to keep the connection open. */
+const keepAliveMs = 15_000;
+
+/**
+ * The session object (SQLite storage), one per conversation: its memory
+ * (`memory` table, the runtime's `MemoryStore` over SQL) and, for each of
+ * its runs, an append-only event log (`events`, keyed by run id and
+ * sequence number, which is also the event's SSE id).
+ *
+ * - Writes are idempotent: each event carries a key (see
+ *   `createEventKeyer`) and the log keeps the first event of each key, so
+ *   a Workflow that replays a run after a restart never duplicates an
+ *   event. After `run-end` the log is closed and further events are ignored.
+ * - `fetch` serves `GET …/events?run=<id>` as Server-Sent Events: the log
+ *   after `Last-Event-ID` (or `?after=`), then live events until `run-end`,
+ *   so a client that reconnects gets every later event exactly once.
+ * - Session runs (`POST /v1/runs` with `durable: false`) execute here, with
+ *   the in-memory runtime; their log is resumable like a durable run's, but
+ *   the run itself is lost if the object restarts.
+ * - An alarm checks the runs that have not ended every 30 s and closes
+ *   (with `createClosingEvents`) those whose execution is gone: a Workflow
+ *   instance that errored or was terminated, a session run the object lost.
+ *
+ * @example
+ * ```toml
+ * [[durable_objects.bindings]]
+ * name = "PLAN_SESSION"
+ * class_name = "PlanSession"
+ * [[migrations]]
+ * tag = "v1"
+ * new_sqlite_classes = ["PlanSession"]
+ * ```
+ */
+export class PlanSession extends DurableObject<WorkerEnv> {
+  readonly #sql: SqlStorage;
+  readonly #memory: MemoryStore;
+  readonly #live = new Map<string, { run: RunHandle; pumped: Promise<void> }>();
+  readonly #waiters = new Map<string, Set<() => void>>();
+  /** The tables exist; created by the first run, so asking an empty session about a run stores nothing. */
+  #ready: boolean;
+
+  /**
+   * @param ctx - the object's state.
+   * @param env - the Worker's environment.
+   */
+  constructor(ctx: DurableObjectState, env: WorkerEnv) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#ready = this.#sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'").toArray().length > 0;
+    this.#memory = createSqlMemoryStore(this.#sql);
+  }
+
+  /**
+   * Records a run and logs its first event (`model`). Idempotent.
+   *
+   * @param record - the run id, mode, request and model.
+   */
+  async startRun(record: RunRecord): Promise<void> {
+    this.#prepare();
+    this.#sql.exec("INSERT OR IGNORE INTO runs (id, mode, query, created_at) VALUES (?, ?, ?, ?)", record.runId, record.mode, record.query, Date.now());
+    this.#append(record.runId, [{ key: "model", event: { type: "model", name: record.model.name, provider: record.model.provider } }]);
+    await this.#scheduleSweep();
+  }
+
+  /**
+   * Starts a session run: the in-memory runtime, here, with the session's
+   * memory, logging every event. Returns once the run is recorded; the run
+   * goes on after.
+   *
+   * @param params - the run's parameters.
+   */
+  async runInSession(params: DurableRunParams): Promise<void> {
+    const setup = createRunSetup(this.env, params);
+    await this.startRun({ runId: params.runId, mode: "session", query: params.query, model: { name: setup.selected.name, provider: setup.selected.provider } });
+    const runtime = new AgentRuntime({
+      maxConcurrency: 8,
+      timeoutMs: 20_000,
+      budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 },
+      planner: setup.planner,
+      registry: setup.registry,
+      model: setup.model,
+      ...(setup.profile === undefined ? {} : { profile: setup.profile }),
+      memory: this.#memory,
+      idGenerator: () => params.runId,
+    });
+    const run = runtime.run(params.query);
+    const keyOf = createEventKeyer();
+    const pumped = (async () => {
+      for await (const event of run) this.#append(run.runId, [{ key: keyOf(event as RuntimeEvent & Record<string, unknown>), event: event as RuntimeEvent & Record<string, unknown> }]);
+    })()
+      .catch(() => undefined)
+      .finally(() => this.#live.delete(run.runId));
+    this.#live.set(run.runId, { run, pumped });
+    this.ctx.waitUntil(pumped);
+  }
+
+  /**
+   * Appends events to a run's log, ignoring keys it already holds and
+   * anything after `run-end`.
+   *
+   * @param runId - the run.
+   * @param items - the keyed events, in order.
+   * @returns how many were new, and whether the log has ended.
+   */
+  async append(runId: string, items: LoggedEvent[]): Promise<{ appended: number; ended: boolean }> {
+    return this.#append(runId, items);
+  }
+
+  /**
+   * Ends a run's log for an execution that stopped: terminal events for
+   * unfinished steps and `run-end` (see `createClosingEvents`).
+   *
+   * @param runId - the run.
+   * @param reason - the end reason.
+   * @param error - what happened.
+   * @returns whether the log was closed now (false: unknown run, or already ended).
+   */
+  async closeRun(runId: string, reason: RunEndReason, error: RuntimeErrorInfo): Promise<boolean> {
+    return this.#close(runId, reason, error);
+  }
+
+  /**
+   * Cancels a run: a live session run is aborted (the runtime ends it and
+   * its events are logged before this returns); any other run's log is
+   * closed with reason `aborted`.
+   *
+   * @param runId - the run.
+   * @returns `unknown-run`, `ended` (nothing to cancel) or `cancelled`.
+   */
+  async cancelRun(runId: string): Promise<"unknown-run" | "ended" | "cancelled"> {
+    const row = this.#runRow(runId);
+    if (row === undefined) return "unknown-run";
+    if (row.ended === 1) return "ended";
+    const live = this.#live.get(runId);
+    if (live !== undefined) {
+      live.run.abort("The run was cancelled");
+      await live.pumped;
+    }
+    this.#close(runId, "aborted", { code: "aborted", message: "The run was cancelled" });
+    return "cancelled";
+  }
+
+  /**
+   * A run's summary, replayed from its log with the runtime's reducer.
+   *
+   * @param runId - the run.
+   * @returns the summary, or `undefined` for an unknown run.
+   */
+  async summary(runId: string): Promise<RunSummary | undefined> {
+    const row = this.#runRow(runId);
+    if (row === undefined) return undefined;
+    const state = replay(this.#runtimeEvents(runId));
+    const summary: RunSummary = {
+      id: row.id,
+      mode: row.mode === "session" ? "session" : "durable",
+      query: row.query,
+      createdAt: row.created_at,
+      ended: row.ended === 1,
+      events: row.last_seq,
+      replayedEvents: row.replayed,
+      status: state.status,
+      usage: state.usage,
+      steps: state.steps.map((step) => ({
+        id: step.step.id,
+        type: step.step.type,
+        ...(step.step.type === "tool" ? { tool: step.step.name } : {}),
+        status: step.status,
+        attempts: step.attempts,
+        ...(step.error === undefined ? {} : { error: step.error }),
+        ...(step.skip === undefined ? {} : { skip: step.skip }),
+      })),
+    };
+    if (state.reason !== undefined) summary.reason = state.reason;
+    if (state.reply !== undefined) summary.reply = state.reply.text;
+    if (state.error !== undefined) summary.error = state.error;
+    return summary;
+  }
+
+  /**
+   * Memory relevant to a request (the runtime's `MemoryStore.read`).
+   *
+   * @param query - the request.
+   * @returns the entries, most relevant first.
+   */
+  async readMemory(query: string): Promise<MemoryEntry[]> {
+    return [...(await this.#memory.read(query))];
+  }
+
+  /**
+   * Stores a memory entry (the runtime's `MemoryStore.write`); idempotent.
+   *
+   * @param entry - the entry.
+   */
+  async writeMemory(entry: MemoryEntry): Promise<void> {
+    await this.#memory.write(entry);
+  }
+
+  /**
+   * Serves `GET /events?run=<id>` as Server-Sent Events (see the class).
+   *
+   * @param request - the request, with `Last-Event-ID` or `?after=` to resume.
+   * @returns the event stream, or a problem (404 unknown run, 400 bad cursor).
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const runId = url.searchParams.get("run") ?? "";
+    if (url.pathname !== "/events" || this.#runRow(runId) === undefined) return problemResponse(404, `No run ${runId} in this session`, { code: "unknown-run" });
+    const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
+    if (!/^\d{1,15}$/u.test(cursor.trim())) {
+      return problemResponse(400, `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`, { code: "invalid-last-event-id" });
+    }
+    return new Response(this.#eventStream(runId, Number(cursor.trim())), {
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    });
+  }
+
+  /** Closes the runs whose execution is gone; runs again while any run is open. */
+  override async alarm(): Promise<void> {
+    if (!this.#ready) return;
+    const open = this.#sql.exec<RunRow>("SELECT * FROM runs WHERE ended = 0").toArray();
+    for (const row of open) {
+      if (row.mode === "session") {
+        if (!this.#live.has(row.id)) this.#close(row.id, "failed", { code: "aborted", message: "The session object restarted while the run was in progress; the run was lost" });
+        continue;
+      }
+      const status = await this.#workflowStatus(row.id);
+      if (status.status === "terminated") this.#close(row.id, "aborted", { code: "aborted", message: "The run's Workflow instance was terminated" });
+      else if (status.status === "errored" || status.status === "complete" || status.status === "missing") {
+        const message = status.error ?? (status.status === "missing" ? "The run's Workflow instance does not exist" : "The run's Workflow instance ended without ending the run");
+        this.#close(row.id, "failed", { code: "internal-error", message: `Workflow ${status.status}: ${message}` });
+      }
+    }
+    if (this.#sql.exec<{ open: number }>("SELECT COUNT(*) AS open FROM runs WHERE ended = 0").one().open > 0) {
+      await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+    }
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────
+
+  /** Creates the tables of runs and events when missing. */
+  #prepare(): void {
+    if (this.#ready) return;
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS runs (
+      id TEXT PRIMARY KEY,
+      mode TEXT NOT NULL,
+      query TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_seq INTEGER NOT NULL DEFAULT 0,
+      ended INTEGER NOT NULL DEFAULT 0,
+      replayed INTEGER NOT NULL DEFAULT 0
+    )`);
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS events (
+      run_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      key TEXT NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      PRIMARY KEY (run_id, seq),
+      UNIQUE (run_id, key)
+    )`);
+    this.#ready = true;
+  }
+
+  /**
+   * The run's row.
+   *
+   * @param runId - the run.
+   * @returns the row, or `undefined`.
+   */
+  #runRow(runId: string): RunRow | undefined {
+    if (!this.#ready) return undefined;
+    return this.#sql.exec<RunRow>("SELECT * FROM runs WHERE id = ?", runId).toArray()[0];
+  }
+
+  /**
+   * The run's logged runtime events (every event but `model`).
+   *
+   * @param runId - the run.
+   * @returns them, in order.
+   */
+  #runtimeEvents(runId: string): RuntimeEvent[] {
+    return this.#sql
+      .exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND type != 'model' ORDER BY seq", runId)
+      .toArray()
+      .map((row) => JSON.parse(row.data) as RuntimeEvent);
+  }
+
+  /**
+   * Appends keyed events in one transaction and wakes the streams waiting for them.
+   *
+   * @param runId - the run.
+   * @param items - the events.
+   * @returns how many were new, and whether the log has ended.
+   */
+  #append(runId: string, items: readonly LoggedEvent[]): { appended: number; ended: boolean } {
+    const row = this.#runRow(runId);
+    if (row === undefined) throw new Error(`No run ${runId} in this session`);
+    let seq = row.last_seq;
+    let ended = row.ended === 1;
+    let ignored = 0;
+    this.ctx.storage.transactionSync(() => {
+      for (const item of items) {
+        const known = this.#sql.exec("SELECT 1 FROM events WHERE run_id = ? AND key = ?", runId, item.key).toArray().length > 0;
+        if (ended || known) {
+          ignored++;
+          continue;
+        }
+        seq++;
+        this.#sql.exec("INSERT INTO events (run_id, seq, key, type, data) VALUES (?, ?, ?, ?, ?)", runId, seq, item.key, item.event.type, JSON.stringify(item.event));
+        if (item.event.type === "run-end") ended = true;
+      }
+      this.#sql.exec("UPDATE runs SET last_seq = ?, ended = ?, replayed = replayed + ? WHERE id = ?", seq, ended ? 1 : 0, ignored, runId);
+    });
+    const appended = seq - row.last_seq;
+    if (appended > 0) {
+      const waiters = this.#waiters.get(runId);
+      this.#waiters.delete(runId);
+      for (const wake of waiters ?? []) wake();
+    }
+    return { appended, ended };
+  }
+
+  /**
+   * Closes a run's log (see {@link PlanSession.closeRun}).
+   *
+   * @param runId - the run.
+   * @param reason - the end reason.
+   * @param error - what happened.
+   * @returns whether it was closed now.
+   */
+  #close(runId: string, reason: RunEndReason, error: RuntimeErrorInfo): boolean {
+    const row = this.#runRow(runId);
+    if (row === undefined || row.ended === 1) return false;
+    const closing = createClosingEvents(this.#runtimeEvents(runId), runId, reason, error);
+    this.#append(
+      runId,
+      closing.map((event) => ({ key: `close:${event.type}:${"stepId" in event ? event.stepId : ""}`, event: event as RuntimeEvent & Record<string, unknown> })),
+    );
+    return true;
+  }
+
+  /** Schedules the sweep alarm unless one is due. */
+  async #scheduleSweep(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+  }
+
+  /**
+   * The status of a durable run's Workflow instance.
+   *
+   * @param runId - the run (the instance id).
+   * @returns the status and error, `missing` when there is no such instance, `unknown` when it could not be asked.
+   */
+  async #workflowStatus(runId: string): Promise<{ status: string; error?: string }> {
+    const workflow = this.env.PLAN_WORKFLOW;
+    if (workflow === undefined) return { status: "unknown" };
+    let instance: WorkflowInstance;
+    try {
+      instance = await workflow.get(runId);
+    } catch {
+      return { status: "missing" };
+    }
+    try {
+      const status = await instance.status();
+      return status.error === undefined ? { status: status.status } : { status: status.status, error: status.error.message };
+    } catch {
+      return { status: "unknown" };
+    }
+  }
+
+  /**
+   * Resolves once the run gains an event, or with `false` after `ms`.
+   *
+   * @param runId - the run.
+   * @param ms - the longest wait.
+   * @param register - receives the function that ends the wait early (the stream's cancel).
+   * @returns whether events arrived.
+   */
+  #waitForEvents(runId: string, ms: number, register: (stop: () => void) => void): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
+      this.#waiters.set(runId, waiters);
+      const finish = (woke: boolean): void => {
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolve(woke);
+      };
+      const wake = (): void => finish(true);
+      const timer = setTimeout(() => finish(false), ms);
+      waiters.add(wake);
+      register(() => finish(false));
+    });
+  }
+
+  /**
+   * The SSE body of a run's events after `after`: `id: <seq>`,
+   * `event: <type>`, `data: <json>` per event, a comment every 15 s of
+   * silence, closed after `run-end`. Secrets are redacted.
+   *
+   * @param runId - the run.
+   * @param after - the last event id the client has.
+   * @returns the stream.
+   */
+  #eventStream(runId: string, after: number): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    const redact = createRedactor([this.env.OPENAI_API_KEY, this.env.PLANKIT_TOKEN]);
+    let cursor = after;
+    let cancelled = false;
+    let stopWaiting: () => void = () => undefined;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        while (!cancelled) {
+          const rows = this.#sql.exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64", runId, cursor).toArray();
+          if (rows.length > 0) {
+            const text = rows.map((row) => `id: ${row.seq}\nevent: ${row.type.replace(/[\r\n]/gu, "")}\ndata: ${row.data}\n\n`).join("");
+            controller.enqueue(encoder.encode(redact(text)));
+            cursor = rows[rows.length - 1]?.seq ?? cursor;
+            return;
+          }
+          if (this.#runRow(runId)?.ended !== 0) {
+            controller.close();
+            return;
+          }
+          const woke = await this.#waitForEvents(runId, keepAliveMs, (stop) => {
+            stopWaiting = stop;
+          });
+          if (!woke && !cancelled) {
+            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+            return;
+          }
+        }
+      },
+      cancel: () => {
+        cancelled = true;
+        stopWaiting();
+      },
+    });
+  }
+}
