@@ -8,6 +8,7 @@ import { createRunState, type RuntimeEvent, type ToolDescriptor } from "../src/i
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import { describeEvent } from "./describe-event.ts";
+import { mountGuide } from "./mount-guide.ts";
 import { renderDag } from "./render-dag.ts";
 import { renderStepList } from "./render-step-list.ts";
 import { runInBrowser } from "./run-in-browser.ts";
@@ -199,3 +200,4 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-e
 for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) radio.addEventListener("change", () => void describeMode());
 token.addEventListener("change", () => void describeMode());
 void describeMode();
+mountGuide(() => token.value);

@@ -135,6 +135,39 @@ describe("the web demo in Chromium against wrangler dev", () => {
     await page.close();
   });
 
+  it("guides a conversation through its phases on the Worker, carrying the state between turns", async () => {
+    const { page, errors } = await openDemo();
+    const guideRequests: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/v1/guide") guideRequests.push(request.postData() ?? "");
+    });
+    const assistant = page.getByTestId("guide-log").locator('li[data-role="assistant"]');
+    await page.getByTestId("guide-message").fill("I'd like to go to Tokyo");
+    await page.getByTestId("guide-send").click();
+    await assistant.first().waitFor({ timeout: 20_000 });
+    expect(await assistant.first().textContent()).toBe("Tokyo — noted. When are you travelling? For example 2026-05-01 to 2026-05-08.");
+    expect(await page.getByTestId("guide-phases").locator("li").evaluateAll((items) => items.map((item) => `${item.textContent}:${(item as HTMLElement).dataset["state"]}`))).toEqual([
+      "collect:current",
+      "research:pending",
+      "summarize:pending",
+    ]);
+    await page.getByTestId("guide-message").fill("from 2026-05-01 to 2026-05-08");
+    await page.getByTestId("guide-message").press("Enter");
+    await page.getByTestId("guide-status").filter({ hasText: "The conversation is complete." }).waitFor({ timeout: 30_000 });
+    expect(await assistant.nth(1).textContent()).toContain("Here is your trip: Trip to Tokyo from 2026-05-01 to 2026-05-08 (7 nights).");
+    expect(await page.locator('[data-testid="guide-phases"] li[data-state="done"]').count()).toBe(3);
+    const decisions = await page.getByTestId("guide-decisions").locator("li").allTextContents();
+    expect(decisions[0]).toMatch(/^collect · llm_planner → call_skill read_destination: model: the message names a destination \(Tokyo\)/);
+    expect(decisions.some((line) => line.startsWith("collect · phase_complete → replan research"))).toBe(true);
+    expect(decisions.at(-1)).toMatch(/^summarize · phase_complete → finish/);
+    expect(guideRequests).toHaveLength(2);
+    expect(JSON.parse(guideRequests[1] ?? "{}")).toMatchObject({ message: "from 2026-05-01 to 2026-05-08", state: { current_task_id: "collect", data: { read_destination: { destination: "Tokyo" } } } });
+    expect(await page.getByTestId("guide-state").textContent()).toContain('"summary": "Trip to Tokyo');
+    expect(errors).toEqual([]);
+    await page.getByTestId("guide").screenshot({ path: join(screenshots, "guided.png") });
+    await page.close();
+  });
+
   it("stops a run on request", async () => {
     const { page, errors } = await openDemo();
     await page.getByTestId("query").fill("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference");
