@@ -1,6 +1,7 @@
 /**
  * The web demo's entry point: wires the page to a run on the Worker
- * (`POST /v1/run`) or in the browser, and draws the plan as it streams.
+ * (`POST /v1/run`) or in the browser, and draws the plan as it streams;
+ * mounts the guided conversation panel (`POST /v1/guide`).
  *
  * @module
  */

@@ -9,6 +9,7 @@ import { findDestination } from "../../worker/demo/find-destination.ts";
 import { findTravelDates } from "../../worker/demo/find-travel-dates.ts";
 import { tripGuidePlaybook } from "../../worker/demo/trip-guide-playbook.ts";
 import { tripGuideSkills } from "../../worker/demo/trip-guide-skills.ts";
+import { streamGuidedTurn } from "../../worker/stream-guided-turn.ts";
 
 function plannerPrompt(message: string, available = ["read_destination", "read_dates"]): { system: string; prompt: string } {
   const skills = new Map(tripGuideSkills.map((skill) => [skill.name, skill]));
@@ -119,5 +120,24 @@ describe("the trip guide demo", () => {
     expect(dates.finished).toBe(true);
     expect(dates.reply).toMatch(/^Dates: 2026-05-01 to 2026-05-08\. Here is your trip: Trip to Tokyo from 2026-05-01 to 2026-05-08 \(7 nights\)\. Good to know: .*Asia\/Tokyo.*have a good trip!$/u);
     expect(conversation.state.current_task_id).toBe("summarize");
+  });
+
+  it("streams a turn's events in order, ends a failed turn with turn-end, and throws a failure that came before any event", async () => {
+    const conversation = createGuidedConversation({ playbook: tripGuidePlaybook, skills: tripGuideSkills, registry: createGuideTools() });
+    const types: string[] = [];
+    for await (const event of streamGuidedTurn(conversation, "hi", { state: { data: { trip: { destination: "Oslo" } } } })) types.push(event.type);
+    expect(types).toEqual(["turn-start", "decision", "skill-start", "skill-end", "reply", "turn-end"]);
+    const failed: string[] = [];
+    for await (const event of streamGuidedTurn(conversation, "go", { state: { force_skill: "summarize_trip" } })) failed.push(event.type);
+    expect(failed).toEqual(["turn-start", "turn-end"]);
+    const early = async (): Promise<string> => {
+      try {
+        for await (const _event of streamGuidedTurn(conversation, "go", { state: { current_task_id: "nowhere" } })) return "yielded";
+        return "ended";
+      } catch (error) {
+        return (error as { code?: string }).code ?? "unknown";
+      }
+    };
+    expect(await early()).toBe("unknown-phase");
   });
 });
