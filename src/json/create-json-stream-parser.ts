@@ -46,6 +46,14 @@ export interface JsonStreamParserOptions {
    * @defaultValue 16777216 (16 Mi)
    */
   maxTokenSize?: number;
+  /**
+   * Keys under which a root object may wrap the array of interest: when the
+   * root is an object, write() hands out the elements of the first array
+   * found directly under one of these keys (e.g. `["steps"]` for
+   * `{"steps": [...]}`), as it would for a root array.
+   * @defaultValue [] (only a root array's elements are handed out)
+   */
+  unwrapKeys?: readonly string[];
 }
 
 /** What a lenient repair changed. */
@@ -86,8 +94,8 @@ export interface JsonStreamParser {
    * Feeds the next piece of text.
    *
    * @param chunk - the next characters of the text, of any length.
-   * @returns the elements of the root array completed by this chunk, in order
-   *   (always empty when the root value is not an array). When nothing
+   * @returns the elements of the root array (or of the array under one of
+   *   `unwrapKeys`) completed by this chunk, in order. When nothing
    *   completed, the same empty array is returned each time: copy it before
    *   adding to it.
    * @throws {@link JsonStreamError} in strict mode, on the first character
@@ -107,6 +115,8 @@ export interface JsonStreamParser {
   readonly repairs: readonly JsonRepair[];
   /** Number of UTF-16 code units written so far. */
   readonly offset: number;
+  /** The key of `unwrapKeys` whose array's elements were handed out, if any. */
+  readonly unwrappedKey: string | undefined;
 }
 
 // Parser modes. Structural modes say what may come next; token modes are in
@@ -251,7 +261,11 @@ class Parser implements JsonStreamParser {
   // model-token chunk sizes once the heap is large (see the benchmark).
   private readonly none: unknown[] = [];
   private out: unknown[] = this.none;
-  private pendingEmit = false; // a scalar element of the root array waits for "," or "]"
+  private pendingEmit = false; // a scalar element waits for "," or "]"
+  private readonly unwrapKeys: readonly string[];
+  private emitDepth = 0; // depth of the array whose elements are emitted (0: none open)
+  private emitted = false; // that array has closed: nothing more is emitted
+  unwrappedKey: string | undefined;
   private finishing = false;
   private sawNewline = false; // lenient: a newline since the last value (for missing commas)
 
@@ -279,6 +293,7 @@ class Parser implements JsonStreamParser {
     this.strict = options.strict ?? false;
     this.maxDepth = options.maxDepth ?? 512;
     this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
+    this.unwrapKeys = options.unwrapKeys ?? [];
     this.mode = this.strict ? VALUE : PREAMBLE;
   }
 
@@ -384,6 +399,9 @@ class Parser implements JsonStreamParser {
     this.root = undefined;
     this.hasRoot = false;
     this.pendingEmit = false;
+    this.emitDepth = 0;
+    this.emitted = false;
+    this.unwrappedKey = undefined;
     this.text = "";
     this.speculating = false;
     this.window = [];
@@ -461,9 +479,8 @@ class Parser implements JsonStreamParser {
     if (this.isArray[d] === true) {
       (container as unknown[]).push(value);
       this.mode = ARRAY_NEXT;
-      if (d === 0) {
-        if (this.speculating) this.commit();
-        if (this.finishing) return;
+      if (d === 0 && this.speculating) this.commit();
+      if (d === this.emitDepth - 1 && !this.finishing) {
         if (typeof value === "string" || (typeof value === "object" && value !== null)) this.emit(value);
         else this.pendingEmit = true;
       }
@@ -482,7 +499,7 @@ class Parser implements JsonStreamParser {
   private flushPending(): void {
     if (this.pendingEmit) {
       this.pendingEmit = false;
-      const elements = this.stack[0] as unknown[];
+      const elements = this.stack[this.emitDepth - 1] as unknown[];
       this.emit(elements[elements.length - 1]);
     }
   }
@@ -492,6 +509,15 @@ class Parser implements JsonStreamParser {
       this.limit("json-depth", offset, `Nesting is deeper than maxDepth (${this.maxDepth})`, "a shallower value");
     }
     const d = this.depth++;
+    if (array && this.emitDepth === 0 && !this.emitted) {
+      // The array whose elements write() hands out: the root, or the first
+      // array under one of `unwrapKeys` of a root object.
+      if (d === 0) this.emitDepth = 1;
+      else if (d === 1 && this.isArray[0] === false && this.unwrapKeys.includes(this.keys[0]!)) {
+        this.emitDepth = 2;
+        this.unwrappedKey = this.keys[0];
+      }
+    }
     this.stack[d] = array ? [] : {};
     this.isArray[d] = array;
     this.keys[d] = undefined;
@@ -502,6 +528,10 @@ class Parser implements JsonStreamParser {
     const d = --this.depth;
     const container = this.stack[d];
     this.stack[d] = undefined;
+    if (d === this.emitDepth - 1) {
+      this.emitDepth = 0;
+      this.emitted = true;
+    }
     this.completeValue(container);
   }
 
@@ -875,20 +905,20 @@ class Parser implements JsonStreamParser {
           continue;
         case ARRAY_NEXT:
           if (c === 44) {
-            if (this.depth === 1) this.flushPending();
+            if (this.depth === this.emitDepth) this.flushPending();
             this.mode = ARRAY_VALUE;
             i++;
             continue;
           }
           if (c === 93) {
-            if (this.depth === 1) this.flushPending();
+            if (this.depth === this.emitDepth) this.flushPending();
             this.close();
             i++;
             continue;
           }
           if (!strict && this.canStartValue(c)) {
             this.repair("inserted-comma", offset, "Inserted a missing comma between array elements");
-            if (this.depth === 1) this.flushPending();
+            if (this.depth === this.emitDepth) this.flushPending();
             this.mode = ARRAY_VALUE;
             continue;
           }

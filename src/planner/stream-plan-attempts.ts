@@ -205,7 +205,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       };
 
       // One model call, parsed and validated while it streams.
-      const parser = createJsonStreamParser();
+      // Steps stream from a bare array or one wrapped as {"steps": [...]} / {"plan": [...]}.
+      const parser = createJsonStreamParser({ unwrapKeys: ["steps", "plan"] });
       let text = "";
       let streamed = 0;
       const call = streamModelText(setup.model, { ...request, signal: controller.signal }, usage, setup.what);
@@ -232,8 +233,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       } catch {
         readable = false;
       }
-      if (readable && Array.isArray(root)) {
-        for (let index = streamed; index < root.length; index++) {
+      const list = Array.isArray(root) ? root : parser.unwrappedKey === undefined ? undefined : (root as Record<string, unknown>)[parser.unwrappedKey];
+      if (readable && Array.isArray(list)) {
+        for (let index = streamed; index < list.length; index++) {
           const at = position++;
           const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before its JSON closed and was dropped`);
           if (heldReply === undefined) repairable.push(issue);

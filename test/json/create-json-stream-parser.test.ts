@@ -252,6 +252,41 @@ describe("createJsonStreamParser", () => {
     });
   });
 
+  describe("unwrapKeys", () => {
+    const text = '{"note":"x","other":[0],"steps":[{"id":"s1"}, 2, "three"],"plan":[9],"after":[5]}';
+
+    it("hands out the elements of the first array under a listed key of a root object, on time", () => {
+      const parser = createJsonStreamParser({ strict: true, unwrapKeys: ["steps", "plan"] });
+      const seen: { element: unknown; at: number }[] = [];
+      for (let i = 0; i < text.length; i++) for (const element of parser.write(text[i]!)) seen.push({ element, at: i });
+      expect(seen).toStrictEqual([
+        { element: { id: "s1" }, at: text.indexOf("}") },
+        { element: 2, at: text.indexOf(", ", text.indexOf("2")) + 0 },
+        { element: "three", at: text.indexOf('three"') + 5 },
+      ]);
+      expect(parser.unwrappedKey).toBe("steps");
+      expectSameValue(parser.end(), JSON.parse(text));
+    });
+
+    it("gives the same elements for every split", () => {
+      const whole = parseChunks([text], { unwrapKeys: ["steps"] }).calls.flat();
+      expect(whole).toStrictEqual([{ id: "s1" }, 2, "three"]);
+      for (let cut = 0; cut <= text.length; cut++) {
+        expectSameValue(parseChunks(splitAt(text, [cut]), { unwrapKeys: ["steps"] }).calls.flat(), whole);
+      }
+    });
+
+    it("leaves other shapes alone", () => {
+      expect(parseChunks([text]).calls.flat()).toStrictEqual([]);
+      expect(parseChunks(['{"a":{"steps":[1,2]}}'], { unwrapKeys: ["steps"] }).calls.flat()).toStrictEqual([]);
+      expect(parseChunks(["[1,[2],3]"], { unwrapKeys: ["steps"] }).calls.flat()).toStrictEqual([1, [2], 3]);
+      const parser = createJsonStreamParser({ unwrapKeys: ["steps"] });
+      parser.write('{"steps":[1,2');
+      expect(parser.end()).toStrictEqual({ steps: [1, 2] });
+      expect(parser.unwrappedKey).toBe("steps");
+    });
+  });
+
   describe("invariant 4: strict = JSON.parse", () => {
     it("equals JSON.parse on every valid fixture", () => {
       for (const text of validFixtures) {

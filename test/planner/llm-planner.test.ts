@@ -93,6 +93,27 @@ describe("LLMPlanner: streaming", () => {
     expect(log).toEqual(["model chunk 0", "step s1", "model chunk 1", "step s2", "model chunk 2", "model finish", "step s3", "done"]);
   });
 
+  it("streams steps wrapped as {\"steps\": [...]} as they close, and drops one cut off", async () => {
+    const log: string[] = [];
+    const model = createLoggingModel(
+      [
+        '{"steps": [{"id":"s1","type":"tool","name":"calculator","arguments":{"expr":"21*2+5"}}',
+        ',{"id":"s2","type":"reply","text":"{{s1.value}}"}',
+        ', {"id":"s3","type":"tool","name":"calcul',
+      ],
+      log,
+    );
+    const planner = new LLMPlanner({ model, repair: false });
+    const events = [];
+    for await (const event of planner.stream({ query, tools: mcpTools })) {
+      events.push(event);
+      log.push(event.type === "step" ? `step ${event.step.id}` : event.type);
+    }
+    expect(log.slice(0, 2)).toEqual(["model chunk 0", "step s1"]);
+    expect(events.some((event) => event.type === "issue" && event.issue.message.includes("cut off"))).toBe(true);
+    expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s1", "s2"]);
+  });
+
   it("emits the first step of a paced scripted answer before its last token", async () => {
     const log: string[] = [];
     const model = createScriptedModel({
