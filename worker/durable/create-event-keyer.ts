@@ -5,12 +5,15 @@
  */
 
 /**
- * Creates the function that names each event of one execution of a run:
- * its type, step id, attempt and kind, and how many events with those
- * same fields came before it in this execution. Every execution of the same
- * run (a Workflow replay re-running from cached steps) emits each step's
- * events in the same order, so a logical event gets the same key each
- * time — even when parallel steps interleave differently.
+ * Creates the function that names each event of one execution of a run.
+ * A step's terminal event (`step-end`, `step-skipped`, a final
+ * `step-error`) is keyed by the step alone, so a step never gets two
+ * whatever attempt number an execution gives it. Any other event is keyed
+ * by its type, step id, attempt and kind, and how many events with those
+ * same fields came before it in this execution. Every execution of the
+ * same run (a Workflow replay re-running from stored steps) emits each
+ * step's events in the same order, so a logical event gets the same key
+ * each time — even when parallel steps interleave differently.
  *
  * @returns the keyer; call it once per event, in order.
  *
@@ -18,16 +21,17 @@
  * ```ts
  * const keyOf = createEventKeyer();
  * keyOf({ type: "step-start", stepId: "s1", attempt: 1 }); // "step-start:s1:1::1"
+ * keyOf({ type: "step-end", stepId: "s1", attempt: 1 }); // "terminal:s1:1"
  * ```
  */
 export function createEventKeyer(): (event: { type: string; [member: string]: unknown }) => string {
   const counts = new Map<string, number>();
   return (event) => {
-    const field = (name: string): string => {
-      const value = event[name];
-      return typeof value === "string" || typeof value === "number" ? String(value) : "";
-    };
-    const base = `${event.type}:${field("stepId")}:${field("attempt")}:${field("kind")}`;
+    const field = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+    const step = event["step"];
+    const stepId = field(event["stepId"]) || field(typeof step === "object" && step !== null ? (step as { id?: unknown }).id : undefined);
+    const terminal = event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event["final"] === true);
+    const base = terminal ? `terminal:${stepId}` : `${event.type}:${stepId}:${field(event["attempt"])}:${field(event["kind"])}`;
     const count = (counts.get(base) ?? 0) + 1;
     counts.set(base, count);
     return `${base}:${count}`;

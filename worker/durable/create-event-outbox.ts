@@ -20,6 +20,8 @@ export interface EventOutbox {
    * @returns resolves once they are in the log; rejects when the log could not be reached after retries.
    */
   flush(): Promise<void>;
+  /** Stops sending for good: the execution is being torn down and must not write what it still emits. */
+  halt(): void;
 }
 
 /**
@@ -32,6 +34,9 @@ export interface EventOutbox {
  * @param sink - the session object.
  * @param runId - the run.
  * @param events - the run's events so far; the outbox only reads it.
+ * @param shiftMs - added to each event's `t` (and to `run-end`'s
+ *   `durationMs`): how long the run had existed when this execution began,
+ *   so times in the log count from the run's start across executions.
  * @returns the outbox.
  *
  * @example
@@ -41,13 +46,14 @@ export interface EventOutbox {
  * await outbox.flush();
  * ```
  */
-export function createEventOutbox(sink: EventSink, runId: string, events: readonly RuntimeEvent[]): EventOutbox {
+export function createEventOutbox(sink: EventSink, runId: string, events: readonly RuntimeEvent[], shiftMs = 0): EventOutbox {
   const keyOf = createEventKeyer();
   const pending: LoggedEvent[] = [];
   let keyed = 0;
   let chain: Promise<void> = Promise.resolve();
+  let halted = false;
   const send = async (): Promise<void> => {
-    if (pending.length === 0) return;
+    if (pending.length === 0 || halted) return;
     const batch = pending.slice();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -64,11 +70,16 @@ export function createEventOutbox(sink: EventSink, runId: string, events: readon
     flush() {
       for (; keyed < events.length; keyed++) {
         const event = events[keyed] as RuntimeEvent & { [member: string]: unknown };
-        pending.push({ key: keyOf(event), event });
+        const key = keyOf(event);
+        if (shiftMs === 0) pending.push({ key, event });
+        else pending.push({ key, event: event.type === "run-end" ? { ...event, t: event.t + shiftMs, durationMs: event.durationMs + shiftMs } : { ...event, t: event.t + shiftMs } });
       }
       // A failed batch stays pending and goes out with the next flush (the log ignores keys it has).
       chain = chain.catch(() => undefined).then(send);
       return chain;
+    },
+    halt() {
+      halted = true;
     },
   };
 }

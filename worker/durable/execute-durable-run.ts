@@ -11,6 +11,20 @@ import type { RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { DurableStep } from "./durable-step.ts";
 
+/**
+ * Whether `step.do` failed because the engine is tearing this execution
+ * down (a pause, restart or terminate): the local engine rejects pending
+ * steps with `Aborting engine: …`. Such an execution must stop where it is —
+ * treating the rejection as a step failure would log failures and re-plans
+ * that never happened; the execution that resumes the run carries on.
+ *
+ * @param error - what `step.do` threw.
+ * @returns the check.
+ */
+function isEngineAbort(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("Aborting engine");
+}
+
 /** What a durable run needs from its session object. */
 export interface DurableSession extends EventSink {
   readMemory(query: string): Promise<MemoryEntry[]>;
@@ -26,6 +40,14 @@ export interface DurableRunOptions {
   session: DurableSession;
   /** The planner, tools and model. */
   setup: RunSetup;
+  /**
+   * When the run was created (the instance's event timestamp), in epoch
+   * milliseconds: event times count from it, so they keep increasing across
+   * executions.
+   *
+   * @defaultValue now
+   */
+  createdAt?: number;
 }
 
 /** What the Workflow instance outputs. */
@@ -44,7 +66,10 @@ export interface DurableRunResult {
  * to dependents, and re-plans are steps too. Events go to the session log
  * keyed for idempotency, so when the engine replays the run after a
  * restart — re-running this function with the stored step results — the
- * log gains the events it missed and none twice. Memory is the session's.
+ * log gains the events it missed and none twice. An execution the engine
+ * tears down (a pause, a restart, a terminate) stops at its pending steps
+ * and logs nothing more; the next execution carries on. Memory is the
+ * session's.
  *
  * Durable runs have no reflector (a failed step goes to re-plan), no
  * result cache (the engine stores results) and no deadline or call budgets
@@ -63,15 +88,35 @@ export interface DurableRunResult {
  */
 export async function executeDurableRun(options: DurableRunOptions): Promise<DurableRunResult> {
   const { params, step, session, setup } = options;
+  const shiftMs = options.createdAt === undefined ? 0 : Math.max(0, Date.now() - options.createdAt);
   const memory: MemoryStore = {
     read: (query) => session.readMemory(query),
     write: (entry) => session.writeMemory(entry),
   };
   let flush: () => Promise<void> = async () => undefined;
+  let halt: () => void = () => undefined;
+  let stopped: (error: unknown) => void = () => undefined;
+  const torndown = new Promise<never>((_resolve, reject) => {
+    stopped = reject;
+  });
+  const guarded: DurableStep = {
+    async do(name, config, callback) {
+      try {
+        return await step.do(name, config, callback);
+      } catch (error) {
+        if (!isEngineAbort(error)) throw error;
+        // The engine has let go of this execution: the runtime waits here on a step that never settles and logs
+        // nothing more, while the run itself rejects, which the engine waits for before it resumes the instance.
+        halt();
+        stopped(error);
+        return new Promise<never>(() => undefined);
+      }
+    },
+  };
   const runtime = new AgentRuntime({
     maxConcurrency: 8,
     timeoutMs: 20_000,
-    planner: createDurablePlanner({ planner: setup.planner, step, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
+    planner: createDurablePlanner({ planner: setup.planner, step: guarded, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
     registry: setup.registry,
     model: setup.model,
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
@@ -79,12 +124,16 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     reflector: noOpReflector,
     cache: false,
     idGenerator: () => params.runId,
-    executeStep: createDurableExecutor(step, () => flush()),
+    executeStep: createDurableExecutor(guarded, () => flush()),
   });
   const run = runtime.run(params.query);
-  const outbox = createEventOutbox(session, run.runId, run.events);
+  const outbox = createEventOutbox(session, run.runId, run.events, shiftMs);
   flush = () => outbox.flush();
-  for await (const _event of run) void outbox.flush().catch(() => undefined);
-  await outbox.flush();
+  halt = () => outbox.halt();
+  const drain = async (): Promise<void> => {
+    for await (const _event of run) void outbox.flush().catch(() => undefined);
+    await outbox.flush();
+  };
+  await Promise.race([drain(), torndown]);
   return { runId: run.runId, reason: run.state.reason, reply: run.state.reply?.text };
 }

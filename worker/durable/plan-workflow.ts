@@ -43,6 +43,7 @@ export class PlanWorkflow extends WorkflowEntrypoint<WorkerEnv, DurableRunParams
     return executeDurableRun({
       params,
       session,
+      createdAt: new Date(event.timestamp).getTime(),
       setup: this.createSetup(params),
       step: { do: (name, config, callback) => step.do(name, config, callback as never) as Promise<never> },
     });
