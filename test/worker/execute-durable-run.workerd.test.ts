@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LLMPlanner, ToolRegistry, createScriptedModel, type PlanModel, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
-import type { WorkflowStepConfig } from "cloudflare:workers";
+import type { DurableStepConfig } from "../../worker/durable/durable-step.ts";
 import type { RunSetup } from "../../worker/durable/create-run-setup.ts";
 import type { DurableStep } from "../../worker/durable/durable-step.ts";
 import { durableStepName } from "../../worker/durable/durable-step-name.ts";
@@ -14,7 +14,7 @@ const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PL
 /** A stand-in for the Workflows engine: stores each step's outcome by name and occurrence, retries per config, and can "crash". */
 class FakeEngine {
   readonly stored = new Map<string, { ok: true; value: unknown } | { ok: false; error: unknown }>();
-  readonly calls: { name: string; config: WorkflowStepConfig }[] = [];
+  readonly calls: { name: string; config: DurableStepConfig }[] = [];
   running = 0;
   maxRunning = 0;
   /** Once this many steps were stored, every later step.do never settles, as if the process died. */
@@ -25,7 +25,7 @@ class FakeEngine {
     const counts = new Map<string, number>();
     const hang = new Promise<never>(() => undefined);
     return {
-      do: async <T,>(name: string, config: WorkflowStepConfig, callback: (context: { attempt: number }) => Promise<T>): Promise<T> => {
+      do: async <T,>(name: string, config: DurableStepConfig, callback: (context: { attempt: number }) => Promise<T>): Promise<T> => {
         const count = (counts.get(name) ?? 0) + 1;
         counts.set(name, count);
         const key = `${name}/${count}`;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { WorkflowStepConfig } from "cloudflare:workers";
+import type { DurableStepConfig } from "./durable-step.ts";
 
 /**
  * The delay, in milliseconds, before the attempt after `attempt` failed, as
@@ -19,7 +19,7 @@ import type { WorkflowStepConfig } from "cloudflare:workers";
  * computeEngineRetryDelay({ retries: { limit: 3, delay: 100, backoff: "exponential" } }, 3); // 400
  * ```
  */
-export function computeEngineRetryDelay(config: WorkflowStepConfig, attempt: number): number {
+export function computeEngineRetryDelay(config: DurableStepConfig, attempt: number): number {
   const delay = config.retries?.delay;
   if (typeof delay !== "number") return 0;
   if (config.retries?.backoff === "exponential") return delay * 2 ** Math.max(0, attempt - 1);

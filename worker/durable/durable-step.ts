@@ -3,7 +3,23 @@
  *
  * @module
  */
-import type { WorkflowStepConfig } from "cloudflare:workers";
+/**
+ * How the engine retries and times out a durable step: the numeric subset
+ * of Workflows' `WorkflowStepConfig` (milliseconds), so the helpers that
+ * build it need no Workers types.
+ */
+export interface DurableStepConfig {
+  retries?: {
+    /** Retries after the first attempt. */
+    limit: number;
+    /** The delay before the first retry, in milliseconds. */
+    delay: number;
+    /** How the delay grows: `exponential` doubles it each time. */
+    backoff?: "constant" | "linear" | "exponential";
+  };
+  /** The time limit of one attempt, in milliseconds. */
+  timeout?: number;
+}
 
 /** What a durable step's callback is told: the attempt (1 for the first). */
 export interface DurableStepContext {
@@ -22,5 +38,5 @@ export interface DurableStepContext {
  * ```
  */
 export interface DurableStep {
-  do<T>(name: string, config: WorkflowStepConfig, callback: (context: DurableStepContext) => Promise<T>): Promise<T>;
+  do<T>(name: string, config: DurableStepConfig, callback: (context: DurableStepContext) => Promise<T>): Promise<T>;
 }

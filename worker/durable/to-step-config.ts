@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { WorkflowStepConfig } from "cloudflare:workers";
+import type { DurableStepConfig } from "./durable-step.ts";
 import type { StepCall } from "../../src/index.ts";
 
 /**
@@ -31,7 +31,7 @@ export const engineTimeoutGraceMs = 1000;
  * // { retries: { limit: 2, delay: 250, backoff: "exponential" }, timeout: 21000 }
  * ```
  */
-export function toStepConfig(call: Pick<StepCall, "retries" | "timeoutMs" | "backoff">): WorkflowStepConfig {
+export function toStepConfig(call: Pick<StepCall, "retries" | "timeoutMs" | "backoff">): DurableStepConfig {
   const delay = Math.max(0, Math.round(call.backoff.initialMs ?? 100));
   return {
     retries: { limit: call.retries, delay, backoff: (call.backoff.factor ?? 2) <= 1 ? "constant" : "exponential" },
