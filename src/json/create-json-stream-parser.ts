@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { PlankitError } from "../errors/plankit-error.ts";
 import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
 
 /** Options of {@link createJsonStreamParser}. */
@@ -235,6 +236,23 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
   }
 }
 
+/** Rejects options that would make the parser misbehave, naming the option and the value. */
+function checkOptions(options: JsonStreamParserOptions): void {
+  const fail = (message: string): never => {
+    throw new PlankitError("invalid-options", `createJsonStreamParser: ${message}`);
+  };
+  if (typeof options !== "object" || options === null) fail(`options must be an object, got ${String(options)}`);
+  if (options.strict !== undefined && typeof options.strict !== "boolean") fail(`strict must be a boolean, got ${JSON.stringify(options.strict)}`);
+  for (const name of ["maxDepth", "maxTokenSize"] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) fail(`${name} must be an integer >= 1, got ${String(value)}`);
+  }
+  const keys = options.unwrapKeys;
+  if (keys !== undefined && !(Array.isArray(keys) && keys.every((key) => typeof key === "string"))) {
+    fail(`unwrapKeys must be an array of strings, got ${JSON.stringify(keys)}`);
+  }
+}
+
 class Parser implements JsonStreamParser {
   readonly repairs: JsonRepair[] = [];
   offset = 0;
@@ -290,6 +308,7 @@ class Parser implements JsonStreamParser {
   private failedAt = 0;
 
   constructor(options: JsonStreamParserOptions) {
+    checkOptions(options);
     this.strict = options.strict ?? false;
     this.maxDepth = options.maxDepth ?? 512;
     this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;

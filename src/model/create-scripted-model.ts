@@ -149,6 +149,9 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   const charsPerToken = options.charsPerToken ?? 4;
   const tokensPerSecond = options.tokensPerSecond ?? Infinity;
   const firstTokenMs = options.firstTokenMs ?? 0;
+  if (!Array.isArray(options.responses) && typeof options.responses !== "function") {
+    throw new PlankitError("invalid-options", `Option responses must be an array of answers or a function of the request, got ${options.responses === null ? "null" : typeof options.responses}`);
+  }
   if (!(Number.isInteger(charsPerToken) && charsPerToken >= 1)) {
     throw new PlankitError("invalid-options", `charsPerToken must be a positive integer, got ${String(charsPerToken)}`);
   }

@@ -154,6 +154,9 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `invalid-options` for a bad `maxSteps`, `topK` or `mode`.
    */
   constructor(options: LLMPlannerOptions) {
+    if (typeof (options?.model as { stream?: unknown } | undefined)?.stream !== "function") {
+      throw new PlankitError("invalid-options", `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`);
+    }
     this.model = options.model;
     this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? 6);
     this.topK = positiveInteger("topK", options.topK ?? 6);

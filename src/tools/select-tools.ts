@@ -7,6 +7,14 @@ import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
 import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
 import type { ToolDescriptor } from "./tool-descriptor.ts";
+import { PlankitError } from "../errors/plankit-error.ts";
+
+/** The number of tools to select: an integer >= 0, 6 by default. */
+function checkK(k: number | undefined): number {
+  if (k === undefined) return 6;
+  if (!(Number.isInteger(k) && k >= 0)) throw new PlankitError("invalid-options", `Option k must be an integer >= 0, got ${String(k)}`);
+  return k;
+}
 
 /** A ranking source besides the lexical one, such as an embedding search: names best first. */
 export type ToolRetriever = (query: string, tools: readonly ToolDescriptor[]) => readonly ToolScore[];
@@ -48,7 +56,7 @@ export interface SelectToolsOptions extends ToolSearchOptions {
  * @returns the selected descriptors.
  */
 function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[], byName: (name: string) => ToolDescriptor | undefined, options: SelectToolsOptions): ToolDescriptor[] {
-  const k = Math.max(0, Math.floor(options.k ?? 6));
+  const k = checkK(options.k);
   const known = ranking.filter((item) => byName(item.name) !== undefined);
   if (tools.length <= k) {
     // The whole catalog fits: give all of it, best first.
@@ -113,7 +121,7 @@ export function selectTools(
   options: SelectToolsOptions & { retriever?: ToolRetriever | AsyncToolRetriever } = {},
 ): ToolDescriptor[] | Promise<ToolDescriptor[]> {
   const catalog = compileCatalog(tools);
-  const k = Math.max(0, Math.floor(options.k ?? 6));
+  const k = checkK(options.k);
   const depth = options.depth ?? Math.max(50, 4 * k);
   const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
   const retriever = options.retriever;

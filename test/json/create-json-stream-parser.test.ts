@@ -454,6 +454,21 @@ describe("createJsonStreamParser", () => {
   });
 
   describe("usage errors", () => {
+    it("rejects bad options with invalid-options, naming the option and the value", () => {
+      const cases: [JsonStreamParserOptions, string][] = [
+        [{ maxDepth: 0 }, "maxDepth must be an integer >= 1, got 0"],
+        [{ maxDepth: 1.5 }, "maxDepth must be an integer >= 1, got 1.5"],
+        [{ maxTokenSize: -3 }, "maxTokenSize must be an integer >= 1, got -3"],
+        [{ strict: "yes" as unknown as boolean }, 'strict must be a boolean, got "yes"'],
+        [{ unwrapKeys: "steps" as unknown as string[] }, 'unwrapKeys must be an array of strings, got "steps"'],
+      ];
+      for (const [options, message] of cases) {
+        const error = catchError(() => createJsonStreamParser(options));
+        expect(PlankitError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ code: "invalid-options", message: `createJsonStreamParser: ${message}` });
+      }
+    });
+
     it("refuses write() after end() and a second end()", () => {
       const parser = createJsonStreamParser();
       parser.write("[]");

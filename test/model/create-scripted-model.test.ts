@@ -158,5 +158,8 @@ describe("createScriptedModel", () => {
       }
     });
     expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options"]);
+    expect(() => createScriptedModel({} as { responses: string[] })).toThrow(
+      "Option responses must be an array of answers or a function of the request, got undefined",
+    );
   });
 });

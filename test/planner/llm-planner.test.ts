@@ -362,6 +362,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       }
     });
     expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options"]);
+    expect(() => new LLMPlanner({} as { model: PlanModel })).toThrow("Option model must be a PlanModel with a stream() method, got undefined");
   });
 });
 

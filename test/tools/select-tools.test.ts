@@ -72,6 +72,13 @@ describe("rankTools", () => {
 });
 
 describe("selectTools", () => {
+  it("rejects a k that is not an integer >= 0, naming the value", () => {
+    for (const k of [-1, 2.5, Number.NaN]) {
+      expect(() => selectTools("weather", catalog, { k })).toThrow(`Option k must be an integer >= 0, got ${String(k)}`);
+    }
+    expect(selectTools("weather", catalog, { k: 0 })).toEqual([]);
+  });
+
   it("returns at most k tools in MCP shape, best first", () => {
     const selected = selectTools("Search arXiv for papers on LLM agents", catalog, { k: 3 });
     expect(selected.length).toBeLessThanOrEqual(3);
