@@ -6,6 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../plan/describe-value.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
+import { checkToolSchemas } from "./check-tool-schemas.ts";
 
 /**
  * A tool catalog in any shape plankit accepts: an MCP `tools/list` array
@@ -56,6 +57,7 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
   if (typeof raw["title"] === "string") descriptor.title = raw["title"];
   if (isObject(outputSchema)) descriptor.outputSchema = outputSchema;
   if (isObject(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
+  checkToolSchemas(descriptor, where);
   return descriptor;
 }
 
@@ -65,7 +67,7 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
  *
  * @param catalog - the catalog.
  * @returns the descriptors in catalog order; input schemas default to `{ "type": "object" }`, descriptions to `""`.
- * @throws PlankitError `invalid-catalog` for a tool without a name, with a non-object schema, or a repeated name.
+ * @throws PlankitError `invalid-catalog` for a tool without a name, with a non-object or malformed schema, or a repeated name.
  *
  * @example
  * ```ts

@@ -8,6 +8,7 @@ import { closestName } from "../validate/closest-name.ts";
 import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
+import { checkToolSchemas } from "./check-tool-schemas.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -127,7 +128,7 @@ export class ToolRegistry {
    *
    * @param tools - one definition or several.
    * @returns the registry, for chaining.
-   * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute` or a schema that cannot be converted.
+   * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed.
    */
   register(tools: ToolDefinition | readonly ToolDefinition[]): this {
     for (const tool of Array.isArray(tools) ? (tools as readonly ToolDefinition[]) : [tools as ToolDefinition]) {
@@ -143,6 +144,7 @@ export class ToolRegistry {
       if (tool.title !== undefined) descriptor.title = tool.title;
       if (tool.outputSchema !== undefined) descriptor.outputSchema = convert(tool.outputSchema);
       if (tool.annotations !== undefined) descriptor.annotations = { ...tool.annotations };
+      checkToolSchemas(descriptor);
       this.#tools.set(tool.name, { descriptor, execute: tool.execute });
     }
     this.#compiled = undefined;
