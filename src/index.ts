@@ -151,6 +151,7 @@ export type { GoalLevel, PlanGoal } from "./planner/plan-goal.ts";
 export { readGoal } from "./planner/read-goal.ts";
 export { renderGoal } from "./planner/render-goal.ts";
 export { stepKey } from "./planner/step-key.ts";
+export { createReasoningFilter, type ReasoningFilter } from "./planner/create-reasoning-filter.ts";
 export {
   AgentRuntime,
   type AgentRuntimeOptions,

@@ -5,6 +5,7 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { FinishReason, PlanModel, PlanModelRequest } from "../model/plan-model.ts";
+import { createReasoningFilter } from "./create-reasoning-filter.ts";
 import type { PlannerUsage } from "./planner-event.ts";
 
 /**
@@ -20,7 +21,7 @@ function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
 
 /**
  * Streams one model call's text, counting the call and adding the reported
- * tokens to `usage`. It stops at the `finish` part and returns its reason,
+ * tokens to `usage`. A leading `<think>` block is dropped (see `createReasoningFilter`). It stops at the `finish` part and returns its reason,
  * or `"missing"` when the stream ended without one.
  *
  * @param model - the model.
@@ -46,11 +47,13 @@ export async function* streamModelText(
   if (signal?.aborted) throw plannerAbortError(signal, what);
   usage.modelCalls++;
   let reason: FinishReason | "missing" = "missing";
+  const filter = createReasoningFilter();
   try {
     for await (const part of model.stream(request)) {
       if (signal?.aborted) throw plannerAbortError(signal, what);
       if (part.type === "text") {
-        if (part.text !== "") yield part.text;
+        const text = filter.push(part.text);
+        if (text !== "") yield text;
       } else if (part.type === "finish") {
         reason = part.reason;
         if (part.usage?.inputTokens !== undefined) usage.inputTokens = (usage.inputTokens ?? 0) + part.usage.inputTokens;
@@ -66,5 +69,7 @@ export async function* streamModelText(
     });
   }
   if (signal?.aborted) throw plannerAbortError(signal, what);
+  const rest = filter.end();
+  if (rest !== "") yield rest;
   return reason;
 }
