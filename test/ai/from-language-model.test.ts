@@ -1,8 +1,9 @@
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai/index.ts";
-import { LLMPlanner, PlankitError, type PlanModelPart } from "../../src/index.ts";
+import { LLMPlanner, type PlanModelPart } from "../../src/index.ts";
 import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
+import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 type UnifiedFinish = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "interrupted" | "other";
@@ -30,15 +31,6 @@ async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPa
   return collected;
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlankitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("fromLanguageModel", () => {
   it("maps text deltas, the finish reason and usage", async () => {

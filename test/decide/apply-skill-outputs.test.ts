@@ -3,7 +3,7 @@ import { applySkillOutputs } from "../../src/decide/apply-skill-outputs.ts";
 import type { DecisionState } from "../../src/decide/decision-state.ts";
 import { resolvePath } from "../../src/decide/resolve-path.ts";
 import type { Skill } from "../../src/decide/skill.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { availableSkills } from "../../src/decide/available-skills.ts";
 import type { Playbook } from "../../src/decide/playbook.ts";
 import type { Skill } from "../../src/decide/skill.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { tripPlaybook, tripSkills } from "./trip-fixture.ts";
 
 const names = (skills: Skill[]): string[] => skills.map((skill) => skill.name);

@@ -6,7 +6,7 @@ import type { GuidedEvent } from "../../src/decide/guided-event.ts";
 import { createScriptedModel, type ScriptedModel } from "../../src/model/create-scripted-model.ts";
 import type { PlanModelRequest } from "../../src/model/plan-model.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { guidedPlaybook, guidedSkills, guidedTools } from "./guided-fixture.ts";
 
 function deepFreeze<T>(value: T): T {

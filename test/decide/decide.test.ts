@@ -5,7 +5,7 @@ import type { DecisionState } from "../../src/decide/decision-state.ts";
 import type { DecisionTrace } from "../../src/decide/decision-trace.ts";
 import { defaultStrategies } from "../../src/decide/default-strategies.ts";
 import type { DecisionStrategy } from "../../src/decide/decision-strategy.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { createTestModel } from "./scripted-plan-model.ts";
 import { runTripSkill, tripPlaybook, tripSkills } from "./trip-fixture.ts";
 

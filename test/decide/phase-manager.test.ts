@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PhaseManager } from "../../src/decide/phase-manager.ts";
 import type { Playbook } from "../../src/decide/playbook.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { tripPlaybook } from "./trip-fixture.ts";
 
 describe("PhaseManager", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parsePlaybook } from "../../src/decide/parse-playbook.ts";
 import type { PlaybookIssue } from "../../src/decide/playbook-issue.ts";
 import { validatePlaybook } from "../../src/decide/validate-playbook.ts";
-import { catchPlankitError } from "./catch-error.ts";
+import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { tripPlaybook, tripSkills } from "./trip-fixture.ts";
 
 /** The trip playbook as plain JSON with one change applied. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createScriptedModel, PlankitError, type PlanModelPart, type PlanModelRequest } from "../../src/index.ts";
+import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 
 async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPart[]> {
   const collected: PlanModelPart[] = [];
@@ -7,15 +8,6 @@ async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPa
   return collected;
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlankitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("createScriptedModel", () => {
   it("streams each answer in token-sized chunks, then finishes with usage", async () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PlankitError, normalizeCatalog, type ToolDescriptor } from "../../src/index.ts";
+import { normalizeCatalog, type ToolDescriptor } from "../../src/index.ts";
 import { exampleTools } from "../fixtures/tools/example-tools.ts";
+import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 
-function caught(run: () => unknown): PlankitError {
-  try {
-    run();
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("normalizeCatalog", () => {
   const expected: ToolDescriptor[] = [

@@ -1,27 +1,10 @@
 import { toJsonSchema, toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { PlankitError, ToolRegistry, fromAiSdkTools, fromMcpTools, selectTools, validatePlan, type ToolDefinition } from "../../src/index.ts";
+import { ToolRegistry, fromAiSdkTools, fromMcpTools, selectTools, validatePlan, type ToolDefinition } from "../../src/index.ts";
+import { rejectionOf as rejection, thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 
-async function rejection(promise: Promise<unknown>): Promise<PlankitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
-function caught(run: () => unknown): PlankitError {
-  try {
-    run();
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 const calculator: ToolDefinition = {
   name: "calculator",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PlankitError, validatePlan } from "../../src/index.ts";
+import { validatePlan } from "../../src/index.ts";
 import { convertUnits } from "../../worker/demo/convert-units.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { createNoteStore } from "../../worker/demo/create-note-store.ts";
@@ -8,26 +8,9 @@ import { evaluateArithmetic } from "../../worker/demo/evaluate-arithmetic.ts";
 import { knowledgeFacts } from "../../worker/demo/knowledge-facts.ts";
 import { lookupFact } from "../../worker/demo/lookup-fact.ts";
 import { searchKnowledge } from "../../worker/demo/search-knowledge.ts";
+import { rejectionOf as rejection, thrownBy as thrown } from "../fixtures/catch-plankit-error.ts";
 
-async function rejection(promise: Promise<unknown>): Promise<PlankitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
-function thrown(run: () => unknown): PlankitError {
-  try {
-    run();
-  } catch (error) {
-    if (PlankitError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("evaluateArithmetic", () => {
   it("follows precedence and associativity", () => {

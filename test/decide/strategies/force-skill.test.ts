@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../../src/decide/decide.ts";
-import { catchPlankitError } from "../catch-error.ts";
+import { catchPlankitError } from "../../fixtures/catch-plankit-error.ts";
 import { tripPlaybook, tripSkills } from "../trip-fixture.ts";
 
 const playbook = tripPlaybook();

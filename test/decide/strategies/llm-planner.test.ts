@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../../src/decide/decide.ts";
 import type { PlanModel } from "../../../src/model/plan-model.ts";
-import { catchPlankitError } from "../catch-error.ts";
+import { catchPlankitError } from "../../fixtures/catch-plankit-error.ts";
 import { createTestModel } from "../scripted-plan-model.ts";
 import { tripPlaybook, tripSkills } from "../trip-fixture.ts";
 

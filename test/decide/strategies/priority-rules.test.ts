@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../../src/decide/decide.ts";
 import type { Playbook } from "../../../src/decide/playbook.ts";
-import { catchPlankitError } from "../catch-error.ts";
+import { catchPlankitError } from "../../fixtures/catch-plankit-error.ts";
 import { tripPlaybook, tripSkills } from "../trip-fixture.ts";
 
 const uploaded = { data: { upload: { file_id: "f1" } } };
