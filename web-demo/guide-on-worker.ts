@@ -5,8 +5,7 @@
  */
 import type { DecisionState } from "../src/index.ts";
 import type { GuideStreamEvent } from "./guide-event.ts";
-import { readServerSentEvents } from "./read-server-sent-events.ts";
-import type { RunOnWorkerOptions } from "./run-on-worker.ts";
+import { postEventStream, type WorkerCallOptions } from "./post-event-stream.ts";
 
 /**
  * Posts `{ message, state }` to `POST /v1/guide` and yields the streamed
@@ -24,23 +23,6 @@ import type { RunOnWorkerOptions } from "./run-on-worker.ts";
  * for await (const event of guideOnWorker("I'd like to go to Tokyo", {})) console.log(event.type);
  * ```
  */
-export async function* guideOnWorker(message: string, state: DecisionState, options: RunOnWorkerOptions = {}): AsyncGenerator<GuideStreamEvent> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (options.token !== undefined && options.token !== "") headers["authorization"] = `Bearer ${options.token}`;
-  const init: RequestInit = { method: "POST", headers, body: JSON.stringify({ message, state }) };
-  if (options.signal !== undefined) init.signal = options.signal;
-  const response = await fetch(new URL("/v1/guide", options.baseUrl ?? location.href), init);
-  if (!response.ok || response.body === null) {
-    let detail = `${response.status} ${response.statusText}`;
-    try {
-      const problem = (await response.json()) as { detail?: string };
-      if (typeof problem.detail === "string") detail = `${response.status}: ${problem.detail}`;
-    } catch {
-      // Not problem details: keep the status line.
-    }
-    throw new Error(`The Worker refused the message (${detail})`);
-  }
-  for await (const event of readServerSentEvents(response.body, options.signal)) {
-    yield JSON.parse(event.data) as GuideStreamEvent;
-  }
+export function guideOnWorker(message: string, state: DecisionState, options: WorkerCallOptions = {}): AsyncGenerator<GuideStreamEvent> {
+  return postEventStream<GuideStreamEvent>("/v1/guide", { message, state }, options);
 }
