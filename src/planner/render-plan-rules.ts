@@ -37,6 +37,6 @@ export function renderPlanRules(maxSteps: number): string {
     '- Tools with "read_only": true only read; use tools that change things only when the request asks for it.',
     `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}.`,
     "- Conclude with exactly one reply step, as the last step.",
-    "- Output ONLY the JSON array (no explanations / code fences).",
+    "- Output ONLY the JSON array (no explanations / code fences), one step per line, without indentation: every character is time.",
   ].join("\n");
 }

@@ -152,12 +152,12 @@ const workloads: Workload[] = [
   },
 ];
 
-/** The plan as the model writes it: a JSON array, one compact step per line. */
+/** The plan as the prompt asks the model to write it: a JSON array, one compact step per line, no indentation. */
 function planText(steps: readonly PlanStep[]): { text: string; braces: Map<string, number> } {
   let text = "[\n";
   const braces = new Map<string, number>();
   steps.forEach((step, index) => {
-    text += `  ${JSON.stringify(toCompactStep(step))}`;
+    text += JSON.stringify(toCompactStep(step));
     braces.set(step.id, text.length - 1);
     text += index === steps.length - 1 ? "\n" : ",\n";
   });

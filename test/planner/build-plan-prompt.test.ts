@@ -37,7 +37,7 @@ Rules:
 - Tools with "read_only": true only read; use tools that change things only when the request asks for it.
 - Use at most 4 steps.
 - Conclude with exactly one reply step, as the last step.
-- Output ONLY the JSON array (no explanations / code fences).`);
+- Output ONLY the JSON array (no explanations / code fences), one step per line, without indentation: every character is time.`);
     expect(prompt).toBe(`<PROFILE>
 You are ResearchAgent, acting as planner. Reply in zh.
 </PROFILE>
