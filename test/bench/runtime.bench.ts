@@ -530,7 +530,7 @@ export async function run(): Promise<string> {
     "",
     formatTable(["condition", "system", "latency", "vs ideal", "speed-up vs ReAct", "model calls"], sensitivity, ["left", "left", "right", "right", "right", "right"]),
     "",
-    'In the mixed DAG, plankit "safe" holds `save_note` until the plan finished cleanly, by design; the ideal schedule does not. ReAct and the AI SDK loop pay one time to first token per model call and resend the growing history as input tokens. plankit pays one, but its plan (ids, step types, tool names, references) is about twice as many output tokens as bare tool-call arguments, so on a flat fan-out an AI SDK loop with parallel tool calls — three model calls here — is as fast or faster; plankit\'s lead grows with dependent steps, slower tools and more model calls saved.',
+    'In the mixed DAG, plankit "safe" holds `save_note` until the plan finished cleanly, by design; the ideal schedule does not. ReAct and the AI SDK loop pay one time to first token per model call and resend the growing history as input tokens. plankit pays one, but its plan (ids, tool names, references, the reply) takes more output tokens than bare tool-call arguments, so on a flat fan-out its lead over an AI SDK loop with parallel tool calls — three model calls here — is smallest; it grows with dependent steps, slower tools and more model calls saved.',
     "",
   ].join("\n");
 }
