@@ -5,21 +5,7 @@ import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import type { Reflection, ReflectionRequest } from "../../src/runtime/reflector.ts";
 import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
 import { collect, createEchoModel, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
-import { createTestRegistry } from "./test-tools.ts";
-
-function flaky(failures: number) {
-  let calls = 0;
-  return {
-    name: "flaky",
-    inputSchema: { type: "object" },
-    annotations: { readOnlyHint: true },
-    execute: (args: Record<string, unknown>) => {
-      calls++;
-      if (calls <= failures) throw new Error(`failure ${calls}`);
-      return { ok: true, args };
-    },
-  };
-}
+import { createFlakyTool, createTestRegistry } from "./test-tools.ts";
 
 function types(events: readonly RuntimeEvent[], stepId: string): string[] {
   return events.filter((event) => "stepId" in event && event.stepId === stepId && event.type !== "reply").map((event) => (event.type === "step-error" ? `step-error${event.final ? "!" : ""}` : event.type));
@@ -27,7 +13,7 @@ function types(events: readonly RuntimeEvent[], stepId: string): string[] {
 
 describe("retries, timeouts and reflection", () => {
   it("retries with exponential backoff and jitter from the injected random and sleep", async () => {
-    const { registry } = createTestRegistry({ extra: [flaky(3)] });
+    const { registry } = createTestRegistry({ extra: [createFlakyTool(3)] });
     const sleeps: number[] = [];
     const planner = createFakePlanner({ steps: [tool("s1", "flaky"), reply("s2", "{{s1.ok}}")] });
     const runtime = new AgentRuntime({
@@ -57,7 +43,7 @@ describe("retries, timeouts and reflection", () => {
   });
 
   it("honours a step's own retries and gives up with a final error", async () => {
-    const { registry } = createTestRegistry({ extra: [flaky(5)] });
+    const { registry } = createTestRegistry({ extra: [createFlakyTool(5)] });
     const planner = createFakePlanner({ steps: [tool("s1", "flaky", {}, { retries: 1 }), reply("s2", "{{s1.ok}}")] });
     const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 4, maxReplans: 0, sleep: async () => undefined });
     const events = await collect(runtime.run("go"));

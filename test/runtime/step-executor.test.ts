@@ -5,22 +5,7 @@ import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../../src/runtime/step-executor.ts";
 import { collect, createEchoModel, createFakePlanner, deferred, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
-import { createTestRegistry } from "./test-tools.ts";
-
-/** A read-only tool that fails its first `failures` calls. */
-function flaky(failures: number) {
-  let calls = 0;
-  return {
-    name: "flaky",
-    inputSchema: { type: "object" },
-    annotations: { readOnlyHint: true },
-    execute: (args: Record<string, unknown>) => {
-      calls++;
-      if (calls <= failures) throw new Error(`failure ${calls}`);
-      return { ok: true, args };
-    },
-  };
-}
+import { createFlakyTool, createTestRegistry } from "./test-tools.ts";
 
 /** An executor that retries as long as the runtime says it may, recording every call. */
 function retryingExecutor(options: { retryDelayMs?: number } = {}): StepExecutor & { calls: StepCall[] } {
@@ -43,7 +28,7 @@ function stepTrail(events: readonly RuntimeEvent[], stepId: string): string[] {
 
 describe("executeStep: running step attempts through the caller", () => {
   it("hands each tool and llm step over with its references resolved and its policy, and reports every attempt", async () => {
-    const { registry, calls } = createTestRegistry({ extra: [flaky(1)] });
+    const { registry, calls } = createTestRegistry({ extra: [createFlakyTool(1)] });
     const executor = retryingExecutor({ retryDelayMs: 1234 });
     const steps: PlanStep[] = [
       tool("s1", "lookup", { q: "paris" }),

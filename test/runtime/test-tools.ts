@@ -87,3 +87,21 @@ export function createTestRegistry(options: TestRegistryOptions = {}): { registr
   ]);
   return { registry, calls };
 }
+
+/**
+ * A read-only tool named `flaky` that fails its first `failures` calls, then
+ * answers `{ ok: true, args }`.
+ */
+export function createFlakyTool(failures: number) {
+  let calls = 0;
+  return {
+    name: "flaky",
+    inputSchema: { type: "object" },
+    annotations: { readOnlyHint: true },
+    execute: (args: Record<string, unknown>) => {
+      calls++;
+      if (calls <= failures) throw new Error(`failure ${calls}`);
+      return { ok: true, args };
+    },
+  };
+}

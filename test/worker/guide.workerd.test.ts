@@ -2,34 +2,12 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DecisionState, PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { parseStrictSse as parseSse, type SseMessage as Message } from "./parse-strict-sse.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const origin = "https://plankit.test";
 const fast: WorkerEnv = { PLANKIT_DEMO_TOKENS_PER_SECOND: "Infinity" };
 const worker = createWorker();
-
-interface Message {
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** Parses an SSE body strictly: every message is exactly `id`, `event`, `data` lines, then a blank line. */
-function parseSse(text: string): Message[] {
-  expect(text.endsWith("\n\n")).toBe(true);
-  return text
-    .slice(0, -2)
-    .split("\n\n")
-    .map((block) => {
-      const lines = block.split("\n");
-      expect(lines).toHaveLength(3);
-      const [id, event, data] = lines as [string, string, string];
-      expect(id).toMatch(/^id: \d+$/);
-      expect(event).toMatch(/^event: [a-z-]+$/);
-      expect(data).toMatch(/^data: /);
-      return { id: id.slice(4), event: event.slice(7), data: JSON.parse(data.slice(6)) as Record<string, unknown> };
-    });
-}
 
 function guide(body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${origin}/v1/guide`, {
