@@ -184,6 +184,18 @@ export class LLMPlanner implements Planner {
     return await select(query, catalog, { ...this.#selectOptions, k: this.topK });
   }
 
+  /** The settings every planning call shares: the model, limits, repair and clarification. */
+  #attemptSettings() {
+    return {
+      model: this.model,
+      maxSteps: this.maxSteps,
+      repair: this.repair,
+      clarify: this.#clarify,
+      fallbackText: this.#fallbackText,
+      knowledgeBaseTool: this.#knowledgeBaseTool,
+    };
+  }
+
   /**
    * Plans and returns the steps (see {@link LLMPlanner.stream}).
    *
@@ -217,14 +229,9 @@ export class LLMPlanner implements Planner {
       reasoning = thought.text.trim();
     }
     yield* streamPlanAttempts({
-      model: this.model,
       prompt: buildPlanPrompt({ ...sections, maxSteps: this.maxSteps, reasoning }),
       catalog,
-      maxSteps: this.maxSteps,
-      repair: this.repair,
-      clarify: this.#clarify,
-      fallbackText: this.#fallbackText,
-      knowledgeBaseTool: this.#knowledgeBaseTool,
+      ...this.#attemptSettings(),
       signal: request.signal,
       usage,
       reasoning,
@@ -260,7 +267,6 @@ export class LLMPlanner implements Planner {
     const usage: PlannerUsage = { modelCalls: 0 };
     const completed = request.completed.map((entry) => entry.step);
     yield* streamPlanAttempts({
-      model: this.model,
       prompt: buildReplanPrompt({
         query: request.query,
         tools,
@@ -271,11 +277,7 @@ export class LLMPlanner implements Planner {
         maxSteps: this.maxSteps,
       }),
       catalog,
-      maxSteps: this.maxSteps,
-      repair: this.repair,
-      clarify: this.#clarify,
-      fallbackText: this.#fallbackText,
-      knowledgeBaseTool: this.#knowledgeBaseTool,
+      ...this.#attemptSettings(),
       known: completed,
       blockedIds: request.failed.map((entry) => entry.step.id),
       startPosition: request.completed.length + request.failed.length + request.remaining.length,
