@@ -93,6 +93,7 @@ export { parsePlan } from "./validate/parse-plan.ts";
 export type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tools/tool-descriptor.ts";
 export { normalizeCatalog, type ToolCatalogInput } from "./tools/normalize-catalog.ts";
 export { findSchemaProblem } from "./tools/find-schema-problem.ts";
+export { normalizeSchemaTypes } from "./tools/normalize-schema-types.ts";
 export { compileCatalog, type CatalogSource, type CompiledCatalog } from "./tools/compile-catalog.ts";
 export type { ArgumentProblem, ReferenceLocations } from "./tools/explain-schema-errors.ts";
 export { toToolJsonSchema, type JsonSchemaConverter, type ToToolJsonSchemaOptions } from "./tools/to-tool-json-schema.ts";

@@ -7,6 +7,7 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../plan/describe-value.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
+import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
 
 /**
  * A tool catalog in any shape plankit accepts: an MCP `tools/list` array
@@ -53,9 +54,9 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
     throw new PlankitError("invalid-catalog", `Tool "${name}" (${where}) has a non-object output schema ${describeValue(outputSchema)}`);
   }
   const description = raw["description"];
-  const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema: inputSchema as JsonSchema };
+  const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema: normalizeSchemaTypes(inputSchema as JsonSchema) };
   if (typeof raw["title"] === "string") descriptor.title = raw["title"];
-  if (isObject(outputSchema)) descriptor.outputSchema = outputSchema;
+  if (isObject(outputSchema)) descriptor.outputSchema = normalizeSchemaTypes(outputSchema);
   if (isObject(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
   checkToolSchemas(descriptor, where);
   return descriptor;

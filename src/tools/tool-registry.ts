@@ -9,6 +9,7 @@ import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
+import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -135,7 +136,8 @@ export class ToolRegistry {
       if (typeof tool.name !== "string" || tool.name === "") throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
       if (this.#tools.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
       if (typeof tool.execute !== "function") throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
-      const convert = (schema: unknown): JsonSchema => toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema });
+      const convert = (schema: unknown): JsonSchema =>
+        normalizeSchemaTypes(toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema }));
       const descriptor: ToolDescriptor = {
         name: tool.name,
         description: tool.description ?? "",
