@@ -6,16 +6,7 @@
 import type { KnowledgeFact } from "./knowledge-facts.ts";
 
 /** A fact as plain JSON: the {@link KnowledgeFact} fields without the aliases. */
-export interface FactResult {
-  id: string;
-  subject: string;
-  attribute: string;
-  value: number | string;
-  unit: string;
-  year?: number;
-  text: string;
-  source: string;
-}
+export type FactResult = Omit<KnowledgeFact, "aliases">;
 
 /**
  * Copies a fact into a tool result (a fresh object, so callers cannot change the knowledge base).
