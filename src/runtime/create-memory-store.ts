@@ -25,7 +25,7 @@ export interface MemoryStoreOptions {
 /**
  * Creates an in-memory store. `read(query)` returns the entries whose
  * request shares the most terms with `query` (English words stemmed, CJK
- * split into characters and pairs), newer first among equals; entries
+ * split into characters and pairs, numbers kept), newer first among equals; entries
  * sharing no term are not returned.
  *
  * @param options - how many entries to return and to keep.
@@ -45,7 +45,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const stored: { entry: MemoryEntry; terms: Set<string> }[] = [];
   return {
     read(query) {
-      const wanted = new Set(tokenizeText(query));
+      const wanted = new Set(tokenizeText(query, { keepNumbers: true }));
       const scored: { entry: MemoryEntry; score: number; order: number }[] = [];
       stored.forEach((item, order) => {
         let score = 0;
@@ -56,7 +56,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return scored.slice(0, limit).map((item) => item.entry);
     },
     write(entry) {
-      stored.push({ entry, terms: new Set(tokenizeText(entry.query)) });
+      stored.push({ entry, terms: new Set(tokenizeText(entry.query, { keepNumbers: true })) });
       if (stored.length > maxEntries) stored.splice(0, stored.length - maxEntries);
     },
     entries() {

@@ -23,7 +23,8 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const asciiOnly = /^[\x00-\x7f]*$/u;
 const asciiWordPattern = /[A-Za-z0-9]+/gu;
 const innerCapital = /.\p{Lu}/u;
-const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
+// A CJK run, or a run of other letters and digits (so "用arXiv找" splits into "用", "arXiv", "找").
+const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
 
 /**
  * Porter's measure: the number of vowel–consonant sequences in a word.
@@ -64,13 +65,16 @@ export function stemWord(word: string): string {
  * - identifiers break at `_ . - /`, spaces and camelCase humps
  *   (`getWeatherForecast`, `HTTPRequest`, `send_email`), keeping a
  *   humped word whole as well (`arXiv` gives `ar`, `xiv` and `arxiv`);
- * - Latin words are lowercased (after NFKC), stop words and bare numbers
- *   dropped, and lightly stemmed;
+ * - Latin words are lowercased (after NFKC), stop words dropped, and
+ *   lightly stemmed; bare numbers are dropped too (they say nothing about
+ *   which tool fits) unless `options.keepNumbers` is set;
  * - runs of Chinese (and Japanese, Korean) characters give their character
  *   bigrams plus the single characters that are not function words, so
  *   `查询天气` matches `天气查询` and `天气`.
  *
  * @param text - any text.
+ * @param options - `keepNumbers`: keep bare numbers (`"2024"`, `"7"`) as
+ *   terms, for matching requests to each other rather than to tools.
  * @returns the terms, in order, with repeats.
  *
  * @example
@@ -79,10 +83,13 @@ export function stemWord(word: string): string {
  * tokenizeText("查询天气"); // ["查询", "询天", "天气", "查", "询", "天", "气"]
  * ```
  */
-export function tokenizeText(text: string): string[] {
+export function tokenizeText(text: string, options: { keepNumbers?: boolean } = {}): string[] {
   const terms: string[] = [];
+  const keepNumbers = options.keepNumbers === true;
   const addWord = (word: string): void => {
-    if (word.length > 1 && !englishStopwords.has(word) && !/^\d+$/u.test(word)) terms.push(stemWord(word));
+    if (/^\d+$/u.test(word)) {
+      if (keepNumbers) terms.push(word);
+    } else if (word.length > 1 && !englishStopwords.has(word)) terms.push(stemWord(word));
   };
   // Fast paths: most catalog text is ASCII, most words have no capital inside.
   const ascii = asciiOnly.test(text);

@@ -184,4 +184,15 @@ describe("memory", () => {
     expect((await memory.read("天气怎么样")).map((item) => item.query)).toEqual(["北京天气"]);
     expect(await memory.read("cooking")).toEqual([]);
   });
+
+  it("matches numbers too: a request that is only an order number finds the run about it", async () => {
+    const memory = createMemoryStore();
+    const entry = (query: string): MemoryEntry => ({ kind: "result", runId: query, query, content: null, at: 0 });
+    await memory.write(entry("Where is order 48213?"));
+    await memory.write(entry("Where is order 51007?"));
+    await memory.write(entry("订单51007的状态"));
+    expect((await memory.read("48213")).map((item) => item.query)).toEqual(["Where is order 48213?"]);
+    expect((await memory.read("51007")).map((item) => item.query)).toEqual(["订单51007的状态", "Where is order 51007?"]);
+    expect(await memory.read("99999")).toEqual([]);
+  });
 });

@@ -33,10 +33,16 @@ describe("tokenizeText", () => {
     expect(tokenizeText("queries query")).toEqual(["query", "query"]);
   });
 
+  it("keeps bare numbers when asked, as they are, and still drops stop words", () => {
+    expect(tokenizeText("Find the 2 latest searches for order 48213", { keepNumbers: true })).toEqual(["find", "2", "latest", "search", "order", "48213"]);
+    expect(tokenizeText("订单51007", { keepNumbers: true })).toEqual(["订单", "订", "单", "51007"]);
+  });
+
   it("gives Chinese runs their bigrams and content characters", () => {
     expect(tokenizeText("查询天气")).toEqual(["查询", "询天", "天气", "查", "询", "天", "气"]);
     expect(tokenizeText("我的订单")).toEqual(["我的", "的订", "订单", "订", "单"]);
     expect(tokenizeText("在 arXiv 找论文")).toEqual(["ar", "xiv", "arxiv", "找论", "论文", "找", "论", "文"]);
+    expect(tokenizeText("用arXiv找论文")).toEqual(["用", "ar", "xiv", "arxiv", "找论", "论文", "找", "论", "文"]);
   });
 });
 
