@@ -7,19 +7,38 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../plan/describe-value.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
-import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
+import { readToolSchema } from "./read-tool-schema.ts";
+
+/** Where catalogs keep a tool's input parameters, in the order they are looked for. */
+const INPUT_KEYS = ["inputSchema", "input_schema", "parameters", "query_parameters", "input_parameters"];
+/** Where catalogs keep a tool's output description. */
+const OUTPUT_KEYS = ["outputSchema", "output_schema", "output_parameters"];
+/** Keys under which a catalog object lists its tools. */
+const LIST_KEYS = ["tools", "functions", "apis", "api_list", "nodes"];
 
 /**
  * A tool catalog in any shape plankit accepts: an MCP `tools/list` array
  * (`[{ name, description, inputSchema, outputSchema?, annotations? }]`; also
  * Anthropic `input_schema` and OpenAI `{ type: "function", function }`
- * items), an MCP `tools/list` result (`{ tools: [...] }`), the record
- * shape (`{ [name]: { description, input_schema } }`), or anything with a
+ * items), an MCP `tools/list` result (`{ tools: [...] }`, or the list under
+ * `functions`, `apis`, `api_list` or `nodes`), the record shape
+ * (`{ [name]: { description, input_schema } }`), or anything with a
  * `list()` method returning descriptors (such as a `ToolRegistry`).
+ *
+ * Function-calling data sets are read too: parameters under `parameters`,
+ * `query_parameters` or `input_parameters` as a JSON Schema, a map of
+ * parameter descriptions or a list of them; ToolBench's
+ * `required_parameters` and `optional_parameters`; results described under
+ * `output_parameters`; `desc` for `description`, and TaskBench's `id` for a
+ * missing `name` (see `readToolSchema` for the parameter shapes).
  */
 export type ToolCatalogInput =
   | readonly unknown[]
-  | { readonly tools: readonly unknown[] }
+  | { readonly tools: readonly unknown[]; readonly [key: string]: unknown }
+  | { readonly functions: readonly unknown[]; readonly [key: string]: unknown }
+  | { readonly apis: readonly unknown[]; readonly [key: string]: unknown }
+  | { readonly api_list: readonly unknown[]; readonly [key: string]: unknown }
+  | { readonly nodes: readonly unknown[]; readonly [key: string]: unknown }
   | Readonly<Record<string, RecordTool>>
   | { list(): readonly ToolDescriptor[] };
 
@@ -45,18 +64,23 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
   if (typeof name !== "string" || name === "") {
     throw new PlankitError("invalid-catalog", `Tool at ${where} needs a non-empty string name, got ${describeValue(name)}`);
   }
-  const inputSchema = raw["inputSchema"] ?? raw["input_schema"] ?? raw["parameters"] ?? { type: "object" };
-  if (!isObject(inputSchema)) {
-    throw new PlankitError("invalid-catalog", `Tool "${name}" (${where}) needs an object input schema, got ${describeValue(inputSchema)}`);
+  const tool = `Tool "${name}" (${where})`;
+  const input = INPUT_KEYS.map((key) => raw[key]).find((value) => value !== undefined && value !== null);
+  const required = raw["required_parameters"];
+  const optional = raw["optional_parameters"];
+  let inputSchema: JsonSchema = { type: "object" };
+  if (input !== undefined) inputSchema = readToolSchema(input, `${tool} input`);
+  else if (Array.isArray(required) || Array.isArray(optional)) {
+    // ToolBench: two parameter lists.
+    const flag = (list: unknown, isRequired: boolean): unknown[] =>
+      Array.isArray(list) ? list.map((item: unknown) => (isObject(item) && typeof item["required"] !== "boolean" ? { ...item, required: isRequired } : item)) : [];
+    inputSchema = readToolSchema([...flag(required, true), ...flag(optional, false)], `${tool} input`);
   }
-  const outputSchema = raw["outputSchema"] ?? raw["output_schema"];
-  if (outputSchema !== undefined && outputSchema !== null && !isObject(outputSchema)) {
-    throw new PlankitError("invalid-catalog", `Tool "${name}" (${where}) has a non-object output schema ${describeValue(outputSchema)}`);
-  }
-  const description = raw["description"];
-  const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema: normalizeSchemaTypes(inputSchema as JsonSchema) };
+  const output = OUTPUT_KEYS.map((key) => raw[key]).find((value) => value !== undefined && value !== null);
+  const description = raw["description"] ?? raw["desc"];
+  const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema };
   if (typeof raw["title"] === "string") descriptor.title = raw["title"];
-  if (isObject(outputSchema)) descriptor.outputSchema = normalizeSchemaTypes(outputSchema);
+  if (output !== undefined) descriptor.outputSchema = readToolSchema(output, `${tool} output`);
   if (isObject(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
   checkToolSchemas(descriptor, where);
   return descriptor;
@@ -82,20 +106,20 @@ export function normalizeCatalog(catalog: ToolCatalogInput): ToolDescriptor[] {
   if (Array.isArray(input)) {
     tools = input.map((item: unknown, index: number) => {
       if (!isObject(item)) throw new PlankitError("invalid-catalog", `Tool ${index + 1} must be an object, got ${describeValue(item)}`);
-      const fn = item["type"] === "function" && isObject(item["function"]) ? item["function"] : undefined;
-      return fn === undefined ? toDescriptor(item["name"], item, `[${index}]`) : toDescriptor(fn["name"], fn, `[${index}]`);
+      const raw = item["type"] === "function" && isObject(item["function"]) ? item["function"] : item;
+      return toDescriptor(raw["name"] === undefined && typeof raw["id"] === "string" ? raw["id"] : raw["name"], raw, `[${index}]`);
     });
   } else if (isObject(input) && typeof input["list"] === "function") {
     return normalizeCatalog((input as { list(): readonly ToolDescriptor[] }).list());
-  } else if (isObject(input) && Array.isArray(input["tools"])) {
-    return normalizeCatalog(input["tools"] as readonly unknown[]);
+  } else if (isObject(input) && LIST_KEYS.some((key) => Array.isArray(input[key]))) {
+    return normalizeCatalog(LIST_KEYS.map((key) => input[key]).find(Array.isArray) as readonly unknown[]);
   } else if (isObject(input)) {
     tools = Object.entries(input).map(([name, item]) => {
       if (!isObject(item)) throw new PlankitError("invalid-catalog", `Tool "${name}" must be an object, got ${describeValue(item)}`);
       return toDescriptor(name, item, `"${name}"`);
     });
   } else {
-    throw new PlankitError("invalid-catalog", `A tool catalog must be an array of tools or a record of tools by name, got ${describeValue(input)}`);
+    throw new PlankitError("invalid-catalog", `A tool catalog must be an array of tools, an object listing them under "tools", or a record of tools by name, got ${describeValue(input)}`);
   }
   const seen = new Set<string>();
   for (const tool of tools) {

@@ -1,88 +1,62 @@
 /**
- * Reading the type names of Python-flavoured tool catalogs as JSON Schema's.
+ * Reading the type names of Python-, Java- or JavaScript-flavoured tool
+ * catalogs as JSON Schema's.
  *
  * @module
  */
+import { mapSchemaNodes } from "./map-schema-nodes.ts";
+import { readTypeName } from "./read-type-name.ts";
 
-/** Type names seen in function-calling catalogs and data sets, and the JSON Schema type each means. */
-const TYPE_ALIASES: Readonly<Record<string, string | null>> = {
-  dict: "object",
-  map: "object",
-  list: "array",
-  tuple: "array",
-  set: "array",
-  float: "number",
-  double: "number",
-  int: "integer",
-  long: "integer",
-  str: "string",
-  bool: "boolean",
-  none: "null",
-  NoneType: "null",
-  any: null,
-  Any: null,
-};
-
-const SUBSCHEMA = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "items"];
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * Rewrites the `type` of one schema object.
+ *
+ * @param node - a schema object.
+ * @returns the node, or a copy with JSON Schema type names.
+ */
+function renameType(node: Record<string, unknown>): Record<string, unknown> {
+  const type = node["type"];
+  if (typeof type === "string") {
+    const fragment = readTypeName(type);
+    if (fragment === undefined || (fragment["type"] === type && fragment["items"] === undefined)) return node;
+    const { type: _type, ...rest } = node;
+    const copy: Record<string, unknown> = fragment["type"] === undefined ? rest : { ...node, type: fragment["type"] };
+    if (fragment["items"] !== undefined && node["items"] === undefined && node["prefixItems"] === undefined) copy["items"] = fragment["items"];
+    return copy;
+  }
+  if (!Array.isArray(type)) return node;
+  const names: unknown[] = [];
+  for (const name of type) {
+    const fragment = typeof name === "string" ? readTypeName(name) : undefined;
+    if (fragment === undefined) names.push(name);
+    else if (fragment["type"] === undefined) {
+      const { type: _type, ...rest } = node;
+      return rest;
+    } else names.push(...(Array.isArray(fragment["type"]) ? fragment["type"] : [fragment["type"]]));
+  }
+  const unique = [...new Set(names)];
+  return unique.length === type.length && unique.every((name, index) => name === type[index]) ? node : { ...node, type: unique };
 }
 
 /**
- * Rewrites the type names some tool catalogs use instead of JSON Schema's —
- * `dict`, `list`, `tuple`, `float`, `int`, `str`, `bool`, `any` and the like,
- * as in Python-based function-calling data sets — at every depth of a
- * schema. `any` drops the `type` constraint. Nothing else changes; a schema
- * without such names is returned as it is (the same object).
+ * Rewrites the type names some tool catalogs use instead of JSON Schema's
+ * at every depth of a schema: Python's (`dict`, `list`, `tuple`, `float`,
+ * `int`, `str`, `bool`, `any`, as in Python-based function-calling data
+ * sets), Java's and JavaScript's (`String`, `HashMap`, `ArrayList`, `long`,
+ * `char`, `Bigint`, …), in any letter case, and generic forms such as
+ * `List[str]` or `List<String>` (an array with `items`). `any` drops the
+ * `type` constraint. Names it does not know stay as they are, so that
+ * `findSchemaProblem` can name them; nothing else changes, and a
+ * schema without such names is returned as it is (the same object).
  *
  * @param schema - a JSON Schema, perhaps with such type names.
  * @returns the schema with JSON Schema type names.
  *
  * @example
  * ```ts
- * normalizeSchemaTypes({ type: "dict", properties: { n: { type: "float" } } });
- * // { type: "object", properties: { n: { type: "number" } } }
+ * normalizeSchemaTypes({ type: "dict", properties: { n: { type: "float" }, tags: { type: "List[str]" } } });
+ * // { type: "object", properties: { n: { type: "number" }, tags: { type: "array", items: { type: "string" } } } }
  * ```
  */
 export function normalizeSchemaTypes<T>(schema: T): T {
-  if (!isObject(schema)) return schema;
-  let copy: Record<string, unknown> | undefined;
-  const set = (key: string, value: unknown): void => {
-    copy ??= { ...schema };
-    if (value === undefined) delete copy[key];
-    else copy[key] = value;
-  };
-  const type = schema["type"];
-  if (typeof type === "string" && Object.hasOwn(TYPE_ALIASES, type)) {
-    set("type", TYPE_ALIASES[type] ?? undefined);
-  } else if (Array.isArray(type) && type.some((name) => typeof name === "string" && Object.hasOwn(TYPE_ALIASES, name))) {
-    const names = type.map((name) => (typeof name === "string" && Object.hasOwn(TYPE_ALIASES, name) ? TYPE_ALIASES[name] : name));
-    set("type", names.includes(null) ? undefined : [...new Set(names)]);
-  }
-  for (const key of SUBSCHEMA) {
-    const child = schema[key];
-    if (!isObject(child)) continue;
-    const normalized = normalizeSchemaTypes(child);
-    if (normalized !== child) set(key, normalized);
-  }
-  for (const key of SCHEMA_MAPS) {
-    const map = schema[key];
-    if (!isObject(map)) continue;
-    let changed: Record<string, unknown> | undefined;
-    for (const [name, child] of Object.entries(map)) {
-      const normalized = normalizeSchemaTypes(child);
-      if (normalized !== child) (changed ??= { ...map })[name] = normalized;
-    }
-    if (changed !== undefined) set(key, changed);
-  }
-  for (const key of SCHEMA_LISTS) {
-    const list = schema[key];
-    if (!Array.isArray(list)) continue;
-    const normalized = list.map((child: unknown) => normalizeSchemaTypes(child));
-    if (normalized.some((child, index) => child !== list[index])) set(key, normalized);
-  }
-  return (copy ?? schema) as T;
+  return mapSchemaNodes(schema, renameType);
 }

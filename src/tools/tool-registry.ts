@@ -9,7 +9,7 @@ import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
-import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
+import { readToolSchema } from "./read-tool-schema.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -136,15 +136,15 @@ export class ToolRegistry {
       if (typeof tool.name !== "string" || tool.name === "") throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
       if (this.#tools.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
       if (typeof tool.execute !== "function") throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
-      const convert = (schema: unknown): JsonSchema =>
-        normalizeSchemaTypes(toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema }));
+      const convert = (schema: unknown, what: string): JsonSchema =>
+        readToolSchema(toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema }), `Tool "${tool.name}" ${what}`);
       const descriptor: ToolDescriptor = {
         name: tool.name,
         description: tool.description ?? "",
-        inputSchema: tool.inputSchema === undefined ? { type: "object" } : convert(tool.inputSchema),
+        inputSchema: tool.inputSchema === undefined ? { type: "object" } : convert(tool.inputSchema, "input"),
       };
       if (tool.title !== undefined) descriptor.title = tool.title;
-      if (tool.outputSchema !== undefined) descriptor.outputSchema = convert(tool.outputSchema);
+      if (tool.outputSchema !== undefined) descriptor.outputSchema = convert(tool.outputSchema, "output");
       if (tool.annotations !== undefined) descriptor.annotations = { ...tool.annotations };
       checkToolSchemas(descriptor);
       this.#tools.set(tool.name, { descriptor, execute: tool.execute });

@@ -34,7 +34,7 @@ describe("normalizeCatalog", () => {
 
   it("rejects malformed catalogs with invalid-catalog", () => {
     expect(caught(() => normalizeCatalog([{ description: "no name" }])).message).toBe('Tool at [0] needs a non-empty string name, got undefined');
-    expect(caught(() => normalizeCatalog({ t: { input_schema: "object" } } as never)).message).toBe('Tool "t" ("t") needs an object input schema, got "object"');
+    expect(caught(() => normalizeCatalog({ t: { input_schema: "object" } } as never)).message).toBe('Tool "t" ("t") input schema must be a JSON Schema object, a map of parameters or a list of parameters, got "object"');
     expect(caught(() => normalizeCatalog([{ name: "t" }, { name: "t" }])).message).toBe('Tool "t" appears twice in the catalog');
     expect(caught(() => normalizeCatalog([3])).code).toBe("invalid-catalog");
     expect(caught(() => normalizeCatalog(null as never)).code).toBe("invalid-catalog");
