@@ -20,9 +20,19 @@ export interface FoundReference {
   start: number;
 }
 
-// `{{ id }}`, `{{id.a.0.b}}` and `{{id.items[0].name}}`; whitespace inside the braces is tolerated.
-const referencePattern = /\{\{\s*([^\s{}.[\]]+)((?:\.[^\s{}.[\]]+|\[\d+\])*)\s*\}\}/gu;
-const segmentPattern = /\.([^\s{}.[\]]+)|\[(\d+)\]/gu;
+/** A path segment: no dots, braces or brackets; spaces only inside (`Exchange Rate`). */
+const segment = String.raw`[^\s{}.[\]](?:[^{}.[\]\n]*[^\s{}.[\]])?`;
+
+/**
+ * The source of the reference pattern: `{{ id }}`, `{{id.a.0.b}}`,
+ * `{{id.items[0].name}}` and `{{id.Exchange Rate}}`; whitespace around the
+ * reference inside the braces is tolerated. Group 1 is the id, group 2 the
+ * path as written.
+ */
+export const REFERENCE_SOURCE = String.raw`\{\{\s*([^\s{}.[\]]+)((?:\.${segment}|\[\d+\])*)\s*\}\}`;
+
+const referencePattern = new RegExp(REFERENCE_SOURCE, "gu");
+const segmentPattern = new RegExp(String.raw`\.(${segment})|\[(\d+)\]`, "gu");
 
 /**
  * Splits the path part of a reference (`.a[0].b`) into segments.

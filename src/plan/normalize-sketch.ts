@@ -4,7 +4,7 @@
  * @module
  */
 import { describeValue } from "./describe-value.ts";
-import { findReferences } from "./find-references.ts";
+import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 
@@ -41,7 +41,7 @@ interface Vertex {
   after: Set<string>;
 }
 
-const retReference = /\{\{\s*([^\s{}.[\]]+)((?:\.[^\s{}.[\]]+|\[\d+\])*)\s*\}\}/gu;
+const retReference = new RegExp(REFERENCE_SOURCE, "gu");
 
 /**
  * Rewrites sketch references: `{{task.ret}}` and `{{task.<its ret name>}}`

@@ -116,7 +116,37 @@ const segment = String.raw`[\p{L}\p{N}_-]+`;
 const stepReference = new RegExp(String.raw`\$step:(${segment})((?:\.${segment})*)`, "gu");
 const contextReference = new RegExp(String.raw`\$context[:.](${segment}(?:\.${segment})*)`, "gu");
 const bareReference = new RegExp(String.raw`^\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.${segment})*)$`, "u");
-const stepLikeId = /^(?:step|task|s|t)[_-]?\d+$/iu;
+const stepLikeId = /^(?:step|task|var|s|t)[_-]?\d+$/iu;
+const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.{}[\]\n]*[^\s$.{}[\]])?)*)\$/gu;
+
+/**
+ * Rewrites NESTFUL's `$`-delimited references, deep through arrays and
+ * objects: `"$var1.skyId$"` → `"{{var1.skyId}}"`, `"$var3$"` → `"{{var3}}"`,
+ * also inside longer text (`"5 * $var1.Exchange Rate$"`), when the id looks
+ * like a step id (`var1`, `s2`, `step_3`), so that other text with dollar
+ * signs stays as it is.
+ *
+ * @param value - a flat step's arguments or text.
+ * @returns the rewritten value.
+ */
+function rewriteDelimitedReferences(value: unknown): unknown {
+  if (typeof value === "string") {
+    if (!value.includes("$")) return value;
+    return value.replace(delimitedReference, (source, id: string, path: string) => (stepLikeId.test(id) ? `{{${id}${path}}}` : source));
+  }
+  if (Array.isArray(value)) return value.map(rewriteDelimitedReferences);
+  if (isPlainObject(value)) {
+    const next: RawObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(next, key, { value: rewriteDelimitedReferences(item), enumerable: true, writable: true, configurable: true });
+    }
+    return next;
+  }
+  return value;
+}
+
+/** The name NESTFUL gives the pseudo-call that gathers the final results. */
+const RESULT_CALL = "var_result";
 
 /**
  * Rewrites `$`-prefixed references of the step-list shape into `{{…}}` references, deep through arrays
@@ -221,13 +251,23 @@ function fromFlat(raw: RawObject): RawObject {
   const fn = isPlainObject(raw["function"]) ? raw["function"] : undefined;
   const rawType = pick(raw, "type");
   let type: unknown = typeof rawType === "string" ? (typeAliases[rawType] ?? rawType) : rawType;
-  if (type === undefined) {
+  const resultCall = type === undefined && raw["name"] === RESULT_CALL;
+  if (resultCall) type = "reply";
+  else if (type === undefined) {
     if (pick(raw, "name", "tool", "tool_name") !== undefined || fn !== undefined) type = "tool";
     else if (pick(raw, "prompt") !== undefined) type = "llm";
     else if (pick(raw, "reply", "text") !== undefined) type = "reply";
   }
-  const candidate: RawObject = { id: toId(pick(raw, "id")), type };
-  if (type === "tool") {
+  const label = pick(raw, "label");
+  const candidate: RawObject = { id: toId(pick(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)), type };
+  if (resultCall) {
+    const results = toArguments(pick(raw, "arguments"));
+    candidate["text"] = isPlainObject(results)
+      ? Object.entries(results)
+          .map(([key, item]) => `${key}: ${typeof item === "string" ? item : JSON.stringify(item)}`)
+          .join("\n")
+      : results;
+  } else if (type === "tool") {
     candidate["name"] = fn === undefined ? pick(raw, "name", "tool", "tool_name") : pick(fn, "name");
     candidate["arguments"] = toArguments(
       fn === undefined ? pick(raw, "arguments", "args", "params", "parameters", "input") : pick(fn, "arguments", "parameters"),
@@ -236,6 +276,9 @@ function fromFlat(raw: RawObject): RawObject {
     candidate["prompt"] = pick(raw, "prompt", "question");
   } else if (type === "reply") {
     candidate["text"] = pick(raw, "text", "reply", "answer", "content");
+  }
+  for (const key of ["arguments", "prompt", "text"]) {
+    if (candidate[key] !== undefined) candidate[key] = rewriteDelimitedReferences(candidate[key]);
   }
   candidate["dependsOn"] = toIdList(pick(raw, "dependsOn", "depends_on", "dependencies"));
   candidate["description"] = pick(raw, "description");
@@ -253,7 +296,10 @@ function fromFlat(raw: RawObject): RawObject {
  * `$context:key` references) and tolerates common variants (`tool`/`tool_name`
  * for `name`, `args`/`params`/`parameters`/`input` for `arguments`, arguments
  * as a JSON string, OpenAI `{ type: "function", function }` calls, a missing
- * `type` inferred from the fields, `answer`/`final` for `reply`).
+ * `type` inferred from the fields, `answer`/`final` for `reply`), and
+ * NESTFUL's sequences (`{ name, arguments, label }` with `"$var1.field$"`
+ * references; the closing `var_result` call becomes the reply, one
+ * `key: value` line per argument).
  * A missing id becomes `s<position + 1>`. Unknown fields are dropped.
  *
  * Step-list mappings: `llm_reasoning` becomes an `llm` step whose prompt is
@@ -284,7 +330,7 @@ export function normalizeStep(raw: unknown, position: number, options: Normalize
   }
   const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
   const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);
-  const rawId = toId(pick(raw, "step_id", "id"));
+  const rawId = typeof candidate === "string" ? toId(pick(raw, "step_id", "id")) : candidate["id"];
   const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
   if (typeof candidate === "string") {
     const issue: PlanIssue = { code: "invalid-step", index: position, path: `${pointer}/action`, message: `${label} ${candidate} (${pointer}/action)` };

@@ -29,6 +29,31 @@ describe("normalizeStep: canonical and flat shapes", () => {
     expect(normalizeStep({ prompt: "think" }, 4).step).toEqual({ id: "s5", type: "llm", prompt: "think" });
   });
 
+  it("reads NESTFUL sequences: label as id, $-delimited references, var_result as the reply", () => {
+    expect(normalizeStep({ name: "search_airport", arguments: { query: "London" }, label: "var2" }, 1).step).toEqual({
+      id: "var2",
+      type: "tool",
+      name: "search_airport",
+      arguments: { query: "London" },
+    });
+    expect(
+      normalizeStep(
+        { name: "search_flights", arguments: { origin: "$var1.skyId$", legs: ["$var_2.entity.id$"], product: "5 * $var1.Exchange Rate$", note: "costs $HOME$ or $5$" }, label: "$var3" },
+        2,
+      ).step,
+    ).toEqual({
+      id: "var3",
+      type: "tool",
+      name: "search_flights",
+      arguments: { origin: "{{var1.skyId}}", legs: ["{{var_2.entity.id}}"], product: "5 * {{var1.Exchange Rate}}", note: "costs $HOME$ or $5$" },
+    });
+    expect(normalizeStep({ name: "var_result", arguments: { flights: "$var3$", count: 2 } }, 3).step).toEqual({
+      id: "s4",
+      type: "reply",
+      text: "flights: {{var3}}\ncount: 2",
+    });
+  });
+
   it("defaults missing tool arguments to an empty object (required ones are reported by validation)", () => {
     expect(normalizeStep({ type: "tool", name: "list_todos" }, 0).step).toEqual({ id: "s1", type: "tool", name: "list_todos", arguments: {} });
   });

@@ -22,6 +22,15 @@ describe("findReferences", () => {
     ]);
   });
 
+  it("reads path segments with spaces inside (result fields such as \"Exchange Rate\")", () => {
+    const found = findReferences({ rate: "{{s1.Exchange Rate}}", text: "{{ s1.data[0].Last Refreshed }} ok" });
+    expect(found.map(({ id, path, exact }) => ({ id, path, exact }))).toEqual([
+      { id: "s1", path: ["Exchange Rate"], exact: true },
+      { id: "s1", path: ["data", "0", "Last Refreshed"], exact: false },
+    ]);
+    expect(resolveReferences("{{s1.Exchange Rate}}", new Map([["s1", { "Exchange Rate": 1.5 }]]))).toBe(1.5);
+  });
+
   it("does not search keys, and ignores braces that are not references", () => {
     expect(findReferences({ "{{s1}}": "x", y: "{{}} {{ two words }} {single}" })).toEqual([]);
   });
