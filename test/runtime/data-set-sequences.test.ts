@@ -35,7 +35,7 @@ const sequence = [
 describe("function-calling data sets: a NESTFUL sequence over its own catalog", () => {
   it("validates without issues, and a wrong field or a missing argument is named", () => {
     expect(validatePlan(sequence, catalog).issues).toEqual([]);
-    const broken = structuredClone(sequence);
+    const broken: unknown[] = structuredClone(sequence);
     broken[2] = { name: "search_flights", arguments: { origin: "$var1.iata$", destination: "$var2.code$" }, label: "var3" };
     expect(validatePlan(broken, catalog).issues.map((issue) => issue.message)).toEqual([
       'Step "var3" (tool "search_flights"): missing required argument "date" (/steps/2/arguments/date)',
