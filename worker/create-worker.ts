@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { AgentRuntime, LLMPlanner, PlankitError, type AgentRuntimeOptions, type PlanStep, type Planner, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
+import { AgentRuntime, PlankitError, type AgentRuntimeOptions, type PlanStep, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
+import { createRequestPlanner } from "./create-request-planner.ts";
 import { createDemoTools } from "./demo/create-demo-tools.ts";
 import { handleRunsRequest } from "./durable/handle-runs-request.ts";
 import { matchRunsRoute } from "./durable/match-runs-route.ts";
@@ -15,7 +16,6 @@ import { readRequestBody } from "./http/read-request-body.ts";
 import { createRedactor } from "./http/redact-secrets.ts";
 import type { RequestBody } from "./http/request-body-schema.ts";
 import { resolveCors } from "./http/resolve-cors.ts";
-import { restrictPlanner } from "./restrict-planner.ts";
 import { selectModel, type SelectedModel } from "./select-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
@@ -181,9 +181,7 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     // valibot leaves absent optional members out, so the profile has no explicit undefined fields.
     const profile = body.profile as PlannerProfile | string | undefined;
 
-    const tools = body.tools === undefined ? registry.list() : registry.list().filter((tool) => body.tools?.includes(tool.name));
-    const llmPlanner = new LLMPlanner({ model: selected.model, topK: tools.length, knowledgeBaseTool: "kb_search", ...(body.maxSteps === undefined ? {} : { maxSteps: body.maxSteps }) });
-    const planner: Planner = body.tools === undefined ? llmPlanner : restrictPlanner(llmPlanner, tools);
+    const { planner, tools } = createRequestPlanner(selected.model, registry, body);
     const controller = new AbortController();
     const onDisconnect = (): void => controller.abort(new Error("The client disconnected"));
     request.signal?.addEventListener("abort", onDisconnect, { once: true });

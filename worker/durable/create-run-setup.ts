@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { LLMPlanner, type PlanModel, type Planner, type PlannerProfile, type ToolRegistry } from "../../src/index.ts";
+import type { PlanModel, Planner, PlannerProfile, ToolRegistry } from "../../src/index.ts";
+import { createRequestPlanner } from "../create-request-planner.ts";
 import { createDemoTools } from "../demo/create-demo-tools.ts";
-import { restrictPlanner } from "../restrict-planner.ts";
 import { selectModel, type SelectedModel } from "../select-model.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
@@ -22,9 +22,9 @@ export interface RunSetup {
 
 /**
  * Builds a run's planner, tools and model the way `POST /v1/run` does: the
- * demo tools, the model `selectModel` picks from the environment, an
- * `LLMPlanner` over every tool (or the `tools` the request named) with the
- * request's `maxSteps`. The session object and the Workflow call it on
+ * demo tools, the model `selectModel` picks from the environment, and the
+ * planner of `createRequestPlanner` (every tool, or the `tools` the request
+ * named, and the request's `maxSteps`). The session object and the Workflow call it on
  * their own side, since they cannot receive live objects from the request.
  *
  * @param env - the Worker's environment.
@@ -39,10 +39,8 @@ export interface RunSetup {
 export function createRunSetup(env: WorkerEnv, params: Pick<DurableRunParams, "tools" | "maxSteps" | "profile">): RunSetup {
   const registry = createDemoTools();
   const selected = selectModel(env);
-  const wanted = params.tools === undefined ? undefined : new Set(params.tools);
-  const tools = wanted === undefined ? registry.list() : registry.list().filter((tool) => wanted.has(tool.name));
-  const llmPlanner = new LLMPlanner({ model: selected.model, topK: tools.length, knowledgeBaseTool: "kb_search", ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) });
-  const setup: RunSetup = { registry, planner: wanted === undefined ? llmPlanner : restrictPlanner(llmPlanner, tools), model: selected.model, selected };
+  const { planner } = createRequestPlanner(selected.model, registry, params);
+  const setup: RunSetup = { registry, planner, model: selected.model, selected };
   if (params.profile !== undefined) setup.profile = params.profile;
   return setup;
 }

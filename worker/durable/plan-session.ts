@@ -10,7 +10,7 @@ import { createRedactor } from "../http/redact-secrets.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import { createClosingEvents } from "./create-closing-events.ts";
 import { createEventKeyer } from "./create-event-keyer.ts";
-import { createRunSetup } from "./create-run-setup.ts";
+import { createRunSetup, type RunSetup } from "./create-run-setup.ts";
 import { createSqlMemoryStore } from "./create-sql-memory-store.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
@@ -138,7 +138,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @param params - the run's parameters.
    */
   async runInSession(params: DurableRunParams): Promise<void> {
-    const setup = createRunSetup(this.env, params);
+    const setup = this.createSetup(params);
     await this.startRun({ runId: params.runId, mode: "session", query: params.query, model: { name: setup.selected.name, provider: setup.selected.provider } });
     const runtime = new AgentRuntime({
       maxConcurrency: 8,
@@ -160,6 +160,18 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       .finally(() => this.#live.delete(run.runId));
     this.#live.set(run.runId, { run, pumped });
     this.ctx.waitUntil(pumped);
+  }
+
+  /**
+   * The planner, tools and model of a session run. Override it in a
+   * subclass to run other tools or another model (and `PlanWorkflow`'s
+   * hook of the same name for durable runs).
+   *
+   * @param params - the run's parameters.
+   * @returns the setup; by default `createRunSetup(env, params)`.
+   */
+  protected createSetup(params: DurableRunParams): RunSetup {
+    return createRunSetup(this.env, params);
   }
 
   /**
