@@ -231,6 +231,7 @@ export class LLMPlanner implements Planner {
     yield* streamPlanAttempts({
       prompt: buildPlanPrompt({ ...sections, maxSteps: this.maxSteps, reasoning }),
       catalog,
+      shownTools: tools.map((tool) => tool.name),
       ...this.#attemptSettings(),
       signal: request.signal,
       usage,
@@ -277,6 +278,7 @@ export class LLMPlanner implements Planner {
         maxSteps: this.maxSteps,
       }),
       catalog,
+      shownTools: tools.map((tool) => tool.name),
       ...this.#attemptSettings(),
       known: completed,
       blockedIds: request.failed.map((entry) => entry.step.id),

@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { FinishReason, PlanModel, PlanModelRequest } from "../model/plan-model.ts";
+import type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest } from "../model/plan-model.ts";
 import { createReasoningFilter } from "./create-reasoning-filter.ts";
 import type { PlannerUsage } from "./planner-event.ts";
 
@@ -28,6 +28,7 @@ function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
  * @param request - system prompt, prompt and signal.
  * @param usage - updated in place.
  * @param what - what the call is for, for error messages ("Planning").
+ * @param whileWaiting - run once the call is under way, before its first part arrives.
  * @returns the text chunks; the return value is the finish reason.
  * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed.
  *
@@ -42,14 +43,26 @@ export async function* streamModelText(
   request: PlanModelRequest,
   usage: PlannerUsage,
   what: string,
+  whileWaiting?: () => void,
 ): AsyncGenerator<string, FinishReason | "missing"> {
   const { signal } = request;
   if (signal?.aborted) throw plannerAbortError(signal, what);
   usage.modelCalls++;
   let reason: FinishReason | "missing" = "missing";
   const filter = createReasoningFilter();
+  let iterator: AsyncIterator<PlanModelPart> | undefined;
+  let exhausted = false;
   try {
-    for await (const part of model.stream(request)) {
+    iterator = model.stream(request)[Symbol.asyncIterator]();
+    const first = iterator.next();
+    // The call is under way; whatever can be done before its first part arrives is off the critical path.
+    whileWaiting?.();
+    for (let next = await first; ; next = await iterator.next()) {
+      if (next.done === true) {
+        exhausted = true;
+        break;
+      }
+      const part = next.value;
       if (signal?.aborted) throw plannerAbortError(signal, what);
       if (part.type === "text") {
         const text = filter.push(part.text);
@@ -67,6 +80,9 @@ export async function* streamModelText(
     throw new PlankitError("model-error", `${what} failed: the model stream threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
       cause: error,
     });
+  } finally {
+    // Close the model's stream when leaving early (finish part, error, or the consumer stopped).
+    if (iterator?.return !== undefined && !exhausted) await Promise.resolve(iterator.return()).catch(() => undefined);
   }
   if (signal?.aborted) throw plannerAbortError(signal, what);
   const rest = filter.end();

@@ -27,6 +27,8 @@ export interface PlanAttemptsSetup {
   prompt: PlanPrompt;
   /** The whole catalog, compiled: steps are validated against it. */
   catalog: CompiledCatalog;
+  /** The tools the prompt shows: their schemas are compiled while the first call waits for its first token. */
+  shownTools?: readonly string[];
   /** The most steps the plan (or patch) may have, the reply included. */
   maxSteps: number;
   /** Re-ask once when the answer cannot be read or steps were dropped. */
@@ -209,7 +211,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       const parser = createJsonStreamParser({ unwrapKeys: ["steps", "plan"] });
       let text = "";
       let streamed = 0;
-      const call = streamModelText(setup.model, { ...request, signal: controller.signal }, usage, setup.what);
+      const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
+      const call = streamModelText(setup.model, { ...request, signal: controller.signal }, usage, setup.what, prepare);
       try {
         for (let next = await call.next(); ; next = await call.next()) {
           if (next.done === true) {

@@ -53,6 +53,15 @@ export interface CompiledCatalog {
    * @throws PlankitError `unknown-tool` when the tool is not in the catalog.
    */
   checkOutput(name: string, value: unknown): ArgumentProblem[];
+  /**
+   * Compiles the input schemas of some tools now rather than on first use —
+   * for idle time, such as while a model call waits for its first token.
+   * Unknown names, and schemas that fail to compile (the first check
+   * reports those), are passed over.
+   *
+   * @param names - the tools.
+   */
+  prepare(names: Iterable<string>): void;
 }
 
 /** Anything {@link compileCatalog} accepts: a catalog in any shape, an already compiled one, or an object that compiles its own (`ToolRegistry`). */
@@ -92,13 +101,16 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     if (tool === undefined) throw new PlankitError("unknown-tool", `Tool "${name}" is not in the catalog`);
     return tool;
   };
-  const run = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema, value: unknown, options: ExplainSchemaErrorsOptions): ArgumentProblem[] => {
+  const validatorOf = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema): Validator => {
     let validator = validators.get(tool.name);
     if (validator === undefined) {
       validator = compile(tool.name, schema);
       validators.set(tool.name, validator);
     }
-    const result = validator.validate(value);
+    return validator;
+  };
+  const run = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema, value: unknown, options: ExplainSchemaErrorsOptions): ArgumentProblem[] => {
+    const result = validatorOf(validators, tool, schema).validate(value);
     return result.valid ? [] : explainSchemaErrors(schema, value, result.errors, options);
   };
   const catalog: CompiledCatalog & { [marker]: true } = {
@@ -121,6 +133,17 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     checkOutput(name, value) {
       const tool = require(name);
       return tool.outputSchema === undefined ? [] : run(outputValidators, tool, tool.outputSchema, value, { noun: "field" });
+    },
+    prepare(toolNames) {
+      for (const name of toolNames) {
+        const tool = byName.get(name);
+        if (tool === undefined) continue;
+        try {
+          validatorOf(inputValidators, tool, tool.inputSchema);
+        } catch {
+          // Reported by the first checkArguments.
+        }
+      }
     },
   };
   return catalog;
