@@ -10,7 +10,7 @@ import { checkToolSchemas } from "./check-tool-schemas.ts";
 import { readToolSchema } from "./read-tool-schema.ts";
 
 /** Where catalogs keep a tool's input parameters, in the order they are looked for. */
-const INPUT_KEYS = ["inputSchema", "input_schema", "parameters", "query_parameters", "input_parameters"];
+const INPUT_KEYS = ["inputSchema", "input_schema", "parameters", "query_parameters", "input_parameters", "args"];
 /** Where catalogs keep a tool's output description. */
 const OUTPUT_KEYS = ["outputSchema", "output_schema", "output_parameters"];
 /** Keys under which a catalog object lists its tools. */
@@ -26,7 +26,7 @@ const LIST_KEYS = ["tools", "functions", "apis", "api_list", "nodes"];
  * `list()` method returning descriptors (such as a `ToolRegistry`).
  *
  * Function-calling data sets are read too: parameters under `parameters`,
- * `query_parameters` or `input_parameters` as a JSON Schema, a map of
+ * `query_parameters`, `input_parameters` or `args` as a JSON Schema, a map of
  * parameter descriptions or a list of them; ToolBench's
  * `required_parameters` and `optional_parameters`; results described under
  * `output_parameters`; `desc` for `description`, and TaskBench's `id` for a

@@ -15,27 +15,59 @@ import type { JsonSchema } from "./tool-descriptor.ts";
 const OBJECT_KEYWORDS = new Set(["properties", "patternProperties", "additionalProperties", "$defs", "definitions", "dependentSchemas", "propertyNames", "unevaluatedProperties", "not", "if", "then", "else"]);
 /** Those of them that map names to schemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is a string. */
+const STRING_KEYWORDS = new Set(["type", "description", "title", "format", "pattern", "$ref", "$schema", "$id", "$comment", "$anchor", "contentMediaType", "contentEncoding"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
+ * Whether a key and its value read as a JSON Schema keyword: a known
+ * keyword with a value of its shape (`properties` holding schemas, `type`
+ * holding a name).
+ *
+ * @param key - the key.
+ * @param value - its value (an object or a string).
+ * @returns the check.
+ */
+function isKeyword(key: string, value: unknown): boolean {
+  if (typeof value === "string") return STRING_KEYWORDS.has(key);
+  if (!OBJECT_KEYWORDS.has(key)) return false;
+  return !SCHEMA_MAPS.has(key) || Object.values(value as Record<string, unknown>).every((child) => isObject(child) || typeof child === "boolean");
+}
+
+/**
  * Whether an object is a map from parameter names to their descriptions
- * (`{ city: { type: "str", required: true } }`) rather than a JSON Schema:
- * every value is an object, and not every key is a schema keyword with a
- * value of the right shape (a parameter named `properties` is still read
- * as a parameter, as its description is not a map of schemas).
+ * rather than a JSON Schema. Each value is a description object
+ * (`{ city: { type: "str", required: true } }`) or a string, read as a type
+ * name or else as a description (`{ city: "str", when: "The day" }`); it
+ * has no object `type`, no schemas under `properties` and no `$ref`; and
+ * not every key is a schema keyword with a value of its shape — so a
+ * parameter named `type` or `properties` is still read as a parameter.
  *
  * @param value - a non-array object.
  * @returns the check.
  */
 function isParameterMap(value: Record<string, unknown>): boolean {
   const entries = Object.entries(value);
-  if (entries.length === 0 || !entries.every(([, item]) => isObject(item))) return false;
-  return !entries.every(
-    ([key, item]) => OBJECT_KEYWORDS.has(key) && (!SCHEMA_MAPS.has(key) || Object.values(item as Record<string, unknown>).every((child) => isObject(child) || typeof child === "boolean")),
-  );
+  if (entries.length === 0 || !entries.every(([, item]) => isObject(item) || typeof item === "string")) return false;
+  // An object type, schemas under `properties` or a `$ref` make it a schema, whatever else it holds (`example`, say).
+  const type = value["type"];
+  if (typeof type === "string" && readTypeName(type)?.["type"] === "object") return false;
+  if (isObject(value["properties"]) && isKeyword("properties", value["properties"])) return false;
+  if (typeof value["$ref"] === "string") return false;
+  return !entries.every(([key, item]) => isKeyword(key, item));
+}
+
+/**
+ * Reads a parameter given as a string: a type name, or else its description.
+ *
+ * @param text - the string.
+ * @returns the parameter description.
+ */
+function fromText(text: string): Record<string, unknown> {
+  return readTypeName(text) === undefined ? { description: text } : { type: text };
 }
 
 /**
@@ -100,7 +132,7 @@ function toObjectSchema(parameters: readonly (readonly [string, Record<string, u
  * @returns the object schema.
  */
 function readParameterMap(map: Record<string, unknown>): JsonSchema {
-  return toObjectSchema(Object.entries(map) as [string, Record<string, unknown>][]);
+  return toObjectSchema(Object.entries(map).map(([name, item]): [string, Record<string, unknown>] => [name, typeof item === "string" ? fromText(item) : (item as Record<string, unknown>)]));
 }
 
 /**
@@ -139,8 +171,10 @@ function liftRequiredFlags(node: Record<string, unknown>): Record<string, unknow
  *   `required: true` on a property moved into the parent's `required`;
  * - a map from parameter names to descriptions, each with a `type`, a
  *   `description` (or `desc`) and a boolean `required`, as in NESTFUL and
- *   API-Bank (`query_parameters`, `output_parameters`);
- * - a list of parameters, each with a `name`, as in TaskBench and ToolBench.
+ *   API-Bank (`query_parameters`, `output_parameters`), or a string: a type
+ *   name (`{ expression: "str" }`) or else a description;
+ * - a list of parameters, each with a `name`, as in TaskBench and ToolBench,
+ *   or just the names.
  *
  * In a map or a list, a type name that is not a JSON Schema type nor one of
  * the known aliases (`"file"`, `"DATE (YYYY-MM-DD)"`) drops the type
@@ -164,9 +198,10 @@ export function readToolSchema(value: unknown, what: string): JsonSchema {
   if (Array.isArray(value)) {
     schema = toObjectSchema(
       value.map((item: unknown, index: number): [string, Record<string, unknown>] => {
+        if (typeof item === "string" && item !== "") return [item, {}];
         const name = isObject(item) ? item["name"] : undefined;
         if (typeof name !== "string" || name === "") {
-          throw new PlankitError("invalid-catalog", `${what} parameter ${index + 1} needs an object with a non-empty string name, got ${describeValue(item)}`);
+          throw new PlankitError("invalid-catalog", `${what} parameter ${index + 1} needs a name, or an object with a non-empty string name, got ${describeValue(item)}`);
         }
         return [name, item as Record<string, unknown>];
       }),

@@ -148,6 +148,15 @@ describe("readToolSchema", () => {
     });
   });
 
+  it("reads a map of names to type names or descriptions, and keeps schemas of strings as schemas", () => {
+    expect(readToolSchema({ expression: "str", precision: "int", when: "The day, as YYYY-MM-DD" }, "input")).toStrictEqual({
+      type: "object",
+      properties: { expression: { type: "string" }, precision: { type: "integer" }, when: { description: "The day, as YYYY-MM-DD" } },
+    });
+    const schemas = [{ type: "object", description: "Anything" }, { $ref: "#/$defs/x", title: "X" }, { type: "object", properties: { a: { type: "string" } }, example: "a" }];
+    for (const schema of schemas) expect(readToolSchema(schema, "input")).toBe(schema);
+  });
+
   it("reads a parameter named properties as a parameter, not as the schema keyword", () => {
     expect(readToolSchema({ properties: { type: "object", description: "Fields to set" } }, "input")).toStrictEqual({
       type: "object",
@@ -173,7 +182,8 @@ describe("readToolSchema", () => {
     expect(readToolSchema([], "input")).toStrictEqual({ type: "object", properties: {} });
     const error = caught(() => readToolSchema([{ name: "a" }, { type: "string" }], 'Tool "t" input'));
     expect(error.code).toBe("invalid-catalog");
-    expect(error.message).toBe('Tool "t" input parameter 2 needs an object with a non-empty string name, got {"type":"string"}');
+    expect(error.message).toBe('Tool "t" input parameter 2 needs a name, or an object with a non-empty string name, got {"type":"string"}');
+    expect(readToolSchema(["image", "prompt"], "input")).toStrictEqual({ type: "object", properties: { image: {}, prompt: {} } });
     expect(caught(() => readToolSchema("None", 'Tool "t" input')).message).toBe(
       'Tool "t" input schema must be a JSON Schema object, a map of parameters or a list of parameters, got "None"',
     );
@@ -307,6 +317,12 @@ describe("normalizeCatalog: function-calling data sets", () => {
     await expect(registry.call("set_fields", { name: "a", tags: ["x"] })).resolves.toStrictEqual({ name: "a", tags: ["x"] });
     await expect(registry.call("set_fields", { tags: ["x"] })).rejects.toMatchObject({ code: "invalid-argument" });
     await expect(registry.call("set_fields", { name: "a", tags: [1] })).rejects.toMatchObject({ code: "invalid-argument" });
+  });
+
+  it("reads args maps of type names", () => {
+    expect(normalizeCatalog({ calculator: { desc: "Evaluate an expression", args: { expression: "str" } } } as never)).toStrictEqual([
+      { name: "calculator", description: "Evaluate an expression", inputSchema: { type: "object", properties: { expression: { type: "string" } } } },
+    ]);
   });
 
   it("finds the tool list under tools, functions or apis, and keeps a name over an id", () => {
