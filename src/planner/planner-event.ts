@@ -6,7 +6,7 @@
 import type { PlanModelUsage, FinishReason } from "../model/plan-model.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import type { ToolCatalogInput } from "../tools/normalize-catalog.ts";
+import type { CatalogSource } from "../tools/compile-catalog.ts";
 
 /**
  * One event of {@link Planner.stream}:
@@ -55,10 +55,11 @@ export interface PlanRequest {
   /** The user's request. */
   query: string;
   /**
-   * The tool catalog: an MCP `tools/list` array, a record
-   * `{ [name]: { description, input_schema } }`, or a `ToolRegistry`.
+   * The tool catalog: in any shape `normalizeCatalog` reads (an MCP
+   * `tools/list` array, a record `{ [name]: { description, input_schema } }`,
+   * …), a `ToolRegistry`, or a catalog from `compileCatalog`.
    */
-  tools: ToolCatalogInput;
+  tools: CatalogSource;
   /** A profile object or a ready system prompt. */
   profile?: PlannerProfile | string;
   /** Extra context for the prompt (e.g. a goal from `understand()`, memory). */
@@ -81,7 +82,8 @@ export interface FailedStep {
 /** What to re-plan: the steps done, the step that failed, and the steps not run. */
 export interface ReplanRequest {
   query: string;
-  tools: ToolCatalogInput;
+  /** The tool catalog, as in {@link PlanRequest}. */
+  tools: CatalogSource;
   completed: CompletedStep[];
   failed: FailedStep[];
   remaining: PlanStep[];
