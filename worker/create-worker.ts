@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { AgentRuntime, PlankitError, type AgentRuntimeOptions, type PlanStep, type PlannerEvent, type PlannerProfile, type ToolRegistry } from "../src/index.ts";
+import { fromUIMessages, toUIMessageStreamResponse } from "../src/ai/index.ts";
+import { AgentRuntime, PlankitError, type AgentRuntimeOptions, type Dialog, type PlanStep, type PlannerEvent, type PlannerProfile, type RuntimeEvent, type ToolRegistry } from "../src/index.ts";
 import { createRequestPlanner } from "./create-request-planner.ts";
 import { createDemoTools } from "./demo/create-demo-tools.ts";
 import { handleRunsRequest } from "./durable/handle-runs-request.ts";
@@ -11,7 +12,9 @@ import { matchRunsRoute } from "./durable/match-runs-route.ts";
 import { handleGuideRequest } from "./handle-guide-request.ts";
 import { checkBearerToken } from "./http/check-bearer-token.ts";
 import { createEventStream } from "./http/create-event-stream.ts";
+import { createChatBodySchema } from "./http/chat-body-schema.ts";
 import { problemResponse } from "./http/problem-response.ts";
+import { readJsonBody } from "./http/read-json-body.ts";
 import { readRequestBody } from "./http/read-request-body.ts";
 import { createRedactor } from "./http/redact-secrets.ts";
 import type { RequestBody } from "./http/request-body-schema.ts";
@@ -42,10 +45,39 @@ const apiRoutes: Readonly<Record<string, readonly string[]>> = {
   "/v1/plan": ["POST"],
   "/v1/run": ["POST"],
   "/v1/guide": ["POST"],
+  "/v1/chat": ["POST"],
   "/v1/tools": ["GET", "HEAD"],
 };
 
 const defaultBodyLimit = 16_384;
+/** A chat carries its history, so its body may be larger. */
+const defaultChatBodyLimit = 131_072;
+
+/** The members of a body that shape the planner and the run. */
+type RunOptions = Pick<RequestBody, "profile" | "tools" | "maxSteps">;
+
+/**
+ * Passes a run's events through with secrets redacted, and aborts the run
+ * when the reader stops early (the client went away).
+ *
+ * @param events - the run's events.
+ * @param redact - removes secrets from a JSON text.
+ * @param onStop - aborts the run.
+ * @returns the redacted events.
+ */
+async function* redactEvents(events: AsyncIterable<RuntimeEvent>, redact: (text: string) => string, onStop: () => void): AsyncGenerator<RuntimeEvent> {
+  let ended = false;
+  try {
+    for await (const event of events) {
+      const text = JSON.stringify(event);
+      const clean = redact(text);
+      yield clean === text ? event : (JSON.parse(clean) as RuntimeEvent);
+    }
+    ended = true;
+  } finally {
+    if (!ended) onStop();
+  }
+}
 
 /** An error reported inside an event stream. */
 interface StreamError {
@@ -100,6 +132,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  *   (data: the step), `issue`/`repair` events, and `done` last (after an
  *   `error` event when the planner failed);
  * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end` last;
+ * - `POST /v1/chat` → the AI SDK UI message stream of a run, for `useChat`
+ *   (body: its transport's `messages`, `id`, `trigger`, `messageId`, plus
+ *   `tools`, `maxSteps`, `profile`);
  * - `POST /v1/runs` (durable or session runs), `GET /v1/runs/:id`,
  *   `POST /v1/runs/:id/cancel`, `GET /v1/runs/:id/events` → see
  *   `handleRunsRequest`;
@@ -175,9 +210,23 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     if (path === "/v1/guide") {
       return respond(await handleGuideRequest(request, { selected, limit, secrets: [env.OPENAI_API_KEY, env.PLANKIT_TOKEN] }), modelHeaders);
     }
-    const read = await readRequestBody(request, limit, registry.list().map((tool) => tool.name));
-    if (!read.ok) return respond(read.response, modelHeaders);
-    const body: RequestBody = read.body;
+    const toolNames = registry.list().map((tool) => tool.name);
+    let dialog: Dialog | undefined;
+    let body: RunOptions & { query?: string };
+    if (path === "/v1/chat") {
+      const read = await readJsonBody(request, env.PLANKIT_MAX_BODY_BYTES === undefined ? defaultChatBodyLimit : limit, createChatBodySchema(toolNames), '{"messages":[…]}');
+      if (!read.ok) return respond(read.response, modelHeaders);
+      dialog = fromUIMessages(read.body.messages);
+      if (dialog.at(-1)?.role !== "user") {
+        const detail = "the last message must be a user message with text";
+        return respond(problemResponse(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] }), modelHeaders);
+      }
+      body = read.body;
+    } else {
+      const read = await readRequestBody(request, limit, toolNames);
+      if (!read.ok) return respond(read.response, modelHeaders);
+      body = read.body;
+    }
     // valibot leaves absent optional members out, so the profile has no explicit undefined fields.
     const profile = body.profile as PlannerProfile | string | undefined;
 
@@ -195,7 +244,7 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     };
 
     if (path === "/v1/plan") {
-      const events = planner.stream({ query: body.query, tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });
+      const events = planner.stream({ query: body.query ?? "", tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });
       const stream = createEventStream<PlannerEvent | StreamError>(endWithDone(events), {
         first,
         toData: (event) => (event.type === "step" ? event.step : event),
@@ -215,7 +264,10 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
       model: selected.model,
       ...(profile === undefined ? {} : { profile }),
     });
-    const run = runtime.run(body.query, { signal: controller.signal });
+    const run = runtime.run(dialog ?? body.query ?? "", { signal: controller.signal });
+    if (dialog !== undefined) {
+      return respond(toUIMessageStreamResponse(redactEvents(run, redact, onDisconnect)), { ...modelHeaders, "x-plankit-run-id": run.runId });
+    }
     const stream = createEventStream(run, { first, redact, onCancel: onDisconnect });
     return respond(new Response(stream), { ...streamHeaders, "x-plankit-run-id": run.runId });
   }

@@ -1,6 +1,11 @@
 /**
- * plankit/ai — adapters between the AI SDK (`ai`) and plankit's model interface.
+ * plankit/ai — adapters between the AI SDK (`ai`) and plankit: AI SDK
+ * language models as plankit's model interface, and runs as the UI message
+ * streams of AI SDK UI clients (`useChat`).
  *
  * @module
  */
 export { fromLanguageModel, type FromLanguageModelOptions } from "./from-language-model.ts";
+export { fromUIMessages } from "./from-ui-messages.ts";
+export { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
+export { toUIMessageStreamResponse, type ToUIMessageStreamResponseOptions } from "./to-ui-message-stream-response.ts";

@@ -30,6 +30,7 @@ export type PlankitErrorCode =
   | "cycle"
   | "invalid-catalog"
   | "invalid-options"
+  | "invalid-input"
   | "model-error"
   | "timeout"
   | "aborted"

@@ -19,11 +19,47 @@ const ProfileSchema = v.strictObject(
 );
 
 /**
+ * The members `/v1/plan`, `/v1/run` and `/v1/chat` share: optional
+ * `profile` (a string or `{ name, role, language?, goals?, constraints? }`),
+ * `tools` (names of known tools to use) and `maxSteps` (1–12).
+ *
+ * @param toolNames - the tools a request may name.
+ * @returns the valibot entries.
+ */
+export function createRunOptionEntries(toolNames: readonly string[]) {
+  return {
+    profile: v.optional(v.union([v.pipe(v.string(), v.maxLength(4000, "profile must be at most 4000 characters")), ProfileSchema], "profile must be a string or an object with name and role")),
+    tools: v.optional(
+      v.pipe(
+        v.array(v.picklist(toolNames, `each tool must be one of: ${toolNames.join(", ")}`), "tools must be an array of tool names"),
+        v.minLength(1, "tools must name at least one tool"),
+        v.maxLength(toolNames.length, `tools may name at most ${toolNames.length} tools`),
+      ),
+    ),
+    maxSteps: v.optional(
+      v.pipe(v.number("maxSteps must be a number"), v.integer("maxSteps must be an integer"), v.minValue(1, "maxSteps must be at least 1"), v.maxValue(12, "maxSteps must be at most 12")),
+    ),
+  };
+}
+
+/**
+ * The message of a body that is not an object, has an unknown member or
+ * misses a required one.
+ *
+ * @param issue - the object-level issue.
+ * @returns the message.
+ */
+export function describeBodyIssue(issue: v.BaseIssue<unknown>): string {
+  const key = issue.path?.[0]?.key;
+  if (key === undefined) return "the body must be a JSON object";
+  return issue.expected === "never" ? `unknown member ${issue.received}` : `${String(key)} is required`;
+}
+
+/**
  * Builds the schema of a request body: `query` (1–2000 characters after
- * trimming), optional `profile` (a string or `{ name, role, language?,
- * goals?, constraints? }`), optional `tools` (names of known tools to use),
- * optional `maxSteps` (1–12). Unknown members are refused, so a misspelt
- * option is a 400 rather than silently ignored.
+ * trimming) and the members of {@link createRunOptionEntries}. Unknown
+ * members are refused, so a misspelt option is a 400 rather than silently
+ * ignored.
  *
  * @param toolNames - the tools a request may name.
  * @returns the valibot schema.
@@ -42,23 +78,9 @@ export function createRequestBodySchema(toolNames: readonly string[]) {
         v.minLength(1, "query must not be empty"),
         v.maxLength(2000, "query must be at most 2000 characters"),
       ),
-      profile: v.optional(v.union([v.pipe(v.string(), v.maxLength(4000, "profile must be at most 4000 characters")), ProfileSchema], "profile must be a string or an object with name and role")),
-      tools: v.optional(
-        v.pipe(
-          v.array(v.picklist(toolNames, `each tool must be one of: ${toolNames.join(", ")}`), "tools must be an array of tool names"),
-          v.minLength(1, "tools must name at least one tool"),
-          v.maxLength(toolNames.length, `tools may name at most ${toolNames.length} tools`),
-        ),
-      ),
-      maxSteps: v.optional(
-        v.pipe(v.number("maxSteps must be a number"), v.integer("maxSteps must be an integer"), v.minValue(1, "maxSteps must be at least 1"), v.maxValue(12, "maxSteps must be at most 12")),
-      ),
+      ...createRunOptionEntries(toolNames),
     },
-    (issue) => {
-      const key = issue.path?.[0]?.key;
-      if (key === undefined) return "the body must be a JSON object";
-      return issue.expected === "never" ? `unknown member ${issue.received}` : `${String(key)} is required`;
-    },
+    describeBodyIssue,
   );
 }
 

@@ -1,0 +1,93 @@
+import { SELF } from "cloudflare:test";
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { createScriptedModel, ToolRegistry } from "../../src/index.ts";
+import { createWorker } from "../../worker/create-worker.ts";
+
+const origin = "https://plankit.test";
+
+function post(path: string, body: unknown): Request {
+  return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+const userMessage = (text: string): UIMessage => ({ id: `m-${text.length}`, role: "user", parts: [{ type: "text", text }] });
+
+describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () => {
+  it("streams the plan as tool parts and the reply as text, over the demo model", async () => {
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${origin}/v1/chat`, fetch: (url, init) => SELF.fetch(String(url), init) });
+    const stream = await transport.sendMessages({ trigger: "submit-message", chatId: "chat_1", messageId: undefined, messages: [userMessage("What is 21*2+5?")], abortSignal: undefined });
+    let message: UIMessage | undefined;
+    const errors: unknown[] = [];
+    for await (const state of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error) })) message = state;
+    expect(errors).toEqual([]);
+    expect(message?.role).toBe("assistant");
+    const tools = message?.parts.filter((part) => part.type === "dynamic-tool") ?? [];
+    expect(tools.map((part) => [part.toolName, part.state])).toEqual([["calculator", "output-available"]]);
+    const text = message?.parts.find((part) => part.type === "text");
+    expect(text?.type === "text" ? text.text : "").toContain("47");
+  });
+
+  it("answers with the UI message stream headers, the model and the run id", async () => {
+    const response = await SELF.fetch(post("/v1/chat", { id: "chat_1", messages: [userMessage("What is 2+2?")], trigger: "submit-message" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    expect(response.headers.get("x-plankit-model")).toBe("plankit-demo (offline, scripted)");
+    expect(response.headers.get("x-plankit-run-id")).toMatch(/^run_/u);
+    const text = await response.text();
+    expect(text.startsWith('data: {"type":"start"')).toBe(true);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+  });
+
+  it("refuses bodies useChat would not send, naming the member", async () => {
+    const cases: [unknown, string][] = [
+      [{}, "messages: messages is required"],
+      [{ messages: [] }, "messages: messages must not be empty"],
+      [{ messages: [{ role: "robot", parts: [] }] }, 'messages/0/role: each message role must be "user", "assistant" or "system"'],
+      [{ messages: [userMessage("hi")], temperature: 2 }, 'temperature: unknown member "temperature"'],
+      [{ messages: [userMessage("hi"), { id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] }] }, "messages: the last message must be a user message with text"],
+      [{ messages: [userMessage("hi")], tools: ["nope"] }, "tools/0: each tool must be one of:"],
+    ];
+    for (const [body, detail] of cases) {
+      const response = await SELF.fetch(post("/v1/chat", body));
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { code: string; detail: string };
+      expect(problem.code).toBe("invalid-body");
+      expect(problem.detail).toContain(detail);
+    }
+    const get = await SELF.fetch(`${origin}/v1/chat`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+  });
+
+  it("aborts the run when the client stops reading", async () => {
+    let aborted = false;
+    let started = false;
+    const slow = new ToolRegistry().register({
+      name: "wait_forever",
+      description: "Waits until aborted",
+      annotations: { readOnlyHint: true },
+      execute: (_args, { signal }) =>
+        new Promise((_, reject) => {
+          started = true;
+          signal?.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("aborted"));
+          });
+        }),
+    });
+    const worker = createWorker({
+      createTools: () => slow,
+      selectModel: () => ({ name: "fixed", provider: "demo", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
+    });
+    const response = await worker.fetch(post("/v1/chat", { messages: [userMessage("wait")] }), {});
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes('"wait_forever"')) text += decoder.decode((await reader.read()).value, { stream: true });
+    for (let tries = 0; !started && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(started).toBe(true);
+    await reader.cancel("client went away");
+    for (let tries = 0; !aborted && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(aborted).toBe(true);
+  });
+});
