@@ -120,6 +120,27 @@ const stepLikeId = /^(?:step|task|var|s|t)[_-]?\d+$/iu;
 const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.{}[\]\n]*[^\s$.{}[\]])?)*)\$/gu;
 
 /**
+ * Rewrites every string inside a JSON value, deep through arrays and objects
+ * (keys stay as they are; `__proto__` stays a plain key).
+ *
+ * @param value - the value.
+ * @param rewrite - the change to one string.
+ * @returns the rewritten copy.
+ */
+function mapStrings(value: unknown, rewrite: (text: string) => string): unknown {
+  if (typeof value === "string") return rewrite(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, rewrite));
+  if (isPlainObject(value)) {
+    const next: RawObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(next, key, { value: mapStrings(item, rewrite), enumerable: true, writable: true, configurable: true });
+    }
+    return next;
+  }
+  return value;
+}
+
+/**
  * Rewrites NESTFUL's `$`-delimited references, deep through arrays and
  * objects: `"$var1.skyId$"` → `"{{var1.skyId}}"`, `"$var3$"` → `"{{var3}}"`,
  * also inside longer text (`"5 * $var1.Exchange Rate$"`), when the id looks
@@ -130,19 +151,9 @@ const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.
  * @returns the rewritten value.
  */
 function rewriteDelimitedReferences(value: unknown): unknown {
-  if (typeof value === "string") {
-    if (!value.includes("$")) return value;
-    return value.replace(delimitedReference, (source, id: string, path: string) => (stepLikeId.test(id) ? `{{${id}${path}}}` : source));
-  }
-  if (Array.isArray(value)) return value.map(rewriteDelimitedReferences);
-  if (isPlainObject(value)) {
-    const next: RawObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, { value: rewriteDelimitedReferences(item), enumerable: true, writable: true, configurable: true });
-    }
-    return next;
-  }
-  return value;
+  return mapStrings(value, (text) =>
+    text.includes("$") ? text.replace(delimitedReference, (source, id: string, path: string) => (stepLikeId.test(id) ? `{{${id}${path}}}` : source)) : text,
+  );
 }
 
 /** The name NESTFUL gives the pseudo-call that gathers the final results. */
@@ -161,31 +172,17 @@ const RESULT_CALL = "var_result";
  * @returns the rewritten value.
  */
 function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<string>): unknown {
-  if (typeof value === "string") {
-    if (!value.includes("$")) return value;
-    const bare = bareReference.exec(value);
+  return mapStrings(value, (text) => {
+    if (!text.includes("$")) return text;
+    const bare = bareReference.exec(text);
     if (bare !== null) {
       const id = bare[1] ?? "";
       if (id === CONTEXT_REFERENCE_ROOT || dependencies.has(id) || stepLikeId.test(id)) return `{{${id}${bare[2] ?? ""}}}`;
     }
-    return value
+    return text
       .replace(stepReference, (_match, id: string, path: string) => `{{${id}${path}}}`)
       .replace(contextReference, (_match, path: string) => `{{${CONTEXT_REFERENCE_ROOT}.${path}}}`);
-  }
-  if (Array.isArray(value)) return value.map((item) => rewriteDollarReferences(item, dependencies));
-  if (isPlainObject(value)) {
-    const next: RawObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, {
-        value: rewriteDollarReferences(item, dependencies),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return next;
-  }
-  return value;
+  });
 }
 
 /**
