@@ -5,6 +5,7 @@
  *
  * @module
  */
+export { createChatTransport, type ChatRuntime } from "./create-chat-transport.ts";
 export { fromLanguageModel, type FromLanguageModelOptions } from "./from-language-model.ts";
 export { fromUIMessages } from "./from-ui-messages.ts";
 export { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";

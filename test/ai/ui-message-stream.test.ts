@@ -1,6 +1,6 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { fromUIMessages, toUIMessageStream, toUIMessageStreamResponse } from "../../src/ai/index.ts";
+import { createChatTransport, fromUIMessages, toUIMessageStream, toUIMessageStreamResponse } from "../../src/ai/index.ts";
 import { AgentRuntime, createScriptedModel, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
@@ -142,6 +142,33 @@ describe("toUIMessageStream", () => {
     await endlessReader.read();
     await endlessReader.cancel();
     expect(returned).toBe(true);
+  });
+});
+
+describe("createChatTransport: a chat that runs plans in place, with no server", () => {
+  it("answers with the run's message, keeps a regenerated message's id, and stops the run with the chat's signal", async () => {
+    const transport = createChatTransport(
+      createRuntime([
+        { id: "s1", tool: "lookup", args: { q: "Tokyo" } },
+        { id: "s2", reply: "Found {{s1.value}}" },
+      ]),
+    );
+    const messages: UIMessage[] = [{ id: "m1", role: "user", parts: [{ type: "text", text: "Tokyo?" }] }];
+    const stream = await transport.sendMessages({ trigger: "regenerate-message", chatId: "c", messageId: "a1", messages, abortSignal: undefined });
+    let message: UIMessage | undefined;
+    for await (const state of readUIMessageStream<UIMessage>({ stream, terminateOnError: true })) message = state;
+    expect(message?.id).toBe("a1");
+    expect(message?.parts.map((part) => part.type)).toEqual(["step-start", "dynamic-tool", "text"]);
+    expect(await transport.reconnectToStream({ chatId: "c" })).toBeNull();
+
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    const stopped = await transport.sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages, abortSignal: controller.signal });
+    const chunks: UIMessageChunk[] = [];
+    const reader = stopped.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    expect(chunks.map((chunk) => chunk.type)).toContain("abort");
+    await expect(transport.sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages: [{ id: "x", role: "tool" } as never], abortSignal: undefined })).rejects.toMatchObject({ code: "invalid-input" });
   });
 });
 
