@@ -12,7 +12,7 @@ export default defineConfig({
     exclude: ["**/node_modules/**"],
     environment: "node",
     fileParallelism: false,
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });

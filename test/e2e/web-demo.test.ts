@@ -35,8 +35,10 @@ async function openDemo(viewport = { width: 1280, height: 900 }): Promise<{ page
   page.on("request", (request) => {
     if (new URL(request.url()).pathname === "/v1/run") runRequests.push(request.method());
   });
-  await page.goto(`${server.url}/`);
-  await page.getByTestId("tools").locator("li").first().waitFor();
+  // Ready is when the script has run and listed the tools; the page's "load" (styles, icon) is not waited for,
+  // so a slow asset from wrangler dev on a loaded machine cannot fail a test about the demo's behaviour.
+  await page.goto(`${server.url}/`, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await page.getByTestId("tools").locator("li").first().waitFor({ timeout: 60_000 });
   return { page, errors, runRequests };
 }
 
