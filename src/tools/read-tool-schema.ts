@@ -72,7 +72,8 @@ function fromText(text: string): Record<string, unknown> {
 
 /**
  * Reads one parameter description of a map or list: `desc` is its
- * `description`, `allowed_values` its `enum`, a boolean `required` (or
+ * `description`, `allowed_values` its `enum`, an OpenAPI parameter's
+ * `schema` gives its type (its `in` is dropped), a boolean `required` (or
  * `optional`) says whether the parameter is required, and a type name
  * JSON Schema does not know is dropped and kept in the description for
  * the model to read. Nested `properties` and `items` are read the same way.
@@ -81,7 +82,9 @@ function fromText(text: string): Record<string, unknown> {
  * @returns the property schema, and whether the parameter is required.
  */
 function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; required: boolean } {
-  const { required, optional, desc, allowed_values: allowed, name: _name, ...schema } = raw;
+  const { required, optional, desc, allowed_values: allowed, name: _name, in: _location, schema: nested, ...rest } = raw;
+  // An OpenAPI parameter keeps its type under `schema`.
+  const schema: Record<string, unknown> = isObject(nested) ? { ...nested, ...rest } : rest;
   if (Array.isArray(required)) schema["required"] = required;
   if (schema["description"] === undefined && typeof desc === "string") schema["description"] = desc;
   if (schema["enum"] === undefined && Array.isArray(allowed)) schema["enum"] = allowed;
@@ -173,8 +176,8 @@ function liftRequiredFlags(node: Record<string, unknown>): Record<string, unknow
  *   `description` (or `desc`) and a boolean `required`, as in NESTFUL and
  *   API-Bank (`query_parameters`, `output_parameters`), or a string: a type
  *   name (`{ expression: "str" }`) or else a description;
- * - a list of parameters, each with a `name`, as in TaskBench and ToolBench,
- *   or just the names.
+ * - a list of parameters, each with a `name`, as in TaskBench, ToolBench and
+ *   OpenAPI operations (`{ name, in, required, schema }`), or just the names.
  *
  * In a map or a list, a type name that is not a JSON Schema type nor one of
  * the known aliases (`"file"`, `"DATE (YYYY-MM-DD)"`) drops the type

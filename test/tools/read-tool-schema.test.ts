@@ -180,6 +180,19 @@ describe("readToolSchema", () => {
       required: ["location", "unit"],
     });
     expect(readToolSchema([], "input")).toStrictEqual({ type: "object", properties: {} });
+    expect(
+      readToolSchema(
+        [
+          { name: "petId", in: "path", required: true, description: "The pet", schema: { type: "integer", format: "int64" } },
+          { name: "fields", in: "query", schema: { type: "array", items: { type: "string" } } },
+        ],
+        "input",
+      ),
+    ).toStrictEqual({
+      type: "object",
+      properties: { petId: { type: "integer", format: "int64", description: "The pet" }, fields: { type: "array", items: { type: "string" } } },
+      required: ["petId"],
+    });
     const error = caught(() => readToolSchema([{ name: "a" }, { type: "string" }], 'Tool "t" input'));
     expect(error.code).toBe("invalid-catalog");
     expect(error.message).toBe('Tool "t" input parameter 2 needs a name, or an object with a non-empty string name, got {"type":"string"}');
