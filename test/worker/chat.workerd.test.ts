@@ -59,6 +59,33 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     expect(get.headers.get("allow")).toBe("POST, OPTIONS");
   });
 
+  it("keeps the key and the token out of the stream, even when a tool's error quotes them", async () => {
+    const apiKey = "sk-test-0123456789abcdef";
+    const token = "plankit-token-ABCDEFGH";
+    const leaky = new ToolRegistry().register({
+      name: "leak",
+      description: "Fails quoting the key",
+      annotations: { readOnlyHint: true },
+      execute: () => {
+        throw new Error(`cannot use ${apiKey} with ${token}`);
+      },
+    });
+    const worker = createWorker({
+      createTools: () => leaky,
+      selectModel: () => ({ name: "fixed", provider: "openai", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
+    });
+    const request = new Request(`${origin}/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ messages: [userMessage("leak")] }),
+    });
+    const response = await worker.fetch(request, { OPENAI_API_KEY: apiKey, PLANKIT_TOKEN: token });
+    const text = await response.text();
+    expect(text).toContain("cannot use [redacted] with [redacted]");
+    expect(text).not.toContain(apiKey);
+    expect(text).not.toContain(token);
+  });
+
   it("aborts the run when the client stops reading", async () => {
     let aborted = false;
     let started = false;
