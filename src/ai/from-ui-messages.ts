@@ -6,15 +6,20 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../plan/describe-value.ts";
 import type { DialogMessage } from "../runtime/dialog.ts";
+import { truncateJson } from "../runtime/truncate-json.ts";
 
 const roles = new Set(["user", "assistant", "system"]);
+/** The longest rendering of one tool input or output in the dialog. */
+const maxResultChars = 400;
 
 /**
  * Reads the messages an AI SDK UI client sends (`useChat`'s `messages`:
  * `{ id, role, parts }`) as the runtime's dialog: each message's text parts
- * joined by blank lines (tool, file, reasoning and data parts are left out;
- * a message with no text is dropped). A message with `content` instead of
- * `parts` (the older shape) is read too.
+ * joined by blank lines, and for an assistant message the tool calls that
+ * returned, as `Tool results:` lines (`- name input → output`, each cut to
+ * 400 characters), so a follow-up can build on them. File, reasoning and
+ * data parts are left out; a message with nothing to say is dropped. A
+ * message with `content` instead of `parts` (the older shape) is read too.
  *
  * @param messages - the UI messages.
  * @returns the dialog, in order.
@@ -40,10 +45,19 @@ export function fromUIMessages(messages: readonly unknown[]): DialogMessage[] {
     }
     let text: string;
     if (Array.isArray(parts)) {
-      text = parts
-        .filter((part): part is { type: "text"; text: string } => typeof part === "object" && part !== null && (part as Record<string, unknown>)["type"] === "text" && typeof (part as Record<string, unknown>)["text"] === "string")
-        .map((part) => part.text)
-        .join("\n\n");
+      const texts: string[] = [];
+      const results: string[] = [];
+      for (const part of parts as unknown[]) {
+        if (typeof part !== "object" || part === null) continue;
+        const { type, text: partText, state, toolName, input, output } = part as Record<string, unknown>;
+        if (type === "text" && typeof partText === "string") texts.push(partText);
+        else if (role === "assistant" && state === "output-available" && typeof type === "string" && (type === "dynamic-tool" || type.startsWith("tool-"))) {
+          const name = typeof toolName === "string" ? toolName : type.slice("tool-".length);
+          results.push(`- ${name} ${truncateJson(input, maxResultChars)} → ${truncateJson(output, maxResultChars)}`);
+        }
+      }
+      text = texts.join("\n\n");
+      if (results.length > 0) text = `${text}${text === "" ? "" : "\n\n"}Tool results:\n${results.join("\n")}`;
     } else if (typeof content === "string") {
       text = content;
     } else {

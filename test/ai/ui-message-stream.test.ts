@@ -173,18 +173,29 @@ describe("createChatTransport: a chat that runs plans in place, with no server",
 });
 
 describe("fromUIMessages", () => {
-  it("reads text parts as the dialog, leaving out other parts and empty messages", () => {
+  it("reads text parts as the dialog, with an assistant's tool results, leaving out other parts and empty messages", () => {
     expect(
       fromUIMessages([
         { id: "1", role: "system", parts: [{ type: "text", text: "Be brief." }] },
         { id: "2", role: "user", parts: [{ type: "text", text: "Weather in Paris?" }, { type: "file", url: "data:,x", mediaType: "text/plain" }, { type: "text", text: "And Rome." }] },
-        { id: "3", role: "assistant", parts: [{ type: "step-start" }, { type: "dynamic-tool", toolName: "lookup", toolCallId: "s1", state: "output-available", input: {}, output: 1 }] },
-        { id: "4", role: "assistant", content: "Sunny." },
+        { id: "3", role: "assistant", parts: [{ type: "step-start" }, { type: "reasoning", text: "thinking" }, { type: "dynamic-tool", toolName: "lookup", toolCallId: "s1", state: "input-available", input: {} }] },
+        {
+          id: "4",
+          role: "assistant",
+          parts: [
+            { type: "dynamic-tool", toolName: "weather", toolCallId: "s1", state: "output-available", input: { city: "Paris" }, output: { sky: "sunny" } },
+            { type: "tool-weather", toolCallId: "s2", state: "output-available", input: { city: "Rome" }, output: "x".repeat(500) },
+            { type: "dynamic-tool", toolName: "weather", toolCallId: "s3", state: "output-error", input: { city: "Oslo" }, errorText: "down" },
+            { type: "text", text: "Sunny in Paris." },
+          ],
+        },
+        { id: "5", role: "assistant", content: "Anything else?" },
       ]),
     ).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather in Paris?\n\nAnd Rome." },
-      { role: "assistant", content: "Sunny." },
+      { role: "assistant", content: `Sunny in Paris.\n\nTool results:\n- weather {"city":"Paris"} → {"sky":"sunny"}\n- weather {"city":"Rome"} → ${"x".repeat(400)}… [100 more characters]` },
+      { role: "assistant", content: "Anything else?" },
     ]);
   });
 
