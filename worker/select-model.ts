@@ -4,17 +4,21 @@
  * @module
  */
 import { createOpenAI } from "@ai-sdk/openai";
+import { createWorkersAI } from "workers-ai-provider";
 import type { PlanModel } from "../src/index.ts";
 import { fromLanguageModel } from "../src/ai/index.ts";
 import { createDemoModel, demoModelName } from "./demo/create-demo-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
+
+/** The Workers AI model used when `PLANKIT_MODEL` names none. */
+const defaultWorkersAiModel = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 
 /** The model a request runs with, and how the Worker names it in responses. */
 export interface SelectedModel {
   model: PlanModel;
   /** The model's name: the demo model's, or the configured model id. */
   name: string;
-  /** `demo` (offline), `openai`, `openai-compatible` (a custom base URL), or any name a custom selection gives (e.g. `workers-ai`). */
+  /** `demo` (offline), `openai`, `openai-compatible` (a custom base URL), `workers-ai`, or any name a custom selection gives. */
   provider: string;
 }
 
@@ -22,9 +26,11 @@ export interface SelectedModel {
  * Picks the model from the environment: with `OPENAI_API_KEY` or
  * `OPENAI_BASE_URL` set, `PLANKIT_MODEL` (default `gpt-4o-mini`) through
  * `@ai-sdk/openai`'s chat API (which OpenAI-compatible servers also speak)
- * and `fromLanguageModel`; otherwise the offline demo model, streaming at
- * `PLANKIT_DEMO_TOKENS_PER_SECOND`. The name never includes the key or the
- * base URL.
+ * and `fromLanguageModel`; else, with a Workers AI binding `AI`,
+ * `PLANKIT_MODEL` (default `@cf/meta/llama-3.3-70b-instruct-fp8-fast`)
+ * through `workers-ai-provider`; otherwise the offline demo model,
+ * streaming at `PLANKIT_DEMO_TOKENS_PER_SECOND`. The name never includes
+ * the key or the base URL.
  *
  * @param env - the Worker's environment.
  * @returns the model and its name.
@@ -38,6 +44,10 @@ export interface SelectedModel {
 export function selectModel(env: WorkerEnv): SelectedModel {
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const baseURL = env.OPENAI_BASE_URL?.trim() ?? "";
+  if (apiKey === "" && baseURL === "" && env.AI !== undefined) {
+    const modelId = env.PLANKIT_MODEL?.trim() || defaultWorkersAiModel;
+    return { model: fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }), name: modelId, provider: "workers-ai" };
+  }
   if (apiKey === "" && baseURL === "") {
     const rate = Number(env.PLANKIT_DEMO_TOKENS_PER_SECOND ?? "45");
     return { model: createDemoModel({ tokensPerSecond: rate > 0 ? rate : 45 }), name: demoModelName, provider: "demo" };

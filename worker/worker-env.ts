@@ -25,11 +25,17 @@ export interface WorkerEnv {
   PLAN_SESSION?: DurableObjectNamespace<PlanSession>;
   /** The durable runs of `/v1/runs` (wrangler.toml `[[workflows]]`). */
   PLAN_WORKFLOW?: Workflow<DurableRunParams>;
+  /**
+   * A Workers AI binding (wrangler.toml `[ai] binding = "AI"`): without the
+   * OpenAI settings below, plans come from `PLANKIT_MODEL` on Workers AI
+   * (default `@cf/meta/llama-3.3-70b-instruct-fp8-fast`).
+   */
+  AI?: Ai;
   /** An OpenAI (or compatible server) API key: plans come from that model instead of the demo model. */
   OPENAI_API_KEY?: string;
   /** The base URL of an OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
   OPENAI_BASE_URL?: string;
-  /** The model id, e.g. `gpt-4o-mini` (the default). */
+  /** The model id, e.g. `gpt-4o-mini` (the default with OpenAI) or a Workers AI `@cf/…` id. */
   PLANKIT_MODEL?: string;
   /** When set, `/v1/*` requests need `Authorization: Bearer <token>`. */
   PLANKIT_TOKEN?: string;
