@@ -12,7 +12,24 @@ import { readTypeName } from "./read-type-name.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** Keywords of an object schema whose value is an object. */
-const OBJECT_KEYWORDS = new Set(["properties", "patternProperties", "additionalProperties", "$defs", "definitions", "dependentSchemas", "propertyNames", "unevaluatedProperties", "not", "if", "then", "else"]);
+const OBJECT_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "propertyNames",
+  "unevaluatedProperties",
+  "items",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
 /** Those of them that map names to schemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** Keywords whose value is a string. */
@@ -42,7 +59,7 @@ function isKeyword(key: string, value: unknown): boolean {
  * rather than a JSON Schema. Each value is a description object
  * (`{ city: { type: "str", required: true } }`) or a string, read as a type
  * name or else as a description (`{ city: "str", when: "The day" }`); it
- * has no object `type`, no schemas under `properties` and no `$ref`; and
+ * has no `type` naming a type, no schemas under `properties` and no `$ref`; and
  * not every key is a schema keyword with a value of its shape — so a
  * parameter named `type` or `properties` is still read as a parameter.
  *
@@ -52,9 +69,9 @@ function isKeyword(key: string, value: unknown): boolean {
 function isParameterMap(value: Record<string, unknown>): boolean {
   const entries = Object.entries(value);
   if (entries.length === 0 || !entries.every(([, item]) => isObject(item) || typeof item === "string")) return false;
-  // An object type, schemas under `properties` or a `$ref` make it a schema, whatever else it holds (`example`, say).
+  // A type name, schemas under `properties` or a `$ref` make it a schema, whatever else it holds (`example`, say).
   const type = value["type"];
-  if (typeof type === "string" && readTypeName(type)?.["type"] === "object") return false;
+  if (typeof type === "string" && readTypeName(type) !== undefined) return false;
   if (isObject(value["properties"]) && isKeyword("properties", value["properties"])) return false;
   if (typeof value["$ref"] === "string") return false;
   return !entries.every(([key, item]) => isKeyword(key, item));

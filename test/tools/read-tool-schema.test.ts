@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeCatalog, normalizeSchemaTypes, ToolRegistry, validatePlan } from "../../src/index.ts";
 import { readToolSchema } from "../../src/tools/read-tool-schema.ts";
@@ -98,6 +99,67 @@ describe("readToolSchema", () => {
     const untyped = { properties: { q: { type: "string" } } };
     expect(readToolSchema(untyped, "input")).toBe(untyped);
     expect(readToolSchema({}, "input")).toStrictEqual({});
+  });
+
+  it("returns any JSON Schema written with JSON Schema's own names as the same object (property)", () => {
+    const name = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,11}$/u);
+    const { schema } = fc.letrec<{ schema: Record<string, unknown>; leaf: Record<string, unknown>; object: Record<string, unknown> }>((tie) => ({
+      leaf: fc.oneof(
+        fc.record({ type: fc.constantFrom("string", "integer", "number", "boolean", "null"), description: fc.string() }, { requiredKeys: ["type"] }),
+        fc.record({ enum: fc.array(fc.oneof(fc.string(), fc.integer()), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ type: fc.constant("array"), items: tie("schema") }, { requiredKeys: ["type"] }),
+        fc.record({ anyOf: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }) }),
+        fc.record({ $ref: fc.constant("#/$defs/x"), title: fc.string() }, { requiredKeys: ["$ref"] }),
+      ),
+      object: fc
+        .record(
+          {
+            type: fc.constant("object"),
+            properties: fc.dictionary(name, tie("schema"), { maxKeys: 4 }),
+            additionalProperties: fc.boolean(),
+            title: fc.string(),
+            example: fc.string(),
+          },
+          { requiredKeys: ["properties"] },
+        )
+        .map((object) => {
+          const keys = Object.keys(object["properties"] as object);
+          return keys.length > 0 ? { ...object, required: keys.slice(0, 1) } : object;
+        }),
+      schema: fc.oneof({ depthSize: "small", withCrossShrink: true }, tie("leaf"), tie("object")),
+    }));
+    fc.assert(
+      fc.property(schema, (value) => {
+        const before = JSON.stringify(value);
+        expect(readToolSchema(value, "input")).toBe(value);
+        expect(JSON.stringify(value)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads any map of parameter descriptions as an object schema with exactly those parameters (property)", () => {
+    const keywords = new Set(["type", "properties", "items", "not", "if", "then", "else", "contains", "definitions", "$defs", "description", "title", "format", "pattern"]);
+    const parameter = fc.record(
+      {
+        type: fc.constantFrom("str", "int", "float", "bool", "list", "dict", "string", "List[str]", "file", "DATE"),
+        description: fc.string(),
+        required: fc.boolean(),
+      },
+      { requiredKeys: ["type"] },
+    );
+    const names = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_ ]{0,15}$/u).filter((name) => !keywords.has(name));
+    fc.assert(
+      fc.property(fc.dictionary(names, parameter, { minKeys: 1, maxKeys: 6 }), (map) => {
+        const schema = readToolSchema(map, "input");
+        expect(schema["type"]).toBe("object");
+        expect(Object.keys(schema["properties"] as object)).toEqual(Object.keys(map));
+        const required = Object.entries(map).filter(([, item]) => item.required === true).map(([name]) => name);
+        expect(schema["required"] ?? []).toEqual(required);
+        for (const property of Object.values(schema["properties"] as Record<string, Record<string, unknown>>)) expect(property["required"]).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("moves draft-03 required flags into the parent's required list, at every depth", () => {
