@@ -6,6 +6,7 @@
 import { describeType, describeValue } from "./describe-value.ts";
 import { normalizeSketch, type NormalizeSketchOptions, type PlanEntry } from "./normalize-sketch.ts";
 import { isPlainObject, normalizeStep } from "./normalize-step.ts";
+import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 
@@ -23,7 +24,8 @@ export interface NormalizePlanResult {
 /**
  * Normalizes a plan to canonical steps. Accepted shapes: an array of steps;
  * `{ steps: [...] }` (or `{ plan: [...] }`); a single step object; a DAG
- * sketch `{ vertices, edges }`. Each step may be in any shape
+ * sketch `{ vertices, edges }`; a TaskBench task graph `{ task_nodes,
+ * task_links }` (read as a sketch, see `taskGraphToSketch`). Each step may be in any shape
  * {@link normalizeStep} accepts. Steps that cannot be read are left out and
  * reported as `invalid-step`; the others keep their position as `index`.
  * Never throws for bad input.
@@ -64,6 +66,21 @@ export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}
     const sketch = normalizeSketch(raw, options);
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
+  } else if (isPlainObject(raw) && Array.isArray(raw["task_nodes"])) {
+    const sketch = normalizeSketch(taskGraphToSketch(raw), options);
+    // Point issues at the task graph the caller wrote.
+    const renamed = (text: string): string =>
+      text
+        .replace(/\/vertices\//gu, "/task_nodes/")
+        .replace(/\/edges\//gu, "/task_links/")
+        .replace(/\b([Vv])ertex\b/gu, (_word, v: string) => (v === "V" ? "Node" : "node"))
+        .replace(/\b([Ee])dge\b/gu, (_word, e: string) => (e === "E" ? "Link" : "link"));
+    const last = sketch.entries.at(-1);
+    return {
+      entries: sketch.entries,
+      issues: sketch.issues.map((issue) => ({ ...issue, path: renamed(issue.path), message: renamed(issue.message) })),
+      count: last === undefined ? 0 : last.position + 1,
+    };
   } else if (isPlainObject(raw) && Array.isArray(raw["steps"])) {
     list = raw["steps"];
   } else if (isPlainObject(raw) && Array.isArray(raw["plan"])) {
@@ -71,7 +88,7 @@ export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}
   } else if (isPlainObject(raw) && ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))) {
     list = [raw];
   } else {
-    const message = `A plan must be an array of steps, an object with "steps", or a sketch with "vertices"; got ${describeType(raw)} ${describeValue(raw)}`;
+    const message = `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`;
     return { entries: [], issues: [{ code: "invalid-step", index: -1, path: "", message }], count: 0 };
   }
   const entries: PlanEntry[] = [];

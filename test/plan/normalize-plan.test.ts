@@ -27,7 +27,7 @@ describe("normalizePlan: containers", () => {
   it("reports something that is not a plan at all", () => {
     expect(normalizePlan("I cannot help with that")).toEqual({
       steps: [],
-      issues: [{ code: "invalid-step", index: -1, path: "", message: 'A plan must be an array of steps, an object with "steps", or a sketch with "vertices"; got string "I cannot help with that"' }],
+      issues: [{ code: "invalid-step", index: -1, path: "", message: 'A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got string "I cannot help with that"' }],
     });
   });
 });
@@ -123,5 +123,58 @@ describe("normalizePlan: DAG sketch (vertices, edges)", () => {
     expect(issues).toEqual([]);
     expect(steps.slice(0, 3).map((step) => step.id)).toEqual(["v1", "v2", "v3"]);
     expect(steps).toHaveLength(size + 1);
+  });
+});
+
+describe("normalizePlan: TaskBench task graphs", () => {
+  it("reads named arguments and links by task name, and quotes the sinks in a reply", () => {
+    const { steps, issues } = normalizePlan({
+      task_steps: ["Step 1: get the weather", "Step 2: get the news"],
+      task_nodes: [
+        { task: "get_news", arguments: [{ name: "topic", value: "weather in Paris" }] },
+        { task: "get_weather", arguments: [{ name: "location", value: "Paris" }, { name: "date", value: "2024-05-01" }] },
+      ],
+      task_links: [{ source: "get_weather", target: "get_news" }],
+    });
+    expect(issues).toEqual([]);
+    expect(steps).toEqual([
+      { id: "node-1", type: "tool", name: "get_weather", arguments: { location: "Paris", date: "2024-05-01" } },
+      { id: "node-0", type: "tool", name: "get_news", arguments: { topic: "weather in Paris" }, dependsOn: ["node-1"] },
+      { id: "reply", type: "reply", text: "{{node-0}}" },
+    ]);
+  });
+
+  it("reads positional arguments with <node-j> tags as references, named after the tool's parameters when known", () => {
+    const plan = {
+      task_nodes: [
+        { task: "Image-to-Text", arguments: ["photo.jpg"] },
+        { task: "Text-to-Speech", arguments: ["<node-0>"] },
+        { task: "Summarize", arguments: ["Say: <node-0>"] },
+      ],
+      task_links: [
+        { source: "Image-to-Text", target: "Text-to-Speech" },
+        { source: "Image-to-Text", target: "Summarize" },
+      ],
+    };
+    const names: Record<string, string[]> = { "Image-to-Text": ["image"], "Text-to-Speech": ["text"] };
+    const { steps, issues } = normalizePlan(plan, { parameterNames: (tool) => names[tool] });
+    expect(issues).toEqual([]);
+    expect(steps.map((step) => (step.type === "tool" ? [step.id, step.name, step.arguments] : [step.id, step.text]))).toEqual([
+      ["node-0", "Image-to-Text", { image: "photo.jpg" }],
+      ["node-1", "Text-to-Speech", { text: "{{node-0}}" }],
+      ["node-2", "Summarize", { arg0: "Say: {{node-0}}" }],
+      ["reply", "{{node-1}}\n\n{{node-2}}"],
+    ]);
+  });
+
+  it("names the node or link it cannot read, at its place in the task graph", () => {
+    const { issues } = normalizePlan({
+      task_nodes: [{ task: "a", arguments: [] }, "oops"],
+      task_links: [{ source: "a", target: "nowhere" }],
+    });
+    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
+      ["/task_nodes/1", 'Node 2 must be an object, got "oops" (/task_nodes/1)'],
+      ["/task_links/0", 'Link ["node-0","nowhere"] names unknown node "nowhere" (/task_links/0)'],
+    ]);
   });
 });

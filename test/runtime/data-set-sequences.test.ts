@@ -83,3 +83,33 @@ describe("function-calling data sets: a NESTFUL sequence over its own catalog", 
     expect(order.indexOf("step-start:var2")).toBeLessThan(order.indexOf("step-end:var1"));
   });
 });
+
+describe("function-calling data sets: a TaskBench task graph over its tool graph", () => {
+  const toolGraph = {
+    nodes: [
+      { id: "get_weather", desc: "Weather for a place and day", parameters: [{ name: "location", type: "string", desc: "Where" }, { name: "date", type: "string", desc: "When" }] },
+      { id: "send_message", desc: "Send a text message", parameters: [{ name: "to", type: "string" }, { name: "text", type: "string" }] },
+    ],
+    links: [{ source: "get_weather", target: "send_message" }],
+  };
+
+  it("validates with positional arguments named after the tool's parameters and <node-j> references", () => {
+    const { steps, issues } = validatePlan(
+      {
+        task_steps: ["Step 1: get the weather", "Step 2: send it"],
+        task_nodes: [
+          { task: "get_weather", arguments: ["Paris", "2025-05-01"] },
+          { task: "send_message", arguments: [{ name: "to", value: "Ada" }, { name: "text", value: "<node-0>" }] },
+        ],
+        task_links: [{ source: "get_weather", target: "send_message" }],
+      },
+      toolGraph,
+    );
+    expect(issues).toEqual([]);
+    expect(steps.map((step) => (step.type === "tool" ? [step.name, step.arguments] : [step.type]))).toEqual([
+      ["get_weather", { location: "Paris", date: "2025-05-01" }],
+      ["send_message", { to: "Ada", text: "{{node-0}}" }],
+      ["reply"],
+    ]);
+  });
+});
