@@ -159,7 +159,7 @@ describe("normalizePlan: TaskBench task graphs", () => {
     const names: Record<string, string[]> = { "Image-to-Text": ["image"], "Text-to-Speech": ["text"] };
     const { steps, issues } = normalizePlan(plan, { parameterNames: (tool) => names[tool] });
     expect(issues).toEqual([]);
-    expect(steps.map((step) => (step.type === "tool" ? [step.id, step.name, step.arguments] : [step.id, step.text]))).toEqual([
+    expect(steps.map((step) => (step.type === "tool" ? [step.id, step.name, step.arguments] : [step.id, step.type === "reply" ? step.text : step.prompt]))).toEqual([
       ["node-0", "Image-to-Text", { image: "photo.jpg" }],
       ["node-1", "Text-to-Speech", { text: "{{node-0}}" }],
       ["node-2", "Summarize", { arg0: "Say: {{node-0}}" }],
