@@ -5,6 +5,7 @@
  */
 import { describeValue } from "./describe-value.ts";
 import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
+import { mapStrings } from "./map-strings.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 
@@ -53,24 +54,15 @@ const retReference = new RegExp(REFERENCE_SOURCE, "gu");
  * @returns the rewritten value.
  */
 function rewriteRet(value: unknown, retOwner: ReadonlyMap<string, string>, retOf: ReadonlyMap<string, string>): unknown {
-  if (typeof value === "string") {
-    return value.replace(retReference, (source, id: string, path: string) => {
+  return mapStrings(value, (text) =>
+    text.replace(retReference, (source, id: string, path: string) => {
       let owner = id;
       if (!retOf.has(id) && retOwner.has(id)) owner = retOwner.get(id) ?? id;
       const first = /^\.([^\s{}.[\]]+)/u.exec(path);
       const rest = first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
       return owner === id && rest === path ? source : `{{${owner}${rest}}}`;
-    });
-  }
-  if (Array.isArray(value)) return value.map((item) => rewriteRet(item, retOwner, retOf));
-  if (isPlainObject(value)) {
-    const next: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, { value: rewriteRet(item, retOwner, retOf), enumerable: true, writable: true, configurable: true });
-    }
-    return next;
-  }
-  return value;
+    }),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { describeType, describeValue } from "./describe-value.ts";
 import type { PlanIssue } from "./plan-issue.ts";
+import { mapStrings } from "./map-strings.ts";
 import { PlanStepSchema, type PlanStep } from "./plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 
@@ -118,27 +119,6 @@ const contextReference = new RegExp(String.raw`\$context[:.](${segment}(?:\.${se
 const bareReference = new RegExp(String.raw`^\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.${segment})*)$`, "u");
 const stepLikeId = /^(?:step|task|var|s|t)[_-]?\d+$/iu;
 const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.{}[\]\n]*[^\s$.{}[\]])?)*)\$/gu;
-
-/**
- * Rewrites every string inside a JSON value, deep through arrays and objects
- * (keys stay as they are; `__proto__` stays a plain key).
- *
- * @param value - the value.
- * @param rewrite - the change to one string.
- * @returns the rewritten copy.
- */
-function mapStrings(value: unknown, rewrite: (text: string) => string): unknown {
-  if (typeof value === "string") return rewrite(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, rewrite));
-  if (isPlainObject(value)) {
-    const next: RawObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, { value: mapStrings(item, rewrite), enumerable: true, writable: true, configurable: true });
-    }
-    return next;
-  }
-  return value;
-}
 
 /**
  * Rewrites NESTFUL's `$`-delimited references, deep through arrays and

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { mapStrings } from "./map-strings.ts";
 import { isPlainObject } from "./normalize-step.ts";
 
 /** `<node-j>`: the output of the j-th node (from 0). */
@@ -16,14 +17,7 @@ const nodeReference = /<node-(\d+)>/gu;
  * @returns the rewritten value.
  */
 function rewriteNodeTags(value: unknown): unknown {
-  if (typeof value === "string") return value.includes("<node-") ? value.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`) : value;
-  if (Array.isArray(value)) return value.map(rewriteNodeTags);
-  if (isPlainObject(value)) {
-    const next: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(next, key, { value: rewriteNodeTags(item), enumerable: true, writable: true, configurable: true });
-    return next;
-  }
-  return value;
+  return mapStrings(value, (text) => (text.includes("<node-") ? text.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`) : text));
 }
 
 /**
