@@ -3,6 +3,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { createScriptedModel, ToolRegistry } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { createHangingTool } from "./create-hanging-tool.ts";
 
 const origin = "https://plankit.test";
 
@@ -87,23 +88,9 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
   });
 
   it("aborts the run when the client stops reading", async () => {
-    let aborted = false;
-    let started = false;
-    const slow = new ToolRegistry().register({
-      name: "wait_forever",
-      description: "Waits until aborted",
-      annotations: { readOnlyHint: true },
-      execute: (_args, { signal }) =>
-        new Promise((_, reject) => {
-          started = true;
-          signal?.addEventListener("abort", () => {
-            aborted = true;
-            reject(new Error("aborted"));
-          });
-        }),
-    });
+    const { registry, state } = createHangingTool();
     const worker = createWorker({
-      createTools: () => slow,
+      createTools: () => registry,
       selectModel: () => ({ name: "fixed", provider: "demo", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
     });
     const response = await worker.fetch(post("/v1/chat", { messages: [userMessage("wait")] }), {});
@@ -111,10 +98,10 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     const decoder = new TextDecoder();
     let text = "";
     while (!text.includes('"wait_forever"')) text += decoder.decode((await reader.read()).value, { stream: true });
-    for (let tries = 0; !started && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(started).toBe(true);
+    for (let tries = 0; !state.started && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.started).toBe(true);
     await reader.cancel("client went away");
-    for (let tries = 0; !aborted && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(aborted).toBe(true);
+    for (let tries = 0; !state.aborted && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.aborted).toBe(true);
   });
 });

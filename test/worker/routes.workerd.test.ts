@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createScriptedModel, ToolRegistry, type PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { createHangingTool } from "./create-hanging-tool.ts";
 import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import type { SelectedModel } from "../../worker/select-model.ts";
@@ -338,34 +339,20 @@ describe("CORS", () => {
 
 describe("client disconnects", () => {
   it("abort the run: the running tool sees its signal fire and stops", async () => {
-    let started = false;
-    let aborted = false;
-    const slow = new ToolRegistry().register({
-      name: "wait_forever",
-      description: "Waits until aborted",
-      annotations: { readOnlyHint: true },
-      execute: (_args, { signal }) =>
-        new Promise((_, reject) => {
-          started = true;
-          signal?.addEventListener("abort", () => {
-            aborted = true;
-            reject(new Error("aborted"));
-          });
-        }),
-    });
+    const { registry, state } = createHangingTool();
     const disconnecting = createWorker({
-      createTools: () => slow,
+      createTools: () => registry,
       selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
     });
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const text = await readUntil(reader, (sofar) => sofar.includes("event: step-start"));
     expect(text).toContain("event: step-start");
-    expect(started).toBe(true);
-    expect(aborted).toBe(false);
+    expect(state.started).toBe(true);
+    expect(state.aborted).toBe(false);
     await reader.cancel("client went away");
-    await waitFor(() => aborted);
-    expect(aborted).toBe(true);
+    await waitFor(() => state.aborted);
+    expect(state.aborted).toBe(true);
   });
 
   it("abort the model stream of a plan that is still being written", async () => {
