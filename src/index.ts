@@ -189,6 +189,8 @@ export { encodeJsonl } from "./runtime/encode-jsonl.ts";
 export { toJsonl } from "./runtime/to-jsonl.ts";
 export { parseJsonl } from "./runtime/parse-jsonl.ts";
 export { encodeSse } from "./runtime/encode-sse.ts";
+export { toChatCompletionChunks, type ChatCompletionChunk, type ChatCompletionChunkOptions } from "./runtime/to-chat-completion-chunks.ts";
+export { fromChatMessages } from "./runtime/from-chat-messages.ts";
 export { JsonlEncoderStream } from "./runtime/jsonl-encoder-stream.ts";
 export { SseEncoderStream } from "./runtime/sse-encoder-stream.ts";
 export { toReadableStream } from "./runtime/to-readable-stream.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { fromUIMessages, toUIMessageStreamResponse } from "../src/ai/index.ts";
-import { AgentRuntime, PlankitError, type AgentRuntimeOptions, type Dialog, type PlanStep, type PlannerEvent, type PlannerProfile, type RuntimeEvent, type ToolRegistry } from "../src/index.ts";
+import { AgentRuntime, fromChatMessages, PlankitError, toChatCompletionChunks, type AgentRuntimeOptions, type Dialog, type PlanStep, type PlannerEvent, type PlannerProfile, type RuntimeEvent, type ToolRegistry } from "../src/index.ts";
 import { createRequestPlanner } from "./create-request-planner.ts";
 import { createDemoTools } from "./demo/create-demo-tools.ts";
 import { handleRunsRequest } from "./durable/handle-runs-request.ts";
@@ -13,6 +13,8 @@ import { handleGuideRequest } from "./handle-guide-request.ts";
 import { checkBearerToken } from "./http/check-bearer-token.ts";
 import { createEventStream } from "./http/create-event-stream.ts";
 import { createChatBodySchema } from "./http/chat-body-schema.ts";
+import { createChatCompletionsBodySchema } from "./http/chat-completions-body-schema.ts";
+import { collectChatCompletion, encodeChatCompletionStream } from "./http/chat-completion-response.ts";
 import { problemResponse } from "./http/problem-response.ts";
 import { readJsonBody } from "./http/read-json-body.ts";
 import { readRequestBody } from "./http/read-request-body.ts";
@@ -46,10 +48,15 @@ const apiRoutes: Readonly<Record<string, readonly string[]>> = {
   "/v1/run": ["POST"],
   "/v1/guide": ["POST"],
   "/v1/chat": ["POST"],
+  "/v1/chat/completions": ["POST"],
+  "/v1/models": ["GET", "HEAD"],
   "/v1/tools": ["GET", "HEAD"],
 };
 
 const defaultBodyLimit = 16_384;
+/** The model id Chat Completions clients see (`GET /v1/models`, and every completion). */
+const chatModelId = "plankit";
+
 /** A chat carries its history, so its body may be larger. */
 const defaultChatBodyLimit = 131_072;
 
@@ -132,6 +139,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  *   (data: the step), `issue`/`repair` events, and `done` last (after an
  *   `error` event when the planner failed);
  * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end` last;
+ * - `POST /v1/chat/completions` and `GET /v1/models` → the OpenAI Chat
+ *   Completions API over runs (model `plankit`), streamed or whole, the
+ *   plan's progress as `reasoning_content`;
  * - `POST /v1/chat` → the AI SDK UI message stream of a run, for `useChat`
  *   (body: its transport's `messages`, `id`, `trigger`, `messageId`, plus
  *   `tools`, `maxSteps`, `profile`);
@@ -200,6 +210,11 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     const selected = chooseModel(env);
     const modelHeaders = { "x-plankit-model": selected.name, "x-plankit-model-provider": selected.provider };
     const registry = createTools(env);
+    if (path === "/v1/models") {
+      // What Chat Completions clients list before they call: one model, whatever plans underneath.
+      const models = { object: "list", data: [{ id: chatModelId, object: "model", created: 0, owned_by: "plankit" }] };
+      return respond(Response.json(models, { headers: { "cache-control": "no-store" } }), modelHeaders);
+    }
     if (path === "/v1/tools") {
       return respond(Response.json({ model: { name: selected.name, provider: selected.provider }, tools: registry.list() }, { headers: { "cache-control": "no-store" } }), modelHeaders);
     }
@@ -213,15 +228,26 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
     const toolNames = registry.list().map((tool) => tool.name);
     let dialog: Dialog | undefined;
     let body: RunOptions & { query?: string };
-    if (path === "/v1/chat") {
-      const read = await readJsonBody(request, env.PLANKIT_MAX_BODY_BYTES === undefined ? defaultChatBodyLimit : limit, createChatBodySchema(toolNames), '{"messages":[…]}');
-      if (!read.ok) return respond(read.response, modelHeaders);
-      dialog = fromUIMessages(read.body.messages);
+    let completion: { stream: boolean; includeUsage: boolean } | undefined;
+    if (path === "/v1/chat" || path === "/v1/chat/completions") {
+      const chatLimit = env.PLANKIT_MAX_BODY_BYTES === undefined ? defaultChatBodyLimit : limit;
+      if (path === "/v1/chat") {
+        const read = await readJsonBody(request, chatLimit, createChatBodySchema(toolNames), '{"messages":[…]}');
+        if (!read.ok) return respond(read.response, modelHeaders);
+        dialog = fromUIMessages(read.body.messages);
+        body = read.body;
+      } else {
+        const read = await readJsonBody(request, chatLimit, createChatCompletionsBodySchema(), '{"messages":[{"role":"user","content":"…"}]}');
+        if (!read.ok) return respond(read.response, modelHeaders);
+        dialog = fromChatMessages(read.body.messages);
+        // A streamed completion carries usage when asked for; a whole one always does.
+        completion = { stream: read.body.stream === true, includeUsage: read.body.stream !== true || read.body.stream_options?.include_usage === true };
+        body = { ...(read.body.profile === undefined ? {} : { profile: read.body.profile }), ...(read.body.maxSteps === undefined ? {} : { maxSteps: read.body.maxSteps }) };
+      }
       if (dialog.at(-1)?.role !== "user") {
         const detail = "the last message must be a user message with text";
         return respond(problemResponse(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] }), modelHeaders);
       }
-      body = read.body;
     } else {
       const read = await readRequestBody(request, limit, toolNames);
       if (!read.ok) return respond(read.response, modelHeaders);
@@ -265,6 +291,11 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
       ...(profile === undefined ? {} : { profile }),
     });
     const run = runtime.run(dialog ?? body.query ?? "", { signal: controller.signal });
+    if (completion !== undefined) {
+      const chunks = toChatCompletionChunks(redactEvents(run, redact, onDisconnect), { model: chatModelId, includeUsage: completion.includeUsage });
+      const headers = { ...modelHeaders, "x-plankit-run-id": run.runId };
+      return respond(completion.stream ? new Response(encodeChatCompletionStream(chunks), { headers: streamHeaders }) : Response.json(await collectChatCompletion(chunks)), headers);
+    }
     if (dialog !== undefined) {
       return respond(toUIMessageStreamResponse(redactEvents(run, redact, onDisconnect)), { ...modelHeaders, "x-plankit-run-id": run.runId });
     }

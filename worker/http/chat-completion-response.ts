@@ -1,0 +1,64 @@
+/**
+ * Chat Completions responses from chunks: streamed, or collected.
+ *
+ * @module
+ */
+import type { ChatCompletionChunk } from "../../src/index.ts";
+
+/**
+ * Frames chunks as the Chat Completions stream: `data: <json>` per chunk,
+ * `data: [DONE]` last.
+ *
+ * @param chunks - the chunks.
+ * @returns the body.
+ */
+export function encodeChatCompletionStream(chunks: AsyncIterable<ChatCompletionChunk>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+        controller.close();
+      } else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/**
+ * Collects chunks into one `chat.completion` object, as a request without
+ * `stream` gets it: the content and the reasoning joined, the last finish
+ * reason, and usage.
+ *
+ * @param chunks - the chunks.
+ * @returns the completion.
+ */
+export async function collectChatCompletion(chunks: AsyncIterable<ChatCompletionChunk>): Promise<Record<string, unknown>> {
+  let first: ChatCompletionChunk | undefined;
+  let content = "";
+  let reasoning = "";
+  let finish: string | null = null;
+  let usage: ChatCompletionChunk["usage"];
+  for await (const chunk of chunks) {
+    first ??= chunk;
+    const choice = chunk.choices[0];
+    content += choice?.delta.content ?? "";
+    reasoning += choice?.delta.reasoning_content ?? "";
+    finish = choice?.finish_reason ?? finish;
+    usage = chunk.usage ?? usage;
+  }
+  const message: Record<string, unknown> = { role: "assistant", content };
+  if (reasoning !== "") message["reasoning_content"] = reasoning;
+  return {
+    id: first?.id ?? "chatcmpl",
+    object: "chat.completion",
+    created: first?.created ?? Math.floor(Date.now() / 1000),
+    model: first?.model ?? "plankit",
+    choices: [{ index: 0, message, finish_reason: finish ?? "stop" }],
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
