@@ -67,20 +67,9 @@ export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
   } else if (isPlainObject(raw) && Array.isArray(raw["task_nodes"])) {
-    const sketch = normalizeSketch(taskGraphToSketch(raw), options);
-    // Point issues at the task graph the caller wrote.
-    const renamed = (text: string): string =>
-      text
-        .replace(/\/vertices\//gu, "/task_nodes/")
-        .replace(/\/edges\//gu, "/task_links/")
-        .replace(/\b([Vv])ertex\b/gu, (_word, v: string) => (v === "V" ? "Node" : "node"))
-        .replace(/\b([Ee])dge\b/gu, (_word, e: string) => (e === "E" ? "Link" : "link"));
+    const sketch = normalizeSketch(taskGraphToSketch(raw), options, { vertices: "task_nodes", edges: "task_links", vertex: "node", edge: "link" });
     const last = sketch.entries.at(-1);
-    return {
-      entries: sketch.entries,
-      issues: sketch.issues.map((issue) => ({ ...issue, path: renamed(issue.path), message: renamed(issue.message) })),
-      count: last === undefined ? 0 : last.position + 1,
-    };
+    return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
   } else if (isPlainObject(raw) && Array.isArray(raw["steps"])) {
     list = raw["steps"];
   } else if (isPlainObject(raw) && Array.isArray(raw["plan"])) {

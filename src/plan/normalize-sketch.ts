@@ -35,6 +35,22 @@ export interface NormalizeSketchOptions extends NormalizeStepOptions {
   sketchReply?: boolean;
 }
 
+/** How issues name a sketch's parts: its keys and the words for one item of each. */
+export interface SketchWording {
+  /** The key of the vertex list, for paths. */
+  vertices: string;
+  /** The key of the edge list, for paths. */
+  edges: string;
+  /** One vertex, in messages. */
+  vertex: string;
+  /** One edge, in messages. */
+  edge: string;
+}
+
+const sketchWording: SketchWording = { vertices: "vertices", edges: "edges", vertex: "vertex", edge: "edge" };
+
+const capitalized = (word: string): string => `${word.slice(0, 1).toUpperCase()}${word.slice(1)}`;
+
 interface Vertex {
   id: string;
   raw: Record<string, unknown>;
@@ -117,6 +133,8 @@ function readEdge(edge: unknown): [string, string] | undefined {
  *
  * @param sketch - the raw sketch object.
  * @param options - positional argument names, the appended reply.
+ * @param wording - how issues name the parts (for a sketch read from another
+ *   shape, such as a TaskBench task graph).
  * @returns the steps in execution order with their positions, and the issues.
  *
  * @example
@@ -131,20 +149,26 @@ function readEdge(edge: unknown): [string, string] | undefined {
  * // entries: t1 (web_search), t2 (calculator, expr "{{t1}} - 30"), reply "{{t2}}"
  * ```
  */
-export function normalizeSketch(sketch: Record<string, unknown>, options: NormalizeSketchOptions = {}): { entries: PlanEntry[]; issues: PlanIssue[] } {
+export function normalizeSketch(
+  sketch: Record<string, unknown>,
+  options: NormalizeSketchOptions = {},
+  wording: SketchWording = sketchWording,
+): { entries: PlanEntry[]; issues: PlanIssue[] } {
+  const VertexWord = capitalized(wording.vertex);
+  const EdgeWord = capitalized(wording.edge);
   const issues: PlanIssue[] = [];
   const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
   const vertices = new Map<string, Vertex>();
   rawVertices.forEach((raw: unknown, position) => {
-    const path = `/vertices/${position}`;
+    const path = `/${wording.vertices}/${position}`;
     if (!isPlainObject(raw)) {
-      issues.push({ code: "invalid-step", index: -1, path, message: `Vertex ${position + 1} must be an object, got ${describeValue(raw)} (${path})` });
+      issues.push({ code: "invalid-step", index: -1, path, message: `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)} (${path})` });
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
     const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
     if (vertices.has(id)) {
-      issues.push({ code: "duplicate-id", index: -1, stepId: id, path, message: `Vertex "${id}" repeats an id used by an earlier vertex (${path})` });
+      issues.push({ code: "duplicate-id", index: -1, stepId: id, path, message: `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex} (${path})` });
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
@@ -162,16 +186,16 @@ export function normalizeSketch(sketch: Record<string, unknown>, options: Normal
 
   const edges = Array.isArray(sketch["edges"]) ? sketch["edges"] : [];
   edges.forEach((raw: unknown, position) => {
-    const path = `/edges/${position}`;
+    const path = `/${wording.edges}/${position}`;
     const edge = readEdge(raw);
     if (edge === undefined) {
-      issues.push({ code: "invalid-step", index: -1, path, message: `Edge ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})` });
+      issues.push({ code: "invalid-step", index: -1, path, message: `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})` });
       return;
     }
     const [source, target] = edge;
     const missing = [source, target].filter((id) => !vertices.has(id));
     if (missing.length > 0) {
-      const message = `Edge ${describeValue(edge)} names unknown vertex ${missing.map((id) => `"${id}"`).join(" and ")} (${path})`;
+      const message = `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${missing.map((id) => `"${id}"`).join(" and ")} (${path})`;
       issues.push({ code: "unknown-reference", index: -1, path, message });
       return;
     }
@@ -216,12 +240,12 @@ export function normalizeSketch(sketch: Record<string, unknown>, options: Normal
   }
   const stuck = pending.filter((vertex) => !placed.has(vertex.id));
   for (const vertex of stuck) {
-    const path = `/vertices/${vertex.position}`;
+    const path = `/${wording.vertices}/${vertex.position}`;
     const cycle = findCycle(vertex, vertices, placed);
     const message =
       cycle === undefined
-        ? `Vertex "${vertex.id}" depends on a vertex that is part of a dependency cycle (${path})`
-        : `Vertex "${vertex.id}" is part of a dependency cycle: ${cycle.join(" → ")} (${path})`;
+        ? `${VertexWord} "${vertex.id}" depends on a ${wording.vertex} that is part of a dependency cycle (${path})`
+        : `${VertexWord} "${vertex.id}" is part of a dependency cycle: ${cycle.join(" → ")} (${path})`;
     issues.push({ code: "invalid-step", index: -1, stepId: vertex.id, path, message });
   }
 
