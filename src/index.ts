@@ -4,7 +4,7 @@
  * @module
  */
 export { PlankitError, type PlankitErrorCode } from "./errors/plankit-error.ts";
-export type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest, PlanModelUsage } from "./model/plan-model.ts";
+export type { FinishReason, PlanModel, PlanModelPart, PlanModelPurpose, PlanModelRequest, PlanModelUsage } from "./model/plan-model.ts";
 export {
   createJsonStreamParser,
   type JsonRepair,

@@ -19,8 +19,36 @@ export interface PlanModelUsage {
   outputTokens?: number;
 }
 
+/**
+ * What a model call is for. Every caller in the core sets it, so that a
+ * scripted or offline model can answer by purpose instead of by the wording
+ * of a prompt: `plan` (a plan), `repair` (a plan again, with its issues),
+ * `replan` (a patch after a failure), `reason` (the thinking before a sketch
+ * plan), `understand` (a request read as a goal), `reflect` (a failed step
+ * judged), `integrate` (results written as the reply), `llm-step` (an `llm`
+ * step's prompt), `decide` (the decision engine's choice of skill),
+ * `guided-reply` (a guided conversation's answer).
+ */
+export type PlanModelPurpose =
+  | "plan"
+  | "repair"
+  | "replan"
+  | "reason"
+  | "understand"
+  | "reflect"
+  | "integrate"
+  | "llm-step"
+  | "decide"
+  | "guided-reply";
+
 /** One request to a model. */
 export interface PlanModelRequest {
+  /**
+   * What the call is for; models may ignore it.
+   *
+   * @defaultValue none
+   */
+  purpose?: PlanModelPurpose;
   /** The system prompt. */
   system?: string;
   /** The user prompt. */
