@@ -165,6 +165,7 @@ export type {
   PlanStartEvent,
   ReflectionEvent,
   ReplanEvent,
+  ReplyDeltaEvent,
   ReplyEvent,
   RunEndEvent,
   RunEndReason,

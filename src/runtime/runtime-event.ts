@@ -191,6 +191,18 @@ export interface ReplanEvent extends RuntimeEventBase {
   renamed: Record<string, string>;
 }
 
+/**
+ * A piece of the answer, as it is written: the reply step's text with each
+ * reference filled in once its step has ended, or the model's integrated
+ * answer token by token. The deltas of a run, joined in order, are the
+ * `reply` event's text; `reply` follows them.
+ */
+export interface ReplyDeltaEvent extends RuntimeEventBase {
+  type: "reply-delta";
+  /** The text added to the reply. */
+  delta: string;
+}
+
 /** The answer to the user. */
 export interface ReplyEvent extends RuntimeEventBase {
   type: "reply";
@@ -235,6 +247,7 @@ export type RuntimeEvent =
   | StepSkippedEvent
   | ReflectionEvent
   | ReplanEvent
+  | ReplyDeltaEvent
   | ReplyEvent
   | RunEndEvent;
 
