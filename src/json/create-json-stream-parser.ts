@@ -55,6 +55,17 @@ export interface JsonStreamParserOptions {
    * @defaultValue [] (only a root array's elements are handed out)
    */
   unwrapKeys?: readonly string[];
+  /**
+   * Lenient mode: look for the root value inside prose. With `false` the
+   * value must start at the first non-space character and the parser stops
+   * right after it: {@link JsonStreamParser.status} turns `"done"` (or
+   * `"rejected"` when the text there is no value) and
+   * {@link JsonStreamParser.restOffset} says where the rest of the text
+   * begins, for a caller that reads several values, or values inside other
+   * syntax, one at a time.
+   * @defaultValue true
+   */
+  prose?: boolean;
 }
 
 /** What a lenient repair changed. */
@@ -118,6 +129,17 @@ export interface JsonStreamParser {
   readonly offset: number;
   /** The key of `unwrapKeys` whose array's elements were handed out, if any. */
   readonly unwrappedKey: string | undefined;
+  /**
+   * `"reading"` until the root value is complete; then `"done"`. With
+   * `prose: false`, `"rejected"` when the text does not start with a value.
+   */
+  readonly status: "reading" | "done" | "rejected";
+  /**
+   * With `prose: false`, once {@link JsonStreamParser.status} is not
+   * `"reading"`: the offset of the first character that is not part of the
+   * value (where a rejected candidate failed, at least one past its start).
+   */
+  readonly restOffset: number | undefined;
 }
 
 // Parser modes. Structural modes say what may come next; token modes are in
@@ -242,7 +264,10 @@ function checkOptions(options: JsonStreamParserOptions): void {
     throw new PlankitError("invalid-options", `createJsonStreamParser: ${message}`);
   };
   if (typeof options !== "object" || options === null) fail(`options must be an object, got ${String(options)}`);
-  if (options.strict !== undefined && typeof options.strict !== "boolean") fail(`strict must be a boolean, got ${JSON.stringify(options.strict)}`);
+  for (const name of ["strict", "prose"] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== "boolean") fail(`${name} must be a boolean, got ${JSON.stringify(value)}`);
+  }
   for (const name of ["maxDepth", "maxTokenSize"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value >= 1)) fail(`${name} must be an integer >= 1, got ${String(value)}`);
@@ -306,6 +331,9 @@ class Parser implements JsonStreamParser {
   private sawContent = false; // a non-space character was seen in the preamble
   private suffixNoted = false;
   private failedAt = 0;
+  private readonly prose: boolean;
+  private rejected = false;
+  restOffset: number | undefined = undefined;
 
   constructor(options: JsonStreamParserOptions) {
     checkOptions(options);
@@ -313,6 +341,7 @@ class Parser implements JsonStreamParser {
     this.maxDepth = options.maxDepth ?? 512;
     this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
     this.unwrapKeys = options.unwrapKeys ?? [];
+    this.prose = options.prose ?? true;
     this.mode = this.strict ? VALUE : PREAMBLE;
   }
 
@@ -336,8 +365,14 @@ class Parser implements JsonStreamParser {
       this.run(chunk, this.offset);
     }
     this.offset += chunk.length;
+    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT) this.restOffset = this.offset;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return this.out;
+  }
+
+  get status(): "reading" | "done" | "rejected" {
+    if (this.rejected) return "rejected";
+    return this.hasRoot && (this.mode === AFTER_ROOT || this.mode === DONE) && !this.speculating ? "done" : "reading";
   }
 
   end(): unknown {
@@ -387,6 +422,14 @@ class Parser implements JsonStreamParser {
       } catch (error) {
         if (error !== LENIENT_FAILURE) throw error;
         if (!this.speculating) return;
+        if (!this.prose) {
+          // One candidate only: the caller reads on from where it failed.
+          this.restOffset = Math.max(this.failedAt, this.speculationStart + 1);
+          this.resetToPreamble();
+          this.rejected = true;
+          this.mode = DONE;
+          return;
+        }
         // The candidate was not the root value: resume the preamble where it failed
         // (one character after its start at least). Candidates inside the failed
         // text are not retried, so every character is read a bounded number of times.
@@ -448,6 +491,7 @@ class Parser implements JsonStreamParser {
     }
     this.failedAt = offset;
     if (!this.speculating) {
+      this.restOffset ??= offset;
       this.repair("stopped", offset, `Stopped at unexpected ${found} (expected ${expected}); the rest was ignored`);
       this.finish(offset);
       this.mode = DONE;
@@ -459,6 +503,8 @@ class Parser implements JsonStreamParser {
     const error = new JsonStreamError(code, `${message} at offset ${offset}`, offset, expected);
     this.failure = error;
     if (this.strict) throw error;
+    this.restOffset ??= offset;
+    this.rejected = !this.hasRoot;
     this.mode = DONE;
     this.speculating = false;
     throw LENIENT_FAILURE;
@@ -490,7 +536,7 @@ class Parser implements JsonStreamParser {
       this.root = value;
       this.hasRoot = true;
       this.mode = AFTER_ROOT;
-      if (this.speculating && typeof value === "object" && value !== null) this.commit();
+      if (this.speculating && ((typeof value === "object" && value !== null) || !this.prose)) this.commit();
       return;
     }
     const d = depth - 1;
@@ -658,6 +704,10 @@ class Parser implements JsonStreamParser {
     let i = from;
     while (i < n) {
       const mode = this.mode;
+      if (mode === AFTER_ROOT && !this.prose && !strict) {
+        this.restOffset ??= base + i;
+        return;
+      }
       if (mode === STRING) {
         // Fast path: copy the run of ordinary characters with one slice.
         const quote = this.closeQuote;

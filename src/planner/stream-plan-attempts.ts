@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { FinishReason, PlanModel } from "../model/plan-model.ts";
+import { createToolCallReader } from "../plan/create-tool-call-reader.ts";
 import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
@@ -206,9 +206,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         }
       };
 
-      // One model call, parsed and validated while it streams.
-      // Steps stream from a bare array or one wrapped as {"steps": [...]} / {"plan": [...]}.
-      const parser = createJsonStreamParser({ unwrapKeys: ["steps", "plan"] });
+      // One model call, read and validated while it streams: each call in any
+      // common format (docs/formats.md) becomes a step the moment it closes.
+      const reader = createToolCallReader();
       let text = "";
       let streamed = 0;
       const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
@@ -220,7 +220,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             break;
           }
           text += next.value;
-          for (const element of parser.write(next.value)) {
+          for (const element of reader.write(next.value)) {
             streamed++;
             yield* handle(element);
           }
@@ -229,31 +229,28 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         await call.return("missing");
       }
 
-      let root: unknown;
-      let readable = true;
-      try {
-        root = parser.end();
-      } catch {
-        readable = false;
+      const read = reader.end();
+      let readable = read.found;
+      for (const element of read.steps) yield* handle(element);
+      for (const cut of read.cutOff) {
+        const at = position++;
+        const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`);
+        if (heldReply === undefined) repairable.push(issue);
+        yield { type: "issue", issue, action: "dropped" };
       }
-      const list = Array.isArray(root) ? root : parser.unwrappedKey === undefined ? undefined : (root as Record<string, unknown>)[parser.unwrappedKey];
-      if (readable && Array.isArray(list)) {
-        for (let index = streamed; index < list.length; index++) {
-          const at = position++;
-          const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before its JSON closed and was dropped`);
-          if (heldReply === undefined) repairable.push(issue);
-          yield { type: "issue", issue, action: "dropped" };
-        }
-      } else if (readable) {
-        const read = readPlanEntries(root, { ...normalizeOptions, parameterNames: (tool) => catalog.parameterNames(tool) });
-        if (read.count === 0 && read.issues.some((issue) => issue.index === -1 && issue.path === "")) {
-          readable = false;
-        } else {
-          for (const issue of read.issues) {
+      if (readable && streamed + read.steps.length + read.cutOff.length === 0) {
+        // No call at all: a plan in another shape (a sketch, a task graph), read whole.
+        readable = false;
+        for (const value of read.values) {
+          const entries = readPlanEntries(value, { ...normalizeOptions, parameterNames: (tool) => catalog.parameterNames(tool) });
+          if (entries.count === 0 && entries.issues.some((issue) => issue.index === -1 && issue.path === "")) continue;
+          readable = true;
+          for (const issue of entries.issues) {
             repairable.push(issue);
             yield { type: "issue", issue, action: "dropped" };
           }
-          for (const entry of read.entries) yield* handle(entry.step);
+          for (const entry of entries.entries) yield* handle(entry.step);
+          break;
         }
       }
 

@@ -1,0 +1,86 @@
+/**
+ * Reading one JSON value a model wrote as a step, whatever call format it uses.
+ *
+ * @module
+ */
+import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { isPlainObject } from "./normalize-step.ts";
+
+/**
+ * Keys whose presence makes an object a step (or call object) in a shape
+ * `normalizeStep` reads: the canonical, compact, flat, step-list and OpenAI shapes.
+ */
+const stepKeys = ["type", "action", "step_id", "name", "tool", "tool_name", "function", "reply", "text", "prompt"] as const;
+
+/** Single keys that wrap one call object: `{"function_call": {name, arguments}}`. */
+const callWrapperKeys = new Set(["function_call", "tool_call", "call"]);
+
+/** Keys that name a part of a plan, never a tool, so `{key: {...}}` is not read as a call of `key`. */
+const planKeys = new Set([
+  "steps", "plan", "tool_calls", "calls", "actions", "function_calls", "functions", "tasks",
+  "vertices", "edges", "task_nodes", "task_links", "arguments", "parameters", "params", "args", "input", "result", "error",
+]);
+
+/** Keys of whole plans (wrappers, sketches, task graphs): such an object is never one tool's arguments. */
+const structureKeys = new Set(["steps", "plan", "tool_calls", "calls", "function_calls", "vertices", "edges", "task_nodes", "task_links"]);
+
+/** A tool name as models write them: letters, digits, `_`, `-` and `.`, not starting with a digit. */
+const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
+
+/**
+ * Reads a JSON-encoded object leniently.
+ *
+ * @param text - the text.
+ * @returns the object, or `undefined` when the text holds none.
+ */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  const parser = createJsonStreamParser({ prose: false });
+  parser.write(trimmed);
+  try {
+    const value = parser.end();
+    return isPlainObject(value) && parser.restOffset !== undefined && trimmed.slice(parser.restOffset).trim() === "" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads one JSON value as a step, when it is one.
+ *
+ * - An object with a step field (`type`, `action`, `step_id`, `name`,
+ *   `tool`, `tool_name`, `function`, `reply`, `text`, `prompt`) is a step,
+ *   returned as it is for `normalizeStep` (which reads call objects with
+ *   `arguments`/`parameters`/`params`/`args`/`input`, arguments as a JSON
+ *   string, and OpenAI's `{type: "function", function}`).
+ * - `{"function_call" | "tool_call" | "call": {…}}` is the call inside.
+ * - A record `{tool_name: {args}}` or `{tool_name: "<json args>"}` — one key
+ *   that looks like a tool name and is no plan field — is
+ *   `{name: tool_name, arguments: args}`.
+ * - With `name` (a tool name written before the value, as in
+ *   `get_weather\n{"city": "Paris"}`), any other object is that tool's arguments.
+ *
+ * @param value - a parsed value.
+ * @param name - the tool name written just before the value, if any.
+ * @returns the step to normalize, or `undefined` when the value is no step.
+ *
+ * @example
+ * ```ts
+ * toCallStep({ get_weather: { city: "Paris" } }); // { name: "get_weather", arguments: { city: "Paris" } }
+ * toCallStep({ temperature: 21 });                // undefined
+ * ```
+ */
+export function toCallStep(value: unknown, name?: string): Record<string, unknown> | undefined {
+  if (!isPlainObject(value)) return undefined;
+  if (stepKeys.some((key) => Object.hasOwn(value, key))) return value;
+  if (name !== undefined && !Object.keys(value).some((key) => structureKeys.has(key))) return { name, arguments: value };
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const key = keys[0]!;
+  const inner = value[key];
+  if (callWrapperKeys.has(key)) return isPlainObject(inner) ? toCallStep(inner) : undefined;
+  if (planKeys.has(key) || !toolNamePattern.test(key)) return undefined;
+  const args = typeof inner === "string" ? parseObject(inner) : isPlainObject(inner) ? inner : undefined;
+  return args === undefined ? undefined : { name: key, arguments: args };
+}
