@@ -15,6 +15,12 @@ export {
 export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
 export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";
 export { JsonElementStream } from "./json/json-element-stream.ts";
+export {
+  createToolCallReader,
+  type CutOffCall,
+  type ToolCallReader,
+  type ToolCallReadResult,
+} from "./plan/create-tool-call-reader.ts";
 export { applySkillOutputs, type AppliedSkillOutputs } from "./decide/apply-skill-outputs.ts";
 export { availableSkills } from "./decide/available-skills.ts";
 export { ConditionSchema, type Condition, type ComparisonOperator, type PresenceOperator } from "./decide/condition.ts";
@@ -87,6 +93,7 @@ export { findReferences, type FoundReference } from "./plan/find-references.ts";
 export { referencesOf } from "./plan/references-of.ts";
 export { resolveReferences, type ResolveReferencesOptions, type StepResults } from "./plan/resolve-references.ts";
 export { validateStep, type StepValidationContext, type ValidateStepResult } from "./validate/validate-step.ts";
+export { resolveToolName, type ToolNameResolution } from "./validate/resolve-tool-name.ts";
 export { validatePlan, type ValidatePlanOptions, type ValidatePlanResult } from "./validate/validate-plan.ts";
 export { createPlanValidator, type PlanValidator } from "./validate/create-plan-validator.ts";
 export { parsePlan } from "./validate/parse-plan.ts";

@@ -23,7 +23,7 @@ import { isPlainObject } from "./normalize-step.ts";
 import { toCallStep } from "./to-call-step.ts";
 
 /** Keys under which a root object may wrap its list of steps or calls. */
-export const WRAPPER_KEYS: readonly string[] = ["steps", "plan", "tool_calls", "calls", "actions", "function_calls", "functions", "tasks"];
+const WRAPPER_KEYS: readonly string[] = ["steps", "plan", "tool_calls", "calls", "actions", "function_calls", "functions", "tasks"];
 
 /** Something that was cut off by the end of the text before it closed. */
 export interface CutOffCall {
@@ -67,21 +67,20 @@ const callTags = new Set([
   "tool_call", "tool_calls", "function_call", "function_calls", "functioncall", "tools", "python_tag", "toolcall", "tool_code",
 ]);
 /** Special tokens that end a model turn or a call block. */
-const endTags = new Set(["eom_id", "eot_id", "im_end", "end", "call", "/s"]);
+const endTags = new Set(["eom_id", "eot_id", "im_end", "end", "call", "function"]);
 /** The longest tag looked for, so that a lone `<` in prose is decided quickly. */
 const maxTagLength = 64;
-
-const identifierStart = /[A-Za-z_$]/u;
-const identifierPart = /[\w$]/u;
-const toolNameLine = /^[A-Za-z_$][\w$.-]*$/u;
+/** The longest tool name looked for (longer words are prose). */
+const maxNameLength = 256;
+const toolsMarker = "[TOOL_CALLS]";
+const argumentsMarker = "[ARGS]";
+const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
 
 /** A JSON value being read. */
 interface JsonRead {
   parser: JsonStreamParser;
   /** Offset of its first character in the whole text. */
   base: number;
-  /** Offset up to which the text was fed. */
-  fed: number;
   /** For a root array: whether its elements are steps (decided by the first one). */
   plan: boolean | undefined;
   streamed: number;
@@ -90,7 +89,7 @@ interface JsonRead {
 }
 
 /** Where a pythonic call list is. */
-type PythonPhase = "name" | "open" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator";
+type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator";
 
 interface PythonRead {
   bracketed: boolean;
@@ -99,11 +98,29 @@ interface PythonRead {
   name: string;
   key: string;
   arguments: Record<string, unknown>;
-  value: JsonRead | undefined;
+  value: JsonStreamParser | undefined;
+  valueBase: number;
 }
 
-function isSpace(c: string): boolean {
-  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\u00a0" || c === "\ufeff";
+function isIdentifierStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+
+function isIdentifierPart(c: number): boolean {
+  return isIdentifierStart(c) || (c >= 48 && c <= 57);
+}
+
+/** Characters of a tool name as models write them: identifier characters, `.` and `-`. */
+function isNamePart(c: number): boolean {
+  return isIdentifierPart(c) || c === 46 || c === 45;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 0xa0 || c === 0xfeff || c === 0x3000 || (c >= 0x2000 && c <= 0x200b);
+}
+
+function isNewline(c: number): boolean {
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 }
 
 function setArgument(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -111,14 +128,26 @@ function setArgument(target: Record<string, unknown>, key: string, value: unknow
 }
 
 class Reader implements ToolCallReader {
-  private text = "";
+  /**
+   * The text not yet consumed, from `bufferBase` on. Prose is dropped as it
+   * is read; while a value is read, chunks go to its parser and are only
+   * appended here (never indexed, so never flattened) until it completes.
+   */
+  private buffer = "";
+  private bufferBase = 0;
   private pos = 0;
   private ended = false;
   /** A pythonic call may start here: the answer's start, after a call tag, in a fence. */
   private callPosition = true;
   private inFence = false;
-  /** A tool name given by a `<function=name>` tag for the next JSON value. */
-  private tagName: string | undefined;
+  /** A tool name for the next JSON object: from `<function=name>` or `name[ARGS]`. */
+  private pendingName: string | undefined;
+  /** The run of tool-name characters just before `pos` ("" when none, undefined when too long). */
+  private word: string | undefined = "";
+  /** Whether the line so far is blank or that one word. */
+  private lineIsWord = true;
+  /** The previous line, when it held only a tool name, while the current line is blank. */
+  private nameLine: string | undefined;
   private json: JsonRead | undefined;
   private python: PythonRead | undefined;
   private out: unknown[] = [];
@@ -129,7 +158,9 @@ class Reader implements ToolCallReader {
   write(chunk: string): unknown[] {
     if (this.ended) throw new TypeError("ToolCallReader.write() was called after end()");
     this.out = [];
-    this.text += chunk;
+    this.buffer += chunk;
+    if (this.json !== undefined) this.feedJson(this.json, chunk);
+    else if (this.python?.value !== undefined) this.python.value.write(chunk);
     this.scan();
     return this.out;
   }
@@ -144,28 +175,70 @@ class Reader implements ToolCallReader {
     return { steps: this.out, cutOff: this.cutOff, values: this.values, found: this.found || this.out.length > 0 };
   }
 
+  private get total(): number {
+    return this.bufferBase + this.buffer.length;
+  }
+
+  /** The character code at absolute offset `at` (NaN past the text). */
+  private code(at: number): number {
+    return this.buffer.charCodeAt(at - this.bufferBase);
+  }
+
+  private slice(from: number, to: number): string {
+    return this.buffer.slice(from - this.bufferBase, to - this.bufferBase);
+  }
+
   private emit(step: unknown): void {
     this.found = true;
     this.out.push(step);
   }
 
-  /** Reads as far as the text allows (to the end once `end()` was called). */
+  /** Reads as far as the text allows (to the end once `end()` was called), then drops what was read. */
   private scan(): void {
-    const text = this.text;
     for (;;) {
       if (this.json !== undefined) {
-        if (!this.feedJson(this.json)) return;
+        if (this.json.parser.status === "reading") break;
         this.finishJson(this.json);
-        this.json = undefined;
         continue;
       }
       if (this.python !== undefined) {
-        if (!this.stepPython(this.python)) return;
+        if (!this.stepPython(this.python)) break;
         continue;
       }
-      if (this.pos >= text.length) return;
-      if (!this.stepProse()) return;
+      if (this.pos >= this.total || !this.stepProse()) break;
     }
+    if (this.json === undefined && this.python?.value === undefined && this.pos > this.bufferBase) {
+      this.buffer = this.buffer.slice(this.pos - this.bufferBase);
+      this.bufferBase = this.pos;
+    }
+  }
+
+  /** Notes a character of prose for the tool-name-line rule. */
+  private notePlain(c: number): void {
+    if (isNewline(c)) {
+      this.nameLine = this.lineIsWord && this.word !== undefined && this.word !== "" ? this.word : undefined;
+      this.word = "";
+      this.lineIsWord = true;
+      return;
+    }
+    if (isBlank(c)) {
+      if (this.word !== "") this.lineIsWord = false;
+      return;
+    }
+    this.nameLine = undefined;
+    if (isNamePart(c)) {
+      if (this.word !== undefined) this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
+      return;
+    }
+    this.word = "";
+    this.lineIsWord = false;
+  }
+
+  /** Something other than plain prose was read: no tool name stands before what follows. */
+  private breakWord(): void {
+    this.word = "";
+    this.lineIsWord = false;
+    this.nameLine = undefined;
   }
 
   /**
@@ -174,27 +247,22 @@ class Reader implements ToolCallReader {
    * @returns false when more text is needed to decide.
    */
   private stepProse(): boolean {
-    const text = this.text;
     const at = this.pos;
-    const c = text[at]!;
-    if (isSpace(c)) {
+    const c = this.code(at);
+    if (isBlank(c) || isNewline(c)) {
+      this.notePlain(c);
       this.pos++;
       return true;
     }
-    if (c === "<") return this.readTag();
-    if (c === "`") return this.readFence();
-    if (c === "[") {
-      const marker = "[TOOL_CALLS]";
-      if (text.startsWith(marker.slice(0, Math.min(marker.length, text.length - at)), at) && text.length - at < marker.length && !this.ended) return false;
-      if (text.startsWith(marker, at)) {
-        this.pos = at + marker.length;
-        this.callPosition = true;
-        return true;
-      }
+    if (c === 60) return this.readTag();
+    if (c === 96) return this.readFence();
+    if (c === 91) {
+      const marker = this.readMarker(at);
+      if (marker === undefined) return false;
+      if (marker) return true;
       if (this.callPosition) {
         let j = at + 1;
-        while (j < text.length && isSpace(text[j]!)) j++;
-        if (j === text.length && !this.ended) return false;
+        while (j < this.total && (isBlank(this.code(j)) || isNewline(this.code(j)))) j++;
         const call = this.callAhead(j);
         if (call === undefined) return false;
         if (call) {
@@ -206,15 +274,15 @@ class Reader implements ToolCallReader {
       this.startJson(at, undefined);
       return true;
     }
-    if (c === "{") {
-      this.startJson(at, this.tagName ?? this.nameBefore(at));
+    if (c === 123) {
+      this.startJson(at, this.pendingName ?? (this.lineIsWord && this.word === "" ? this.nameLine : undefined));
       return true;
     }
-    if (c === '"' && this.callPosition) {
+    if (c === 34 && this.callPosition) {
       this.startJson(at, undefined);
       return true;
     }
-    if (this.callPosition && identifierStart.test(c)) {
+    if (this.callPosition && isIdentifierStart(c)) {
       const call = this.callAhead(at);
       if (call === undefined) return false;
       if (call) {
@@ -223,8 +291,36 @@ class Reader implements ToolCallReader {
       }
     }
     this.callPosition = false;
+    this.pendingName = undefined;
+    this.notePlain(c);
     this.pos++;
     return true;
+  }
+
+  /**
+   * Reads `[TOOL_CALLS]` or `[ARGS]` at `at`.
+   *
+   * @returns true when read, false when not there, undefined when more text is needed.
+   */
+  private readMarker(at: number): boolean | undefined {
+    for (const marker of [toolsMarker, argumentsMarker]) {
+      const available = Math.min(marker.length, this.total - at);
+      if (this.slice(at, at + available) !== marker.slice(0, available)) continue;
+      if (available < marker.length) {
+        if (!this.ended) return undefined;
+        continue;
+      }
+      this.pos = at + marker.length;
+      if (marker === toolsMarker) {
+        this.callPosition = true;
+        this.breakWord();
+      } else {
+        this.pendingName = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+        this.breakWord();
+      }
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -233,51 +329,50 @@ class Reader implements ToolCallReader {
    * @returns undefined when more text is needed.
    */
   private callAhead(at: number): boolean | undefined {
-    const text = this.text;
-    if (at >= text.length || !identifierStart.test(text[at]!)) return at >= text.length && !this.ended ? undefined : false;
+    if (at >= this.total) return this.ended ? false : undefined;
+    if (!isIdentifierStart(this.code(at))) return false;
     let j = at + 1;
-    while (j < text.length && (identifierPart.test(text[j]!) || text[j] === ".")) j++;
-    if (j === text.length) return this.ended ? false : undefined;
-    return text[j] === "(";
+    while (j < this.total && j - at <= maxNameLength && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
+    if (j - at > maxNameLength) return false;
+    if (j === this.total) return this.ended ? false : undefined;
+    return this.code(j) === 40 && this.code(j - 1) !== 46;
   }
 
   /** Reads a tag at `pos` (`<tool_call>`, `</tool_call>`, `<|python_tag|>`, `<function=name>`). */
   private readTag(): boolean {
-    const text = this.text;
     const at = this.pos;
-    const close = text.indexOf(">", at + 1);
-    if (close < 0 || close - at > maxTagLength) {
-      if (close < 0 && text.length - at <= maxTagLength && !this.ended) return false;
+    let close = at + 1;
+    while (close < this.total && close - at <= maxTagLength && this.code(close) !== 62 && this.code(close) !== 60) close++;
+    if (close === this.total && !this.ended && close - at <= maxTagLength) return false;
+    if (this.code(close) !== 62) {
       this.callPosition = false;
+      this.breakWord();
       this.pos++;
       return true;
     }
-    let inner = text.slice(at + 1, close);
-    let closing = false;
+    let inner = this.slice(at + 1, close).trim();
     if (inner.startsWith("|") && inner.endsWith("|")) inner = inner.slice(1, -1);
-    if (inner.startsWith("/")) {
-      closing = true;
-      inner = inner.slice(1);
-    }
-    inner = inner.trim();
-    const name = inner.toLowerCase();
-    if (name.startsWith("function=") && !closing) {
-      const tool = inner.slice("function=".length).trim();
-      if (toolNameLine.test(tool)) {
-        this.tagName = tool;
+    const closing = inner.startsWith("/");
+    if (closing) inner = inner.slice(1);
+    const name = inner.trim().toLowerCase();
+    this.breakWord();
+    if (!closing && name.startsWith("function=")) {
+      const tool = inner.trim().slice("function=".length).trim();
+      if (toolNamePattern.test(tool)) {
+        this.pendingName = tool;
         this.callPosition = false;
         this.pos = close + 1;
         return true;
       }
     }
-    if (callTags.has(name) || name === "function") {
-      this.callPosition = !closing && name !== "function";
-      if (closing) this.tagName = undefined;
+    if (callTags.has(name)) {
+      this.callPosition = !closing;
       this.pos = close + 1;
       return true;
     }
-    if (endTags.has(name) || (closing && endTags.has(`/${name}`))) {
+    if (endTags.has(name) && (closing || name !== "function")) {
       this.callPosition = false;
+      this.pendingName = undefined;
       this.pos = close + 1;
       return true;
     }
@@ -286,12 +381,14 @@ class Reader implements ToolCallReader {
     return true;
   }
 
-  /** Reads a code fence at `pos`: an opening one (with its language line) starts a call position. */
+  /** Reads a code fence at `pos`: an opening one (with its language) starts a call position. */
   private readFence(): boolean {
-    const text = this.text;
     const at = this.pos;
-    if (text.length - at < 3 && !this.ended && "```".startsWith(text.slice(at))) return false;
-    if (!text.startsWith("```", at)) {
+    const available = Math.min(3, this.total - at);
+    const start = this.slice(at, at + available);
+    if (available < 3 && !this.ended && "```".startsWith(start)) return false;
+    this.breakWord();
+    if (start !== "```") {
       this.callPosition = false;
       this.pos++;
       return true;
@@ -303,52 +400,27 @@ class Reader implements ToolCallReader {
       this.pos = j;
       return true;
     }
-    while (j < text.length && /[\w+.-]/u.test(text[j]!)) j++;
-    if (j === text.length && !this.ended) return false;
+    while (j < this.total && j - at < maxNameLength && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
+    if (j === this.total && !this.ended) return false;
     this.inFence = true;
     this.callPosition = true;
     this.pos = j;
     return true;
   }
 
-  /**
-   * The tool name on the line before a JSON object at `at`, when that line
-   * holds nothing else (`get_weather\n{"city": "Paris"}`), or before `[ARGS]`.
-   */
-  private nameBefore(at: number): string | undefined {
-    const text = this.text;
-    let j = at - 1;
-    while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
-    if (text.endsWith("[ARGS]", j + 1)) {
-      const end = j + 1 - "[ARGS]".length;
-      let start = end;
-      while (start > 0 && /[\w$.-]/u.test(text[start - 1]!)) start--;
-      const name = text.slice(start, end);
-      return toolNameLine.test(name) ? name : undefined;
-    }
-    if (j < 0 || text[j] !== "\n") return undefined;
-    if (j > 0 && text[j - 1] === "\r") j--;
-    const lineStart = text.lastIndexOf("\n", j - 1) + 1;
-    const line = text.slice(lineStart, j).trim();
-    return toolNameLine.test(line) ? line : undefined;
-  }
-
   // JSON values ---------------------------------------------------------------
 
   private startJson(at: number, name: string | undefined): void {
     const parser = createJsonStreamParser({ prose: false, unwrapKeys: WRAPPER_KEYS });
-    this.json = { parser, base: at, fed: at, plan: undefined, streamed: 0, name };
-    this.tagName = undefined;
+    const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name };
+    this.json = read;
+    this.pendingName = undefined;
+    this.breakWord();
+    this.feedJson(read, this.slice(at, this.total));
   }
 
-  /** Feeds the new text to the value; returns whether it is complete (or rejected). */
-  private feedJson(read: JsonRead): boolean {
-    if (read.fed < this.text.length) {
-      const elements = read.parser.write(this.text.slice(read.fed));
-      read.fed = this.text.length;
-      for (const element of elements) this.takeElement(read, element);
-    }
-    return read.parser.status !== "reading";
+  private feedJson(read: JsonRead, text: string): void {
+    for (const element of read.parser.write(text)) this.takeElement(read, element);
   }
 
   /** An element of a root array (or of a wrapped list) closed. */
@@ -361,14 +433,14 @@ class Reader implements ToolCallReader {
 
   /** The value is complete or was rejected: take it, and go on after it. */
   private finishJson(read: JsonRead): void {
+    this.json = undefined;
     const parser = read.parser;
+    this.callPosition = false;
     if (parser.status === "rejected") {
       this.pos = read.base + (parser.restOffset ?? 1);
-      this.callPosition = false;
       return;
     }
-    this.pos = read.base + (parser.restOffset ?? read.fed - read.base);
-    this.callPosition = false;
+    this.pos = read.base + (parser.restOffset ?? this.total - read.base);
     this.takeRoot(read, parser.end());
   }
 
@@ -388,12 +460,13 @@ class Reader implements ToolCallReader {
     }
     if (typeof root === "string") {
       const inner = root.trim();
-      if (/^[[{<`]/u.test(inner)) {
+      const first = inner.charCodeAt(0);
+      if (first === 91 || first === 123 || first === 60 || first === 96) {
         // A whole answer JSON-encoded inside a string.
         const nested = new Reader();
         const steps = nested.write(inner);
         const rest = nested.end();
-        if (steps.length + rest.steps.length > 0 || rest.cutOff.length > 0) {
+        if (steps.length + rest.steps.length + rest.cutOff.length > 0) {
           for (const step of [...steps, ...rest.steps]) this.emit(step);
           for (const cut of rest.cutOff) this.cutOff.push({ offset: read.base, what: cut.what });
           return;
@@ -415,9 +488,10 @@ class Reader implements ToolCallReader {
       return;
     }
     this.found = true;
-    const list = read.parser.unwrappedKey !== undefined ? (root as Record<string, unknown>)[read.parser.unwrappedKey] : root;
+    const key = read.parser.unwrappedKey;
+    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
     if (Array.isArray(list)) {
-      if (read.plan === false || (read.plan === undefined && !isPlainObject(list[0]) && read.parser.unwrappedKey === undefined)) {
+      if (read.plan === false || (read.plan === undefined && key === undefined && !isPlainObject(list[0]))) {
         this.values.push(root);
         return;
       }
@@ -431,42 +505,43 @@ class Reader implements ToolCallReader {
   // Pythonic calls ------------------------------------------------------------
 
   private newPython(bracketed: boolean, at: number): PythonRead {
-    return { bracketed, phase: "name", start: at, name: "", key: "", arguments: {}, value: undefined };
+    this.breakWord();
+    return { bracketed, phase: "name", start: at, name: "", key: "", arguments: {}, value: undefined, valueBase: at };
   }
 
-  /** The pythonic text is no call after all: it is prose from here on. */
-  private rejectPython(): true {
+  /** The text is no call after all: it is prose from `pos` on. */
+  private leavePython(): true {
     this.python = undefined;
     this.callPosition = false;
     return true;
   }
 
-  /** The call list ended at `pos`: what follows is read as prose. */
-  private leavePython(position: boolean): true {
-    this.python = undefined;
-    this.callPosition = position;
-    return true;
+  /** Skips blanks (and newlines when asked) from `from`. */
+  private skipSpaces(from: number, newlines: boolean): number {
+    let j = from;
+    while (j < this.total) {
+      const c = this.code(j);
+      if (isBlank(c) || (newlines && isNewline(c))) j++;
+      else break;
+    }
+    return j;
   }
 
   /**
    * Advances the pythonic call list.
    *
-   * @returns false when more text is needed.
+   * @returns false when more text is needed (or, at the end, when a call was cut off).
    */
   private stepPython(read: PythonRead): boolean {
-    const text = this.text;
-    const ended = this.ended;
     switch (read.phase) {
       case "name": {
+        // callAhead saw `name(`.
         read.start = this.pos;
         let j = this.pos;
-        while (j < text.length && (identifierPart.test(text[j]!) || text[j] === ".")) j++;
-        if (j === text.length && !ended) return false;
-        read.name = text.slice(this.pos, j);
+        while (this.code(j) !== 40) j++;
+        read.name = this.slice(this.pos, j);
         read.arguments = {};
-        this.pos = j;
-        if (text[j] !== "(" || read.name.endsWith(".")) return this.rejectPython();
-        this.pos++;
+        this.pos = j + 1;
         read.phase = "arguments";
         return true;
       }
@@ -474,37 +549,37 @@ class Reader implements ToolCallReader {
       case "next": {
         const j = this.skipSpaces(this.pos, true);
         this.pos = j;
-        if (j === text.length) return false;
-        const c = text[j]!;
-        if (c === ")") {
+        if (j === this.total) return false;
+        const c = this.code(j);
+        if (c === 41) {
           this.pos++;
           read.phase = "after";
           return true;
         }
         if (read.phase === "next") {
-          if (c !== ",") return this.rejectPython();
+          if (c !== 44) return this.leavePython();
           this.pos++;
           read.phase = "arguments";
           return true;
         }
-        if (!identifierStart.test(c)) return this.rejectPython();
+        if (!isIdentifierStart(c)) return this.leavePython();
         read.phase = "key";
         return true;
       }
       case "key": {
         let j = this.pos;
-        while (j < text.length && identifierPart.test(text[j]!)) j++;
-        if (j === text.length) return false;
-        read.key = text.slice(this.pos, j);
+        while (j < this.total && j - this.pos < maxNameLength && isIdentifierPart(this.code(j))) j++;
+        if (j === this.total) return false;
+        read.key = this.slice(this.pos, j);
         this.pos = j;
         read.phase = "equals";
         return true;
       }
       case "equals": {
         const j = this.skipSpaces(this.pos, true);
-        if (j >= text.length || (j + 1 >= text.length && !ended)) return false;
+        if (j >= this.total || (j + 1 >= this.total && !this.ended)) return false;
         // `=` but not `==`: a keyword argument. Positional arguments are not read.
-        if (text[j] !== "=" || text[j + 1] === "=") return this.rejectPython();
+        if (this.code(j) !== 61 || this.code(j + 1) === 61) return this.leavePython();
         this.pos = j + 1;
         read.phase = "value";
         return true;
@@ -513,63 +588,63 @@ class Reader implements ToolCallReader {
         if (read.value === undefined) {
           const j = this.skipSpaces(this.pos, true);
           this.pos = j;
-          if (j === text.length) return false;
-          const parser = createJsonStreamParser({ prose: false });
-          read.value = { parser, base: j, fed: j, plan: false, streamed: 0, name: undefined };
+          if (j === this.total) return false;
+          read.value = createJsonStreamParser({ prose: false });
+          read.valueBase = j;
+          read.value.write(this.slice(j, this.total));
         }
         const value = read.value;
-        if (value.fed < text.length) {
-          value.parser.write(text.slice(value.fed));
-          value.fed = text.length;
-        }
         // Still open at the end of the text: cut off mid-argument (see endPython).
-        if (value.parser.status === "reading") return false;
+        if (value.status === "reading") return false;
         read.value = undefined;
-        if (value.parser.status === "rejected") return this.rejectPython();
-        setArgument(read.arguments, read.key, value.parser.end());
-        this.pos = value.base + (value.parser.restOffset ?? value.fed - value.base);
+        if (value.status === "rejected") {
+          this.pos = read.valueBase + (value.restOffset ?? 1);
+          return this.leavePython();
+        }
+        setArgument(read.arguments, read.key, value.end());
+        this.pos = read.valueBase + (value.restOffset ?? this.total - read.valueBase);
         read.phase = "next";
         return true;
       }
       case "after": {
-        // The call closed; it counts when what follows confirms it.
+        // The call closed; it counts when what follows on its line confirms it.
         const j = this.skipSpaces(this.pos, false);
         this.pos = j;
-        if (j === text.length) {
-          if (!ended) return false;
+        if (j === this.total) {
+          if (!this.ended) return false;
           this.emitPython(read);
-          return this.leavePython(false);
+          return this.leavePython();
         }
-        const c = text[j]!;
-        if (c === "\n" || c === "\r" || c === "," || c === ";") {
+        const c = this.code(j);
+        if (isNewline(c) || c === 44 || c === 59) {
           this.emitPython(read);
           this.pos++;
           read.phase = "separator";
           return true;
         }
-        if (c === "]" && read.bracketed) {
+        if (c === 93 && read.bracketed) {
           this.emitPython(read);
           this.pos++;
-          return this.leavePython(false);
+          return this.leavePython();
         }
-        if (c === "<" || c === "`") {
+        if (c === 60 || c === 96) {
           this.emitPython(read);
-          return this.leavePython(false);
+          return this.leavePython();
         }
-        return this.rejectPython();
+        return this.leavePython();
       }
       case "separator": {
         const j = this.skipSpaces(this.pos, true);
         this.pos = j;
-        if (j === text.length) return ended ? this.leavePython(false) : false;
-        const c = text[j]!;
-        if ((c === "," || c === ";") && read.bracketed) {
+        if (j === this.total) return this.ended ? this.leavePython() : false;
+        const c = this.code(j);
+        if ((c === 44 || c === 59) && read.bracketed) {
           this.pos++;
           return true;
         }
-        if (c === "]" && read.bracketed) {
+        if (c === 93 && read.bracketed) {
           this.pos++;
-          return this.leavePython(false);
+          return this.leavePython();
         }
         const call = this.callAhead(j);
         if (call === undefined) return false;
@@ -577,10 +652,10 @@ class Reader implements ToolCallReader {
           read.phase = "name";
           return true;
         }
-        return this.leavePython(false);
+        return this.leavePython();
       }
       default:
-        return this.rejectPython();
+        return this.leavePython();
     }
   }
 
@@ -594,17 +669,6 @@ class Reader implements ToolCallReader {
     if (read.phase === "name" || read.phase === "separator" || read.phase === "after") return;
     this.found = true;
     this.cutOff.push({ offset: read.start, what: `the call "${read.name}(…"` });
-  }
-
-  private skipSpaces(from: number, newlines: boolean): number {
-    const text = this.text;
-    let j = from;
-    while (j < text.length) {
-      const c = text[j]!;
-      if (c === " " || c === "\t" || c === "\u00a0" || ((c === "\n" || c === "\r") && newlines)) j++;
-      else break;
-    }
-    return j;
   }
 }
 

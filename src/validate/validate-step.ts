@@ -12,6 +12,7 @@ import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
 import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
 import { closestName } from "./closest-name.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
+import { resolveToolName } from "./resolve-tool-name.ts";
 
 /**
  * What {@link validateStep} needs to know about the plan so far. Keep passing
@@ -82,7 +83,9 @@ function indexOf(steps: readonly PlanStep[]): StepIndex {
  * Validates one step given the steps accepted before it: structure (via
  * `normalizeStep`, so raw model output in any accepted shape is fine), the
  * `maxSteps` limit, that no step follows the reply, a unique id, that the tool
- * exists, the arguments against the tool's full JSON Schema, and that every
+ * exists (a name the catalog lacks, such as `math_factorial`, resolves to the
+ * one catalog tool it equals up to case and `.`, `_`, `-` — see
+ * `resolveToolName`; several matches are `unknown-tool`), the arguments against the tool's full JSON Schema, and that every
  * reference and `dependsOn` entry names an earlier accepted step — and, when
  * that step's tool declares an `outputSchema`, a path the schema declares.
  * References to the run context (`{{context.key}}`) are not checked.
@@ -108,8 +111,15 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   const position = context.index ?? context.steps.length;
   const pointer = `/steps/${position}`;
   const normalized = normalizeStep(raw, position, context);
-  const step = normalized.step;
+  let step = normalized.step;
   if (step === undefined) return normalized;
+  const catalog = compileCatalog(context.tools);
+  let ambiguous: string[] | undefined;
+  if (step.type === "tool") {
+    const resolution = resolveToolName(step.name, catalog.tools.map((tool) => tool.name), (name) => catalog.get(name) !== undefined);
+    if (resolution.kind === "found" && resolution.name !== step.name) step = { ...step, name: resolution.name };
+    else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
+  }
   const issues: PlanIssue[] = [];
   const label = `Step "${step.id}"`;
   const report = (code: PlanIssue["code"], path: string, message: string): void => {
@@ -128,7 +138,6 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
     report("duplicate-id", `${pointer}/id`, `${label} reuses the id of an earlier step`);
   }
 
-  const catalog = compileCatalog(context.tools);
   let references: FoundReference[];
   if (step.type === "tool") {
     references = findReferences(step.arguments, `${pointer}/arguments`);
@@ -137,7 +146,9 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       const names = catalog.tools.map((candidate) => candidate.name);
       const suggestion = closestName(step.name, names);
       const hint =
-        suggestion !== undefined
+        ambiguous !== undefined
+          ? `; it matches several tools: ${ambiguous.map((name) => `"${name}"`).join(", ")}`
+          : suggestion !== undefined
           ? `; did you mean "${suggestion}"?`
           : names.length === 0
             ? "; the catalog is empty"
