@@ -154,6 +154,9 @@ class Reader implements ToolCallReader {
   private readonly cutOff: CutOffCall[] = [];
   private readonly values: unknown[] = [];
   private found = false;
+  /** A decision at `waitingAt` waits for more text; what was read for it ends at `waitedTo`. */
+  private waitingAt = -1;
+  private waitedTo = 0;
 
   write(chunk: string): unknown[] {
     if (this.ended) throw new TypeError("ToolCallReader.write() was called after end()");
@@ -173,6 +176,13 @@ class Reader implements ToolCallReader {
     if (this.json !== undefined) this.endJson(this.json);
     if (this.python !== undefined) this.endPython(this.python);
     return { steps: this.out, cutOff: this.cutOff, values: this.values, found: this.found || this.out.length > 0 };
+  }
+
+  /** Notes how far a decision at `at` read before it ran out of text, so that it goes on from there. */
+  private wait(at: number, reached: number): false {
+    this.waitingAt = at;
+    this.waitedTo = reached;
+    return false;
   }
 
   private get total(): number {
@@ -331,19 +341,24 @@ class Reader implements ToolCallReader {
   private callAhead(at: number): boolean | undefined {
     if (at >= this.total) return this.ended ? false : undefined;
     if (!isIdentifierStart(this.code(at))) return false;
-    let j = at + 1;
+    let j = this.waitingAt === at ? this.waitedTo : at + 1;
     while (j < this.total && j - at <= maxNameLength && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
     if (j - at > maxNameLength) return false;
-    if (j === this.total) return this.ended ? false : undefined;
+    if (j === this.total) {
+      if (this.ended) return false;
+      this.wait(at, j);
+      return undefined;
+    }
     return this.code(j) === 40 && this.code(j - 1) !== 46;
   }
 
   /** Reads a tag at `pos` (`<tool_call>`, `</tool_call>`, `<|python_tag|>`, `<function=name>`). */
   private readTag(): boolean {
     const at = this.pos;
-    let close = at + 1;
+    // Waiting for the rest of a tag, the search goes on where it stopped.
+    let close = this.waitingAt === at ? this.waitedTo : at + 1;
     while (close < this.total && close - at <= maxTagLength && this.code(close) !== 62 && this.code(close) !== 60) close++;
-    if (close === this.total && !this.ended && close - at <= maxTagLength) return false;
+    if (close === this.total && !this.ended && close - at <= maxTagLength) return this.wait(at, close);
     if (this.code(close) !== 62) {
       this.callPosition = false;
       this.breakWord();
@@ -416,7 +431,22 @@ class Reader implements ToolCallReader {
     this.json = read;
     this.pendingName = undefined;
     this.breakWord();
-    this.feedJson(read, this.slice(at, this.total));
+    this.feedFrom(parser, at, (elements) => {
+      for (const element of elements) this.takeElement(read, element);
+    });
+  }
+
+  /**
+   * Feeds the buffered text from `at` to a value's parser in pieces of
+   * doubling size, stopping once the value is complete: the text after it,
+   * possibly long, is not copied for it.
+   */
+  private feedFrom(parser: JsonStreamParser, at: number, take?: (elements: unknown[]) => void): void {
+    let size = 16;
+    for (let from = at; from < this.total && parser.status === "reading"; from += size, size *= 2) {
+      const elements = parser.write(this.slice(from, Math.min(this.total, from + size)));
+      take?.(elements);
+    }
   }
 
   private feedJson(read: JsonRead, text: string): void {
@@ -591,7 +621,7 @@ class Reader implements ToolCallReader {
           if (j === this.total) return false;
           read.value = createJsonStreamParser({ prose: false });
           read.valueBase = j;
-          read.value.write(this.slice(j, this.total));
+          this.feedFrom(read.value, j);
         }
         const value = read.value;
         // Still open at the end of the text: cut off mid-argument (see endPython).
