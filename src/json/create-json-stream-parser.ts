@@ -86,6 +86,13 @@ export type JsonRepairKind =
   | "closed-object"
   | "completed-literal"
   | "truncated-number"
+  | "inserted-colon"
+  | "unquoted-string"
+  | "opened-quote"
+  | "closed-quote"
+  | "placeholder"
+  | "concatenated-string"
+  | "function-wrapper"
   | "dropped-key"
   | "dropped-value"
   | "stopped";
@@ -165,6 +172,10 @@ const LINE_COMMENT = 17;
 const BLOCK_COMMENT = 18;
 const BLOCK_COMMENT_STAR = 19;
 const DONE = 20;
+const ELLIPSIS = 21; // lenient: a `...` placeholder
+const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
+const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
+const STRING_EOL_QUOTE = 24; // lenient: a quote after that line end: the string's or the next key's?
 
 // Number sub-states (JSON number grammar).
 const N_START = 8;
@@ -197,6 +208,10 @@ const EXPECTED: Record<number, string> = {
   [NUMBER]: "a digit",
   [LITERAL]: "a literal",
   [IDENT]: "a literal",
+  [ELLIPSIS]: '"..."',
+  [UNQUOTED]: "a value",
+  [STRING_EOL]: "a closing quote",
+  [STRING_EOL_QUOTE]: "a closing quote",
 };
 
 const ESCAPES: Record<number, string> = {
@@ -233,7 +248,11 @@ function isIdentifierStart(c: number): boolean {
 }
 
 function isLenientSpace(c: number): boolean {
-  return c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000;
+  // No-break, BOM, line/paragraph separators, the Unicode space characters and zero-width space.
+  return (
+    c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0x85 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200b) || c === 0x202f || c === 0x205f
+  );
 }
 
 function hexValue(c: number): number {
@@ -311,6 +330,12 @@ class Parser implements JsonStreamParser {
   unwrappedKey: string | undefined;
   private finishing = false;
   private sawNewline = false; // lenient: a newline since the last value (for missing commas)
+  private keyQuoted = false; // the last key was quoted (a missing colon after it may be inserted)
+  private openParens = 0; // lenient: `Name(` wrappers whose ")" is still to come
+  private skipParen = false; // lenient: the "(" of a wrapper is next
+  private concatenating = false; // lenient: after `"a" +`, the next string joins the previous one
+  private unquotedAt = 0; // lenient: where the unquoted string began
+  private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL
 
   // Token state.
   private text = ""; // string, key, number, literal or identifier text so far
@@ -465,6 +490,10 @@ class Parser implements JsonStreamParser {
     this.emitted = false;
     this.unwrappedKey = undefined;
     this.text = "";
+    this.concatenating = false;
+    this.openParens = 0;
+    this.skipParen = false;
+    this.lineEnd = "";
     this.speculating = false;
     this.window = [];
     this.windowBases = [];
@@ -607,6 +636,7 @@ class Parser implements JsonStreamParser {
     }
     this.closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
     this.tokenIsKey = isKey;
+    if (isKey) this.keyQuoted = true;
     this.text = "";
     this.mode = STRING;
   }
@@ -621,6 +651,12 @@ class Parser implements JsonStreamParser {
     if (this.tokenIsKey) {
       this.keys[this.depth - 1] = text;
       this.mode = COLON;
+    } else if (this.concatenating) {
+      this.concatenating = false;
+      const d = this.depth - 1;
+      const container = this.stack[d];
+      const previous = this.isArray[d] === true ? (container as unknown[]).pop() : (container as Record<string, unknown>)[this.keys[d]!];
+      this.completeValue(`${String(previous)}${text}`);
     } else {
       this.completeValue(text);
     }
@@ -662,6 +698,9 @@ class Parser implements JsonStreamParser {
       }
       return this.fail(offset, describe(c), EXPECTED[this.mode]!);
     }
+    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
+      return this.fail(offset, describe(c), "a string to join");
+    }
     if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
       this.startString(c, false, offset);
       return true;
@@ -670,6 +709,12 @@ class Parser implements JsonStreamParser {
       this.text = "";
       this.tokenIsKey = false;
       this.mode = IDENT;
+      return false;
+    }
+    if ((c === 46 || c === 0x2026) && this.depth > 0) {
+      // A `...` placeholder for elements left out.
+      this.text = "";
+      this.mode = ELLIPSIS;
       return false;
     }
     return this.fail(offset, describe(c), EXPECTED[this.mode]!);
@@ -690,7 +735,14 @@ class Parser implements JsonStreamParser {
         this.repair("unquoted-key", offset, "Read an unquoted key");
         this.text = "";
         this.tokenIsKey = true;
+        this.keyQuoted = false;
         this.mode = IDENT;
+        return false;
+      }
+      if (c === 46 || c === 0x2026) {
+        this.text = "";
+        this.keys[this.depth - 1] = undefined;
+        this.mode = ELLIPSIS;
         return false;
       }
     }
@@ -727,7 +779,11 @@ class Parser implements JsonStreamParser {
         if (c === quote) this.endString();
         else if (c === 92) this.mode = ESCAPE;
         else if (strict) this.fail(base + j, describe(c), "an escaped control character");
-        else {
+        else if ((c === 10 || c === 13) && !this.tokenIsKey && this.depth > 0) {
+          // Maybe the closing quote is missing at the line end: the next line decides.
+          this.lineEnd = String.fromCharCode(c);
+          this.mode = STRING_EOL;
+        } else {
           this.repair("control-character", base + j, "Kept a raw control character inside a string");
           this.text += String.fromCharCode(c);
         }
@@ -867,8 +923,73 @@ class Parser implements JsonStreamParser {
             if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
           }
           if (j === n) return;
-          this.endIdentifier(base + j);
+          this.endIdentifier(base + j, text.charCodeAt(j));
           i = j;
+          continue;
+        }
+        case ELLIPSIS: {
+          if (c === 46 || c === 0x2026) {
+            this.text += String.fromCharCode(c);
+            i++;
+            continue;
+          }
+          this.endPlaceholder(base + i);
+          continue;
+        }
+        case UNQUOTED: {
+          let j = i;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+            j++;
+          }
+          if (j > i) {
+            this.text += text.slice(i, j);
+            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+          }
+          if (j === n) return;
+          this.endUnquoted(base + j);
+          i = j;
+          continue;
+        }
+        case STRING_EOL: {
+          if (c === 32 || c === 9 || c === 10 || c === 13) {
+            this.lineEnd += String.fromCharCode(c);
+            i++;
+            continue;
+          }
+          if (c === 125 || c === 93 || c === 44) {
+            this.closeAtLineEnd(base + i);
+            continue;
+          }
+          if (c === this.closeQuote) {
+            this.mode = STRING_EOL_QUOTE;
+            i++;
+            continue;
+          }
+          this.keepLineEnd(base + i);
+          continue;
+        }
+        case STRING_EOL_QUOTE: {
+          if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
+            // The quote closed the string, line end and all.
+            this.keepLineEnd(base + i);
+            this.endString();
+            continue;
+          }
+          // The quote opened the next key (or element): the string ended at the line end.
+          const quote = this.closeQuote;
+          this.closeAtLineEnd(base + i);
+          if (this.mode === OBJECT_NEXT) {
+            this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
+            this.mode = OBJECT_KEY;
+            this.startString(quote, true, base + i);
+          } else {
+            this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
+            if (this.depth === this.emitDepth) this.flushPending();
+            this.mode = ARRAY_VALUE;
+            this.startString(quote, false, base + i);
+          }
           continue;
         }
         case PREAMBLE: {
@@ -956,6 +1077,11 @@ class Parser implements JsonStreamParser {
       switch (mode) {
         case VALUE:
         case ARRAY_VALUE:
+          if (this.skipParen && c === 40) {
+            this.skipParen = false;
+            i++;
+            continue;
+          }
           if (mode === ARRAY_VALUE && c === 93 && !strict) {
             this.repair("trailing-comma", offset, "Ignored a trailing comma");
             this.close();
@@ -973,6 +1099,10 @@ class Parser implements JsonStreamParser {
           if (this.startValue(c, offset)) i++;
           continue;
         case ARRAY_NEXT:
+          if (!strict && this.closeWrapperOrJoin(c, offset)) {
+            i++;
+            continue;
+          }
           if (c === 44) {
             if (this.depth === this.emitDepth) this.flushPending();
             this.mode = ARRAY_VALUE;
@@ -1009,9 +1139,18 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
+          if (!strict && this.keyQuoted && this.canStartValue(c)) {
+            this.repair("inserted-colon", offset, "Inserted a missing colon after a key");
+            this.mode = VALUE;
+            continue;
+          }
           this.fail(offset, describe(c), EXPECTED[mode]!);
           continue;
         case OBJECT_NEXT:
+          if (!strict && this.closeWrapperOrJoin(c, offset)) {
+            i++;
+            continue;
+          }
           if (c === 44) {
             this.mode = OBJECT_KEY;
             i++;
@@ -1039,6 +1178,75 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
+  private closeWrapperOrJoin(c: number, offset: number): boolean {
+    if (c === 41 && this.openParens > 0) {
+      this.openParens--;
+      return true;
+    }
+    if (c === 43) {
+      const d = this.depth - 1;
+      const container = this.stack[d];
+      const previous = this.isArray[d] === true ? (container as unknown[])[(container as unknown[]).length - 1] : (container as Record<string, unknown>)[this.keys[d]!];
+      // Elements already handed out cannot change.
+      if (typeof previous === "string" && this.depth !== this.emitDepth) {
+        this.repair("concatenated-string", offset, "Joined strings concatenated with +");
+        this.concatenating = true;
+        this.mode = VALUE;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A `...` placeholder ended at `offset`: it stands for nothing. */
+  private endPlaceholder(offset: number): void {
+    const dots = this.text;
+    this.text = "";
+    const d = this.depth - 1;
+    if (dots !== "…" && dots.length < 2) {
+      this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+      this.fail(offset - dots.length, describe(46), "a value");
+    }
+    this.repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
+    if (this.isArray[d] === true) {
+      this.mode = ARRAY_NEXT;
+    } else {
+      if (this.keys[d] !== undefined) this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, whose value is a placeholder`);
+      this.mode = OBJECT_NEXT;
+    }
+  }
+
+  /** An unquoted string value ended at `offset`. */
+  private endUnquoted(offset: number): void {
+    let value = this.text.trim();
+    this.text = "";
+    if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
+      value = value.slice(0, -1);
+      this.repair("opened-quote", this.unquotedAt, "Read a string whose opening quote is missing");
+    } else {
+      this.repair("unquoted-string", this.unquotedAt, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
+    }
+    void offset;
+    this.completeValue(value);
+  }
+
+  /** The string ends at the line end after all (its closing quote is missing); a comma just before it is a separator. */
+  private closeAtLineEnd(offset: number): void {
+    this.lineEnd = "";
+    if (this.text.endsWith(",")) this.text = this.text.slice(0, -1);
+    this.repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
+    this.endString();
+  }
+
+  /** The line end belongs to the string after all. */
+  private keepLineEnd(offset: number): void {
+    this.repair("control-character", offset, "Kept a raw control character inside a string");
+    this.text += this.lineEnd;
+    this.lineEnd = "";
+    this.mode = STRING;
+  }
+
   private canStartValue(c: number): boolean {
     return (
       c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 123 || c === 91 || c === 45 ||
@@ -1046,8 +1254,8 @@ class Parser implements JsonStreamParser {
     );
   }
 
-  /** A bare word ended at `offset`: an unquoted key or a literal. */
-  private endIdentifier(offset: number): void {
+  /** A bare word ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an unquoted string. */
+  private endIdentifier(offset: number, next: number): void {
     const word = this.text;
     this.text = "";
     if (this.tokenIsKey) {
@@ -1057,6 +1265,22 @@ class Parser implements JsonStreamParser {
     }
     const literal = LITERALS[word];
     if (literal === undefined) {
+      const d = this.depth - 1;
+      if (!this.strict && d >= 0 && next === 40 && !this.concatenating) {
+        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`: the value inside.
+        this.repair("function-wrapper", offset - word.length, `Read the value inside ${word}(…)`);
+        this.openParens++;
+        this.skipParen = true;
+        this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+        return;
+      }
+      if (!this.strict && d >= 0 && this.isArray[d] === false && !this.concatenating) {
+        // An unquoted string value: read on to the end of the member.
+        this.text = word;
+        this.unquotedAt = offset - word.length;
+        this.mode = UNQUOTED;
+        return;
+      }
       this.mode = VALUE;
       this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
     }
@@ -1099,6 +1323,21 @@ class Parser implements JsonStreamParser {
     if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
       mode = this.returnMode;
       this.mode = mode;
+    }
+    if (mode === STRING_EOL) {
+      this.closeAtLineEnd(offset);
+      mode = this.mode;
+    } else if (mode === STRING_EOL_QUOTE) {
+      this.keepLineEnd(offset);
+      this.endString();
+      mode = this.mode;
+    } else if (mode === UNQUOTED) {
+      this.endUnquoted(offset);
+      mode = this.mode;
+    } else if (mode === ELLIPSIS) {
+      if (this.text.length >= 2 || this.text === "…") this.endPlaceholder(offset);
+      else this.dropValue(offset);
+      mode = this.mode;
     }
     switch (mode) {
       case STRING:

@@ -91,6 +91,76 @@ const cases: LenientCase[] = [
     repairs: ["control-character"],
   },
   {
+    name: "a missing colon after a quoted key",
+    text: '{"city" "Paris", "days" 3}',
+    value: { city: "Paris", days: 3 },
+    elements: [],
+    repairs: ["inserted-colon"],
+  },
+  {
+    name: "unquoted string values",
+    text: '[{"city": Paris, "note": sunny and warm}]',
+    value: [{ city: "Paris", note: "sunny and warm" }],
+    repairs: ["unquoted-string"],
+  },
+  {
+    name: "a missing opening quote",
+    text: '[{"city": Paris", "days": 3}]',
+    value: [{ city: "Paris", days: 3 }],
+    repairs: ["opened-quote"],
+  },
+  {
+    name: "a missing closing quote at a line end",
+    text: '[{\n  "city": "Paris,\n  "days": 3,\n  "unit": "metric\n}]',
+    value: [{ city: "Paris", days: 3, unit: "metric" }],
+    repairs: ["closed-quote"],
+  },
+  {
+    name: "a missing closing quote before the next element",
+    text: '{"cities": [\n  "Paris\n  "Tokyo"\n]}',
+    value: { cities: ["Paris", "Tokyo"] },
+    elements: [],
+    repairs: ["closed-quote"],
+  },
+  {
+    name: "a line end that belongs to its string",
+    text: '[{"text": "line one\nline two", "tail": "ends with a line end\n"}]',
+    value: [{ text: "line one\nline two", tail: "ends with a line end\n" }],
+    repairs: ["control-character"],
+  },
+  {
+    name: "placeholders for left-out elements",
+    text: '[{"ids": [1, 2, ..., 9], "more": ["x", …], "a": 1, ...}]',
+    value: [{ ids: [1, 2, 9], more: ["x"], a: 1 }],
+    repairs: ["placeholder"],
+  },
+  {
+    name: "strings concatenated with +",
+    text: '[{"text": "Hello, " + "world" +\n "!", "list": ["a" + \'b\']}]',
+    value: [{ text: "Hello, world!", list: ["ab"] }],
+    repairs: ["concatenated-string"],
+  },
+  {
+    name: "a JSONP wrapper",
+    text: 'callback({"a": [1, 2]});',
+    value: { a: [1, 2] },
+    elements: [],
+    repairs: ["skipped-prefix", "skipped-suffix"],
+  },
+  {
+    name: "ObjectId(…)-style wrappers",
+    text: '[{"_id": ObjectId("5f1d7a"), "at": ISODate("2020-01-01"), "n": NumberLong(5), "list": [Decimal("1.5")]}]',
+    value: [{ _id: "5f1d7a", at: "2020-01-01", n: 5, list: ["1.5"] }],
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "special whitespace",
+    text: '{\u2003"a":\u200b1,\u00a0"b":\u2028\u30002\ufeff}',
+    value: { a: 1, b: 2 },
+    elements: [],
+    repairs: [],
+  },
+  {
     name: "a value wrapped in an object",
     text: `{"steps": [${JSON.stringify(step1)}]}`,
     value: { steps: [step1] },
@@ -192,6 +262,24 @@ describe("invariant 5: lenient for model output", () => {
       expectSameJson(runLenient(chunked(testCase.text, 1)).value, testCase.value);
     });
   }
+
+  it("leaves every repair out of strict mode, as JSON.parse does", () => {
+    for (const testCase of cases) {
+      if (testCase.repairs.length === 0 || testCase.repairs.every((kind) => kind === "skipped-prefix" || kind === "skipped-suffix")) continue;
+      const text = testCase.text;
+      expect(() => JSON.parse(text), testCase.name).toThrow();
+      expect(() => {
+        const parser = createJsonStreamParser({ strict: true });
+        parser.write(text);
+        parser.end();
+      }, testCase.name).toThrow(JsonStreamError);
+    }
+  });
+
+  it("does not read a word in prose as a value with a missing colon or quote", () => {
+    const { value } = runLenient(["I could {look it up} or {ask} first: [1, 2]"]);
+    expectSameJson(value, [1, 2]);
+  });
 
   it("reports each repair with its kind, offset and a message", () => {
     const text = "Plan: [1, 2,]";
