@@ -93,6 +93,7 @@ export type JsonRepairKind =
   | "placeholder"
   | "concatenated-string"
   | "function-wrapper"
+  | "python-tuple"
   | "dropped-key"
   | "dropped-value"
   | "stopped";
@@ -313,6 +314,7 @@ class Parser implements JsonStreamParser {
   // Containers under construction, outermost first.
   private readonly stack: unknown[] = [];
   private readonly isArray: boolean[] = [];
+  private readonly isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
   private readonly keys: (string | undefined)[] = [];
   private depth = 0;
 
@@ -614,6 +616,7 @@ class Parser implements JsonStreamParser {
     }
     this.stack[d] = array ? [] : {};
     this.isArray[d] = array;
+    this.isTuple[d] = false;
     this.keys[d] = undefined;
     this.mode = array ? ARRAY_FIRST : OBJECT_FIRST;
   }
@@ -710,6 +713,12 @@ class Parser implements JsonStreamParser {
       this.tokenIsKey = false;
       this.mode = IDENT;
       return false;
+    }
+    if (c === 40 && !this.concatenating) {
+      this.repair("python-tuple", offset, "Read a Python tuple as an array");
+      this.open(true, offset);
+      this.isTuple[this.depth - 1] = true;
+      return true;
     }
     if ((c === 46 || c === 0x2026) && this.depth > 0) {
       // A `...` placeholder for elements left out.
@@ -1082,7 +1091,7 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (mode === ARRAY_VALUE && c === 93 && !strict) {
+          if (mode === ARRAY_VALUE && (c === 93 || this.closesTuple(c)) && !strict) {
             this.repair("trailing-comma", offset, "Ignored a trailing comma");
             this.close();
             i++;
@@ -1091,7 +1100,7 @@ class Parser implements JsonStreamParser {
           if (this.startValue(c, offset)) i++;
           continue;
         case ARRAY_FIRST:
-          if (c === 93) {
+          if (c === 93 || this.closesTuple(c)) {
             this.close();
             i++;
             continue;
@@ -1099,7 +1108,7 @@ class Parser implements JsonStreamParser {
           if (this.startValue(c, offset)) i++;
           continue;
         case ARRAY_NEXT:
-          if (!strict && this.closeWrapperOrJoin(c, offset)) {
+          if (!strict && !this.closesTuple(c) && this.closeWrapperOrJoin(c, offset)) {
             i++;
             continue;
           }
@@ -1109,7 +1118,7 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (c === 93) {
+          if (c === 93 || this.closesTuple(c)) {
             if (this.depth === this.emitDepth) this.flushPending();
             this.close();
             i++;
@@ -1176,6 +1185,11 @@ class Parser implements JsonStreamParser {
           throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
       }
     }
+  }
+
+  /** Whether `c` is the ")" that closes the innermost container, a tuple. */
+  private closesTuple(c: number): boolean {
+    return c === 41 && this.isTuple[this.depth - 1] === true;
   }
 
   /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */

@@ -154,6 +154,12 @@ const cases: LenientCase[] = [
     repairs: ["function-wrapper"],
   },
   {
+    name: "Python tuples",
+    text: "[{'point': (1, 2), 'single': ('x',), 'empty': (), 'nested': [(1, (2, 3))]}]",
+    value: [{ point: [1, 2], single: ["x"], empty: [], nested: [[1, [2, 3]]] }],
+    repairs: ["python-tuple"],
+  },
+  {
     name: "special whitespace",
     text: '{\u2003"a":\u200b1,\u00a0"b":\u2028\u30002\ufeff}',
     value: { a: 1, b: 2 },

@@ -174,6 +174,11 @@ const samples: Sample[] = [
     steps: [weather, { name: "search", arguments: { query: "a, b", tags: ["x", "y"], filters: { lang: "en", safe: true }, limit: null, exact: false } }],
   },
   {
+    format: "pythonic calls with tuples and nested values",
+    text: "[draw(origin=(0, 0), points=[(0, 0), (1, 2)], style={'color': 'red', 'dash': (4, 2)}, closed=True)]",
+    steps: [{ name: "draw", arguments: { origin: [0, 0], points: [[0, 0], [1, 2]], style: { color: "red", dash: [4, 2] }, closed: true } }],
+  },
+  {
     format: "pythonic calls one per line, spread over lines",
     text: 'get_weather(\n    city="Paris",\n    days=3,\n)\nmath.factorial(number=5)\n',
     steps: [weather, factorial],
