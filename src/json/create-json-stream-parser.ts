@@ -66,6 +66,13 @@ export interface JsonStreamParserOptions {
    * @defaultValue true
    */
   prose?: boolean;
+  /**
+   * Keep the elements `write()` hands out in the root value. With `false`
+   * they are handed out and forgotten — `end()` returns the root without
+   * them — so that an endless stream of elements runs in bounded memory.
+   * @defaultValue true
+   */
+  keepElements?: boolean;
 }
 
 /** What a lenient repair changed. */
@@ -284,7 +291,7 @@ function checkOptions(options: JsonStreamParserOptions): void {
     throw new PlankitError("invalid-options", `createJsonStreamParser: ${message}`);
   };
   if (typeof options !== "object" || options === null) fail(`options must be an object, got ${String(options)}`);
-  for (const name of ["strict", "prose"] as const) {
+  for (const name of ["strict", "prose", "keepElements"] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== "boolean") fail(`${name} must be a boolean, got ${JSON.stringify(value)}`);
   }
@@ -326,6 +333,8 @@ class Parser implements JsonStreamParser {
   private readonly none: unknown[] = [];
   private out: unknown[] = this.none;
   private pendingEmit = false; // a scalar element waits for "," or "]"
+  private pendingValue: unknown = undefined; // that element
+  private readonly keepElements: boolean;
   private readonly unwrapKeys: readonly string[];
   private emitDepth = 0; // depth of the array whose elements are emitted (0: none open)
   private emitted = false; // that array has closed: nothing more is emitted
@@ -369,6 +378,7 @@ class Parser implements JsonStreamParser {
     this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
     this.unwrapKeys = options.unwrapKeys ?? [];
     this.prose = options.prose ?? true;
+    this.keepElements = options.keepElements ?? true;
     this.mode = this.strict ? VALUE : PREAMBLE;
   }
 
@@ -573,12 +583,16 @@ class Parser implements JsonStreamParser {
     const d = depth - 1;
     const container = this.stack[d];
     if (this.isArray[d] === true) {
-      (container as unknown[]).push(value);
+      const handOut = d === this.emitDepth - 1 && !this.finishing;
+      if (this.keepElements || !handOut) (container as unknown[]).push(value);
       this.mode = ARRAY_NEXT;
       if (d === 0 && this.speculating) this.commit();
-      if (d === this.emitDepth - 1 && !this.finishing) {
+      if (handOut) {
         if (typeof value === "string" || (typeof value === "object" && value !== null)) this.emit(value);
-        else this.pendingEmit = true;
+        else {
+          this.pendingEmit = true;
+          this.pendingValue = value;
+        }
       }
     } else {
       setMember(container as Record<string, unknown>, this.keys[d]!, value);
@@ -595,8 +609,8 @@ class Parser implements JsonStreamParser {
   private flushPending(): void {
     if (this.pendingEmit) {
       this.pendingEmit = false;
-      const elements = this.stack[this.emitDepth - 1] as unknown[];
-      this.emit(elements[elements.length - 1]);
+      this.emit(this.pendingValue);
+      this.pendingValue = undefined;
     }
   }
 
@@ -1332,7 +1346,12 @@ class Parser implements JsonStreamParser {
   /** Closes everything still open at `offset`: the token in progress, then every container. */
   private finish(offset: number): void {
     this.finishing = true;
+    if (this.pendingEmit && !this.keepElements && this.emitDepth > 0) {
+      // Never handed out: it stays in the root value.
+      (this.stack[this.emitDepth - 1] as unknown[]).push(this.pendingValue);
+    }
     this.pendingEmit = false;
+    this.pendingValue = undefined;
     let mode = this.mode;
     if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
       mode = this.returnMode;
@@ -1413,7 +1432,7 @@ class Parser implements JsonStreamParser {
  * Strict mode agrees with `JSON.parse`; lenient mode (the default) reads
  * model output — see the invariants in this module's documentation.
  *
- * @param options - `strict`, `maxDepth`, `maxTokenSize`.
+ * @param options - `strict`, `maxDepth`, `maxTokenSize`, `unwrapKeys`, `prose`, `keepElements`.
  * @returns a fresh parser.
  *
  * @example

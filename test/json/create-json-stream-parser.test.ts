@@ -461,6 +461,8 @@ describe("createJsonStreamParser", () => {
         [{ maxTokenSize: -3 }, "maxTokenSize must be an integer >= 1, got -3"],
         [{ strict: "yes" as unknown as boolean }, 'strict must be a boolean, got "yes"'],
         [{ unwrapKeys: "steps" as unknown as string[] }, 'unwrapKeys must be an array of strings, got "steps"'],
+        [{ prose: 1 as unknown as boolean }, "prose must be a boolean, got 1"],
+        [{ keepElements: "no" as unknown as boolean }, 'keepElements must be a boolean, got "no"'],
       ];
       for (const [options, message] of cases) {
         const error = catchError(() => createJsonStreamParser(options));
@@ -475,6 +477,40 @@ describe("createJsonStreamParser", () => {
       parser.end();
       expect(() => parser.write("[]")).toThrow(TypeError);
       expect(() => parser.end()).toThrow("called twice");
+    });
+
+    it("keepElements: false hands out the same elements and keeps none of them in the root", () => {
+      const texts = ['[{"a": 1}, "x", 2, [3], true, null]', '{"steps": [{"a": 1}, 2, 3], "more": [4]}', "[1, 2, 3"];
+      for (const strict of [false, true]) {
+        for (const text of texts) {
+          if (strict && text === "[1, 2, 3") continue;
+          for (const chunks of [[text], characters(text)]) {
+            const kept = createJsonStreamParser({ strict, unwrapKeys: ["steps"] });
+            const dropped = createJsonStreamParser({ strict, unwrapKeys: ["steps"], keepElements: false });
+            const keptElements = chunks.flatMap((chunk) => kept.write(chunk));
+            const droppedElements = chunks.flatMap((chunk) => dropped.write(chunk));
+            expectSameValue(droppedElements, keptElements);
+            const keptRoot = kept.end();
+            const droppedRoot = dropped.end();
+            if (Array.isArray(keptRoot)) {
+              // Only what was never handed out (a last element the end closed) stays.
+              expectSameValue(droppedRoot, (keptRoot as unknown[]).slice(keptElements.length));
+            } else {
+              expectSameValue(droppedRoot, { ...(keptRoot as object), steps: [] });
+            }
+          }
+        }
+      }
+    });
+
+    it("keepElements: false holds no element of a long stream", () => {
+      const parser = createJsonStreamParser({ keepElements: false });
+      parser.write("[");
+      let handedOut = 0;
+      for (let index = 0; index < 10_000; index++) handedOut += parser.write(`{"id": "s${index}", "n": ${index}},`).length;
+      handedOut += parser.write('"last"]').length;
+      expect(handedOut).toBe(10_001);
+      expect(parser.end()).toStrictEqual([]);
     });
 
     it("counts the characters written", () => {
