@@ -197,6 +197,9 @@ const N_E_SIGN = 6;
 const N_EXPONENT = 7;
 
 const MAX_REPAIRS = 1000;
+/** Values this short are shared between their occurrences, up to this many distinct ones. */
+const MAX_SHARED_LENGTH = 16;
+const MAX_SHARED = 4096;
 
 
 const EXPECTED: Record<number, string> = {
@@ -335,6 +338,7 @@ class Parser implements JsonStreamParser {
   private pendingEmit = false; // a scalar element waits for "," or "]"
   private pendingValue: unknown = undefined; // that element
   private readonly keepElements: boolean;
+  private readonly shared = new Map<string, string>();
   private readonly unwrapKeys: readonly string[];
   private emitDepth = 0; // depth of the array whose elements are emitted (0: none open)
   private emitted = false; // that array has closed: nothing more is emitted
@@ -659,12 +663,21 @@ class Parser implements JsonStreamParser {
   }
 
   private endString(): void {
-    const text = this.text;
+    let text = this.text;
     this.text = "";
-    // A string grown chunk by chunk is a chain of pieces; reading one character
-    // makes the engine flatten it now, while the pieces are still young and cheap
-    // to collect, instead of keeping the chain alive inside the parsed value.
-    if (text.length > 12) text.charCodeAt(0);
+    if (text.length <= MAX_SHARED_LENGTH && !this.tokenIsKey) {
+      // Short values repeat (types, names, enum values): one copy of each is
+      // shared, as JSON.parse does, instead of one per occurrence. Looking it
+      // up also flattens a string grown from pieces.
+      const shared = this.shared.get(text);
+      if (shared !== undefined) text = shared;
+      else if (this.shared.size < MAX_SHARED) this.shared.set(text, text);
+    } else if (text.length > 1) {
+      // A string grown chunk by chunk is a chain of pieces; reading one character
+      // makes the engine flatten it now, while the pieces are still young and cheap
+      // to collect, instead of keeping the chain alive inside the parsed value.
+      text.charCodeAt(0);
+    }
     if (this.tokenIsKey) {
       this.keys[this.depth - 1] = text;
       this.mode = COLON;
@@ -1085,7 +1098,7 @@ class Parser implements JsonStreamParser {
         continue;
       }
       if (!strict) {
-        if (isLenientSpace(c)) {
+        if (c >= 0x85 && isLenientSpace(c)) {
           i++;
           continue;
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createScriptedModel, LLMPlanner, type PlanStep, type ToolCatalogInput } from "../../src/index.ts";
 import { collectEvents, doneOf } from "./planner-test-kit.ts";
 
 const tools = {
@@ -19,7 +19,7 @@ const planned: PlanStep[] = [
 ];
 
 /** Plans with one scripted answer streamed in 3-character chunks, without a repair. */
-async function planWith(answer: string, catalog: Record<string, unknown> = tools) {
+async function planWith(answer: string, catalog: ToolCatalogInput = tools) {
   const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer], charsPerToken: 3 }), repair: false });
   return await collectEvents(planner.stream({ query: "Weather in Paris, and 5!", tools: catalog }));
 }
