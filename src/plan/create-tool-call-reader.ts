@@ -146,6 +146,8 @@ class Reader implements ToolCallReader {
   private word: string | undefined = "";
   /** Whether the line so far is blank or that one word. */
   private lineIsWord = true;
+  /** Blanks followed the word. */
+  private afterWord = false;
   /** The previous line, when it held only a tool name, while the current line is blank. */
   private nameLine: string | undefined;
   private json: JsonRead | undefined;
@@ -226,27 +228,34 @@ class Reader implements ToolCallReader {
   /** Notes a character of prose for the tool-name-line rule. */
   private notePlain(c: number): void {
     if (isNewline(c)) {
-      this.nameLine = this.lineIsWord && this.word !== undefined && this.word !== "" ? this.word : undefined;
+      const word = this.word;
+      this.nameLine = this.lineIsWord && word !== undefined && toolNamePattern.test(word) ? word : undefined;
       this.word = "";
       this.lineIsWord = true;
+      this.afterWord = false;
       return;
     }
     if (isBlank(c)) {
-      if (this.word !== "") this.lineIsWord = false;
+      if (this.word !== "") this.afterWord = true;
       return;
     }
     this.nameLine = undefined;
     if (isNamePart(c)) {
+      // A second word on the line: it holds no lone tool name.
+      if (this.afterWord) this.lineIsWord = false;
+      this.afterWord = false;
       if (this.word !== undefined) this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
       return;
     }
     this.word = "";
+    this.afterWord = false;
     this.lineIsWord = false;
   }
 
   /** Something other than plain prose was read: no tool name stands before what follows. */
   private breakWord(): void {
     this.word = "";
+    this.afterWord = false;
     this.lineIsWord = false;
     this.nameLine = undefined;
   }

@@ -322,6 +322,13 @@ describe("createToolCallReader", () => {
     expect(result.values).toEqual([[1, 2, 3]]);
   });
 
+  it("takes a tool name on its own line only when the line holds nothing else", () => {
+    expect(read(['get_weather  \n{"city": "Paris"}']).steps).toEqual([{ name: "get_weather", arguments: { city: "Paris" } }]);
+    for (const text of ['Call get_weather\n{"city": "Paris"}', '---\n{"city": "Paris"}', 'get_weather\n\n{"city": "Paris"}', 'get_weather: {"city": "Paris"}']) {
+      expect(read([text]).steps, text).toEqual([]);
+    }
+  });
+
   it("does not take a prose line before arguments that are a plan as a tool name", () => {
     expect(read(['Sketch\n{"vertices": [], "edges": []}']).result.values).toEqual([{ vertices: [], edges: [] }]);
   });
