@@ -17,9 +17,11 @@
  *    thrown by the `write()` that reads the offending character or by `end()`.
  * 5. **Lenient for model output** (the default). Prose and code fences around
  *    the root value are skipped; trailing commas, comments, single and curly
- *    quotes, unquoted keys, Python literals, missing commas and raw control
- *    characters are accepted; a truncated text is closed at `end()` and every
- *    repair is reported. `write()` never throws in lenient mode.
+ *    quotes, unquoted keys, Python literals and tuples, missing commas,
+ *    colons and quotes, unquoted string values, `...` placeholders, `"a" +
+ *    "b"`, `Name("…")` wrappers and raw control characters are accepted; a
+ *    truncated text is closed at `end()` and every repair is reported.
+ *    `write()` never throws in lenient mode.
  * 6. **Bounded.** Nesting deeper than `maxDepth` or a single token longer
  *    than `maxTokenSize` is a typed error, never a crash or a hang.
  *
