@@ -479,6 +479,32 @@ describe("createJsonStreamParser", () => {
       expect(() => parser.end()).toThrow("called twice");
     });
 
+    it("prose: false reads one value at the start and says where the rest begins", () => {
+      const cases: [string, "done" | "rejected", number][] = [
+        ['{"a": 1} tail', "done", 8],
+        ["  [1, 2], [3]", "done", 8],
+        ["12, x", "done", 2],
+        ["'Paris')", "done", 7],
+        ["True)", "done", 4],
+        ['{"a": 1 <b>', "done", 8],
+        ['hello {"a": 1}', "rejected", 1],
+        ["<tool_call>", "rejected", 1],
+        ['{oops}', "rejected", 1],
+      ];
+      for (const [text, status, rest] of cases) {
+        for (const chunks of [[text], characters(text)]) {
+          const parser = createJsonStreamParser({ prose: false });
+          for (const chunk of chunks) {
+            if (parser.status !== "reading") break;
+            parser.write(chunk);
+          }
+          expect(parser.status, text).toBe(status);
+          expect(parser.restOffset, text).toBe(rest);
+          if (status === "rejected") expect(() => parser.end()).toThrow(JsonStreamError);
+        }
+      }
+    });
+
     it("keepElements: false hands out the same elements and keeps none of them in the root", () => {
       const texts = ['[{"a": 1}, "x", 2, [3], true, null]', '{"steps": [{"a": 1}, 2, 3], "more": [4]}', "[1, 2, 3"];
       for (const strict of [false, true]) {
