@@ -489,7 +489,7 @@ describe("createJsonStreamParser", () => {
         ['{"a": 1 <b>', "done", 8],
         ['hello {"a": 1}', "rejected", 1],
         ["<tool_call>", "rejected", 1],
-        ['{oops}', "rejected", 1],
+        ['{oops}', "rejected", 5],
       ];
       for (const [text, status, rest] of cases) {
         for (const chunks of [[text], characters(text)]) {
