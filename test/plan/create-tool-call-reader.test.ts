@@ -205,6 +205,11 @@ const samples: Sample[] = [
     values: [{ vertices: [{ id: "a", tool: "search" }], edges: [] }],
   },
   {
+    format: "a mix of a tag, a fence and pythonic calls",
+    text: 'First:\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call>\nThen:\n```\nmath.factorial(number=5)\n```\nand {"name": "list_files", "arguments": {}}',
+    steps: [weather, factorial, { name: "list_files", arguments: {} }],
+  },
+  {
     format: "a tag never closed, the second call cut off",
     text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call>\n<tool_call>{"name": "math.factorial", "arguments": {"numb',
     steps: [weather],
