@@ -260,6 +260,29 @@ describe("createToolCallReader", () => {
     );
   });
 
+  it("never throws and gives the same result for any chunking of noisy text (property)", () => {
+    const pieces = ["<tool_call>", "</tool_call>", "```", "```json\n", "[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<function=f>", "f(", "g.h(", "a=", "=", "1", "'x'", '"y"', "True", "None", "(", ")", "[", "]", "{", "}", ":", ",", ";", "\n", " ", "name", '"name"', '"arguments"', "...", "+", "\\", "<", ">", "|"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
+        const text = parts.join("");
+        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+        const chunks: string[] = [];
+        let start = 0;
+        for (const point of points) {
+          chunks.push(text.slice(start, point));
+          start = point;
+        }
+        chunks.push(text.slice(start));
+        const whole = read([text]);
+        const split = read(chunks);
+        expect(split.steps).toEqual(whole.steps);
+        expect(split.result.cutOff).toEqual(whole.result.cutOff);
+        expect(split.result.values).toEqual(whole.result.values);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   describe("hands each call out the moment it closes", () => {
     const cases: [string, string, string[]][] = [
       // [text, the text up to which each step must be handed out]
