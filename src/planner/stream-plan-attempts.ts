@@ -107,8 +107,10 @@ function missingArguments(issues: readonly PlanIssue[], index: number): string[]
  *   reply and steps repeating one already in the plan; none of these
  *   triggers a repair.
  * - When no reply comes, one quoting the plan's final results is added
- *   (`no-reply`, repaired); when no step survives, a fallback reply carries
- *   the model's text (first 2000 characters) or `fallbackText`.
+ *   (`no-reply`, repaired) — without a re-ask when that is the answer's only
+ *   issue (many models write calls alone), and the answer then stays clean;
+ *   when no step survives, a fallback reply carries the model's text (first
+ *   2000 characters) or `fallbackText`.
  *
  * @param setup - model, prompt, catalog, limits and what is already planned.
  * @returns the events; `done` is always last.
@@ -269,7 +271,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       }
       finalIssues = issues;
 
-      if (!(setup.repair && attempt === 0 && issues.length > 0)) break;
+      // An answer of calls alone, all valid, is what many models write: its reply is added below, without a re-ask.
+      if (!(setup.repair && attempt === 0 && issues.some((issue) => issue.code !== "no-reply"))) break;
       attempt++;
       if (heldReply !== undefined) {
         // The repair may add steps, which must come before the reply.
@@ -286,7 +289,6 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     }
 
     let fallback = false;
-    let added = false;
     const usedIds = new Set([...steps.map((step) => step.id), ...blocked]);
     const freeId = (preferred: string): string => {
       let id = preferred;
@@ -314,7 +316,6 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const reply: PlanStep = { id, type: "reply", text: sinks.map((step) => `{{${step.id}}}`).join("\n\n") };
         const quoted = sinks.map((step) => `"${step.id}"`).join(", ");
         const issue = stepIssue("no-reply", index, id, `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`);
-        added = true;
         yield { type: "issue", issue, action: "repaired" };
         steps.push(reply);
         yield { type: "step", step: reply, index: steps.length - seedCount - 1 };
@@ -330,7 +331,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         yield { type: "step", step: reply, index: 0 };
       }
     }
-    const clean = finishReason === "stop" && !fallback && !added && finalIssues.length === 0;
+    // A missing reply alone does not make the answer unclean: every step in it was read and validated.
+    const clean = finishReason === "stop" && !fallback && finalIssues.every((issue) => issue.code === "no-reply");
     completed = true;
     const done: PlannerEvent = { type: "done", steps: steps.slice(seedCount), clean, finishReason, fallback, usage: { ...usage } };
     if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
