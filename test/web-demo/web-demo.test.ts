@@ -259,7 +259,7 @@ describe("stopStepViews and describeRunStatus", () => {
 
   it("says Stopped for an aborted run and names the error of a failed one", () => {
     const reducer = createRunState();
-    const usage = { steps: 0, toolCalls: 0, modelCalls: 0, replans: 0 };
+    const usage = { steps: 0, toolCalls: 0, modelCalls: 0, replans: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
     reducer.apply({ type: "run-end", runId: "r", t: 10, reason: "aborted", durationMs: 10, usage } as RuntimeEvent);
     expect(describeRunStatus(reducer.state)).toBe("Stopped.");
     const failed = createRunState();
