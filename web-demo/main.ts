@@ -168,6 +168,7 @@ async function run(): Promise<void> {
       }
       if (event.type === "error") {
         status.textContent = `The stream failed: ${event.message}`;
+        reply.textContent = `No reply: ${event.message}`;
         reply.dataset["state"] = "failed";
         continue;
       }
@@ -193,7 +194,9 @@ async function run(): Promise<void> {
   } catch (error) {
     if (signal.aborted) stopped();
     else {
-      status.textContent = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
+      status.textContent = message;
+      reply.textContent = `No reply: ${message}`;
       reply.dataset["state"] = "failed";
     }
   } finally {
