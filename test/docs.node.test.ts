@@ -29,10 +29,15 @@ function blocksOf(page: string): CodeBlock[] {
   return blocks;
 }
 
-/** The package's entry points, mapped to the sources, so a block runs against this checkout. */
+/**
+ * The package's entry points, mapped to the sources, so a block runs against this checkout; a
+ * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
+ */
 function withSourceImports(code: string): string {
   const entries: Record<string, string> = { plankit: "src/index.ts", "plankit/ai": "src/ai/index.ts" };
-  return code.replace(/from "(plankit(?:\/ai)?)"/gu, (_whole, name: string) => `from ${JSON.stringify(pathToFileURL(`${root}${entries[name]}`).href)}`);
+  return code
+    .replace(/from "(plankit(?:\/ai)?)"/gu, (_whole, name: string) => `from ${JSON.stringify(pathToFileURL(`${root}${entries[name]}`).href)}`)
+    .replace(/from "\.\/([^"]+)"/gu, (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`);
 }
 
 /** What the block promises to print: the `// text` comments after `console.log(…);`, in order. */
