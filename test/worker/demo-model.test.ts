@@ -130,11 +130,23 @@ describe("planDemoRequest", () => {
     expect(toolCalls(plan("What is the GDP of France?"))).toEqual([["kb_lookup", { query: "GDP of France" }]]);
   });
 
-  it("uses only the tools it is given and keeps to maxSteps, declining when it cannot", () => {
+  it("uses only the tools it is given and keeps to maxSteps, saying what it left out or declining", () => {
     expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup", "calculator"])).map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
+    expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]))).toEqual([
+      { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Tokyo" } },
+      { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
+      { id: "s3", type: "reply", text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: this request does not allow calculator." },
+    ]);
     expect(plan("What is 21*2+5?", new Set(["kb_lookup"]))).toEqual([{ id: "s1", type: "reply", text: "This request needs the tool calculator, which this request does not allow, so I ran no tool." }]);
+    expect(plan("What is 21*2+5?", new Set(["calculator"]), 1)).toEqual([{ id: "s1", type: "reply", text: "This request needs 2 steps, more than the limit of 1, so I ran no tool." }]);
     expect(plan("total population of London, Paris, Berlin, Tokyo and Sydney", allTools, 3)).toEqual([
-      { id: "s1", type: "reply", text: "This request needs 7 steps, more than the limit of 3, so I ran no tool." },
+      { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of London" } },
+      { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
+      {
+        id: "s3",
+        type: "reply",
+        text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: the plan may have at most 3 steps. I looked up only 2 of the 5 facts: the plan may have at most 3 steps.",
+      },
     ]);
   });
 

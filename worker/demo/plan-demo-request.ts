@@ -93,7 +93,9 @@ function sharedUnit(lookups: readonly DemoLookup[]): string {
  *
  * and a reply that quotes the results and their sources. A request it does
  * not understand, or that needs a tool it may not use or more steps than
- * allowed, gets a reply alone that says so: no tool runs.
+ * allowed, gets a reply alone that says so: no tool runs — except that facts
+ * are still looked up without the calculation or conversion that is not
+ * allowed (or only as many as fit), and the reply says what was left out.
  *
  * @param input - the request, the usable tools and the step limit.
  * @returns canonical steps with ids `s1`, `s2`, …, the reply last.
@@ -116,32 +118,46 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
     return reply(say(intent.reason === "greeting" ? greetingText : intent.reason === "note-without-text" ? noteWithoutText : declineText));
   }
 
-  const steps: PlanStep[] = [];
-  const add = (step: Record<string, unknown>): string => {
-    const id = `s${steps.length + 1}`;
-    steps.push({ id, ...step } as PlanStep);
-    return id;
-  };
   const lookupTool = /\b(?:slow|archives?|thorough|deep)\b|档案/u.test(query.toLowerCase()) && input.tools.has("slow_lookup") ? "slow_lookup" : "kb_lookup";
-  const text = planIntent(intent, add, lookupTool, zh);
-  const needed = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
-  const missing = needed.filter((name) => !input.tools.has(name));
-  if (missing.length > 0) {
+  const build = (understood: Exclude<DemoIntent, { kind: "decline" }>): { steps: PlanStep[]; text: string; missing: string[] } => {
+    const steps: PlanStep[] = [];
+    const add = (step: Record<string, unknown>): string => {
+      const id = `s${steps.length + 1}`;
+      steps.push({ id, ...step } as PlanStep);
+      return id;
+    };
+    const text = planIntent(understood, add, lookupTool, zh);
+    const needed = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
+    return { steps, text, missing: needed.filter((name) => !input.tools.has(name)) };
+  };
+  let plan = build(intent);
+  const notes: string[] = [];
+  if (intent.kind === "facts" && (plan.missing.length > 0 || plan.steps.length + 1 > maxSteps)) {
+    // Keep the lookups the request allows, and say what was left out rather than plan a step that cannot run.
+    const why = plan.missing.length > 0 ? (zh ? `本次请求不允许使用 ${plan.missing.join("、")}` : `this request does not allow ${plan.missing.join(", ")}`) : zh ? `计划最多 ${maxSteps} 步` : `the plan may have at most ${maxSteps} steps`;
+    let lookups = intent.lookups;
+    if (intent.combination !== undefined || intent.targetUnit !== undefined) notes.push(zh ? `我没有做计算或换算：${why}。` : `I left out the calculation: ${why}.`);
+    if (lookups.length > maxSteps - 1) {
+      notes.push(zh ? `只查了 ${intent.lookups.length} 项中的前 ${maxSteps - 1} 项：${why}。` : `I looked up only ${maxSteps - 1} of the ${intent.lookups.length} facts: ${why}.`);
+      lookups = lookups.slice(0, Math.max(0, maxSteps - 1));
+    }
+    if (lookups.length > 0) plan = build({ kind: "facts", lookups });
+  }
+  if (plan.missing.length > 0) {
     return reply(
       zh
-        ? `这个请求需要工具 ${missing.join("、")}，但本次请求不允许使用它，所以我没有调用任何工具。`
-        : `This request needs the tool${missing.length === 1 ? "" : "s"} ${missing.join(", ")}, which this request does not allow, so I ran no tool.`,
+        ? `这个请求需要工具 ${plan.missing.join("、")}，但本次请求不允许使用它，所以我没有调用任何工具。`
+        : `This request needs the tool${plan.missing.length === 1 ? "" : "s"} ${plan.missing.join(", ")}, which this request does not allow, so I ran no tool.`,
     );
   }
-  if (steps.length + 1 > maxSteps) {
+  if (plan.steps.length + 1 > maxSteps) {
     return reply(
       zh
-        ? `这个请求需要 ${steps.length + 1} 步，超过了 ${maxSteps} 步的上限，所以我没有调用任何工具。`
-        : `This request needs ${steps.length + 1} steps, more than the limit of ${maxSteps}, so I ran no tool.`,
+        ? `这个请求需要 ${plan.steps.length + 1} 步，超过了 ${maxSteps} 步的上限，所以我没有调用任何工具。`
+        : `This request needs ${plan.steps.length + 1} steps, more than the limit of ${maxSteps}, so I ran no tool.`,
     );
   }
-  add({ type: "reply", text });
-  return steps;
+  return [...plan.steps, { id: `s${plan.steps.length + 1}`, type: "reply", text: [plan.text, ...notes].join(" ") }];
 }
 
 /**
