@@ -114,45 +114,47 @@ describe("the offline demo model, request by request through the planner and the
     expect(table.filter(([query]) => /\p{Script=Han}/u.test(query)).length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each(table)("%s", async (query, expected) => {
-    const notes = createNoteStore();
-    const events = await run(query, notes);
-    const reply = replyOf(events);
-    const end = events.at(-1);
-    expect(end?.type).toBe("run-end");
-    expect(reply).not.toMatch(/\{\{|\}\}/u);
-    const tools = toolsRun(events);
-    if ("figure" in expected) {
-      expect(tools).toEqual(expected.tools);
-      expect(reply).toMatch(new RegExp(`(?<![\\d.])${expected.figure.replace(/\./gu, "\\.")}(?![\\d])`, "u"));
-      expect(events.some((event) => event.type === "step-error")).toBe(false);
-    } else if ("decline" in expected) {
-      expect(events.some((event) => event.type === "step-planned" && event.step.type !== "reply")).toBe(false);
-      expect(tools).toEqual([]);
-      if (expected.decline === "offline") {
-        expect(reply).toMatch(/offline demo model|离线演示模型/u);
-        expect(reply).toMatch(/OPENAI_BASE_URL/u);
-        expect(reply).toMatch(/Workers AI/u);
-      } else if (expected.decline === "hello") {
-        expect(reply).toMatch(/^Hello! I am plankit's offline demo model/u);
+  for (const [query, expected] of table) {
+    it(query, async () => {
+      const notes = createNoteStore();
+      const events = await run(query, notes);
+      const reply = replyOf(events);
+      const end = events.at(-1);
+      expect(end?.type).toBe("run-end");
+      expect(reply).not.toMatch(/\{\{|\}\}/u);
+      const tools = toolsRun(events);
+      if ("figure" in expected) {
+        expect(tools).toEqual(expected.tools);
+        expect(reply).toMatch(new RegExp(`(?<![\\d.])${expected.figure.replace(/\./gu, "\\.")}(?![\\d])`, "u"));
+        expect(events.some((event) => event.type === "step-error")).toBe(false);
+      } else if ("decline" in expected) {
+        expect(events.some((event) => event.type === "step-planned" && event.step.type !== "reply")).toBe(false);
+        expect(tools).toEqual([]);
+        if (expected.decline === "offline") {
+          expect(reply).toMatch(/offline demo model|离线演示模型/u);
+          expect(reply).toMatch(/OPENAI_BASE_URL/u);
+          expect(reply).toMatch(/Workers AI/u);
+        } else if (expected.decline === "hello") {
+          expect(reply).toMatch(/^Hello! I am plankit's offline demo model/u);
+        } else {
+          expect(reply).toMatch(/I saved nothing/u);
+        }
+        expect(notes.list()).toEqual([]);
+      } else if ("notFound" in expected) {
+        const failed = events.find((event) => event.type === "step-error");
+        expect(failed?.type === "step-error" ? failed.error.message : "").toContain(`No fact about "${expected.notFound}"`);
+        expect(reply).toContain(`no fact about "${expected.notFound}"`);
+        if (expected.skipped === undefined) expect(reply).not.toMatch(/\d/u);
+        else {
+          // The facts that were found are quoted; the combination that needed the missing one never ran.
+          expect(tools).not.toContain(expected.skipped);
+          expect(reply).toContain(`I skipped ${expected.skipped}`);
+        }
       } else {
-        expect(reply).toMatch(/I saved nothing/u);
+        expect(tools.at(-1)).toBe("save_note");
+        expect(notes.list().map(({ title, text }) => ({ title, text }))).toEqual([expected.note]);
+        expect(reply).toContain(expected.note.title);
       }
-      expect(notes.list()).toEqual([]);
-    } else if ("notFound" in expected) {
-      const failed = events.find((event) => event.type === "step-error");
-      expect(failed?.type === "step-error" ? failed.error.message : "").toContain(`No fact about "${expected.notFound}"`);
-      expect(reply).toContain(`no fact about "${expected.notFound}"`);
-      if (expected.skipped === undefined) expect(reply).not.toMatch(/\d/u);
-      else {
-        // The facts that were found are quoted; the combination that needed the missing one never ran.
-        expect(tools).not.toContain(expected.skipped);
-        expect(reply).toContain(`I skipped ${expected.skipped}`);
-      }
-    } else {
-      expect(tools.at(-1)).toBe("save_note");
-      expect(notes.list().map(({ title, text }) => ({ title, text }))).toEqual([expected.note]);
-      expect(reply).toContain(expected.note.title);
-    }
-  });
+    });
+  }
 });
