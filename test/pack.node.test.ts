@@ -28,7 +28,7 @@ describe("installing the package from a packed tarball", () => {
     // The build resolves the peer dependencies' types (ai) from the checkout's node_modules; npm pack leaves it out.
     symlinkSync(join(root, "node_modules"), join(packageDirectory, "node_modules"), "dir");
     execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(packageDirectory, "tsconfig.build.json")], { cwd: packageDirectory, stdio: "pipe", timeout: 120_000 });
-    const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: packageDirectory, encoding: "utf8", timeout: 60_000 })) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: packageDirectory, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })) as { filename: string; files: { path: string }[] }[];
     const tarball = join(work, packed[0]?.filename ?? "");
     const files = (packed[0]?.files ?? []).map((file) => file.path);
     expect(files).toContain("dist/index.js");
@@ -37,7 +37,7 @@ describe("installing the package from a packed tarball", () => {
 
     const app = join(work, "app");
     cpSync(join(root, "test", "fixtures", "pack-app"), app, { recursive: true });
-    execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], { cwd: app, stdio: "pipe", timeout: 120_000 });
+    execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--loglevel=error"], { cwd: app, stdio: "pipe", timeout: 120_000 });
     expect(readdirSync(join(app, "node_modules"))).toEqual(expect.arrayContaining(["plankit", "valibot", "@cfworker"]));
     const code = quickStart();
     expect(code).toContain('from "plankit"');
