@@ -186,6 +186,7 @@ async function run(): Promise<void> {
         reply.dataset["state"] = "done";
       }
       if (event.type === "run-end") {
+        if (reply.dataset["state"] === "streaming") reply.dataset["state"] = "done";
         if (event.reason === "aborted") stopped();
         else if (event.reason !== "completed") reply.dataset["state"] = "failed";
       }

@@ -225,6 +225,26 @@ describe("the web demo in Chromium against wrangler dev", () => {
     await page.close();
   });
 
+  it("writes the reply as reply-delta events arrive", async () => {
+    const { page, errors } = await openDemo();
+    const usage = { steps: 1, toolCalls: 0, modelCalls: 1, replans: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+    const events = [
+      { type: "model", name: "a streaming stand-in", provider: "test" },
+      { type: "reply-delta", runId: "r", t: 10, delta: "3.5 d " },
+      { type: "reply-delta", runId: "r", t: 20, delta: "= 302,400 s." },
+      { type: "run-end", runId: "r", t: 30, reason: "completed", durationMs: 30, usage },
+    ];
+    const body = events.map((event, id) => `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+    await page.route("**/v1/run", (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }));
+    await page.getByTestId("query").fill("How many seconds are in 3.5 days?");
+    await page.getByTestId("run").click();
+    await page.getByTestId("status").filter({ hasText: /^Done in/u }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("reply").textContent()).toBe("3.5 d = 302,400 s.");
+    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("done");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("fits node text in its box and routes arrows around nodes", async () => {
     const { page, errors } = await openDemo();
     await page.getByTestId("mode-browser").check();
