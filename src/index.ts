@@ -126,6 +126,7 @@ export {
   type ScriptedModel,
   type ScriptedModelOptions,
   type ScriptedResponder,
+  type ScriptedResponsesByPurpose,
   type ScriptedResponse,
 } from "./model/create-scripted-model.ts";
 export type {

@@ -26,6 +26,13 @@ export interface DagNode {
 export interface DagEdge {
   from: string;
   to: string;
+  /**
+   * Where the arrow goes: from the bottom centre of `from` to the top
+   * centre of `to`. An arrow that skips layers passes each layer in
+   * between through a gap between its nodes (two points per layer, at its
+   * top and bottom), so it never runs under a node.
+   */
+  points: { x: number; y: number }[];
 }
 
 /** The placed graph. */
@@ -76,7 +83,7 @@ export function layoutDag(steps: readonly DagInput[], sizes: Partial<DagSizes> =
       const above = layers.get(dependency);
       if (above === undefined) continue;
       layer = Math.max(layer, above + 1);
-      edges.push({ from: dependency, to: step.id });
+      edges.push({ from: dependency, to: step.id, points: [] });
     }
     layers.set(step.id, layer);
     const slot = counts[layer] ?? 0;
@@ -97,5 +104,44 @@ export function layoutDag(steps: readonly DagInput[], sizes: Partial<DagSizes> =
       y: layer * (nodeHeight + gapY) + nodeHeight / 2,
     };
   });
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const rows: number[][] = [];
+  for (const node of nodes) (rows[node.layer] ??= []).push(node.x);
+  for (const row of rows) row?.sort((a, b) => a - b);
+  for (const edge of edges) {
+    const from = byId.get(edge.from);
+    const to = byId.get(edge.to);
+    if (from === undefined || to === undefined) continue;
+    const points = [{ x: from.x, y: from.y + nodeHeight / 2 }];
+    for (let layer = from.layer + 1; layer < to.layer; layer++) {
+      const share = (layer - from.layer) / (to.layer - from.layer);
+      const x = nearestGap(rows[layer] ?? [], from.x + (to.x - from.x) * share, nodeWidth, gapX);
+      const top = layer * (nodeHeight + gapY);
+      points.push({ x, y: top }, { x, y: top + nodeHeight });
+    }
+    points.push({ x: to.x, y: to.y - nodeHeight / 2 });
+    edge.points = points;
+  }
   return { nodes, edges, width, height };
+}
+
+/**
+ * The x of the gap in a row of nodes nearest to `wanted`: between two
+ * nodes, or just outside the row.
+ *
+ * @param row - the centres of the row's nodes, sorted.
+ * @param wanted - where the arrow would like to pass.
+ * @param nodeWidth - the width of a node.
+ * @param gapX - the gap between nodes.
+ * @returns the x.
+ */
+function nearestGap(row: readonly number[], wanted: number, nodeWidth: number, gapX: number): number {
+  const first = row[0];
+  const last = row.at(-1);
+  if (first === undefined || last === undefined) return wanted;
+  const gaps = [first - nodeWidth / 2 - gapX / 2, last + nodeWidth / 2 + gapX / 2];
+  for (let index = 1; index < row.length; index++) gaps.push(((row[index - 1] ?? 0) + (row[index] ?? 0)) / 2);
+  // Nothing in the way: keep the straight line.
+  if (row.every((x) => Math.abs(x - wanted) >= nodeWidth / 2 + 2)) return wanted;
+  return gaps.reduce((best, gap) => (Math.abs(gap - wanted) < Math.abs(best - wanted) ? gap : best));
 }

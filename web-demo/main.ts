@@ -9,12 +9,14 @@ import { createRunState, type RuntimeEvent, type ToolDescriptor } from "../src/i
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import { describeEvent } from "./describe-event.ts";
+import { describeRunStatus } from "./describe-run-status.ts";
 import { mountGuide } from "./mount-guide.ts";
 import { renderDag } from "./render-dag.ts";
 import { renderStepList } from "./render-step-list.ts";
 import { runInBrowser } from "./run-in-browser.ts";
 import { runOnWorker } from "./run-on-worker.ts";
-import { toStepViews } from "./to-step-views.ts";
+import { stopStepViews } from "./stop-step-views.ts";
+import { toStepViews, type StepView } from "./to-step-views.ts";
 
 /**
  * Finds a required element.
@@ -98,7 +100,7 @@ async function describeMode(): Promise<void> {
     modelLine.textContent = `Model: ${body.model.name} (on the Worker).`;
   } catch {
     showTools(createDemoTools().list());
-    modelLine.textContent = "Model: unknown until the first run (the Worker did not answer GET /v1/tools).";
+    modelLine.textContent = `Model: unknown until the first run (the Worker did not answer GET ${new URL("/v1/tools", location.href).href}).`;
   }
 }
 
@@ -143,9 +145,22 @@ async function run(): Promise<void> {
   stopButton.disabled = false;
   planSection.setAttribute("aria-busy", "true");
   status.textContent = "Planning…";
+  let views: StepView[] = [];
+  const show = (next: StepView[]): void => {
+    views = next;
+    renderDag(graph, views);
+    renderStepList(stepList, views);
+  };
+  const stopped = (): void => {
+    show(stopStepViews(views));
+    status.textContent = "Stopped.";
+    reply.textContent = "Stopped.";
+    reply.dataset["state"] = "stopped";
+  };
   const source = mode() === "browser" ? runInBrowser(text, signal) : runOnWorker(text, { token: token.value, signal });
   try {
     for await (const event of source) {
+      if (signal.aborted) break;
       logEvent(event);
       if (event.type === "model") {
         modelLine.textContent = `Model: ${event.name}.`;
@@ -153,26 +168,38 @@ async function run(): Promise<void> {
       }
       if (event.type === "error") {
         status.textContent = `The stream failed: ${event.message}`;
+        reply.textContent = `No reply: ${event.message}`;
+        reply.dataset["state"] = "failed";
         continue;
       }
       reducer.apply(event as RuntimeEvent);
-      const views = toStepViews(reducer.state);
-      renderDag(graph, views);
-      renderStepList(stepList, views);
-      if (event.type === "plan-end") status.textContent = "Plan complete; running…";
+      show(toStepViews(reducer.state));
+      status.textContent = describeRunStatus(reducer.state);
+      if (event.type === "reply-delta") {
+        // The reply as it is written; the final `reply` event replaces it with the whole text.
+        if (reply.dataset["state"] !== "streaming") reply.textContent = "";
+        reply.dataset["state"] = "streaming";
+        reply.append(event.delta);
+      }
       if (event.type === "reply") {
         reply.textContent = event.text;
         reply.dataset["state"] = "done";
       }
       if (event.type === "run-end") {
-        status.textContent = `Run ${event.reason} in ${Math.round(event.durationMs)} ms.`;
-        reply.dataset["state"] = event.reason === "completed" ? "done" : "failed";
+        if (reply.dataset["state"] === "streaming") reply.dataset["state"] = "done";
+        if (event.reason === "aborted") stopped();
+        else if (event.reason !== "completed") reply.dataset["state"] = "failed";
       }
     }
-    if (signal.aborted) throw signal.reason;
+    if (signal.aborted) stopped();
   } catch (error) {
-    status.textContent = signal.aborted ? "Stopped." : error instanceof Error ? error.message : String(error);
-    reply.dataset["state"] = "failed";
+    if (signal.aborted) stopped();
+    else {
+      const message = error instanceof Error ? error.message : String(error);
+      status.textContent = message;
+      reply.textContent = `No reply: ${message}`;
+      reply.dataset["state"] = "failed";
+    }
   } finally {
     runButton.disabled = false;
     stopButton.disabled = true;

@@ -22,7 +22,7 @@ export interface WorkerCallOptions {
  * @param body - the JSON body.
  * @param options - token, abort signal and base URL.
  * @returns the events' data, in order.
- * @throws Error with the problem details' `detail` when the Worker refuses the request.
+ * @throws Error with the problem details' `detail` when the Worker refuses the request; an Error naming the URL when the Worker cannot be reached.
  *
  * @example
  * ```ts
@@ -34,7 +34,18 @@ export async function* postEventStream<T>(path: string, body: unknown, options: 
   if (options.token !== undefined && options.token !== "") headers["authorization"] = `Bearer ${options.token}`;
   const init: RequestInit = { method: "POST", headers, body: JSON.stringify(body) };
   if (options.signal !== undefined) init.signal = options.signal;
-  const response = await fetch(new URL(path, options.baseUrl ?? location.href), init);
+  const url = new URL(path, options.baseUrl ?? location.href);
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    if (options.signal?.aborted === true) throw error;
+    // Browsers say only "Failed to fetch": name the address and what to check.
+    throw new Error(
+      `Could not reach the Worker at ${url.href} (${error instanceof Error ? error.message : String(error)}). Check that it is running (npm start serves it on http://localhost:8787) and that this page was opened from it, or run the request in this browser instead.`,
+      { cause: error },
+    );
+  }
   if (!response.ok || response.body === null) {
     let detail = `${response.status} ${response.statusText}`;
     try {

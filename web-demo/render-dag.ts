@@ -9,7 +9,8 @@ import type { StepView } from "./to-step-views.ts";
 const svgNamespace = "http://www.w3.org/2000/svg";
 const nodeWidth = 168;
 const nodeHeight = 64;
-const margin = 8;
+/** Room around the graph: arrows that go around a full row pass there. */
+const margin = 16;
 
 /**
  * Creates an SVG element with attributes.
@@ -31,8 +32,55 @@ function svgElement(name: string, attributes: Record<string, string | number> = 
  * @param length - the most characters.
  * @returns the text, with an ellipsis when cut.
  */
-function fit(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+/**
+ * Draws an arrow through its points: straight down through a layer,
+ * curved in the gaps between layers (where no node is).
+ *
+ * @param points - from the source's bottom to the target's top.
+ * @returns the path data.
+ */
+function toPathData(points: readonly { x: number; y: number }[]): string {
+  const [start, ...rest] = points;
+  if (start === undefined) return "";
+  let data = `M ${start.x} ${start.y}`;
+  let previous = start;
+  for (const [index, point] of rest.entries()) {
+    // The arrow head ends just above the target.
+    const y = index === rest.length - 1 ? point.y - 2 : point.y;
+    if (point.x === previous.x) data += ` L ${point.x} ${y}`;
+    else {
+      const middle = (previous.y + y) / 2;
+      data += ` C ${previous.x} ${middle}, ${point.x} ${middle}, ${point.x} ${y}`;
+    }
+    previous = point;
+  }
+  return data;
+}
+
+/**
+ * Sets a text element to `text`, cut with an ellipsis to fit `width`
+ * pixels as rendered (wide scripts included); the whole text stays in the
+ * node's title and label.
+ *
+ * @param element - the text element.
+ * @param text - the text.
+ * @param width - the room, in pixels.
+ * @returns nothing.
+ */
+function fitText(element: SVGElement, text: string, width: number): void {
+  element.textContent = text;
+  const measure = (element as SVGTextContentElement).getComputedTextLength?.bind(element as SVGTextContentElement);
+  if (measure === undefined) return;
+  if (measure() <= width) return;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    element.textContent = `${text.slice(0, middle)}…`;
+    if (measure() <= width) low = middle;
+    else high = middle - 1;
+  }
+  element.textContent = `${text.slice(0, low)}…`;
 }
 
 /**
@@ -73,15 +121,10 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
     ...layout.edges.map((edge) => {
       const from = position.get(edge.from);
       const to = position.get(edge.to);
-      // Arrows that skip a layer pass behind other nodes: drawn lighter, dashed.
+      // Arrows that skip a layer go around the nodes in between: drawn lighter, dashed.
       const long = from !== undefined && to !== undefined && to.layer - from.layer > 1;
       const path = svgElement("path", { class: long ? "edge long" : "edge", "marker-end": "url(#arrow)", "data-from": edge.from, "data-to": edge.to });
-      if (from !== undefined && to !== undefined) {
-        const startY = from.y + nodeHeight / 2;
-        const endY = to.y - nodeHeight / 2 - 2;
-        const middle = (startY + endY) / 2;
-        path.setAttribute("d", `M ${from.x} ${startY} C ${from.x} ${middle}, ${to.x} ${middle}, ${to.x} ${endY}`);
-      }
+      path.setAttribute("d", toPathData(edge.points));
       return path;
     }),
   );
@@ -110,9 +153,10 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
     group.classList.toggle("replanned", view.replanned);
     const [title, , heading, detail, state] = [...group.children] as SVGElement[];
     const status = [view.state, view.timing].filter((part) => part !== "").join(" · ");
-    if (heading !== undefined) heading.textContent = fit(`${view.id} · ${view.label}`, 24);
-    if (detail !== undefined) detail.textContent = fit(view.detail, 28);
-    if (state !== undefined) state.textContent = fit(status, 30);
+    const room = nodeWidth - 20;
+    if (heading !== undefined) fitText(heading, `${view.id} · ${view.label}`, room);
+    if (detail !== undefined) fitText(detail, view.detail, room);
+    if (state !== undefined) fitText(state, status, room);
     const full = `${view.id} ${view.label}: ${status}${view.note === "" ? "" : ` (${view.note})`}. ${view.detail}`;
     if (title !== undefined) title.textContent = full;
     group.setAttribute("aria-label", full);

@@ -6,7 +6,7 @@
 import { referencesOf, type RunState } from "../src/index.ts";
 
 /** The state the demo shows for a step. */
-export type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped";
+export type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped" | "aborted";
 
 /** One step, ready to draw. */
 export interface StepView {

@@ -392,7 +392,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = { type: "reply", text: "", action: outcome.action, source: "template", reason: outcome.reason };
       if (countedModel !== undefined) {
         try {
-          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), ...(signal === undefined ? {} : { signal }) });
+          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) });
           if (answer.text.trim() !== "" && answer.finishReason === "stop") {
             reply.text = answer.text.trim();
             reply.source = "model";

@@ -5,7 +5,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest } from "./plan-model.ts";
+import type { FinishReason, PlanModel, PlanModelPart, PlanModelPurpose, PlanModelRequest } from "./plan-model.ts";
 
 /**
  * One scripted answer: its text, and optionally how it ends.
@@ -32,10 +32,21 @@ export type ScriptedResponse = string | ScriptedAnswer;
  */
 export type ScriptedResponder = (request: PlanModelRequest, call: number) => ScriptedResponse | PromiseLike<ScriptedResponse>;
 
+/**
+ * Answers by the request's `purpose`: each key holds the answers for calls
+ * with that purpose (in order, counted per purpose) or a function of the
+ * request; `other` answers calls without a purpose or without a key of
+ * their own.
+ */
+export type ScriptedResponsesByPurpose = Partial<Record<PlanModelPurpose | "other", readonly ScriptedResponse[] | ScriptedResponder>>;
+
 /** Options of {@link createScriptedModel}. */
 export interface ScriptedModelOptions {
-  /** The answers, one per call in order, or a function of the request. */
-  responses: readonly ScriptedResponse[] | ScriptedResponder;
+  /**
+   * The answers: one per call in order, a function of the request, or
+   * answers by purpose ({@link ScriptedResponsesByPurpose}).
+   */
+  responses: readonly ScriptedResponse[] | ScriptedResponder | ScriptedResponsesByPurpose;
   /**
    * Characters per token: the text streams in chunks of this many characters.
    *
@@ -75,6 +86,9 @@ export interface ScriptedModel extends PlanModel {
   /** Every request received, in order. */
   readonly requests: readonly PlanModelRequest[];
 }
+
+/** The keys of {@link ScriptedResponsesByPurpose}. */
+const purposeKeys = new Set<string>(["plan", "repair", "replan", "reason", "understand", "reflect", "integrate", "llm-step", "decide", "guided-reply", "other"]);
 
 /**
  * Builds the error thrown when the signal fires.
@@ -122,7 +136,8 @@ function clock(): number {
 
 /**
  * Creates a {@link PlanModel} that streams scripted answers: each call takes
- * the next answer of `responses` (or asks the function), and streams it in
+ * the next answer of `responses` (or asks the function, or takes the next
+ * answer for the request's `purpose`), and streams it in
  * chunks of `charsPerToken` characters at `tokensPerSecond`, after
  * `firstTokenMs`. Chunks follow a schedule measured from the call's start, so
  * timer jitter does not add up over a long answer. The `finish` part reports
@@ -143,14 +158,26 @@ function clock(): number {
  *   firstTokenMs: 300,
  * });
  * for await (const part of model.stream({ prompt: "Hi" })) console.log(part);
+ *
+ * // Answers by purpose: a plan, then a patch after a failure.
+ * const byPurpose = createScriptedModel({ responses: { plan: ['[{"type":"reply","text":"Hi"}]'], replan: ['[]'] } });
  * ```
  */
 export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
   const charsPerToken = options.charsPerToken ?? 4;
   const tokensPerSecond = options.tokensPerSecond ?? Infinity;
   const firstTokenMs = options.firstTokenMs ?? 0;
-  if (!Array.isArray(options.responses) && typeof options.responses !== "function") {
-    throw new PlankitError("invalid-options", `Option responses must be an array of answers or a function of the request, got ${options.responses === null ? "null" : typeof options.responses}`);
+  const responses = options.responses as unknown;
+  if (!Array.isArray(responses) && typeof responses !== "function" && (typeof responses !== "object" || responses === null)) {
+    throw new PlankitError("invalid-options", `Option responses must be an array of answers, a function of the request or answers by purpose, got ${responses === null ? "null" : typeof responses}`);
+  }
+  if (!Array.isArray(responses) && typeof responses === "object" && responses !== null) {
+    for (const [key, value] of Object.entries(responses)) {
+      if (!purposeKeys.has(key)) throw new PlankitError("invalid-options", `Option responses has an unknown purpose "${key}"; use one of ${[...purposeKeys].join(", ")}`);
+      if (!Array.isArray(value) && typeof value !== "function") {
+        throw new PlankitError("invalid-options", `Option responses.${key} must be an array of answers or a function of the request, got ${value === null ? "null" : typeof value}`);
+      }
+    }
   }
   if (!(Number.isInteger(charsPerToken) && charsPerToken >= 1)) {
     throw new PlankitError("invalid-options", `charsPerToken must be a positive integer, got ${String(charsPerToken)}`);
@@ -164,21 +191,43 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   const interval = Number.isFinite(tokensPerSecond) ? 1000 / tokensPerSecond : 0;
   const requests: PlanModelRequest[] = [];
   const injected = options.sleep;
+  const callsByKey = new Map<string, number>();
+
+  /**
+   * Picks the answer of a call.
+   *
+   * @param request - the request.
+   * @param call - the 1-based number of the call.
+   * @returns the answer.
+   */
+  async function pick(request: PlanModelRequest, call: number): Promise<ScriptedResponse> {
+    const source = options.responses;
+    if (typeof source === "function") return source(request, call);
+    if (Array.isArray(source)) {
+      const list = source as readonly ScriptedResponse[];
+      const response = list[call - 1];
+      if (response === undefined) throw new PlankitError("model-error", `The scripted model has no answer for call ${call} (it has ${list.length})`);
+      return response;
+    }
+    const byPurpose = source as ScriptedResponsesByPurpose;
+    const key = request.purpose !== undefined && byPurpose[request.purpose] !== undefined ? request.purpose : "other";
+    const entry = byPurpose[key];
+    const nth = (callsByKey.get(key) ?? 0) + 1;
+    callsByKey.set(key, nth);
+    const what = request.purpose === undefined ? "a call without a purpose" : `purpose "${request.purpose}"`;
+    if (entry === undefined) throw new PlankitError("model-error", `The scripted model has no answers for ${what} (call ${call}) and no "other" answers`);
+    if (typeof entry === "function") return entry(request, nth);
+    const response = (entry as readonly ScriptedResponse[])[nth - 1];
+    if (response === undefined) throw new PlankitError("model-error", `The scripted model has no answer for call ${nth} of "${key}" (it has ${(entry as readonly ScriptedResponse[]).length})`);
+    return response;
+  }
 
   async function* stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
     requests.push(request);
     const call = requests.length;
     const { signal } = request;
     if (signal?.aborted) throw abortError(signal);
-    let response: ScriptedResponse | undefined;
-    if (typeof options.responses === "function") {
-      response = await options.responses(request, call);
-    } else {
-      response = options.responses[call - 1];
-      if (response === undefined) {
-        throw new PlankitError("model-error", `The scripted model has no answer for call ${call} (it has ${options.responses.length})`);
-      }
-    }
+    const response = await pick(request, call);
     const answer: ScriptedAnswer = typeof response === "string" ? { text: response } : response;
     const finishReason = answer.finishReason === undefined ? (options.finishReason === undefined ? "stop" : options.finishReason) : answer.finishReason;
 

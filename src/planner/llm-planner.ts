@@ -226,7 +226,7 @@ export class LLMPlanner implements Planner {
     const sections = { query: request.query, tools, profile: request.profile, context: request.context };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
-      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)");
+      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)");
       reasoning = thought.text.trim();
     }
     yield* streamPlanAttempts({
@@ -238,6 +238,7 @@ export class LLMPlanner implements Planner {
       usage,
       reasoning,
       what: "Planning",
+      purpose: "plan",
     });
   }
 
@@ -287,6 +288,7 @@ export class LLMPlanner implements Planner {
       signal: request.signal,
       usage,
       what: "Re-planning",
+      purpose: "replan",
     });
   }
 
@@ -303,7 +305,7 @@ export class LLMPlanner implements Planner {
   async understand(request: UnderstandRequest): Promise<PlanGoal> {
     const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
     const usage: PlannerUsage = { modelCalls: 0 };
-    const { text } = await readModelText(this.model, { ...prompt, ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding");
+    const { text } = await readModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding");
     const parser = createJsonStreamParser();
     parser.write(text);
     let value: unknown;

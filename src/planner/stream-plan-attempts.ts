@@ -51,6 +51,8 @@ export interface PlanAttemptsSetup {
   reasoning?: string | undefined;
   /** What the run is, for error messages ("Planning"). */
   what: string;
+  /** What the first call is for (`plan` or `replan`); a repair re-ask is `repair`. */
+  purpose: "plan" | "replan";
 }
 
 /** The longest fallback reply, in characters: the model's raw text is cut there. */
@@ -214,7 +216,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       let text = "";
       let streamed = 0;
       const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
-      const call = streamModelText(setup.model, { ...request, signal: controller.signal }, usage, setup.what, prepare);
+      const call = streamModelText(setup.model, { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal }, usage, setup.what, prepare);
       try {
         for (let next = await call.next(); ; next = await call.next()) {
           if (next.done === true) {

@@ -30,7 +30,7 @@ function sectionItems(prompt: string, heading: string): string[] {
 }
 
 /**
- * A scripted model: planner prompts get the next of `choices`; reply prompts
+ * A scripted model: `decide` calls get the next of `choices`; `guided-reply` calls
  * get a line that echoes the kind, what is still needed and what was recorded.
  */
 function guidedModel(choices: readonly string[]): ScriptedModel {
@@ -38,11 +38,12 @@ function guidedModel(choices: readonly string[]): ScriptedModel {
   return createScriptedModel({
     charsPerToken: 5,
     responses: (request: PlanModelRequest) => {
-      if (request.system?.includes("You choose the next action") === true) {
+      if (request.purpose === "decide") {
         const choice = queue.shift();
         if (choice === undefined) throw new Error("the script has no planner answer left");
         return choice;
       }
+      if (request.purpose !== "guided-reply") throw new Error(`unexpected purpose ${String(request.purpose)}`);
       const kind = /^Kind: (\w+)$/mu.exec(request.prompt)?.[1] ?? "?";
       const needed = sectionItems(request.prompt, "Still needed").join(", ") || "-";
       const recorded = sectionItems(request.prompt, "Recorded this turn").join(", ") || "-";

@@ -111,7 +111,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
     const { last } = await runAndWatch(page, "What time is it in Tokyo?", async () => {
       await query.press("Enter");
     });
-    expect(last.reply).toMatch(/^In Tokyo it is \w+day, .+ \(Asia\/Tokyo, UTC\+09:00\)\.$/);
+    expect(last.reply).toMatch(/^In Tokyo it is \w+day, .+ \(Asia\/Tokyo, UTC\+09:00\)\. Source: IANA time zone database\.$/);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     const box = await page.locator("#dag").boundingBox();
@@ -170,17 +170,124 @@ describe("the web demo in Chromium against wrangler dev", () => {
     await page.close();
   });
 
-  it("stops a run on request", async () => {
+  for (const mode of ["worker", "browser"] as const) {
+    it(`stops a run on request (${mode}): unfinished steps aborted, the reply says Stopped, the status followed the run`, async () => {
+      const { page, errors } = await openDemo();
+      if (mode === "browser") {
+        await page.getByTestId("mode-browser").check();
+        await page.getByTestId("model").filter({ hasText: "running in this browser" }).waitFor();
+      }
+      await page.getByTestId("query").fill("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference");
+      await page.getByTestId("run").click();
+      await page.locator('[data-step-id][data-state="running"]').first().waitFor({ timeout: 20_000 });
+      await page.getByTestId("status").filter({ hasText: /^Running [12] steps?/u }).waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: join(screenshots, `running-${mode}.png`), fullPage: true });
+      await page.getByTestId("stop").click();
+      await page.getByTestId("status").filter({ hasText: "Stopped." }).waitFor();
+      // Give a late event the chance to (wrongly) change the page.
+      await page.waitForTimeout(500);
+      const { states } = await snapshot(page);
+      expect(states.filter((state) => /:(running|waiting|planned)$/u.test(state))).toEqual([]);
+      expect(states.some((state) => state.endsWith(":aborted"))).toBe(true);
+      expect(await page.getByTestId("reply").textContent()).toBe("Stopped.");
+      expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("stopped");
+      expect(await page.getByTestId("status").textContent()).toBe("Stopped.");
+      expect(await page.getByTestId("run").isEnabled()).toBe(true);
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: join(screenshots, `stopped-${mode}.png`), fullPage: true });
+      await page.close();
+    });
+  }
+
+  it("says Done in t when a run completes", async () => {
     const { page, errors } = await openDemo();
-    await page.getByTestId("query").fill("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference");
-    await page.getByTestId("run").click();
-    await page.locator('[data-step-id][data-state="running"]').first().waitFor({ timeout: 20_000 });
-    await page.screenshot({ path: join(screenshots, "running.png"), fullPage: true });
-    await page.getByTestId("stop").click();
-    await page.getByTestId("status").filter({ hasText: "Stopped." }).waitFor();
-    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("failed");
-    expect(await page.getByTestId("run").isEnabled()).toBe(true);
+    await runAndWatch(page, "How many seconds are in 3.5 days?", async () => {
+      await page.getByTestId("run").click();
+    });
+    expect(await page.getByTestId("status").textContent()).toMatch(/^Done in \d+(?: ms|\.\d s): 1 step ran\.$/u);
+    expect(await page.getByTestId("reply").textContent()).toBe("3.5 d = 302,400 s.");
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("names the URL and what to check when the Worker cannot be reached", async () => {
+    const { page, errors } = await openDemo();
+    await page.route("**/v1/run", (route) => route.abort("connectionrefused"));
+    await page.getByTestId("query").fill("What is 2 to the power of 10?");
+    await page.getByTestId("run").click();
+    const status = page.getByTestId("status");
+    await status.filter({ hasText: "Could not reach the Worker" }).waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toMatch(new RegExp(`^Could not reach the Worker at ${server.url.replace(/[.]/gu, "\\.")}/v1/run \\(.+\\)\\. Check that it is running`, "u"));
+    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("failed");
+    expect(await page.getByTestId("reply").textContent()).toMatch(/^No reply: Could not reach the Worker at /u);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "unreachable-worker.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("writes the reply as reply-delta events arrive", async () => {
+    const { page, errors } = await openDemo();
+    const usage = { steps: 1, toolCalls: 0, modelCalls: 1, replans: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+    const events = [
+      { type: "model", name: "a streaming stand-in", provider: "test" },
+      { type: "reply-delta", runId: "r", t: 10, delta: "3.5 d " },
+      { type: "reply-delta", runId: "r", t: 20, delta: "= 302,400 s." },
+      { type: "run-end", runId: "r", t: 30, reason: "completed", durationMs: 30, usage },
+    ];
+    const body = events.map((event, id) => `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+    await page.route("**/v1/run", (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }));
+    await page.getByTestId("query").fill("How many seconds are in 3.5 days?");
+    await page.getByTestId("run").click();
+    await page.getByTestId("status").filter({ hasText: /^Done in/u }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("reply").textContent()).toBe("3.5 d = 302,400 s.");
+    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("done");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("fits node text in its box and routes arrows around nodes", async () => {
+    const { page, errors } = await openDemo();
+    await page.getByTestId("mode-browser").check();
+    await page.getByTestId("model").filter({ hasText: "running in this browser" }).waitFor();
+    await runAndWatch(page, "What time is it in Tokyo and New York?", async () => {
+      await page.getByTestId("run").click();
+    });
+    const problems = await page.evaluate(() => {
+      const found: string[] = [];
+      const nodes = [...document.querySelectorAll<SVGGElement>("#dag [data-step-id]")];
+      const boxes = nodes.map((node) => {
+        const rect = node.querySelector("rect");
+        const box = rect?.getBBox() ?? { x: 0, y: 0, width: 0, height: 0 };
+        const matrix = node.transform.baseVal.consolidate()?.matrix;
+        return { id: node.dataset["stepId"] ?? "", x: box.x + (matrix?.e ?? 0), y: box.y + (matrix?.f ?? 0), width: box.width, height: box.height };
+      });
+      for (const node of nodes) {
+        for (const text of node.querySelectorAll<SVGTextElement>("text")) {
+          if (text.getComputedTextLength() > 168 - 20 + 0.5) found.push(`${node.dataset["stepId"]}: "${text.textContent}" is ${text.getComputedTextLength()} px wide`);
+        }
+      }
+      for (const path of document.querySelectorAll<SVGPathElement>("#dag path.edge")) {
+        const length = path.getTotalLength();
+        for (let at = 0; at <= length; at += 2) {
+          const point = path.getPointAtLength(at);
+          for (const box of boxes) {
+            if (point.x > box.x + 1 && point.x < box.x + box.width - 1 && point.y > box.y + 1 && point.y < box.y + box.height - 1) {
+              found.push(`${path.dataset["from"]}→${path.dataset["to"]} passes through ${box.id} at (${Math.round(point.x)}, ${Math.round(point.y)})`);
+            }
+          }
+        }
+      }
+      return found;
+    });
+    expect(problems).toEqual([]);
+    // The reply quotes the first lookup's source: its arrow skips the clock layer.
+    expect(await page.locator('#dag path.edge.long[data-from="s1"][data-to="s5"]').count()).toBe(1);
+    // A long argument is cut with an ellipsis; the whole text stays in the node's title.
+    const detail = await page.locator('#dag [data-step-id="s3"] .node-detail').textContent();
+    expect(detail).toMatch(/…$/u);
+    expect(await page.locator('#dag [data-step-id="s3"] title').textContent()).toContain('{"timeZone":"{{s1.value}}"}');
+    expect(errors).toEqual([]);
+    await page.locator("#plan").screenshot({ path: join(screenshots, "graph-fit.png") });
     await page.close();
   });
 });

@@ -151,7 +151,31 @@ describe("createScriptedModel", () => {
     });
     expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options"]);
     expect(() => createScriptedModel({} as { responses: string[] })).toThrow(
-      "Option responses must be an array of answers or a function of the request, got undefined",
+      "Option responses must be an array of answers, a function of the request or answers by purpose, got undefined",
     );
+  });
+
+  it("answers by purpose, counting calls per purpose, with other for calls without a key", async () => {
+    const model = createScriptedModel({
+      responses: { plan: ["plan 1", "plan 2"], replan: (request, call) => `patch ${call} for ${request.prompt}`, other: ["free text"] },
+    });
+    const read = async (request: PlanModelRequest): Promise<string> =>
+      (await collect(model.stream(request))).flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+    expect(await read({ purpose: "plan", prompt: "a" })).toBe("plan 1");
+    expect(await read({ purpose: "replan", prompt: "b" })).toBe("patch 1 for b");
+    expect(await read({ purpose: "plan", prompt: "c" })).toBe("plan 2");
+    expect(await read({ purpose: "reflect", prompt: "d" })).toBe("free text");
+    expect(model.calls).toBe(4);
+    const error = await failure(read({ purpose: "plan", prompt: "e" }));
+    expect(error.code).toBe("model-error");
+    expect(error.message).toBe('The scripted model has no answer for call 3 of "plan" (it has 2)');
+    const noOther = createScriptedModel({ responses: { plan: ["x"] } });
+    const missing = await failure(collect(noOther.stream({ purpose: "integrate", prompt: "f" })));
+    expect(missing.message).toBe('The scripted model has no answers for purpose "integrate" (call 1) and no "other" answers');
+  });
+
+  it("rejects answers by purpose with an unknown key or a bad value", () => {
+    expect(() => createScriptedModel({ responses: { planning: ["x"] } as never })).toThrow('Option responses has an unknown purpose "planning"');
+    expect(() => createScriptedModel({ responses: { plan: "x" } as never })).toThrow("Option responses.plan must be an array of answers or a function of the request, got string");
   });
 });

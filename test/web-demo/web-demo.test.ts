@@ -6,7 +6,10 @@ import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { describeEvent } from "../../web-demo/describe-event.ts";
 import { layoutDag } from "../../web-demo/layout-dag.ts";
 import { readServerSentEvents, type ServerSentEvent } from "../../web-demo/read-server-sent-events.ts";
-import { toStepViews } from "../../web-demo/to-step-views.ts";
+import { describeRunStatus } from "../../web-demo/describe-run-status.ts";
+import { postEventStream } from "../../web-demo/post-event-stream.ts";
+import { stopStepViews } from "../../web-demo/stop-step-views.ts";
+import { toStepViews, type StepView } from "../../web-demo/to-step-views.ts";
 
 function streamOf(chunks: readonly string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -101,11 +104,18 @@ describe("layoutDag", () => {
       ["s3", 1, 0],
       ["s4", 2, 0],
     ]);
-    expect(layout.edges).toEqual([
+    expect(layout.edges.map(({ from, to }) => ({ from, to }))).toEqual([
       { from: "s1", to: "s3" },
       { from: "s2", to: "s3" },
       { from: "s3", to: "s4" },
       { from: "s1", to: "s4" },
+    ]);
+    // s1 → s4 skips the layer of s3 (x 105, 100 wide): it passes beside it, through the layer's top and bottom.
+    expect(layout.edges[3]?.points).toEqual([
+      { x: 50, y: 40 },
+      { x: 105 - 50 - 5, y: 60 },
+      { x: 105 - 50 - 5, y: 100 },
+      { x: 105, y: 120 },
     ]);
     expect(layout.width).toBe(210);
     expect(layout.height).toBe(3 * 40 + 2 * 20);
@@ -185,5 +195,90 @@ describe("toStepViews and describeEvent", () => {
     ]);
     expect(describeEvent(events[3] as RuntimeEvent)).toEqual({ time: "9 ms", text: "step-error s1: No fact" });
     expect(describeEvent({ type: "model", name: "demo", provider: "demo" })).toEqual({ time: "", text: "model: demo" });
+  });
+});
+
+describe("layoutDag: arrows around nodes", () => {
+  it("never runs an arrow through a node of a layer it passes", () => {
+    const steps = fc.array(fc.array(fc.nat(30), { maxLength: 3 }), { minLength: 1, maxLength: 25 }).map((lists) =>
+      lists.map((targets, index) => ({ id: `s${index + 1}`, dependsOn: targets.filter((target) => target < index).map((target) => `s${target + 1}`) })),
+    );
+    const sizes = { nodeWidth: 168, nodeHeight: 64, gapX: 16, gapY: 36 };
+    fc.assert(
+      fc.property(steps, (plan) => {
+        const layout = layoutDag(plan, sizes);
+        const byId = new Map(layout.nodes.map((node) => [node.id, node]));
+        for (const edge of layout.edges) {
+          const from = byId.get(edge.from);
+          const to = byId.get(edge.to);
+          expect(edge.points[0]).toEqual({ x: from?.x, y: (from?.y ?? 0) + sizes.nodeHeight / 2 });
+          expect(edge.points.at(-1)).toEqual({ x: to?.x, y: (to?.y ?? 0) - sizes.nodeHeight / 2 });
+          expect(edge.points).toHaveLength(2 + 2 * ((to?.layer ?? 0) - (from?.layer ?? 0) - 1));
+          // Inside a layer the arrow is a vertical line at one x; no node of that layer may cover that x.
+          for (let index = 1; index + 1 < edge.points.length; index += 2) {
+            const top = edge.points[index];
+            const bottom = edge.points[index + 1];
+            expect(top?.x).toBe(bottom?.x);
+            const layer = Math.round((top?.y ?? 0) / (sizes.nodeHeight + sizes.gapY));
+            for (const node of layout.nodes.filter((candidate) => candidate.layer === layer)) {
+              expect(Math.abs(node.x - (top?.x ?? 0))).toBeGreaterThanOrEqual(sizes.nodeWidth / 2);
+            }
+          }
+        }
+      }),
+    );
+  });
+});
+
+describe("stopStepViews and describeRunStatus", () => {
+  const view = (id: string, state: StepView["state"]): StepView => ({ id, state, label: "kb_lookup", detail: "", dependsOn: [], timing: "", note: "", replanned: false });
+
+  it("marks what had not ended as aborted and keeps what had", () => {
+    const views = [view("s1", "done"), view("s2", "running"), view("s3", "waiting"), view("s4", "planned"), view("s5", "failed"), view("s6", "skipped")];
+    const stopped = stopStepViews(views);
+    expect(stopped.map((entry) => entry.state)).toEqual(["done", "aborted", "aborted", "aborted", "failed", "skipped"]);
+    expect(stopped[1]?.note).toBe("stopped before it finished");
+    expect(views[1]?.state).toBe("running");
+  });
+
+  it("follows a run: planning, running n steps while the plan streams, done in t", async () => {
+    const model = createDemoModel({ tokensPerSecond: Infinity });
+    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, topK: 7 }), registry: createDemoTools({ slowLookupDelayMs: 5 }), model });
+    const reducer = createRunState();
+    const lines: string[] = [describeRunStatus(reducer.state)];
+    for await (const event of runtime.run("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference")) {
+      reducer.apply(event);
+      const line = describeRunStatus(reducer.state);
+      if (line !== lines.at(-1)) lines.push(line);
+    }
+    expect(lines[0]).toBe("Starting…");
+    expect(lines).toContain("Planning…");
+    expect(lines.some((line) => /^Running 2 steps( while the plan streams)?…$/u.test(line))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^Done in \d+(?: ms|\.\d s): 3 steps ran\.$/u);
+  });
+
+  it("says Stopped for an aborted run and names the error of a failed one", () => {
+    const reducer = createRunState();
+    const usage = { steps: 0, toolCalls: 0, modelCalls: 0, replans: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+    reducer.apply({ type: "run-end", runId: "r", t: 10, reason: "aborted", durationMs: 10, usage } as RuntimeEvent);
+    expect(describeRunStatus(reducer.state)).toBe("Stopped.");
+    const failed = createRunState();
+    failed.apply({ type: "run-end", runId: "r", t: 10, reason: "failed", durationMs: 1500, usage, error: { code: "tool-error", message: "boom" } } as RuntimeEvent);
+    expect(describeRunStatus(failed.state)).toBe("Run failed after 1.5 s: boom");
+  });
+});
+
+describe("postEventStream", () => {
+  it("names the URL and what to check when the Worker cannot be reached", async () => {
+    const original = globalThis.fetch;
+    globalThis.fetch = (() => Promise.reject(new TypeError("Failed to fetch"))) as typeof fetch;
+    try {
+      const events = postEventStream("/v1/run", { query: "x" }, { baseUrl: "http://127.0.0.1:8787/" });
+      await expect(events.next()).rejects.toThrow(
+        /^Could not reach the Worker at http:\/\/127\.0\.0\.1:8787\/v1\/run \(Failed to fetch\)\. Check that it is running \(npm start serves it on http:\/\/localhost:8787\)/u,
+      );
+    } finally {
+      globalThis.fetch = original;
+    }
   });
 });

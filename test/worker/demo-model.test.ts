@@ -6,9 +6,10 @@ import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { createNoteStore } from "../../worker/demo/create-note-store.ts";
 import { extractExpression } from "../../worker/demo/extract-expression.ts";
+import { findConversion } from "../../worker/demo/find-conversion.ts";
 import { findSubjects } from "../../worker/demo/find-subjects.ts";
 import { patchDemoPlan } from "../../worker/demo/patch-demo-plan.ts";
-import { planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
+import { declineText, planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
 
 const allTools = new Set(["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"]);
 
@@ -57,6 +58,19 @@ describe("findSubjects and extractExpression", () => {
     expect(extractExpression("1,000 + 2,500")).toBe("1000 + 2500");
     expect(extractExpression("the year 2026")).toBeUndefined();
     expect(extractExpression("how many times bigger is Tokyo")).toBeUndefined();
+    expect(extractExpression("2 to the power of 10")).toBe("2 ^ 10");
+    expect(extractExpression("what is 7 squared")).toBe("7 ^ 2");
+    expect(extractExpression("cube root of 27")).toBe("cbrt(27)");
+    expect(extractExpression("2的10次方是多少")).toBe("2 ^ 10");
+    expect(extractExpression("144的平方根")).toBe("sqrt(144)");
+  });
+
+  it("reads conversions written as questions, in English and Chinese", () => {
+    expect(findConversion("How many seconds are in 3.5 days?")).toEqual({ value: 3.5, from: "d", to: "s" });
+    expect(findConversion("how many hours in a week")).toEqual({ value: 1, from: "wk", to: "h" });
+    expect(findConversion("10公里等于多少英里")).toEqual({ value: 10, from: "km", to: "mi" });
+    expect(findConversion("convert 5 kg to celsius")).toBeUndefined();
+    expect(findConversion("How many days until Friday?")).toBeUndefined();
   });
 });
 
@@ -75,9 +89,10 @@ describe("planDemoRequest", () => {
     ]);
   });
 
-  it("follows the request's keywords to other tools", () => {
+  it("follows what the request asks to the tools", () => {
     expect(toolCalls(plan("What is 21*2+5?"))).toEqual([["calculator", { expr: "21*2+5" }]]);
     expect(toolCalls(plan("Convert 10 km to miles"))).toEqual([["convert_units", { value: 10, from: "km", to: "mi" }]]);
+    expect(toolCalls(plan("How many seconds are in 3.5 days?"))).toEqual([["convert_units", { value: 3.5, from: "d", to: "s" }]]);
     expect(toolCalls(plan("How tall is the Eiffel Tower in feet?"))).toEqual([
       ["kb_lookup", { query: "height of Eiffel Tower" }],
       ["convert_units", { value: "{{s1.value}}", from: "{{s1.unit}}", to: "ft" }],
@@ -90,48 +105,49 @@ describe("planDemoRequest", () => {
     expect(toolCalls(plan("Deep archive lookup: height of Mount Everest minus Mount Fuji"))).toEqual([
       ["slow_lookup", { query: "height of Mount Everest" }],
       ["slow_lookup", { query: "height of Mount Fuji" }],
-      ["calculator", { expr: "{{s1.value}} - {{s2.value}}" }],
+      ["calculator", { expr: "round(abs({{s1.value}} - {{s2.value}}), 2)" }],
     ]);
-    expect(toolCalls(plan("total population of London, Paris and Berlin")).at(-1)).toEqual(["calculator", { expr: "{{s1.value}} + {{s2.value}} + {{s3.value}}" }]);
-    expect(toolCalls(plan("average height of Mount Fuji and Mount Everest")).at(-1)).toEqual(["calculator", { expr: "round(({{s1.value}} + {{s2.value}}) / 2, 2)" }]);
+    expect(toolCalls(plan("total population of London, Paris and Berlin")).at(-1)).toEqual(["calculator", { expr: "round({{s1.value}} + {{s2.value}} + {{s3.value}}, 2)" }]);
   });
 
-  it("saves a note only when asked, after the steps whose results it quotes", () => {
-    const steps = plan("Look up the population of Berlin and save it as a note");
-    expect(toolCalls(steps)).toEqual([
-      ["kb_lookup", { query: "population of Berlin" }],
-      ["save_note", { title: "Look up the population of Berlin", text: "{{s1.text}}" }],
-    ]);
-    expect(toolCalls(plan("population of Berlin")).map(([name]) => name)).toEqual(["kb_lookup"]);
+  it("takes a note's title and text from the request, and saves nothing without a text", () => {
+    expect(toolCalls(plan("Save a note titled groceries with the text milk and eggs"))).toEqual([["save_note", { title: "groceries", text: "milk and eggs" }]]);
+    expect(toolCalls(plan('Create a note called "Trip" saying: book the train {{s1}}'))).toEqual([["save_note", { title: "Trip", text: "book the train { {s1} }" }]]);
+    expect(plan("Save a note")).toEqual([{ id: "s1", type: "reply", text: expect.stringContaining("I saved nothing") }]);
   });
 
-  it("writes with an llm step over the facts", () => {
-    const steps = plan("Write a haiku about Mount Fuji");
-    expect(steps[1]).toEqual({ id: "s2", type: "llm", prompt: "Write a haiku for the user about these facts: {{s1.text}}" });
-    expect(steps[2]).toEqual({ id: "s3", type: "reply", text: "{{s2}} Sources: {{s1.source}}." });
+  it("declines what it does not understand with a reply alone, naming what it can do and how to connect a real model", () => {
+    for (const query of ["Write a haiku about Mount Fuji", "Tell me something about rivers", "Book a flight to Tokyo", "What will the weather be in Paris tomorrow?", "summarize the news"]) {
+      const steps = plan(query);
+      expect(steps).toEqual([{ id: "s1", type: "reply", text: declineText.en }]);
+    }
+    expect(plan("明天巴黎天气怎么样？")).toEqual([{ id: "s1", type: "reply", text: declineText.zh }]);
+    expect(plan("hello")[0]).toMatchObject({ type: "reply", text: expect.stringMatching(/^Hello! I am plankit's offline demo model/) });
   });
 
-  it("searches and answers from the search when nothing else matches; greets without tools", () => {
-    expect(plan("Tell me something about rivers").map((step) => step.type)).toEqual(["tool", "llm", "reply"]);
-    expect(toolCalls(plan("Tell me something about rivers"))).toEqual([["kb_search", { query: "Tell me something about rivers", limit: 3 }]]);
-    const greeting = plan("hello");
-    expect(greeting).toHaveLength(1);
-    expect(greeting[0]).toMatchObject({ type: "reply", text: expect.stringMatching(/^Hello! I am the offline demo model/) });
-  });
-
-  it("looks up an unknown subject anyway, so the run can re-plan", () => {
+  it("looks up an unknown subject or attribute anyway, so the lookup can say the knowledge base has nothing", () => {
     expect(toolCalls(plan("What is the population of Atlantis?"))).toEqual([["kb_lookup", { query: "population of Atlantis" }]]);
+    expect(toolCalls(plan("What is the GDP of France?"))).toEqual([["kb_lookup", { query: "GDP of France" }]]);
   });
 
-  it("uses only the tools it is given and keeps to maxSteps", () => {
-    expect(toolCalls(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"])))).toEqual([
-      ["kb_lookup", { query: "population of Tokyo" }],
-      ["kb_lookup", { query: "population of Paris" }],
+  it("uses only the tools it is given and keeps to maxSteps, saying what it left out or declining", () => {
+    expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup", "calculator"])).map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
+    expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]))).toEqual([
+      { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Tokyo" } },
+      { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
+      { id: "s3", type: "reply", text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: this request does not allow calculator." },
     ]);
-    expect(toolCalls(plan("What is 21*2+5?", new Set(["kb_lookup"])))).toEqual([]);
-    const short = plan("total population of London, Paris, Berlin, Tokyo and Sydney", allTools, 3);
-    expect(short).toHaveLength(3);
-    expect(short.at(-1)?.type).toBe("reply");
+    expect(plan("What is 21*2+5?", new Set(["kb_lookup"]))).toEqual([{ id: "s1", type: "reply", text: "This request needs the tool calculator, which this request does not allow, so I ran no tool." }]);
+    expect(plan("What is 21*2+5?", new Set(["calculator"]), 1)).toEqual([{ id: "s1", type: "reply", text: "This request needs 2 steps, more than the limit of 1, so I ran no tool." }]);
+    expect(plan("total population of London, Paris, Berlin, Tokyo and Sydney", allTools, 3)).toEqual([
+      { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of London" } },
+      { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
+      {
+        id: "s3",
+        type: "reply",
+        text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: the plan may have at most 3 steps. I looked up only 2 of the 5 facts: the plan may have at most 3 steps.",
+      },
+    ]);
   });
 
   it("always writes a plan that validates against the demo tools, ending with one reply", () => {
@@ -196,41 +212,25 @@ describe("patchDemoPlan", () => {
 });
 
 describe("answerDemoPrompt", () => {
-  it("answers a planning prompt with the plan as a JSON array, one step per line", () => {
+  it("answers a plan call with the plan as a JSON array, one step per line", () => {
     const prompt = buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() });
-    const text = answerDemoPrompt(prompt);
+    const text = answerDemoPrompt({ purpose: "plan", ...prompt });
     expect(text.split("\n")).toHaveLength(4);
     expect(JSON.parse(text)).toEqual(plan("What is 21*2+5?"));
   });
 
+  it("dispatches on the purpose, never on the wording: a planning prompt without a purpose gets no plan", () => {
+    const prompt = buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() });
+    expect(answerDemoPrompt({ ...prompt })).toMatch(/^The offline demo model cannot write free text/);
+    expect(answerDemoPrompt({ purpose: "llm-step", ...prompt })).toMatch(/^The offline demo model cannot write free text/);
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: "# Results\ns1 (calculator): 47" })).toMatch(/OPENAI_BASE_URL/);
+    expect(JSON.parse(answerDemoPrompt({ purpose: "reflect", prompt: "anything" }))).toMatchObject({ action: "new_plan" });
+    expect(JSON.parse(answerDemoPrompt({ purpose: "repair", ...prompt }))).toEqual(plan("What is 21*2+5?"));
+  });
+
   it("reads the tools and the step limit from the prompt", () => {
     const prompt = buildPlanPrompt({ query: "compare the populations of Tokyo and Paris", tools: createDemoTools({ only: ["kb_lookup"] }).list(), maxSteps: 2 });
-    expect(JSON.parse(answerDemoPrompt(prompt))).toEqual(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]), 2));
-  });
-
-  it("gives reflection verdicts: a faster retry for a timed-out slow lookup, a new plan otherwise", () => {
-    const reflection = (step: object, error: string): unknown =>
-      JSON.parse(answerDemoPrompt({ prompt: `# Request\nq\n\n# Failed step\n${JSON.stringify(step)}\n\n# Error after 3 attempt(s)\n${error}\n\n# Answer\nOne JSON object:` }));
-    expect(reflection({ id: "s1", type: "tool", name: "slow_lookup", arguments: { query: "x" } }, "timeout: Step s1 timed out")).toEqual({
-      action: "retry",
-      arguments: { delayMs: 200 },
-      reason: "The archive lookup timed out; a faster lookup should fit the time limit.",
-    });
-    expect(reflection({ id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "x" } }, "tool-error: No fact")).toMatchObject({ action: "new_plan" });
-  });
-
-  it("integrates results into an answer, and writes llm step texts from facts", () => {
-    const integrated = answerDemoPrompt({
-      prompt: [
-        "# Request\nq",
-        '# Results\ns1 (kb_lookup): {"text":"Paris has 2,133,111 inhabitants (2021).","value":2133111}\ns2 (calculator): {"expr":"1+1","value":2}\ns3 (current_time) failed: boom',
-        "# Task\nWrite the final answer.",
-      ].join("\n\n"),
-    });
-    expect(integrated).toBe("Paris has 2,133,111 inhabitants (2021). 1+1 = 2. I could not complete step s3 (current_time): boom.");
-    expect(answerDemoPrompt({ prompt: "Write a haiku for the user about these facts: Mount Fuji is 3,776 m high." })).toBe("Mount Fuji stands still —\n3,776 m, written down;\nthe number holds true.");
-    expect(answerDemoPrompt({ prompt: 'Answer the question "rivers?" using only these facts from the knowledge base, and name the source: []' })).toMatch(/^The knowledge base has no fact that answers "rivers\?"/);
-    expect(answerDemoPrompt({ prompt: "Anything else" })).toBe("I am the offline demo model, so I can only restate what I was given: Anything else");
+    expect(JSON.parse(answerDemoPrompt({ purpose: "plan", ...prompt }))).toEqual(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]), 2));
   });
 
   it("thinks aloud in sketch mode and understands goals", async () => {
@@ -245,6 +245,7 @@ describe("answerDemoPrompt", () => {
     const goal = await planner.understand({ query: "compare the populations of Tokyo and Paris" });
     expect(goal.objective).toBe("compare the populations of Tokyo and Paris");
     expect(goal.uncertainty).toBe("low");
+    expect((await planner.understand({ query: "Write me a poem" })).uncertainty).toBe("high");
   });
 });
 
@@ -254,7 +255,7 @@ describe("createDemoModel", () => {
     const model = createDemoModel({ tokensPerSecond: 50, firstTokenMs: 300, sleep: async (ms) => void waits.push(ms) });
     const chunks: string[] = [];
     let finish: unknown;
-    for await (const part of model.stream(buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }))) {
+    for await (const part of model.stream({ purpose: "plan", ...buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }) })) {
       if (part.type === "text") chunks.push(part.text);
       else finish = part;
     }
@@ -282,45 +283,40 @@ describe("the demo model in the runtime", () => {
   });
 
   it("holds the side-effecting save_note back until the plan is complete", async () => {
-    const events = await runDemo("Look up the population of Berlin and save it as a note");
+    const events = await runDemo("Save a note titled groceries with the text milk and eggs");
     const planEnd = events.findIndex((event) => event.type === "plan-end");
     const saveStart = events.findIndex((event) => event.type === "step-start" && event.tool === "save_note");
     expect(events.find((event) => event.type === "step-planned" && event.step.type === "tool" && event.step.name === "save_note")).toMatchObject({ safe: false });
     expect(saveStart).toBeGreaterThan(planEnd);
-    expect(replyOf(events)).toBe('Berlin has 3,755,251 inhabitants (end of 2022). I saved this as the note "Look up the population of Berlin". Sources: Amt für Statistik Berlin-Brandenburg.');
+    expect(replyOf(events)).toBe('I saved the note "groceries" (13 characters).');
   });
 
   it("re-plans around a subject the knowledge base does not know", async () => {
     const events = await runDemo("What is the population of Atlantis?");
     expect(events.map((event) => event.type)).toContain("replan");
-    expect(events.find((event) => event.type === "reflection")).toMatchObject({ action: "new_plan" });
     expect(replyOf(events)).toBe('The knowledge base has no fact about "population of Atlantis".');
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
   });
 
-  it("retries a timed-out slow lookup with the faster arguments the reflection asks for", async () => {
+  it("re-plans a timed-out slow lookup with the regular lookup", async () => {
     const events = await runDemo("deep lookup of the height of Mount Fuji", { timeoutMs: 300, slowLookupDelayMs: 1000 });
     expect(events.find((event) => event.type === "step-error")).toMatchObject({ error: { code: "timeout" } });
-    expect(events.find((event) => event.type === "step-retry")).toMatchObject({ cause: "reflection", arguments: { delayMs: 200 } });
-    expect(replyOf(events)).toBe("Mount Fuji is 3,776 m high. Sources: Geospatial Information Authority of Japan.");
+    expect(events.map((event) => event.type)).toContain("replan");
+    expect(replyOf(events)).toBe('The archive lookup of "height of Mount Fuji" failed, so I used the regular knowledge base instead. Mount Fuji is 3,776 m high. Sources: Geospatial Information Authority of Japan.');
   });
 
-  it("answers in several tools' words: time, conversion, search, writing", async () => {
-    expect(replyOf(await runDemo("What time is it in Tokyo?"))).toBe("In Tokyo it is Thursday, January 1, 2026 at 21:00 (Asia/Tokyo, UTC+09:00).");
+  it("answers in several tools' words: time and conversion", async () => {
+    expect(replyOf(await runDemo("What time is it in Tokyo?"))).toBe("In Tokyo it is Thursday, January 1, 2026 at 21:00 (Asia/Tokyo, UTC+09:00). Source: IANA time zone database.");
     expect(replyOf(await runDemo("How tall is the Eiffel Tower in feet?"))).toBe(
       "The Eiffel Tower is 330 m tall, antennas included. That is 330 m = 1,082.68 ft. Sources: Société d'Exploitation de la Tour Eiffel.",
     );
-    expect(replyOf(await runDemo("Tell me something about rivers"))).toBe(
-      "From the knowledge base: The Nile is about 6,650 km long (source: Encyclopaedia Britannica). Related: The Amazon River is about 6,400 km long.",
-    );
-    expect(replyOf(await runDemo("Write a haiku about Mount Fuji"))).toBe("Mount Fuji stands still —\n3,776 m, written down;\nthe number holds true. Sources: Geospatial Information Authority of Japan.");
   });
 
   it("keeps notes in the store it is given", async () => {
     const notes = createNoteStore();
     const model = createDemoModel({ tokensPerSecond: Infinity });
     const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, topK: 7 }), registry: createDemoTools({ notes }), model });
-    await runtime.run("remember the height of Mount Fuji").done;
-    expect(notes.list()).toEqual([expect.objectContaining({ title: "The height of Mount Fuji", text: "Mount Fuji is 3,776 m high." })]);
+    await runtime.run("remember that Mount Fuji is 3,776 m high").done;
+    expect(notes.list()).toEqual([expect.objectContaining({ title: "Mount Fuji is 3,776 m", text: "Mount Fuji is 3,776 m high" })]);
   });
 });

@@ -156,6 +156,13 @@ describe("the knowledge base", () => {
     expect(lookupFact("Everest").id).toBe("everest-height");
   });
 
+  it("gives no fact of another attribute, nor of a subject that only shares a word", () => {
+    expect(thrown(() => lookupFact("GDP of France")).message).toMatch(/^No fact about "GDP of France" in the knowledge base/);
+    expect(thrown(() => lookupFact("area of Berlin")).message).toMatch(/^No fact about "area of Berlin"/);
+    expect(thrown(() => lookupFact("height of Mount Kilimanjaro")).message).toMatch(/^No fact about "height of Mount Kilimanjaro"/);
+    expect(lookupFact("France").id).toBe("france-population");
+  });
+
   it("fails a lookup about an unknown subject, naming the closest facts", () => {
     const error = thrown(() => lookupFact("population of Atlantis"));
     expect(error.code).toBe("tool-error");

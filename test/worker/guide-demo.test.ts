@@ -81,7 +81,7 @@ describe("the trip guide demo", () => {
   });
 
   it("lets the demo model answer the llm_planner prompt by keyword, always with a reason", () => {
-    const answer = (message: string, available?: string[]): unknown => JSON.parse(answerDemoPrompt(plannerPrompt(message, available)));
+    const answer = (message: string, available?: string[]): unknown => JSON.parse(answerDemoPrompt({ purpose: "decide", ...plannerPrompt(message, available) }));
     expect(answer("I'd like to go to Tokyo from May 1 to May 8")).toEqual({ action: "call_skill", skill: "read_destination", reason: "the message names a destination (Tokyo)" });
     expect(answer("2026-05-01 to 2026-05-08")).toEqual({ action: "call_skill", skill: "read_dates", reason: "the message gives travel dates (2026-05-01 to 2026-05-08)" });
     expect(answer("to Tokyo", ["read_dates"])).toEqual({ action: "respond", reason: "the message gives none of the missing goals (destination, dates), so ask the traveller for them" });
@@ -92,7 +92,7 @@ describe("the trip guide demo", () => {
   it("lets the demo model answer the reply prompt: greet, acknowledge, ask for what is missing, close with the summary", () => {
     const base = { phase: tripGuidePlaybook.phases[0] ?? { id: "collect" }, reason: "r", state: {} };
     const reply = (input: Partial<Parameters<typeof buildGuidedReplyPrompt>[0]>): string =>
-      answerDemoPrompt(buildGuidedReplyPrompt({ action: "respond", missing: [], recorded: [], message: "", ...base, ...input }));
+      answerDemoPrompt({ purpose: "guided-reply", ...buildGuidedReplyPrompt({ action: "respond", missing: [], recorded: [], message: "", ...base, ...input }) });
     expect(reply({ message: "Hi!", missing: [{ goal: "destination" }, { goal: "dates" }] })).toBe("Hello! I'm the offline demo trip guide. Where would you like to go, and when?");
     expect(reply({ recorded: [{ path: "destination", value: "Tokyo", skill: "read_destination" }], missing: [{ goal: "dates" }] })).toBe(
       "Tokyo — noted. When are you travelling? For example 2026-05-01 to 2026-05-08.",

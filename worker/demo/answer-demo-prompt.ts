@@ -1,19 +1,20 @@
 /**
- * The offline demo model's answers, one function of the request.
+ * The offline demo model's answers, chosen by the purpose of each call.
  *
  * @module
  */
 import type { PlanModelRequest, PlanStep } from "../../src/index.ts";
-import { answerGuidePrompt } from "./answer-guide-prompt.ts";
+import { chooseGuidedAction } from "./choose-guided-action.ts";
 import { patchDemoPlan, type ListedStep } from "./patch-demo-plan.ts";
-import { planDemoRequest } from "./plan-demo-request.ts";
-import { describeStepResult } from "./describe-step-result.ts";
+import { declineText, planDemoRequest } from "./plan-demo-request.ts";
+import { writeGuidedReply } from "./write-guided-reply.ts";
 
 /** Every demo tool, for prompts that do not list the tools. */
 const allTools = ["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"];
 
 /**
- * The body of a `<TAG>…</TAG>` block of a planning prompt.
+ * The body of a `<TAG>…</TAG>` block of a planning prompt (the planner's
+ * `tagBlock` format: data, not wording).
  *
  * @param prompt - the prompt.
  * @param tag - the tag.
@@ -43,20 +44,6 @@ function readList<T>(text: string | undefined): T[] {
 }
 
 /**
- * The body of a `# Heading` section of a runtime prompt.
- *
- * @param prompt - the prompt.
- * @param heading - the heading, without `# `.
- * @returns the body, trimmed, or `undefined`.
- */
-function readSection(prompt: string, heading: string): string | undefined {
-  for (const block of `\n\n${prompt}`.split("\n\n# ")) {
-    if (block.startsWith(`${heading}\n`)) return block.slice(heading.length + 1).trim();
-  }
-  return undefined;
-}
-
-/**
  * Writes steps as a model would: a JSON array, one step per line.
  *
  * @param steps - the steps.
@@ -76,7 +63,8 @@ function readPlanningContext(request: PlanModelRequest): { query: string; tools:
   const listed = readList<{ name?: unknown }>(readTag(request.prompt, "AVAILABLE_TOOLS"))
     .map((tool) => tool.name)
     .filter((name): name is string => typeof name === "string");
-  const limit = /Use at most (\d+) (?:more )?steps?/u.exec(`${request.system ?? ""}\n${request.prompt}`)?.[1];
+  // The step limit is a number the rules state; without it the planner's default applies.
+  const limit = /\bat most (\d+) (?:more )?steps?\b/iu.exec(`${request.system ?? ""}\n${request.prompt}`)?.[1];
   return {
     query: readTag(request.prompt, "USER_QUERY") ?? request.prompt,
     tools: new Set(listed.length > 0 ? listed : allTools),
@@ -101,14 +89,12 @@ function describePlan(steps: readonly PlanStep[], query: string): string {
     if (needs.length === 0 && step.type === "tool") parallel.push(index + 1);
     if (step.type === "tool") lines.push(`   - Step ${index + 1}: use ${step.name} with ${JSON.stringify(step.arguments)}.${after}`);
     else if (step.type === "llm") lines.push(`   - Step ${index + 1}: ask the language model: ${step.prompt}${after}`);
-    else lines.push(`   - Step ${index + 1}: reply to the user with the results and their sources.${after}`);
+    else lines.push(`   - Step ${index + 1}: reply to the user${steps.length === 1 ? " without any tool" : " with the results and their sources"}.${after}`);
   }
   lines.push(
     parallel.length > 1
       ? `3. Dependencies: steps ${parallel.join(", ")} need nothing else and can run in parallel; the others wait for the results they use.`
       : "3. Dependencies: each step waits only for the results it uses.",
-    "4. Tools: only the tools listed in AVAILABLE_TOOLS, with arguments that follow their schemas.",
-    "5. Inputs and outputs: lookups give a value, a unit, a sentence and a source; the reply quotes them.",
   );
   return lines.join("\n");
 }
@@ -124,191 +110,76 @@ function describeGoal(query: string): string {
   const tools = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
   return JSON.stringify({
     objective: query,
-    requirements: steps.filter((step) => step.type !== "reply").map((step) => (step.type === "tool" ? `${step.name}: ${JSON.stringify(step.arguments)}` : "a written answer")),
+    requirements: steps.filter((step) => step.type === "tool").map((step) => (step.type === "tool" ? `${step.name}: ${JSON.stringify(step.arguments)}` : "")),
     constraints: ["use only the demo tools", "work offline"],
     metrics: ["every number comes from a tool, with its source"],
     time: null,
     quality: "medium",
     uncertainty: tools.length === 0 ? "high" : "low",
-    risks: ["the knowledge base may not know the subject"],
+    risks: tools.length === 0 ? ["the offline demo model does not understand this request"] : ["the knowledge base may not know the subject"],
     resources: tools,
   });
 }
 
-/**
- * The reflection verdict on a failed step, as JSON.
- *
- * @param prompt - the reflection prompt.
- * @returns the JSON text.
- */
-function reflect(prompt: string): string {
-  let step: { name?: string; arguments?: Record<string, unknown> } = {};
-  try {
-    step = JSON.parse(readSection(prompt, "Failed step") ?? "{}") as typeof step;
-  } catch {
-    step = {};
-  }
-  const error = /^# Error after \d+ attempt\(s\)\n(.*)$/mu.exec(prompt)?.[1] ?? "";
-  if (step.name === "slow_lookup" && /^timeout:/u.test(error)) {
-    return JSON.stringify({ action: "retry", arguments: { delayMs: 200 }, reason: "The archive lookup timed out; a faster lookup should fit the time limit." });
-  }
-  return JSON.stringify({ action: "new_plan", reason: `${step.name ?? "The step"} cannot succeed as planned (${error || "unknown error"}); re-plan what is left.` });
-}
+/** The answer to a call whose purpose the model has no rule for: what it can do, no invented text. */
+const cannotWrite =
+  "The offline demo model cannot write free text; it only plans over the demo tools. " + declineText.en.slice(declineText.en.indexOf("For anything else"));
 
 /**
- * The text a result line of the integration prompt stands for.
+ * Answers a call of the planner, the runtime or the decision engine, by the
+ * call's `purpose` — never by the wording of a prompt:
  *
- * @param payload - the result's JSON text (maybe cut short).
- * @returns a sentence.
- */
-function resultText(payload: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return payload;
-  }
-  if (typeof value === "string") return value;
-  if (typeof value === "object" && value !== null) {
-    const record = value as Record<string, unknown>;
-    if (typeof record["text"] === "string") return record["text"];
-    if (typeof record["local"] === "string") return `It is ${record["local"]} (${String(record["timeZone"])}).`;
-    if ("expr" in record && "value" in record) return `${String(record["expr"])} = ${String(record["value"])}.`;
-    if (Array.isArray(record["results"])) {
-      const first = record["results"][0] as Record<string, unknown> | undefined;
-      return typeof first?.["text"] === "string" ? first["text"] : "The search found nothing.";
-    }
-    if (typeof record["title"] === "string") return `Saved the note "${record["title"]}".`;
-  }
-  return JSON.stringify(value);
-}
-
-/**
- * The final answer from the integration prompt's results.
+ * - `plan` and `repair` → a plan over the listed tools ({@link planDemoRequest});
+ * - `replan` → a patch for what is left ({@link patchDemoPlan});
+ * - `reason` → the plan in words; `understand` → the goal as JSON;
+ * - `reflect` → `new_plan` (the demo re-plans after any failure);
+ * - `decide` and `guided-reply` → the guided conversation's answers;
+ * - `integrate`, `llm-step` or no purpose → a short statement that the
+ *   offline model writes no free text, and how to connect a real model.
  *
- * @param prompt - the integration prompt.
- * @returns the answer.
- */
-function integrate(prompt: string): string {
-  const lines = (readSection(prompt, "Results") ?? "").split("\n");
-  const parts: string[] = [];
-  for (const line of lines) {
-    const done = /^(\S+) \(([^)]*)\): (.*)$/u.exec(line);
-    if (done !== null) {
-      parts.push(resultText(done[3] ?? ""));
-      continue;
-    }
-    const failed = /^(\S+) \(([^)]*)\) failed: (.*)$/u.exec(line);
-    if (failed !== null) parts.push(`I could not complete step ${failed[1]} (${failed[2]}): ${failed[3]}.`);
-  }
-  return parts.length === 0 ? "No step produced a result, so I have no answer." : parts.join(" ");
-}
-
-/**
- * The first number with its unit in a text, for the writing answers.
+ * Plans read the request from the planning prompt's tagged blocks
+ * (`USER_QUERY`, `AVAILABLE_TOOLS`, the re-plan step lists).
  *
- * @param text - the facts.
- * @returns e.g. `"3,776 m"`, or `undefined`.
- */
-function firstQuantity(text: string): string | undefined {
-  return /(\d[\d,.]*\s*(?:m|km|km²|°C|m\/s|inhabitants))(?![\p{L}])/u.exec(text)?.[1];
-}
-
-/**
- * The answer to a free prompt: an `llm` step of a demo plan, or anything else.
- *
- * @param prompt - the prompt.
- * @returns the answer.
- */
-function write(prompt: string): string {
-  const question = /^Answer the question "([\s\S]*)" using only these facts from the knowledge base, and name the source: ([\s\S]*)$/u.exec(prompt);
-  if (question !== null) {
-    const facts = readList<{ text?: unknown; source?: unknown }>(question[2]);
-    const [first, second] = facts;
-    if (first === undefined) return `The knowledge base has no fact that answers "${question[1]}". Try a city's population, a landmark's height or a distance.`;
-    const related = second === undefined ? "" : ` Related: ${String(second.text)}`;
-    return `From the knowledge base: ${String(first.text).replace(/\.$/u, "")} (source: ${String(first.source)}).${related}`;
-  }
-  const writing = /^Write (.+?) for the user about these facts: ([\s\S]*)$/u.exec(prompt);
-  if (writing !== null) {
-    const kind = writing[1] ?? "";
-    const facts = (writing[2] ?? "").trim();
-    const sentences = facts.split(/(?<=[.!?])\s+/u).filter((sentence) => sentence !== "");
-    const subject = /^(?:The\s+)?((?:[A-Z][\p{L}'-]*\s?)+)/u.exec(facts)?.[1]?.trim() ?? "The subject";
-    const quantity = firstQuantity(facts) ?? "one number";
-    if (kind.includes("haiku")) return `${subject} stands still —\n${quantity}, written down;\nthe number holds true.`;
-    if (kind.includes("poem")) return `Of ${subject} the records say\n${quantity}, no more, no less;\nthe figures do not drift away —\nthey wait for us to guess.`;
-    if (kind.includes("summary")) {
-      return sentences.length <= 1 ? `In short: ${facts}` : `In short: ${sentences[0] ?? ""} ${sentences.slice(1).join(" ")}`.trim();
-    }
-    if (kind.includes("explanation")) return `What the figures say: ${facts} These numbers come straight from the knowledge base, with the year they refer to.`;
-    return `${facts}`;
-  }
-  const quoted = prompt.trim().replace(/\s+/gu, " ");
-  return `I am the offline demo model, so I can only restate what I was given: ${quoted.length > 300 ? `${quoted.slice(0, 300)}…` : quoted}`;
-}
-
-/**
- * Answers any request the planner or the runtime sends the offline demo
- * model, by recognising the prompt:
- *
- * - a planning prompt → a plan over the listed tools ({@link planDemoRequest});
- * - a re-plan prompt (`COMPLETED_STEPS`) → a patch ({@link patchDemoPlan});
- * - a repair prompt (`PREVIOUS_ANSWER`) → the plan again, or a reply that
- *   quotes the accepted steps;
- * - the sketch-mode reasoning prompt → the plan in words;
- * - the goal prompt → the understanding JSON;
- * - a reflection prompt (`# Failed step`) → a verdict JSON;
- * - the result integration prompt (`# Results`) → the answer from the results;
- * - a guided conversation's choice or reply prompt → {@link answerGuidePrompt};
- * - anything else (an `llm` step) → a short text from the facts in the prompt.
- *
- * @param request - the system prompt and the prompt.
+ * @param request - the purpose, system prompt and prompt.
  * @returns the answer text.
  *
  * @example
  * ```ts
- * answerDemoPrompt(buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }));
+ * answerDemoPrompt({ purpose: "plan", ...buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }) });
  * // '[\n  {"id":"s1","type":"tool","name":"calculator","arguments":{"expr":"21*2+5"}},\n  {"id":"s2","type":"reply",…}\n]'
  * ```
  */
-export function answerDemoPrompt(request: Pick<PlanModelRequest, "system" | "prompt">): string {
-  const system = request.system ?? "";
-  const prompt = request.prompt;
-  const guided = answerGuidePrompt(request);
-  if (guided !== undefined) return guided;
-  if (/Produce a plan as a JSON array/u.test(system)) {
-    const context = readPlanningContext(request);
-    const completed = readTag(prompt, "COMPLETED_STEPS");
-    if (completed !== undefined) {
+export function answerDemoPrompt(request: Pick<PlanModelRequest, "purpose" | "system" | "prompt">): string {
+  switch (request.purpose) {
+    case "plan":
+    case "repair":
+      return renderPlan(planDemoRequest(readPlanningContext(request)));
+    case "replan": {
+      const context = readPlanningContext(request);
       return renderPlan(
         patchDemoPlan({
-          completed: readList<ListedStep>(completed),
-          failed: readList<ListedStep>(readTag(prompt, "FAILED_STEPS")),
-          remaining: readList<ListedStep>(readTag(prompt, "REMAINING_STEPS")),
+          completed: readList<ListedStep>(readTag(request.prompt, "COMPLETED_STEPS")),
+          failed: readList<ListedStep>(readTag(request.prompt, "FAILED_STEPS")),
+          remaining: readList<ListedStep>(readTag(request.prompt, "REMAINING_STEPS")),
           tools: context.tools,
           maxSteps: context.maxSteps,
         }),
       );
     }
-    const accepted = readList<ListedStep>(readTag(prompt, "ACCEPTED_STEPS"));
-    if (readTag(prompt, "PREVIOUS_ANSWER") !== undefined && accepted.length > 0) {
-      const taken = new Set(accepted.map((step) => step.id));
-      let counter = accepted.length;
-      while (taken.has(`s${counter + 1}`)) counter++;
-      const text = accepted.map((step) => describeStepResult(step)).filter((part) => part !== undefined).join(" ");
-      return renderPlan([{ id: `s${counter + 1}`, type: "reply", text: text || "Here is what I found." }]);
+    case "reason": {
+      const context = readPlanningContext(request);
+      return describePlan(planDemoRequest(context), context.query);
     }
-    return renderPlan(planDemoRequest(context));
+    case "understand":
+      return describeGoal(readTag(request.prompt, "USER_QUERY") ?? request.prompt);
+    case "reflect":
+      return JSON.stringify({ action: "new_plan", reason: "The offline demo model re-plans what is left after a failed step." });
+    case "decide":
+      return chooseGuidedAction(request.prompt);
+    case "guided-reply":
+      return writeGuidedReply(request.prompt);
+    default:
+      // `integrate`, `llm-step`, no purpose, or one added later.
+      return cannotWrite;
   }
-  if (/Think step by step in plain language/u.test(system)) {
-    const context = readPlanningContext(request);
-    return describePlan(planDemoRequest(context), context.query);
-  }
-  if (/"objective"/u.test(prompt) && /Output ONLY a JSON object/u.test(`${system}\n${prompt}`)) {
-    return describeGoal(readTag(prompt, "USER_QUERY") ?? prompt);
-  }
-  if (/^# Failed step$/mu.test(prompt) && /^# Answer$/mu.test(prompt)) return reflect(prompt);
-  if (/^# Results$/mu.test(prompt) && /^# Request$/mu.test(prompt)) return integrate(prompt);
-  return write(prompt);
 }

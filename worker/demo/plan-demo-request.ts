@@ -1,13 +1,11 @@
 /**
- * The offline demo model's planning rules.
+ * The offline demo model's plans.
  *
  * @module
  */
 import type { PlanStep } from "../../src/index.ts";
-import { extractExpression } from "./extract-expression.ts";
-import { findSubjects, type SubjectMention } from "./find-subjects.ts";
-import { findUnit, unitNames } from "./find-unit.ts";
-import type { KnowledgeFact } from "./knowledge-facts.ts";
+import type { DemoIntent, DemoLookup } from "./demo-intent.ts";
+import { readDemoRequest } from "./read-demo-request.ts";
 
 /** What {@link planDemoRequest} plans for. */
 export interface DemoPlanInput {
@@ -23,317 +21,262 @@ export interface DemoPlanInput {
   maxSteps?: number;
 }
 
-/** Attribute families: a pattern in the request, and the fact attributes it stands for. */
-const attributePatterns: readonly [RegExp, readonly string[]][] = [
-  [/\b(?:populations?|populous|inhabitants|residents|how many people|people live|lives? in)\b/u, ["population"]],
-  [/\b(?:heights?|tall|taller|tallest|high|higher|highest|elevation|altitude)\b/u, ["height"]],
-  [/\b(?:areas?|square kilomet|km²|km2|surface)\b/u, ["area"]],
-  [/\b(?:lengths?|long|longer|longest)\b/u, ["length", "distance"]],
-  [/\b(?:distances?|far|away)\b/u, ["distance from earth", "distance"]],
-  [/\b(?:speed|fast)\b/u, ["speed"]],
-  [/\b(?:built|completed|opened|when was)\b/u, ["year completed"]],
-  [/\bcircumference\b/u, ["circumference"]],
-  [/\bradius\b/u, ["radius"]],
-  [/\bboil(?:s|ing)?\b/u, ["boiling point"]],
-  [/\btime ?zones?\b/u, ["time zone"]],
-];
-
-const timePattern = /\b(?:what time|current time|time is it|time now|local time|time in|the time|date today|today'?s date|what day|clock)\b/u;
-const slowPattern = /\b(?:slow|deep|thorough|thoroughly|archives?|verified)\b/u;
-const notePattern = /\b(?:save|note|notes|remember|store|write down|jot)\b/u;
-const greetingPattern = /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|help|what can you do)\b/u;
-const writingPattern = /\b(summari[sz]e|summary|explain|describe|poem|haiku|story|tweet|fun fact)\b/u;
-
-type Combination = "ratio" | "difference" | "sum" | "average";
+/** A text in English and in Chinese. */
+type Texts = { en: string; zh: string };
 
 /**
- * Which calculation over two or more looked-up numbers the request asks for.
+ * What the offline model says when it declines: what it can do, and how to connect a real model.
  *
- * @param lower - the lowercased request.
- * @returns the calculation, or `undefined`.
+ * @example
+ * ```ts
+ * declineText.en.startsWith("I am plankit's offline demo model"); // true
+ * ```
  */
-function findCombination(lower: string): Combination | undefined {
-  if (/\b(?:ratio|how many times|times (?:as|more|bigger|larger|taller|higher|longer)|divided|proportion)\b/u.test(lower)) return "ratio";
-  if (/\b(?:difference|differ|minus|subtract|more than|less than|fewer than|bigger than|larger than|smaller than|taller than|higher than|longer than|shorter than|gap)\b/u.test(lower)) return "difference";
-  if (/\b(?:average|mean)\b/u.test(lower)) return "average";
-  if (/\b(?:sum|total|combined|together|altogether|add up|plus)\b/u.test(lower)) return "sum";
-  if (/\b(?:compare|comparison|versus|vs)\b/u.test(lower)) return "ratio";
-  return undefined;
-}
+export const declineText: Texts = {
+  en:
+    "I am plankit's offline demo model: I read requests with fixed rules, I did not understand this one, and so I ran no tool. " +
+    'I can do arithmetic ("What is 2 to the power of 10?"), convert units, durations included ("How many seconds are in 3.5 days?"), ' +
+    'look up and combine facts of a small knowledge base ("How much taller is Everest than Fuji?"), tell the time in a city ("What time is it in Tokyo?") ' +
+    'and save a note ("Save a note titled groceries with the text milk and eggs"). ' +
+    "For anything else, connect a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible server) or bind Workers AI as AI, and restart.",
+  zh:
+    "我是 plankit 的离线演示模型：我按固定规则读请求，没有读懂这一条，所以没有调用任何工具。" +
+    "我会算术（“2的10次方是多少？”）、单位换算，包括时长（“3.5天是多少秒？”）、查询并组合小知识库里的事实（“珠穆朗玛峰比富士山高多少？”）、" +
+    "报城市的当前时间（“东京现在几点？”）和保存笔记（“保存一条笔记，标题是购物，内容是牛奶和鸡蛋”）。" +
+    "其他请求请连接真正的模型：设置 OPENAI_API_KEY（OpenAI 兼容服务再加 OPENAI_BASE_URL），或绑定 Workers AI（AI），然后重启。",
+};
+
+const greetingText: Texts = {
+  en: "Hello! I am plankit's offline demo model. " + declineText.en.slice(declineText.en.indexOf("I can do")),
+  zh: "你好！我是 plankit 的离线演示模型。" + declineText.zh.slice(declineText.zh.indexOf("我会")),
+};
+
+const noteWithoutText: Texts = {
+  en: 'What should the note say? Write it like "Save a note titled groceries with the text milk and eggs". I saved nothing.',
+  zh: "笔记要写什么？请这样写：“保存一条笔记，标题是购物，内容是牛奶和鸡蛋”。我没有保存任何东西。",
+};
 
 /**
- * The fact of a subject the request asks about: one of the requested
- * attributes if the subject has it, else its first fact that is not a time zone.
- *
- * @param mention - the subject.
- * @param attributes - the requested attributes, most likely first.
- * @returns the fact, or `undefined` when the subject has only a time zone.
- */
-function pickFact(mention: SubjectMention, attributes: readonly string[]): KnowledgeFact | undefined {
-  for (const attribute of attributes) {
-    const fact = mention.facts.find((candidate) => candidate.attribute === attribute);
-    if (fact !== undefined) return fact;
-  }
-  return mention.facts.find((fact) => fact.attribute !== "time zone");
-}
-
-/**
- * A unit named after "in", "to" or "into" in the request, e.g. "in feet".
- *
- * @param lower - the lowercased request.
- * @returns the unit name as written, or `undefined`.
- */
-function findTargetUnit(lower: string): string | undefined {
-  for (const name of unitNames()) {
-    if (name.length < 2 && name !== "m") continue;
-    const escaped = name.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
-    if (new RegExp(`\\b(?:in|to|into|as)\\s+${escaped}(?![\\w²³])`, "u").test(lower)) return name;
-  }
-  return undefined;
-}
-
-/**
- * A conversion of a number written in the request: "10 km to miles", "100 °F in celsius".
- *
- * @param lower - the lowercased request.
- * @returns value and both unit names, or `undefined`.
- */
-function findConversion(lower: string): { value: number; from: string; to: string } | undefined {
-  const names = unitNames()
-    .map((name) => name.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&"))
-    .join("|");
-  const match = new RegExp(`(-?\\d+(?:\\.\\d+)?)\\s*(${names})\\s+(?:to|in|into|as)\\s+(${names})(?![\\w²³])`, "u").exec(lower);
-  if (match === null) return undefined;
-  const [, value = "", from = "", to = ""] = match;
-  const source = findUnit(from);
-  const target = findUnit(to);
-  if (source === undefined || target === undefined || source.dimension !== target.dimension) return undefined;
-  return { value: Number(value), from: source.symbol, to: target.symbol };
-}
-
-/**
- * A short title for a note, from the request.
- *
- * @param query - the request.
- * @returns at most six words.
- */
-function noteTitle(query: string): string {
-  const words = query
-    .replace(/\b(?:and\s+|then\s+|also\s+)*(?:save|store|remember|note|write down|jot down|jot)\b(?:\s+(?:it|this|that|them))?(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?/giu, " ")
-    .replace(/\bplease\b/giu, " ")
-    .replace(/[^\p{L}\p{N}\s'-]+/gu, " ")
-    .trim()
-    .split(/\s+/u)
-    .filter((word) => word !== "")
-    .slice(0, 6);
-  const title = words.join(" ");
-  return title === "" ? "Demo note" : (title.charAt(0).toUpperCase() + title.slice(1)).slice(0, 100);
-}
-
-/**
- * The possessive of a subject: "Tokyo's", "the Eiffel Tower's".
+ * Writes the possessive of a subject.
  *
  * @param subject - the subject.
- * @returns the possessive.
+ * @returns "Tokyo's", "the Nile's".
  */
 function possessive(subject: string): string {
   return `${subject}${subject.endsWith("s") ? "'" : "'s"}`;
 }
 
 /**
- * Plans a request over the demo tools by keyword rules — the offline demo
- * model's "thinking". It recognises:
+ * The unit a combination's result is in.
  *
- * - knowledge base subjects and the attribute asked for ("populations of
- *   Tokyo and Paris") → one lookup per subject, independent so they run in
- *   parallel (`slow_lookup` when the request asks for a deep or archive lookup);
- * - a ratio, difference, sum or average of two or more looked-up numbers →
- *   a `calculator` step referencing them (`{{s1.value}} / {{s2.value}}`);
- * - arithmetic written in the request → `calculator`;
- * - "10 km to miles", or a looked-up value "in feet" → `convert_units`;
- * - "what time is it in Tokyo" → the city's time zone from the knowledge
- *   base, then `current_time` with `{{s1.value}}`;
- * - "summarize", "explain", "poem" → an `llm` step over the results;
- * - "save", "note", "remember" → `save_note` (the side-effecting tool);
- * - anything else → `kb_search` and an `llm` step that answers from it;
+ * @param lookups - the looked-up facts.
+ * @returns the unit, or `""` when they differ or are unknown.
+ */
+function sharedUnit(lookups: readonly DemoLookup[]): string {
+  const [first] = lookups;
+  return first?.unit !== undefined && lookups.every((lookup) => lookup.unit === first.unit) ? first.unit : "";
+}
+
+/**
+ * Plans a request over the demo tools, from what {@link readDemoRequest}
+ * understood:
  *
- * and ends with a reply that quotes the results and their sources. Only
- * tools in `tools` are used, and the plan keeps to `maxSteps`.
+ * - arithmetic → `calculator`; a conversion → `convert_units`;
+ * - facts → one lookup per fact, independent so they run in parallel, then
+ *   a `calculator` step that references them (`{{s1.value}} - {{s2.value}}`)
+ *   for a sum, difference, ratio, "how many fit", per area or per person,
+ *   and `convert_units` for "… in feet";
+ * - the time in a city → its time zone from the knowledge base, then
+ *   `current_time` with `{{s1.value}}`;
+ * - a note → `save_note` with the title and text of the request; "… and
+ *   save it as a note" → the answer's steps, then `save_note` quoting them;
+ *
+ * and a reply that quotes the results and their sources. A request it does
+ * not understand, or that needs a tool it may not use or more steps than
+ * allowed, gets a reply alone that says so: no tool runs — except that facts
+ * are still looked up without the calculation or conversion that is not
+ * allowed (or only as many as fit), and the reply says what was left out.
  *
  * @param input - the request, the usable tools and the step limit.
  * @returns canonical steps with ids `s1`, `s2`, …, the reply last.
  *
  * @example
  * ```ts
- * planDemoRequest({ query: "compare the populations of Tokyo and Paris and compute their ratio", tools: new Set(["kb_lookup", "calculator"]) });
- * // [kb_lookup Tokyo, kb_lookup Paris, calculator round({{s1.value}} / {{s2.value}}, 2), reply]
+ * planDemoRequest({ query: "How much taller is Everest than Fuji?", tools: new Set(["kb_lookup", "calculator"]) });
+ * // [kb_lookup height of Mount Everest, kb_lookup height of Mount Fuji, calculator round(abs({{s1.value}} - {{s2.value}}), 2), reply]
  * ```
  */
 export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
   // Braces in the request must not turn into references when the request is quoted in a step.
   const query = input.query.trim().replace(/\{\{|\}\}/gu, (pair) => `${pair[0] ?? ""} ${pair[1] ?? ""}`);
-  const lower = query.toLowerCase();
-  const short = query.length > 200 ? query.slice(0, 200) : query;
+  const zh = /\p{Script=Han}/u.test(query);
+  const say = (texts: Texts): string => (zh ? texts.zh : texts.en);
   const maxSteps = Math.max(1, input.maxSteps ?? 6);
-  const has = (name: string): boolean => input.tools.has(name);
-  const steps: PlanStep[] = [];
-  const reply: string[] = [];
-  const sources: string[] = [];
-  const room = (count = 1): boolean => steps.length + count <= maxSteps - 1;
-  const add = (step: Record<string, unknown>): string => {
-    const id = `s${steps.length + 1}`;
-    steps.push({ id, ...step } as PlanStep);
-    return id;
+  const intent = readDemoRequest(query);
+  const reply = (text: string): PlanStep[] => [{ id: "s1", type: "reply", text }];
+  if (intent.kind === "decline") {
+    return reply(say(intent.reason === "greeting" ? greetingText : intent.reason === "note-without-text" ? noteWithoutText : declineText));
+  }
+
+  const lookupTool = /\b(?:slow|archives?|thorough|deep)\b|档案/u.test(query.toLowerCase()) && input.tools.has("slow_lookup") ? "slow_lookup" : "kb_lookup";
+  const build = (understood: Exclude<DemoIntent, { kind: "decline" }>): { steps: PlanStep[]; text: string; missing: string[] } => {
+    const steps: PlanStep[] = [];
+    const add = (step: Record<string, unknown>): string => {
+      const id = `s${steps.length + 1}`;
+      steps.push({ id, ...step } as PlanStep);
+      return id;
+    };
+    const text = planIntent(understood, add, lookupTool, zh);
+    const needed = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
+    return { steps, text, missing: needed.filter((name) => !input.tools.has(name)) };
   };
-
-  const mentions = findSubjects(query);
-  const attributes = attributePatterns.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list);
-  const wantsTime = timePattern.test(lower) && !attributes.includes("time zone");
-  const lookupTool = slowPattern.test(lower) && has("slow_lookup") ? "slow_lookup" : has("kb_lookup") ? "kb_lookup" : has("slow_lookup") ? "slow_lookup" : undefined;
-
-  // Time in a place: the time zone from the knowledge base, then the clock.
-  const timeSubjects = wantsTime ? mentions.filter((mention) => mention.facts.some((fact) => fact.attribute === "time zone")) : [];
-  if (wantsTime && has("current_time")) {
-    if (timeSubjects.length === 0 && room()) {
-      const clock = add({ type: "tool", name: "current_time", arguments: {} });
-      reply.push(`It is {{${clock}.local}} (UTC).`);
+  let plan = build(intent);
+  const notes: string[] = [];
+  if (intent.kind === "facts" && (plan.missing.length > 0 || plan.steps.length + 1 > maxSteps)) {
+    // Keep the lookups the request allows, and say what was left out rather than plan a step that cannot run.
+    const why = plan.missing.length > 0 ? (zh ? `本次请求不允许使用 ${plan.missing.join("、")}` : `this request does not allow ${plan.missing.join(", ")}`) : zh ? `计划最多 ${maxSteps} 步` : `the plan may have at most ${maxSteps} steps`;
+    let lookups = intent.lookups;
+    if (intent.combination !== undefined || intent.targetUnit !== undefined) notes.push(zh ? `我没有做计算或换算：${why}。` : `I left out the calculation: ${why}.`);
+    if (lookups.length > maxSteps - 1) {
+      notes.push(zh ? `只查了 ${intent.lookups.length} 项中的前 ${maxSteps - 1} 项：${why}。` : `I looked up only ${maxSteps - 1} of the ${intent.lookups.length} facts: ${why}.`);
+      lookups = lookups.slice(0, Math.max(0, maxSteps - 1));
     }
-    for (const mention of timeSubjects) {
-      if (lookupTool === undefined || !room(2)) break;
-      const zone = add({ type: "tool", name: lookupTool, arguments: { query: `time zone of ${mention.subject}` } });
-      const clock = add({ type: "tool", name: "current_time", arguments: { timeZone: `{{${zone}.value}}` } });
-      reply.push(`In ${mention.subject} it is {{${clock}.local}} ({{${clock}.timeZone}}, {{${clock}.offset}}).`);
-    }
+    if (lookups.length > 0) plan = build({ kind: "facts", lookups });
   }
-
-  // Facts about the subjects, looked up independently so they run in parallel.
-  const lookups: { id: string; fact: KnowledgeFact }[] = [];
-  if (lookupTool !== undefined) {
-    const factSubjects = mentions.filter((mention) => !timeSubjects.includes(mention) || attributes.length > 0);
-    for (const mention of factSubjects) {
-      const fact = pickFact(mention, attributes);
-      if (fact === undefined || !room()) continue;
-      const id = add({ type: "tool", name: lookupTool, arguments: { query: `${fact.attribute} of ${mention.subject}` } });
-      lookups.push({ id, fact });
-    }
-    // A subject the knowledge base does not know ("population of Atlantis"): look it up anyway; the lookup fails and the run re-plans.
-    const unknown = /\b(?:of|in|is)\s+((?:[A-Z][\p{L}'-]*)(?:\s+[A-Z][\p{L}'-]*)*)/u.exec(query);
-    if (mentions.length === 0 && attributes.length > 0 && unknown?.[1] !== undefined && room()) {
-      const attribute = attributes[0] ?? "population";
-      const id = add({ type: "tool", name: lookupTool, arguments: { query: `${attribute} of ${unknown[1]}`.slice(0, 200) } });
-      reply.push(`{{${id}.text}}`);
-      sources.push(`{{${id}.source}}`);
-    }
-  }
-
-  // A calculation over the looked-up numbers.
-  const numeric = lookups.filter(({ fact }) => typeof fact.value === "number");
-  const sameUnit = numeric.filter(({ fact }) => fact.unit === numeric[0]?.fact.unit);
-  const combination = findCombination(lower);
-  const shown = new Set<string>();
-  let combined: string | undefined;
-  if (combination !== undefined && sameUnit.length >= 2 && has("calculator") && room()) {
-    const values = sameUnit.map(({ id }) => `{{${id}.value}}`);
-    const [first, second] = sameUnit;
-    const attribute = first?.fact.attribute ?? "value";
-    const unit = first?.fact.unit === "people" ? "people" : (first?.fact.unit ?? "");
-    const expr =
-      combination === "ratio"
-        ? `round(${values[0]} / ${values[1]}, 2)`
-        : combination === "difference"
-          ? `${values[0]} - ${values[1]}`
-          : combination === "sum"
-            ? values.join(" + ")
-            : `round((${values.join(" + ")}) / ${values.length}, 2)`;
-    combined = add({ type: "tool", name: "calculator", arguments: { expr } });
-    for (const { id } of sameUnit) {
-      reply.push(`{{${id}.text}}`);
-      shown.add(id);
-    }
-    const a = first?.fact.subject ?? "";
-    const b = second?.fact.subject ?? "";
-    reply.push(
-      combination === "ratio"
-        ? `So ${possessive(a)} ${attribute} is {{${combined}.value}} times that of ${b}.`
-        : combination === "difference"
-          ? `The difference between ${a} and ${b} is {{${combined}.value}} ${unit}.`
-          : combination === "sum"
-            ? `Together that makes {{${combined}.value}} ${unit}.`
-            : `On average that is {{${combined}.value}} ${unit}.`,
+  if (plan.missing.length > 0) {
+    return reply(
+      zh
+        ? `这个请求需要工具 ${plan.missing.join("、")}，但本次请求不允许使用它，所以我没有调用任何工具。`
+        : `This request needs the tool${plan.missing.length === 1 ? "" : "s"} ${plan.missing.join(", ")}, which this request does not allow, so I ran no tool.`,
     );
   }
-
-  // A looked-up value in another unit: "How tall is the Eiffel Tower in feet?"
-  const target = findTargetUnit(lower);
-  const targetUnit = target === undefined ? undefined : findUnit(target);
-  if (targetUnit !== undefined && has("convert_units")) {
-    for (const { id, fact } of numeric) {
-      const unit = findUnit(fact.unit);
-      if (unit === undefined || unit.dimension !== targetUnit.dimension || unit.symbol === targetUnit.symbol || !room()) continue;
-      const converted = add({ type: "tool", name: "convert_units", arguments: { value: `{{${id}.value}}`, from: `{{${id}.unit}}`, to: targetUnit.symbol } });
-      if (!shown.has(id)) reply.push(`{{${id}.text}}`);
-      shown.add(id);
-      reply.push(`That is {{${converted}.text}}.`);
-    }
-  }
-  for (const { id } of lookups) {
-    if (!shown.has(id)) reply.push(`{{${id}.text}}`);
-    shown.add(id);
-    sources.push(`{{${id}.source}}`);
-  }
-
-  // A number written in the request to convert: "10 km to miles".
-  const conversion = findConversion(lower);
-  if (conversion !== undefined && has("convert_units") && room()) {
-    const id = add({ type: "tool", name: "convert_units", arguments: conversion });
-    reply.push(`{{${id}.text}}.`);
-  }
-
-  // Arithmetic written in the request.
-  const expression = conversion === undefined ? extractExpression(query) : undefined;
-  if (expression !== undefined && has("calculator") && room()) {
-    const id = add({ type: "tool", name: "calculator", arguments: { expr: expression } });
-    reply.push(`{{${id}.expr}} = {{${id}.value}}.`);
-  }
-
-  // Nothing recognised: search, and answer from what the search finds.
-  if (steps.length === 0 && short !== "" && !greetingPattern.test(lower) && has("kb_search") && room()) {
-    const search = add({ type: "tool", name: "kb_search", arguments: { query: short, limit: 3 } });
-    if (room()) {
-      const answer = add({ type: "llm", prompt: `Answer the question "${short}" using only these facts from the knowledge base, and name the source: {{${search}.results}}` });
-      reply.push(`{{${answer}}}`);
-    } else {
-      reply.push(`I searched the knowledge base and found {{${search}.count}} fact(s).`);
-    }
-  }
-
-  // Writing over the results.
-  const writing = writingPattern.exec(lower)?.[1];
-  const texts = lookups.map(({ id }) => `{{${id}.text}}`);
-  if (writing !== undefined && texts.length > 0 && room()) {
-    const kind = writing.startsWith("summar") ? "a two-sentence summary" : writing === "explain" || writing === "describe" ? "a short explanation" : `a ${writing}`;
-    const id = add({ type: "llm", prompt: `Write ${kind} for the user about these facts: ${texts.join(" ")}` });
-    // The written text stands in for the plain facts it was written from.
-    const plain = new Set(texts);
-    reply.splice(0, reply.length, ...reply.filter((part) => !plain.has(part)), `{{${id}}}`);
-  }
-
-  // Saving a note: the one side-effecting tool; it waits for the finished, validated plan.
-  if (notePattern.test(lower) && has("save_note") && room()) {
-    const text = reply.length > 0 ? reply.join(" ") : short;
-    const id = add({ type: "tool", name: "save_note", arguments: { title: noteTitle(query), text } });
-    reply.push(`I saved this as the note "{{${id}.title}}".`);
-  }
-
-  if (reply.length === 0) {
-    const available = ["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"].filter(has);
-    reply.push(
-      greetingPattern.test(lower)
-        ? "Hello! I am the offline demo model. Ask me about city populations, heights of landmarks, distances, unit conversions, arithmetic or the time somewhere, e.g. \"compare the populations of Tokyo and Paris and compute their ratio\"."
-        : `I could not match this request to my tools (${available.join(", ") || "none"}). Try asking about a city's population, a landmark's height, a unit conversion or some arithmetic.`,
+  if (plan.steps.length + 1 > maxSteps) {
+    return reply(
+      zh
+        ? `这个请求需要 ${plan.steps.length + 1} 步，超过了 ${maxSteps} 步的上限，所以我没有调用任何工具。`
+        : `This request needs ${plan.steps.length + 1} steps, more than the limit of ${maxSteps}, so I ran no tool.`,
     );
   }
-  if (sources.length > 0) reply.push(`Sources: ${[...new Set(sources)].join("; ")}.`);
-  add({ type: "reply", text: reply.join(" ") });
-  return steps;
+  return [...plan.steps, { id: `s${plan.steps.length + 1}`, type: "reply", text: [plan.text, ...notes].join(" ") }];
+}
+
+/**
+ * Adds the tool steps of an understood request and writes the reply's text.
+ *
+ * @param intent - what the request asks.
+ * @param add - adds a step and returns its id.
+ * @param lookupTool - `kb_lookup`, or `slow_lookup` when the request asks for the archive.
+ * @param zh - whether to answer in Chinese.
+ * @returns the reply text, with references to the steps.
+ */
+function planIntent(intent: Exclude<DemoIntent, { kind: "decline" }>, add: (step: Record<string, unknown>) => string, lookupTool: string, zh: boolean): string {
+  switch (intent.kind) {
+    case "save-answer": {
+      const answer = planIntent(intent.of, add, lookupTool, zh);
+      // The note quotes the results by reference, so it waits for them; as a side effect it also waits for the whole plan.
+      const id = add({ type: "tool", name: "save_note", arguments: { title: intent.title, text: answer } });
+      return `${answer} ${zh ? `已保存为笔记“{{${id}.title}}”。` : `I saved this as the note "{{${id}.title}}".`}`;
+    }
+    case "arithmetic": {
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: intent.expr } });
+      return `{{${id}.expr}} = {{${id}.value}}${zh ? "。" : "."}`;
+    }
+    case "convert": {
+      const id = add({ type: "tool", name: "convert_units", arguments: { value: intent.value, from: intent.from, to: intent.to } });
+      return `{{${id}.text}}${zh ? "。" : "."}`;
+    }
+    case "note": {
+      const id = add({ type: "tool", name: "save_note", arguments: { title: intent.title, text: intent.text } });
+      return zh ? `已保存笔记“{{${id}.title}}”（{{${id}.chars}} 个字符）。` : `I saved the note "{{${id}.title}}" ({{${id}.chars}} characters).`;
+    }
+    case "time": {
+      if (intent.subjects.length === 0) {
+        const clock = add({ type: "tool", name: "current_time", arguments: {} });
+        return zh ? `现在是 {{${clock}.local}}（UTC）。` : `It is {{${clock}.local}} (UTC).`;
+      }
+      const zones = intent.subjects.map((subject) => ({ subject, id: add({ type: "tool", name: lookupTool, arguments: { query: `time zone of ${subject}` } }) }));
+      const parts = zones.map(({ subject, id }) => {
+        const clock = add({ type: "tool", name: "current_time", arguments: { timeZone: `{{${id}.value}}` } });
+        return zh ? `${subject}现在是 {{${clock}.local}}（{{${clock}.timeZone}}，{{${clock}.offset}}）。` : `In ${subject} it is {{${clock}.local}} ({{${clock}.timeZone}}, {{${clock}.offset}}).`;
+      });
+      return `${parts.join(" ")} ${zh ? "来源" : "Source"}: {{${zones[0]?.id ?? "s1"}.source}}.`;
+    }
+    case "facts":
+      return planFacts(intent, add, lookupTool, zh);
+  }
+}
+
+/**
+ * Adds the lookups, the calculation and the conversion of a facts request.
+ *
+ * @param intent - the facts request.
+ * @param add - adds a step and returns its id.
+ * @param lookupTool - the lookup tool.
+ * @param zh - whether to answer in Chinese.
+ * @returns the reply text.
+ */
+function planFacts(intent: Extract<DemoIntent, { kind: "facts" }>, add: (step: Record<string, unknown>) => string, lookupTool: string, zh: boolean): string {
+  const ids = intent.lookups.map((lookup) => add({ type: "tool", name: lookupTool, arguments: { query: `${lookup.attribute} of ${lookup.subject}` } }));
+  const parts = ids.map((id) => `{{${id}.text}}`);
+  const value = (index: number): string => `{{${ids[index] ?? "s1"}.value}}`;
+  const [first, second] = intent.lookups;
+  const unit = sharedUnit(intent.lookups);
+  const comparable = unit !== "" || intent.lookups.some((lookup) => lookup.unit === undefined);
+  let result: { id: string; unit: string } | undefined;
+  switch (intent.combination) {
+    case "sum": {
+      if (!comparable) break;
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${ids.map((_, index) => value(index)).join(" + ")}, 2)` } });
+      parts.push(zh ? `合计 {{${id}.value}} ${unit}。` : `Together that makes {{${id}.value}} ${unit}.`);
+      result = { id, unit };
+      break;
+    }
+    case "difference": {
+      if (!comparable) break;
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(abs(${value(0)} - ${value(1)}), 2)` } });
+      parts.push(zh ? `${first?.subject}和${second?.subject}相差 {{${id}.value}} ${unit}。` : `The difference between ${first?.subject} and ${second?.subject} is {{${id}.value}} ${unit}.`);
+      result = { id, unit };
+      break;
+    }
+    case "ratio": {
+      if (!comparable) break;
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
+      parts.push(zh ? `${first?.subject}是${second?.subject}的 {{${id}.value}} 倍。` : `So ${possessive(first?.subject ?? "")} ${first?.attribute} is {{${id}.value}} times that of ${second?.subject}.`);
+      break;
+    }
+    case "fit": {
+      if (!comparable) break;
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 2)` } });
+      parts.push(zh ? `${second?.subject}相当于 {{${id}.value}} 个${first?.subject}。` : `So about {{${id}.value}} × ${first?.subject} fit in ${possessive(second?.subject ?? "")} ${second?.attribute}.`);
+      break;
+    }
+    case "per-area": {
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
+      parts.push(zh ? `即每 ${second?.unit ?? "km²"} {{${id}.value}} 人。` : `That is {{${id}.value}} inhabitants per ${second?.unit ?? "km²"}.`);
+      break;
+    }
+    case "per-capita": {
+      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 6)` } });
+      parts.push(zh ? `即人均 {{${id}.value}} ${second?.unit ?? ""}。` : `That is {{${id}.value}} ${second?.unit ?? ""} per inhabitant.`);
+      break;
+    }
+    case undefined:
+      break;
+  }
+  if (intent.combination !== undefined && result === undefined && ["sum", "difference"].includes(intent.combination) && !comparable) {
+    parts.push(zh ? "这些数值单位不同，所以我没有把它们合并计算。" : "These figures are in different units, so I did not combine them.");
+  }
+  if (intent.targetUnit !== undefined) {
+    if (result !== undefined && result.unit !== "") {
+      const id = add({ type: "tool", name: "convert_units", arguments: { value: `{{${result.id}.value}}`, from: result.unit, to: intent.targetUnit } });
+      parts.push(zh ? `换算为 {{${id}.text}}。` : `That is {{${id}.text}}.`);
+    } else if (intent.combination === undefined) {
+      for (const id of ids) {
+        const converted = add({ type: "tool", name: "convert_units", arguments: { value: `{{${id}.value}}`, from: `{{${id}.unit}}`, to: intent.targetUnit } });
+        parts.push(zh ? `换算为 {{${converted}.text}}。` : `That is {{${converted}.text}}.`);
+      }
+    }
+  }
+  parts.push(`${zh ? "来源" : "Sources"}: ${ids.map((id) => `{{${id}.source}}`).join("; ")}.`);
+  return parts.join(" ");
 }

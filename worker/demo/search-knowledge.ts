@@ -14,6 +14,8 @@ export interface KnowledgeMatch {
   subjectMatched: boolean;
   /** Whether a word naming the attribute occurs in the query. */
   attributeMatched: boolean;
+  /** Whether the subject's whole name (or an alias) occurs in the query, not just one of its words. */
+  subjectNamed: boolean;
 }
 
 /** Words that name each attribute, besides the attribute's own words. */
@@ -106,8 +108,9 @@ export function searchKnowledge(query: string, options: SearchKnowledgeOptions =
         score += 0.5;
       }
     }
-    if (names.some((name) => normalizedQuery.includes(` ${words(name).join(" ")} `))) score += 2;
-    if (score > 0) matches.push({ fact, score, subjectMatched, attributeMatched });
+    const subjectNamed = names.some((name) => normalizedQuery.includes(` ${words(name).join(" ")} `));
+    if (subjectNamed) score += 2;
+    if (score > 0) matches.push({ fact, score, subjectMatched, attributeMatched, subjectNamed });
   }
   return matches
     .map((match, order) => ({ match, order }))

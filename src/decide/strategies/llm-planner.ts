@@ -44,7 +44,7 @@ export const llmPlannerStrategy: DecisionStrategy = {
     const { system, prompt } = buildPlannerPrompt(context);
     let text = "";
     try {
-      for await (const part of model.stream(signal === undefined ? { system, prompt } : { system, prompt, signal })) {
+      for await (const part of model.stream(signal === undefined ? { purpose: "decide", system, prompt } : { purpose: "decide", system, prompt, signal })) {
         if (signal?.aborted) throw abortError(signal);
         if (part.type === "text") text += part.text;
         else if (part.type === "finish") break;

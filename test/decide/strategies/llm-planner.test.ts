@@ -25,6 +25,7 @@ describe("llm_planner strategy", () => {
     expect(requests).toHaveLength(1);
     const request = requests[0]!;
     expect(request.signal).toBe(controller.signal);
+    expect(request.purpose).toBe("decide");
     expect(request.system).toContain("exactly one JSON object");
     expect(request.prompt).toContain("Phase: collect");
     expect(request.prompt).toContain("Missing goals: destination, dates");

@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** One TypeScript block of a Markdown page. */
+interface CodeBlock {
+  page: string;
+  line: number;
+  code: string;
+}
+
+/** The Markdown pages whose TypeScript blocks must run: the README and every page in docs/. */
+function pages(): string[] {
+  const docs = readdirSync(`${root}docs`).filter((name) => name.endsWith(".md")).sort();
+  return ["README.md", ...docs.map((name) => `docs/${name}`)];
+}
+
+/** Every ```ts / ```typescript block of a page, with the line it starts on. */
+function blocksOf(page: string): CodeBlock[] {
+  const text = readFileSync(`${root}${page}`, "utf8");
+  const blocks: CodeBlock[] = [];
+  const fence = /^```(ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gmu;
+  for (const match of text.matchAll(fence)) {
+    blocks.push({ page, line: text.slice(0, match.index).split("\n").length, code: match[2] ?? "" });
+  }
+  return blocks;
+}
+
+/**
+ * The package's entry points, mapped to the sources, so a block runs against this checkout; a
+ * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
+ */
+function withSourceImports(code: string): string {
+  const entries: Record<string, string> = { plankit: "src/index.ts", "plankit/ai": "src/ai/index.ts" };
+  return code
+    .replace(/from "(plankit(?:\/ai)?)"/gu, (_whole, name: string) => `from ${JSON.stringify(pathToFileURL(`${root}${entries[name]}`).href)}`)
+    .replace(/from "\.\/([^"]+)"/gu, (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`);
+}
+
+/** What the block promises to print: the `// text` comments after `console.log(…);`, in order. */
+function promisedOutput(code: string): string[] {
+  return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
+}
+
+const all = pages().flatMap(blocksOf);
+const needsService = (block: CodeBlock): boolean => /^\/\/ needs: \S/mu.test(block.code);
+
+describe("every TypeScript block of the README and docs/", () => {
+  it("finds the blocks, and at most two in the README need a live service", () => {
+    expect(all.filter((block) => block.page === "README.md").length).toBeGreaterThanOrEqual(8);
+    expect(all.filter((block) => block.page === "README.md" && needsService(block)).length).toBeLessThanOrEqual(2);
+  });
+
+  it("has no placeholders: no … or <…> in code", () => {
+    for (const block of all) {
+      expect(block.code, `${block.page}:${block.line}`).not.toMatch(/…|\.\.\.\s*[)\]}]|<your[- ]|YOUR_/u);
+    }
+  });
+
+  mkdirSync(`${root}.tmp/docs`, { recursive: true });
+  for (const block of all) {
+    const name = `${block.page.replace(/[/.]/gu, "-")}-line-${block.line}`;
+    const file = `${root}.tmp/docs/${name}.ts`;
+    if (needsService(block)) {
+      it(`${block.page}:${block.line} (needs a live service) parses`, () => {
+        writeFileSync(file, withSourceImports(block.code));
+        execFileSync(process.execPath, ["--check", file], { encoding: "utf8", timeout: 20_000 });
+      });
+      continue;
+    }
+    it(`${block.page}:${block.line} runs and prints what it promises`, () => {
+      writeFileSync(file, withSourceImports(block.code));
+      const output = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000, cwd: `${root}.tmp/docs` });
+      const promised = promisedOutput(block.code);
+      if (promised.length > 0) expect(output.trim().split("\n").map((line) => line.trim())).toEqual(promised);
+    });
+  }
+});
