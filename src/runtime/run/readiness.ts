@@ -76,6 +76,6 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
   if (entry.source.state === "unclean" && !entry.readOnly) {
     return { kind: "skip", code: "unsafe-plan", reason: `It has side effects and the ${entry.source.kind === "plan" ? "plan" : `re-plan ${entry.source.attempt} patch`} did not finish cleanly` };
   }
-  if (entry.early || entry.source.state === "clean") return { kind: "ready" };
+  if (entry.early || entry.source.state !== "streaming") return { kind: "ready" };
   return { kind: "wait", reason: "source" };
 }
