@@ -147,6 +147,24 @@ export interface AgentRuntimeOptions {
    */
   memoryTimeoutMs?: number;
   /**
+   * When a reply step's text starts streaming as `reply-delta` events.
+   * What was streamed cannot be taken back, so a streaming reply fixes the
+   * plan: no re-plan replaces it afterwards.
+   *
+   * - `"safe"`: only once no re-plan is possible any more (`maxReplans` or a
+   *   budget spent, or `maxReplans: 0`); otherwise the reply's text goes out
+   *   whole when it resolves, after every other step ended.
+   * - `"early"`: as soon as the plan ended cleanly with nothing failed; each
+   *   reference is written the moment its step ends. A step failing after
+   *   that is written into the answer as a note (`[step "s2" failed]`) and is
+   *   not re-planned.
+   *
+   * The model-integrated answer always streams token by token.
+   *
+   * @defaultValue `"safe"`
+   */
+  replyStreaming?: "safe" | "early";
+  /**
    * How to answer when the plan has no reply step (or it could not be
    * resolved): `"model"` asks the model to integrate the results,
    * falling back to the template; `"template"` lists the results.
@@ -318,6 +336,9 @@ export class AgentRuntime {
     checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
     for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
     if (options.executeStep !== undefined && typeof options.executeStep !== "function") throw new PlankitError("invalid-options", "Option executeStep must be a function");
+    if (options.replyStreaming !== undefined && options.replyStreaming !== "safe" && options.replyStreaming !== "early") {
+      throw new PlankitError("invalid-options", `Option replyStreaming must be "safe" or "early", got ${JSON.stringify(options.replyStreaming)}`);
+    }
     const eager = options.eager ?? "safe";
     if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
     this.planner = options.planner;
@@ -345,6 +366,7 @@ export class AgentRuntime {
       policy: options.policy ?? {},
       modelTimeouts: { idleMs: options.modelTimeouts?.idleMs ?? 60_000, totalMs: options.modelTimeouts?.totalMs ?? 300_000 },
       memoryTimeoutMs: options.memoryTimeoutMs ?? 5_000,
+      replyStreaming: options.replyStreaming ?? "safe",
       integrate: options.integrate ?? "model",
       clock,
       random: options.random ?? Math.random,

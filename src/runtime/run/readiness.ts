@@ -40,7 +40,8 @@ export interface ReadinessView {
  * 1. Dependencies first: a missing id (once it can no longer appear), or a
  *    skipped dependency, or a failed one no re-plan will replace, skips it;
  *    one still running or failing-but-replannable makes it wait.
- * 2. A reply waits until every other step ended.
+ * 2. A reply waits until every other step ended; one already streaming
+ *    (`fixed`) waits for nothing else and is never skipped.
  * 3. A side-effecting step whose source ended unclean is skipped (`unsafe-plan`);
  *    one the policy does not let start early waits until its source ended cleanly.
  *
@@ -54,6 +55,8 @@ export interface ReadinessView {
  * ```
  */
 export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
+  // A reply already streaming is completed whatever its references did: they are written as notes.
+  if (entry.fixed) return view.othersSettled ? { kind: "ready" } : { kind: "wait", reason: "reply-last" };
   let waitingFor: WaitReason | undefined;
   const known = view.planEnded || entry.source.state !== "streaming" || entry.source.kind === "replan";
   for (const id of entry.deps) {

@@ -74,6 +74,8 @@ export interface RunConfig {
   modelTimeouts: ModelTimeouts;
   /** The longest a memory read or write may take. */
   memoryTimeoutMs: number;
+  /** When a reply step's text starts streaming: once nothing can replace it, or as soon as the plan ended cleanly. */
+  replyStreaming: "safe" | "early";
 }
 
 /** What a run is asked. */
@@ -689,20 +691,24 @@ export class RunExecution {
   // ── reply steps ─────────────────────────────────────────────────────────
 
   /**
-   * Starts streaming the reply step's text once nothing can replace it (the
-   * plan ended cleanly, nothing failed, and no re-plan is possible any more:
-   * what was streamed cannot be taken back), then writes each reference as
-   * its step ends. Otherwise the reply is written whole when it resolves.
+   * Starts streaming the reply step's text once the plan ended cleanly and
+   * nothing failed, and (with `replyStreaming: "safe"`) no re-plan is
+   * possible any more, since what was streamed cannot be taken back; then
+   * writes each reference as its step ends. From then on the plan is fixed:
+   * no re-plan replaces the reply. Otherwise the reply is written whole when
+   * it resolves.
    */
   #advanceReply(): void {
     if (this.#phase !== "executing" && this.#phase !== "finishing") return;
     let streaming = this.#streamingReply;
     if (streaming === undefined) {
-      if (this.#anyFailure || this.#planSource.state !== "clean" || this.#meter.usage.replans > 0 || this.#meter.replanAllowed()) return;
+      if (this.#anyFailure || this.#planSource.state !== "clean" || this.#meter.usage.replans > 0) return;
+      if (this.#config.replyStreaming === "safe" && this.#meter.replanAllowed()) return;
       const last = this.#table.order[this.#table.order.length - 1];
       if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== this.#planSource) return;
       if (!ReplyStream.streamable(last.step.text)) return;
       streaming = { entry: last, stream: new ReplyStream(last.step.text) };
+      last.fixed = true;
       this.#streamingReply = streaming;
     }
     this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));

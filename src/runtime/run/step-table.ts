@@ -41,6 +41,8 @@ export interface StepEntry {
   /** A failure a re-plan patch replaced. */
   superseded: boolean;
   skipCode: StepSkipCode | undefined;
+  /** A reply whose text is already streaming: it cannot be skipped or replaced, only completed. */
+  fixed: boolean;
 }
 
 /**
@@ -118,6 +120,7 @@ export class StepTable {
       handled: false,
       superseded: false,
       skipCode: undefined,
+      fixed: false,
     };
     this.#entries.set(step.id, entry);
     this.order.push(entry);
