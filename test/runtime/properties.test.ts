@@ -152,6 +152,7 @@ async function check(spec: Scenario): Promise<string[]> {
   const events: RuntimeEvent[] = await collect(run);
   await new Promise((resolve) => setTimeout(resolve, 5));
   const problems = invariantProblems(events);
+  if (events.filter((event) => event.type === "plan-end").length !== 1) problems.push("plan-end is not emitted exactly once");
 
   // Every step that is not read-only starts only after its source finished cleanly.
   const readOnly = (name: string): boolean => spec.tools[Number(name.slice(1))]?.readOnly === true;
