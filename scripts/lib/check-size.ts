@@ -19,7 +19,7 @@ export interface SizeBudget {
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
 export const budgets: SizeBudget[] = [
-  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 68 * 1024 },
   { label: "`AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 52 * 1024 },
   { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/index.ts";', maxGzipBytes: 6 * 1024 },
   { label: "`plankit/ai` (without `ai` itself)", entry: 'export * from "./src/ai/index.ts";', maxGzipBytes: 3 * 1024 },

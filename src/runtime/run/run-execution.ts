@@ -13,19 +13,22 @@ import type { FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest }
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import { createRunState, type RunStateReducer } from "../create-run-state.ts";
-import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
-import { raceSignal } from "../race-signal.ts";
+import type { MemoryStore } from "../memory-store.ts";
 import type { Reflector } from "../reflector.ts";
 import type { ResultCache } from "../result-cache.ts";
 import type { RunState } from "../run-state.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
 import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
-import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
+import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { truncateJson } from "../truncate-json.ts";
 import { renamePatch } from "./apply-replan.ts";
-import { attemptStep, resolveStepInput, type AttemptContext, type AttemptOutcome, type DistributiveOmit } from "./attempt-step.ts";
+import type { AttemptContext, DistributiveOmit } from "./attempt-step.ts";
+import { executeStep, type ExecutorSetup } from "./execute-step.ts";
+import { integrateAnswer } from "./integrate-answer.ts";
+import { readPlannerEvents, type PlannerDone, type PlannerReadOptions } from "./read-planner-events.ts";
+import { readMemoryContext, writeRunMemory, type MemoryAccess } from "./run-memory.ts";
 import { boundStream, type ModelTimeouts } from "./bound-stream.ts";
 import { BudgetMeter } from "./budget-meter.ts";
 import { clampTimerMs, maxTimerMs } from "./clamp-timer-ms.ts";
@@ -37,7 +40,6 @@ import type { RunPhase } from "./run-phase.ts";
 import { createRunResultCache, type RunResultCache } from "./run-result-cache.ts";
 import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
 import { Scheduler } from "./scheduler.ts";
-import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
 import { StepTable, type StepEntry } from "./step-table.ts";
 import { toErrorInfo } from "./to-error-info.ts";
@@ -90,16 +92,6 @@ export interface RunInput {
 type PendingEvent = DistributiveOmit<RuntimeEvent, "runId" | "t">;
 
 /**
- * Whether a value is a thenable.
- *
- * @param value - anything.
- * @returns the check.
- */
-function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
-
-/**
  * Runs one request: streams the plan, schedules steps as they arrive,
  * retries, reflects, re-plans, replies, and emits every event through `emit`.
  * The modules under `run/` answer every question; this class only moves the
@@ -116,7 +108,7 @@ export class RunExecution {
   readonly #meter: BudgetMeter;
   readonly #cache: RunResultCache | undefined;
   readonly #scheduler: Scheduler;
-  readonly #executor: StepExecutor;
+  readonly #executorSetup: ExecutorSetup;
   readonly #model: PlanModel | undefined;
   readonly #attemptContext: AttemptContext;
   readonly #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
@@ -155,7 +147,12 @@ export class RunExecution {
     this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
     this.#meter = new BudgetMeter(config.budget, config.maxReplans);
     this.#cache = config.caching ? createRunResultCache(config.sharedCache) : undefined;
-    this.#executor = config.executeStep ?? createRetryingExecutor(config.random, config.sleep);
+    this.#executorSetup = {
+      executor: config.executeStep ?? createRetryingExecutor(config.random, config.sleep),
+      fromApplication: config.executeStep !== undefined,
+      backoff: config.backoff,
+      results: this.#table.results,
+    };
     const model = config.model;
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
     this.#model = model === undefined ? undefined : { stream: (request: PlanModelRequest) => this.#guardedStream(model, request) };
@@ -294,26 +291,23 @@ export class RunExecution {
     const context = await this.#plannerContext();
     if (this.#isEnded()) return;
     this.#event({ type: "plan-start", kind: "plan", query: this.#input.query, attempt: 1 });
-    let done: Extract<PlannerEvent, { type: "done" }> | undefined;
+    let done: PlannerDone | undefined;
     let repairs = 0;
     try {
       const request: Parameters<Planner["stream"]>[0] = { query: this.#input.query, tools: this.#config.registry, signal: this.signal };
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
       if (context !== "") request.context = context;
-      const iterator = this.#plannerEvents(this.#config.planner.stream(request), "Planning")[Symbol.asyncIterator]();
-      this.#planIterator = iterator;
-      for (;;) {
-        const next = await iterator.next();
-        if (this.#isEnded()) return;
-        if (next.done === true) break;
-        const event = next.value;
-        if (event.type === "step") this.#addStep(event.step, this.#planSource);
-        else if (event.type === "issue") this.#event({ type: "step-issue", issue: event.issue, action: event.action });
-        else if (event.type === "repair") {
-          repairs++;
-          this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: repairs });
-        } else if (event.type === "done") done = event;
-      }
+      done = await readPlannerEvents(
+        this.#config.planner.stream(request),
+        {
+          step: (step) => this.#addStep(step, this.#planSource),
+          issue: (issue, action) => this.#event({ type: "step-issue", issue, action }),
+          repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: ++repairs }),
+        },
+        this.#plannerReading("Planning", (iterator) => {
+          this.#planIterator = iterator;
+        }),
+      );
     } catch (error) {
       if (this.#isEnded()) return;
       this.#plannerError = toErrorInfo(error, "model-error");
@@ -329,6 +323,20 @@ export class RunExecution {
     // Ids that never arrived: their dependents can be decided now.
     for (const id of this.#table.missingIds()) this.#scheduler.reconsider(this.#table.dependentsOf(id));
     this.#settle();
+  }
+
+  /**
+   * How a planner's stream is read: a planner silent for longer than one
+   * model call may take (`modelTimeouts.totalMs`) is stalled.
+   *
+   * @param what - "Planning" or "Re-planning".
+   * @param onIterator - receives the iterator.
+   * @returns the options.
+   */
+  #plannerReading(what: string, onIterator?: (iterator: AsyncIterator<PlannerEvent>) => void): PlannerReadOptions {
+    const options: PlannerReadOptions = { clock: this.#config.clock, idleMs: this.#config.modelTimeouts.totalMs, what, signal: this.signal, isEnded: () => this.#isEnded() };
+    if (onIterator !== undefined) options.onIterator = onIterator;
+    return options;
   }
 
   /**
@@ -359,19 +367,6 @@ export class RunExecution {
   }
 
   /**
-   * A planner's events, bounded in time: a planner silent for longer than one
-   * model call may take (`modelTimeouts.totalMs`) is stalled.
-   *
-   * @param events - the planner's stream.
-   * @param what - "Planning" or "Re-planning".
-   * @returns the same events.
-   */
-  #plannerEvents(events: AsyncIterable<PlannerEvent>, what: string): AsyncIterable<PlannerEvent> {
-    const totalMs = this.#config.modelTimeouts.totalMs;
-    return boundStream(events, { idleMs: totalMs, totalMs: Number.POSITIVE_INFINITY }, this.#config.clock, what, this.signal);
-  }
-
-  /**
    * The planner's context: earlier turns, the run context and memory.
    *
    * @returns the text, or `""`.
@@ -384,17 +379,8 @@ export class RunExecution {
     }
     const memory = this.#config.memory;
     if (memory !== undefined) {
-      try {
-        const found = memory.read(this.#input.query);
-        const entries = isPromiseLike<readonly MemoryEntry[]>(found)
-          ? await withTimeout(this.#config.clock, this.#config.memoryTimeoutMs, this.signal, `Reading memory timed out after ${this.#config.memoryTimeoutMs} ms`, () => found)
-          : found;
-        if (entries.length > 0) {
-          parts.push(`Memory of earlier runs:\n${entries.map((entry) => `- [${entry.kind}] ${entry.query}: ${truncateJson(entry.content, 300)}`).join("\n")}`);
-        }
-      } catch {
-        // Memory is advisory; a store that fails or stalls does not stop the run.
-      }
+      const remembered = await readMemoryContext(this.#memoryAccess(memory), this.#input.query);
+      if (remembered !== "") parts.push(remembered);
     }
     return parts.join("\n\n");
   }
@@ -525,7 +511,7 @@ export class RunExecution {
   async #runAttempts(entry: StepEntry): Promise<void> {
     for (;;) {
       const generation = entry.generation;
-      const { outcome, durationMs } = await this.#execute(entry);
+      const { outcome, durationMs } = await executeStep(this.#attemptContext, this.#executorSetup, entry);
       if (this.#isEnded() || entry.generation !== generation) return;
       const attempt = Math.max(1, entry.attempts);
       if (outcome.ok === "skip") {
@@ -604,88 +590,6 @@ export class RunExecution {
     this.#failures.push(entry);
     this.#event({ type: "step-error", stepId: entry.step.id, attempt, error, final: true, durationMs });
     this.#scheduler.ended(entry);
-  }
-
-  /**
-   * Hands a step to the executor (the application's, or the default one
-   * with retries): resolves its references (a step whose references fail
-   * never reaches the executor), lends it an `attempt` function that runs
-   * one attempt with the runtime's semantics, and turns its answer into the
-   * step's outcome.
-   *
-   * @param entry - a step marked running.
-   * @returns the outcome, and the duration of the last attempt.
-   */
-  async #execute(entry: StepEntry): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
-    const step = entry.step;
-    const resolved = resolveStepInput(entry, this.#table.results);
-    if (!resolved.ok || step.type === "reply") {
-      const error = resolved.ok ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } : resolved.error;
-      entry.attempts++;
-      this.#event({ type: "step-start", stepId: step.id, attempt: entry.attempts, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
-      return { outcome: { ok: false, error, permanent: true }, durationMs: 0 };
-    }
-    const input = resolved.input;
-    const generation = entry.generation;
-    const retries = this.#policy.retriesOf(step);
-    const stopped: StepAttemptOutcome = { ok: false, error: { code: "aborted", message: "The run ended" }, retryable: false };
-    let refused: Extract<AttemptOutcome, { ok: "skip" }> | undefined;
-    let durationMs = 0;
-    const call: StepCall = {
-      runId: this.#input.runId,
-      step,
-      input,
-      retries,
-      timeoutMs: this.#policy.timeoutOf(step),
-      backoff: this.#config.backoff,
-      signal: this.signal,
-      attempt: async (options = {}) => {
-        if (this.#isEnded() || entry.generation !== generation) return stopped;
-        const number = options.number ?? entry.attempts + 1;
-        entry.attempts = number;
-        const startedAt = this.#config.clock.now();
-        // Each attempt gets its own copy: what an earlier attempt did to its arguments is gone.
-        let attemptInput = input;
-        if (number > 1) {
-          const again = resolveStepInput(entry, this.#table.results);
-          if (again.ok) attemptInput = again.input;
-        }
-        const pending = attemptStep(this.#attemptContext, entry, attemptInput, number);
-        const outcome = isPromiseLike<AttemptOutcome>(pending) ? await pending : pending;
-        durationMs = Math.round((this.#config.clock.now() - startedAt) * 1000) / 1000;
-        if (this.#isEnded() || entry.generation !== generation) return stopped;
-        if (outcome.ok === "skip") {
-          refused = outcome;
-          return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
-        }
-        if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
-        entry.error = outcome.error;
-        const retryable = !outcome.permanent && number <= retries;
-        if (retryable) {
-          this.#event({ type: "step-error", stepId: step.id, attempt: number, error: outcome.error, final: false, durationMs });
-          this.#event({ type: "step-retry", stepId: step.id, attempt: number + 1, delayMs: options.retryDelayMs ?? 0, cause: "policy" });
-        }
-        return { ok: false, error: outcome.error, retryable };
-      },
-    };
-    let final: StepAttemptOutcome | undefined;
-    try {
-      final = await this.#executor(call);
-    } catch (error) {
-      final = { ok: false, error: toErrorInfo(error, "tool-error"), retryable: false };
-    }
-    if (refused !== undefined) return { outcome: refused, durationMs };
-    if (final?.ok === true) {
-      // An application executor's value (a durable replay, say) is snapshotted like any result.
-      if (this.#config.executeStep === undefined) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
-      try {
-        return { outcome: { ok: true, value: snapshotResult(final.value, step.id), cached: final.cached === true }, durationMs };
-      } catch (error) {
-        return { outcome: { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true }, durationMs };
-      }
-    }
-    const error = final?.error ?? { code: "tool-error", message: `The step executor returned no outcome for step "${step.id}"` };
-    return { outcome: { ok: false, error, permanent: true }, durationMs };
   }
 
   // ── reply steps ─────────────────────────────────────────────────────────
@@ -829,27 +733,21 @@ export class RunExecution {
    * @returns the patch, or `undefined` when the stream ended without `done`.
    */
   async #readPatch(events: AsyncIterable<PlannerEvent>, attempt: number): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
-    const iterator = this.#plannerEvents(events, "Re-planning")[Symbol.asyncIterator]();
-    let patch: { steps: PlanStep[]; clean: boolean } | undefined;
-    let counted = false;
+    let done: PlannerDone | undefined;
     try {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done === true || this.#isEnded()) break;
-        const event = next.value;
-        if (event.type === "issue") this.#event({ type: "step-issue", issue: event.issue, action: event.action });
-        else if (event.type === "repair") this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt });
-        else if (event.type === "done") {
-          patch = { steps: event.steps, clean: event.clean };
-          counted = true;
-          this.#meter.countPlanner(event.usage.modelCalls, event.usage);
-        }
-      }
+      done = await readPlannerEvents(
+        events,
+        {
+          issue: (issue, action) => this.#event({ type: "step-issue", issue, action }),
+          repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt }),
+        },
+        this.#plannerReading("Re-planning"),
+      );
     } finally {
-      if (!counted) this.#meter.usage.modelCalls++;
-      if (this.#isEnded()) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      if (done === undefined) this.#meter.usage.modelCalls++;
+      else this.#meter.countPlanner(done.usage.modelCalls, done.usage);
     }
-    return patch;
+    return done === undefined ? undefined : { steps: done.steps, clean: done.clean };
   }
 
   // ── the end ─────────────────────────────────────────────────────────────
@@ -880,8 +778,8 @@ export class RunExecution {
   }
 
   /**
-   * Asks the model to integrate the results into an answer, streaming it
-   * as `reply-delta` events (leading and trailing white space left out).
+   * Asks the model to integrate the results into an answer, streamed as
+   * `reply-delta` events.
    *
    * @returns the answer, or `undefined` when there is no model, no budget,
    *   or the call failed before it wrote anything.
@@ -893,31 +791,14 @@ export class RunExecution {
       this.#meter.markHit();
       return undefined;
     }
-    let written = "";
-    let held = "";
-    try {
-      const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(this.#input.query, this.#table), signal: this.signal };
-      for await (const part of model.stream(request)) {
-        if (this.#isEnded()) return undefined;
-        if (part.type === "finish" && part.reason === "error" && written === "") return undefined;
-        if (part.type !== "text") continue;
-        const text = held + part.text;
-        const trimmed = written === "" ? text.trimStart() : text;
-        const body = trimmed.trimEnd();
-        held = trimmed.slice(body.length);
-        if (body !== "") {
-          written += body;
-          this.#replyDelta(body);
-        }
-      }
-    } catch {
-      if (written === "") return undefined;
-      // The answer broke off after it began: what was written stands, and the results follow it.
-      const rest = `\n\n${renderTemplateReply(this.#table)}`;
-      this.#replyDelta(rest);
-      return written + rest;
-    }
-    return written === "" ? undefined : written;
+    const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(this.#input.query, this.#table), signal: this.signal };
+    return integrateAnswer(
+      model,
+      request,
+      (delta) => this.#replyDelta(delta),
+      () => this.#isEnded(),
+      () => renderTemplateReply(this.#table),
+    );
   }
 
   /**
@@ -935,17 +816,17 @@ export class RunExecution {
       this.#table,
       this.#config.clock.now(),
     );
-    for (const entry of entries) {
-      try {
-        const written = memory.write(entry);
-        if (isPromiseLike(written)) {
-          await withTimeout(this.#config.clock, this.#config.memoryTimeoutMs, this.signal, `Writing memory timed out after ${this.#config.memoryTimeoutMs} ms`, () => written);
-        }
-      } catch {
-        // Memory is advisory: a failed or stalled write does not fail the run.
-      }
-      if (this.#isEnded()) return;
-    }
+    await writeRunMemory(this.#memoryAccess(memory), entries, () => this.#isEnded());
+  }
+
+  /**
+   * How the run reaches memory.
+   *
+   * @param memory - the store.
+   * @returns the access.
+   */
+  #memoryAccess(memory: MemoryStore): MemoryAccess {
+    return { memory, clock: this.#config.clock, timeoutMs: this.#config.memoryTimeoutMs, signal: this.signal };
   }
 
   /**
@@ -1029,13 +910,3 @@ export class RunExecution {
   }
 }
 
-/**
- * A frozen copy of a result an application executor returned.
- *
- * @param value - the result.
- * @param stepId - the step, for the error.
- * @returns the copy.
- */
-function snapshotResult(value: unknown, stepId: string): unknown {
-  return snapshotValue(value, { freeze: true, what: `The result of step "${stepId}"` });
-}
