@@ -23,7 +23,8 @@ export interface MemoryAccess {
  * @returns the check.
  */
 function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+  // A store reached over RPC answers with a callable thenable, not an object.
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**
@@ -46,7 +47,7 @@ export async function readMemoryContext(access: MemoryAccess, query: string): Pr
     const entries = isPromiseLike<readonly MemoryEntry[]>(found)
       ? await withTimeout(access.clock, access.timeoutMs, access.signal, `Reading memory timed out after ${access.timeoutMs} ms`, () => found)
       : found;
-    if (entries.length === 0) return "";
+    if (!Array.isArray(entries) || entries.length === 0) return "";
     return `Memory of earlier runs:\n${entries.map((entry) => `- [${entry.kind}] ${entry.query}: ${truncateJson(entry.content, 300)}`).join("\n")}`;
   } catch {
     return "";

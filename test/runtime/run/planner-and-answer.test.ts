@@ -58,5 +58,10 @@ describe("run memory", () => {
     expect(await readMemoryContext({ memory: failing, clock: systemClock, timeoutMs: 5, signal }, "q")).toBe("");
     const stored = { read: () => [{ kind: "result", runId: "r", query: "weather", content: { t: 21 }, at: 0 }], write: () => undefined };
     expect(await readMemoryContext({ memory: stored, clock: systemClock, timeoutMs: 5, signal }, "weather")).toBe('Memory of earlier runs:\n- [result] weather: {"t":21}');
+    // A store reached over RPC answers with a callable thenable: it is awaited, never read as the entries.
+    const entries = [{ kind: "result", runId: "r", query: "weather", content: { t: 22 }, at: 0 }];
+    const callable = Object.assign(() => undefined, { then: (resolve: (value: unknown) => void) => resolve(entries), map: () => { throw new Error("not the entries"); } });
+    const remote = { read: () => callable as unknown as Promise<typeof entries>, write: () => undefined };
+    expect(await readMemoryContext({ memory: remote, clock: systemClock, timeoutMs: 50, signal }, "weather")).toBe('Memory of earlier runs:\n- [result] weather: {"t":22}');
   });
 });
