@@ -168,6 +168,7 @@ export {
   type RunHandle,
   type RunOptions,
 } from "./runtime/agent-runtime.ts";
+export type { ToolPolicy } from "./runtime/tool-policy.ts";
 export type {
   PlanEndEvent,
   PlanStartEvent,

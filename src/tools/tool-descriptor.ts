@@ -8,9 +8,11 @@
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * MCP tool annotations. The runtime's safety policy reads `readOnlyHint` and
- * `idempotentHint` (such tools may start while the plan still streams);
- * `destructiveHint` and `openWorldHint` are kept for callers. Unknown keys are kept too.
+ * MCP tool annotations, read by the runtime's safety policy with MCP's
+ * defaults when absent (`readOnlyHint` false, `destructiveHint` true,
+ * `idempotentHint` false, `openWorldHint` true): only read-only tools start
+ * while the plan still streams or are cached; idempotent ones may be retried.
+ * Unknown keys are kept.
  */
 export interface ToolAnnotations {
   /** A human-readable title. */

@@ -1,0 +1,111 @@
+/**
+ * Handing a step to the step executor.
+ *
+ * @module
+ */
+import type { BackoffPolicy } from "../compute-backoff.ts";
+import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
+import { attemptStep, resolveStepInput, type AttemptContext, type AttemptOutcome } from "./attempt-step.ts";
+import { snapshotValue } from "./snapshot-value.ts";
+import type { StepEntry } from "./step-table.ts";
+import { toErrorInfo } from "./to-error-info.ts";
+
+/** The executor and what it works with. */
+export interface ExecutorSetup {
+  executor: StepExecutor;
+  /** The application gave the executor: its values are snapshotted like any result. */
+  fromApplication: boolean;
+  backoff: BackoffPolicy;
+  results: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Hands a tool or llm step to the executor (the application's, or the
+ * default one with retries): resolves its references (a step whose
+ * references fail never reaches the executor), lends it an `attempt`
+ * function that runs one attempt with the runtime's semantics (events,
+ * cache, time limit, snapshot; `step-error` and `step-retry` for a failure
+ * the policy lets it retry), and turns its answer into the step's outcome.
+ * Each attempt resolves the arguments afresh, so what an attempt did to its
+ * copy is gone.
+ *
+ * @param context - the run, as attempts see it.
+ * @param setup - the executor, the backoff and the results.
+ * @param entry - a step marked running.
+ * @returns the outcome, and the duration of the last attempt.
+ *
+ * @example
+ * ```ts
+ * const { outcome } = await executeStep(context, { executor, fromApplication: false, backoff, results }, entry);
+ * ```
+ */
+export async function executeStep(context: AttemptContext, setup: ExecutorSetup, entry: StepEntry): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
+  const step = entry.step;
+  const resolved = resolveStepInput(entry, setup.results);
+  if (!resolved.ok || step.type === "reply") {
+    const error = resolved.ok ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } : resolved.error;
+    entry.attempts++;
+    context.emit({ type: "step-start", stepId: step.id, attempt: entry.attempts, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
+    return { outcome: { ok: false, error, permanent: true }, durationMs: 0 };
+  }
+  const input = resolved.input;
+  const generation = entry.generation;
+  const retries = context.policy.retriesOf(step);
+  const stopped: StepAttemptOutcome = { ok: false, error: { code: "aborted", message: "The run ended" }, retryable: false };
+  let refused: Extract<AttemptOutcome, { ok: "skip" }> | undefined;
+  let durationMs = 0;
+  const call: StepCall = {
+    runId: context.runId,
+    step,
+    input,
+    retries,
+    timeoutMs: context.policy.timeoutOf(step),
+    backoff: setup.backoff,
+    signal: context.signal,
+    attempt: async (options = {}) => {
+      if (!context.isCurrent(entry, generation)) return stopped;
+      const number = options.number ?? entry.attempts + 1;
+      entry.attempts = number;
+      const startedAt = context.clock.now();
+      let attemptInput = input;
+      if (number > 1) {
+        const again = resolveStepInput(entry, setup.results);
+        if (again.ok) attemptInput = again.input;
+      }
+      const pending = attemptStep(context, entry, attemptInput, number);
+      const outcome = typeof (pending as PromiseLike<AttemptOutcome>).then === "function" ? await pending : (pending as AttemptOutcome);
+      durationMs = Math.round((context.clock.now() - startedAt) * 1000) / 1000;
+      if (!context.isCurrent(entry, generation)) return stopped;
+      if (outcome.ok === "skip") {
+        refused = outcome;
+        return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
+      }
+      if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
+      entry.error = outcome.error;
+      const retryable = !outcome.permanent && number <= retries;
+      if (retryable) {
+        context.emit({ type: "step-error", stepId: step.id, attempt: number, error: outcome.error, final: false, durationMs });
+        context.emit({ type: "step-retry", stepId: step.id, attempt: number + 1, delayMs: options.retryDelayMs ?? 0, cause: "policy" });
+      }
+      return { ok: false, error: outcome.error, retryable };
+    },
+  };
+  let final: StepAttemptOutcome | undefined;
+  try {
+    final = await setup.executor(call);
+  } catch (error) {
+    final = { ok: false, error: toErrorInfo(error, "tool-error"), retryable: false };
+  }
+  if (refused !== undefined) return { outcome: refused, durationMs };
+  if (final?.ok === true) {
+    if (!setup.fromApplication) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
+    // An application executor's value (a durable replay, say) is snapshotted like any result.
+    try {
+      return { outcome: { ok: true, value: snapshotValue(final.value, { freeze: true, what: `The result of step "${step.id}"` }), cached: final.cached === true }, durationMs };
+    } catch (error) {
+      return { outcome: { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true }, durationMs };
+    }
+  }
+  const error = final?.error ?? { code: "tool-error", message: `The step executor returned no outcome for step "${step.id}"` };
+  return { outcome: { ok: false, error, permanent: true }, durationMs };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { BudgetMeter } from "../../../src/runtime/run/budget-meter.ts";
+import { createRunResultCache } from "../../../src/runtime/run/run-result-cache.ts";
+import { createMemoryCache } from "../../../src/runtime/create-memory-cache.ts";
+
+describe("BudgetMeter", () => {
+  it("counts and refuses tool calls, steps and model calls, marking the run as stopped by a budget", () => {
+    const meter = new BudgetMeter({ toolCalls: 1, steps: 1, modelCalls: 1 }, 2);
+    expect([meter.refuseToolCall(), meter.refuseStep(), meter.refuseModelCall()]).toEqual([undefined, undefined, undefined]);
+    expect(meter.hit).toBe(false);
+    expect(meter.refuseToolCall()).toBe("The tool call budget of 1 is spent");
+    expect(meter.refuseStep()).toBe("The step budget of 1 is spent");
+    expect(meter.modelCallRefusal()).toBe("The model call budget of 1 is spent");
+    expect(meter.hit).toBe(true);
+    expect(meter.usage).toMatchObject({ toolCalls: 1, modelCalls: 1 });
+  });
+
+  it("tells maxReplans apart from a budget", () => {
+    const limited = new BudgetMeter({ replans: 1 }, 3);
+    expect(limited.replanAllowed()).toBe(true);
+    limited.countReplan();
+    expect([limited.replanAllowed(), limited.replanBudgetSpent()]).toEqual([false, true]);
+    const capped = new BudgetMeter({}, 1);
+    capped.countReplan();
+    expect([capped.replanAllowed(), capped.replanBudgetSpent()]).toEqual([false, false]);
+  });
+});
+
+describe("createRunResultCache", () => {
+  it("reuses a result until a side effect ends, and drops a result whose call began before one", () => {
+    const cache = createRunResultCache(undefined);
+    const before = cache.epoch;
+    cache.set("k", 1, before);
+    expect(cache.get("k")).toEqual({ value: 1 });
+    cache.invalidate();
+    expect(cache.get("k")).toBeUndefined();
+    cache.set("k", 2, before);
+    expect(cache.get("k")).toBeUndefined();
+    cache.set("k", 3, cache.epoch);
+    expect(cache.get("k")).toEqual({ value: 3 });
+  });
+
+  it("reads a shared cache only while the run has had no side effect, and writes it every time", () => {
+    const shared = createMemoryCache();
+    shared.set("old", "stale");
+    const cache = createRunResultCache(shared);
+    expect(cache.get("old")).toEqual({ value: "stale" });
+    cache.invalidate();
+    expect(cache.get("old")).toBeUndefined();
+    cache.set("new", "fresh", cache.epoch);
+    expect(shared.get("new")).toEqual({ value: "fresh" });
+  });
+
+  it("survives a shared cache that throws", () => {
+    const cache = createRunResultCache({ get: () => { throw new Error("down"); }, set: () => { throw new Error("down"); } });
+    expect(cache.get("k")).toBeUndefined();
+    expect(() => cache.set("k", 1, cache.epoch)).not.toThrow();
+  });
+});
