@@ -20,6 +20,7 @@ export type PlankitErrorCode =
   | "missing-argument"
   | "invalid-argument"
   | "invalid-output"
+  | "invalid-result"
   | "tool-error"
   | "unknown-reference"
   | "forward-reference"

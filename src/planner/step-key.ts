@@ -26,7 +26,9 @@ function stableJson(value: unknown): string {
  * A key for what a step does, ignoring its id, description and policy: two
  * steps with the same key call the same tool with the same arguments (or
  * ask the same prompt, or reply the same text). A planner uses it to skip
- * steps a model repeats after a repair or in a re-planning patch.
+ * a step a model restates under the same id after a repair or in a
+ * re-planning patch; a repeated call under a new id is kept (reading a file
+ * again after writing it is a new step).
  *
  * @param step - a canonical step.
  * @returns the key.

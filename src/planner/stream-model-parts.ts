@@ -22,6 +22,38 @@ function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
   return new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
 }
 
+/** The longest waits of a planner's model call, in ms: for the next part, and for the whole call. */
+export interface ModelCallTimeouts {
+  idleMs: number;
+  totalMs: number;
+}
+
+/** A model that sends nothing for a minute, or takes five, has stalled. */
+const defaultTimeouts: ModelCallTimeouts = { idleMs: 60_000, totalMs: 300_000 };
+
+/**
+ * Waits for the model's next part, at most until the idle or total limit.
+ *
+ * @param next - the pending part.
+ * @param timeouts - the limits.
+ * @param startedAt - when the call started (`Date.now()`).
+ * @param what - what the call is for, for the error.
+ * @returns the part.
+ * @throws PlankitError `timeout` naming the limit.
+ */
+function boundedNext<T>(next: Promise<T>, timeouts: ModelCallTimeouts, startedAt: number, what: string): Promise<T> {
+  const left = timeouts.totalMs - (Date.now() - startedAt);
+  const idle = Math.max(0, Math.min(timeouts.idleMs, left));
+  const message = idle < timeouts.idleMs ? `${what} timed out: the model call took longer than ${timeouts.totalMs} ms` : `${what} timed out: the model sent nothing for ${timeouts.idleMs} ms`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PlankitError("timeout", message)), Math.min(idle, 2_147_483_647));
+  });
+  return Promise.race([next, timeout]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
+}
+
 /**
  * Streams one model call's parts, counting the call and adding the reported
  * tokens to `usage`. A leading `<think>` block is dropped from the text (see
@@ -34,8 +66,9 @@ function plannerAbortError(signal: AbortSignal, what: string): PlankitError {
  * @param usage - updated in place.
  * @param what - what the call is for, for error messages ("Planning").
  * @param whileWaiting - run once the call is under way, before its first part arrives.
+ * @param timeouts - the idle and total limits of the call (default 60 s idle, 300 s in all).
  * @returns the parts; the return value is the finish reason.
- * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed.
+ * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed; `timeout` when it stalled.
  *
  * @example
  * ```ts
@@ -49,6 +82,7 @@ export async function* streamModelParts(
   usage: PlannerUsage,
   what: string,
   whileWaiting?: () => void,
+  timeouts: ModelCallTimeouts = defaultTimeouts,
 ): AsyncGenerator<ModelCallPart, FinishReason | "missing"> {
   const { signal } = request;
   if (signal?.aborted) throw plannerAbortError(signal, what);
@@ -59,10 +93,11 @@ export async function* streamModelParts(
   let exhausted = false;
   try {
     iterator = model.stream(request)[Symbol.asyncIterator]();
-    const first = iterator.next();
+    const startedAt = Date.now();
+    const first = boundedNext(iterator.next(), timeouts, startedAt, what);
     // The call is under way; whatever can be done before its first part arrives is off the critical path.
     whileWaiting?.();
-    for (let next = await first; ; next = await iterator.next()) {
+    for (let next = await first; ; next = await boundedNext(iterator.next(), timeouts, startedAt, what)) {
       if (next.done === true) {
         exhausted = true;
         break;

@@ -5,7 +5,7 @@
  */
 import type { FinishReason, PlanModel, PlanModelRequest } from "../model/plan-model.ts";
 import type { PlannerUsage } from "./planner-event.ts";
-import { streamModelParts } from "./stream-model-parts.ts";
+import { streamModelParts, type ModelCallTimeouts } from "./stream-model-parts.ts";
 
 /**
  * Streams one model call's text (the text parts of {@link streamModelParts}),
@@ -18,8 +18,9 @@ import { streamModelParts } from "./stream-model-parts.ts";
  * @param usage - updated in place.
  * @param what - what the call is for, for error messages ("Planning").
  * @param whileWaiting - run once the call is under way, before its first part arrives.
+ * @param timeouts - the idle and total limits of the call (default 60 s idle, 300 s in all).
  * @returns the text chunks; the return value is the finish reason.
- * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed.
+ * @throws PlankitError `aborted` when the request's signal fired; `model-error` when the model failed; `timeout` when it stalled.
  *
  * @example
  * ```ts
@@ -33,8 +34,9 @@ export async function* streamModelText(
   usage: PlannerUsage,
   what: string,
   whileWaiting?: () => void,
+  timeouts?: ModelCallTimeouts,
 ): AsyncGenerator<string, FinishReason | "missing"> {
-  const call = streamModelParts(model, request, usage, what, whileWaiting);
+  const call = streamModelParts(model, request, usage, what, whileWaiting, timeouts);
   try {
     for (let next = await call.next(); ; next = await call.next()) {
       if (next.done === true) return next.value;

@@ -104,8 +104,9 @@ function missingArguments(issues: readonly PlanIssue[], index: number): string[]
  *   brings no reply of its own.
  * - `maxSteps` keeps its last place for the reply: other steps past
  *   `maxSteps - 1` are dropped (`too-many-steps`), as are steps after the
- *   reply and steps repeating one already in the plan; none of these
- *   triggers a repair.
+ *   reply and, in a repair or a re-plan, steps restating one already in the
+ *   plan (same id, same call); none of these triggers a repair. A repeated
+ *   call under a new id is a step like any other, as `validatePlan` sees it.
  * - When no reply comes, one quoting the plan's final results is added
  *   (`no-reply`, repaired); when no step survives, a fallback reply carries
  *   the model's text (first 2000 characters) or `fallbackText`.
@@ -125,7 +126,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   const seedCount = known.length;
   /** The validation context: the known steps, then the accepted ones (the held reply last). */
   const steps: PlanStep[] = [...known];
-  const keys = new Set(known.map(stepKey));
+  /** Steps from the known ones and earlier attempts, by id: a step restating one of them (same id, same call) is not new. */
+  const earlier = new Map(known.map((step) => [step.id, stepKey(step)]));
   const blocked = setup.blockedIds ?? [];
   const rejectedIds = new Set<string>(blocked);
   const normalizeOptions = setup.knowledgeBaseTool === undefined ? {} : { knowledgeBaseTool: setup.knowledgeBaseTool };
@@ -154,7 +156,6 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
 
       const accept = (step: PlanStep): PlannerEvent | undefined => {
         steps.push(step);
-        keys.add(stepKey(step));
         if (step.type === "reply") {
           heldReply = step;
           return undefined;
@@ -171,8 +172,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           return;
         }
         if (normalized !== undefined) {
-          if (keys.has(stepKey(normalized))) {
-            const issue = stepIssue("duplicate-id", at, normalized.id, `Step "${normalized.id}" repeats a step already in the plan and was skipped`);
+          // A repeated call under a new id is a new step (a read after a write reads again); only a restatement is dropped.
+          if (earlier.get(normalized.id) === stepKey(normalized)) {
+            const issue = stepIssue("duplicate-id", at, normalized.id, `Step "${normalized.id}" restates a step already in the plan and was skipped`);
             yield { type: "issue", issue, action: "dropped" };
             return;
           }
@@ -277,10 +279,10 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       if (heldReply !== undefined) {
         // The repair may add steps, which must come before the reply.
         steps.pop();
-        keys.delete(stepKey(heldReply));
         setAsideReply = heldReply;
         heldReply = undefined;
       }
+      for (const step of steps.slice(seedCount)) earlier.set(step.id, stepKey(step));
       // A repaired step may take the id of the step it replaces.
       rejectedIds.clear();
       for (const id of blocked) rejectedIds.add(id);

@@ -8,20 +8,19 @@ import type { PlanModel } from "../model/plan-model.ts";
 import type { Planner, PlannerProfile } from "../planner/planner-event.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
-import { createMemoryCache } from "./create-memory-cache.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
-import { createRunState } from "./create-run-state.ts";
 import type { Dialog } from "./dialog.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import type { Reflector } from "./reflector.ts";
 import type { ResultCache } from "./result-cache.ts";
-import { RunExecution, type RunConfig } from "./run-execution.ts";
+import { RunExecution, type RunConfig } from "./run/run-execution.ts";
 import type { RunState } from "./run-state.ts";
 import type { RuntimeBudget } from "./runtime-budget.ts";
 import { systemClock, type RuntimeClock } from "./runtime-clock.ts";
 import type { RuntimeEvent } from "./runtime-event.ts";
 import type { StepExecutor } from "./step-executor.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
 
 /** Options of the {@link AgentRuntime} constructor. */
 export interface AgentRuntimeOptions {
@@ -56,11 +55,13 @@ export interface AgentRuntimeOptions {
    */
   model?: PlanModel;
   /**
-   * When a ready step may start: `"safe"` starts `llm` steps and read-only or
-   * idempotent tools while the plan still streams and holds other tools until
-   * the model finished cleanly and the plan validated; `"none"` waits for the
-   * whole plan; `"all"` starts everything as soon as it is ready (a
-   * side-effecting step may then run before the plan turns out truncated).
+   * When a ready step may start: `"safe"` starts `llm` steps and read-only
+   * tools while the plan still streams and holds other tools until the
+   * source that wrote them (the plan, a repair, a re-plan patch) finished
+   * cleanly and validated; `"none"` waits for the whole plan; `"all"` starts
+   * everything as soon as it is ready (a side-effecting step may then run
+   * before the plan turns out truncated). In every mode a side-effecting step
+   * still pending when its source ends unclean is skipped.
    *
    * @defaultValue `"safe"`
    */
@@ -72,17 +73,18 @@ export interface AgentRuntimeOptions {
    */
   maxConcurrency?: number;
   /**
-   * The time limit of one attempt of a step, in milliseconds; a step's own `timeoutMs` wins.
+   * The time limit of one attempt of a step, in milliseconds. A step's own
+   * `timeoutMs` may only lower it; values are clamped to a valid timer range.
    *
    * @defaultValue `30000`
    */
   timeoutMs?: number;
   /**
    * Retries after a failed attempt of an `llm` step or a read-only or
-   * idempotent tool. Other tools are retried only when the step sets its own
-   * `retries` (a tool that timed out may have acted already), and errors
-   * another identical attempt cannot fix, such as invalid arguments, never
-   * are. A step's own `retries` wins.
+   * idempotent tool. Other tools are never retried unless `policy` allows it
+   * (a tool that timed out may have acted already), and errors another
+   * identical attempt cannot fix, such as invalid arguments, never are. A
+   * step's own `retries` may only lower the allowance.
    *
    * @defaultValue `2`
    */
@@ -112,12 +114,56 @@ export interface AgentRuntimeOptions {
    */
   budget?: RuntimeBudget;
   /**
-   * Where results of read-only and idempotent tools are reused, keyed by tool
-   * and canonical arguments. `false` turns caching off.
+   * Reuse of read-only tools' results, keyed by tool and canonical
+   * arguments. By default a result is reused within its run only, and only
+   * until a side-effecting step ends. A `ResultCache` (such as
+   * `createMemoryCache({ ttlMs, maxBytes })`) is shared across runs: opt-in,
+   * read only while the run has had no side effect. `false` turns caching off.
    *
-   * @defaultValue a `createMemoryCache()` owned by this runtime
+   * @defaultValue reuse within each run only
    */
   cache?: ResultCache | false;
+  /**
+   * The application's word on individual tools, by name: read-only or
+   * idempotent (overriding their MCP annotations), the most retries, the
+   * longest attempt, no caching. A plan can only tighten these.
+   *
+   * @defaultValue `{}`: MCP annotations with MCP's cautious defaults
+   */
+  policy?: Readonly<Record<string, ToolPolicy>>;
+  /**
+   * Limits of every model call the runtime makes or waits on (reflection,
+   * integration, `llm` steps; a planner silent for longer than `totalMs` is
+   * stalled too): no part for `idleMs`, or longer than `totalMs`, fails the call.
+   *
+   * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
+   */
+  modelTimeouts?: { idleMs?: number; totalMs?: number };
+  /**
+   * The longest a memory read or write may take, in milliseconds; memory is
+   * advisory, so a slow store is skipped, not waited for.
+   *
+   * @defaultValue `5000`
+   */
+  memoryTimeoutMs?: number;
+  /**
+   * When a reply step's text starts streaming as `reply-delta` events.
+   * What was streamed cannot be taken back, so a streaming reply fixes the
+   * plan: no re-plan replaces it afterwards.
+   *
+   * - `"safe"`: only once no re-plan is possible any more (`maxReplans` or a
+   *   budget spent, or `maxReplans: 0`); otherwise the reply's text goes out
+   *   whole when it resolves, after every other step ended.
+   * - `"early"`: as soon as the plan ended cleanly with nothing failed; each
+   *   reference is written the moment its step ends. A step failing after
+   *   that is written into the answer as a note (`[step "s2" failed]`) and is
+   *   not re-planned.
+   *
+   * The model-integrated answer always streams token by token.
+   *
+   * @defaultValue `"safe"`
+   */
+  replyStreaming?: "safe" | "early";
   /**
    * How to answer when the plan has no reply step (or it could not be
    * resolved): `"model"` asks the model to integrate the results,
@@ -278,10 +324,21 @@ export class AgentRuntime {
     checkNumber("maxConcurrency", options.maxConcurrency, 1, true);
     checkNumber("timeoutMs", options.timeoutMs, 1, false);
     checkNumber("retries", options.retries, 0, true);
+    checkNumber("memoryTimeoutMs", options.memoryTimeoutMs, 1, false);
+    checkNumber("modelTimeouts.idleMs", options.modelTimeouts?.idleMs, 1, false);
+    checkNumber("modelTimeouts.totalMs", options.modelTimeouts?.totalMs, 1, false);
+    if (options.policy !== undefined && (typeof options.policy !== "object" || options.policy === null)) throw new PlankitError("invalid-options", "Option policy must be an object of tool policies by tool name");
+    for (const [name, policy] of Object.entries(options.policy ?? {})) {
+      checkNumber(`policy.${name}.retries`, policy.retries, 0, true);
+      checkNumber(`policy.${name}.timeoutMs`, policy.timeoutMs, 1, false);
+    }
     checkNumber("maxReplans", options.maxReplans, 0, true);
     checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
     for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
     if (options.executeStep !== undefined && typeof options.executeStep !== "function") throw new PlankitError("invalid-options", "Option executeStep must be a function");
+    if (options.replyStreaming !== undefined && options.replyStreaming !== "safe" && options.replyStreaming !== "early") {
+      throw new PlankitError("invalid-options", `Option replyStreaming must be "safe" or "early", got ${JSON.stringify(options.replyStreaming)}`);
+    }
     const eager = options.eager ?? "safe";
     if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
     this.planner = options.planner;
@@ -304,7 +361,12 @@ export class AgentRuntime {
       maxReplans: options.maxReplans ?? 2,
       reflectionRetries: options.reflectionRetries ?? 1,
       budget: options.budget ?? {},
-      cache: options.cache === false ? undefined : (options.cache ?? createMemoryCache()),
+      sharedCache: options.cache === false ? undefined : options.cache,
+      caching: options.cache !== false,
+      policy: options.policy ?? {},
+      modelTimeouts: { idleMs: options.modelTimeouts?.idleMs ?? 60_000, totalMs: options.modelTimeouts?.totalMs ?? 300_000 },
+      memoryTimeoutMs: options.memoryTimeoutMs ?? 5_000,
+      replyStreaming: options.replyStreaming ?? "safe",
       integrate: options.integrate ?? "model",
       clock,
       random: options.random ?? Math.random,
@@ -348,24 +410,22 @@ export class AgentRuntime {
   run(dialog: Dialog, options: RunOptions = {}): RunHandle {
     const { query, history } = readDialog(dialog);
     const runId = this.#idGenerator();
-    const reducer = createRunState();
     const events: RuntimeEvent[] = [];
     const waiters = new Set<() => void>();
     let ended = false;
     const emit = (event: RuntimeEvent): void => {
       events.push(event);
-      reducer.apply(event);
       if (event.type === "run-end") ended = true;
       for (const wake of waiters) wake();
       waiters.clear();
     };
     const execution = new RunExecution(this.#config, { runId, query, history, context: options.context ?? {} }, emit);
-    const done = execution.execute(options.signal).then(() => reducer.state);
+    const done = execution.execute(options.signal).then(() => execution.state);
     const abort = (reason?: string): void => execution.abort("aborted", reason ?? "The run was aborted");
     return {
       runId,
       get state() {
-        return reducer.state;
+        return execution.state;
       },
       events,
       done,

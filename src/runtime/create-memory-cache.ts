@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { CacheHit, ResultCache } from "./result-cache.ts";
 
 /** Options of {@link createMemoryCache}. */
@@ -14,11 +15,19 @@ export interface MemoryCacheOptions {
    */
   maxEntries?: number;
   /**
-   * How long a result stays fresh, in milliseconds.
+   * How long a result stays fresh, in milliseconds. A cache shared across
+   * runs serves what was true then: keep this short.
    *
-   * @defaultValue `Infinity`
+   * @defaultValue `300000` (five minutes)
    */
   ttlMs?: number;
+  /**
+   * The most bytes (UTF-8 of the results' JSON) to keep; the least recently
+   * used go first, and a result larger than this is not kept.
+   *
+   * @defaultValue `5000000`
+   */
+  maxBytes?: number;
   /**
    * The clock for `ttlMs`.
    *
@@ -28,8 +37,10 @@ export interface MemoryCacheOptions {
 }
 
 /**
- * Creates an in-memory LRU cache for tool results. It answers synchronously,
- * so a cache hit never costs the runtime a tick.
+ * Creates an in-memory LRU cache for tool results, bounded in entries and
+ * in bytes, with a time to live. It answers synchronously, so a cache hit
+ * never costs the runtime a tick. Give it to `AgentRuntime`'s `cache` option
+ * to share read-only results across runs.
  *
  * @param options - size, freshness and clock.
  * @returns the cache.
@@ -39,17 +50,25 @@ export interface MemoryCacheOptions {
  * const runtime = new AgentRuntime({ planner, registry, cache: createMemoryCache({ ttlMs: 60_000 }) });
  * ```
  */
-export function createMemoryCache(options: MemoryCacheOptions = {}): ResultCache & { readonly size: number; clear(): void } {
+export function createMemoryCache(options: MemoryCacheOptions = {}): ResultCache & { readonly size: number; readonly bytes: number; clear(): void } {
   const maxEntries = options.maxEntries ?? 500;
-  const ttlMs = options.ttlMs ?? Number.POSITIVE_INFINITY;
+  const ttlMs = options.ttlMs ?? 300_000;
+  const maxBytes = options.maxBytes ?? 5_000_000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { value: unknown; storedAt: number }>();
+  const entries = new Map<string, { value: unknown; storedAt: number; bytes: number }>();
+  let bytes = 0;
+  const remove = (key: string): void => {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
   return {
     get(key): CacheHit | undefined {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       if (now() - entry.storedAt > ttlMs) {
-        entries.delete(key);
+        remove(key);
         return undefined;
       }
       // Re-insert so that iteration order is least recently used first.
@@ -58,19 +77,26 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): ResultCache
       return { value: entry.value };
     },
     set(key, value) {
-      entries.delete(key);
-      entries.set(key, { value, storedAt: now() });
-      while (entries.size > maxEntries) {
+      remove(key);
+      const size = key.length + measureJsonBytes(value, maxBytes);
+      if (size > maxBytes) return;
+      entries.set(key, { value, storedAt: now(), bytes: size });
+      bytes += size;
+      while (entries.size > maxEntries || bytes > maxBytes) {
         const oldest = entries.keys().next();
         if (oldest.done === true) break;
-        entries.delete(oldest.value);
+        remove(oldest.value);
       }
     },
     get size() {
       return entries.size;
     },
+    get bytes() {
+      return bytes;
+    },
     clear() {
       entries.clear();
+      bytes = 0;
     },
   };
 }

@@ -4,7 +4,9 @@
  * @module
  */
 import { tokenizeText } from "../tools/tokenize-text.ts";
+import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { MemoryEntry, MemoryStore } from "./memory-store.ts";
+import { truncateJson } from "./truncate-json.ts";
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -20,6 +22,19 @@ export interface MemoryStoreOptions {
    * @defaultValue `200`
    */
   maxEntries?: number;
+  /**
+   * The most bytes (UTF-8 of the entries' JSON) to keep; the oldest go first.
+   *
+   * @defaultValue `1000000`
+   */
+  maxBytes?: number;
+  /**
+   * The longest content of one entry, in characters of JSON: longer content
+   * is cut (while it is written, never stringified whole) and kept as text.
+   *
+   * @defaultValue `4000`
+   */
+  maxEntryChars?: number;
 }
 
 /**
@@ -28,7 +43,9 @@ export interface MemoryStoreOptions {
  * split into characters and pairs, numbers kept), newer first among equals; entries
  * sharing no term are not returned.
  *
- * @param options - how many entries to return and to keep.
+ * Entries are bounded in number and in bytes; long content is cut first.
+ *
+ * @param options - how many entries to return and to keep, and how many bytes.
  * @returns the store, with `entries()` to inspect everything stored.
  *
  * @example
@@ -42,7 +59,10 @@ export interface MemoryStoreOptions {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore & { entries(): MemoryEntry[] } {
   const limit = options.limit ?? 3;
   const maxEntries = options.maxEntries ?? 200;
-  const stored: { entry: MemoryEntry; terms: Set<string> }[] = [];
+  const maxBytes = options.maxBytes ?? 1_000_000;
+  const maxEntryChars = options.maxEntryChars ?? 4_000;
+  const stored: { entry: MemoryEntry; terms: Set<string>; bytes: number }[] = [];
+  let bytes = 0;
   return {
     read(query) {
       const wanted = new Set(tokenizeText(query, { keepNumbers: true }));
@@ -56,8 +76,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return scored.slice(0, limit).map((item) => item.entry);
     },
     write(entry) {
-      stored.push({ entry, terms: new Set(tokenizeText(entry.query, { keepNumbers: true })) });
-      if (stored.length > maxEntries) stored.splice(0, stored.length - maxEntries);
+      const query = entry.query.length > maxEntryChars ? entry.query.slice(0, maxEntryChars) : entry.query;
+      let content = entry.content;
+      if (measureJsonBytes(content, maxEntryChars) > maxEntryChars) content = truncateJson(content, maxEntryChars);
+      const kept: MemoryEntry = { ...entry, query, content };
+      const size = measureJsonBytes(kept, maxBytes);
+      if (size > maxBytes) return;
+      stored.push({ entry: kept, terms: new Set(tokenizeText(query, { keepNumbers: true })), bytes: size });
+      bytes += size;
+      let drop = 0;
+      while (drop < stored.length && (stored.length - drop > maxEntries || bytes > maxBytes)) bytes -= (stored[drop++] as { bytes: number }).bytes;
+      if (drop > 0) stored.splice(0, drop);
     },
     entries() {
       return stored.map((item) => item.entry);

@@ -111,6 +111,7 @@ export function createModelReflector(options: ModelReflectorOptions = {}): Refle
       if (model === undefined) return undefined;
       try {
         const answer = await collectModelText(model, {
+          purpose: "reflect",
           system: options.system ?? defaultSystem,
           prompt: buildReflectionPrompt(request, maxResultChars),
           signal: request.signal,

@@ -122,6 +122,9 @@ export function createRunState(): RunStateReducer {
         state.replans = event.attempt;
         state.usage.replans = event.attempt;
         break;
+      case "reply-delta":
+        state.replyDraft = (state.replyDraft ?? "") + event.delta;
+        break;
       case "reply":
         state.reply = event.stepId === undefined ? { text: event.text, source: event.source } : { text: event.text, source: event.source, stepId: event.stepId };
         break;

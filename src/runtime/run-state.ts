@@ -80,6 +80,8 @@ export interface RunState {
   reflections: ReflectionRecord[];
   /** Re-plans applied. */
   replans: number;
+  /** The answer as streamed so far: the `reply-delta` events joined (equal to `reply.text` once `reply` came). */
+  replyDraft?: string;
   reply?: { text: string; source: "step" | "model" | "template"; stepId?: string };
   reason?: RunEndReason;
   error?: RuntimeErrorInfo;

@@ -4,9 +4,86 @@
  * @module
  */
 
+/** A value JSON cannot carry (a cycle, a BigInt): the rendering falls back to `String(value)`. */
+class Unrenderable extends Error {}
+
+/**
+ * Writes a value as `JSON.stringify` would, keeping at most `limit`
+ * characters of text and only counting the rest, so a huge value never
+ * becomes a huge string.
+ *
+ * @param value - any value.
+ * @param limit - the characters to keep.
+ * @returns the kept text, the full length, and whether the value has a JSON form.
+ */
+function writeBounded(value: unknown, limit: number): { text: string; length: number; defined: boolean } {
+  let text = "";
+  let length = 0;
+  const put = (piece: string): void => {
+    if (text.length < limit) text += piece.length <= limit - text.length ? piece : piece.slice(0, limit - text.length);
+    length += piece.length;
+  };
+  const ancestors: object[] = [];
+  const visit = (current: unknown): boolean => {
+    if (current !== null && typeof current === "object" && typeof (current as { toJSON?: unknown }).toJSON === "function") {
+      current = (current as { toJSON: () => unknown }).toJSON();
+    }
+    switch (typeof current) {
+      case "string":
+        put(JSON.stringify(current));
+        return true;
+      case "number":
+        put(Number.isFinite(current) ? String(current) : "null");
+        return true;
+      case "boolean":
+        put(String(current));
+        return true;
+      case "bigint":
+        throw new Unrenderable();
+      case "undefined":
+      case "function":
+      case "symbol":
+        return false;
+      default:
+        break;
+    }
+    if (current === null) {
+      put("null");
+      return true;
+    }
+    const object = current as object;
+    if (ancestors.includes(object)) throw new Unrenderable();
+    ancestors.push(object);
+    if (Array.isArray(object)) {
+      put("[");
+      object.forEach((item: unknown, index) => {
+        if (index > 0) put(",");
+        if (!visit(item)) put("null");
+      });
+      put("]");
+    } else {
+      put("{");
+      let first = true;
+      for (const key of Object.keys(object)) {
+        const item = (object as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+        put(`${first ? "" : ","}${JSON.stringify(key)}:`);
+        first = false;
+        visit(item);
+      }
+      put("}");
+    }
+    ancestors.pop();
+    return true;
+  };
+  const defined = visit(value);
+  return { text, length, defined };
+}
+
 /**
  * Renders a value as JSON (strings as they are), cut to `maxChars` with a
- * marker, so results of any size fit in a prompt.
+ * marker, so results of any size fit in a prompt. The value is cut while it
+ * is written: the text never grows past `maxChars`, however large the value.
  *
  * @param value - any value.
  * @param maxChars - the longest text to return, before the marker.
@@ -19,13 +96,30 @@
  */
 export function truncateJson(value: unknown, maxChars: number): string {
   let text: string;
-  if (typeof value === "string") text = value;
-  else {
+  let length: number;
+  if (typeof value === "string") {
+    text = value.slice(0, maxChars);
+    length = value.length;
+  } else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      const written = writeBounded(value, maxChars);
+      if (written.defined) {
+        text = written.text;
+        length = written.length;
+      } else {
+        text = String(value).slice(0, maxChars);
+        length = String(value).length;
+      }
     } catch {
-      text = String(value);
+      let fallback: string;
+      try {
+        fallback = String(value);
+      } catch {
+        fallback = Object.prototype.toString.call(value);
+      }
+      text = fallback.slice(0, maxChars);
+      length = fallback.length;
     }
   }
-  return text.length > maxChars ? `${text.slice(0, maxChars)}… [${text.length - maxChars} more characters]` : text;
+  return length > maxChars ? `${text}… [${length - maxChars} more characters]` : text;
 }

@@ -30,16 +30,17 @@ describe("LLMPlanner.replan", () => {
     expect(model.calls).toBe(1);
   });
 
-  it("skips a repeat of a completed step under a new id, and refuses the failed step's id", async () => {
+  it("keeps a repeat of a completed call under a new id (it may read fresh state), drops a restatement, and refuses the failed step's id", async () => {
     const answer = JSON.stringify([
       { id: "s9", type: "tool", name: "arxiv_search", arguments: { max_results: 2, query: "LLM agents survey" } },
+      { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
       { id: "s2", type: "tool", name: "fetch_json", arguments: { url: "https://mirror.example.org/agents" } },
-      { id: "s6", type: "reply", text: "{{s1.total}} paper found" },
+      { id: "s6", type: "reply", text: "{{s9.total}} paper found" },
     ]);
     const events = await collectEvents(new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false }).streamReplan(request));
-    expect(traceOf(events)).toEqual(["issue dropped duplicate-id", "issue dropped duplicate-id", "step s6", "done"]);
+    expect(traceOf(events)).toEqual(["step s9", "issue dropped duplicate-id", "issue dropped duplicate-id", "step s6", "done"]);
     const done = doneOf(events);
-    expect(done.steps).toEqual([{ id: "s6", type: "reply", text: "{{s1.total}} paper found" }]);
+    expect(done.steps.map((step) => step.id)).toEqual(["s9", "s6"]);
     expect(done.clean).toBe(false);
   });
 

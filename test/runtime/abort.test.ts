@@ -90,7 +90,7 @@ describe("abort", () => {
     const runtime = new AgentRuntime({ planner, registry, memory: false });
     const run = runtime.run("go", { signal: AbortSignal.abort() });
     const events = await collect(run);
-    expect(events.map((event) => event.type)).toEqual(["run-end"]);
+    expect(events.map((event) => event.type)).toEqual(["plan-end", "run-end"]);
     expect(calls).toEqual([]);
     await expect(runtime.step("go", { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: "aborted" });
   });

@@ -292,7 +292,7 @@ describe("re-planning", () => {
 });
 
 describe("retry policy for side effects", () => {
-  it("does not repeat a side-effecting tool unless the step asks for retries", async () => {
+  it("does not repeat a side-effecting tool, even when the plan asks for retries, unless the application's policy allows it", async () => {
     let sends = 0;
     const { registry } = createTestRegistry({
       extra: [
@@ -311,6 +311,9 @@ describe("retry policy for side effects", () => {
     expect(sends).toBe(1);
     const explicit = createFakePlanner({ steps: [tool("s1", "post", {}, { retries: 2 }), reply("s2", "x")] });
     await new AgentRuntime({ planner: explicit, registry, memory: false, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined }).run("go").done;
-    expect(sends).toBe(4);
+    expect(sends).toBe(2);
+    await new AgentRuntime({ planner: explicit, registry, memory: false, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined, policy: { post: { retries: 5 } } }).run("go").done;
+    // The application allows 5, the plan asks for 2: the plan may only lower the allowance.
+    expect(sends).toBe(5);
   });
 });

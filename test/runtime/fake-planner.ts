@@ -155,6 +155,16 @@ export function invariantProblems(events: readonly RuntimeEvent[]): string[] {
     }
   });
   for (const id of planned) if (!terminal.has(id)) problems.push(`step ${id} has no terminal event`);
+  const planEnds = events.filter((event) => event.type === "plan-end");
+  if (planEnds.length !== 1) problems.push(`${planEnds.length} plan-end events`);
+  const replies = events.filter((event) => event.type === "reply");
+  if (replies.length > 1) problems.push(`${replies.length} reply events`);
+  const deltas = events
+    .filter((event) => event.type === "reply-delta")
+    .map((event) => (event.type === "reply-delta" ? event.delta : ""))
+    .join("");
+  const replyEvent = replies[0];
+  if (replyEvent?.type === "reply" && deltas !== replyEvent.text) problems.push(`reply deltas ${JSON.stringify(deltas)} differ from the reply ${JSON.stringify(replyEvent.text)}`);
   const ends = events.filter((event) => event.type === "run-end");
   if (ends.length !== 1) problems.push(`${ends.length} run-end events`);
   if (events[events.length - 1]?.type !== "run-end") problems.push("run-end is not last");

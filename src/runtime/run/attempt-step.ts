@@ -1,0 +1,226 @@
+/**
+ * One attempt of a tool or llm step.
+ *
+ * @module
+ */
+import { PlankitError } from "../../errors/plankit-error.ts";
+import type { PlanModel } from "../../model/plan-model.ts";
+import { resolveReferences } from "../../plan/resolve-references.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import { canonicalJson } from "../canonical-json.ts";
+import { collectModelText } from "../collect-model-text.ts";
+import { raceSignal } from "../race-signal.ts";
+import type { CacheHit } from "../result-cache.ts";
+import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
+import type { BudgetMeter } from "./budget-meter.ts";
+import type { RunResultCache } from "./run-result-cache.ts";
+import type { SafetyPolicy } from "./safety-policy.ts";
+import { snapshotValue } from "./snapshot-value.ts";
+import type { StepEntry } from "./step-table.ts";
+import { toErrorInfo } from "./to-error-info.ts";
+import { withTimeout } from "./with-timeout.ts";
+
+/** How one attempt ended. */
+export type AttemptOutcome =
+  | { ok: true; value: unknown; cached: boolean }
+  | { ok: false; error: RuntimeErrorInfo; permanent: boolean }
+  | { ok: "skip"; code: StepSkipCode; reason: string };
+
+/** What an attempt needs from its run. */
+export interface AttemptContext {
+  readonly runId: string;
+  readonly registry: ToolRegistry;
+  readonly policy: SafetyPolicy;
+  readonly meter: BudgetMeter;
+  readonly cache: RunResultCache | undefined;
+  readonly clock: RuntimeClock;
+  /** The run's signal. */
+  readonly signal: AbortSignal;
+  /** The model for llm steps: counted, budgeted and bounded in time. */
+  readonly model: PlanModel | undefined;
+  /** Emits an event of the run. */
+  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
+  /** Whether an attempt begun at `generation` still counts (the run goes on and the step was not stopped). */
+  isCurrent(entry: StepEntry, generation: number): boolean;
+}
+
+/** `Omit` applied to each member of a union. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Errors that another identical attempt cannot fix. */
+const permanentCodes = new Set(["invalid-argument", "unknown-tool", "unknown-reference", "aborted", "budget-exceeded", "invalid-result"]);
+
+/**
+ * Resolves a step's input from the results so far: a fresh copy, so the
+ * tool may do what it likes with it and nothing it does reaches history.
+ *
+ * @param entry - a tool or llm step.
+ * @param results - the run's results (frozen snapshots).
+ * @returns the arguments (with a reflector's changes) or the prompt, or the reference error.
+ */
+export function resolveStepInput(entry: StepEntry, results: ReadonlyMap<string, unknown>): { ok: true; input: unknown } | { ok: false; error: RuntimeErrorInfo } {
+  const step = entry.step;
+  try {
+    if (step.type === "tool") {
+      const args = entry.overrides === undefined ? step.arguments : { ...step.arguments, ...entry.overrides };
+      return { ok: true, input: snapshotValue(resolveReferences(args, results), { freeze: false, what: `The arguments of step "${step.id}"` }) };
+    }
+    if (step.type === "llm") {
+      const prompt = resolveReferences(step.prompt, results);
+      return { ok: true, input: typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? "") };
+    }
+    return { ok: false, error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } };
+  } catch (error) {
+    return { ok: false, error: toErrorInfo(error, "unknown-reference") };
+  }
+}
+
+/**
+ * Runs one attempt with a resolved input: serves a read-only tool from the
+ * cache, or calls the tool or model under the step's time limit, and
+ * snapshots the result (a result that cannot be copied fails the attempt
+ * with `invalid-result`). Returns synchronously for a synchronous cache hit
+ * or a refusal, so no tick is spent before a tool starts.
+ *
+ * @param context - the run.
+ * @param entry - the step.
+ * @param input - its resolved input (see {@link resolveStepInput}).
+ * @param attempt - the attempt number.
+ * @returns the outcome.
+ *
+ * @example
+ * ```ts
+ * const outcome = await attemptStep(context, entry, input, 1);
+ * ```
+ */
+export function attemptStep(context: AttemptContext, entry: StepEntry, input: unknown, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+  const step = entry.step;
+  entry.lastInput = input;
+  if (step.type === "tool") return attemptTool(context, entry, step.name, input as Record<string, unknown>, attempt);
+  if (step.type === "llm") return attemptModel(context, entry, input as string, attempt);
+  return { ok: false, error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` }, permanent: true };
+}
+
+/**
+ * A tool attempt: cache first for read-only tools.
+ *
+ * @param context - the run.
+ * @param entry - the step.
+ * @param name - the tool.
+ * @param args - the resolved arguments (the tool's own copy).
+ * @param attempt - the attempt number.
+ * @returns the outcome.
+ */
+function attemptTool(context: AttemptContext, entry: StepEntry, name: string, args: Record<string, unknown>, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+  const cache = context.policy.mayCache(entry.step) ? context.cache : undefined;
+  if (cache === undefined) return callTool(context, entry, name, args, attempt, undefined, "");
+  const key = `${name} ${canonicalJson(args)}`;
+  const fromCache = (hit: CacheHit | undefined): AttemptOutcome | undefined => {
+    if (hit === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = snapshotValue(hit.value, { freeze: true, what: `The cached result of step "${entry.step.id}"` });
+    } catch {
+      return undefined;
+    }
+    context.meter.countCacheHit();
+    context.emit({ type: "step-start", stepId: entry.step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: true });
+    return { ok: true, value, cached: true };
+  };
+  const lookup = cache.get(key);
+  if (typeof (lookup as PromiseLike<unknown> | undefined)?.then === "function") {
+    const generation = entry.generation;
+    return raceSignal(lookup as PromiseLike<CacheHit | undefined>, context.signal)
+      .catch(() => undefined)
+      .then((hit): AttemptOutcome | Promise<AttemptOutcome> => {
+        if (!context.isCurrent(entry, generation)) return { ok: "skip", code: "aborted", reason: "The run ended" };
+        return fromCache(hit) ?? callTool(context, entry, name, args, attempt, cache, key);
+      });
+  }
+  return fromCache(lookup as CacheHit | undefined) ?? callTool(context, entry, name, args, attempt, cache, key);
+}
+
+/**
+ * Calls the registry under the step's time limit.
+ *
+ * @param context - the run.
+ * @param entry - the step.
+ * @param name - the tool.
+ * @param args - the resolved arguments.
+ * @param attempt - the attempt number.
+ * @param cache - where to store the result, if anywhere.
+ * @param key - the cache key.
+ * @returns the outcome.
+ */
+function callTool(
+  context: AttemptContext,
+  entry: StepEntry,
+  name: string,
+  args: Record<string, unknown>,
+  attempt: number,
+  cache: RunResultCache | undefined,
+  key: string,
+): AttemptOutcome | Promise<AttemptOutcome> {
+  const refusal = context.meter.refuseToolCall();
+  if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
+  const step = entry.step;
+  // The event keeps its own frozen copy: what the tool does to its arguments cannot reach history.
+  context.emit({ type: "step-start", stepId: step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: false });
+  const timeoutMs = context.policy.timeoutOf(step);
+  const epoch = cache?.epoch ?? 0;
+  const sideEffecting = !entry.readOnly;
+  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, (signal) =>
+    context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` }),
+  ).then(
+    (value): AttemptOutcome => {
+      if (sideEffecting) context.cache?.invalidate();
+      let frozen: unknown;
+      try {
+        frozen = snapshotValue(value, { freeze: true, what: `The result of step "${step.id}" (tool "${name}")` });
+      } catch (error) {
+        return { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true };
+      }
+      cache?.set(key, frozen, epoch);
+      return { ok: true, value: frozen, cached: false };
+    },
+    (error: unknown): AttemptOutcome => {
+      if (sideEffecting) context.cache?.invalidate();
+      const info = toErrorInfo(error, "tool-error");
+      return { ok: false, error: info, permanent: permanentCodes.has(info.code) };
+    },
+  );
+}
+
+/**
+ * An llm step's attempt: the model's answer text.
+ *
+ * @param context - the run.
+ * @param entry - the step.
+ * @param prompt - the resolved prompt.
+ * @param attempt - the attempt number.
+ * @returns the outcome.
+ */
+function attemptModel(context: AttemptContext, entry: StepEntry, prompt: string, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+  const step = entry.step;
+  const model = context.model;
+  if (model === undefined) {
+    context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
+    return { ok: false, error: { code: "model-error", message: `Step "${step.id}" needs a model and the runtime has none` }, permanent: true };
+  }
+  const refusal = context.meter.modelCallRefusal();
+  if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
+  context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
+  const timeoutMs = context.policy.timeoutOf(step);
+  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, async (signal) => {
+    const answer = await collectModelText(model, { purpose: "llm-step", prompt, signal });
+    if (answer.finishReason === "error") throw new PlankitError("model-error", `The model failed while answering step "${step.id}"`);
+    return answer.text;
+  }).then(
+    (value): AttemptOutcome => ({ ok: true, value, cached: false }),
+    (error: unknown): AttemptOutcome => {
+      const info = toErrorInfo(error, "model-error");
+      return { ok: false, error: info, permanent: permanentCodes.has(info.code) };
+    },
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * A stream that cannot stall forever.
+ *
+ * @module
+ */
+import { PlankitError } from "../../errors/plankit-error.ts";
+import type { RuntimeClock } from "../runtime-clock.ts";
+import { clampTimerMs } from "./clamp-timer-ms.ts";
+
+/** The time limits of one model call (or any stream). */
+export interface ModelTimeouts {
+  /** The longest wait for the next part (the first one included), in ms. */
+  idleMs: number;
+  /** The longest the whole call may take, in ms. */
+  totalMs: number;
+}
+
+/**
+ * Passes a stream's items through while bounding the waits: nothing for
+ * `idleMs`, or the stream still going after `totalMs`, ends it with a
+ * `timeout` error and closes the source stream. The run's signal ends the
+ * wait too, with its reason.
+ *
+ * @param parts - the source stream (a model's parts, a planner's events).
+ * @param timeouts - the limits.
+ * @param clock - the timers.
+ * @param what - what the call is for, for the error ("Reflection").
+ * @param signal - ends the wait with its reason when it fires.
+ * @returns the same items.
+ * @throws PlankitError `timeout` naming the call and the limit.
+ *
+ * @example
+ * ```ts
+ * for await (const part of boundStream(model.stream(request), { idleMs: 60_000, totalMs: 300_000 }, systemClock, "Integration", signal)) …
+ * ```
+ */
+export async function* boundStream<T>(parts: AsyncIterable<T>, timeouts: ModelTimeouts, clock: RuntimeClock, what: string, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  const iterator = parts[Symbol.asyncIterator]();
+  const startedAt = clock.now();
+  let exhausted = false;
+  try {
+    for (;;) {
+      const left = timeouts.totalMs - (clock.now() - startedAt);
+      const idle = Math.min(timeouts.idleMs, Math.max(0, left));
+      const message =
+        idle < timeouts.idleMs
+          ? `${what} timed out: the model call took longer than ${timeouts.totalMs} ms`
+          : `${what} timed out: the model sent nothing for ${timeouts.idleMs} ms`;
+      let timer: unknown;
+      let onAbort: (() => void) | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = clock.setTimeout(() => reject(new PlankitError("timeout", message)), clampTimerMs(idle, idle));
+        if (signal !== undefined) {
+          onAbort = (): void => reject(PlankitError.isInstance(signal.reason) ? signal.reason : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason }));
+          if (signal.aborted) onAbort();
+          else signal.addEventListener("abort", onAbort, { once: true });
+        }
+      });
+      let next: IteratorResult<T>;
+      try {
+        next = await Promise.race([iterator.next(), timeout]);
+      } finally {
+        clock.clearTimeout(timer);
+        if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
+      }
+      if (next.done === true) {
+        exhausted = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!exhausted && iterator.return !== undefined) void Promise.resolve(iterator.return()).catch(() => undefined);
+  }
+}

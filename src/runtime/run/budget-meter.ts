@@ -1,0 +1,168 @@
+/**
+ * Usage counters and every budget check of a run.
+ *
+ * @module
+ */
+import type { PlanModelUsage } from "../../model/plan-model.ts";
+import type { RuntimeBudget } from "../runtime-budget.ts";
+import type { RuntimeUsage } from "../runtime-event.ts";
+
+/**
+ * Counts what a run uses and answers whether a budget allows more. A refusal
+ * is a message naming the budget; it also marks the run as stopped by a
+ * budget (`hit`), which makes its end reason `budget`.
+ *
+ * @example
+ * ```ts
+ * const meter = new BudgetMeter({ toolCalls: 2 }, 2);
+ * meter.refuseToolCall(); // undefined, and the call is counted
+ * ```
+ */
+export class BudgetMeter {
+  /** What the run used so far. */
+  readonly usage: RuntimeUsage = { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
+  readonly #budget: RuntimeBudget;
+  readonly #maxReplans: number;
+  #stepsStarted = 0;
+  #hit = false;
+
+  /**
+   * @param budget - the run's limits.
+   * @param maxReplans - the re-plan limit of the runtime (apart from `budget.replans`).
+   */
+  constructor(budget: RuntimeBudget, maxReplans: number) {
+    this.#budget = budget;
+    this.#maxReplans = maxReplans;
+  }
+
+  /** Whether a budget stopped something: the run then ends with reason `budget`. */
+  get hit(): boolean {
+    return this.#hit;
+  }
+
+  /** Marks the run as stopped by a budget. */
+  markHit(): void {
+    this.#hit = true;
+  }
+
+  /**
+   * Counts a step start, or refuses it.
+   *
+   * @returns `undefined` when the step may start, else why not.
+   */
+  refuseStep(): string | undefined {
+    const limit = this.#budget.steps;
+    if (limit !== undefined && this.#stepsStarted >= limit) return this.#refuse(`The step budget of ${limit} is spent`);
+    this.#stepsStarted++;
+    return undefined;
+  }
+
+  /**
+   * Counts a tool call, or refuses it.
+   *
+   * @returns `undefined` when the call may go ahead, else why not.
+   */
+  refuseToolCall(): string | undefined {
+    const limit = this.#budget.toolCalls;
+    if (limit !== undefined && this.usage.toolCalls >= limit) return this.#refuse(`The tool call budget of ${limit} is spent`);
+    this.usage.toolCalls++;
+    return undefined;
+  }
+
+  /**
+   * Counts a model call, or refuses it.
+   *
+   * @returns `undefined` when the call may go ahead, else why not.
+   */
+  refuseModelCall(): string | undefined {
+    if (!this.modelCallAllowed()) return this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
+    this.usage.modelCalls++;
+    return undefined;
+  }
+
+  /**
+   * Says why the model call budget allows no other call, without counting one.
+   *
+   * @returns `undefined` when a call is allowed, else why not.
+   */
+  modelCallRefusal(): string | undefined {
+    return this.modelCallAllowed() ? undefined : this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
+  }
+
+  /**
+   * Whether the model call budget allows another call (counts nothing).
+   *
+   * @returns the check.
+   */
+  modelCallAllowed(): boolean {
+    const limit = this.#budget.modelCalls;
+    return limit === undefined || this.usage.modelCalls < limit;
+  }
+
+  /**
+   * Whether another re-plan is allowed by `maxReplans` and the budgets.
+   *
+   * @returns the check.
+   */
+  replanAllowed(): boolean {
+    return this.usage.replans < this.#maxReplans && !this.replanBudgetSpent();
+  }
+
+  /**
+   * Whether a budget (not `maxReplans`) is what prevents another re-plan.
+   *
+   * @returns the check.
+   */
+  replanBudgetSpent(): boolean {
+    if (this.usage.replans >= this.#maxReplans) return false;
+    const limit = this.#budget.replans;
+    return (limit !== undefined && this.usage.replans >= limit) || !this.modelCallAllowed();
+  }
+
+  /**
+   * Counts a re-plan and its model call.
+   *
+   * @returns the re-plan's number.
+   */
+  countReplan(): number {
+    this.usage.replans++;
+    return this.usage.replans;
+  }
+
+  /**
+   * Adds model calls and tokens a planner reported.
+   *
+   * @param modelCalls - calls made.
+   * @param tokens - tokens reported.
+   */
+  countPlanner(modelCalls: number, tokens: PlanModelUsage | undefined): void {
+    this.usage.modelCalls += modelCalls;
+    this.countTokens(tokens);
+  }
+
+  /**
+   * Adds tokens a model reported.
+   *
+   * @param tokens - the usage of a finish part.
+   */
+  countTokens(tokens: PlanModelUsage | undefined): void {
+    this.usage.inputTokens += tokens?.inputTokens ?? 0;
+    this.usage.outputTokens += tokens?.outputTokens ?? 0;
+  }
+
+  /** Counts a result served from a cache. */
+  countCacheHit(): void {
+    this.usage.cacheHits++;
+  }
+
+  /**
+   * Marks a refusal.
+   *
+   * @param message - why.
+   * @returns the message.
+   */
+  #refuse(message: string): string {
+    this.#hit = true;
+    return message;
+  }
+}

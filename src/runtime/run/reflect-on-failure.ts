@@ -1,0 +1,72 @@
+/**
+ * Asking the reflector about a failed step.
+ *
+ * @module
+ */
+import type { PlanModel } from "../../model/plan-model.ts";
+import type { CompletedStep } from "../../planner/planner-event.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import { raceSignal } from "../race-signal.ts";
+import type { Reflection, ReflectionRequest, Reflector } from "../reflector.ts";
+import type { RuntimeErrorInfo } from "../runtime-event.ts";
+import type { StepEntry } from "./step-table.ts";
+
+/** What a reflection needs from its run. */
+export interface ReflectionSetup {
+  reflector: Reflector | undefined;
+  /** How many reflections one step may have. */
+  reflectionRetries: number;
+  query: string;
+  registry: ToolRegistry;
+  /** The run's model (counted, budgeted, bounded), handed to the reflector. */
+  model: PlanModel | undefined;
+  signal: AbortSignal;
+  completed(): CompletedStep[];
+}
+
+/**
+ * Asks the reflector about a failure, unless the step used its reflections,
+ * the run stopped, or the error is an abort or a spent budget. A reflector
+ * that throws, or answers something else than `retry`, `new_plan` or
+ * `abort`, has no opinion.
+ *
+ * @param setup - the reflector and the run around the step.
+ * @param entry - the failed step.
+ * @param error - its last error.
+ * @returns the verdict, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * const verdict = await reflectOnFailure(setup, entry, { code: "tool-error", message: "404" });
+ * ```
+ */
+export async function reflectOnFailure(setup: ReflectionSetup, entry: StepEntry, error: RuntimeErrorInfo): Promise<Reflection | undefined> {
+  const reflector = setup.reflector;
+  if (reflector === undefined || entry.reflections >= setup.reflectionRetries) return undefined;
+  if (error.code === "aborted" || error.code === "budget-exceeded" || setup.signal.aborted) return undefined;
+  let verdict: Reflection | undefined;
+  try {
+    const request: ReflectionRequest = {
+      query: setup.query,
+      step: entry.step,
+      input: entry.lastInput,
+      error,
+      attempts: entry.attempts,
+      completed: setup.completed(),
+      signal: setup.signal,
+    };
+    if (entry.step.type === "tool") {
+      const tool = setup.registry.get(entry.step.name);
+      if (tool !== undefined) request.tool = tool;
+    }
+    if (setup.model !== undefined) request.model = setup.model;
+    const answer = reflector.reflect(request);
+    verdict = typeof (answer as PromiseLike<unknown> | undefined)?.then === "function" ? await raceSignal(answer as Promise<Reflection | undefined>, setup.signal) : (answer as Reflection | undefined);
+  } catch {
+    return undefined;
+  }
+  if (verdict === undefined || setup.signal.aborted) return undefined;
+  const action = (verdict as { action?: unknown }).action;
+  if (action !== "retry" && action !== "new_plan" && action !== "abort") return undefined;
+  return verdict;
+}

@@ -1,0 +1,1041 @@
+/**
+ * One run of the runtime: the coordinator of the plan stream, the
+ * scheduler, attempts, reflection, re-planning and the end of the run.
+ * Internal: `AgentRuntime.run` drives it.
+ *
+ * @module
+ */
+import { PlankitError } from "../../errors/plankit-error.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../model/plan-model.ts";
+import type { PlanStep } from "../../plan/plan-step-schema.ts";
+import { resolveReferences } from "../../plan/resolve-references.ts";
+import type { FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest } from "../../planner/planner-event.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import type { BackoffPolicy } from "../compute-backoff.ts";
+import { createRunState, type RunStateReducer } from "../create-run-state.ts";
+import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
+import { raceSignal } from "../race-signal.ts";
+import type { Reflector } from "../reflector.ts";
+import type { ResultCache } from "../result-cache.ts";
+import type { RunState } from "../run-state.ts";
+import type { RuntimeBudget } from "../runtime-budget.ts";
+import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
+import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
+import type { ToolPolicy } from "../tool-policy.ts";
+import { truncateJson } from "../truncate-json.ts";
+import { renamePatch } from "./apply-replan.ts";
+import { attemptStep, resolveStepInput, type AttemptContext, type AttemptOutcome, type DistributiveOmit } from "./attempt-step.ts";
+import { boundStream, type ModelTimeouts } from "./bound-stream.ts";
+import { BudgetMeter } from "./budget-meter.ts";
+import { clampTimerMs, maxTimerMs } from "./clamp-timer-ms.ts";
+import { buildIntegrationPrompt, buildMemoryEntries, findRunFailure, renderTemplateReply } from "./finish-run.ts";
+import { reflectOnFailure } from "./reflect-on-failure.ts";
+import { ReplyStream } from "./reply-stream.ts";
+import { createRetryingExecutor } from "./retrying-executor.ts";
+import type { RunPhase } from "./run-phase.ts";
+import { createRunResultCache, type RunResultCache } from "./run-result-cache.ts";
+import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
+import { Scheduler } from "./scheduler.ts";
+import { snapshotValue } from "./snapshot-value.ts";
+import type { StepSource } from "./step-source.ts";
+import { StepTable, type StepEntry } from "./step-table.ts";
+import { toErrorInfo } from "./to-error-info.ts";
+import { withTimeout } from "./with-timeout.ts";
+
+/** Everything a run needs, with defaults applied. */
+export interface RunConfig {
+  planner: Planner;
+  registry: ToolRegistry;
+  profile: PlannerProfile | string | undefined;
+  memory: MemoryStore | undefined;
+  reflector: Reflector | undefined;
+  model: PlanModel | undefined;
+  eager: "safe" | "all" | "none";
+  maxConcurrency: number;
+  timeoutMs: number;
+  retries: number;
+  backoff: BackoffPolicy;
+  maxReplans: number;
+  reflectionRetries: number;
+  budget: RuntimeBudget;
+  /** A cache shared across runs (opt-in); `undefined` keeps reuse within the run. */
+  sharedCache: ResultCache | undefined;
+  /** `false` turns every cache off. */
+  caching: boolean;
+  integrate: "model" | "template";
+  clock: RuntimeClock;
+  random: () => number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  executeStep: StepExecutor | undefined;
+  /** The application's per-tool policy. */
+  policy: Readonly<Record<string, ToolPolicy>>;
+  /** Limits of every model call the runtime makes. */
+  modelTimeouts: ModelTimeouts;
+  /** The longest a memory read or write may take. */
+  memoryTimeoutMs: number;
+  /** When a reply step's text starts streaming: once nothing can replace it, or as soon as the plan ended cleanly. */
+  replyStreaming: "safe" | "early";
+}
+
+/** What a run is asked. */
+export interface RunInput {
+  runId: string;
+  query: string;
+  /** Earlier turns of the conversation, for the planner's context. */
+  history: string;
+  context: Record<string, unknown>;
+}
+
+type PendingEvent = DistributiveOmit<RuntimeEvent, "runId" | "t">;
+
+/**
+ * Whether a value is a thenable.
+ *
+ * @param value - anything.
+ * @returns the check.
+ */
+function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * Runs one request: streams the plan, schedules steps as they arrive,
+ * retries, reflects, re-plans, replies, and emits every event through `emit`.
+ * The modules under `run/` answer every question; this class only moves the
+ * run from one phase to the next.
+ */
+export class RunExecution {
+  readonly #config: RunConfig;
+  readonly #input: RunInput;
+  readonly #emit: (event: RuntimeEvent) => void;
+  readonly #controller = new AbortController();
+  readonly #reducer: RunStateReducer = createRunState();
+  readonly #table: StepTable;
+  readonly #policy: SafetyPolicy;
+  readonly #meter: BudgetMeter;
+  readonly #cache: RunResultCache | undefined;
+  readonly #scheduler: Scheduler;
+  readonly #executor: StepExecutor;
+  readonly #model: PlanModel | undefined;
+  readonly #attemptContext: AttemptContext;
+  readonly #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
+  #phase: RunPhase = "planning";
+  /** Failed steps a re-plan has not dealt with yet. */
+  #failures: StepEntry[] = [];
+  #anyFailure = false;
+  /** Tool and llm steps not yet ended. */
+  #active = 0;
+  #plannerError: RuntimeErrorInfo | undefined;
+  #stopError: RuntimeErrorInfo | undefined;
+  #planEnded = false;
+  #startedAt = 0;
+  #deadlineTimer: unknown;
+  #planIterator: AsyncIterator<PlannerEvent> | undefined;
+  /** The reply step whose text is already streaming, if any: the plan is then fixed. */
+  #streamingReply: { entry: StepEntry; stream: ReplyStream } | undefined;
+  #settling = false;
+  #settleAgain = false;
+  #resolveFinished: () => void = () => undefined;
+  readonly #finished: Promise<void>;
+
+  /**
+   * @param config - the runtime's settings.
+   * @param input - the request.
+   * @param emit - receives every event, in order.
+   */
+  constructor(config: RunConfig, input: RunInput, emit: (event: RuntimeEvent) => void) {
+    this.#config = config;
+    this.#input = input;
+    this.#emit = emit;
+    this.#finished = new Promise<void>((resolve) => {
+      this.#resolveFinished = resolve;
+    });
+    this.#table = new StepTable(input.context);
+    this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
+    this.#meter = new BudgetMeter(config.budget, config.maxReplans);
+    this.#cache = config.caching ? createRunResultCache(config.sharedCache) : undefined;
+    this.#executor = config.executeStep ?? createRetryingExecutor(config.random, config.sleep);
+    const model = config.model;
+    // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
+    this.#model = model === undefined ? undefined : { stream: (request: PlanModelRequest) => this.#guardedStream(model, request) };
+    const table = this.#table;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the view's getters read the run.
+    const self = this;
+    this.#scheduler = new Scheduler(table, {
+      view: {
+        statusOf: (id) => table.get(id)?.status,
+        mayBeReplanned: (id) => table.get(id)?.handled === false && this.#replanPossible(),
+        get planEnded() {
+          return self.#planEnded;
+        },
+        get othersSettled() {
+          return self.#active === 0 && self.#phase === "executing" && !self.#replanDue();
+        },
+      },
+      maxConcurrency: config.maxConcurrency,
+      refuseStart: () => this.#meter.refuseStep(),
+      start: (entry) => this.#guard(this.#runAttempts(entry)),
+      reply: (entry) => this.#runReply(entry),
+      skip: (entry, code, reason) => this.#skip(entry, code, reason),
+    });
+    this.#attemptContext = {
+      runId: input.runId,
+      registry: config.registry,
+      policy: this.#policy,
+      meter: this.#meter,
+      cache: this.#cache,
+      clock: config.clock,
+      signal: this.#controller.signal,
+      model: this.#model,
+      emit: (event) => this.#event(event),
+      isCurrent: (entry, generation) => !this.#isEnded() && entry.generation === generation,
+    };
+  }
+
+  /**
+   * Whether `run-end` was emitted (read through a method, so checks after an `await` are not narrowed away).
+   *
+   * @returns the check.
+   */
+  #isEnded(): boolean {
+    return this.#phase === "ended";
+  }
+
+  /** The run's abort signal: the caller's signal, the deadline, or an internal stop. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The run's state, as the `RunState` reducer builds it from the events. */
+  get state(): RunState {
+    return this.#reducer.state;
+  }
+
+  /**
+   * Runs to the end.
+   *
+   * @param signal - the caller's abort signal.
+   * @returns resolves after `run-end` was emitted.
+   */
+  async execute(signal: AbortSignal | undefined): Promise<void> {
+    this.#startedAt = this.#config.clock.now();
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        this.abort("aborted", "The run was aborted before it started");
+        return this.#finished;
+      }
+      const onAbort = (): void => this.abort("aborted", "The run was aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+      void this.#finished.then(() => signal.removeEventListener("abort", onAbort));
+    }
+    const deadlineMs = this.#config.budget.deadlineMs;
+    if (deadlineMs !== undefined && deadlineMs < maxTimerMs) {
+      this.#deadlineTimer = this.#config.clock.setTimeout(() => this.abort("deadline", `The run passed its deadline of ${deadlineMs} ms`), clampTimerMs(deadlineMs, deadlineMs));
+    }
+    this.#guard(this.#plan());
+    return this.#finished;
+  }
+
+  /**
+   * Stops the run at once: running steps fail with `aborted`, pending steps
+   * are skipped, `plan-end` is emitted if it was not, and `run-end` before
+   * this returns.
+   *
+   * @param reason - `aborted`, `deadline`, or `failed` (a reflector or an internal error).
+   * @param message - what happened.
+   */
+  abort(reason: "aborted" | "deadline" | "failed", message: string): void {
+    if (this.#isEnded()) return;
+    this.#phase = "ended";
+    const code = reason === "deadline" ? "timeout" : "aborted";
+    this.#controller.abort(new PlankitError(code, message));
+    for (const entry of this.#table.order) {
+      if (entry.status === "running") {
+        entry.generation++;
+        entry.status = "failed";
+        entry.error = { code, message };
+        this.#event({ type: "step-error", stepId: entry.step.id, attempt: Math.max(1, entry.attempts), error: entry.error, final: true, durationMs: 0 });
+      } else if (entry.status === "pending") {
+        entry.status = "skipped";
+        entry.skipCode = "aborted";
+        this.#event({ type: "step-skipped", stepId: entry.step.id, code: "aborted", reason: message });
+      }
+    }
+    this.#scheduler.running = 0;
+    if (!this.#planEnded) this.#emitPlanEnd(undefined, { code, message });
+    if (reason !== "aborted") {
+      // A deadline or a reflector's "abort" still owes the user an answer; none of it needs an await.
+      const streaming = this.#streamingReply;
+      if (streaming !== undefined) {
+        this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
+        this.#event({ type: "reply", text: streaming.stream.written, source: "step", stepId: streaming.entry.step.id });
+      } else {
+        const text = renderTemplateReply(this.#table);
+        this.#replyDelta(text);
+        this.#event({ type: "reply", text, source: "template" });
+      }
+    }
+    const iterator = this.#planIterator;
+    if (iterator?.return !== undefined) {
+      try {
+        void Promise.resolve(iterator.return()).catch(() => undefined);
+      } catch {
+        // A planner whose iterator cannot be closed is left to its signal.
+      }
+    }
+    this.#end(reason, { code, message });
+  }
+
+  // ── planning ────────────────────────────────────────────────────────────
+
+  /** Reads memory, streams the plan and adds its steps. */
+  async #plan(): Promise<void> {
+    const context = await this.#plannerContext();
+    if (this.#isEnded()) return;
+    this.#event({ type: "plan-start", kind: "plan", query: this.#input.query, attempt: 1 });
+    let done: Extract<PlannerEvent, { type: "done" }> | undefined;
+    let repairs = 0;
+    try {
+      const request: Parameters<Planner["stream"]>[0] = { query: this.#input.query, tools: this.#config.registry, signal: this.signal };
+      if (this.#config.profile !== undefined) request.profile = this.#config.profile;
+      if (context !== "") request.context = context;
+      const iterator = this.#plannerEvents(this.#config.planner.stream(request), "Planning")[Symbol.asyncIterator]();
+      this.#planIterator = iterator;
+      for (;;) {
+        const next = await iterator.next();
+        if (this.#isEnded()) return;
+        if (next.done === true) break;
+        const event = next.value;
+        if (event.type === "step") this.#addStep(event.step, this.#planSource);
+        else if (event.type === "issue") this.#event({ type: "step-issue", issue: event.issue, action: event.action });
+        else if (event.type === "repair") {
+          repairs++;
+          this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: repairs });
+        } else if (event.type === "done") done = event;
+      }
+    } catch (error) {
+      if (this.#isEnded()) return;
+      this.#plannerError = toErrorInfo(error, "model-error");
+    }
+    if (this.#isEnded()) return;
+    // A planner that only reports its steps in `done` still gets them run.
+    for (const step of done?.steps ?? []) if (!this.#table.has(step.id)) this.#addStep(step, this.#planSource);
+    const usage = done?.usage;
+    this.#meter.countPlanner(usage?.modelCalls ?? (this.#plannerError === undefined ? 0 : 1), usage);
+    this.#emitPlanEnd(done, this.#plannerError);
+    this.#phase = "executing";
+    this.#scheduler.sourceEnded(this.#planSource);
+    // Ids that never arrived: their dependents can be decided now.
+    for (const id of this.#table.missingIds()) this.#scheduler.reconsider(this.#table.dependentsOf(id));
+    this.#settle();
+  }
+
+  /**
+   * Ends the plan source and emits `plan-end`.
+   *
+   * @param done - the planner's `done` event, if it came.
+   * @param error - the planner's (or the run's) error.
+   */
+  #emitPlanEnd(done: Extract<PlannerEvent, { type: "done" }> | undefined, error: RuntimeErrorInfo | undefined): void {
+    this.#planEnded = true;
+    const clean = error === undefined && done?.clean === true;
+    this.#planSource.state = clean ? "clean" : "unclean";
+    const usage = done?.usage;
+    const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {
+      type: "plan-end",
+      runId: "",
+      t: 0,
+      clean,
+      finishReason: error !== undefined ? "error" : (done?.finishReason ?? "missing"),
+      fallback: done?.fallback ?? false,
+      steps: this.#table.order.length,
+      modelCalls: usage?.modelCalls ?? 0,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+    };
+    if (error !== undefined) planEnd.error = error;
+    this.#event(planEnd);
+  }
+
+  /**
+   * A planner's events, bounded in time: a planner silent for longer than one
+   * model call may take (`modelTimeouts.totalMs`) is stalled.
+   *
+   * @param events - the planner's stream.
+   * @param what - "Planning" or "Re-planning".
+   * @returns the same events.
+   */
+  #plannerEvents(events: AsyncIterable<PlannerEvent>, what: string): AsyncIterable<PlannerEvent> {
+    const totalMs = this.#config.modelTimeouts.totalMs;
+    return boundStream(events, { idleMs: totalMs, totalMs: Number.POSITIVE_INFINITY }, this.#config.clock, what, this.signal);
+  }
+
+  /**
+   * The planner's context: earlier turns, the run context and memory.
+   *
+   * @returns the text, or `""`.
+   */
+  async #plannerContext(): Promise<string> {
+    const parts: string[] = [];
+    if (this.#input.history !== "") parts.push(`Conversation so far:\n${this.#input.history}`);
+    if (Object.keys(this.#input.context).length > 0) {
+      parts.push(`Run context (reference it as {{context.<key>}}): ${truncateJson(this.#input.context, 2000)}`);
+    }
+    const memory = this.#config.memory;
+    if (memory !== undefined) {
+      try {
+        const found = memory.read(this.#input.query);
+        const entries = isPromiseLike<readonly MemoryEntry[]>(found)
+          ? await withTimeout(this.#config.clock, this.#config.memoryTimeoutMs, this.signal, `Reading memory timed out after ${this.#config.memoryTimeoutMs} ms`, () => found)
+          : found;
+        if (entries.length > 0) {
+          parts.push(`Memory of earlier runs:\n${entries.map((entry) => `- [${entry.kind}] ${entry.query}: ${truncateJson(entry.content, 300)}`).join("\n")}`);
+        }
+      } catch {
+        // Memory is advisory; a store that fails or stalls does not stop the run.
+      }
+    }
+    return parts.join("\n\n");
+  }
+
+  /**
+   * Adds a step and starts it at once when it is ready.
+   *
+   * @param step - a validated step.
+   * @param source - where it came from.
+   */
+  #addStep(step: PlanStep, source: StepSource): void {
+    const entry = this.#register(step, source);
+    if (entry === undefined) return;
+    this.#scheduler.consider(entry);
+    this.#settle();
+  }
+
+  /**
+   * Adds a step to the table and announces it, without deciding it.
+   *
+   * @param step - a validated step.
+   * @param source - where it came from.
+   * @returns the entry, or `undefined` when its id is taken.
+   */
+  #register(step: PlanStep, source: StepSource): StepEntry | undefined {
+    if (this.#table.has(step.id)) {
+      this.#event({
+        type: "step-issue",
+        issue: { code: "duplicate-id", index: this.#table.order.length, stepId: step.id, path: "/steps", message: `Step id "${step.id}" is already taken; the step was dropped` },
+        action: "dropped",
+      });
+      return undefined;
+    }
+    const entry = this.#table.add(step, source, { early: this.#policy.mayStartEarly(step), readOnly: this.#policy.traitsOf(step).readOnly });
+    if (step.type !== "reply") this.#active++;
+    this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: entry.early });
+    return entry;
+  }
+
+  // ── scheduling ──────────────────────────────────────────────────────────
+
+  /** Moves the run on after any change; re-entrant calls are folded into a loop. */
+  #settle(): void {
+    if (this.#settling) {
+      this.#settleAgain = true;
+      return;
+    }
+    this.#settling = true;
+    try {
+      do {
+        this.#settleAgain = false;
+        this.#settleOnce();
+      } while (this.#settleAgain && this.#phase === "executing");
+    } finally {
+      this.#settling = false;
+    }
+  }
+
+  /** Starts what is ready; once nothing runs, re-plans, replies or finishes. */
+  #settleOnce(): void {
+    this.#advanceReply();
+    this.#scheduler.pump();
+    if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
+    if (this.#failures.length > 0) {
+      if (this.#replanPossible()) {
+        this.#phase = "replanning";
+        this.#guard(this.#replan());
+        return;
+      }
+      if (this.#meter.replanBudgetSpent()) this.#meter.markHit();
+      for (const entry of this.#failures) entry.handled = true;
+      this.#failures = [];
+      this.#scheduler.reopen("replan");
+      this.#scheduler.pump();
+      if (this.#scheduler.running > 0) return;
+    }
+    this.#scheduler.reopen("reply-last");
+    if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
+    for (const entry of this.#table.order) {
+      if (entry.status === "pending") this.#skip(entry, "dependency-failed", "It never became ready");
+    }
+    this.#phase = "finishing";
+    this.#guard(this.#finish());
+  }
+
+  /**
+   * Whether a failure may still be answered by a re-plan.
+   *
+   * @returns the check.
+   */
+  #replanPossible(): boolean {
+    return !this.#isEnded() && this.#streamingReply === undefined && this.#meter.replanAllowed();
+  }
+
+  /**
+   * Whether a re-plan is due once nothing runs.
+   *
+   * @returns the check.
+   */
+  #replanDue(): boolean {
+    return this.#failures.length > 0 && this.#replanPossible();
+  }
+
+  /**
+   * Marks a pending step skipped.
+   *
+   * @param entry - the step.
+   * @param code - why.
+   * @param reason - why, in words.
+   */
+  #skip(entry: StepEntry, code: StepSkipCode, reason: string): void {
+    entry.status = "skipped";
+    entry.skipCode = code;
+    if (entry.step.type !== "reply") this.#active--;
+    this.#event({ type: "step-skipped", stepId: entry.step.id, code, reason });
+  }
+
+  // ── attempts ────────────────────────────────────────────────────────────
+
+  /**
+   * Runs a tool or llm step through the executor until it succeeds or fails
+   * for good, with the reflector's say on a failure. Everything up to the
+   * tool call is synchronous, so a ready step's tool starts in the same tick
+   * its `step` event arrived.
+   *
+   * @param entry - a step marked running.
+   */
+  async #runAttempts(entry: StepEntry): Promise<void> {
+    for (;;) {
+      const generation = entry.generation;
+      const { outcome, durationMs } = await this.#execute(entry);
+      if (this.#isEnded() || entry.generation !== generation) return;
+      const attempt = Math.max(1, entry.attempts);
+      if (outcome.ok === "skip") {
+        this.#scheduler.running--;
+        if (attempt === 1 && entry.attempts <= 1) {
+          this.#skip(entry, outcome.code, outcome.reason);
+          this.#scheduler.ended(entry);
+        } else {
+          this.#fail(entry, { code: "budget-exceeded", message: outcome.reason }, attempt, durationMs);
+        }
+        this.#settle();
+        return;
+      }
+      if (outcome.ok) {
+        this.#scheduler.running--;
+        const freed = this.#table.succeed(entry, outcome.value);
+        this.#active--;
+        this.#event({ type: "step-end", stepId: entry.step.id, attempt, result: outcome.value, durationMs, cached: outcome.cached });
+        this.#scheduler.succeeded(freed);
+        this.#settle();
+        return;
+      }
+      entry.error = outcome.error;
+      const verdict = await reflectOnFailure(
+        {
+          reflector: this.#config.reflector,
+          reflectionRetries: this.#config.reflectionRetries,
+          query: this.#input.query,
+          registry: this.#config.registry,
+          model: this.#model,
+          signal: this.signal,
+          completed: () => this.#table.completed(),
+        },
+        entry,
+        outcome.error,
+      );
+      if (this.#isEnded() || entry.generation !== generation) return;
+      if (verdict !== undefined) {
+        const event: Extract<RuntimeEvent, { type: "reflection" }> = { type: "reflection", runId: "", t: 0, stepId: entry.step.id, action: verdict.action, reason: verdict.reason ?? "" };
+        if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
+        this.#event(event);
+      }
+      if (verdict?.action === "retry") {
+        entry.reflections++;
+        if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
+        this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
+        const retry: Extract<RuntimeEvent, { type: "step-retry" }> = { type: "step-retry", runId: "", t: 0, stepId: entry.step.id, attempt: attempt + 1, delayMs: 0, cause: "reflection" };
+        if (verdict.arguments !== undefined) retry.arguments = verdict.arguments;
+        this.#event(retry);
+        continue;
+      }
+      this.#scheduler.running--;
+      this.#fail(entry, outcome.error, attempt, durationMs);
+      if (verdict?.action === "abort") {
+        this.abort("failed", `A reflector stopped the run after step "${entry.step.id}" failed: ${verdict.reason}`);
+        return;
+      }
+      this.#settle();
+      return;
+    }
+  }
+
+  /**
+   * Records a step's final failure.
+   *
+   * @param entry - the step.
+   * @param error - the last error.
+   * @param attempt - the last attempt.
+   * @param durationMs - its duration.
+   */
+  #fail(entry: StepEntry, error: RuntimeErrorInfo, attempt: number, durationMs: number): void {
+    entry.status = "failed";
+    entry.error = error;
+    this.#active--;
+    this.#anyFailure = true;
+    this.#failures.push(entry);
+    this.#event({ type: "step-error", stepId: entry.step.id, attempt, error, final: true, durationMs });
+    this.#scheduler.ended(entry);
+  }
+
+  /**
+   * Hands a step to the executor (the application's, or the default one
+   * with retries): resolves its references (a step whose references fail
+   * never reaches the executor), lends it an `attempt` function that runs
+   * one attempt with the runtime's semantics, and turns its answer into the
+   * step's outcome.
+   *
+   * @param entry - a step marked running.
+   * @returns the outcome, and the duration of the last attempt.
+   */
+  async #execute(entry: StepEntry): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
+    const step = entry.step;
+    const resolved = resolveStepInput(entry, this.#table.results);
+    if (!resolved.ok || step.type === "reply") {
+      const error = resolved.ok ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } : resolved.error;
+      entry.attempts++;
+      this.#event({ type: "step-start", stepId: step.id, attempt: entry.attempts, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
+      return { outcome: { ok: false, error, permanent: true }, durationMs: 0 };
+    }
+    const input = resolved.input;
+    const generation = entry.generation;
+    const retries = this.#policy.retriesOf(step);
+    const stopped: StepAttemptOutcome = { ok: false, error: { code: "aborted", message: "The run ended" }, retryable: false };
+    let refused: Extract<AttemptOutcome, { ok: "skip" }> | undefined;
+    let durationMs = 0;
+    const call: StepCall = {
+      runId: this.#input.runId,
+      step,
+      input,
+      retries,
+      timeoutMs: this.#policy.timeoutOf(step),
+      backoff: this.#config.backoff,
+      signal: this.signal,
+      attempt: async (options = {}) => {
+        if (this.#isEnded() || entry.generation !== generation) return stopped;
+        const number = options.number ?? entry.attempts + 1;
+        entry.attempts = number;
+        const startedAt = this.#config.clock.now();
+        // Each attempt gets its own copy: what an earlier attempt did to its arguments is gone.
+        let attemptInput = input;
+        if (number > 1) {
+          const again = resolveStepInput(entry, this.#table.results);
+          if (again.ok) attemptInput = again.input;
+        }
+        const pending = attemptStep(this.#attemptContext, entry, attemptInput, number);
+        const outcome = isPromiseLike<AttemptOutcome>(pending) ? await pending : pending;
+        durationMs = Math.round((this.#config.clock.now() - startedAt) * 1000) / 1000;
+        if (this.#isEnded() || entry.generation !== generation) return stopped;
+        if (outcome.ok === "skip") {
+          refused = outcome;
+          return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
+        }
+        if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
+        entry.error = outcome.error;
+        const retryable = !outcome.permanent && number <= retries;
+        if (retryable) {
+          this.#event({ type: "step-error", stepId: step.id, attempt: number, error: outcome.error, final: false, durationMs });
+          this.#event({ type: "step-retry", stepId: step.id, attempt: number + 1, delayMs: options.retryDelayMs ?? 0, cause: "policy" });
+        }
+        return { ok: false, error: outcome.error, retryable };
+      },
+    };
+    let final: StepAttemptOutcome | undefined;
+    try {
+      final = await this.#executor(call);
+    } catch (error) {
+      final = { ok: false, error: toErrorInfo(error, "tool-error"), retryable: false };
+    }
+    if (refused !== undefined) return { outcome: refused, durationMs };
+    if (final?.ok === true) {
+      // An application executor's value (a durable replay, say) is snapshotted like any result.
+      if (this.#config.executeStep === undefined) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
+      try {
+        return { outcome: { ok: true, value: snapshotResult(final.value, step.id), cached: final.cached === true }, durationMs };
+      } catch (error) {
+        return { outcome: { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true }, durationMs };
+      }
+    }
+    const error = final?.error ?? { code: "tool-error", message: `The step executor returned no outcome for step "${step.id}"` };
+    return { outcome: { ok: false, error, permanent: true }, durationMs };
+  }
+
+  // ── reply steps ─────────────────────────────────────────────────────────
+
+  /**
+   * Starts streaming the reply step's text once the plan ended cleanly and
+   * nothing failed, and (with `replyStreaming: "safe"`) no re-plan is
+   * possible any more, since what was streamed cannot be taken back; then
+   * writes each reference as its step ends. From then on the plan is fixed:
+   * no re-plan replaces the reply. Otherwise the reply is written whole when
+   * it resolves.
+   */
+  #advanceReply(): void {
+    if (this.#phase !== "executing" && this.#phase !== "finishing") return;
+    let streaming = this.#streamingReply;
+    if (streaming === undefined) {
+      if (this.#anyFailure || this.#planSource.state !== "clean" || this.#meter.usage.replans > 0) return;
+      if (this.#config.replyStreaming === "safe" && this.#meter.replanAllowed()) return;
+      const last = this.#table.order[this.#table.order.length - 1];
+      if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== this.#planSource) return;
+      if (!ReplyStream.streamable(last.step.text)) return;
+      streaming = { entry: last, stream: new ReplyStream(last.step.text) };
+      last.fixed = true;
+      this.#streamingReply = streaming;
+    }
+    this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));
+  }
+
+  /**
+   * Emits a piece of the reply, when there is one.
+   *
+   * @param delta - the text.
+   */
+  #replyDelta(delta: string): void {
+    if (delta !== "") this.#event({ type: "reply-delta", delta });
+  }
+
+  /**
+   * Resolves a reply step's text (synchronously).
+   *
+   * @param entry - a ready reply step.
+   */
+  #runReply(entry: StepEntry): void {
+    if (entry.step.type !== "reply") return;
+    entry.status = "running";
+    entry.attempts = 1;
+    this.#event({ type: "step-start", stepId: entry.step.id, attempt: 1, input: entry.step.text, cached: false });
+    try {
+      let text: string;
+      const streaming = this.#streamingReply;
+      if (streaming?.entry === entry) {
+        this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
+        text = streaming.stream.written;
+      } else {
+        const resolved = resolveReferences(entry.step.text, this.#table.results);
+        text = typeof resolved === "string" ? resolved : (JSON.stringify(resolved) ?? "");
+      }
+      const freed = this.#table.succeed(entry, text);
+      this.#event({ type: "step-end", stepId: entry.step.id, attempt: 1, result: text, durationMs: 0, cached: false });
+      this.#scheduler.succeeded(freed);
+    } catch (error) {
+      entry.status = "failed";
+      entry.handled = true;
+      entry.error = toErrorInfo(error, "unknown-reference");
+      this.#event({ type: "step-error", stepId: entry.step.id, attempt: 1, error: entry.error, final: true, durationMs: 0 });
+      this.#scheduler.ended(entry);
+    }
+  }
+
+  // ── re-planning ─────────────────────────────────────────────────────────
+
+  /** Asks the planner for a patch, then applies it. */
+  async #replan(): Promise<void> {
+    const failed = this.#failures;
+    this.#failures = [];
+    const remaining = this.#table.order.filter((entry) => entry.status === "pending");
+    const attempt = this.#meter.countReplan();
+    this.#meter.usage.modelCalls++;
+    this.#event({ type: "plan-start", kind: "replan", query: this.#input.query, attempt });
+    let patch: { steps: PlanStep[]; clean: boolean } | undefined;
+    try {
+      const request: ReplanRequest = {
+        query: this.#input.query,
+        tools: this.#config.registry,
+        completed: this.#table.completed(),
+        failed: failed.map((entry): FailedStep => ({ step: entry.step, error: entry.error?.message ?? "failed" })),
+        remaining: remaining.map((entry) => entry.step),
+        signal: this.signal,
+      };
+      if (this.#config.profile !== undefined) request.profile = this.#config.profile;
+      const streaming = (this.#config.planner as { streamReplan?: (request: ReplanRequest) => AsyncIterable<PlannerEvent> }).streamReplan;
+      if (typeof streaming === "function") {
+        // A planner that streams its patch (LLMPlanner) reports its issues, repairs, model calls and whether it ended cleanly.
+        this.#meter.usage.modelCalls--;
+        patch = await this.#readPatch(streaming.call(this.#config.planner, request), attempt);
+      } else {
+        const steps = await withTimeout(this.#config.clock, this.#config.modelTimeouts.totalMs, this.signal, `Re-planning timed out after ${this.#config.modelTimeouts.totalMs} ms`, () =>
+          this.#config.planner.replan(request),
+        );
+        patch = Array.isArray(steps) ? { steps, clean: true } : undefined;
+      }
+    } catch {
+      patch = undefined;
+    }
+    if (this.#isEnded()) return;
+    for (const entry of failed) entry.handled = true;
+    if (patch !== undefined && patch.steps.length > 0) {
+      for (const entry of failed) entry.superseded = true;
+      const stillPending = remaining.filter((entry) => entry.status === "pending");
+      const { steps, renamed } = renamePatch(patch.steps, attempt, (id) => this.#table.has(id));
+      this.#event({
+        type: "replan",
+        attempt,
+        failed: failed.map((entry) => entry.step.id),
+        replaced: stillPending.map((entry) => entry.step.id),
+        added: steps.map((step) => step.id),
+        renamed,
+      });
+      for (const entry of stillPending) this.#skip(entry, "replaced", `Re-plan ${attempt} replaced it`);
+      // The patch is whole before any of it starts: readiness sees every new step, and the source's state.
+      const source: StepSource = { kind: "replan", attempt, state: patch.clean ? "clean" : "unclean" };
+      const added: StepEntry[] = [];
+      for (const step of steps) {
+        const entry = this.#register(step, source);
+        if (entry !== undefined) added.push(entry);
+      }
+      this.#phase = "executing";
+      this.#scheduler.reconsider(added);
+    }
+    this.#phase = "executing";
+    this.#scheduler.reopen("replan");
+    this.#settle();
+  }
+
+  /**
+   * Reads a streamed patch: forwards issues and repairs, counts the model
+   * calls and tokens of `done`, and returns its steps and whether it ended cleanly.
+   *
+   * @param events - the planner's patch events.
+   * @param attempt - the re-plan number, for repair events.
+   * @returns the patch, or `undefined` when the stream ended without `done`.
+   */
+  async #readPatch(events: AsyncIterable<PlannerEvent>, attempt: number): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
+    const iterator = this.#plannerEvents(events, "Re-planning")[Symbol.asyncIterator]();
+    let patch: { steps: PlanStep[]; clean: boolean } | undefined;
+    let counted = false;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true || this.#isEnded()) break;
+        const event = next.value;
+        if (event.type === "issue") this.#event({ type: "step-issue", issue: event.issue, action: event.action });
+        else if (event.type === "repair") this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt });
+        else if (event.type === "done") {
+          patch = { steps: event.steps, clean: event.clean };
+          counted = true;
+          this.#meter.countPlanner(event.usage.modelCalls, event.usage);
+        }
+      }
+    } finally {
+      if (!counted) this.#meter.usage.modelCalls++;
+      if (this.#isEnded()) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    }
+    return patch;
+  }
+
+  // ── the end ─────────────────────────────────────────────────────────────
+
+  /** Emits the reply, writes memory and ends the run. */
+  async #finish(): Promise<void> {
+    let last: StepEntry | undefined;
+    for (const entry of this.#table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
+    if (last !== undefined) {
+      const text = String(this.#table.results.get(last.step.id));
+      if (this.#streamingReply?.entry !== last) this.#replyDelta(text);
+      this.#event({ type: "reply", text, source: "step", stepId: last.step.id });
+    } else {
+      const integrated = await this.#integrate();
+      if (this.#isEnded()) return;
+      if (integrated === undefined) {
+        const text = renderTemplateReply(this.#table);
+        this.#replyDelta(text);
+        this.#event({ type: "reply", text, source: "template" });
+      } else {
+        this.#event({ type: "reply", text: integrated, source: "model" });
+      }
+    }
+    const reason: RunEndReason = this.#meter.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#plannerError) === undefined ? "completed" : "failed";
+    await this.#writeMemory(reason);
+    if (this.#isEnded()) return;
+    this.#end(reason, reason === "failed" || reason === "budget" ? findRunFailure(this.#table, this.#stopError, this.#plannerError) : undefined);
+  }
+
+  /**
+   * Asks the model to integrate the results into an answer, streaming it
+   * as `reply-delta` events (leading and trailing white space left out).
+   *
+   * @returns the answer, or `undefined` when there is no model, no budget,
+   *   or the call failed before it wrote anything.
+   */
+  async #integrate(): Promise<string | undefined> {
+    const model = this.#model;
+    if (model === undefined || this.#config.integrate === "template") return undefined;
+    if (!this.#meter.modelCallAllowed()) {
+      this.#meter.markHit();
+      return undefined;
+    }
+    let written = "";
+    let held = "";
+    try {
+      const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(this.#input.query, this.#table), signal: this.signal };
+      for await (const part of model.stream(request)) {
+        if (this.#isEnded()) return undefined;
+        if (part.type === "finish" && part.reason === "error" && written === "") return undefined;
+        if (part.type !== "text") continue;
+        const text = held + part.text;
+        const trimmed = written === "" ? text.trimStart() : text;
+        const body = trimmed.trimEnd();
+        held = trimmed.slice(body.length);
+        if (body !== "") {
+          written += body;
+          this.#replyDelta(body);
+        }
+      }
+    } catch {
+      if (written === "") return undefined;
+      // The answer broke off after it began: what was written stands, and the results follow it.
+      const rest = `\n\n${renderTemplateReply(this.#table)}`;
+      this.#replyDelta(rest);
+      return written + rest;
+    }
+    return written === "" ? undefined : written;
+  }
+
+  /**
+   * Writes reflections, then results, to memory after the run, each write
+   * bounded in time.
+   *
+   * @param reason - how the run ended.
+   */
+  async #writeMemory(reason: RunEndReason): Promise<void> {
+    const memory = this.#config.memory;
+    if (memory === undefined) return;
+    const state = this.#reducer.state;
+    const entries = buildMemoryEntries(
+      { runId: this.#input.runId, query: this.#input.query, reason, reply: state.reply?.text, reflections: state.reflections },
+      this.#table,
+      this.#config.clock.now(),
+    );
+    for (const entry of entries) {
+      try {
+        const written = memory.write(entry);
+        if (isPromiseLike(written)) {
+          await withTimeout(this.#config.clock, this.#config.memoryTimeoutMs, this.signal, `Writing memory timed out after ${this.#config.memoryTimeoutMs} ms`, () => written);
+        }
+      } catch {
+        // Memory is advisory: a failed or stalled write does not fail the run.
+      }
+      if (this.#isEnded()) return;
+    }
+  }
+
+  /**
+   * Emits `run-end` and releases the run.
+   *
+   * @param reason - why.
+   * @param error - the error behind a failed, aborted or timed-out run.
+   */
+  #end(reason: RunEndReason, error: RuntimeErrorInfo | undefined): void {
+    this.#phase = "ended";
+    if (this.#deadlineTimer !== undefined) this.#config.clock.clearTimeout(this.#deadlineTimer);
+    const event: Extract<RuntimeEvent, { type: "run-end" }> = {
+      type: "run-end",
+      runId: "",
+      t: 0,
+      reason,
+      usage: { ...this.#meter.usage },
+      durationMs: this.#round(this.#config.clock.now() - this.#startedAt),
+    };
+    if (error !== undefined && reason !== "completed") event.error = error;
+    this.#event(event);
+    if (!this.#controller.signal.aborted) this.#controller.abort(new PlankitError("aborted", "The run ended"));
+    this.#resolveFinished();
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────
+
+  /**
+   * Stamps an event with the run id and time, applies it to the run state, and emits it.
+   *
+   * @param event - the event without (or with placeholder) `runId` and `t`.
+   */
+  #event(event: RuntimeEvent | PendingEvent): void {
+    const runId = this.#input.runId;
+    const t = this.#round(this.#config.clock.now() - this.#startedAt);
+    // type, runId and t lead the JSON of every event.
+    const ordered = Object.assign({ type: event.type, runId, t }, event, { runId, t }) as RuntimeEvent;
+    this.#reducer.apply(ordered);
+    this.#emit(ordered);
+  }
+
+  /**
+   * Rounds a duration to microseconds, so logs stay short.
+   *
+   * @param ms - milliseconds.
+   * @returns the rounded value.
+   */
+  #round(ms: number): number {
+    return Math.round(ms * 1000) / 1000;
+  }
+
+  /**
+   * A model stream as the runtime's own calls see it: counted, budgeted,
+   * and bounded by the idle and total timeouts.
+   *
+   * @param model - the runtime's model.
+   * @param request - the request.
+   * @returns the parts.
+   */
+  async *#guardedStream(model: PlanModel, request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
+    const refusal = this.#meter.refuseModelCall();
+    if (refusal !== undefined) throw new PlankitError("budget-exceeded", refusal);
+    const what = request.purpose === "reflect" ? "Reflection" : request.purpose === "integrate" ? "Integration" : request.purpose === "llm-step" ? "An llm step" : "A model call";
+    for await (const part of boundStream(model.stream(request), this.#config.modelTimeouts, this.#config.clock, what, request.signal)) {
+      if (part.type === "finish") this.#meter.countTokens(part.usage);
+      yield part;
+    }
+  }
+
+  /**
+   * Runs a task of the run; an unexpected error ends the run as `failed`
+   * instead of becoming an unhandled rejection.
+   *
+   * @param task - the task.
+   */
+  #guard(task: Promise<void>): void {
+    task.catch((error: unknown) => {
+      this.#stopError = toErrorInfo(error, "tool-error");
+      this.abort("failed", `Internal error: ${this.#stopError.message}`);
+    });
+  }
+}
+
+/**
+ * A frozen copy of a result an application executor returned.
+ *
+ * @param value - the result.
+ * @param stepId - the step, for the error.
+ * @returns the copy.
+ */
+function snapshotResult(value: unknown, stepId: string): unknown {
+  return snapshotValue(value, { freeze: true, what: `The result of step "${stepId}"` });
+}

@@ -1,0 +1,222 @@
+/**
+ * The ready set: which steps start, in what order, within the concurrency limit.
+ *
+ * @module
+ */
+import type { StepSkipCode } from "../runtime-event.ts";
+import { readinessOf, type ReadinessView, type WaitReason } from "./readiness.ts";
+import type { StepSource } from "./step-source.ts";
+import type { StepEntry, StepTable } from "./step-table.ts";
+
+/** What the scheduler asks of the run. */
+export interface SchedulerHooks {
+  /** The run around the steps, for {@link readinessOf}. */
+  readonly view: ReadinessView;
+  /** The most tool and llm steps running at once. */
+  readonly maxConcurrency: number;
+  /** Counts a step start against the budget, or says why it may not start. */
+  refuseStart(entry: StepEntry): string | undefined;
+  /** Starts a tool or llm step (already marked running). */
+  start(entry: StepEntry): void;
+  /** Resolves a ready reply step. */
+  reply(entry: StepEntry): void;
+  /** Marks a pending step skipped and emits it. */
+  skip(entry: StepEntry, code: StepSkipCode, reason: string): void;
+}
+
+/**
+ * Keeps the ready set with dependency counters: a step is looked at when it
+ * is added, when its last dependency succeeds, when a dependency fails or is
+ * skipped, or when the gate it waits at opens (its source ended, a re-plan
+ * was settled, every other step ended). So scheduling costs
+ * O(steps + references) over a run, not a scan of every step per change.
+ *
+ * @example
+ * ```ts
+ * const scheduler = new Scheduler(table, hooks);
+ * scheduler.consider(table.add(step, source, traits));
+ * scheduler.pump();
+ * ```
+ */
+export class Scheduler {
+  /** Tool and llm steps running now. */
+  running = 0;
+  readonly #table: StepTable;
+  readonly #hooks: SchedulerHooks;
+  readonly #queue: StepEntry[] = [];
+  #head = 0;
+  readonly #queued = new Set<StepEntry>();
+  readonly #parked = new Map<StepEntry, WaitReason>();
+  readonly #atSource = new Map<StepSource, Set<StepEntry>>();
+  readonly #atGate = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>() };
+  readonly #work: StepEntry[] = [];
+  #draining = false;
+
+  /**
+   * @param table - the run's steps.
+   * @param hooks - what the scheduler asks of the run.
+   */
+  constructor(table: StepTable, hooks: SchedulerHooks) {
+    this.#table = table;
+    this.#hooks = hooks;
+  }
+
+  /**
+   * Looks at a pending step (new, or something it waits on changed).
+   *
+   * @param entry - the step.
+   */
+  consider(entry: StepEntry): void {
+    this.#work.push(entry);
+    this.#drain();
+  }
+
+  /**
+   * A step succeeded: looks at the dependents it freed.
+   *
+   * @param freed - dependents with no unmet dependency left.
+   */
+  succeeded(freed: readonly StepEntry[]): void {
+    for (const entry of freed) this.#work.push(entry);
+    this.#drain();
+  }
+
+  /**
+   * A step failed or was skipped: looks at its dependents.
+   *
+   * @param entry - the step.
+   */
+  ended(entry: StepEntry): void {
+    for (const dependent of this.#table.dependentsOf(entry.step.id)) this.#work.push(dependent);
+    this.#drain();
+  }
+
+  /**
+   * A source ended: looks at the steps that waited for it.
+   *
+   * @param source - the source.
+   */
+  sourceEnded(source: StepSource): void {
+    const waiting = this.#atSource.get(source);
+    if (waiting === undefined) return;
+    this.#atSource.delete(source);
+    for (const entry of waiting) this.#work.push(entry);
+    this.#drain();
+  }
+
+  /**
+   * A gate opened: looks at the steps waiting at it.
+   *
+   * @param gate - `replan` (a failure was dealt with) or `reply-last` (every other step ended).
+   */
+  reopen(gate: "replan" | "reply-last"): void {
+    const waiting = this.#atGate[gate];
+    if (waiting.size === 0) return;
+    const list = [...waiting];
+    waiting.clear();
+    for (const entry of list) this.#work.push(entry);
+    this.#drain();
+  }
+
+  /**
+   * Looks at the given steps (pending ones only).
+   *
+   * @param entries - steps whose surroundings changed.
+   */
+  reconsider(entries: Iterable<StepEntry>): void {
+    for (const entry of entries) this.#work.push(entry);
+    this.#drain();
+  }
+
+  /** Starts queued steps while the concurrency limit allows. */
+  pump(): void {
+    while (this.#head < this.#queue.length && this.running < this.#hooks.maxConcurrency) {
+      const entry = this.#queue[this.#head++] as StepEntry;
+      this.#queued.delete(entry);
+      if (entry.status !== "pending") continue;
+      const refusal = this.#hooks.refuseStart(entry);
+      if (refusal !== undefined) {
+        this.#hooks.skip(entry, "budget", refusal);
+        this.ended(entry);
+        continue;
+      }
+      this.running++;
+      entry.status = "running";
+      this.#hooks.start(entry);
+    }
+    if (this.#head === this.#queue.length && this.#head > 0) {
+      this.#queue.length = 0;
+      this.#head = 0;
+    }
+  }
+
+  /** Looks at every step in the work list; skips cascade through it without recursion. */
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      // First in, first out: steps start in the order they became ready.
+      for (let index = 0; index < this.#work.length; index++) this.#evaluate(this.#work[index] as StepEntry);
+    } finally {
+      this.#work.length = 0;
+      this.#draining = false;
+    }
+  }
+
+  /**
+   * Decides one step.
+   *
+   * @param entry - the step.
+   */
+  #evaluate(entry: StepEntry): void {
+    if (entry.status !== "pending" || this.#queued.has(entry)) return;
+    this.#unpark(entry);
+    const readiness = readinessOf(entry, this.#hooks.view);
+    if (readiness.kind === "skip") {
+      this.#hooks.skip(entry, readiness.code, readiness.reason);
+      for (const dependent of this.#table.dependentsOf(entry.step.id)) this.#work.push(dependent);
+      return;
+    }
+    if (readiness.kind === "ready") {
+      if (entry.step.type === "reply") {
+        this.#hooks.reply(entry);
+        return;
+      }
+      this.#queued.add(entry);
+      this.#queue.push(entry);
+      return;
+    }
+    this.#park(entry, readiness.reason);
+  }
+
+  /**
+   * Remembers where a step waits, so the right event wakes it.
+   *
+   * @param entry - the step.
+   * @param reason - why it waits.
+   */
+  #park(entry: StepEntry, reason: WaitReason): void {
+    if (reason === "dependencies") return;
+    this.#parked.set(entry, reason);
+    if (reason === "source") {
+      const set = this.#atSource.get(entry.source);
+      if (set === undefined) this.#atSource.set(entry.source, new Set([entry]));
+      else set.add(entry);
+    } else {
+      this.#atGate[reason].add(entry);
+    }
+  }
+
+  /**
+   * Forgets where a step waited.
+   *
+   * @param entry - the step.
+   */
+  #unpark(entry: StepEntry): void {
+    const reason = this.#parked.get(entry);
+    if (reason === undefined) return;
+    this.#parked.delete(entry);
+    if (reason === "source") this.#atSource.get(entry.source)?.delete(entry);
+    else if (reason !== "dependencies") this.#atGate[reason].delete(entry);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Where a run's steps come from.
+ *
+ * @module
+ */
+
+/**
+ * One source of steps: the first plan (with its repair), or one re-plan
+ * patch. Side-effecting steps wait until their source `ended` cleanly.
+ * Other kinds of source (a model's native tool-call turn, say) fit the same
+ * shape.
+ *
+ * @example
+ * ```ts
+ * const plan: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
+ * ```
+ */
+export interface StepSource {
+  /** What wrote the steps. */
+  readonly kind: "plan" | "replan";
+  /** 1 for the plan; the re-plan number for a patch. */
+  readonly attempt: number;
+  /** `streaming` while steps may still arrive; then `clean` (finished normally and validated) or `unclean`. */
+  state: "streaming" | "clean" | "unclean";
+}
