@@ -9,11 +9,12 @@
  * The provider is an AI SDK mock language model (`ai/test`) that streams at
  * a fixed pace (time to first token, tokens per second, 4 characters per
  * token), with tool calls as `tool-input-start` / `-delta` / `-end` parts,
- * then the whole `tool-call`. Workloads: 8 independent look-ups in one turn,
+ * then the whole `tool-call`; look-ups take 250 to 1000 ms, fixed per query.
+ * Workloads: 8 independent look-ups in one turn,
  * then the answer; and 3 dependent turns (a look-up, a look-up that needs
  * its result, the answer). The ideal schedule starts each call the instant
  * its arguments closed and starts the next turn once the turn's stream and
- * its calls have all ended.
+ * its calls have all ended, measured on plankit's own runs.
  *
  * @module
  */
@@ -28,8 +29,12 @@ type Prompt = Parameters<MockLanguageModelV4["doStream"]>[0]["prompt"];
 
 /** The provider's pace. */
 const speed = { firstTokenMs: 300, tokensPerSecond: 100, charsPerToken: 4 };
-/** A look-up's latency. */
-const lookupMs = 250;
+/** A look-up's latency: 250 to 1000 ms, fixed per query (the same for both contenders). */
+function lookupMs(q: string): number {
+  let hash = 0;
+  for (const char of q) hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
+  return 250 + (hash % 4) * 250;
+}
 /** Runs per cell; the median is reported. */
 const runs = 5;
 
@@ -95,6 +100,10 @@ interface Timeline {
   toolStart: Map<string, number>;
   /** Call id → query, to pair the two. */
   queryOf: Map<string, string>;
+  /** Each model turn: when the provider was called, when its stream ended, and when its calls' arguments closed and for how long they run. */
+  turns: { calledAt: number; endedAt: number; calls: { inputEnd: number; runMs: number }[] }[];
+  /** When each look-up ended. */
+  toolEnd: Map<string, number>;
 }
 
 /** A mock provider streaming a workload's turns at `speed`, logging when each call's input ends. */
@@ -102,6 +111,8 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
   let callCount = 0;
   return new MockLanguageModelV4({
     doStream: async ({ prompt }) => {
+      const turnTimes = { calledAt: performance.now() - timeline.started, endedAt: 0, calls: [] as { inputEnd: number; runMs: number }[] };
+      timeline.turns.push(turnTimes);
       const results = resultsIn(prompt);
       const turnIndex = prompt.filter((message) => message.role === "assistant").length;
       const script = workload.turn(turnIndex, results);
@@ -113,9 +124,16 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
       };
       const stream = new ReadableStream<StreamPart>({
         async start(controller) {
-          const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+          // Paced against the clock, not by relative sleeps, so a busy event loop does not slow the stream down.
+          const origin = performance.now();
+          let due = speed.firstTokenMs;
+          const sleep = async (ms: number): Promise<void> => {
+            due += ms;
+            const wait = origin + due - performance.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          };
           controller.enqueue({ type: "stream-start", warnings: [] });
-          await sleep(speed.firstTokenMs);
+          await sleep(0);
           if (script.text !== "") {
             controller.enqueue({ type: "text-start", id: "t" });
             for (const piece of chunks(script.text)) {
@@ -133,6 +151,7 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
               controller.enqueue({ type: "tool-input-delta", id, delta: piece });
             }
             timeline.inputEnd.set(id, performance.now() - timeline.started);
+            turnTimes.calls.push({ inputEnd: performance.now() - timeline.started, runMs: lookupMs((JSON.parse(call.input) as { q: string }).q) });
             controller.enqueue({ type: "tool-input-end", id });
             controller.enqueue({ type: "tool-call", toolCallId: id, toolName: call.name, input: call.input });
           }
@@ -141,6 +160,7 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
             finishReason: { unified: script.calls.length > 0 ? "tool-calls" : "stop", raw: undefined },
             usage: { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 50, text: 50, reasoning: undefined } },
           });
+          turnTimes.endedAt = performance.now() - timeline.started;
           controller.close();
         },
       });
@@ -156,7 +176,8 @@ function lookupTool(timeline: Timeline) {
     inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false }),
     execute: async ({ q }) => {
       timeline.toolStart.set(q, performance.now() - timeline.started);
-      await new Promise((resolve) => setTimeout(resolve, lookupMs));
+      await new Promise((resolve) => setTimeout(resolve, lookupMs(q)));
+      timeline.toolEnd.set(q, performance.now() - timeline.started);
       return lookup(q);
     },
   });
@@ -165,13 +186,14 @@ function lookupTool(timeline: Timeline) {
 /** One run's figures. */
 interface Measured {
   totalMs: number;
+  idealMs: number;
   /** Each call's lag from its arguments closing to its tool starting. */
   lagsMs: number[];
   text: string;
 }
 
 function freshTimeline(): Timeline {
-  return { started: performance.now(), inputEnd: new Map(), toolStart: new Map(), queryOf: new Map() };
+  return { started: performance.now(), inputEnd: new Map(), toolStart: new Map(), queryOf: new Map(), turns: [], toolEnd: new Map() };
 }
 
 function lagsOf(timeline: Timeline): number[] {
@@ -187,7 +209,7 @@ async function runPlankit(workload: Workload): Promise<Measured> {
   });
   const { text, state } = await agent.generate({ prompt: `Run: ${workload.name}` });
   if (state.reason !== "completed") throw new Error(`plankit run ended with ${state.reason}: ${JSON.stringify(state.error)}`);
-  return { totalMs: performance.now() - timeline.started, lagsMs: lagsOf(timeline), text };
+  return { totalMs: performance.now() - timeline.started, idealMs: idealOf(timeline), lagsMs: lagsOf(timeline), text };
 }
 
 async function runAiSdk(workload: Workload): Promise<Measured> {
@@ -195,27 +217,27 @@ async function runAiSdk(workload: Workload): Promise<Measured> {
   const agent = new ToolLoopAgent({ model: createProvider(workload, timeline), tools: { lookup: lookupTool(timeline) }, stopWhen: stepCountIs(8) });
   const result = await agent.stream({ prompt: `Run: ${workload.name}` });
   const text = await result.text;
-  return { totalMs: performance.now() - timeline.started, lagsMs: lagsOf(timeline), text };
+  return { totalMs: performance.now() - timeline.started, idealMs: idealOf(timeline), lagsMs: lagsOf(timeline), text };
 }
 
-/** The ideal end time: each call starts when its arguments close; each turn starts when the last one's stream and calls ended. */
-function idealMs(workload: Workload): number {
-  const tokenMs = 1000 / speed.tokensPerSecond;
-  const tokens = (text: string): number => Math.ceil(text.length / speed.charsPerToken);
-  let now = 0;
-  const results: string[] = [];
-  for (let index = 0; ; index++) {
-    const script = workload.turn(index, results);
-    let at = now + speed.firstTokenMs + tokens(script.text) * tokenMs;
-    let end = at;
-    for (const call of script.calls) {
-      at += tokens(call.input) * tokenMs;
-      end = Math.max(end, at + lookupMs);
-      results.push(lookup((JSON.parse(call.input) as { q: string }).q));
-    }
-    now = Math.max(end, at);
-    if (script.calls.length === 0) return now;
+/**
+ * The ideal schedule of one run, from its own measured model streams (so the
+ * provider's timer drift counts for neither side): each turn's stream as it
+ * took, each call running its look-up time from the instant its arguments
+ * closed, and the next turn called the instant the stream and the calls
+ * ended.
+ *
+ * @param timeline - the run's timeline.
+ * @returns the ideal end, in ms.
+ */
+function idealOf(timeline: Timeline): number {
+  let total = 0;
+  for (const turn of timeline.turns) {
+    const streamEnd = turn.endedAt - turn.calledAt;
+    const callsEnd = Math.max(0, ...turn.calls.map((call) => call.inputEnd - turn.calledAt + call.runMs));
+    total += Math.max(streamEnd, callsEnd);
   }
+  return total;
 }
 
 /**
@@ -235,7 +257,7 @@ export async function run(): Promise<string> {
       aiSdk.push(await runAiSdk(workload));
     }
     if (plankit[0]?.text !== aiSdk[0]?.text) throw new Error(`The answers differ: plankit ${JSON.stringify(plankit[0]?.text)} vs AI SDK ${JSON.stringify(aiSdk[0]?.text)}`);
-    const ideal = idealMs(workload);
+    const ideal = median(plankit.map((entry) => entry.idealMs));
     const ours = median(plankit.map((entry) => entry.totalMs));
     const theirs = median(aiSdk.map((entry) => entry.totalMs));
     rows.push([workload.name, ideal.toFixed(0), ours.toFixed(0), `${(((ours - ideal) / ideal) * 100).toFixed(1)}%`, theirs.toFixed(0), `${(theirs / ours).toFixed(2)}x`]);
@@ -247,7 +269,7 @@ export async function run(): Promise<string> {
   return [
     "## Native tool calls: plankit EagerAgent vs the AI SDK's ToolLoopAgent",
     "",
-    `Same AI SDK mock provider for both (first token ${speed.firstTokenMs} ms, ${speed.tokensPerSecond} tokens/s, ${speed.charsPerToken} characters per token, calls streamed as input deltas), look-ups of ${lookupMs} ms; median of ${runs} runs.`,
+    `Same AI SDK mock provider for both (first token ${speed.firstTokenMs} ms, ${speed.tokensPerSecond} tokens/s, ${speed.charsPerToken} characters per token, calls streamed as input deltas), look-ups of 250 to 1000 ms (fixed per query); median of ${runs} runs. The ideal is measured on plankit's runs.`,
     "",
     formatTable(["workload", "ideal ms", "plankit ms", "plankit vs ideal", "AI SDK ms", "AI SDK / plankit"], rows),
     "",
