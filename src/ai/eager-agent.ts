@@ -8,6 +8,7 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { LLMPlanner } from "../planner/llm-planner.ts";
 import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runtime/agent-runtime.ts";
 import type { Dialog } from "../runtime/dialog.ts";
+import { noOpReflector } from "../runtime/no-op-reflector.ts";
 import type { RunState } from "../runtime/run-state.ts";
 import { fromAiSdkTools, type AiSdkToolLike } from "../tools/from-ai-sdk-tools.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
@@ -147,6 +148,8 @@ export class EagerAgent {
       ...(maxSteps === undefined ? {} : { maxSteps }),
     });
     this.runtime = new AgentRuntime({
+      // The model hears of every failure itself; no separate reflection call.
+      reflector: noOpReflector,
       memory: false,
       ...runtimeOptions,
       planner: this.planner,

@@ -1,39 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type FinishReason, type PlanModel, type PlanModelPart, type PlanModelRequest, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { LLMPlanner, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { createTurnModel, finish, streamedCall, type Turn } from "../fixtures/create-turn-model.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf } from "./planner-test-kit.ts";
-
-/** One scripted turn: the parts the model streams, in order. */
-type Turn = readonly PlanModelPart[];
-
-/** A model that plays one scripted turn per call, logging each part it yields. */
-function createTurnModel(turns: readonly Turn[], log: string[] = []): PlanModel & { requests: PlanModelRequest[] } {
-  const requests: PlanModelRequest[] = [];
-  return {
-    requests,
-    async *stream(request) {
-      const turn = turns[requests.length] ?? [{ type: "finish", reason: "stop" }];
-      requests.push(request);
-      for (const part of turn) {
-        log.push(`model ${part.type}${"callId" in part ? ` ${part.callId}` : ""}`);
-        yield part;
-      }
-    },
-  };
-}
-
-/** A call streamed as a start, its input in pieces, and an end. */
-function streamedCall(callId: string, toolName: string, input: string, pieces = 3): PlanModelPart[] {
-  const size = Math.max(1, Math.ceil(input.length / pieces));
-  const parts: PlanModelPart[] = [{ type: "tool-input-start", callId, toolName }];
-  for (let start = 0; start < input.length; start += size) parts.push({ type: "tool-input-delta", callId, delta: input.slice(start, start + size) });
-  parts.push({ type: "tool-input-end", callId });
-  return parts;
-}
-
-function finish(reason: FinishReason): PlanModelPart {
-  return { type: "finish", reason };
-}
 
 function stepsOf(events: readonly PlannerEvent[]) {
   return events.flatMap((event) => (event.type === "step" ? [event.step] : []));
