@@ -123,11 +123,13 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  * its issues, and the model hears why with the turn's results.
  *
  * - A turn that ends with calls and finish `tool-calls` (or `stop`), with no
- *   call dropped, is clean: `turn-end` says so and, with `awaitOutcomes`,
- *   the steps' outcomes go back to the model for the next turn.
- * - A turn that ends in `length`, an error or any other reason, or drops a
- *   call, is not clean: planning stops there (a runtime then runs none of
- *   its side-effecting steps).
+ *   call dropped, is clean: `turn-end` says so. With `awaitOutcomes`, the
+ *   outcomes go back to the model for the next turn.
+ * - A turn that drops a call is not clean (a runtime then runs none of its
+ *   side-effecting steps), but the loop goes on: the model hears which calls
+ *   did not run and why, and may make them again.
+ * - A turn that ends in `length`, an error or any other reason is not clean
+ *   and ends the loop.
  * - The model's text in a turn without calls is the reply. Otherwise the
  *   reply quotes the plan's final results (`no-reply`, repaired).
  * - Bounded by `maxTurns` model turns and `maxSteps` steps (the last place
@@ -267,10 +269,9 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       }
       const turnClean = finishedCleanly && !dropped;
       yield { type: "turn-end", turn, clean: turnClean, finishReason };
-      if (!turnClean) {
-        clean = false;
-        break;
-      }
+      if (!turnClean) clean = false;
+      // A turn cut off ends the loop; a finished turn with invalid calls goes on, so the model hears why they did not run.
+      if (!finishedCleanly) break;
       if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1) break;
       const ids = calls.flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
       const outcomes = new Map((await setup.awaitOutcomes(ids)).map((outcome) => [outcome.id, outcome]));

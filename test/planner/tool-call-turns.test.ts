@@ -57,7 +57,7 @@ describe("LLMPlanner in tools mode", () => {
     expect(doneOf(events).clean).toBe(false);
   });
 
-  it("reports invalid arguments, unknown tools and non-JSON input with the call's id, and stops there", async () => {
+  it("reports invalid arguments, unknown tools and non-JSON input with the call's id, and tells the model in the next turn", async () => {
     const model = createTurnModel([
       [
         ...streamedCall("c1", "calculator", '{"expr": 42}'),
@@ -65,15 +65,15 @@ describe("LLMPlanner in tools mode", () => {
         { type: "tool-call", callId: "c3", toolName: "arxiv_search", input: "query=agents" },
         finish("tool-calls"),
       ],
-      [{ type: "text", text: "never asked" }, finish("stop")],
+      [{ type: "text", text: "I could not run those calls." }, finish("stop")],
     ]);
-    let asked = 0;
+    const asked: string[][] = [];
     const events = await collectEvents(
       new LLMPlanner({ model, mode: "tools" }).stream({
         query: "q",
         tools: mcpTools,
-        awaitOutcomes: async () => {
-          asked++;
+        awaitOutcomes: async (ids) => {
+          asked.push([...ids]);
           return [];
         },
       }),
@@ -85,9 +85,16 @@ describe("LLMPlanner in tools mode", () => {
       ["invalid-argument", "s3"],
     ]);
     expect(dropped[2]?.message).toContain('"query=agents"');
-    expect(asked).toBe(0);
-    expect(model.requests).toHaveLength(1);
-    expect(doneOf(events)).toMatchObject({ clean: false, fallback: true });
+    expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false });
+    expect(asked).toEqual([[]]);
+    const results = model.requests[1]?.messages?.[1];
+    expect(results?.role === "tool" && results.results.map((result) => [result.callId, result.isError, String(result.output).slice(0, 9)])).toEqual([
+      ["c1", true, "Not run: "],
+      ["c2", true, "Not run: "],
+      ["c3", true, "Not run: "],
+    ]);
+    expect(results?.role === "tool" && String(results.results[1]?.output)).toContain("launch_rocket");
+    expect(doneOf(events)).toMatchObject({ clean: false, steps: [{ id: "s4", type: "reply", text: "I could not run those calls." }] });
   });
 
   it("drops a call cut off by the end of the turn and marks the turn unclean", async () => {

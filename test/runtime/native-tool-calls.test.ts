@@ -84,14 +84,29 @@ describe("native tool calls in the runtime", () => {
     expect(model.requests.map((request) => request.purpose)).toEqual(["plan", "integrate"]);
   });
 
-  it("runs no side-effecting call of a turn with an invalid call, and tells the model why", async () => {
-    const model = createTurnModel([[...streamedCall("c1", "send", '{"to":"ops"}'), ...streamedCall("c2", "lookup", '{"query":"wrong key"}'), finish("tool-calls")]]);
+  it("runs no side-effecting call of a turn with an invalid call, tells the model why, and runs the calls it makes again", async () => {
+    const model = createTurnModel([
+      [...streamedCall("c1", "send", '{"to":"ops"}'), ...streamedCall("c2", "lookup", '{"query":"wrong key"}'), finish("tool-calls")],
+      [...streamedCall("c3", "send", '{"to":"ops"}'), ...streamedCall("c4", "lookup", '{"q":"right key"}'), finish("tool-calls")],
+      [{ type: "text", text: "Done." }, finish("stop")],
+    ]);
     const { runtime, calls } = runtimeWith(model);
     const events = await collect(runtime.run("go"));
-    expect(calls).toEqual([]);
-    expect(statuses(events)[0]).toEqual(["s1", "skipped unsafe-plan"]);
+    expect(calls.map((call) => call.name).sort()).toEqual(["lookup", "send"]);
+    expect(statuses(events).sort()).toEqual([
+      ["s1", "skipped unsafe-plan"],
+      ["s3", "succeeded"],
+      ["s4", "succeeded"],
+      ["s5", "succeeded"],
+    ]);
     expect(events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "missing-argument", stepId: "s2" } });
-    expect(events.find((event) => event.type === "plan-end")).toMatchObject({ clean: false });
+    const told = model.requests[1]?.messages?.[1];
+    expect(told?.role === "tool" && told.results.map((result) => [result.callId, result.isError])).toEqual([
+      ["c1", true],
+      ["c2", true],
+    ]);
+    expect(told?.role === "tool" && String(told.results[0]?.output)).toContain("side effects");
+    expect(invariantProblems(events)).toEqual([]);
   });
 
   it("sends a failed call back to the model, which answers; no re-plan is asked", async () => {
