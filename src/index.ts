@@ -4,7 +4,18 @@
  * @module
  */
 export { PlankitError, type PlankitErrorCode } from "./errors/plankit-error.ts";
-export type { FinishReason, PlanModel, PlanModelPart, PlanModelPurpose, PlanModelRequest, PlanModelUsage } from "./model/plan-model.ts";
+export type {
+  FinishReason,
+  PlanModel,
+  PlanModelMessage,
+  PlanModelPart,
+  PlanModelPurpose,
+  PlanModelRequest,
+  PlanModelTool,
+  PlanModelToolCall,
+  PlanModelToolResult,
+  PlanModelUsage,
+} from "./model/plan-model.ts";
 export {
   createJsonStreamParser,
   type JsonRepair,
@@ -138,6 +149,7 @@ export type {
   PlannerUsage,
   PlanRequest,
   ReplanRequest,
+  StepOutcome,
 } from "./planner/planner-event.ts";
 export {
   LLMPlanner,

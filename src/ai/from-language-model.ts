@@ -3,9 +3,20 @@
  *
  * @module
  */
-import { streamText, type FinishReason as AiFinishReason, type LanguageModel, type LanguageModelCallOptions } from "ai";
+import {
+  jsonSchema,
+  streamText,
+  tool,
+  type FinishReason as AiFinishReason,
+  type JSONSchema7,
+  type JSONValue,
+  type LanguageModel,
+  type LanguageModelCallOptions,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest, PlanModelUsage } from "../model/plan-model.ts";
+import type { FinishReason, PlanModel, PlanModelMessage, PlanModelPart, PlanModelRequest, PlanModelTool, PlanModelUsage } from "../model/plan-model.ts";
 
 type StreamTextOptions = Parameters<typeof streamText>[0];
 
@@ -28,8 +39,8 @@ const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
   length: "length",
   "content-filter": "content-filter",
   error: "error",
-  // A plan is text; a model that stops to call tools, or a stream cut short, did not finish it.
-  "tool-calls": "other",
+  // Clean only for a request that offered tools; a text planner treats it as unclean.
+  "tool-calls": "tool-calls",
   interrupted: "other",
   other: "other",
 };
@@ -48,6 +59,74 @@ function toError(error: unknown, signal: AbortSignal | undefined): PlankitError 
   return new PlankitError("model-error", `The language model failed: ${detail}`, { cause: error });
 }
 
+/** Names providers accept for functions (OpenAI's rule; the strictest common one). */
+const providerName = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Gives each tool a name the provider accepts (`math.factorial` →
+ * `math_factorial`, suffixed when two would collide) and remembers the way back.
+ *
+ * @param tools - the offered tools.
+ * @returns provider name → catalog name.
+ */
+function providerNames(tools: readonly PlanModelTool[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set(tools.map((entry) => entry.name).filter((name) => providerName.test(name)));
+  for (const entry of tools) {
+    if (providerName.test(entry.name)) {
+      names.set(entry.name, entry.name);
+      continue;
+    }
+    const base = entry.name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60) || "tool";
+    let name = base;
+    for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
+    taken.add(name);
+    names.set(name, entry.name);
+  }
+  return names;
+}
+
+/**
+ * Turns a result into the AI SDK's tool output.
+ *
+ * @param result - what came of the call.
+ * @returns the output part's value.
+ */
+function toolOutput(result: { output: unknown; isError?: boolean }) {
+  const json = (result.output === undefined ? null : JSON.parse(JSON.stringify(result.output) ?? "null")) as JSONValue;
+  if (result.isError === true) return typeof json === "string" ? { type: "error-text" as const, value: json } : { type: "error-json" as const, value: json };
+  return typeof json === "string" ? { type: "text" as const, value: json } : { type: "json" as const, value: json };
+}
+
+/**
+ * Builds the AI SDK messages of a request with earlier tool-calling turns.
+ *
+ * @param request - the request.
+ * @param toProvider - catalog name → provider name.
+ * @returns the messages, starting with the prompt as the user's.
+ */
+function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<string, string>): ModelMessage[] {
+  const name = (toolName: string): string => toProvider.get(toolName) ?? toolName;
+  const messages: ModelMessage[] = [{ role: "user", content: request.prompt }];
+  for (const message of request.messages ?? ([] as PlanModelMessage[])) {
+    if (message.role === "assistant") {
+      messages.push({
+        role: "assistant",
+        content: [
+          ...(message.text === "" ? [] : [{ type: "text" as const, text: message.text }]),
+          ...message.toolCalls.map((call) => ({ type: "tool-call" as const, toolCallId: call.callId, toolName: name(call.toolName), input: call.input })),
+        ],
+      });
+    } else {
+      messages.push({
+        role: "tool",
+        content: message.results.map((result) => ({ type: "tool-result" as const, toolCallId: result.callId, toolName: name(result.toolName), output: toolOutput(result) })),
+      });
+    }
+  }
+  return messages;
+}
+
 /**
  * Adapts any AI SDK `LanguageModel` (v7 — a provider model such as
  * `createOpenAI({ baseURL })("…")`, or a gateway model id) to a
@@ -56,8 +135,11 @@ function toError(error: unknown, signal: AbortSignal | undefined): PlankitError 
  *
  * Each request runs `streamText` with the system prompt as `instructions`
  * and the prompt as the user message; text deltas become `text` parts, the
- * final finish reason and token usage the `finish` part (`tool-calls` and
- * `interrupted` map to `other`). Errors the AI SDK reports in the stream are
+ * final finish reason and token usage the `finish` part (`interrupted` maps
+ * to `other`). A request's `tools` are offered natively, without `execute`
+ * (plankit runs them), under names the provider accepts; the streamed
+ * `tool-input-*` and `tool-call` parts come back under the catalog's names,
+ * and `messages` (earlier calls and their results) follow the prompt. Errors the AI SDK reports in the stream are
  * thrown as `PlankitError` `model-error` (`aborted` when the signal fired),
  * so a failed request never looks like an empty answer.
  *
@@ -79,13 +161,25 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
     async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
       const { signal } = request;
       if (signal?.aborted) throw toError(undefined, signal);
+      const offered = request.tools ?? [];
+      const fromProvider = providerNames(offered);
+      const toProvider = new Map([...fromProvider].map(([provider, name]) => [name, provider]));
+      const catalogName = (name: string): string => fromProvider.get(name) ?? name;
+      const input = request.messages !== undefined && request.messages.length > 0 ? { messages: toModelMessages(request, toProvider) } : { prompt: request.prompt };
       const call: StreamTextOptions = {
         ...options,
         model,
-        prompt: request.prompt,
+        ...input,
         // The stream's error parts are thrown below; the default handler would also log them.
         onError: () => {},
       };
+      if (offered.length > 0) {
+        const tools: ToolSet = {};
+        for (const entry of offered) {
+          tools[toProvider.get(entry.name) ?? entry.name] = tool({ description: entry.description, inputSchema: jsonSchema(entry.inputSchema as JSONSchema7) });
+        }
+        call.tools = tools;
+      }
       if (request.system !== undefined) call.instructions = request.system;
       if (signal !== undefined) call.abortSignal = signal;
       const result = streamText(call);
@@ -93,6 +187,14 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
         for await (const part of result.stream) {
           if (part.type === "text-delta") {
             if (part.text !== "") yield { type: "text", text: part.text };
+          } else if (part.type === "tool-input-start") {
+            yield { type: "tool-input-start", callId: part.id, toolName: catalogName(part.toolName) };
+          } else if (part.type === "tool-input-delta") {
+            if (part.delta !== "") yield { type: "tool-input-delta", callId: part.id, delta: part.delta };
+          } else if (part.type === "tool-input-end") {
+            yield { type: "tool-input-end", callId: part.id };
+          } else if (part.type === "tool-call") {
+            yield { type: "tool-call", callId: part.toolCallId, toolName: catalogName(part.toolName), input: JSON.stringify(part.input ?? {}) };
           } else if (part.type === "error") {
             throw toError(part.error, signal);
           } else if (part.type === "abort") {

@@ -6,6 +6,7 @@
  * @module
  */
 export { createChatTransport, type ChatRuntime } from "./create-chat-transport.ts";
+export { EagerAgent, type EagerAgentCall, type EagerAgentResult, type EagerAgentSettings, type EagerAgentStream } from "./eager-agent.ts";
 export { fromLanguageModel, type FromLanguageModelOptions } from "./from-language-model.ts";
 export { fromUIMessages } from "./from-ui-messages.ts";
 export { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";

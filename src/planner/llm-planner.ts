@@ -15,14 +15,16 @@ import { buildGoalPrompt } from "./build-goal-prompt.ts";
 import { buildPlanPrompt } from "./build-plan-prompt.ts";
 import { buildReasoningPrompt } from "./build-reasoning-prompt.ts";
 import { buildReplanPrompt } from "./build-replan-prompt.ts";
+import { buildToolCallPrompt } from "./build-tool-call-prompt.ts";
 import type { PlanGoal } from "./plan-goal.ts";
 import type { Planner, PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import { readGoal } from "./read-goal.ts";
 import { streamPlanAttempts } from "./stream-plan-attempts.ts";
+import { streamToolCallTurns } from "./stream-tool-call-turns.ts";
 import { readModelText } from "./read-model-text.ts";
 
 /** How {@link LLMPlanner} asks for a plan. */
-export type PlannerMode = "direct" | "sketch";
+export type PlannerMode = "direct" | "sketch" | "tools";
 
 /** Options of {@link LLMPlanner}'s tool selection (`k` is `topK`). */
 export type PlannerSelectOptions = Omit<SelectToolsOptions, "k"> & { retriever?: ToolRetriever | AsyncToolRetriever };
@@ -34,9 +36,16 @@ export interface LLMPlannerOptions {
   /**
    * The most steps a plan may have, the reply included.
    *
-   * @defaultValue `6`
+   * @defaultValue `6`; `24` in `"tools"` mode (all turns together)
    */
   maxSteps?: number;
+  /**
+   * `"tools"` mode: the most model turns (each may call tools; the results
+   * go back to the model for the next).
+   *
+   * @defaultValue `8`
+   */
+  maxTurns?: number;
   /**
    * Re-ask once, showing the model its answer and the issues, when the
    * answer cannot be read or steps were dropped.
@@ -52,7 +61,10 @@ export interface LLMPlannerOptions {
   topK?: number;
   /**
    * `"direct"`: one call writes the plan. `"sketch"`: a first call reasons
-   * in plain language, a second turns that into the plan.
+   * in plain language, a second turns that into the plan. `"tools"`: the
+   * tools are offered to the model natively (function calling) and each
+   * call becomes a step the moment its arguments close; turn after turn,
+   * the results go back to the model until it answers in text.
    *
    * @defaultValue `"direct"`
    */
@@ -143,8 +155,10 @@ export class LLMPlanner implements Planner {
   readonly repair: boolean;
   /** How many tools the prompt shows. */
   readonly topK: number;
-  /** Direct or two-stage (sketch) planning. */
+  /** Direct, two-stage (sketch) or native tool-call planning. */
   readonly mode: PlannerMode;
+  /** The most model turns in `"tools"` mode. */
+  readonly maxTurns: number;
   readonly #clarify: ClarifyFunction | undefined;
   readonly #selectOptions: PlannerSelectOptions;
   readonly #fallbackText: string;
@@ -159,13 +173,14 @@ export class LLMPlanner implements Planner {
       throw new PlankitError("invalid-options", `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`);
     }
     this.model = options.model;
-    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? 6);
+    this.mode = options.mode ?? "direct";
+    if (this.mode !== "direct" && this.mode !== "sketch" && this.mode !== "tools") {
+      throw new PlankitError("invalid-options", `mode must be "direct", "sketch" or "tools", got ${JSON.stringify(this.mode)}`);
+    }
+    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? (this.mode === "tools" ? 24 : 6));
+    this.maxTurns = positiveInteger("maxTurns", options.maxTurns ?? 8);
     this.topK = positiveInteger("topK", options.topK ?? 6);
     this.repair = options.repair ?? true;
-    this.mode = options.mode ?? "direct";
-    if (this.mode !== "direct" && this.mode !== "sketch") {
-      throw new PlankitError("invalid-options", `mode must be "direct" or "sketch", got ${JSON.stringify(this.mode)}`);
-    }
     this.#clarify = options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
     this.#selectOptions = options.selectOptions ?? {};
     this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
@@ -223,6 +238,21 @@ export class LLMPlanner implements Planner {
     const catalog = compileCatalog(request.tools);
     const tools = await this.#selectTools(request.query, catalog);
     const usage: PlannerUsage = { modelCalls: 0 };
+    if (this.mode === "tools") {
+      yield* streamToolCallTurns({
+        model: this.model,
+        prompt: buildToolCallPrompt({ query: request.query, profile: request.profile, context: request.context }),
+        catalog,
+        tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+        maxSteps: this.maxSteps,
+        maxTurns: this.maxTurns,
+        fallbackText: this.#fallbackText,
+        awaitOutcomes: request.awaitOutcomes,
+        signal: request.signal,
+        usage,
+      });
+      return;
+    }
     const sections = { query: request.query, tools, profile: request.profile, context: request.context };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {

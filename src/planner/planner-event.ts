@@ -14,6 +14,10 @@ import type { CatalogSource } from "../tools/compile-catalog.ts";
  * - `step`: a validated step, emitted as soon as its JSON closes;
  * - `issue`: a step was dropped, or repaired (e.g. turned into a clarifying reply);
  * - `repair`: a re-ask started, showing the model its output and the issues;
+ * - `turn-end`: a model turn of a planner that works in turns (native tool
+ *   calls) ended; when `clean`, every step streamed so far comes from a
+ *   turn that finished cleanly and validated, so side-effecting ones among
+ *   them may start;
  * - `done`: always last — the accepted steps, token usage, and whether the
  *   model finished cleanly (a `finish` part with reason `stop`).
  */
@@ -21,6 +25,7 @@ export type PlannerEvent =
   | { type: "step"; step: PlanStep; index: number }
   | { type: "issue"; issue: PlanIssue; action: "dropped" | "repaired" }
   | { type: "repair"; attempt: number; issues: PlanIssue[] }
+  | { type: "turn-end"; turn: number; clean: boolean; finishReason: FinishReason | "missing" }
   | {
       type: "done";
       steps: PlanStep[];
@@ -64,8 +69,24 @@ export interface PlanRequest {
   profile?: PlannerProfile | string;
   /** Extra context for the prompt (e.g. a goal from `understand()`, memory). */
   context?: string;
+  /**
+   * Waits until the given steps have ended and tells what became of each. A
+   * runtime passes it to planners that work in turns (`LLMPlanner` in
+   * `"tools"` mode): after a `turn-end`, the planner sends its steps'
+   * outcomes back to the model, which may call more tools or answer.
+   * Without it such a planner stops after one turn.
+   *
+   * @defaultValue none
+   */
+  awaitOutcomes?: (stepIds: readonly string[]) => Promise<StepOutcome[]>;
   signal?: AbortSignal;
 }
+
+/** What became of a planned step, as {@link PlanRequest.awaitOutcomes} tells it. */
+export type StepOutcome =
+  | { id: string; status: "succeeded"; result: unknown }
+  | { id: string; status: "failed"; error: string }
+  | { id: string; status: "skipped"; reason: string };
 
 /** A step that ran, with its result. */
 export interface CompletedStep {

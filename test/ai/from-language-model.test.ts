@@ -64,7 +64,68 @@ describe("fromLanguageModel", () => {
       const last = parts.at(-1);
       mapped.push(last?.type === "finish" ? last.reason : "none");
     }
-    expect(mapped).toEqual(["stop", "length", "content-filter", "error", "other", "other", "other"]);
+    expect(mapped).toEqual(["stop", "length", "content-filter", "error", "tool-calls", "other", "other"]);
+  });
+
+  it("offers tools natively under names the provider accepts and maps streamed calls back to the catalog's names", async () => {
+    const parts: StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "tool-input-start", id: "call_1", toolName: "math_factorial" },
+      { type: "tool-input-delta", id: "call_1", delta: '{"number"' },
+      { type: "tool-input-delta", id: "call_1", delta: ":5}" },
+      { type: "tool-input-end", id: "call_1" },
+      { type: "tool-call", toolCallId: "call_1", toolName: "math_factorial", input: '{"number":5}' },
+      { type: "tool-call", toolCallId: "call_2", toolName: "weather", input: '{"city":"Paris"}' },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+    ];
+    const model = mockModel(parts);
+    const schema = { type: "object", properties: { number: { type: "integer" } }, required: ["number"] };
+    const seen = await collect(
+      fromLanguageModel(model).stream({
+        prompt: "5! and the weather in Paris",
+        tools: [
+          { name: "math.factorial", description: "n!", inputSchema: schema },
+          { name: "weather", description: "Weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } },
+        ],
+      }),
+    );
+    const offered = model.doStreamCalls[0]?.tools ?? [];
+    expect(offered.map((tool) => (tool.type === "function" ? [tool.name, tool.description, tool.inputSchema] : tool.type))).toEqual([
+      ["math_factorial", "n!", schema],
+      ["weather", "Weather", { type: "object", properties: { city: { type: "string" } } }],
+    ]);
+    expect(seen).toEqual([
+      { type: "tool-input-start", callId: "call_1", toolName: "math.factorial" },
+      { type: "tool-input-delta", callId: "call_1", delta: '{"number"' },
+      { type: "tool-input-delta", callId: "call_1", delta: ":5}" },
+      { type: "tool-input-end", callId: "call_1" },
+      { type: "tool-call", callId: "call_1", toolName: "math.factorial", input: '{"number":5}' },
+      { type: "tool-call", callId: "call_2", toolName: "weather", input: '{"city":"Paris"}' },
+      { type: "finish", reason: "tool-calls", usage: { inputTokens: 120, outputTokens: 30 } },
+    ]);
+  });
+
+  it("sends earlier calls and their results as the provider's assistant and tool messages", async () => {
+    const model = mockModel(textParts(["done"]));
+    await collect(
+      fromLanguageModel(model).stream({
+        system: "rules",
+        prompt: "5!?",
+        tools: [{ name: "math.factorial", description: "n!", inputSchema: { type: "object" } }],
+        messages: [
+          { role: "assistant", text: "", toolCalls: [{ callId: "c1", toolName: "math.factorial", input: { number: 5 } }] },
+          { role: "tool", results: [{ callId: "c1", toolName: "math.factorial", output: { value: 120 } }] },
+          { role: "assistant", text: "Again.", toolCalls: [{ callId: "c2", toolName: "math.factorial", input: { number: -1 } }] },
+          { role: "tool", results: [{ callId: "c2", toolName: "math.factorial", output: "Failed: negative", isError: true }] },
+        ],
+      }),
+    );
+    const prompt = model.doStreamCalls[0]?.prompt ?? [];
+    expect(prompt.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool"]);
+    expect(prompt[2]).toMatchObject({ role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "math_factorial", input: { number: 5 } }] });
+    expect(prompt[3]).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "math_factorial", output: { type: "json", value: { value: 120 } } }] });
+    expect(prompt[4]).toMatchObject({ content: [{ type: "text", text: "Again." }, { type: "tool-call", toolCallId: "c2" }] });
+    expect(prompt[5]).toMatchObject({ content: [{ type: "tool-result", output: { type: "error-text", value: "Failed: negative" } }] });
   });
 
   it("throws a stream error part as model-error", async () => {

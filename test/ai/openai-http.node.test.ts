@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai/index.ts";
-import { LLMPlanner, PlankitError, type PlannerEvent } from "../../src/index.ts";
-import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
+import { LLMPlanner, PlankitError, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, errorBody, type StubAnswer, type StubRequest } from "./openai-stub.ts";
 
 // A local OpenAI-compatible server (test code) streaming chat-completion SSE
@@ -133,5 +133,43 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
       error = caught;
     }
     expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
+  });
+
+  it("plans from native tool calls streamed as OpenAI deltas, and sends the outcomes back as tool messages", async () => {
+    let call = 0;
+    respond = () =>
+      ++call === 1
+        ? {
+            text: "",
+            chunkSize: 6,
+            toolCalls: [
+              { id: "call_x", name: "arxiv_search", arguments: '{"query":"LLM agents survey","max_results":2}' },
+              { id: "call_y", name: "calculator", arguments: '{"expr":"21*2+5"}' },
+            ],
+          }
+        : { text: "Found 2 surveys; 21*2+5 = 47." };
+    const openai = createOpenAI({ baseURL, apiKey: "sk-local" });
+    const native = new LLMPlanner({ model: fromLanguageModel(openai.chat("local-model")), mode: "tools" });
+    const asked: string[][] = [];
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
+      asked.push([...ids]);
+      return ids.map((id) => ({ id, status: "succeeded", result: id === "s2" ? { value: 47 } : { papers: [], total: 2 } }));
+    };
+    const events: PlannerEvent[] = [];
+    for await (const event of native.stream({ query, tools: mcpTools, awaitOutcomes })) events.push(event);
+    const done = events.at(-1);
+    expect(done?.type === "done" && done.steps).toEqual([
+      { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
+      { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+      { id: "s3", type: "reply", text: "Found 2 surveys; 21*2+5 = 47." },
+    ]);
+    expect(done).toMatchObject({ clean: true, usage: { modelCalls: 2 } });
+    expect(asked).toEqual([["s1", "s2"]]);
+    const first = requests.at(-2)?.body as { tools: { type: string; function: { name: string; parameters: unknown } }[] };
+    expect(first.tools.map((tool) => tool.function.name).sort()).toEqual(["arxiv_search", "calculator", "fetch_json", "query_kb"]);
+    const second = requests.at(-1)?.body["messages"] as { role: string; tool_call_id?: string; content?: unknown; tool_calls?: { id: string }[] }[];
+    expect(second.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "tool"]);
+    expect(second[2]?.tool_calls?.map((entry) => entry.id)).toEqual(["call_x", "call_y"]);
+    expect(second[4]).toMatchObject({ role: "tool", tool_call_id: "call_y", content: JSON.stringify({ value: 47 }) });
   });
 });

@@ -13,8 +13,10 @@ export interface StubAnswer {
   text: string;
   /** Characters per content chunk. @defaultValue 8 */
   chunkSize?: number;
-  /** The finish reason of the last chunk; `null` sends none. @defaultValue "stop" */
-  finishReason?: "stop" | "length" | "content_filter" | null;
+  /** Tool calls streamed after the text, their arguments in pieces of `chunkSize` characters. */
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  /** The finish reason of the last chunk; `null` sends none. @defaultValue "tool_calls" with tool calls, else "stop" */
+  finishReason?: "stop" | "length" | "content_filter" | "tool_calls" | null;
   /** Token usage, sent in a final chunk. */
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Answer with this HTTP status and an error body instead of streaming. */
@@ -44,7 +46,13 @@ export function chatCompletionEvents(answer: StubAnswer): string[] {
   for (let offset = 0; offset < answer.text.length; offset += size) {
     events.push(chunk({ delta: { content: answer.text.slice(offset, offset + size) }, finish_reason: null }));
   }
-  const finishReason = answer.finishReason === undefined ? "stop" : answer.finishReason;
+  for (const [index, call] of (answer.toolCalls ?? []).entries()) {
+    events.push(chunk({ delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
+    for (let offset = 0; offset < call.arguments.length; offset += size) {
+      events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: call.arguments.slice(offset, offset + size) } }] }, finish_reason: null }));
+    }
+  }
+  const finishReason = answer.finishReason === undefined ? ((answer.toolCalls ?? []).length > 0 ? "tool_calls" : "stop") : answer.finishReason;
   if (finishReason !== null) events.push(chunk({ delta: {}, finish_reason: finishReason }));
   if (answer.usage !== undefined) {
     const usage = { ...answer.usage, total_tokens: answer.usage.prompt_tokens + answer.usage.completion_tokens };

@@ -20,6 +20,8 @@ export interface PlannerEventHandlers {
   issue(issue: PlanIssue, action: "dropped" | "repaired"): void;
   /** The planner re-asked the model. */
   repair(): void;
+  /** A model turn of a planner that works in turns ended (see `PlannerEvent` `turn-end`). */
+  turnEnd?(clean: boolean): void;
 }
 
 /** How the stream is read. */
@@ -64,6 +66,7 @@ export async function readPlannerEvents(events: AsyncIterable<PlannerEvent>, han
       if (event.type === "step") handlers.step?.(event.step);
       else if (event.type === "issue") handlers.issue(event.issue, event.action);
       else if (event.type === "repair") handlers.repair();
+      else if (event.type === "turn-end") handlers.turnEnd?.(event.clean);
       else if (event.type === "done") done = event;
     }
   } finally {

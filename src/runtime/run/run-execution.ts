@@ -9,7 +9,7 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../model/plan-model.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest } from "../../planner/planner-event.ts";
+import type { FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest, StepOutcome } from "../../planner/planner-event.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import { createRunState, type RunStateReducer } from "../create-run-state.ts";
@@ -111,7 +111,12 @@ export class RunExecution {
   readonly #executorSetup: ExecutorSetup;
   readonly #model: PlanModel | undefined;
   readonly #attemptContext: AttemptContext;
-  readonly #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
+  /** The source of the plan's steps; a planner that works in turns opens a new one after each `turn-end`. */
+  #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
+  /** Outcomes of ended steps, for planners that work in turns (see `PlanRequest.awaitOutcomes`). */
+  readonly #outcomes = new Map<string, StepOutcome>();
+  /** Planners waiting for outcomes: the ids, and what to call when all have one. */
+  #outcomeWaiters: { ids: readonly string[]; resolve: (outcomes: StepOutcome[]) => void }[] = [];
   #phase: RunPhase = "planning";
   /** Failed steps a re-plan has not dealt with yet. */
   #failures: StepEntry[] = [];
@@ -294,7 +299,12 @@ export class RunExecution {
     let done: PlannerDone | undefined;
     let repairs = 0;
     try {
-      const request: Parameters<Planner["stream"]>[0] = { query: this.#input.query, tools: this.#config.registry, signal: this.signal };
+      const request: Parameters<Planner["stream"]>[0] = {
+        query: this.#input.query,
+        tools: this.#config.registry,
+        signal: this.signal,
+        awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
+      };
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
       if (context !== "") request.context = context;
       done = await readPlannerEvents(
@@ -303,6 +313,7 @@ export class RunExecution {
           step: (step) => this.#addStep(step, this.#planSource),
           issue: (issue, action) => this.#event({ type: "step-issue", issue, action }),
           repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: ++repairs }),
+          turnEnd: (clean) => this.#endTurn(clean),
         },
         this.#plannerReading("Planning", (iterator) => {
           this.#planIterator = iterator;
@@ -337,6 +348,67 @@ export class RunExecution {
     const options: PlannerReadOptions = { clock: this.#config.clock, idleMs: this.#config.modelTimeouts.totalMs, what, signal: this.signal, isEnded: () => this.#isEnded() };
     if (onIterator !== undefined) options.onIterator = onIterator;
     return options;
+  }
+
+  /**
+   * A model turn of a planner that works in turns ended: its steps' source
+   * ends (clean or not, so side-effecting steps start or are skipped), and
+   * the steps that follow get a source of their own.
+   *
+   * @param clean - whether the turn finished cleanly and validated.
+   */
+  #endTurn(clean: boolean): void {
+    const ended = this.#planSource;
+    ended.state = clean ? "clean" : "unclean";
+    this.#planSource = { kind: "plan", attempt: ended.attempt + 1, state: "streaming" };
+    this.#scheduler.sourceEnded(ended);
+    this.#settle();
+  }
+
+  /**
+   * Resolves once every given step has ended, with what became of each.
+   * The planner hears of the failures among them, so they are dealt with:
+   * no re-plan is asked for them, and their dependents are skipped.
+   *
+   * @param ids - step ids.
+   * @returns the outcomes, in the order of `ids`.
+   */
+  #awaitOutcomes(ids: readonly string[]): Promise<StepOutcome[]> {
+    for (const id of ids) {
+      const entry = this.#table.get(id);
+      if (entry !== undefined && !entry.handled) entry.handled = true;
+    }
+    const before = this.#failures.length;
+    this.#failures = this.#failures.filter((entry) => !ids.includes(entry.step.id));
+    if (this.#failures.length !== before) this.#scheduler.reopen("replan");
+    return new Promise((resolve) => {
+      this.#outcomeWaiters.push({ ids, resolve });
+      this.#deliverOutcomes();
+    });
+  }
+
+  /** Answers the planners whose steps have all ended (all of them once the run ended). */
+  #deliverOutcomes(): void {
+    if (this.#outcomeWaiters.length === 0) return;
+    const ended = this.#isEnded();
+    this.#outcomeWaiters = this.#outcomeWaiters.filter((waiter) => {
+      if (!ended && !waiter.ids.every((id) => this.#outcomes.has(id))) return true;
+      waiter.resolve(waiter.ids.map((id) => this.#outcomes.get(id) ?? { id, status: "skipped", reason: "The run ended" }));
+      return false;
+    });
+  }
+
+  /**
+   * Records a step's outcome from its terminal event.
+   *
+   * @param event - any event.
+   */
+  #recordOutcome(event: RuntimeEvent): void {
+    if (event.type === "step-end") this.#outcomes.set(event.stepId, { id: event.stepId, status: "succeeded", result: event.result });
+    else if (event.type === "step-error" && event.final) this.#outcomes.set(event.stepId, { id: event.stepId, status: "failed", error: event.error.message });
+    else if (event.type === "step-skipped") this.#outcomes.set(event.stepId, { id: event.stepId, status: "skipped", reason: event.reason });
+    else return;
+    this.#deliverOutcomes();
   }
 
   /**
@@ -587,7 +659,8 @@ export class RunExecution {
     entry.error = error;
     this.#active--;
     this.#anyFailure = true;
-    this.#failures.push(entry);
+    // A failure the planner already waits to hear of is its to deal with, not a re-plan's.
+    if (!entry.handled) this.#failures.push(entry);
     this.#event({ type: "step-error", stepId: entry.step.id, attempt, error, final: true, durationMs });
     this.#scheduler.ended(entry);
   }
@@ -866,6 +939,8 @@ export class RunExecution {
     const ordered = Object.assign({ type: event.type, runId, t }, event, { runId, t }) as RuntimeEvent;
     this.#reducer.apply(ordered);
     this.#emit(ordered);
+    this.#recordOutcome(ordered);
+    if (ordered.type === "run-end") this.#deliverOutcomes();
   }
 
   /**

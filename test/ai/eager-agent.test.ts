@@ -1,0 +1,97 @@
+import { jsonSchema, readUIMessageStream, tool, type UIMessage } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { EagerAgent } from "../../src/ai/index.ts";
+
+type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** A provider that calls `weather` for two cities, then answers from the results it was sent. */
+function createProvider(log: string[]): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async ({ prompt }) => {
+      const results = prompt.flatMap((message) => (message.role === "tool" ? message.content.flatMap((part) => (part.type === "tool-result" && part.output.type === "json" ? [part.output.value] : [])) : []));
+      const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (results.length === 0) {
+        for (const [id, city] of [["call_1", "Paris"], ["call_2", "Tokyo"]] as const) {
+          parts.push({ type: "tool-input-start", id, toolName: "weather" }, { type: "tool-input-delta", id, delta: `{"city":"${city}"}` }, { type: "tool-input-end", id });
+        }
+        parts.push({ type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage });
+      } else {
+        const text = results.map((result) => JSON.stringify(result)).join(" / ");
+        parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage });
+      }
+      // One part every few milliseconds, as a provider streams them.
+      const stream = new ReadableStream<StreamPart>({
+        async start(controller) {
+          for (const part of parts) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            log.push(`model ${part.type}${"id" in part ? ` ${part.id}` : ""}`);
+            controller.enqueue(part);
+          }
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  });
+}
+
+function createAgent(log: string[], readOnly: boolean): EagerAgent {
+  return new EagerAgent({
+    model: createProvider(log),
+    instructions: "You are a weather assistant.",
+    tools: {
+      weather: tool({
+        description: "The weather in a city",
+        inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+        execute: async ({ city }) => {
+          log.push(`tool ${city}`);
+          return { city, celsius: city.length * 3 };
+        },
+      }),
+    },
+    ...(readOnly ? { annotations: { weather: { readOnlyHint: true } } } : {}),
+  });
+}
+
+describe("EagerAgent", () => {
+  it("runs a read-only tool call as soon as its input closes and answers from the results", async () => {
+    const log: string[] = [];
+    const { text, state } = await createAgent(log, true).generate({ prompt: "Weather in Paris and Tokyo?" });
+    expect(text).toBe('{"city":"Paris","celsius":15} / {"city":"Tokyo","celsius":15}');
+    expect(state.reason).toBe("completed");
+    expect(log.indexOf("tool Paris")).toBeLessThan(log.indexOf("model tool-input-start call_2"));
+  });
+
+  it("holds a tool without annotations until the model's turn ended cleanly", async () => {
+    const log: string[] = [];
+    const { state } = await createAgent(log, false).generate({ prompt: "Weather in Paris and Tokyo?" });
+    expect(state.reason).toBe("completed");
+    expect(log.indexOf("tool Paris")).toBeGreaterThan(log.indexOf("model finish"));
+  });
+
+  it("streams the run as AI SDK UI messages with the tool calls and the answer", async () => {
+    const log: string[] = [];
+    const stream = createAgent(log, true).stream({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Paris and Tokyo?" }] }] });
+    let last: UIMessage | undefined;
+    for await (const message of readUIMessageStream({ stream: stream.toUIMessageStream() })) last = message;
+    const tools = last?.parts.filter((part) => part.type === "dynamic-tool") ?? [];
+    expect(tools.map((part) => part.type === "dynamic-tool" && [part.toolName, part.state])).toEqual([
+      ["weather", "output-available"],
+      ["weather", "output-available"],
+    ]);
+    const text = last?.parts.filter((part) => part.type === "text").map((part) => (part.type === "text" ? part.text : "")).join("");
+    expect(text).toContain('"celsius":15');
+  });
+
+  it("refuses a call with neither or both of prompt and messages", () => {
+    const agent = createAgent([], true);
+    expect(() => agent.stream({})).toThrow(/Give either prompt or messages/);
+    expect(() => agent.stream({ prompt: "a", messages: [] })).toThrow(/Give either prompt or messages/);
+  });
+});

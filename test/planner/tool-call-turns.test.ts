@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { LLMPlanner, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { createTurnModel, finish, streamedCall, type Turn } from "../fixtures/create-turn-model.ts";
+import { mcpTools } from "../fixtures/tools/example-tools.ts";
+import { collectEvents, doneOf } from "./planner-test-kit.ts";
+
+function stepsOf(events: readonly PlannerEvent[]) {
+  return events.flatMap((event) => (event.type === "step" ? [event.step] : []));
+}
+
+describe("LLMPlanner in tools mode", () => {
+  it("offers the shown tools natively and makes each call a step the moment its input closes", async () => {
+    const log: string[] = [];
+    const model = createTurnModel(
+      [[...streamedCall("c1", "arxiv_search", '{"query":"agents"}'), ...streamedCall("c2", "calculator", '{"expr":"21*2+5"}'), finish("tool-calls")]],
+      log,
+    );
+    const planner = new LLMPlanner({ model, mode: "tools" });
+    const events: PlannerEvent[] = [];
+    for await (const event of planner.stream({ query: "Find papers on agents and compute 21*2+5", tools: mcpTools })) {
+      events.push(event);
+      if (event.type === "step") log.push(`step ${event.step.id}`);
+    }
+    // s1 is handed out before the model writes anything of the second call.
+    expect(log.indexOf("step s1")).toBeGreaterThan(log.indexOf("model tool-input-end c1"));
+    expect(log.indexOf("step s1")).toBeLessThan(log.indexOf("model tool-input-start c2"));
+    expect(stepsOf(events).slice(0, 2)).toEqual([
+      { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "agents" } },
+      { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
+    ]);
+    const request = model.requests[0];
+    expect(request?.purpose).toBe("plan");
+    expect(request?.tools?.map((tool) => tool.name).sort()).toEqual(mcpTools.map((tool) => tool.name).sort());
+    expect(request?.tools?.find((tool) => tool.name === "calculator")?.inputSchema).toEqual(mcpTools[1]?.inputSchema);
+    expect(request?.system).toContain("{{s1.field}}");
+    expect(request?.prompt).toContain("Find papers on agents");
+    const done = doneOf(events);
+    expect(done.clean).toBe(true);
+    expect(done.steps.at(-1)).toMatchObject({ type: "reply", text: "{{s1}}\n\n{{s2}}" });
+  });
+
+  it("lets a call reference an earlier call of the same turn, and refuses a reference to a later one", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr":"6*7"}'),
+        ...streamedCall("c2", "calculator", '{"expr":"{{s1.value}}+1"}'),
+        ...streamedCall("c3", "calculator", '{"expr":"{{s9.value}}"}'),
+        finish("tool-calls"),
+      ],
+    ]);
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "s2", "reply"]);
+    const issue = events.find((event) => event.type === "issue" && event.action === "dropped");
+    expect(issue).toMatchObject({ issue: { code: "unknown-reference", stepId: "s3" } });
+    const turnEnd = events.find((event) => event.type === "turn-end");
+    expect(turnEnd).toEqual({ type: "turn-end", turn: 0, clean: false, finishReason: "tool-calls" });
+    expect(doneOf(events).clean).toBe(false);
+  });
+
+  it("reports invalid arguments, unknown tools and non-JSON input with the call's id, and tells the model in the next turn", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr": 42}'),
+        ...streamedCall("c2", "launch_rocket", '{"target":"moon"}'),
+        { type: "tool-call", callId: "c3", toolName: "arxiv_search", input: "query=agents" },
+        finish("tool-calls"),
+      ],
+      [{ type: "text", text: "I could not run those calls." }, finish("stop")],
+    ]);
+    const asked: string[][] = [];
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({
+        query: "q",
+        tools: mcpTools,
+        awaitOutcomes: async (ids) => {
+          asked.push([...ids]);
+          return [];
+        },
+      }),
+    );
+    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue] : []));
+    expect(dropped.map((issue) => [issue.code, issue.stepId])).toEqual([
+      ["invalid-argument", "s1"],
+      ["unknown-tool", "s2"],
+      ["invalid-argument", "s3"],
+    ]);
+    expect(dropped[2]?.message).toContain('"query=agents"');
+    expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false });
+    expect(asked).toEqual([[]]);
+    const results = model.requests[1]?.messages?.[1];
+    expect(results?.role === "tool" && results.results.map((result) => [result.callId, result.isError, String(result.output).slice(0, 9)])).toEqual([
+      ["c1", true, "Not run: "],
+      ["c2", true, "Not run: "],
+      ["c3", true, "Not run: "],
+    ]);
+    expect(results?.role === "tool" && String(results.results[1]?.output)).toContain("launch_rocket");
+    expect(doneOf(events)).toMatchObject({ clean: false, steps: [{ id: "s4", type: "reply", text: "I could not run those calls." }] });
+  });
+
+  it("drops a call cut off by the end of the turn and marks the turn unclean", async () => {
+    const cut = streamedCall("c2", "calculator", '{"expr":"1+1"}').slice(0, 2);
+    const model = createTurnModel([[...streamedCall("c1", "arxiv_search", '{"query":"a"}'), ...cut, finish("length")]]);
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "reply"]);
+    expect(events.find((event) => event.type === "issue")).toMatchObject({ action: "dropped", issue: { code: "invalid-step", stepId: "s2" } });
+    expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false, finishReason: "length" });
+    expect(doneOf(events)).toMatchObject({ clean: false, finishReason: "length" });
+  });
+
+  it("sends each turn's outcomes back to the model and takes its text as the reply", async () => {
+    const model = createTurnModel([
+      [{ type: "text", text: "Looking it up." }, ...streamedCall("call_a", "calculator", '{"expr":"2+2"}'), ...streamedCall("call_b", "arxiv_search", '{"query":"x"}'), finish("tool-calls")],
+      [...streamedCall("call_c", "calculator", '{"expr":"{{s1.value}}*10"}'), finish("tool-calls")],
+      [{ type: "text", text: "It is " }, { type: "text", text: "40." }, finish("stop")],
+    ]);
+    const asked: string[][] = [];
+    const outcomes: Record<string, StepOutcome> = {
+      s1: { id: "s1", status: "succeeded", result: { value: 4 } },
+      s2: { id: "s2", status: "failed", error: "arXiv is down" },
+      s3: { id: "s3", status: "succeeded", result: { value: 40 } },
+    };
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({
+        query: "q",
+        tools: mcpTools,
+        awaitOutcomes: async (ids) => {
+          asked.push([...ids]);
+          return ids.flatMap((id) => (outcomes[id] === undefined ? [] : [outcomes[id]]));
+        },
+      }),
+    );
+    expect(asked).toEqual([["s1", "s2"], ["s3"]]);
+    expect(events.filter((event) => event.type === "turn-end").map((event) => event.type === "turn-end" && event.clean)).toEqual([true, true]);
+    expect(model.requests[1]?.messages).toEqual([
+      {
+        role: "assistant",
+        text: "Looking it up.",
+        toolCalls: [
+          { callId: "call_a", toolName: "calculator", input: { expr: "2+2" } },
+          { callId: "call_b", toolName: "arxiv_search", input: { query: "x" } },
+        ],
+      },
+      {
+        role: "tool",
+        results: [
+          { callId: "call_a", toolName: "calculator", output: { value: 4 } },
+          { callId: "call_b", toolName: "arxiv_search", output: "Failed: arXiv is down", isError: true },
+        ],
+      },
+    ]);
+    expect(model.requests[2]?.messages).toHaveLength(4);
+    const done = doneOf(events);
+    expect(done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3", "s4"]);
+    expect(done.steps.at(-1)).toEqual({ id: "s4", type: "reply", text: "It is 40." });
+    expect(done).toMatchObject({ clean: true, finishReason: "stop", usage: { modelCalls: 3 } });
+  });
+
+  it("stops after maxTurns turns and after maxSteps steps", async () => {
+    const calling = (n: number): Turn => [...streamedCall(`c${n}`, "calculator", `{"expr":"${n}"}`), finish("tool-calls")];
+    const model = createTurnModel([calling(1), calling(2), calling(3), calling(4)]);
+    const planner = new LLMPlanner({ model, mode: "tools", maxTurns: 2 });
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
+    const events = await collectEvents(planner.stream({ query: "q", tools: mcpTools, awaitOutcomes }));
+    expect(model.requests).toHaveLength(2);
+    expect(doneOf(events).steps.map((step) => step.type)).toEqual(["tool", "tool", "reply"]);
+
+    const small = createTurnModel([[...streamedCall("a", "calculator", '{"expr":"1"}'), ...streamedCall("b", "calculator", '{"expr":"2"}'), finish("tool-calls")]]);
+    const limited = await collectEvents(new LLMPlanner({ model: small, mode: "tools", maxSteps: 2 }).stream({ query: "q", tools: mcpTools, awaitOutcomes }));
+    expect(limited.find((event) => event.type === "issue")).toMatchObject({ issue: { code: "too-many-steps", stepId: "s2" } });
+    expect(small.requests).toHaveLength(1);
+  });
+
+  it("reads calls sent whole and ignores a whole call repeating a streamed one", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr":"1+1"}'),
+        { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"1+1"}' },
+        { type: "tool-call", callId: "c2", toolName: "arxiv_search", input: '{"query":"q","max_results":2}' },
+        finish("tool-calls"),
+      ],
+    ]);
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    expect(stepsOf(events).slice(0, 2)).toEqual([
+      { id: "s1", type: "tool", name: "calculator", arguments: { expr: "1+1" } },
+      { id: "s2", type: "tool", name: "arxiv_search", arguments: { query: "q", max_results: 2 } },
+    ]);
+  });
+
+  it("answers in text alone with a clean reply, and with the fallback text when the model says nothing", async () => {
+    const talk = await collectEvents(new LLMPlanner({ model: createTurnModel([[{ type: "text", text: "Hello!" }, finish("stop")]]), mode: "tools" }).stream({ query: "hi", tools: mcpTools }));
+    expect(doneOf(talk)).toMatchObject({ clean: true, steps: [{ id: "s1", type: "reply", text: "Hello!" }] });
+    const silent = await collectEvents(new LLMPlanner({ model: createTurnModel([[finish("stop")]]), mode: "tools", fallbackText: "(nothing)" }).stream({ query: "hi", tools: mcpTools }));
+    expect(doneOf(silent)).toMatchObject({ clean: false, fallback: true, steps: [{ type: "reply", text: "(nothing)" }] });
+  });
+
+  it("refuses an unknown mode and a bad maxTurns, naming the value", () => {
+    const model = createTurnModel([]);
+    expect(() => new LLMPlanner({ model, mode: "native" as never })).toThrow(/mode must be "direct", "sketch" or "tools", got "native"/);
+    expect(() => new LLMPlanner({ model, mode: "tools", maxTurns: 0 })).toThrow(/maxTurns must be an integer >= 1, got 0/);
+  });
+});
