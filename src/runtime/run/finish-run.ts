@@ -80,7 +80,7 @@ export function findRunFailure(table: StepTable, stopError: RuntimeErrorInfo | u
   if (plannerError !== undefined) return plannerError;
   for (const entry of table.order) {
     if (entry.status === "failed" && !entry.superseded) return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
-    if (entry.status === "skipped" && entry.skipCode !== "replaced") {
+    if (entry.status === "skipped" && entry.skipCode !== "replaced" && !(entry.skipCode === "denied" && entry.superseded)) {
       return { code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error", message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})` };
     }
   }
