@@ -470,7 +470,7 @@ describe("approval: property", () => {
           let turn = 0;
           while (run.state.status !== "ended" && turn < answers.length) {
             await untilWaiting(run);
-            if (run.state.status === "ended") break;
+            if (!run.waitingForApproval) break;
             const answer = answers[turn++];
             const waiting = [...run.state.awaitingApproval];
             if (answer === "wait" || waiting.length === 0) {
