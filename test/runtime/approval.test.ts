@@ -190,6 +190,29 @@ describe("approval: the request", () => {
     expect((await run.done).reply?.text).toBe("secret!");
   });
 
+  it("a plan cannot lift it: a step's own approval field is not read", async () => {
+    const lifted = { ...tool("s1", "send", { to: "x" }), approval: "none", policy: { approval: "none" } } as unknown as PlanStep;
+    const { runtime, calls } = setup([lifted, reply("s2", "ok")], { send: { approval: "plan" } });
+    const run = runtime.run("go");
+    await untilWaiting(run);
+    expect(requestsOf(run.events).map((request) => request.steps.map((step) => step.stepId))).toEqual([["s1"]]);
+    expect(calls).toEqual([]);
+    run.abort();
+  });
+
+  it("an unclean plan skips its side effects as before and lists only its read-only steps that need approval", async () => {
+    const { registry, calls } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [tool("s1", "send", { to: "x" }), tool("s2", "lookup", { q: "a" }), tool("s3", "lookup", { q: "b" })], clean: false });
+    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" }, lookup: { approval: ({ arguments: args }) => (args["q"] === "a" ? "plan" : "none") } } }).run("go");
+    await untilWaiting(run);
+    expect(requestsOf(run.events).map((request) => request.steps.map((step) => step.stepId))).toEqual([["s2"]]);
+    expect(run.state.steps[0]).toMatchObject({ status: "skipped", skip: { code: "unsafe-plan" } });
+    expect(calls.map((call) => call.args["q"])).toEqual(["b"]);
+    run.approve({ stepId: "s2", approved: true });
+    await run.done;
+    expect(calls.map((call) => call.args["q"])).toEqual(["b", "a"]);
+  });
+
   it("needs none by default", async () => {
     const { runtime, calls } = setup([tool("s1", "send", { to: "x" }), reply("s2", "ok")], {});
     const run = runtime.run("go");
