@@ -125,6 +125,8 @@ export class RunExecution {
   readonly #model: PlanModel | undefined;
   readonly #attemptContext: AttemptContext;
   readonly #desk: ApprovalDesk;
+  /** Steps that need approval and were not asked yet (their source still streams). */
+  #unasked: StepEntry[] = [];
   /** The source of the plan's steps; a planner that works in turns opens a new one after each `turn-end`. */
   #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
   /** Outcomes of ended steps, for planners that work in turns (see `PlanRequest.awaitOutcomes`). */
@@ -516,7 +518,10 @@ export class RunExecution {
     }
     const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
     const entry = this.#table.add(step, source, { early: mode === undefined && this.#policy.mayStartEarly(step), readOnly: this.#policy.traitsOf(step).readOnly });
-    if (mode !== undefined) entry.approval = { mode, status: "unasked" };
+    if (mode !== undefined) {
+      entry.approval = { mode, status: "unasked" };
+      this.#unasked.push(entry);
+    }
     if (step.type !== "reply") this.#active++;
     this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: entry.early });
     return entry;
@@ -868,11 +873,12 @@ export class RunExecution {
   #requestApprovals(source: StepSource): void {
     if (this.#isEnded()) return;
     const asked: StepEntry[] = [];
-    for (const entry of this.#table.order) {
-      if (entry.source !== source || entry.status !== "pending" || entry.approval?.status !== "unasked") continue;
-      if (source.state === "unclean" && !entry.readOnly) continue;
-      asked.push(entry);
+    const later: StepEntry[] = [];
+    for (const entry of this.#unasked) {
+      if (entry.source !== source) later.push(entry);
+      else if (entry.status === "pending" && entry.approval?.status === "unasked" && (source.state === "clean" || entry.readOnly)) asked.push(entry);
     }
+    this.#unasked = later;
     if (asked.length === 0) return;
     this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step")));
   }
