@@ -22,16 +22,10 @@ const quiet = { memory: false, reflector: noOpReflector, integrate: "template", 
 /** Reads a run's events until it waits only for decisions (or ended). */
 async function untilWaiting(run: RunHandle): Promise<void> {
   const iterator = run[Symbol.asyncIterator]();
-  let read = 0;
+  // Not waiting and not ended means a step runs or a decision moved the run on: another event comes.
   while (!run.waitingForApproval && run.state.status !== "ended") {
-    if (read < run.events.length) {
-      read = run.events.length;
-      await Promise.resolve();
-      continue;
-    }
     const next = await iterator.next();
     if (next.done === true) break;
-    read++;
   }
 }
 
