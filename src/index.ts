@@ -182,6 +182,9 @@ export {
 } from "./runtime/agent-runtime.ts";
 export type { ToolPolicy } from "./runtime/tool-policy.ts";
 export type {
+  ApprovalDecisionEvent,
+  ApprovalRequestEvent,
+  ApprovalRequestStep,
   PlanEndEvent,
   PlanStartEvent,
   ReflectionEvent,
@@ -204,7 +207,9 @@ export type {
   StepSkippedEvent,
   StepStartEvent,
 } from "./runtime/runtime-event.ts";
-export type { ReflectionRecord, RunState, StepState, StepStatus } from "./runtime/run-state.ts";
+export type { ReflectionRecord, RunState, StepApproval, StepState, StepStatus } from "./runtime/run-state.ts";
+export type { ApprovalCall, ApprovalMode, ApprovalPolicy } from "./runtime/approval-policy.ts";
+export type { ApprovalDecision } from "./runtime/approval-decision.ts";
 export { createRunState, type RunStateReducer } from "./runtime/create-run-state.ts";
 export { replay } from "./runtime/replay.ts";
 export { encodeJsonl } from "./runtime/encode-jsonl.ts";

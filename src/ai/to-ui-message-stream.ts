@@ -6,6 +6,7 @@
  */
 import type { FinishReason as AiFinishReason, UIMessageChunk } from "ai";
 import type { RunEndReason, RuntimeEvent } from "../runtime/runtime-event.ts";
+import { toApprovalChunks } from "./to-approval-chunks.ts";
 
 /** Options of {@link toUIMessageStream}. */
 export interface ToUIMessageStreamOptions {
@@ -23,6 +24,15 @@ export interface ToUIMessageStreamOptions {
    * @defaultValue `false`
    */
   sendEvents?: boolean;
+  /**
+   * How many of the run's first events an earlier stream of the same
+   * message already sent: they are read (the converter learns the steps)
+   * but send nothing, not even `start`. For continuing a message after
+   * approvals (see `createChatTransport`).
+   *
+   * @defaultValue `0`
+   */
+  skipEvents?: number;
 }
 
 /** The tool name under which `llm` steps appear. */
@@ -83,8 +93,13 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
       case "step-error":
         if (event.final && toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: event.error.message, dynamic: true, providerExecuted: true });
         break;
+      case "approval-request":
+      case "approval-decision":
+        chunks.push(...toApprovalChunks(event));
+        break;
       case "step-skipped":
-        if (toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: `Skipped: ${event.reason}`, dynamic: true, providerExecuted: true });
+        if (toolNames.has(event.stepId) && event.code === "denied") chunks.push({ type: "tool-output-denied", toolCallId: event.stepId });
+        else if (toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: `Skipped: ${event.reason}`, dynamic: true, providerExecuted: true });
         break;
       case "reply": {
         const id = `${event.runId}-reply-${++replies}`;
@@ -117,6 +132,9 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
  *   it starts, then its output, or its error (a step that failed for good,
  *   or was skipped, with the reason); `llm` steps likewise, as the tool
  *   `llm` with input `{ prompt }`;
+ * - approvals as tool-approval parts: an `approval-request` puts each
+ *   listed step's part in state `approval-requested` (see `toApprovalChunks`),
+ *   an `approval-decision` answers it, and a denied step ends `output-denied`;
  * - the reply as a text part;
  * - `error` for a failed run, `abort` for an aborted one, then
  *   `finish-step` and `finish` (`stop` when the run completed, `error`
@@ -138,6 +156,7 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
 export function toUIMessageStream(events: AsyncIterable<RuntimeEvent>, options: ToUIMessageStreamOptions = {}): ReadableStream<UIMessageChunk> {
   const chunker = createChunker(options);
   let iterator: AsyncIterator<RuntimeEvent> | undefined;
+  let skip = options.skipEvents ?? 0;
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       iterator ??= events[Symbol.asyncIterator]();
@@ -148,6 +167,10 @@ export function toUIMessageStream(events: AsyncIterable<RuntimeEvent>, options: 
           return;
         }
         const chunks = chunker(next.value);
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
         for (const chunk of chunks) controller.enqueue(chunk);
         if (chunks.length > 0) return;
       }

@@ -39,7 +39,8 @@ export type PlankitErrorCode =
   | "invalid-playbook"
   | "unavailable-skill"
   | "unknown-phase"
-  | "invalid-path";
+  | "invalid-path"
+  | "invalid-approval";
 
 /**
  * The base class of every error plankit throws. `code` is a stable string to

@@ -7,7 +7,9 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { Planner, PlannerProfile } from "../planner/planner-event.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
+import type { ApprovalDecision } from "./approval-decision.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
+import { clampTimerMs } from "./run/clamp-timer-ms.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
 import type { Dialog } from "./dialog.ts";
@@ -197,6 +199,15 @@ export interface AgentRuntimeOptions {
    */
   idGenerator?: () => string;
   /**
+   * How long an approval request waits, in milliseconds; then its
+   * undecided steps are denied (`approval-decision` with `by: "timeout"`).
+   * Without it a request waits until a decision, an abort or the run's
+   * deadline.
+   *
+   * @defaultValue none: no time limit
+   */
+  approvalTimeoutMs?: number;
+  /**
    * Runs each `tool` and `llm` step's attempts in place of the runtime's
    * retry loop, e.g. inside one durable step of a workflow engine; see
    * {@link StepExecutor}. Everything else (readiness, the safety policy,
@@ -234,6 +245,30 @@ export interface RunHandle extends AsyncIterable<RuntimeEvent> {
    * @param reason - why, for the error message.
    */
   abort(reason?: string): void;
+  /**
+   * Decides steps listed by `approval-request` events: approve (optionally
+   * with edited arguments, checked against the tool's input schema) or deny
+   * with a reason. The whole batch is checked before any of it applies, so
+   * a refused call changes nothing; each decision becomes an
+   * `approval-decision` event.
+   *
+   * @param decisions - one decision or several.
+   * @throws PlankitError `invalid-approval` naming the step when it is unknown, needs no approval, is not asked yet, was already decided or ended, or the run ended; `invalid-argument` naming the JSON Pointer and the value when edited arguments do not fit the tool's schema.
+   *
+   * @example
+   * ```ts
+   * for await (const event of run) {
+   *   if (event.type === "approval-request") run.approve(event.steps.map((step) => ({ stepId: step.stepId, approved: true })));
+   * }
+   * ```
+   */
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void;
+  /**
+   * Whether the run has nothing to do but wait for approval decisions (a
+   * step waits for one, no step runs, no re-plan is out): the moment to
+   * show the request and, for a server, to let the run sleep.
+   */
+  readonly waitingForApproval: boolean;
 }
 
 /** The reply `step` returns: an assistant message. */
@@ -333,6 +368,13 @@ export class AgentRuntime {
       checkNumber(`policy.${name}.timeoutMs`, policy.timeoutMs, 1, false);
     }
     checkNumber("maxReplans", options.maxReplans, 0, true);
+    checkNumber("approvalTimeoutMs", options.approvalTimeoutMs, 1, false);
+    for (const [name, policy] of Object.entries(options.policy ?? {})) {
+      const approval = policy.approval;
+      if (approval !== undefined && approval !== "plan" && approval !== "step" && typeof approval !== "function") {
+        throw new PlankitError("invalid-options", `Option policy.${name}.approval must be "plan", "step" or a function, got ${JSON.stringify(approval)}`);
+      }
+    }
     checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
     for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
     if (options.executeStep !== undefined && typeof options.executeStep !== "function") throw new PlankitError("invalid-options", "Option executeStep must be a function");
@@ -389,6 +431,7 @@ export class AgentRuntime {
             signal.addEventListener("abort", onAbort, { once: true });
           })),
       executeStep: options.executeStep,
+      approvalTimeoutMs: options.approvalTimeoutMs === undefined ? undefined : clampTimerMs(options.approvalTimeoutMs, options.approvalTimeoutMs),
     };
   }
 
@@ -430,6 +473,10 @@ export class AgentRuntime {
       events,
       done,
       abort,
+      approve: (decisions) => execution.approve(decisions),
+      get waitingForApproval() {
+        return execution.waitingForApproval;
+      },
       [Symbol.asyncIterator](): AsyncIterator<RuntimeEvent> {
         let cursor = 0;
         let closed = false;

@@ -43,9 +43,14 @@ export function createRunState(): RunStateReducer {
     issues: [],
     reflections: [],
     replans: 0,
+    awaitingApproval: [],
     usage: { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 },
   };
   const byId = new Map<string, StepState>();
+  const stopWaiting = (stepId: string): void => {
+    const at = state.awaitingApproval.indexOf(stepId);
+    if (at !== -1) state.awaitingApproval.splice(at, 1);
+  };
   const apply = (event: RuntimeEvent): RunState => {
     if (state.runId === undefined) state.runId = event.runId;
     if (state.status === "idle") state.status = "running";
@@ -108,6 +113,7 @@ export function createRunState(): RunStateReducer {
         break;
       case "step-skipped":
         if (step === undefined) break;
+        stopWaiting(event.stepId);
         step.status = "skipped";
         step.skip = { code: event.code, reason: event.reason };
         step.endedAt = event.t;
@@ -116,6 +122,29 @@ export function createRunState(): RunStateReducer {
         const record: RunState["reflections"][number] = { stepId: event.stepId, action: event.action, reason: event.reason };
         if (event.arguments !== undefined) record.arguments = event.arguments;
         state.reflections.push(record);
+        break;
+      }
+      case "approval-request":
+        for (const item of event.steps) {
+          const target = byId.get(item.stepId);
+          if (target === undefined) continue;
+          target.approval = { status: "requested", requestId: event.requestId, mode: item.mode, arguments: item.arguments, waiting: item.waiting };
+          if (!state.awaitingApproval.includes(item.stepId)) state.awaitingApproval.push(item.stepId);
+        }
+        break;
+      case "approval-decision": {
+        if (step === undefined) break;
+        const approval: StepState["approval"] = {
+          status: event.approved ? "approved" : "denied",
+          requestId: event.requestId,
+          mode: step.approval?.mode ?? "step",
+          arguments: event.arguments ?? step.approval?.arguments ?? {},
+          waiting: step.approval?.waiting ?? [],
+          by: event.by,
+        };
+        if (event.reason !== undefined) approval.reason = event.reason;
+        step.approval = approval;
+        stopWaiting(event.stepId);
         break;
       }
       case "replan":

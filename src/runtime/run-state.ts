@@ -40,6 +40,24 @@ export interface StepState {
   startedAt?: number;
   /** `t` of the terminal event. */
   endedAt?: number;
+  /** Its approval, once it was asked for: asked (`requested`), `approved` or `denied`. */
+  approval?: StepApproval;
+}
+
+/** A step's approval as recorded. */
+export interface StepApproval {
+  status: "requested" | "approved" | "denied";
+  /** The latest request that listed it. */
+  requestId: string;
+  mode: "plan" | "step";
+  /** The arguments shown (as far as known), or those approved in their place. */
+  arguments: Record<string, unknown>;
+  /** The arguments that still waited on references when it was asked. */
+  waiting: { pointer: string; reference: string }[];
+  /** Why it was denied. */
+  reason?: string;
+  /** `caller` or `timeout`, once decided. */
+  by?: "caller" | "timeout";
 }
 
 /** A reflector's verdict, as recorded. */
@@ -80,6 +98,11 @@ export interface RunState {
   reflections: ReflectionRecord[];
   /** Re-plans applied. */
   replans: number;
+  /**
+   * The steps waiting for an approval decision now, in the order they were
+   * asked: what an approval card shows. Empty when nothing waits.
+   */
+  awaitingApproval: string[];
   /** The answer as streamed so far: the `reply-delta` events joined (equal to `reply.text` once `reply` came). */
   replyDraft?: string;
   reply?: { text: string; source: "step" | "model" | "template"; stepId?: string };

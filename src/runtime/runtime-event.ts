@@ -28,9 +28,10 @@ export type RunEndReason = "completed" | "failed" | "aborted" | "budget" | "dead
  * - `unsafe-plan`: it has side effects and the plan did not finish cleanly;
  * - `replaced`: a re-plan replaced it;
  * - `budget`: a budget ran out before it could start;
- * - `aborted`: the run was aborted, ran past its deadline, or a reflector stopped it.
+ * - `aborted`: the run was aborted, ran past its deadline, or a reflector stopped it;
+ * - `denied`: a person denied its approval, or no decision came in time.
  */
-export type StepSkipCode = "dependency-failed" | "unknown-dependency" | "unsafe-plan" | "replaced" | "budget" | "aborted";
+export type StepSkipCode = "dependency-failed" | "unknown-dependency" | "unsafe-plan" | "replaced" | "budget" | "aborted" | "denied";
 
 /** An error, as plain JSON. */
 export interface RuntimeErrorInfo {
@@ -203,6 +204,57 @@ export interface ReplyDeltaEvent extends RuntimeEventBase {
   delta: string;
 }
 
+/** One step an approval request lists. */
+export interface ApprovalRequestStep {
+  stepId: string;
+  tool: string;
+  /** The step's `description`, else the tool's. */
+  description: string;
+  /**
+   * The arguments as far as they are known: references to steps that
+   * succeeded are filled in; the others are still written as `{{id.path}}`.
+   */
+  arguments: Record<string, unknown>;
+  /** The arguments that still wait on references: a JSON Pointer into `arguments` and the reference as written. */
+  waiting: { pointer: string; reference: string }[];
+  /** `plan`: this approval covers the step; `step`: it asks again if the resolved arguments differ from these. */
+  mode: "plan" | "step";
+}
+
+/**
+ * The run waits for a person: every listed step (and what depends on it)
+ * holds until `RunHandle.approve` decides it, the request times out
+ * (`approvalTimeoutMs`: denied) or the run ends. Read-only steps that need
+ * no approval keep running meanwhile.
+ */
+export interface ApprovalRequestEvent extends RuntimeEventBase {
+  type: "approval-request";
+  /** Unique within the run: `a1`, `a2`, … */
+  requestId: string;
+  /** What wrote the steps: the plan (or a native tool-call turn), a re-plan patch, or `step` for a step asking again before it starts. */
+  source: "plan" | "replan" | "step";
+  /** The turn of the plan or the re-plan number (1 for a `step` request). */
+  attempt: number;
+  /** Every step of the source that needs approval, in plan order. */
+  steps: ApprovalRequestStep[];
+  /** When the request times out, in ms after it, if it does. */
+  timeoutMs?: number;
+}
+
+/** A step's approval was decided. */
+export interface ApprovalDecisionEvent extends RuntimeEventBase {
+  type: "approval-decision";
+  requestId: string;
+  stepId: string;
+  approved: boolean;
+  /** Why, when given (always set for a timeout). */
+  reason?: string;
+  /** Arguments a person approved instead of the planned ones. */
+  arguments?: Record<string, unknown>;
+  /** `caller`: through `RunHandle.approve`; `timeout`: no decision came within `approvalTimeoutMs`. */
+  by: "caller" | "timeout";
+}
+
 /** The answer to the user. */
 export interface ReplyEvent extends RuntimeEventBase {
   type: "reply";
@@ -247,6 +299,8 @@ export type RuntimeEvent =
   | StepSkippedEvent
   | ReflectionEvent
   | ReplanEvent
+  | ApprovalRequestEvent
+  | ApprovalDecisionEvent
   | ReplyDeltaEvent
   | ReplyEvent
   | RunEndEvent;

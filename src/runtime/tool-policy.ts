@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ApprovalPolicy } from "./approval-policy.ts";
 
 /**
  * The application's word on one tool: it replaces what the tool's MCP
@@ -11,7 +12,7 @@
  *
  * @example
  * ```ts
- * new AgentRuntime({ planner, registry, policy: { search: { readOnly: true, retries: 3 }, send_mail: { timeoutMs: 5_000 } } });
+ * new AgentRuntime({ planner, registry, policy: { search: { readOnly: true, retries: 3 }, send_mail: { timeoutMs: 5_000, approval: "plan" } } });
  * ```
  */
 export interface ToolPolicy {
@@ -25,4 +26,13 @@ export interface ToolPolicy {
   timeoutMs?: number;
   /** `false` keeps a read-only tool's results out of every cache. */
   cache?: boolean;
+  /**
+   * A person approves each call before it starts: once per source
+   * (`"plan"`), or also again when its resolved arguments differ from what
+   * was shown (`"step"`), or as a function of the call decides. MCP
+   * annotations never turn it off (a read-only tool marked here waits too).
+   *
+   * @defaultValue none
+   */
+  approval?: ApprovalPolicy;
 }

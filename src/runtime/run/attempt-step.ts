@@ -63,7 +63,8 @@ export function resolveStepInput(entry: StepEntry, results: ReadonlyMap<string, 
   const step = entry.step;
   try {
     if (step.type === "tool") {
-      const args = entry.overrides === undefined ? step.arguments : { ...step.arguments, ...entry.overrides };
+      const planned = entry.edited ?? step.arguments;
+      const args = entry.overrides === undefined ? planned : { ...planned, ...entry.overrides };
       return { ok: true, input: snapshotValue(resolveReferences(args, results), { freeze: false, what: `The arguments of step "${step.id}"` }) };
     }
     if (step.type === "llm") {

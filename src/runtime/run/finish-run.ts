@@ -80,7 +80,8 @@ export function findRunFailure(table: StepTable, stopError: RuntimeErrorInfo | u
   if (plannerError !== undefined) return plannerError;
   for (const entry of table.order) {
     if (entry.status === "failed" && !entry.superseded) return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
-    if (entry.status === "skipped" && entry.skipCode !== "replaced") {
+    // A person's denial is an answer, not a failure; what depended on it was skipped and still counts.
+    if (entry.status === "skipped" && entry.skipCode !== "replaced" && entry.skipCode !== "denied") {
       return { code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error", message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})` };
     }
   }

@@ -12,11 +12,10 @@ import type { EntryStatus, StepEntry } from "./step-table.ts";
  * - `dependencies` — a step it references has not succeeded yet;
  * - `source` — it has side effects and its source (plan, repair, patch) is still streaming;
  * - `replan` — a step it references failed and a re-plan may still replace it;
- * - `reply-last` — a reply waits until every other step ended.
- *
- * New gates (a human approval, say) add a reason here.
+ * - `reply-last` — a reply waits until every other step ended;
+ * - `approval` — a person has not approved it yet.
  */
-export type WaitReason = "dependencies" | "source" | "replan" | "reply-last";
+export type WaitReason = "dependencies" | "source" | "replan" | "reply-last" | "approval";
 
 /** The verdict on a pending step. */
 export type Readiness = { kind: "ready" } | { kind: "wait"; reason: WaitReason } | { kind: "skip"; code: StepSkipCode; reason: string };
@@ -25,7 +24,7 @@ export type Readiness = { kind: "ready" } | { kind: "wait"; reason: WaitReason }
 export interface ReadinessView {
   /** The status of a step, or `undefined` for an id no step has (yet). */
   statusOf(id: string): EntryStatus | undefined;
-  /** Whether a failed step may still be replaced by a re-plan (its failure not yet dealt with, and re-plans left). */
+  /** Whether a failed (or denied-for-a-re-plan) step may still be replaced by a re-plan (not yet dealt with, and re-plans left). */
   mayBeReplanned(id: string): boolean;
   /** Whether the plan finished streaming (an unknown id can no longer appear). */
   planEnded: boolean;
@@ -42,8 +41,11 @@ export interface ReadinessView {
  *    one still running or failing-but-replannable makes it wait.
  * 2. A reply waits until every other step ended; one already streaming
  *    (`fixed`) waits for nothing else and is never skipped.
- * 3. A side-effecting step whose source ended unclean is skipped (`unsafe-plan`);
- *    one the policy does not let start early waits until its source ended cleanly.
+ * 3. A side-effecting step whose source ended unclean is skipped (`unsafe-plan`).
+ * 4. A step that needs approval is skipped once denied; otherwise it waits
+ *    for its source to end (it is asked then) and for the approval, even
+ *    when it is read-only or `eager` is `"all"`.
+ * 5. One the policy does not let start early waits until its source ended cleanly.
  *
  * @param entry - a pending step.
  * @param view - the state of the run around it.
@@ -66,7 +68,8 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
       if (known) return { kind: "skip", code: "unknown-dependency", reason: `It depends on step "${id}", which is not in the plan` };
       waitingFor ??= "dependencies";
     } else if (status === "skipped") {
-      return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which was skipped` };
+      if (!view.mayBeReplanned(id)) return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which was skipped` };
+      waitingFor = "replan";
     } else if (status === "failed") {
       if (!view.mayBeReplanned(id)) return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which failed` };
       waitingFor = "replan";
@@ -78,6 +81,11 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
   if (entry.step.type === "reply") return view.othersSettled ? { kind: "ready" } : { kind: "wait", reason: "reply-last" };
   if (entry.source.state === "unclean" && !entry.readOnly) {
     return { kind: "skip", code: "unsafe-plan", reason: `It has side effects and the ${entry.source.kind === "plan" ? "plan" : `re-plan ${entry.source.attempt} patch`} did not finish cleanly` };
+  }
+  const approval = entry.approval;
+  if (approval !== undefined && approval.status !== "approved") {
+    if (approval.status === "denied") return { kind: "skip", code: "denied", reason: approval.reason };
+    return { kind: "wait", reason: entry.source.state === "streaming" ? "source" : "approval" };
   }
   if (entry.early || entry.source.state !== "streaming") return { kind: "ready" };
   return { kind: "wait", reason: "source" };

@@ -19,12 +19,15 @@ import type { ResultCache } from "../result-cache.ts";
 import type { RunState } from "../run-state.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
-import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
+import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { truncateJson } from "../truncate-json.ts";
+import type { ApprovalDecision } from "../approval-decision.ts";
+import { canonicalJson } from "../canonical-json.ts";
 import { renamePatch } from "./apply-replan.ts";
-import type { AttemptContext, DistributiveOmit } from "./attempt-step.ts";
+import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
+import { resolveStepInput, type AttemptContext, type DistributiveOmit } from "./attempt-step.ts";
 import { executeStep, type ExecutorSetup } from "./execute-step.ts";
 import { integrateAnswer } from "./integrate-answer.ts";
 import { readPlannerEvents, type PlannerDone, type PlannerReadOptions } from "./read-planner-events.ts";
@@ -78,6 +81,8 @@ export interface RunConfig {
   memoryTimeoutMs: number;
   /** When a reply step's text starts streaming: once nothing can replace it, or as soon as the plan ended cleanly. */
   replyStreaming: "safe" | "early";
+  /** How long an approval request waits before its undecided steps are denied; `undefined` waits until the run ends. */
+  approvalTimeoutMs: number | undefined;
 }
 
 /** What a run is asked. */
@@ -111,6 +116,9 @@ export class RunExecution {
   readonly #executorSetup: ExecutorSetup;
   readonly #model: PlanModel | undefined;
   readonly #attemptContext: AttemptContext;
+  readonly #desk: ApprovalDesk;
+  /** Steps that need approval and were not asked yet (their source still streams). */
+  #unasked: StepEntry[] = [];
   /** The source of the plan's steps; a planner that works in turns opens a new one after each `turn-end`. */
   #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
   /** Outcomes of ended steps, for planners that work in turns (see `PlanRequest.awaitOutcomes`). */
@@ -158,6 +166,7 @@ export class RunExecution {
       backoff: config.backoff,
       results: this.#table.results,
     };
+    this.#desk = new ApprovalDesk(config.registry, config.clock, config.approvalTimeoutMs);
     const model = config.model;
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
     this.#model = model === undefined ? undefined : { stream: (request: PlanModelRequest) => this.#guardedStream(model, request) };
@@ -167,7 +176,10 @@ export class RunExecution {
     this.#scheduler = new Scheduler(table, {
       view: {
         statusOf: (id) => table.get(id)?.status,
-        mayBeReplanned: (id) => table.get(id)?.handled === false && this.#replanPossible(),
+        mayBeReplanned: (id) => {
+          const entry = table.get(id);
+          return entry !== undefined && !entry.handled && (entry.status === "failed" || entry.skipCode === "denied") && this.#replanPossible();
+        },
         get planEnded() {
           return self.#planEnded;
         },
@@ -180,6 +192,7 @@ export class RunExecution {
       start: (entry) => this.#guard(this.#runAttempts(entry)),
       reply: (entry) => this.#runReply(entry),
       skip: (entry, code, reason) => this.#skip(entry, code, reason),
+      holdForApproval: (entry) => this.#holdForApproval(entry),
     });
     this.#attemptContext = {
       runId: input.runId,
@@ -261,6 +274,7 @@ export class RunExecution {
       } else if (entry.status === "pending") {
         entry.status = "skipped";
         entry.skipCode = "aborted";
+        this.#forgetApproval(entry);
         this.#event({ type: "step-skipped", stepId: entry.step.id, code: "aborted", reason: message });
       }
     }
@@ -330,6 +344,7 @@ export class RunExecution {
     this.#meter.countPlanner(usage?.modelCalls ?? (this.#plannerError === undefined ? 0 : 1), usage);
     this.#emitPlanEnd(done, this.#plannerError);
     this.#phase = "executing";
+    this.#requestApprovals(this.#planSource);
     this.#scheduler.sourceEnded(this.#planSource);
     // Ids that never arrived: their dependents can be decided now.
     for (const id of this.#table.missingIds()) this.#scheduler.reconsider(this.#table.dependentsOf(id));
@@ -361,6 +376,7 @@ export class RunExecution {
     const ended = this.#planSource;
     ended.state = clean ? "clean" : "unclean";
     this.#planSource = { kind: "plan", attempt: ended.attempt + 1, state: "streaming" };
+    this.#requestApprovals(ended);
     this.#scheduler.sourceEnded(ended);
     this.#settle();
   }
@@ -486,7 +502,12 @@ export class RunExecution {
       });
       return undefined;
     }
-    const entry = this.#table.add(step, source, { early: this.#policy.mayStartEarly(step), readOnly: this.#policy.traitsOf(step).readOnly });
+    const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
+    const entry = this.#table.add(step, source, { early: mode === undefined && this.#policy.mayStartEarly(step), readOnly: this.#policy.traitsOf(step).readOnly });
+    if (mode !== undefined) {
+      entry.approval = { mode, status: "unasked" };
+      this.#unasked.push(entry);
+    }
     if (step.type !== "reply") this.#active++;
     this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: entry.early });
     return entry;
@@ -531,6 +552,8 @@ export class RunExecution {
     }
     this.#scheduler.reopen("reply-last");
     if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
+    // Steps that wait for a person keep the run open: a decision, its timeout or an abort moves it on.
+    if (this.#desk.waiting.size > 0) return;
     for (const entry of this.#table.order) {
       if (entry.status === "pending") this.#skip(entry, "dependency-failed", "It never became ready");
     }
@@ -566,6 +589,7 @@ export class RunExecution {
   #skip(entry: StepEntry, code: StepSkipCode, reason: string): void {
     entry.status = "skipped";
     entry.skipCode = code;
+    this.#forgetApproval(entry);
     if (entry.step.type !== "reply") this.#active--;
     this.#event({ type: "step-skipped", stepId: entry.step.id, code, reason });
   }
@@ -626,7 +650,8 @@ export class RunExecution {
         if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
         this.#event(event);
       }
-      if (verdict?.action === "retry") {
+      // New arguments from a model on a step a person approves would bypass the approval: it fails instead.
+      if (verdict?.action === "retry" && !(verdict.arguments !== undefined && entry.approval !== undefined)) {
         entry.reflections++;
         if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
         this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
@@ -732,6 +757,165 @@ export class RunExecution {
     }
   }
 
+  // ── approvals ───────────────────────────────────────────────────────────
+
+  /**
+   * Whether the run has nothing to do but wait for approval decisions: a
+   * step waits for one, nothing runs, and no re-plan is out.
+   */
+  get waitingForApproval(): boolean {
+    return this.#desk.waiting.size > 0 && this.#scheduler.running === 0 && (this.#phase === "executing" || this.#phase === "planning");
+  }
+
+  /**
+   * A source ended: one `approval-request` lists every pending step it
+   * wrote that needs approval (none for side-effecting steps of an unclean
+   * source: they are skipped as `unsafe-plan`).
+   *
+   * @param source - the source that ended.
+   */
+  #requestApprovals(source: StepSource): void {
+    if (this.#isEnded()) return;
+    const asked: StepEntry[] = [];
+    const later: StepEntry[] = [];
+    for (const entry of this.#unasked) {
+      if (entry.source !== source) later.push(entry);
+      else if (entry.status === "pending" && entry.approval?.status === "unasked" && (source.state === "clean" || entry.readOnly)) asked.push(entry);
+    }
+    this.#unasked = later;
+    if (asked.length === 0) return;
+    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step")));
+  }
+
+  /**
+   * Emits one request for the given steps and marks them asked.
+   *
+   * @param entries - the steps.
+   * @param source - what wrote them, or `step` for a step asking again.
+   * @param attempt - the turn or re-plan number.
+   * @param items - what the request lists for each.
+   */
+  #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
+    const requestId = this.#desk.nextRequestId();
+    entries.forEach((entry, index) => {
+      const item = items[index] as ApprovalRequestStep;
+      entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
+      this.#desk.waiting.add(entry);
+    });
+    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: items };
+    if (this.#desk.timeoutMs !== undefined) event.timeoutMs = this.#desk.timeoutMs;
+    this.#event(event);
+    this.#desk.startTimer(requestId, () => this.#timeOut(requestId));
+  }
+
+  /**
+   * A ready tool step: asks for approval when its policy wants one it does
+   * not have for these arguments — a function policy now answering with
+   * the resolved arguments, or a `"step"` approval given for other values.
+   *
+   * @param entry - a ready tool step.
+   * @returns whether it must wait.
+   */
+  #holdForApproval(entry: StepEntry): boolean {
+    const gate = entry.approval;
+    const varies = this.#policy.approvalVaries(entry.step);
+    if (gate === undefined && !varies) return false;
+    if (gate?.status === "approved" && gate.mode === "plan" && !varies) return false;
+    const resolved = resolveStepInput(entry, this.#table.results);
+    // A step whose references fail never reaches its tool: it fails on its own.
+    if (!resolved.ok) return false;
+    const input = resolved.input as Record<string, unknown>;
+    const mode = varies ? this.#policy.approvalOf(entry.step, input, true) : gate?.mode;
+    if (gate?.status === "approved") {
+      const strict = gate.mode === "step" || mode === "step";
+      if (!strict || canonicalJson(input) === canonicalJson(gate.shown)) return false;
+    } else if (mode === undefined) {
+      return false;
+    }
+    const item = this.#desk.describe(entry, this.#table, mode ?? "step");
+    item.arguments = input;
+    item.waiting = [];
+    this.#ask([entry], "step", 1, [item]);
+    return true;
+  }
+
+  /**
+   * Applies decisions: all are checked first, so a refused batch changes nothing.
+   *
+   * @param decisions - one decision or a list.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalDesk.check}.
+   */
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
+    if (this.#isEnded()) throw new PlankitError("invalid-approval", `Run "${this.#input.runId}" already ended; no step waits for approval`);
+    const checked = this.#desk.check(decisions, this.#table);
+    for (const decision of checked) this.#decide(decision, "caller");
+    this.#settle();
+  }
+
+  /**
+   * Applies one checked decision.
+   *
+   * @param decision - the decision.
+   * @param by - who decided.
+   */
+  #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
+    const { entry, requestId } = decision;
+    this.#desk.waiting.delete(entry);
+    // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
+    const open = entry.status === "pending";
+    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
+    if (decision.approved) {
+      if (decision.arguments !== undefined) {
+        entry.edited = decision.arguments;
+        event.arguments = decision.arguments;
+      }
+      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step").arguments;
+      entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
+      this.#event(event);
+      this.#desk.settled(requestId);
+      if (open) this.#scheduler.reconsider([entry]);
+      return;
+    }
+    event.reason = decision.reason;
+    entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
+    this.#event(event);
+    this.#desk.settled(requestId);
+    if (!open) return;
+    // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
+    entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
+    entry.handled = !decision.replan;
+    if (decision.replan) this.#failures.push(entry);
+    this.#scheduler.forget(entry);
+    this.#skip(entry, "denied", decision.reason);
+    this.#scheduler.ended(entry);
+  }
+
+  /**
+   * A request timed out: its undecided steps are denied.
+   *
+   * @param requestId - the request.
+   */
+  #timeOut(requestId: string): void {
+    if (this.#isEnded()) return;
+    const reason = `No decision within ${this.#desk.timeoutMs ?? 0} ms`;
+    for (const entry of [...this.#desk.waiting]) {
+      if (entry.approval?.status !== "requested" || entry.approval.requestId !== requestId) continue;
+      this.#decide({ entry, requestId, approved: false, reason, replan: false }, "timeout");
+    }
+    this.#settle();
+  }
+
+  /**
+   * A step ended some other way (skipped, aborted, replaced): it no longer waits.
+   *
+   * @param entry - the step.
+   */
+  #forgetApproval(entry: StepEntry): void {
+    if (!this.#desk.waiting.delete(entry)) return;
+    const gate = entry.approval;
+    if (gate?.status === "requested") this.#desk.settled(gate.requestId);
+  }
+
   // ── re-planning ─────────────────────────────────────────────────────────
 
   /** Asks the planner for a patch, then applies it. */
@@ -790,6 +974,7 @@ export class RunExecution {
         if (entry !== undefined) added.push(entry);
       }
       this.#phase = "executing";
+      this.#requestApprovals(source);
       this.#scheduler.reconsider(added);
     }
     this.#phase = "executing";
@@ -910,6 +1095,7 @@ export class RunExecution {
    */
   #end(reason: RunEndReason, error: RuntimeErrorInfo | undefined): void {
     this.#phase = "ended";
+    this.#desk.close();
     if (this.#deadlineTimer !== undefined) this.#config.clock.clearTimeout(this.#deadlineTimer);
     const event: Extract<RuntimeEvent, { type: "run-end" }> = {
       type: "run-end",

@@ -5,6 +5,7 @@
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { clampTimerMs } from "./clamp-timer-ms.ts";
 
@@ -32,6 +33,20 @@ export interface SafetyPolicy {
   timeoutOf(step: PlanStep): number;
   /** May its result be reused (read-only tools only)? */
   mayCache(step: PlanStep): boolean;
+  /**
+   * Does a person approve it first, and how? Only the application's
+   * `approval` policy answers; a plan, a model or MCP annotations cannot
+   * turn it off. A function policy is asked with the given arguments; one
+   * that throws or answers something else counts as `"step"`.
+   *
+   * @param step - the step.
+   * @param args - its arguments: as planned, or resolved.
+   * @param resolved - whether `args` are resolved.
+   * @returns the mode, or `undefined` for none.
+   */
+  approvalOf(step: PlanStep, args: Readonly<Record<string, unknown>>, resolved: boolean): ApprovalMode | undefined;
+  /** Whether the step's approval is a function of its arguments (so it is asked again with the resolved ones). */
+  approvalVaries(step: PlanStep): boolean;
 }
 
 /** What the policy is built from. */
@@ -59,7 +74,10 @@ const modelStep: StepTraits = { readOnly: true, idempotent: true, destructive: f
  * - read-only and idempotent steps are retried `retries` times by default,
  *   other tools never; the plan's `retries` and `timeoutMs` may only lower
  *   the allowance;
- * - only read-only tools are cached.
+ * - only read-only tools are cached;
+ * - approval comes from the application's `approval` policy alone; a
+ *   function that throws or answers an unknown value asks (`"step"`), the
+ *   cautious side.
  *
  * @param setup - registry, eager mode, defaults and overrides.
  * @returns the policy.
@@ -111,6 +129,23 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
     mayCache(step) {
       if (step.type !== "tool") return false;
       return traitsOf(step).readOnly && toolPolicy(step.name)?.cache !== false;
+    },
+    approvalOf(step, args, resolved) {
+      if (step.type !== "tool") return undefined;
+      const rule = toolPolicy(step.name)?.approval;
+      if (rule === undefined) return undefined;
+      if (typeof rule !== "function") return rule === "plan" ? "plan" : "step";
+      let answer: unknown;
+      try {
+        answer = rule({ tool: step.name, stepId: step.id, arguments: args, resolved });
+      } catch {
+        answer = "step";
+      }
+      if (answer === "none" || answer === undefined) return undefined;
+      return answer === "plan" ? "plan" : "step";
+    },
+    approvalVaries(step) {
+      return step.type === "tool" && typeof toolPolicy(step.name)?.approval === "function";
     },
   };
 }

@@ -22,6 +22,11 @@ export interface SchedulerHooks {
   reply(entry: StepEntry): void;
   /** Marks a pending step skipped and emits it. */
   skip(entry: StepEntry, code: StepSkipCode, reason: string): void;
+  /**
+   * A tool step is ready: whether it must first be approved (again) with
+   * the arguments it would start with. `true` holds it until {@link Scheduler.reconsider}.
+   */
+  holdForApproval(entry: StepEntry): boolean;
 }
 
 /**
@@ -48,7 +53,7 @@ export class Scheduler {
   readonly #queued = new Set<StepEntry>();
   readonly #parked = new Map<StepEntry, WaitReason>();
   readonly #atSource = new Map<StepSource, Set<StepEntry>>();
-  readonly #atGate = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>() };
+  readonly #atGate = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>(), approval: new Set<StepEntry>() };
   readonly #work: StepEntry[] = [];
   #draining = false;
 
@@ -128,6 +133,15 @@ export class Scheduler {
     this.#drain();
   }
 
+  /**
+   * Forgets a step that ended outside the scheduler (a denial), so no gate keeps it.
+   *
+   * @param entry - the step.
+   */
+  forget(entry: StepEntry): void {
+    this.#unpark(entry);
+  }
+
   /** Starts queued steps while the concurrency limit allows. */
   pump(): void {
     while (this.#head < this.#queue.length && this.running < this.#hooks.maxConcurrency) {
@@ -180,6 +194,10 @@ export class Scheduler {
     if (readiness.kind === "ready") {
       if (entry.step.type === "reply") {
         this.#hooks.reply(entry);
+        return;
+      }
+      if (entry.step.type === "tool" && this.#hooks.holdForApproval(entry)) {
+        this.#park(entry, "approval");
         return;
       }
       this.#queued.add(entry);

@@ -13,6 +13,16 @@ import type { StepSource } from "./step-source.ts";
 /** Where a step is. `succeeded`, `failed` and `skipped` are terminal. */
 export type EntryStatus = "pending" | "running" | "succeeded" | "failed" | "skipped";
 
+/**
+ * Where a step that needs approval stands: not asked yet (its source still
+ * streams), asked, approved or denied.
+ */
+export type ApprovalGate =
+  | { mode: "plan" | "step"; status: "unasked" }
+  | { mode: "plan" | "step"; status: "requested"; requestId: string; shown: Record<string, unknown> }
+  | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
+  | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string };
+
 /** One step of the run and everything the runtime knows about it. */
 export interface StepEntry {
   readonly step: PlanStep;
@@ -43,6 +53,10 @@ export interface StepEntry {
   skipCode: StepSkipCode | undefined;
   /** A reply whose text is already streaming: it cannot be skipped or replaced, only completed. */
   fixed: boolean;
+  /** Its approval, when the application's policy asks for one. */
+  approval: ApprovalGate | undefined;
+  /** Arguments a person approved in place of the planned ones. */
+  edited: Record<string, unknown> | undefined;
 }
 
 /**
@@ -121,6 +135,8 @@ export class StepTable {
       superseded: false,
       skipCode: undefined,
       fixed: false,
+      approval: undefined,
+      edited: undefined,
     };
     this.#entries.set(step.id, entry);
     this.order.push(entry);
