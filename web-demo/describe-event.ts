@@ -46,6 +46,10 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
       return { time, text: `reflection on ${event.stepId}: ${event.action} — ${event.reason}` };
     case "replan":
       return { time, text: `replan ${event.attempt}: replaced ${event.replaced.join(", ") || "nothing"}, added ${event.added.join(", ")}` };
+    case "approval-request":
+      return { time, text: `approval-request ${event.requestId}: ${event.steps.map((step) => `${step.stepId} (${step.tool})`).join(", ")}` };
+    case "approval-decision":
+      return { time, text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied — ${event.reason ?? ""}`} (${event.by})` };
     case "reply-delta":
       return { time, text: `reply-delta (${event.delta.length} characters)` };
     case "reply":

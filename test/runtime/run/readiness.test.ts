@@ -71,7 +71,9 @@ describe("readinessOf", () => {
     expect(readinessOf(second, view({ mayBeReplanned: () => true }))).toEqual({ kind: "wait", reason: "replan" });
     expect(readinessOf(second, view())).toMatchObject({ kind: "skip", code: "dependency-failed" });
     first.status = "skipped";
-    expect(readinessOf(second, view({ mayBeReplanned: () => true }))).toMatchObject({ kind: "skip", code: "dependency-failed" });
+    expect(readinessOf(second, view())).toMatchObject({ kind: "skip", code: "dependency-failed" });
+    // A skipped step a re-plan may still replace is one denied with a re-plan asked for: its dependents wait.
+    expect(readinessOf(second, view({ mayBeReplanned: () => true }))).toEqual({ kind: "wait", reason: "replan" });
   });
 
   it("a reply waits until every other step settled; a streaming reply is never skipped", () => {

@@ -30,6 +30,7 @@ function setup(options: { maxConcurrency?: number; budget?: number } = {}) {
     refuseStart: () => (budget-- > 0 ? undefined : "no budget"),
     start: (entry) => started.push(entry.step.id),
     reply: (entry) => started.push(entry.step.id),
+    holdForApproval: () => false,
     skip: (entry, code) => {
       entry.status = "skipped";
       skipped.push([entry.step.id, code]);
