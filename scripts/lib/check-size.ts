@@ -5,7 +5,7 @@
  * @module
  */
 import { gzipSync } from "node:zlib";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 /** One measured entry and its budget. */
 export interface SizeBudget {
@@ -15,15 +15,25 @@ export interface SizeBudget {
   entry: string;
   /** The largest allowed gzipped size, in bytes. */
   maxGzipBytes: number;
+  /** Leave out the core modules the entry imports: measure only what a subpath entry adds to `plankit`. */
+  beyondCore?: boolean;
 }
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
 export const budgets: SizeBudget[] = [
-  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 68 * 1024 },
-  { label: "`AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 52 * 1024 },
+  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 80 * 1024 },
+  { label: "`AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
   { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/index.ts";', maxGzipBytes: 7 * 1024 },
-  { label: "`plankit/ai` (without `ai` itself)", entry: 'export * from "./src/ai/index.ts";', maxGzipBytes: 3 * 1024 },
+  { label: "`plankit/ai` beyond the core, without `ai`", entry: 'export * from "./src/ai/index.ts";', maxGzipBytes: 8 * 1024, beyondCore: true },
 ];
+
+/** Marks the imports of `src/ai/` that leave that folder as external: an application importing both entries shares them. */
+const coreExternal: Plugin = {
+  name: "core-external",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\// }, (args) => (/[\\/]src[\\/]ai$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined));
+  },
+};
 
 /**
  * Bundles each budget's entry for browsers (minified ESM, tree-shaken) and
@@ -47,6 +57,7 @@ export async function checkSize(root: string): Promise<boolean> {
       format: "esm",
       platform: "browser",
       external: ["ai"],
+      plugins: budget.beyondCore === true ? [coreExternal] : [],
       write: false,
       logLevel: "error",
     });
