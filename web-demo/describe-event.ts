@@ -46,6 +46,8 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
       return { time, text: `reflection on ${event.stepId}: ${event.action} — ${event.reason}` };
     case "replan":
       return { time, text: `replan ${event.attempt}: replaced ${event.replaced.join(", ") || "nothing"}, added ${event.added.join(", ")}` };
+    case "reply-delta":
+      return { time, text: `reply-delta (${event.delta.length} characters)` };
     case "reply":
       return { time, text: `reply (${event.source})` };
     case "run-end":

@@ -9,21 +9,30 @@ import type { ChatCompletionChunk } from "../../src/index.ts";
  * Frames chunks as the Chat Completions stream: `data: <json>` per chunk,
  * `data: [DONE]` last.
  *
+ * When the client goes away, `onCancel` runs (it aborts the run) and the
+ * chunks' iterator is returned.
+ *
  * @param chunks - the chunks.
+ * @param onCancel - called once if the client goes away before the end.
  * @returns the body.
  */
-export function encodeChatCompletionStream(chunks: AsyncIterable<ChatCompletionChunk>): ReadableStream<Uint8Array> {
+export function encodeChatCompletionStream(chunks: AsyncIterable<ChatCompletionChunk>, onCancel?: () => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
+  let finished = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await iterator.next();
       if (next.done === true) {
+        finished = true;
         controller.enqueue(encoder.encode("data: [DONE]\n\n"));
         controller.close();
       } else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
     },
     async cancel() {
+      if (finished) return;
+      finished = true;
+      onCancel?.();
       await iterator.return?.();
     },
   });
@@ -32,7 +41,8 @@ export function encodeChatCompletionStream(chunks: AsyncIterable<ChatCompletionC
 /**
  * Collects chunks into one `chat.completion` object, as a request without
  * `stream` gets it: the content and the reasoning joined, the last finish
- * reason, and usage.
+ * reason, and the usage (from the chunk that carries it, whose `choices`
+ * is empty).
  *
  * @param chunks - the chunks.
  * @returns the completion.
