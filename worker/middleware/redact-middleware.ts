@@ -1,0 +1,38 @@
+/**
+ * Secrets kept out of every response.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { redactBody } from "../http/redact-body.ts";
+import { createRedactor } from "../http/redact-secrets.ts";
+import type { WorkerAppEnv } from "../worker-app-env.ts";
+
+/**
+ * Passes every response body of `/v1/*` — JSON, problems, event streams,
+ * whole or streamed, the status routes' included — through the redactor of
+ * the Worker's secrets (`OPENAI_API_KEY`, `PLANKIT_TOKEN`): each secret is
+ * replaced with `[redacted]` wherever it appears, whatever its length,
+ * even split across chunks (see `redactBody`). Without secrets the
+ * response passes untouched.
+ *
+ * @returns the middleware.
+ *
+ * @example
+ * ```ts
+ * app.use("/v1/*", redactMiddleware());
+ * ```
+ */
+export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
+  return async (c, next) => {
+    await next();
+    const redactor = createRedactor([c.env?.OPENAI_API_KEY, c.env?.PLANKIT_TOKEN]);
+    const response = c.res;
+    if (!redactor.active || response.body === null) return;
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    const redacted = new Response(redactBody(response.body, redactor), { status: response.status, statusText: response.statusText, headers });
+    c.res = undefined;
+    c.res = redacted;
+  };
+}
