@@ -52,6 +52,7 @@ async function readMessages(response: Response, stop: (message: Message) => bool
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (block.startsWith(":")) continue;
+      if (/^retry: \d+$/.test(block)) continue;
       const [id, event, data] = block.split("\n") as [string, string, string];
       expect(id).toMatch(/^id: \d+$/);
       expect(event).toMatch(/^event: [a-z-]+$/);
@@ -247,9 +248,9 @@ describe("the /v1/runs routes", () => {
     const guarded = { ...(env as unknown as WorkerEnv), PLANKIT_TOKEN: "correct-horse-battery", PLANKIT_CORS_ORIGINS: "https://app.example.com" };
     expect((await worker.fetch(post("/v1/runs", { query: "x" }), guarded)).status).toBe(401);
     expect((await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`), guarded)).status).toBe(401);
-    const preflight = await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, { method: "OPTIONS", headers: { origin: "https://app.example.com" } }), guarded);
+    const preflight = await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-headers": "last-event-id" } }), guarded);
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("last-event-id");
     expect((await worker.fetch(post("/v1/runs", { query: "x" }, { origin: "https://evil.example", authorization: "Bearer correct-horse-battery" }), guarded)).status).toBe(403);
     const created = await worker.fetch(post("/v1/runs", { query: "What is 21*2+5?", durable: false }, { origin: "https://app.example.com", authorization: "Bearer correct-horse-battery" }), guarded);

@@ -302,14 +302,22 @@ describe("CORS", () => {
 
   it("answers preflights from listed origins and refuses others", async () => {
     const preflight = await worker.fetch(
-      new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }),
+      new Request(`${origin}/v1/run`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-stainless-os, x-stainless-retry-count" },
+      }),
       env,
     );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST,OPTIONS");
+    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toEqual(["authorization", "content-type", "x-stainless-os", "x-stainless-retry-count"]);
+    expect(preflight.headers.get("access-control-max-age")).toBe("600");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
     expect(preflight.headers.get("vary")).toContain("Origin");
+    const models = await worker.fetch(new Request(`${origin}/v1/models/plankit`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "GET" } }), env);
+    expect(models.status).toBe(204);
+    expect(models.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     const refused = await worker.fetch(new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://evil.example" } }), env);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
