@@ -7,9 +7,11 @@ import type { MiddlewareHandler } from "hono";
 import { redactBody } from "../http/redact-body.ts";
 import { createRedactor } from "../http/redact-secrets.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 
 /**
- * Passes every response body of `/v1/*` — JSON, problems, event streams,
+ * Starts every event stream of `/v1/*` with a `retry:` hint (how long an
+ * `EventSource` waits before it reconnects), and passes every response body of `/v1/*` — JSON, problems, event streams,
  * whole or streamed, the status routes' included — through the redactor of
  * the Worker's secrets (`OPENAI_API_KEY`, `PLANKIT_TOKEN`): each secret is
  * replaced with `[redacted]` wherever it appears, whatever its length,
@@ -28,10 +30,11 @@ export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     await next();
     const redactor = createRedactor([c.env?.OPENAI_API_KEY, c.env?.PLANKIT_TOKEN]);
     const response = c.res;
-    if (!redactor.active || response.body === null) return;
+    const eventStream = response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+    if ((!redactor.active && !eventStream) || response.body === null) return;
     const headers = new Headers(response.headers);
     headers.delete("content-length");
-    const redacted = new Response(redactBody(response.body, redactor), { status: response.status, statusText: response.statusText, headers });
+    const redacted = new Response(redactBody(response.body, redactor, eventStream ? `retry: ${workerDefaults.retryMs}\n\n` : ""), { status: response.status, statusText: response.statusText, headers });
     c.res = undefined;
     c.res = redacted;
   };

@@ -10,7 +10,6 @@ import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -50,7 +49,7 @@ export const chatCompletionsRoute: WorkerRoute = {
     const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });
     const chunks = toChatCompletionChunks(run, { model: workerDefaults.chatModelId, includeUsage: !stream || body.stream_options?.include_usage === true });
     const headers = { "x-plankit-run-id": run.runId };
-    if (stream) return new Response(withRetryHint(encodeChatCompletionStream(chunks, stop), workerDefaults.retryMs), { headers: { ...eventStreamHeaders, ...headers } });
+    if (stream) return new Response(encodeChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
     return c.json(await collectChatCompletion(chunks), 200, headers);
   },
 };

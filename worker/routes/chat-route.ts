@@ -7,8 +7,6 @@ import { fromUIMessages, toUIMessageStreamResponse } from "../../src/ai/index.ts
 import { createChatBodySchema } from "../http/chat-body-schema.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
@@ -49,6 +47,6 @@ export const chatRoute: WorkerRoute = {
         await reader.cancel(reason);
       },
     });
-    return new Response(withRetryHint(passed, workerDefaults.retryMs), { status: response.status, headers: response.headers });
+    return new Response(passed, { status: response.status, headers: response.headers });
   },
 };

@@ -9,12 +9,12 @@ import { tripGuidePlaybook } from "../demo/trip-guide-playbook.ts";
 import { tripGuideSkills } from "../demo/trip-guide-skills.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { createEventStream } from "../http/create-event-stream.ts";
+import { keepAlive } from "../http/keep-alive.ts";
+import { trackEnd } from "../http/track-end.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { createGuideBodySchema } from "../http/guide-body-schema.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
 import { streamGuidedTurn } from "../stream-guided-turn.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -64,7 +64,10 @@ export const guideRoute: WorkerRoute = {
         phases: tripGuidePlaybook.phases.map((phase) => ({ id: phase.id, description: phase.description, checkpoints: phase.checkpoints ?? [] })),
       },
     ];
-    const stream = createEventStream<GuidedEvent>(events, { first, onCancel: () => controller.abort(new Error("The client disconnected")) });
-    return new Response(withRetryHint(stream, workerDefaults.retryMs), { headers: { ...eventStreamHeaders, "x-plankit-turn-id": turnId } });
+    // Kept alive until the turn has ended or the client has gone (and the turn is aborted).
+    const tracked = trackEnd(events, controller.signal);
+    keepAlive(c, tracked.ended);
+    const stream = createEventStream<GuidedEvent>(tracked.events, { first, onCancel: () => controller.abort(new Error("The client disconnected")) });
+    return new Response(stream, { headers: { ...eventStreamHeaders, "x-plankit-turn-id": turnId } });
   },
 };

@@ -7,11 +7,11 @@ import { PlankitError, type PlannerEvent, type PlannerProfile, type PlanStep } f
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { createEventStream } from "../http/create-event-stream.ts";
+import { keepAlive } from "../http/keep-alive.ts";
+import { trackEnd } from "../http/track-end.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import { createRequestBodySchema } from "../http/request-body-schema.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /** An error reported inside an event stream. */
@@ -60,11 +60,14 @@ export const planRoute: WorkerRoute = {
     const controller = abortOnDisconnect(c.var.signal);
     const profile = body.profile as PlannerProfile | string | undefined;
     const events = planner.stream({ query: body.query, tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });
-    const stream = createEventStream<PlannerEvent | StreamError>(endWithDone(events), {
+    // Kept alive until the plan has ended or the client has gone (and the planner is aborted).
+    const tracked = trackEnd(endWithDone(events), controller.signal);
+    keepAlive(c, tracked.ended);
+    const stream = createEventStream<PlannerEvent | StreamError>(tracked.events, {
       first: [{ type: "model", name: selected.name, provider: selected.provider }],
       toData: (event) => (event.type === "step" ? event.step : event),
       onCancel: () => controller.abort(new Error("The client disconnected")),
     });
-    return new Response(withRetryHint(stream, workerDefaults.retryMs), { headers: eventStreamHeaders });
+    return new Response(stream, { headers: eventStreamHeaders });
   },
 };

@@ -4,8 +4,6 @@
  * @module
  */
 import { sessionOfRun } from "../durable/session-of-run.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -31,6 +29,6 @@ export const runEventsRoute: WorkerRoute = {
     headers.set("x-plankit-run-id", runId);
     if (response.status === 204 || response.body === null) return new Response(null, { status: response.status, headers });
     const ok = response.status === 200 && (headers.get("content-type") ?? "").startsWith("text/event-stream");
-    return new Response(ok ? withRetryHint(response.body, workerDefaults.retryMs) : response.body, { status: response.status, headers });
+    return new Response(ok ? response.body : response.body, { status: response.status, headers });
   },
 };

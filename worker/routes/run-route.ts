@@ -7,8 +7,6 @@ import { createEventStream } from "../http/create-event-stream.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import { createRequestBodySchema } from "../http/request-body-schema.ts";
-import { withRetryHint } from "../http/with-retry-hint.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
@@ -27,6 +25,6 @@ export const runRoute: WorkerRoute = {
     const body = await readJsonBody(c.req.raw, createRequestBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…"}');
     const { run, stop } = startRun(c, { input: body.query, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile });
     const stream = createEventStream(run, { first: [{ type: "model", name: selected.name, provider: selected.provider }], onCancel: stop });
-    return new Response(withRetryHint(stream, workerDefaults.retryMs), { headers: { ...eventStreamHeaders, "x-plankit-run-id": run.runId } });
+    return new Response(stream, { headers: { ...eventStreamHeaders, "x-plankit-run-id": run.runId } });
   },
 };

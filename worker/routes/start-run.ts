@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { AgentRuntime, type Dialog, type PlannerProfile, type RunHandle } from "../../src/index.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
+import { keepAlive } from "../http/keep-alive.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 
@@ -23,7 +24,8 @@ export interface RunRequest {
  * Starts a run of the request's model and tools with the Worker's runtime
  * settings (`workerDefaults.runtime`, then the Worker's `runtime`
  * option). The run is aborted — with every model and tool call in it —
- * when the client goes away, or when `stop` is called (a stream's cancel).
+ * when the client goes away, or when `stop` is called (a stream's cancel);
+ * the request's context is kept alive until the run has ended.
  *
  * @param c - the request's context.
  * @param request - the input and the run's options.
@@ -48,5 +50,7 @@ export function startRun(c: Context<WorkerAppEnv>, request: RunRequest): { run: 
     ...(profile === undefined ? {} : { profile }),
   });
   const run = runtime.run(request.input, { signal: controller.signal });
+  // The run outlives a response that fails: it ends (aborted) rather than being cut off.
+  keepAlive(c, run.done);
   return { run, stop: () => controller.abort(new Error("The client disconnected")) };
 }
