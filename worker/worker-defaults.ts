@@ -19,6 +19,8 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  * - `chatModelId`: the one model Chat Completions clients see;
  * - `retryMs`: the `retry:` hint every event stream starts with, how long
  *   an `EventSource` waits before it reconnects;
+ * - `heartbeatMs`: how often a whole (not streamed) chat completion's body
+ *   writes a space while its run goes on;
  * - `runtime`: the settings of a run answered in the request
  *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`);
  * - `sessionRuntime`: the settings of a run in a session object
@@ -31,6 +33,7 @@ export const workerDefaults = {
   chatBodyLimitBytes: 131_072,
   chatModelId: "plankit",
   retryMs: 3000,
+  heartbeatMs: 1000,
   runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
   cors: {

@@ -4,7 +4,7 @@
  * @module
  */
 import { fromChatMessages, toChatCompletionChunks } from "../../src/index.ts";
-import { collectChatCompletion, encodeChatCompletionStream } from "../http/chat-completion-response.ts";
+import { encodeChatCompletionJson, encodeChatCompletionStream } from "../http/chat-completion-response.ts";
 import { createChatCompletionsBodySchema } from "../http/chat-completions-body-schema.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
@@ -21,6 +21,8 @@ import type { WorkerRoute } from "./worker-route.ts";
  * `reasoning_content`. Streamed (`stream: true`) as `data:` chunks and
  * `data: [DONE]`, with `stream_options.include_usage` adding a last chunk
  * with empty `choices` and the usage; whole otherwise, with usage.
+ * A whole completion's body starts at once and carries a space every
+ * second until the JSON (see `encodeChatCompletionJson`).
  * `tools`, `tool_choice`, `functions` and `function_call` are refused
  * (400 `unsupported_parameter`, naming the parameter): the run plans with
  * the Worker's tools. Errors come in OpenAI's shape. A client that goes
@@ -50,6 +52,6 @@ export const chatCompletionsRoute: WorkerRoute = {
     const chunks = toChatCompletionChunks(run, { model: workerDefaults.chatModelId, includeUsage: !stream || body.stream_options?.include_usage === true });
     const headers = { "x-plankit-run-id": run.runId };
     if (stream) return new Response(encodeChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
-    return c.json(await collectChatCompletion(chunks), 200, headers);
+    return new Response(encodeChatCompletionJson(chunks, stop, workerDefaults.heartbeatMs), { headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store, no-transform", "content-encoding": "identity" } });
   },
 };
