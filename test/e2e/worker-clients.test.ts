@@ -250,6 +250,27 @@ describe("a client that leaves", () => {
     expect(after.started - before.started).toBe(after.finished - before.finished + 1);
   }, 30_000);
 
+  it("stops the tools of a useChat stream (POST /v1/chat)", async () => {
+    const before = await calls();
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...counting },
+      body: JSON.stringify({ messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "count" }] }] }),
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes('"toolName":"count_call"')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await until(async () => (await calls()).aborted > before.aborted, 10_000);
+    await sleep(3000);
+    const after = await calls();
+    expect(after.finished - before.finished).toBeLessThanOrEqual(1);
+    expect(after.aborted - before.aborted).toBe(1);
+    expect(after.started - before.started).toBe(after.finished - before.finished + 1);
+  }, 30_000);
+
   it("leaves no uncaught error or undisposed stub in the Worker's log", async () => {
     await sleep(500);
     const output = server.output();

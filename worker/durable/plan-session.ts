@@ -7,7 +7,6 @@ import { DurableObject } from "cloudflare:workers";
 import { AgentRuntime, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage, replay } from "../../src/index.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
-import { createRedactor } from "../http/redact-secrets.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import { createClosingEvents } from "./create-closing-events.ts";
@@ -481,7 +480,8 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   /**
    * The SSE body of a run's events after `after`: `id: <seq>`,
    * `event: <type>`, `data: <json>` per event, a comment every 15 s of
-   * silence, closed after `run-end`. Secrets are redacted.
+   * silence, closed after `run-end`. (The Worker's route redacts secrets
+   * from it, as from every response.)
    *
    * @param runId - the run.
    * @param after - the last event id the client has.
@@ -489,7 +489,6 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    */
   #eventStream(runId: string, after: number): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
-    const redact = createRedactor([this.env.OPENAI_API_KEY, this.env.PLANKIT_TOKEN]);
     let cursor = after;
     let cancelled = false;
     let stopWaiting: () => void = () => undefined;
@@ -499,7 +498,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
           const rows = this.#sql.exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64", runId, cursor).toArray();
           if (rows.length > 0) {
             const text = rows.map((row) => `id: ${row.seq}\nevent: ${row.type.replace(/[\r\n]/gu, "")}\ndata: ${row.data}\n\n`).join("");
-            controller.enqueue(encoder.encode(redact(text)));
+            controller.enqueue(encoder.encode(text));
             cursor = rows[rows.length - 1]?.seq ?? cursor;
             return;
           }
