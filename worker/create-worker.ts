@@ -104,11 +104,11 @@ function toErrorResponse(error: unknown, path: string): Response {
  * - anything else → 404, or 405 with `Allow` for a known path.
  *
  * `/v1/*` requests pass, in order: the redaction of secrets from the
- * response (see `redactMiddleware`), the model and tools of the request,
- * the CORS policy (see `corsMiddleware`; 403 for unlisted origins,
- * preflights answered), the bearer token when `PLANKIT_TOKEN` is set
- * (401), the body limit (413), then the route, which checks the body
- * (415, 400). Every API response names the model in `x-plankit-model`;
+ * response and the `retry:` hint of event streams (see
+ * `redactMiddleware`), the CORS policy (see `corsMiddleware`; 403 for
+ * unlisted origins, preflights answered), the bearer token when
+ * `PLANKIT_TOKEN` is set (401), the model and tools of the request, the
+ * body limit (413), then the route, which checks the body (415, 400). Every API response names the model in `x-plankit-model`;
  * every event stream starts with a `retry:` hint. Errors are RFC 9457
  * problem details, except on the OpenAI routes. A client that goes away
  * aborts its plan or run and every tool and model call in it, streamed or
@@ -126,7 +126,7 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
   const app = new Hono<WorkerAppEnv>();
   const methodsOf = createMethodTable([healthRoute, ...apiRoutes]);
   app.onError((error, c) => toErrorResponse(error, c.req.path));
-  app.use("/v1/*", redactMiddleware(), requestContextMiddleware(options), corsMiddleware(methodsOf), bearerTokenMiddleware());
+  app.use("/v1/*", redactMiddleware(), corsMiddleware(methodsOf), bearerTokenMiddleware(), requestContextMiddleware(options));
   for (const route of [healthRoute, ...apiRoutes]) {
     if (route.body === undefined) app.on(route.method, route.path, route.handle);
     else app.on(route.method, route.path, bodyLimitMiddleware(route.body), route.handle);

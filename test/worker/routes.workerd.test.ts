@@ -278,6 +278,7 @@ describe("the bearer token", () => {
     const missing = await worker.fetch(post("/v1/plan", { query: "1+1?" }), env);
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="plankit"');
+    expect(missing.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await problem(missing)).toMatchObject({ code: "missing-token", title: "Unauthorized" });
     const wrong = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery-staple" }), env);
     expect(wrong.status).toBe(401);

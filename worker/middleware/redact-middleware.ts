@@ -16,7 +16,8 @@ import { workerDefaults } from "../worker-defaults.ts";
  * the Worker's secrets (`OPENAI_API_KEY`, `PLANKIT_TOKEN`): each secret is
  * replaced with `[redacted]` wherever it appears, whatever its length,
  * even split across chunks (see `redactBody`). Without secrets the
- * response passes untouched.
+ * response passes untouched but for `x-content-type-options: nosniff`,
+ * which every response of `/v1/*` carries.
  *
  * @returns the middleware.
  *
@@ -28,6 +29,7 @@ import { workerDefaults } from "../worker-defaults.ts";
 export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
   return async (c, next) => {
     await next();
+    c.res.headers.set("x-content-type-options", "nosniff");
     const redactor = createRedactor([c.env?.OPENAI_API_KEY, c.env?.PLANKIT_TOKEN]);
     const response = c.res;
     const eventStream = response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");

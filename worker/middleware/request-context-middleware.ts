@@ -14,8 +14,8 @@ import type { WorkerOptions } from "../worker-options.ts";
  * request as it arrived, which fires when the client goes away, kept here
  * because a middleware may replace the request), `selected` (the model),
  * `registry` (the tools) and `options`. After the route, names the model
- * in `x-plankit-model` and `x-plankit-model-provider` and sets
- * `x-content-type-options: nosniff` on the response, whatever it is.
+ * in `x-plankit-model` and `x-plankit-model-provider` on the response,
+ * whatever it is.
  *
  * @param options - the Worker's options.
  * @returns the middleware.
@@ -38,6 +38,5 @@ export function requestContextMiddleware(options: WorkerOptions): MiddlewareHand
     await next();
     c.res.headers.set("x-plankit-model", selected.name);
     c.res.headers.set("x-plankit-model-provider", selected.provider);
-    c.res.headers.set("x-content-type-options", "nosniff");
   };
 }
