@@ -42,8 +42,14 @@ describe("createRedactor and redactBody", () => {
         }
         expect(await throughStream(input, cuts, secrets)).toBe(whole);
       }),
-      { numRuns: 200 },
+      { numRuns: 500 },
     );
+  });
+
+  it("wait for the rest of a stream where a longer secret may begin, even when a shorter one matches", async () => {
+    expect(await throughStream('"b', [1], ['"b', '"'])).toBe("[redacted]");
+    expect(await throughStream("ab", [1], ["a", "ab"])).toBe("[redacted]");
+    expect(await throughStream("ax", [1], ["a", "ab"])).toBe("[redacted]x");
   });
 
   it("redact secrets of any length, and nothing without secrets", () => {

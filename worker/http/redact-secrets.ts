@@ -52,18 +52,19 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     let done = "";
     let from = 0;
     for (let index = 0; index < text.length; ) {
+      // A secret that the rest of the text may complete waits for it, even where a shorter one matches now.
+      if (!final) {
+        const tail = text.length - index;
+        if (needles.some((needle) => needle.length > tail && needle.startsWith(text.slice(index)))) {
+          return { done: done + text.slice(from, index), rest: text.slice(index) };
+        }
+      }
       const found = needles.find((needle) => text.startsWith(needle, index));
       if (found !== undefined) {
         done += `${text.slice(from, index)}[redacted]`;
         index += found.length;
         from = index;
         continue;
-      }
-      if (!final) {
-        const tail = text.length - index;
-        if (needles.some((needle) => needle.length > tail && needle.startsWith(text.slice(index)))) {
-          return { done: done + text.slice(from, index), rest: text.slice(index) };
-        }
       }
       index++;
     }
