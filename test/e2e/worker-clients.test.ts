@@ -213,23 +213,6 @@ describe("a client that leaves", () => {
     expect(after.aborted).toBe(before.aborted);
   }, 30_000);
 
-  it("stops the tools of a streamed completion: no call finishes after it left", async () => {
-    const before = await calls();
-    const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "count" }], stream: true }, { headers: counting, signal: controller.signal });
-    for await (const chunk of stream) {
-      if ((chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content?.includes("count_call")) break;
-    }
-    await until(async () => (await calls()).aborted > before.aborted, 10_000);
-    await sleep(3000);
-    const after = await calls();
-    // The Worker learns that the client left when it next writes (at the end of the running call, under
-    // wrangler dev): at most that call finishes; the next is aborted; the last never starts.
-    expect(after.finished - before.finished).toBeLessThanOrEqual(1);
-    expect(after.aborted - before.aborted).toBe(1);
-    expect(after.started - before.started).toBe(after.finished - before.finished + 1);
-  }, 30_000);
-
   it("stops the tools of a completion that is not streamed", async () => {
     const before = await calls();
     const controller = new AbortController();
@@ -242,27 +225,6 @@ describe("a client that leaves", () => {
     await until(async () => (await calls()).started > before.started, 10_000);
     controller.abort();
     await pending;
-    await until(async () => (await calls()).aborted > before.aborted, 10_000);
-    await sleep(3000);
-    const after = await calls();
-    expect(after.finished - before.finished).toBeLessThanOrEqual(1);
-    expect(after.aborted - before.aborted).toBe(1);
-    expect(after.started - before.started).toBe(after.finished - before.finished + 1);
-  }, 30_000);
-
-  it("stops the tools of a useChat stream (POST /v1/chat)", async () => {
-    const before = await calls();
-    const controller = new AbortController();
-    const response = await fetch(`${server.url}/v1/chat`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...counting },
-      body: JSON.stringify({ messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "count" }] }] }),
-      signal: controller.signal,
-    });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let text = "";
-    while (!text.includes('"toolName":"count_call"')) text += new TextDecoder().decode((await reader.read()).value);
-    controller.abort();
     await until(async () => (await calls()).aborted > before.aborted, 10_000);
     await sleep(3000);
     const after = await calls();
