@@ -57,6 +57,8 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
   const toolNames = new Map<string, string>();
   let started = false;
   let replies = 0;
+  /** The text part the reply-deltas write into, and what they wrote, until the `reply` closes it. */
+  let open: { id: string; written: string } | undefined;
   const tool = (stepId: string, input: unknown): UIMessageChunk => ({
     type: "tool-input-available",
     toolCallId: stepId,
@@ -101,12 +103,33 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
         if (toolNames.has(event.stepId) && event.code === "denied") chunks.push({ type: "tool-output-denied", toolCallId: event.stepId });
         else if (toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: `Skipped: ${event.reason}`, dynamic: true, providerExecuted: true });
         break;
+      case "reply-delta": {
+        if (event.delta === "") break;
+        if (open === undefined) {
+          open = { id: `${event.runId}-reply-${++replies}`, written: "" };
+          chunks.push({ type: "text-start", id: open.id });
+        }
+        open.written += event.delta;
+        chunks.push({ type: "text-delta", id: open.id, delta: event.delta });
+        break;
+      }
       case "reply": {
-        const id = `${event.runId}-reply-${++replies}`;
-        chunks.push({ type: "text-start", id }, { type: "text-delta", id, delta: event.text }, { type: "text-end", id });
+        if (open === undefined) {
+          const id = `${event.runId}-reply-${++replies}`;
+          chunks.push({ type: "text-start", id }, { type: "text-delta", id, delta: event.text }, { type: "text-end", id });
+          break;
+        }
+        // The deltas were the reply; should they have fallen short of it, what is missing follows.
+        const missing = event.text.startsWith(open.written) ? event.text.slice(open.written.length) : "";
+        if (missing !== "") chunks.push({ type: "text-delta", id: open.id, delta: missing });
+        chunks.push({ type: "text-end", id: open.id });
+        open = undefined;
         break;
       }
       case "run-end":
+        // A reply cut short by the end: its part is closed with what it has.
+        if (open !== undefined) chunks.push({ type: "text-end", id: open.id });
+        open = undefined;
         if (event.reason === "aborted") chunks.push({ type: "abort", reason: event.error?.message ?? "aborted" });
         else if (event.reason === "failed") chunks.push({ type: "error", errorText: event.error?.message ?? "The run failed" });
         chunks.push({ type: "finish-step" }, { type: "finish", finishReason: finishReasons[event.reason] });
@@ -135,7 +158,9 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
  * - approvals as tool-approval parts: an `approval-request` puts each
  *   listed step's part in state `approval-requested` (see `toApprovalChunks`),
  *   an `approval-decision` answers it, and a denied step ends `output-denied`;
- * - the reply as a text part;
+ * - the reply as a text part, written piece by piece as the run writes it
+ *   (`reply-delta` events; the `reply` closes the part), or whole when the
+ *   run sends the reply without pieces;
  * - `error` for a failed run, `abort` for an aborted one, then
  *   `finish-step` and `finish` (`stop` when the run completed, `error`
  *   when it failed, `other` otherwise).

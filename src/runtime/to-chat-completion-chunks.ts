@@ -18,7 +18,7 @@ export interface ChatCompletionChunk {
     delta: { role?: "assistant"; content?: string; reasoning_content?: string };
     finish_reason: "stop" | "length" | null;
   }[];
-  /** On the last chunk when asked for (`stream_options.include_usage`). */
+  /** On the usage chunk, when asked for (`stream_options.include_usage`); that chunk's `choices` is empty. */
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -41,7 +41,8 @@ export interface ChatCompletionChunkOptions {
    */
   progress?: boolean;
   /**
-   * Put token usage on the last chunk.
+   * End with a chunk that carries the token usage and no choices, as
+   * OpenAI answers `stream_options.include_usage`.
    *
    * @defaultValue `false`
    */
@@ -84,10 +85,13 @@ function progressLine(event: RuntimeEvent, tools: Map<string, string>): string |
 /**
  * Turns a run's events into Chat Completions chunks: the first carries the
  * role; the plan's progress comes as `reasoning_content` lines (unless
- * `progress: false`); the reply as `content`; the last chunk has the
+ * `progress: false`); the reply as `content`, piece by piece as it is
+ * written (`reply-delta` events; a `reply` whose text came in pieces adds
+ * nothing, one that did not comes whole); then a chunk with the
  * `finish_reason` (`stop`, or `length` when a budget or the deadline ended
- * the run) and, on request, the usage. Serialize each as
- * `data: <json>` and end with `data: [DONE]` for a streamed response.
+ * the run) and, on request, a last chunk with empty `choices` and the
+ * usage. Serialize each as `data: <json>` and end with `data: [DONE]` for a
+ * streamed response.
  *
  * @param events - the run's events.
  * @param options - the model name, the id, progress and usage.
@@ -113,6 +117,8 @@ export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   let started = false;
+  /** What the reply-deltas since the last `reply` wrote. */
+  let written = "";
   for await (const event of events) {
     if (!started) {
       started = true;
@@ -123,14 +129,22 @@ export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent
       const line = progressLine(event, tools);
       if (line !== undefined) yield chunk({ reasoning_content: `${line}\n` });
     }
-    if (event.type === "reply") yield chunk({ content: event.text });
+    if (event.type === "reply-delta" && event.delta !== "") {
+      written += event.delta;
+      yield chunk({ content: event.delta });
+    }
+    if (event.type === "reply") {
+      // The deltas were the reply; should they have fallen short of it, what is missing follows.
+      const missing = written === "" ? event.text : event.text.startsWith(written) ? event.text.slice(written.length) : "";
+      if (missing !== "") yield chunk({ content: missing });
+      written = "";
+    }
     if (event.type === "run-end") {
-      const last = chunk({}, finishReasons[event.reason]);
+      yield chunk({}, finishReasons[event.reason]);
       if (options.includeUsage === true) {
         const { inputTokens, outputTokens } = event.usage;
-        last.usage = { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+        yield { ...chunk({}), choices: [], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } };
       }
-      yield last;
     }
   }
 }

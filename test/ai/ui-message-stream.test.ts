@@ -206,3 +206,63 @@ describe("fromUIMessages", () => {
     expect(thrownBy(() => fromUIMessages("hi" as never)).message).toBe('messages must be an array of UI messages, got "hi"');
   });
 });
+
+/** A run's events as a run that writes its reply in pieces would send them: each `reply` preceded by its text cut in `parts` pieces. */
+async function* withDeltas(events: AsyncIterable<RuntimeEvent>, parts: number): AsyncGenerator<RuntimeEvent> {
+  for await (const event of events) {
+    if (event.type === "reply") {
+      const size = Math.ceil(event.text.length / parts);
+      for (let from = 0; from < event.text.length; from += size) yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, from + size) };
+    }
+    yield event;
+  }
+}
+
+async function chunksOf(events: AsyncIterable<RuntimeEvent>): Promise<UIMessageChunk[]> {
+  const chunks: UIMessageChunk[] = [];
+  const reader = toUIMessageStream(events).getReader();
+  for (let next = await reader.read(); next.done !== true; next = await reader.read()) chunks.push(next.value);
+  return chunks;
+}
+
+describe("toUIMessageStream with a reply written in pieces", () => {
+  const plan = [{ id: "s1", tool: "lookup", args: { q: "Tokyo" } }, { id: "s2", reply: "Found {{s1.value}} in the index" }];
+
+  it("writes one text part piece by piece, closed by the reply, which adds nothing", async () => {
+    const chunks = await chunksOf(withDeltas(createRuntime(plan).run("q"), 3));
+    const text = chunks.filter((chunk) => chunk.type.startsWith("text-"));
+    expect(text.map((chunk) => chunk.type)).toEqual(["text-start", "text-delta", "text-delta", "text-delta", "text-end"]);
+    expect(new Set(text.map((chunk) => (chunk as { id: string }).id)).size).toBe(1);
+    expect(text.map((chunk) => (chunk.type === "text-delta" ? chunk.delta : "")).join("")).toBe("Found Tokyo! in the index");
+    // The first piece comes before the run has ended.
+    expect(chunks.findIndex((chunk) => chunk.type === "text-delta")).toBeLessThan(chunks.findIndex((chunk) => chunk.type === "finish"));
+  });
+
+  it("builds the same message through the chat transport as a run that sends its reply whole", async () => {
+    const whole = await chat(() => toUIMessageStreamResponse(createRuntime(plan).run("q")));
+    const pieces = await chat(() => toUIMessageStreamResponse(withDeltas(createRuntime(plan).run("q"), 4)));
+    expect(pieces.errors).toEqual([]);
+    expect(pieces.message?.parts.at(-1)).toMatchObject({ type: "text", text: "Found Tokyo! in the index", state: "done" });
+    expect(pieces.message?.parts.map((part) => part.type)).toEqual(whole.message?.parts.map((part) => part.type));
+  });
+
+  it("closes a part cut short by the end of the run, and adds what the pieces left out", async () => {
+    const base = { runId: "r1", t: 0 };
+    const usage = { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
+    const cut = await chunksOf(
+      (async function* () {
+        yield { ...base, type: "reply-delta", delta: "Half" } as RuntimeEvent;
+        yield { ...base, type: "run-end", reason: "aborted", usage, durationMs: 1 } as RuntimeEvent;
+      })(),
+    );
+    expect(cut.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta", "text-end", "abort", "finish-step", "finish"]);
+    const short = await chunksOf(
+      (async function* () {
+        yield { ...base, type: "reply-delta", delta: "Tok" } as RuntimeEvent;
+        yield { ...base, type: "reply", text: "Tokyo", source: "model" } as RuntimeEvent;
+        yield { ...base, type: "run-end", reason: "completed", usage, durationMs: 1 } as RuntimeEvent;
+      })(),
+    );
+    expect(short.flatMap((chunk) => (chunk.type === "text-delta" ? [chunk.delta] : []))).toEqual(["Tok", "yo"]);
+  });
+});

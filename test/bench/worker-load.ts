@@ -1,7 +1,8 @@
 /**
  * `npm run bench:worker`: opens 200 concurrent `POST /v1/run` streams
  * against `wrangler dev` (with the offline demo model at its normal pace)
- * and reports errors and latency percentiles, as markdown on stdout and in
+ * and reports errors and latency percentiles (response headers, first
+ * planned step, first content of the reply, run end), as markdown on stdout and in
  * `.tmp/bench-worker.md`.
  *
  *     node test/bench/worker-load.ts [--streams 200] [--rate 45]
@@ -37,6 +38,8 @@ interface StreamResult {
   error?: string;
   headersMs: number;
   firstStepMs: number;
+  /** The first piece of the reply: a `reply-delta` event, or the `reply` when the run sends it whole. */
+  firstContentMs: number;
   endMs: number;
   events: number;
 }
@@ -50,7 +53,7 @@ interface StreamResult {
  */
 async function runStream(url: string, query: string): Promise<StreamResult> {
   const started = performance.now();
-  const result: StreamResult = { ok: false, headersMs: NaN, firstStepMs: NaN, endMs: NaN, events: 0 };
+  const result: StreamResult = { ok: false, headersMs: NaN, firstStepMs: NaN, firstContentMs: NaN, endMs: NaN, events: 0 };
   try {
     const response = await fetch(`${url}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
     result.headersMs = performance.now() - started;
@@ -69,9 +72,12 @@ async function runStream(url: string, query: string): Promise<StreamResult> {
         const message = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         end = buffer.indexOf("\n\n");
-        result.events++;
         const type = /^event: (.*)$/mu.exec(message)?.[1];
+        // The retry hint and keep-alive comments are not events.
+        if (type === undefined) continue;
+        result.events++;
         if (type === "step-planned" && Number.isNaN(result.firstStepMs)) result.firstStepMs = performance.now() - started;
+        if ((type === "reply-delta" || type === "reply") && Number.isNaN(result.firstContentMs)) result.firstContentMs = performance.now() - started;
         if (type === "run-end") reason = (JSON.parse(/^data: (.*)$/mu.exec(message)?.[1] ?? "{}") as { reason?: string }).reason;
       }
     }
@@ -133,6 +139,7 @@ try {
     "|---|---|---|---|---|---|",
     row("response headers", results.map((result) => result.headersMs)),
     row("first planned step", ok.map((result) => result.firstStepMs)),
+    row("first content (reply)", ok.map((result) => result.firstContentMs)),
     row("run end", ok.map((result) => result.endMs)),
     "",
     "The demo model streams each plan at a human-like pace, so most of a run's time is the plan being written; the first step starts as soon as its JSON closes.",

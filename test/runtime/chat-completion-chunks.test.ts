@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, createScriptedModel, fromChatMessages, LLMPlanner, noOpReflector, toChatCompletionChunks, type ChatCompletionChunk } from "../../src/index.ts";
+import { AgentRuntime, createScriptedModel, fromChatMessages, LLMPlanner, noOpReflector, toChatCompletionChunks, type ChatCompletionChunk, type RuntimeEvent } from "../../src/index.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
@@ -33,12 +34,89 @@ describe("toChatCompletionChunks", () => {
     expect(chunks.slice(0, -1).every((chunk) => chunk.choices[0]?.finish_reason === null)).toBe(true);
   });
 
-  it("leaves the progress out on request, and puts usage on the last chunk", async () => {
+  it("leaves the progress out on request, and ends with a usage chunk without choices", async () => {
     const chunks = await chunksOf([{ id: "s1", tool: "lookup", args: { q: "x" } }, { id: "s2", reply: "{{s1.value}}" }], { progress: false, includeUsage: true });
     expect(chunks.some((chunk) => chunk.choices[0]?.delta.reasoning_content !== undefined)).toBe(false);
+    expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe("stop");
+    expect(chunks.at(-2)?.usage).toBeUndefined();
+    expect(chunks.at(-1)?.choices).toEqual([]);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.usage === undefined)).toBe(true);
     const usage = chunks.at(-1)?.usage;
     expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
     expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+});
+
+/** A run's events as a run that writes its reply in pieces would send them: each `reply` preceded by its text cut at `cuts`. */
+async function* withDeltas(events: AsyncIterable<RuntimeEvent>, cuts: readonly number[]): AsyncGenerator<RuntimeEvent> {
+  for await (const event of events) {
+    if (event.type === "reply") {
+      let from = 0;
+      for (const cut of [...cuts.filter((at) => at > 0 && at < event.text.length), event.text.length].sort((a, b) => a - b)) {
+        yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, cut) };
+        from = cut;
+      }
+    }
+    yield event;
+  }
+}
+
+function scriptedRun(plan: unknown[]): AsyncIterable<RuntimeEvent> {
+  const { registry } = createTestRegistry();
+  const text = `[${plan.map((step) => JSON.stringify(step)).join(",")}]`;
+  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model: createScriptedModel({ responses: [text], tokensPerSecond: 5000 }) }), registry, memory: false, retries: 0, maxReplans: 0, reflector: noOpReflector, idGenerator: () => "r1" });
+  return runtime.run("q");
+}
+
+async function collect(events: AsyncIterable<RuntimeEvent>): Promise<ChatCompletionChunk[]> {
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of toChatCompletionChunks(events, { model: "plankit" })) chunks.push(chunk);
+  return chunks;
+}
+
+const content = (chunks: readonly ChatCompletionChunk[]): string[] => chunks.flatMap((chunk) => (chunk.choices[0]?.delta.content ? [chunk.choices[0].delta.content] : []));
+
+describe("toChatCompletionChunks with a reply written in pieces", () => {
+  const base = { runId: "r1", t: 0 };
+  const end: RuntimeEvent = { ...base, type: "run-end", reason: "completed", durationMs: 1, usage: { modelCalls: 1, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 1, outputTokens: 1 } };
+
+  it("sends each reply-delta as content as it comes, and nothing more when the reply follows", async () => {
+    const chunks = await collect(
+      (async function* () {
+        yield { ...base, type: "reply-delta", delta: "Tokyo has " } as RuntimeEvent;
+        yield { ...base, type: "reply-delta", delta: "37 million" } as RuntimeEvent;
+        yield { ...base, type: "reply", text: "Tokyo has 37 million", source: "step" } as RuntimeEvent;
+        yield end;
+      })(),
+    );
+    expect(content(chunks)).toEqual(["Tokyo has ", "37 million"]);
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe("stop");
+  });
+
+  it("sends what the pieces left out of the reply, and a reply without pieces whole, each once", async () => {
+    const chunks = await collect(
+      (async function* () {
+        yield { ...base, type: "reply-delta", delta: "Tokyo" } as RuntimeEvent;
+        yield { ...base, type: "reply", text: "Tokyo!", source: "step" } as RuntimeEvent;
+        yield { ...base, type: "reply-delta", delta: "" } as RuntimeEvent;
+        yield { ...base, type: "reply", text: "Second.", source: "model" } as RuntimeEvent;
+        yield end;
+      })(),
+    );
+    expect(content(chunks)).toEqual(["Tokyo", "!", "Second."]);
+  });
+
+  it("gives the reply once, whole, for a scripted run cut into any pieces", async () => {
+    const plan = [{ id: "s1", tool: "lookup", args: { q: "Tokyo" } }, { id: "s2", reply: "Found {{s1.value}} in the index" }];
+    expect(content(await collect(scriptedRun(plan))).join("")).toBe("Found Tokyo! in the index");
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat({ max: 30 }), { maxLength: 8 }), async (cuts) => {
+        const pieces = content(await collect(withDeltas(scriptedRun(plan), cuts)));
+        expect(pieces.join("")).toBe("Found Tokyo! in the index");
+        expect(pieces.length).toBe(new Set(cuts.filter((at) => at > 0 && at < 25)).size + 1);
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 

@@ -35,7 +35,7 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     expect(response.headers.get("x-plankit-model")).toBe("plankit-demo (offline, scripted)");
     expect(response.headers.get("x-plankit-run-id")).toMatch(/^run_/u);
     const text = await response.text();
-    expect(text.startsWith('data: {"type":"start"')).toBe(true);
+    expect(text).toMatch(/^retry: \d+\n\ndata: \{"type":"start"/);
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
   });
 

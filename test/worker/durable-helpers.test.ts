@@ -7,7 +7,6 @@ import { createEventOutbox } from "../../worker/durable/create-event-outbox.ts";
 import { createRunId } from "../../worker/durable/create-run-id.ts";
 import { durableStepName } from "../../worker/durable/durable-step-name.ts";
 import type { LoggedEvent } from "../../worker/durable/logged-event.ts";
-import { matchRunsRoute } from "../../worker/durable/match-runs-route.ts";
 import { parseRunId } from "../../worker/durable/parse-run-id.ts";
 import { toStepConfig } from "../../worker/durable/to-step-config.ts";
 
@@ -25,14 +24,6 @@ describe("durable run helpers", () => {
     expect(parseRunId(named)).toEqual({ runId: named, session: "chat_42-b" });
     expect(createRunId("s".repeat(60)).length).toBeLessThanOrEqual(100);
     for (const bad of ["run-123", "run-" + "g".repeat(32), `${plain}-`, `${plain}-a b`, `x${plain}`]) expect(parseRunId(bad)).toBeUndefined();
-  });
-
-  it("route /v1/runs paths with their methods", () => {
-    expect(matchRunsRoute("/v1/runs")).toEqual({ kind: "create", methods: ["POST"] });
-    expect(matchRunsRoute("/v1/runs/run-1")).toEqual({ kind: "status", id: "run-1", methods: ["GET"] });
-    expect(matchRunsRoute("/v1/runs/run-1/cancel")).toEqual({ kind: "cancel", id: "run-1", methods: ["POST"] });
-    expect(matchRunsRoute("/v1/runs/run-1/events")).toEqual({ kind: "events", id: "run-1", methods: ["GET"] });
-    for (const other of ["/v1/runs/", "/v1/runs/a/b", "/v1/runs/a.b", "/v1/run", "/v1/runs/run-1/events/"]) expect(matchRunsRoute(other)).toBeUndefined();
   });
 
   it("name a durable step by its id and a hash of its resolved input, whatever the key order", async () => {

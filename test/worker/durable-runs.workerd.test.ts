@@ -52,6 +52,7 @@ async function readMessages(response: Response, stop: (message: Message) => bool
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (block.startsWith(":")) continue;
+      if (/^retry: \d+$/.test(block)) continue;
       const [id, event, data] = block.split("\n") as [string, string, string];
       expect(id).toMatch(/^id: \d+$/);
       expect(event).toMatch(/^event: [a-z-]+$/);
@@ -247,9 +248,9 @@ describe("the /v1/runs routes", () => {
     const guarded = { ...(env as unknown as WorkerEnv), PLANKIT_TOKEN: "correct-horse-battery", PLANKIT_CORS_ORIGINS: "https://app.example.com" };
     expect((await worker.fetch(post("/v1/runs", { query: "x" }), guarded)).status).toBe(401);
     expect((await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`), guarded)).status).toBe(401);
-    const preflight = await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, { method: "OPTIONS", headers: { origin: "https://app.example.com" } }), guarded);
+    const preflight = await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-headers": "last-event-id" } }), guarded);
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("last-event-id");
     expect((await worker.fetch(post("/v1/runs", { query: "x" }, { origin: "https://evil.example", authorization: "Bearer correct-horse-battery" }), guarded)).status).toBe(403);
     const created = await worker.fetch(post("/v1/runs", { query: "What is 21*2+5?", durable: false }, { origin: "https://app.example.com", authorization: "Bearer correct-horse-battery" }), guarded);
@@ -259,4 +260,54 @@ describe("the /v1/runs routes", () => {
     const stream = await worker.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { authorization: "Bearer correct-horse-battery" } }), guarded);
     expect((await readMessages(stream)).at(-1)?.event).toBe("run-end");
   });
+});
+
+describe("the end of a run's event stream", () => {
+  it("answers a resume at or past the last event of an ended run with 204, which stops an EventSource; before that, the rest", async () => {
+    const id = await startRun({ query: "What is 21*2+5?", durable: false, session: "ending-test" });
+    const response = await events(id);
+    expect(await response.clone().text()).toMatch(/^retry: \d+\n\n/u);
+    const all = await readMessages(response);
+    const last = all.at(-1);
+    expect(last?.event).toBe("run-end");
+    for (const cursor of [String(last?.id), String((last?.id ?? 0) + 5)]) {
+      const ended = await events(id, { "last-event-id": cursor });
+      expect(ended.status).toBe(204);
+      expect(ended.body).toBeNull();
+      expect(ended.headers.get("x-plankit-run-id")).toBe(id);
+      expect((await SELF.fetch(`${origin}/v1/runs/${id}/events?after=${cursor}`)).status).toBe(204);
+    }
+    const before = await events(id, { "last-event-id": String((last?.id ?? 1) - 1) });
+    expect(before.status).toBe(200);
+    expect((await readMessages(before)).map((message) => message.event)).toEqual(["run-end"]);
+  });
+
+  it("keeps the stream open for a resume at the last event of a run that has not ended", async () => {
+    const id = await startRun({ query: slowQuery, durable: false, session: "open-test" });
+    const first = await readMessages(await events(id), (message) => message.event === "model");
+    const resumed = await events(id, { "last-event-id": String(first.at(-1)?.id) });
+    expect(resumed.status).toBe(200);
+    const rest = await readMessages(resumed);
+    expect(rest.at(-1)?.event).toBe("run-end");
+  }, 30_000);
+});
+
+describe("secrets in the run routes", () => {
+  it("are redacted from the status and the event log of a run, however short", async () => {
+    const worker = createWorker();
+    const secretEnv = { ...(env as unknown as WorkerEnv), OPENAI_API_KEY: "Paris", PLANKIT_TOKEN: "tok" };
+    const auth = { authorization: "Bearer tok" };
+    const created = await worker.fetch(post("/v1/runs", { query: "compare the populations of Tokyo and Paris and compute their ratio", durable: false, session: "secret-test" }, auth), secretEnv);
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    const log = await (await worker.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: auth }), secretEnv)).text();
+    expect(log).toContain("run-end");
+    const status = await (await worker.fetch(new Request(`${origin}/v1/runs/${id}`, { headers: auth }), secretEnv)).text();
+    expect(status).toContain('"ended":true');
+    for (const text of [log, status]) {
+      expect(text).toContain("[redacted]");
+      expect(text).not.toContain("Paris");
+    }
+    expect(status).toContain("Tokyo");
+  }, 30_000);
 });

@@ -7,10 +7,15 @@ export interface SseMessage {
   data: Record<string, unknown>;
 }
 
-/** Parses an SSE body strictly: every message is exactly `id`, `event`, `data` lines, then a blank line. */
+/**
+ * Parses an SSE body strictly: a `retry:` hint first, then every message is
+ * exactly `id`, `event`, `data` lines, then a blank line.
+ */
 export function parseStrictSse(text: string): SseMessage[] {
+  expect(text).toMatch(/^retry: \d+\n\n/);
   expect(text.endsWith("\n\n")).toBe(true);
   return text
+    .replace(/^retry: \d+\n\n/, "")
     .slice(0, -2)
     .split("\n\n")
     .map((block) => {

@@ -278,6 +278,7 @@ describe("the bearer token", () => {
     const missing = await worker.fetch(post("/v1/plan", { query: "1+1?" }), env);
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="plankit"');
+    expect(missing.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await problem(missing)).toMatchObject({ code: "missing-token", title: "Unauthorized" });
     const wrong = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery-staple" }), env);
     expect(wrong.status).toBe(401);
@@ -302,14 +303,22 @@ describe("CORS", () => {
 
   it("answers preflights from listed origins and refuses others", async () => {
     const preflight = await worker.fetch(
-      new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }),
+      new Request(`${origin}/v1/run`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-stainless-os, x-stainless-retry-count" },
+      }),
       env,
     );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST,OPTIONS");
+    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toEqual(["authorization", "content-type", "x-stainless-os", "x-stainless-retry-count"]);
+    expect(preflight.headers.get("access-control-max-age")).toBe("600");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
     expect(preflight.headers.get("vary")).toContain("Origin");
+    const models = await worker.fetch(new Request(`${origin}/v1/models/plankit`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "GET" } }), env);
+    expect(models.status).toBe(204);
+    expect(models.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     const refused = await worker.fetch(new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://evil.example" } }), env);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
@@ -443,5 +452,102 @@ describe("the demo tools in workerd", () => {
     const tools = createDemoTools({ slowLookupDelayMs: 20, now: () => Date.UTC(2026, 0, 1) });
     expect(await tools.call("current_time", { timeZone: "Europe/Paris" })).toMatchObject({ local: "Thursday, January 1, 2026 at 01:00", offset: "UTC+01:00" });
     expect(await tools.call("slow_lookup", { query: "height of Mount Everest" })).toMatchObject({ value: 8848.86, latencyMs: 20 });
+  });
+});
+
+describe("secrets of any length", () => {
+  it("are redacted whole wherever they appear, in every response, streamed or not", async () => {
+    // The demo model plans; the key is only a secret to keep out.
+    const worker = createWorker({ selectModel: () => selectModel(fast) });
+    const env: WorkerEnv = { ...fast, OPENAI_API_KEY: "Tokyo", PLANKIT_TOKEN: "k1" };
+    const auth = { authorization: "Bearer k1" };
+    const run = await worker.fetch(post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }, auth), env);
+    const runText = await run.text();
+    expect(runText).toContain("[redacted]");
+    expect(runText).toContain("Paris");
+    expect(runText).not.toContain("Tokyo");
+    const completion = await (await worker.fetch(post("/v1/chat/completions", { messages: [{ role: "user", content: "compare the populations of Tokyo and Paris and compute their ratio" }] }, auth), env)).text();
+    expect(completion).not.toContain("Tokyo");
+    expect(completion).toContain("[redacted]");
+    const tools = await (await worker.fetch(new Request(`${origin}/v1/tools`, { headers: auth }), env)).text();
+    expect(tools).not.toContain("k1");
+  });
+});
+
+describe("redactBody", () => {
+  it("finds secrets split across chunks, sends the rest as it comes, and passes a cancel to the source", async () => {
+    const { createRedactor } = await import("../../worker/http/redact-secrets.ts");
+    const { redactBody } = await import("../../worker/http/redact-body.ts");
+    const redactor = createRedactor(["sk-secret", "ab", undefined, ""]);
+    const encoder = new TextEncoder();
+    const parts = ["data: sk-se", "cret and a", "b, then sk-", "other\n", "tail sk-sec"];
+    let cancelled: unknown;
+    const source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(encoder.encode(next));
+      },
+    });
+    const reader = redactBody(source, redactor).getReader();
+    const decoder = new TextDecoder();
+    const seen: string[] = [];
+    for (let next = await reader.read(); next.done !== true; next = await reader.read()) seen.push(decoder.decode(next.value));
+    expect(seen.join("")).toBe("data: [redacted] and [redacted], then sk-other\ntail sk-sec");
+    expect(seen[0]).toBe("data: ");
+    expect(redactor('{"key":"sk-secret"}')).toBe('{"key":"[redacted]"}');
+    expect(createRedactor(['a"b'])('{"v":"a\\"b"}')).toBe('{"v":"[redacted]"}');
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(encoder.encode("x"));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const endlessReader = redactBody(endless, redactor).getReader();
+    await endlessReader.read();
+    await endlessReader.cancel("gone");
+    expect(cancelled).toBe("gone");
+  });
+});
+
+describe("a client leaving a completion that is not streamed", () => {
+  it("aborts the run: the running tool sees its signal fire, and no tool call finishes", async () => {
+    const { registry, state } = createHangingTool();
+    let finished = 0;
+    registry.register({
+      name: "count_after",
+      description: "Counts the calls that finish",
+      annotations: { readOnlyHint: true },
+      execute: () => {
+        finished++;
+        return { ok: true };
+      },
+    });
+    const disconnecting = createWorker({
+      createTools: () => registry,
+      selectModel: () => ({
+        name: "fixed",
+        provider: "demo",
+        model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "tool", name: "count_after", arguments: { after: "{{s1}}" } }, { type: "reply", text: "{{s2}}" }]),
+      }),
+    });
+    const client = new AbortController();
+    const request = new Request(`${origin}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "wait" }] }),
+      signal: client.signal,
+    });
+    const pending = disconnecting.fetch(request, {});
+    await waitFor(() => state.started);
+    expect(state.aborted).toBe(false);
+    client.abort(new Error("client went away"));
+    await waitFor(() => state.aborted);
+    const response = await pending;
+    expect(state.aborted).toBe(true);
+    expect(finished).toBe(0);
+    await response.body?.cancel();
   });
 });

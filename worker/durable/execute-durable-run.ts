@@ -10,6 +10,7 @@ import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { DurableStep } from "./durable-step.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 
 /**
  * Whether `step.do` failed because the engine is tearing this execution
@@ -114,8 +115,8 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     },
   };
   const runtime = new AgentRuntime({
-    maxConcurrency: 8,
-    timeoutMs: 20_000,
+    maxConcurrency: workerDefaults.runtime.maxConcurrency,
+    timeoutMs: workerDefaults.runtime.timeoutMs,
     planner: createDurablePlanner({ planner: setup.planner, step: guarded, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
     registry: setup.registry,
     model: setup.model,

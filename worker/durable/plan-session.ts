@@ -5,13 +5,15 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { AgentRuntime, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage, replay } from "../../src/index.ts";
+import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
-import { createRedactor } from "../http/redact-secrets.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import { createClosingEvents } from "./create-closing-events.ts";
 import { createEventKeyer } from "./create-event-keyer.ts";
 import { createRunSetup, type RunSetup } from "./create-run-setup.ts";
 import { createSqlMemoryStore } from "./create-sql-memory-store.ts";
+import { disposeStub } from "./dispose-stub.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
 
@@ -81,7 +83,8 @@ const keepAliveMs = 15_000;
  *   event. After `run-end` the log is closed and further events are ignored.
  * - `fetch` serves `GET …/events?run=<id>` as Server-Sent Events: the log
  *   after `Last-Event-ID` (or `?after=`), then live events until `run-end`,
- *   so a client that reconnects gets every later event exactly once.
+ *   so a client that reconnects gets every later event exactly once; a
+ *   resume at or past the last event of an ended run gets `204 No Content`.
  * - Session runs (`POST /v1/runs` with `durable: false`) execute here, with
  *   the in-memory runtime; their log is resumable like a durable run's, but
  *   the run itself is lost if the object restarts.
@@ -141,9 +144,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const setup = this.createSetup(params);
     await this.startRun({ runId: params.runId, mode: "session", query: params.query, model: { name: setup.selected.name, provider: setup.selected.provider } });
     const runtime = new AgentRuntime({
-      maxConcurrency: 8,
-      timeoutMs: 20_000,
-      budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 },
+      ...workerDefaults.sessionRuntime,
       planner: setup.planner,
       registry: setup.registry,
       model: setup.model,
@@ -284,11 +285,14 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const runId = url.searchParams.get("run") ?? "";
-    if (url.pathname !== "/events" || this.#runRow(runId) === undefined) return problemResponse(404, `No run ${runId} in this session`, { code: "unknown-run" });
+    const row = this.#runRow(runId);
+    if (url.pathname !== "/events" || row === undefined) return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
     const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
     if (!/^\d{1,15}$/u.test(cursor.trim())) {
-      return problemResponse(400, `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`, { code: "invalid-last-event-id" });
+      return problemResponse(new HttpProblem(400, `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`, { code: "invalid-last-event-id" }));
     }
+    // Nothing will follow: 204 is what stops an EventSource from reconnecting.
+    if (row.ended === 1 && Number(cursor.trim()) >= row.last_seq) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
     return new Response(this.#eventStream(runId, Number(cursor.trim())), {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
     });
@@ -444,6 +448,8 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       return status.error === undefined ? { status: status.status } : { status: status.status, error: status.error.message };
     } catch {
       return { status: "unknown" };
+    } finally {
+      disposeStub(instance);
     }
   }
 
@@ -474,7 +480,8 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   /**
    * The SSE body of a run's events after `after`: `id: <seq>`,
    * `event: <type>`, `data: <json>` per event, a comment every 15 s of
-   * silence, closed after `run-end`. Secrets are redacted.
+   * silence, closed after `run-end`. (The Worker's route redacts secrets
+   * from it, as from every response.)
    *
    * @param runId - the run.
    * @param after - the last event id the client has.
@@ -482,7 +489,6 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    */
   #eventStream(runId: string, after: number): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
-    const redact = createRedactor([this.env.OPENAI_API_KEY, this.env.PLANKIT_TOKEN]);
     let cursor = after;
     let cancelled = false;
     let stopWaiting: () => void = () => undefined;
@@ -492,7 +498,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
           const rows = this.#sql.exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64", runId, cursor).toArray();
           if (rows.length > 0) {
             const text = rows.map((row) => `id: ${row.seq}\nevent: ${row.type.replace(/[\r\n]/gu, "")}\ndata: ${row.data}\n\n`).join("");
-            controller.enqueue(encoder.encode(redact(text)));
+            controller.enqueue(encoder.encode(text));
             cursor = rows[rows.length - 1]?.seq ?? cursor;
             return;
           }

@@ -19,11 +19,11 @@ const ChatMessageSchema = v.looseObject(
 /**
  * Builds the schema of a Chat Completions request as plankit reads it:
  * `messages` (1–100), `model`, `stream` and `stream_options.include_usage`,
- * plus the optional `maxSteps` and `profile` of `/v1/run`. `tools` may only
- * be empty: the Worker plans with its own tools and cannot hand calls of
- * client-defined functions back. Other members OpenAI clients send
- * (`temperature`, `top_p`, `user`, …) are accepted and ignored: the planner
- * sets its own.
+ * plus the optional `maxSteps` and `profile` of `/v1/run`. `tools`,
+ * `tool_choice`, `functions` and `function_call` are read as they come, for
+ * the route to refuse (see `findClientTools`). Other members OpenAI
+ * clients send (`temperature`, `top_p`, `user`, …) are accepted and
+ * ignored: the planner sets its own.
  *
  * @returns the valibot schema.
  *
@@ -38,8 +38,11 @@ export function createChatCompletionsBodySchema() {
       model: v.optional(v.string("model must be a string")),
       messages: v.pipe(v.array(ChatMessageSchema, "messages must be an array of chat messages"), v.minLength(1, "messages must not be empty"), v.maxLength(100, "messages may hold at most 100 messages")),
       stream: v.optional(v.nullable(v.boolean("stream must be a boolean"))),
-      stream_options: v.optional(v.nullable(v.looseObject({ include_usage: v.optional(v.boolean("stream_options.include_usage must be a boolean")) }))),
-      tools: v.optional(v.pipe(v.array(v.unknown(), "tools must be an array"), v.maxLength(0, "this endpoint plans with the Worker's own tools; it cannot call tools the client defines"))),
+      stream_options: v.optional(v.nullable(v.looseObject({ include_usage: v.optional(v.nullable(v.boolean("stream_options.include_usage must be a boolean"))) }, "stream_options must be an object"))),
+      tools: v.optional(v.unknown()),
+      tool_choice: v.optional(v.unknown()),
+      functions: v.optional(v.unknown()),
+      function_call: v.optional(v.unknown()),
       profile,
       maxSteps,
     },

@@ -8,11 +8,9 @@ import { PlankitError } from "../../src/index.ts";
 /** Options of {@link createEventStream}. */
 export interface EventStreamOptions<E extends { type: string }> {
   /** Events sent before the source's (e.g. which model runs). */
-  first?: readonly { type: string }[];
+  first?: readonly ({ type: string } & Record<string, unknown>)[];
   /** The `data` of an event; the event itself by default. */
   toData?: (event: E) => unknown;
-  /** Applied to every message before it is sent (see `createRedactor`). */
-  redact?: (text: string) => string;
   /** Called once when the client goes away before the end. */
   onCancel?: (reason: unknown) => void;
 }
@@ -46,7 +44,7 @@ function frame(id: number, type: string, data: unknown): string {
  * returned, which for a runtime run aborts it.
  *
  * @param source - the events.
- * @param options - events to send first, the data mapping, redaction, and the cancel hook.
+ * @param options - events to send first, the data mapping, and the cancel hook.
  * @returns the body stream.
  *
  * @example
@@ -57,11 +55,10 @@ function frame(id: number, type: string, data: unknown): string {
  */
 export function createEventStream<E extends { type: string }>(source: AsyncIterable<E>, options: EventStreamOptions<E> = {}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const redact = options.redact ?? ((text: string) => text);
   let id = 0;
   let iterator: AsyncIterator<E> | undefined;
   let finished = false;
-  const encode = (type: string, data: unknown): Uint8Array => encoder.encode(redact(frame(id++, type, data)));
+  const encode = (type: string, data: unknown): Uint8Array => encoder.encode(frame(id++, type, data));
   return new ReadableStream<Uint8Array>({
     start(controller) {
       for (const event of options.first ?? []) controller.enqueue(encode(event.type, event));

@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
+
+/*
+ * A client that leaves a streamed response. Under wrangler dev, about one run in two the Worker is told
+ * neither by the request's signal nor by the body's cancel (workerd logs "Uncaught Error: Network connection
+ * lost." instead), so the run goes on. Until that is solved, this file is left out of the e2e suite; run it
+ * with PLANKIT_E2E_STREAM_DISCONNECT=1 (see vitest.e2e.config.ts). The whole (not streamed) completion's
+ * disconnect is in worker-clients.test.ts, in the suite.
+ */
+
+const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+const token = "e2e-token-7d1f";
+
+let server: WranglerDev;
+let client: OpenAI;
+
+beforeAll(async () => {
+  server = await startWranglerDev(root, { args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")], vars: { PLANKIT_TOKEN: token } });
+  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The counts of `count_call` in the Worker's isolate. */
+async function calls(): Promise<{ started: number; finished: number; aborted: number }> {
+  return (await (await fetch(`${server.url}/e2e/calls`)).json()) as { started: number; finished: number; aborted: number };
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a client that leaves a stream", () => {
+  const counting = { "x-e2e-model": "counting" };
+
+  it("stops the tools of a streamed completion: no call finishes after it left", async () => {
+    const before = await calls();
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "count" }], stream: true }, { headers: counting, signal: controller.signal });
+    for await (const chunk of stream) {
+      if ((chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content?.includes("count_call")) break;
+    }
+    await until(async () => (await calls()).aborted > before.aborted, 10_000);
+    await sleep(3000);
+    const after = await calls();
+    // The Worker learns that the client left when it next writes (at the end of the running call, under
+    // wrangler dev): at most that call finishes; the next is aborted; the last never starts.
+    expect(after.finished - before.finished).toBeLessThanOrEqual(1);
+    expect(after.aborted - before.aborted).toBe(1);
+    expect(after.started - before.started).toBe(after.finished - before.finished + 1);
+  }, 30_000);
+
+  it("stops the tools of a useChat stream (POST /v1/chat)", async () => {
+    const before = await calls();
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...counting },
+      body: JSON.stringify({ messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "count" }] }] }),
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes('"toolName":"count_call"')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await until(async () => (await calls()).aborted > before.aborted, 10_000);
+    await sleep(3000);
+    const after = await calls();
+    expect(after.finished - before.finished).toBeLessThanOrEqual(1);
+    expect(after.aborted - before.aborted).toBe(1);
+    expect(after.started - before.started).toBe(after.finished - before.finished + 1);
+  }, 30_000);
+
+  it("leaves no uncaught error in the Worker's log", async () => {
+    await sleep(500);
+    expect(server.output()).not.toMatch(/Uncaught|not disposed|Network connection lost/u);
+  });
+});

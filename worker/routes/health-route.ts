@@ -1,0 +1,13 @@
+/**
+ * `GET /health`.
+ *
+ * @module
+ */
+import type { WorkerRoute } from "./worker-route.ts";
+
+/** `GET /health`: `{ ok: true }`, without CORS or a token. */
+export const healthRoute: WorkerRoute = {
+  method: "GET",
+  path: "/health",
+  handle: (c) => c.json({ ok: true }, 200, { "cache-control": "no-store" }),
+};

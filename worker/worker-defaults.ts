@@ -1,0 +1,43 @@
+/**
+ * The Worker's settings that are not read from its environment, in one place.
+ *
+ * @module
+ */
+import type { AgentRuntimeOptions } from "../src/index.ts";
+
+/** Runtime settings a run starts with, before a fork's own. */
+export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget">;
+
+/**
+ * The Worker's defaults:
+ *
+ * - `bodyLimitBytes`: the largest body of `/v1/plan`, `/v1/run`,
+ *   `/v1/guide` and `/v1/runs` (`PLANKIT_MAX_BODY_BYTES` overrides it, and
+ *   the chat limit too);
+ * - `chatBodyLimitBytes`: the largest body of `/v1/chat` and
+ *   `/v1/chat/completions`, which carry the conversation's history;
+ * - `chatModelId`: the one model Chat Completions clients see;
+ * - `retryMs`: the `retry:` hint every event stream starts with, how long
+ *   an `EventSource` waits before it reconnects;
+ * - `heartbeatMs`: how often a whole (not streamed) chat completion's body
+ *   writes a space while its run goes on;
+ * - `runtime`: the settings of a run answered in the request
+ *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`);
+ * - `sessionRuntime`: the settings of a run in a session object
+ *   (`POST /v1/runs` with `durable: false`), which may take longer;
+ * - `cors`: how long browsers may cache a preflight, and the response
+ *   headers scripts of other origins may read.
+ */
+export const workerDefaults = {
+  bodyLimitBytes: 16_384,
+  chatBodyLimitBytes: 131_072,
+  chatModelId: "plankit",
+  retryMs: 3000,
+  heartbeatMs: 1000,
+  runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
+  sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
+  cors: {
+    maxAgeSeconds: 600,
+    exposeHeaders: ["x-plankit-model", "x-plankit-model-provider", "x-plankit-run-id", "x-plankit-turn-id", "location"],
+  },
+} as const;
