@@ -207,9 +207,10 @@ describe("fromUIMessages", () => {
   });
 });
 
-/** A run's events as a run that writes its reply in pieces would send them: each `reply` preceded by its text cut in `parts` pieces. */
+/** A run's events with its reply cut again: the run's own `reply-delta` events replaced by the `reply` text in `parts` pieces. */
 async function* withDeltas(events: AsyncIterable<RuntimeEvent>, parts: number): AsyncGenerator<RuntimeEvent> {
   for await (const event of events) {
+    if (event.type === "reply-delta") continue;
     if (event.type === "reply") {
       const size = Math.ceil(event.text.length / parts);
       for (let from = 0; from < event.text.length; from += size) yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, from + size) };

@@ -47,9 +47,10 @@ describe("toChatCompletionChunks", () => {
   });
 });
 
-/** A run's events as a run that writes its reply in pieces would send them: each `reply` preceded by its text cut at `cuts`. */
+/** A run's events with its reply cut again: the run's own `reply-delta` events replaced by the `reply` text cut at `cuts`. */
 async function* withDeltas(events: AsyncIterable<RuntimeEvent>, cuts: readonly number[]): AsyncGenerator<RuntimeEvent> {
   for await (const event of events) {
+    if (event.type === "reply-delta") continue;
     if (event.type === "reply") {
       let from = 0;
       for (const cut of [...cuts.filter((at) => at > 0 && at < event.text.length), event.text.length].sort((a, b) => a - b)) {
