@@ -346,7 +346,6 @@ class Parser implements JsonStreamParser {
   private emitted = false; // that array has closed: nothing more is emitted
   unwrappedKey: string | undefined;
   private finishing = false;
-  private sawNewline = false; // lenient: a newline since the last value (for missing commas)
   private keyQuoted = false; // the last key was quoted (a missing colon after it may be inserted)
   private openParens = 0; // lenient: `Name(` wrappers whose ")" is still to come
   private skipParen = false; // lenient: the "(" of a wrapper is next
@@ -578,7 +577,6 @@ class Parser implements JsonStreamParser {
   /** A value is complete: attach it to its container (or make it the root) and emit it if it is a root element. */
   private completeValue(value: unknown): void {
     const depth = this.depth;
-    this.sawNewline = false;
     if (depth === 0) {
       this.root = value;
       this.hasRoot = true;
@@ -1067,10 +1065,7 @@ class Parser implements JsonStreamParser {
         case LINE_COMMENT: {
           let j = i;
           while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
-          if (j < n) {
-            this.mode = this.returnMode;
-            this.sawNewline = true;
-          }
+          if (j < n) this.mode = this.returnMode;
           i = j;
           continue;
         }
@@ -1095,7 +1090,6 @@ class Parser implements JsonStreamParser {
 
       // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
       if (c === 32 || c === 10 || c === 13 || c === 9) {
-        if (c === 10) this.sawNewline = true;
         i++;
         continue;
       }

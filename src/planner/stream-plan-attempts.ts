@@ -10,12 +10,12 @@ import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { referencesOf } from "../plan/references-of.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { ClarifyFunction } from "./build-clarification.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
+import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 import { streamModelText } from "./stream-model-text.ts";
@@ -293,12 +293,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     }
 
     let fallback = false;
-    const usedIds = new Set([...steps.map((step) => step.id), ...blocked]);
-    const freeId = (preferred: string): string => {
-      let id = preferred;
-      for (let suffix = 1; usedIds.has(id); suffix++) id = `${preferred}_${suffix}`;
-      return id;
-    };
+    const freeId = createIdPicker([...steps.map((step) => step.id), ...blocked]);
     const pending = heldReply as PlanStep | undefined;
     if (pending !== undefined) {
       yield { type: "step", step: pending, index: steps.length - seedCount - 1 };
@@ -313,12 +308,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         yield { type: "step", step: restored.step, index: steps.length - seedCount - 1 };
       } else if (steps.length > seedCount) {
         const planned = steps.slice(seedCount);
-        const used = new Set(planned.flatMap((step) => referencesOf(step)));
-        const sinks = planned.filter((step) => !used.has(step.id));
         const id = freeId("reply");
         const index = planned.length;
-        const reply: PlanStep = { id, type: "reply", text: sinks.map((step) => `{{${step.id}}}`).join("\n\n") };
-        const quoted = sinks.map((step) => `"${step.id}"`).join(", ");
+        const { reply, quoted } = buildSinkReply(planned, id);
         const issue = stepIssue("no-reply", index, id, `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`);
         yield { type: "issue", issue, action: "repaired" };
         steps.push(reply);

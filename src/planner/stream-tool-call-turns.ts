@@ -7,10 +7,10 @@ import { createJsonStreamParser, type JsonStreamParser } from "../json/create-js
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool, PlanModelToolCall, PlanModelToolResult } from "../model/plan-model.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { referencesOf } from "../plan/references-of.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
+import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 import { streamModelParts } from "./stream-model-parts.ts";
 
@@ -281,20 +281,14 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
     }
 
     let fallback = false;
-    const usedIds = new Set([...steps.map((step) => step.id), ...rejectedIds]);
-    const freeId = (preferred: string): string => {
-      let id = preferred;
-      for (let suffix = 1; usedIds.has(id); suffix++) id = `${preferred}_${suffix}`;
-      return id;
-    };
+    const freeId = createIdPicker([...steps.map((step) => step.id), ...rejectedIds]);
     let reply: PlanStep;
     if (replyText !== undefined && replyText !== "") {
       reply = { id: freeId(`s${position + 1}`), type: "reply", text: replyText };
     } else if (steps.length > 0) {
-      const used = new Set(steps.flatMap((step) => referencesOf(step)));
-      const sinks = steps.filter((step) => !used.has(step.id));
-      reply = { id: freeId("reply"), type: "reply", text: sinks.map((step) => `{{${step.id}}}`).join("\n\n") };
-      const quoted = sinks.map((step) => `"${step.id}"`).join(", ");
+      const sinkReply = buildSinkReply(steps, freeId("reply"));
+      reply = sinkReply.reply;
+      const quoted = sinkReply.quoted;
       yield { type: "issue", issue: callIssue("no-reply", steps.length, reply.id, `The model gave no answer after its calls; reply "${reply.id}" quoting ${quoted} was added`), action: "repaired" };
     } else {
       fallback = true;

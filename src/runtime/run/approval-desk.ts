@@ -10,7 +10,6 @@ import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import type { ApprovalDecision } from "../approval-decision.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
 import type { ApprovalRequestStep } from "../runtime-event.ts";
 import { snapshotValue } from "./snapshot-value.ts";
