@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { extractJsonObject } from "../decide/extract-json-object.ts";
+import { extractJsonObject } from "../shared/extract-json-object.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { collectModelText } from "./collect-model-text.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "./reflector.ts";

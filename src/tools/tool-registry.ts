@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { closestName } from "../validate/closest-name.ts";
+import { closestName } from "../shared/closest-name.ts";
 import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";

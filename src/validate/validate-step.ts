@@ -10,7 +10,7 @@ import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
 import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
-import { closestName } from "./closest-name.ts";
+import { closestName } from "../shared/closest-name.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
 import { resolveToolName } from "./resolve-tool-name.ts";
 

@@ -7,7 +7,7 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 import { buildPlannerPrompt } from "../build-planner-prompt.ts";
 import type { DecisionStrategy, StrategyOutcome } from "../decision-strategy.ts";
 import { explainUnavailableSkill } from "../explain-unavailable-skill.ts";
-import { extractJsonObject } from "../extract-json-object.ts";
+import { extractJsonObject } from "../../shared/extract-json-object.ts";
 
 const maxDetailLength = 2_000;
 

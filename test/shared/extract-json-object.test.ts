@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { extractJsonObject } from "../../src/decide/extract-json-object.ts";
+import { extractJsonObject } from "../../src/shared/extract-json-object.ts";
 
 describe("extractJsonObject", () => {
   it("finds an object inside prose and code fences", () => {

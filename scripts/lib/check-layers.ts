@@ -1,0 +1,92 @@
+/**
+ * The layers of `src/`: every import from one folder into another must go
+ * down the declared order, so data flows one way and no two folders import
+ * each other.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+/**
+ * The folders of `src/`, lowest first: a folder may import only from those
+ * before it. The entry files at the root of `src/` may import anything.
+ */
+export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "planner", "runtime", "decide", "ai"] as const;
+
+/** One import that goes against the order, or from a folder the order does not name. */
+export interface LayerProblem {
+  /** The importing file, relative to the root. */
+  file: string;
+  /** Its 1-based line. */
+  line: number;
+  /** What it says. */
+  message: string;
+}
+
+/**
+ * Lists the `.ts` files below a folder.
+ *
+ * @param directory - the folder.
+ * @returns absolute paths.
+ */
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/**
+ * The top folder of a path below `src/`, or `""` for a file at its root.
+ *
+ * @param source - the `src/` folder.
+ * @param path - a path below it.
+ * @returns the folder's name.
+ */
+function layerOf(source: string, path: string): string {
+  const parts = relative(source, path).split(sep);
+  return parts.length > 1 ? (parts[0] ?? "") : "";
+}
+
+/**
+ * Checks every relative import (static, `export … from` and `import()`) of
+ * every file in `src/` against {@link layerOrder}.
+ *
+ * @param root - the repository root.
+ * @returns the problems, in file order; empty when the layers hold.
+ *
+ * @example
+ * ```ts
+ * for (const problem of checkLayers(root)) console.error(`${problem.file}:${problem.line} ${problem.message}`);
+ * ```
+ */
+export function checkLayers(root: string): LayerProblem[] {
+  const source = join(root, "src");
+  const rank = new Map<string, number>(layerOrder.map((name, index) => [name, index]));
+  const problems: LayerProblem[] = [];
+  const importPattern = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gmu;
+  for (const file of sourceFiles(source).sort()) {
+    const from = layerOf(source, file);
+    const text = readFileSync(file, "utf8");
+    const where = relative(root, file).split(sep).join("/");
+    if (from !== "" && !rank.has(from)) {
+      problems.push({ file: where, line: 1, message: `folder "src/${from}" is not in the declared layer order (scripts/lib/check-layers.ts)` });
+      continue;
+    }
+    for (const match of text.matchAll(importPattern)) {
+      const target = layerOf(source, resolve(dirname(file), match[1] ?? ""));
+      if (from === "" || target === from) continue;
+      const line = text.slice(0, match.index).split("\n").length;
+      if (target === "") {
+        problems.push({ file: where, line, message: `src/${from} imports the entry file "${match[1]}"; import the module itself` });
+      } else if (!rank.has(target)) {
+        problems.push({ file: where, line, message: `imports "${match[1]}" from folder "src/${target}", which is not in the declared layer order` });
+      } else if ((rank.get(target) ?? 0) > (rank.get(from) ?? 0)) {
+        problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})` });
+      }
+    }
+  }
+  return problems;
+}

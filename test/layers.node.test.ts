@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkLayers } from "../scripts/lib/check-layers.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "plankit-layers-"));
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A scratch repository whose `src/` holds the given files. */
+function tree(name: string, files: Record<string, string>): string {
+  const base = join(scratch, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(base, "src", path, ".."), { recursive: true });
+    writeFileSync(join(base, "src", path), text);
+  }
+  return base;
+}
+
+describe("the layers of src/", () => {
+  it("hold in this repository", () => {
+    expect(checkLayers(root)).toEqual([]);
+  });
+
+  it("name an import from a higher layer, an unknown folder and the entry file, with file and line", () => {
+    const base = tree("bad", {
+      "index.ts": 'export * from "./runtime/run.ts";\n',
+      "runtime/run.ts": 'import { decide } from "../decide/decide.ts";\nexport const run = decide;\n',
+      "decide/decide.ts": 'import { run } from "../runtime/run.ts";\nexport const decide = () => run;\n',
+      "tools/registry.ts": '\nimport { x } from "../index.ts";\nexport const y = import("../extras/more.ts");\n',
+      "extras/more.ts": "export const more = 1;\n",
+    });
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["src/extras/more.ts:1", "src/runtime/run.ts:1", "src/tools/registry.ts:2", "src/tools/registry.ts:3"]);
+    expect(checkLayers(base).find((problem) => problem.file === "src/runtime/run.ts")?.message).toContain('src/runtime imports "../decide/decide.ts" from src/decide, a higher layer');
+  });
+});
