@@ -20,6 +20,7 @@ import type { PlanGoal } from "./plan-goal.ts";
 import type { Planner, PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import { readGoal } from "./read-goal.ts";
 import { streamPlanAttempts } from "./stream-plan-attempts.ts";
+import type { ModelCallTimeouts } from "./stream-model-parts.ts";
 import { streamToolCallTurns } from "./stream-tool-call-turns.ts";
 import { readModelText } from "./read-model-text.ts";
 
@@ -88,6 +89,14 @@ export interface LLMPlannerOptions {
   fallbackText?: string;
   /** The tool `query_kb` steps of the step-list shape call. @defaultValue `"query_kb"` */
   knowledgeBaseTool?: string;
+  /**
+   * The longest waits of each model call: for its next part (`idleMs`, the
+   * first one included) and for the whole call (`totalMs`). A model that
+   * stalls fails the call with a `timeout` error.
+   *
+   * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
+   */
+  modelTimeouts?: ModelCallTimeouts;
 }
 
 /** What {@link LLMPlanner.understand} needs. */
@@ -163,10 +172,11 @@ export class LLMPlanner implements Planner {
   readonly #selectOptions: PlannerSelectOptions;
   readonly #fallbackText: string;
   readonly #knowledgeBaseTool: string | undefined;
+  readonly #timeouts: ModelCallTimeouts | undefined;
 
   /**
    * @param options - the model and the planning options.
-   * @throws PlankitError `invalid-options` for a bad `maxSteps`, `topK` or `mode`.
+   * @throws PlankitError `invalid-options` for a bad `maxSteps`, `maxTurns`, `topK`, `mode` or `modelTimeouts`.
    */
   constructor(options: LLMPlannerOptions) {
     if (typeof (options?.model as { stream?: unknown } | undefined)?.stream !== "function") {
@@ -185,6 +195,14 @@ export class LLMPlanner implements Planner {
     this.#selectOptions = options.selectOptions ?? {};
     this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
     this.#knowledgeBaseTool = options.knowledgeBaseTool;
+    const timeouts = options.modelTimeouts;
+    if (timeouts !== undefined) {
+      for (const key of ["idleMs", "totalMs"] as const) {
+        const value: unknown = timeouts[key];
+        if (typeof value !== "number" || !(value > 0)) throw new PlankitError("invalid-options", `modelTimeouts.${key} must be a number > 0, got ${JSON.stringify(value) ?? String(value)}`);
+      }
+    }
+    this.#timeouts = timeouts;
   }
 
   /**
@@ -209,6 +227,7 @@ export class LLMPlanner implements Planner {
       clarify: this.#clarify,
       fallbackText: this.#fallbackText,
       knowledgeBaseTool: this.#knowledgeBaseTool,
+      timeouts: this.#timeouts,
     };
   }
 
@@ -250,13 +269,14 @@ export class LLMPlanner implements Planner {
         awaitOutcomes: request.awaitOutcomes,
         signal: request.signal,
         usage,
+        timeouts: this.#timeouts,
       });
       return;
     }
     const sections = { query: request.query, tools, profile: request.profile, context: request.context };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
-      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)");
+      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)", this.#timeouts);
       reasoning = thought.text.trim();
     }
     yield* streamPlanAttempts({
@@ -335,7 +355,7 @@ export class LLMPlanner implements Planner {
   async understand(request: UnderstandRequest): Promise<PlanGoal> {
     const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
     const usage: PlannerUsage = { modelCalls: 0 };
-    const { text } = await readModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding");
+    const { text } = await readModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding", this.#timeouts);
     const parser = createJsonStreamParser();
     parser.write(text);
     let value: unknown;

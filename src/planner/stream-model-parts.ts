@@ -123,8 +123,9 @@ export async function* streamModelParts(
       cause: error,
     });
   } finally {
-    // Close the model's stream when leaving early (finish part, error, or the consumer stopped).
-    if (iterator?.return !== undefined && !exhausted) await Promise.resolve(iterator.return()).catch(() => undefined);
+    // Close the model's stream when leaving early (finish part, error, or the consumer stopped). Not awaited: a model
+    // stalled inside an await would hold its return() until the caller's abort, which comes only after this throws.
+    if (iterator?.return !== undefined && !exhausted) void Promise.resolve(iterator.return()).catch(() => undefined);
   }
   if (signal?.aborted) throw plannerAbortError(signal, what);
   const rest = filter.end();

@@ -12,7 +12,7 @@ import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
-import { streamModelParts } from "./stream-model-parts.ts";
+import { streamModelParts, type ModelCallTimeouts } from "./stream-model-parts.ts";
 
 /** Everything a native tool-call planning run needs. */
 export interface ToolCallTurnsSetup {
@@ -34,6 +34,8 @@ export interface ToolCallTurnsSetup {
   signal?: AbortSignal | undefined;
   /** Updated in place. */
   usage: PlannerUsage;
+  /** The idle and total limits of each model call. */
+  timeouts?: ModelCallTimeouts | undefined;
 }
 
 /** A native call as it streams. */
@@ -214,6 +216,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
         usage,
         "Planning",
         turn === 0 ? (): void => catalog.prepare(setup.tools.map((tool) => tool.name)) : undefined,
+        setup.timeouts,
       );
       try {
         for (let next = await call.next(); ; next = await call.next()) {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { LLMPlanner, type PlanModel, type PlanModelRequest } from "../../src/index.ts";
+import { rejectionOf } from "../fixtures/catch-plankit-error.ts";
+import { mcpTools } from "../fixtures/tools/example-tools.ts";
+import { collectEvents } from "./planner-test-kit.ts";
+
+/** A model that sends `parts` text parts, then nothing more until aborted. */
+function createStallingModel(parts: number): PlanModel & { requests: PlanModelRequest[] } {
+  const requests: PlanModelRequest[] = [];
+  return {
+    requests,
+    async *stream(request) {
+      requests.push(request);
+      for (let index = 0; index < parts; index++) yield { type: "text", text: "[" };
+      await new Promise<void>((resolve) => request.signal?.addEventListener("abort", () => resolve()));
+    },
+  };
+}
+
+describe("LLMPlanner model-call timeouts", () => {
+  it("fails a model that goes silent with a timeout naming the limit, in every mode", async () => {
+    for (const mode of ["direct", "sketch", "tools"] as const) {
+      const model = createStallingModel(1);
+      const planner = new LLMPlanner({ model, mode, modelTimeouts: { idleMs: 40, totalMs: 5_000 } });
+      const started = Date.now();
+      const error = await rejectionOf(collectEvents(planner.stream({ query: "q", tools: mcpTools })));
+      expect(error.code, mode).toBe("timeout");
+      expect(error.message, mode).toContain("sent nothing for 40 ms");
+      expect(Date.now() - started, mode).toBeLessThan(2_000);
+    }
+  });
+
+  it("bounds the whole call too, and understand() as well", async () => {
+    const chatty: PlanModel = {
+      async *stream(request) {
+        for (;;) {
+          yield { type: "text", text: " " };
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          if (request.signal?.aborted === true) return;
+        }
+      },
+    };
+    const planner = new LLMPlanner({ model: chatty, modelTimeouts: { idleMs: 1_000, totalMs: 80 } });
+    expect((await rejectionOf(planner.plan({ query: "q", tools: mcpTools }))).message).toContain("took longer than 80 ms");
+    expect((await rejectionOf(planner.understand({ query: "q" }))).code).toBe("timeout");
+  });
+
+  it("refuses limits that are not positive numbers, naming the field and value", () => {
+    const model = createStallingModel(0);
+    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 0, totalMs: 10 } })).toThrow("modelTimeouts.idleMs must be a number > 0, got 0");
+    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 10, totalMs: "5" as never } })).toThrow('modelTimeouts.totalMs must be a number > 0, got "5"');
+  });
+});
