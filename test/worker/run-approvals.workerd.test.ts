@@ -104,7 +104,7 @@ describe("POST /v1/runs/:id/approvals on a session run", () => {
     expect(await late.json()).toMatchObject({ code: "run-ended" });
   }, 30_000);
 
-  it("skips a denied step with the reason, and answers 404 for an unknown run", async () => {
+  it("skips a denied step with the reason, refuses durable runs, and answers 404 for an unknown run", async () => {
     const { id, head, stepId } = await untilApprovalRequest();
     const denied = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false, reason: "not today" }] }));
     expect(denied.status).toBe(202);
@@ -113,6 +113,13 @@ describe("POST /v1/runs/:id/approvals on a session run", () => {
     expect(log.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
     expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({ code: "denied", reason: expect.stringContaining("not today") });
     expect(log.at(-1)).toMatchObject({ type: "run-end" });
+
+    const durable = await SELF.fetch(post("/v1/runs", { query: "What is 2+2?" }));
+    const durableId = ((await durable.json()) as { id: string }).id;
+    const refused = await SELF.fetch(post(`/v1/runs/${durableId}/approvals`, { decisions: [{ stepId: "s1", approved: true }] }));
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "approval-unsupported" });
+    await readEvents(durableId, 0);
 
     const unknown = await SELF.fetch(post("/v1/runs/run-00000000000000000000000000000000/approvals", { decisions: [{ stepId: "s1", approved: true }] }));
     expect(unknown.status).toBe(404);
