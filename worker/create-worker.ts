@@ -20,6 +20,7 @@ import { healthRoute } from "./routes/health-route.ts";
 import { modelRoute } from "./routes/model-route.ts";
 import { modelsRoute } from "./routes/models-route.ts";
 import { planRoute } from "./routes/plan-route.ts";
+import { runApprovalsRoute } from "./routes/run-approvals-route.ts";
 import { runCancelRoute } from "./routes/run-cancel-route.ts";
 import { runEventsRoute } from "./routes/run-events-route.ts";
 import { runRoute } from "./routes/run-route.ts";
@@ -46,6 +47,7 @@ const apiRoutes: readonly WorkerRoute[] = [
   runsRoute,
   runStatusRoute,
   runCancelRoute,
+  runApprovalsRoute,
   runEventsRoute,
 ];
 
@@ -99,6 +101,8 @@ function toErrorResponse(error: unknown, path: string): Response {
  * - `POST /v1/chat` → the AI SDK UI message stream of a run, for `useChat`;
  * - `POST /v1/runs`, `GET /v1/runs/:id`, `POST /v1/runs/:id/cancel`,
  *   `GET /v1/runs/:id/events` → durable and session runs;
+ * - `POST /v1/runs/:id/approvals` → decisions on a session run's steps
+ *   that wait for approval (see `runApprovalsRoute`);
  * - `POST /v1/guide` → SSE of one turn of the guided demo conversation;
  * - other `GET`s → the static assets (the web demo), when bound;
  * - anything else → 404, or 405 with `Allow` for a known path.

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { AgentRuntimeOptions } from "../src/index.ts";
+import type { AgentRuntimeOptions, ToolPolicy } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
-export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget">;
+export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs">;
 
 /**
  * The Worker's defaults:
@@ -22,9 +22,15 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  * - `heartbeatMs`: how often a whole (not streamed) chat completion's body
  *   writes a space while its run goes on;
  * - `runtime`: the settings of a run answered in the request
- *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`);
+ *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`); nobody can approve a
+ *   step there, so `approvalTimeoutMs` is 1: a step that a `policy` (the
+ *   `runtime` option) marks as needing approval is denied at once and the
+ *   run answers without it, instead of waiting until its deadline;
  * - `sessionRuntime`: the settings of a run in a session object
- *   (`POST /v1/runs` with `durable: false`), which may take longer;
+ *   (`POST /v1/runs` with `durable: false`), which may take longer — and
+ *   waits up to 5 minutes for an approval (the run's deadline);
+ * - `approvalPolicy`: which tools a session run asks a person about
+ *   (`createRunSetup`; a fork's `PlanSession.createSetup` may set its own);
  * - `cors`: how long browsers may cache a preflight, and the response
  *   headers scripts of other origins may read.
  */
@@ -34,8 +40,9 @@ export const workerDefaults = {
   chatModelId: "plankit",
   retryMs: 3000,
   heartbeatMs: 1000,
-  runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
+  runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
+  approvalPolicy: { save_note: { approval: "plan" } } as Readonly<Record<string, ToolPolicy>>,
   cors: {
     maxAgeSeconds: 600,
     exposeHeaders: ["x-plankit-model", "x-plankit-model-provider", "x-plankit-run-id", "x-plankit-turn-id", "location"],

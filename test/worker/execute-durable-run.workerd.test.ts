@@ -146,6 +146,28 @@ const parallelPlan = [
 ];
 
 describe("executeDurableRun with a stand-in engine and the real session object", () => {
+  it("cannot wait for approval: a step the policy marks is denied at once, never called, and the run answers without it", async () => {
+    const engine = new FakeEngine();
+    const model = planningModel([
+      { id: "s1", type: "tool", name: "lookup", arguments: { q: "x" } },
+      { id: "s2", type: "tool", name: "send", arguments: { to: "{{s1.value}}" } },
+      { id: "s3", type: "reply", text: "looked up {{s1.value}}" },
+    ]);
+    const { registry, calls } = createTools();
+    const runId = "run-approval";
+    const session = await openSession("unit-approval", runId);
+    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } } };
+    const result = await executeDurableRun({ params: { runId, session: "unit-approval", query: "go" }, step: engine.execution(), session, setup, createdAt: Date.now() });
+    expect(result).toEqual({ runId, reason: "completed", reply: "looked up x!" });
+    expect(Object.fromEntries(calls)).toEqual({ lookup: 1 });
+    const events = await loggedEvents(session, runId);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.find((event) => event.type === "approval-request")).toMatchObject({ steps: [{ stepId: "s2", tool: "send" }] });
+    expect(events.find((event) => event.type === "approval-decision")).toMatchObject({ stepId: "s2", approved: false, by: "timeout" });
+    expect(trail(events, "s2")).toEqual(["approval-decision@", "step-skipped@"]);
+    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({ stepId: "s2", code: "denied" });
+  });
+
   it("plans in one step, runs each plan step in one step.do named by id and input hash, parallel where independent", async () => {
     const engine = new FakeEngine();
     const model = planningModel(parallelPlan);

@@ -3,10 +3,11 @@
  *
  * @module
  */
-import type { PlanModel, Planner, PlannerProfile, ToolRegistry } from "../../src/index.ts";
+import type { PlanModel, Planner, PlannerProfile, ToolPolicy, ToolRegistry } from "../../src/index.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { createDemoTools } from "../demo/create-demo-tools.ts";
 import { selectModel, type SelectedModel } from "../select-model.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 
@@ -18,13 +19,20 @@ export interface RunSetup {
   /** The model's name and provider, for the log's first event. */
   selected: SelectedModel;
   profile?: PlannerProfile | string;
+  /**
+   * The per-tool policy of a session run — which tools need a person's
+   * approval (`POST /v1/runs/:id/approvals` answers it). Durable runs do
+   * not ask: they refuse such a policy.
+   */
+  policy?: Readonly<Record<string, ToolPolicy>>;
 }
 
 /**
  * Builds a run's planner, tools and model the way `POST /v1/run` does: the
  * demo tools, the model `selectModel` picks from the environment, and the
  * planner of `createRequestPlanner` (every tool, or the `tools` the request
- * named, and the request's `maxSteps`). The session object and the Workflow call it on
+ * named, and the request's `maxSteps`), and the approval policy of
+ * `workerDefaults.approvalPolicy` (`save_note` needs approval). The session object and the Workflow call it on
  * their own side, since they cannot receive live objects from the request.
  *
  * @param env - the Worker's environment.
@@ -40,7 +48,7 @@ export function createRunSetup(env: WorkerEnv, params: Pick<DurableRunParams, "t
   const registry = createDemoTools();
   const selected = selectModel(env);
   const { planner } = createRequestPlanner(selected.model, registry, params);
-  const setup: RunSetup = { registry, planner, model: selected.model, selected };
+  const setup: RunSetup = { registry, planner, model: selected.model, selected, policy: workerDefaults.approvalPolicy };
   if (params.profile !== undefined) setup.profile = params.profile;
   return setup;
 }

@@ -75,7 +75,9 @@ export interface DurableRunResult {
  * Durable runs have no reflector (a failed step goes to re-plan), no
  * result cache (the engine stores results) and no deadline or call budgets
  * (the engine's limits apply), since those depend on one execution's
- * clock and counters.
+ * clock and counters. Nor can they wait for a person: a step the setup's
+ * `policy` marks as needing approval is denied at once (`approvalTimeoutMs`
+ * 1; skip code `denied`) and the run answers without it.
  *
  * @param options - the parameters, the Workflow's steps, the session and the setup.
  * @returns the end reason and the reply.
@@ -121,6 +123,8 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     registry: setup.registry,
     model: setup.model,
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
+    ...(setup.policy === undefined ? {} : { policy: setup.policy }),
+    approvalTimeoutMs: 1,
     memory,
     reflector: noOpReflector,
     cache: false,

@@ -4,7 +4,19 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import { AgentRuntime, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage, replay } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  type ApprovalDecision,
+  type MemoryEntry,
+  type MemoryStore,
+  PlankitError,
+  type RunEndReason,
+  type RunHandle,
+  type RuntimeErrorInfo,
+  type RuntimeEvent,
+  type RuntimeUsage,
+  replay,
+} from "../../src/index.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";
@@ -28,6 +40,11 @@ export interface RunRecord {
   /** The model, logged as the run's first event (`model`), as `/v1/run` streams it. */
   model: { name: string; provider: string };
 }
+
+/** What {@link PlanSession.approve} answers: the steps still waiting, or the problem. */
+export type ApprovalOutcome =
+  | { ok: true; awaitingApproval: string[] }
+  | { ok: false; status: 400 | 404 | 409; code: string; message: string; stepId?: string };
 
 /** A run as `GET /v1/runs/:id` reports it: the log's facts and the state replayed from it. */
 export interface RunSummary {
@@ -149,6 +166,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       registry: setup.registry,
       model: setup.model,
       ...(setup.profile === undefined ? {} : { profile: setup.profile }),
+      ...(setup.policy === undefined ? {} : { policy: setup.policy }),
       memory: this.#memory,
       idGenerator: () => params.runId,
     });
@@ -161,6 +179,37 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       .finally(() => this.#live.delete(run.runId));
     this.#live.set(run.runId, { run, pumped });
     this.ctx.waitUntil(pumped);
+  }
+
+  /**
+   * Decides steps of a live session run (its `run.approve`, all or
+   * nothing): the steps an `approval-request` listed.
+   *
+   * @param runId - the run.
+   * @param decisions - the decisions.
+   * @returns the steps still waiting, or the problem: 404 `unknown-run`,
+   *   409 `run-ended`, 409 `approval-unsupported` (a durable run), 409
+   *   `invalid-approval` (a step not waiting; `stepId` names it), 400
+   *   `invalid-argument` (an edit the tool refuses).
+   */
+  async approve(runId: string, decisions: ApprovalDecision[]): Promise<ApprovalOutcome> {
+    const row = this.#runRow(runId);
+    if (row === undefined) return { ok: false, status: 404, code: "unknown-run", message: `No run ${runId}` };
+    if (row.mode !== "session") {
+      return { ok: false, status: 409, code: "approval-unsupported", message: `Run ${runId} is a durable run; durable runs do not ask for approval` };
+    }
+    const live = this.#live.get(runId);
+    if (row.ended === 1 || live === undefined) return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
+    try {
+      live.run.approve(decisions);
+    } catch (error) {
+      if (!PlankitError.isInstance(error)) throw error;
+      const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
+      const base = { ok: false as const, code: error.code, message: error.message, ...(stepId === undefined ? {} : { stepId }) };
+      if (error.code === "invalid-argument") return { ...base, status: 400 };
+      return { ...base, status: 409 };
+    }
+    return { ok: true, awaitingApproval: [...live.run.state.awaitingApproval] };
   }
 
   /**

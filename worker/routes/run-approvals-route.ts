@@ -1,0 +1,38 @@
+/**
+ * `POST /v1/runs/:id/approvals`.
+ *
+ * @module
+ */
+import type { ApprovalDecision } from "../../src/index.ts";
+import { ApprovalsBodySchema } from "../durable/approvals-body-schema.ts";
+import { sessionOfRun } from "../durable/session-of-run.ts";
+import { HttpProblem } from "../http/http-problem.ts";
+import { readJsonBody } from "../http/read-json-body.ts";
+import type { WorkerRoute } from "./worker-route.ts";
+
+/**
+ * `POST /v1/runs/:id/approvals` (`{ decisions: [...] }`): decides the steps
+ * a session run's `approval-request` events listed — the runtime's
+ * `run.approve`, all or nothing. Answers `202 { id, decisions, awaitingApproval }`.
+ * Problems: 400 `invalid-body` (naming the field), 400 `invalid-argument`
+ * (edited arguments the tool refuses; the detail names the path), 404
+ * `unknown-run`, 409 `invalid-approval` (a step not waiting for a decision;
+ * `stepId` names it), 409 `run-ended`, 409 `approval-unsupported` (a
+ * durable run, which does not ask).
+ */
+export const runApprovalsRoute: WorkerRoute = {
+  method: "POST",
+  path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/approvals",
+  body: "api",
+  handle: async (c) => {
+    const { runId, stub } = sessionOfRun(c);
+    const body = await readJsonBody(c.req.raw, ApprovalsBodySchema, '{"decisions":[{"stepId":"s2","approved":true}]}');
+    const decisions = body.decisions as ApprovalDecision[];
+    const outcome = await stub.approve(runId, decisions);
+    if (!outcome.ok) {
+      const extras = outcome.stepId === undefined ? undefined : { stepId: outcome.stepId };
+      throw new HttpProblem(outcome.status, outcome.message, { code: outcome.code, ...(extras === undefined ? {} : { extras }) });
+    }
+    return c.json({ id: runId, decisions, awaitingApproval: outcome.awaitingApproval }, 202, { "cache-control": "no-store", "x-plankit-run-id": runId });
+  },
+};
