@@ -483,16 +483,31 @@ class Reader implements ToolCallReader {
     this.takeRoot(read, parser.end());
   }
 
+  /**
+   * The list of steps a root value holds (a root array, or the array a
+   * wrapper key holds). An array that holds no steps is kept as a value.
+   *
+   * @param read - the read that gave the value.
+   * @param root - the value.
+   * @returns the list; `null` when it was kept as a value; `undefined` when the value is no array.
+   */
+  private stepListOf(read: JsonRead, root: unknown): unknown[] | null | undefined {
+    const key = read.parser.unwrappedKey;
+    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
+    if (!Array.isArray(list)) return undefined;
+    if (read.plan === false || (read.plan === undefined && key === undefined && !isPlainObject(list[0]))) {
+      this.values.push(root);
+      return null;
+    }
+    return list;
+  }
+
   /** The whole root value is known. */
   private takeRoot(read: JsonRead, root: unknown): void {
     this.found = true;
-    const key = read.parser.unwrappedKey;
-    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
-    if (Array.isArray(list)) {
-      if (read.plan === false || (read.plan === undefined && key === undefined && !isPlainObject(list[0]))) {
-        this.values.push(root);
-        return;
-      }
+    const list = this.stepListOf(read, root);
+    if (list === null) return;
+    if (list !== undefined) {
       // Elements that a stop (a closing tag, say) closed rather than their own bracket.
       for (let index = read.streamed; index < list.length; index++) this.emit(toCallStep(list[index]) ?? list[index]);
       return;
@@ -527,13 +542,9 @@ class Reader implements ToolCallReader {
       return;
     }
     this.found = true;
-    const key = read.parser.unwrappedKey;
-    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
-    if (Array.isArray(list)) {
-      if (read.plan === false || (read.plan === undefined && key === undefined && !isPlainObject(list[0]))) {
-        this.values.push(root);
-        return;
-      }
+    const list = this.stepListOf(read, root);
+    if (list === null) return;
+    if (list !== undefined) {
       for (let index = read.streamed; index < list.length; index++) this.cutOff.push({ offset: read.base, what: "its JSON" });
       return;
     }
