@@ -5,18 +5,13 @@ import { createWorker } from "../../worker/create-worker.ts";
 import { durableStepName } from "../../worker/durable/durable-step-name.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
-import type { MemoryEntry, RuntimeEvent } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/index.ts";
+import { readMessages, runtimeEvents } from "./read-messages.ts";
 
 const origin = "https://plankit.test";
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 /** Two archive lookups in parallel (about 1.5 s each), a calculation over both, a reply. */
 const slowQuery = "Compare the populations of Tokyo and Paris with a deep archive lookup";
-
-interface Message {
-  id: number;
-  event: string;
-  data: Record<string, unknown>;
-}
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -31,49 +26,10 @@ async function startRun(body: Record<string, unknown>): Promise<string> {
   return created.id;
 }
 
-/**
- * Reads SSE messages from a response until `stop` holds for the last one
- * (then disconnects) or the stream ends. Every block must be `id`, `event`,
- * `data`, or a comment.
- */
-async function readMessages(response: Response, stop: (message: Message) => boolean = () => false): Promise<Message[]> {
-  expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const messages: Message[] = [];
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return messages;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      if (block.startsWith(":")) continue;
-      if (/^retry: \d+$/.test(block)) continue;
-      const [id, event, data] = block.split("\n") as [string, string, string];
-      expect(id).toMatch(/^id: \d+$/);
-      expect(event).toMatch(/^event: [a-z-]+$/);
-      expect(data).toMatch(/^data: \{/);
-      const message = { id: Number(id.slice(4)), event: event.slice(7), data: JSON.parse(data.slice(6)) as Record<string, unknown> };
-      messages.push(message);
-      if (stop(message)) {
-        await reader.cancel();
-        return messages;
-      }
-    }
-  }
-}
-
 function events(id: string, headers: Record<string, string> = {}): Promise<Response> {
   return SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers }));
 }
 
-function runtimeEvents(messages: readonly Message[]): RuntimeEvent[] {
-  return messages.filter((message) => message.event !== "model").map((message) => message.data as unknown as RuntimeEvent);
-}
 
 async function status(id: string): Promise<{ durable: boolean; workflow?: { status: string }; run: { ended: boolean; reason?: string; reply?: string; replayedEvents: number; events: number; steps: { id: string; status: string }[] } }> {
   const response = await SELF.fetch(`${origin}/v1/runs/${id}`);

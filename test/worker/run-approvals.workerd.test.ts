@@ -1,16 +1,10 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RuntimeEvent } from "../../src/index.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
+import { readMessages, runtimeEvents, type Message } from "./read-messages.ts";
 
 const origin = "https://plankit.test";
 const noteQuery = "Save a note titled groceries with the text milk and eggs";
-
-interface Message {
-  id: number;
-  event: string;
-  data: Record<string, unknown>;
-}
 
 function post(path: string, body: unknown): Request {
   return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -24,35 +18,9 @@ async function startSessionRun(query: string): Promise<string> {
 
 /** Reads a run's events after `after` until `stop` holds for one (then disconnects) or the log ends. */
 async function readEvents(id: string, after: number, stop: (message: Message) => boolean = () => false): Promise<Message[]> {
-  const response = await SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { "last-event-id": String(after) } }));
-  expect(response.status).toBe(200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const messages: Message[] = [];
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return messages;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      if (block.startsWith(":") || block.startsWith("retry:")) continue;
-      const [id, event, data] = block.split("\n") as [string, string, string];
-      const message = { id: Number(id.slice(4)), event: event.slice(7), data: JSON.parse(data.slice(6)) as Record<string, unknown> };
-      messages.push(message);
-      if (stop(message)) {
-        await reader.cancel();
-        return messages;
-      }
-    }
-  }
+  return readMessages(await SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { "last-event-id": String(after) } })), stop);
 }
 
-function runtimeEvents(messages: readonly Message[]): RuntimeEvent[] {
-  return messages.filter((message) => message.event !== "model").map((message) => message.data as unknown as RuntimeEvent);
-}
 
 /** Starts a note-saving session run and reads up to its approval request. */
 async function untilApprovalRequest(): Promise<{ id: string; head: Message[]; stepId: string }> {
