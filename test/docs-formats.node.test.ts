@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createJsonStreamParser, createToolCallReader } from "../src/index.ts";
+import { createJsonStreamParser } from "../src/json.ts";
+import { createToolCallReader } from "../src/plan.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const doc = readFileSync(`${root}docs/formats.md`, "utf8");

@@ -34,9 +34,8 @@ function blocksOf(page: string): CodeBlock[] {
  * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
  */
 function withSourceImports(code: string): string {
-  const entries: Record<string, string> = { plankit: "src/index.ts", "plankit/ai": "src/ai/index.ts" };
   return code
-    .replace(/from "(plankit(?:\/ai)?)"/gu, (_whole, name: string) => `from ${JSON.stringify(pathToFileURL(`${root}${entries[name]}`).href)}`)
+    .replace(/from "plankit(?:\/([a-z]+))?"/gu, (_whole, entry: string | undefined) => `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`)
     .replace(/from "\.\/([^"]+)"/gu, (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`);
 }
 

@@ -36,4 +36,12 @@ describe("the layers of src/", () => {
     expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["src/extras/more.ts:1", "src/runtime/run.ts:1", "src/tools/registry.ts:2", "src/tools/registry.ts:3"]);
     expect(checkLayers(base).find((problem) => problem.file === "src/runtime/run.ts")?.message).toContain('src/runtime imports "../decide/decide.ts" from src/decide, a higher layer');
   });
+
+  it("name a Worker or demo import of a module behind the public entries", () => {
+    const base = tree("consumer", { "index.ts": 'export * from "./tools/registry.ts";\n', "tools/registry.ts": "export const registry = 1;\n" });
+    mkdirSync(join(base, "worker"), { recursive: true });
+    writeFileSync(join(base, "worker", "index.ts"), 'import { registry } from "../src/index.ts";\n\nimport { registry as again } from "../src/tools/registry.ts";\n');
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["worker/index.ts:3"]);
+    expect(checkLayers(base)[0]?.message).toContain('worker/ imports "../src/tools/registry.ts", a module behind plankit\'s entries');
+  });
 });

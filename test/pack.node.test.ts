@@ -31,8 +31,11 @@ describe("installing the package from a packed tarball", () => {
     const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: packageDirectory, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })) as { filename: string; files: { path: string }[] }[];
     const tarball = join(work, packed[0]?.filename ?? "");
     const files = (packed[0]?.files ?? []).map((file) => file.path);
-    expect(files).toContain("dist/index.js");
-    expect(files).toContain("dist/ai/index.d.ts");
+    // Every entry of the exports map is in the tarball, code and types.
+    const exportsMap = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { types: string; default: string }> }).exports;
+    const targets = Object.values(exportsMap).flatMap((target) => (typeof target === "string" ? [target] : [target.types, target.default]));
+    expect(targets.length).toBeGreaterThan(10);
+    for (const target of targets) expect(files).toContain(target.replace(/^\.\//u, ""));
     expect(files.some((path) => path.startsWith("test/") || path.startsWith("worker/"))).toBe(false);
 
     const app = join(work, "app");
@@ -45,5 +48,15 @@ describe("installing the package from a packed tarball", () => {
     writeFileSync(join(app, "quick-start.mjs"), code);
     const output = execFileSync(process.execPath, ["quick-start.mjs"], { cwd: app, encoding: "utf8", timeout: 30_000 });
     expect(output.trim()).toBe(/console\.log\(event\.text\); \/\/ (.+)\n/u.exec(code)?.[1]);
+
+    // Each subpath resolves from an installed copy and exports something (plankit/ai needs its peer `ai`, not installed here).
+    const subpaths = Object.keys(exportsMap).filter((key) => key !== "./package.json" && key !== "./ai");
+    const probe = subpaths
+      .map((key, index) => `import * as e${index} from ${JSON.stringify(`plankit${key.slice(1)}`)}; names[${JSON.stringify(key)}] = Object.keys(e${index}).length;`)
+      .join("\n");
+    writeFileSync(join(app, "probe.mjs"), `const names = {};\n${probe}\nconsole.log(JSON.stringify(names));\n`);
+    const counts = JSON.parse(execFileSync(process.execPath, ["probe.mjs"], { cwd: app, encoding: "utf8", timeout: 30_000 })) as Record<string, number>;
+    for (const key of subpaths) expect(counts[key], key).toBeGreaterThan(0);
+    expect(counts["."]).toBeLessThanOrEqual(40);
   }, 300_000);
 });

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DecisionTrace } from "../src/index.ts";
+import type { DecisionTrace } from "../src/decide.ts";
 
 /**
  * Writes a decision trace as one line: the phase, the strategy that decided,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { GuidedEvent } from "../src/index.ts";
+import type { GuidedEvent } from "../src/decide.ts";
 import type { ModelEvent, StreamErrorEvent } from "./demo-event.ts";
 
 /** The guide's playbook, as `POST /v1/guide` announces it before the turn. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DecisionState } from "../src/index.ts";
+import type { DecisionState } from "../src/decide.ts";
 import type { GuideStreamEvent } from "./guide-event.ts";
 import { postEventStream, type WorkerCallOptions } from "./post-event-stream.ts";
 

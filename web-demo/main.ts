@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { createRunState, type RuntimeEvent, type ToolDescriptor } from "../src/index.ts";
+import { createRunState } from "../src/events.ts";
+import type { RuntimeEvent, ToolDescriptor } from "../src/index.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import { describeEvent } from "./describe-event.ts";

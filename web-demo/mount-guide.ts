@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DecisionState } from "../src/index.ts";
+import type { DecisionState } from "../src/decide.ts";
 import { describeDecision } from "./describe-decision.ts";
 import type { PlaybookEvent } from "./guide-event.ts";
 import { guideOnWorker } from "./guide-on-worker.ts";

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { referencesOf, type RunState } from "../src/index.ts";
+import { referencesOf } from "../src/plan.ts";
+import type { RunState } from "../src/index.ts";
 
 /** The state the demo shows for a step. */
 export type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped" | "aborted";

@@ -6,7 +6,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { createWorkersAI } from "workers-ai-provider";
 import type { PlanModel } from "../src/index.ts";
-import { fromLanguageModel } from "../src/ai/index.ts";
+import { fromLanguageModel } from "../src/ai.ts";
 import { createDemoModel, demoModelName } from "./demo/create-demo-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 

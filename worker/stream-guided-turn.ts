@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { GuidedConversation, GuidedEvent, GuidedTurnOptions } from "../src/index.ts";
+import type { GuidedConversation, GuidedEvent, GuidedTurnOptions } from "../src/decide.ts";
 
 /**
  * Runs one turn and yields its events as they happen, ending with

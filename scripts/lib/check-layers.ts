@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
  * The folders of `src/`, lowest first: a folder may import only from those
  * before it. The entry files at the root of `src/` may import anything.
  */
-export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "planner", "runtime", "decide", "ai"] as const;
+export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "events", "planner", "runtime", "decide", "openai", "ai"] as const;
 
 /** One import that goes against the order, or from a folder the order does not name. */
 export interface LayerProblem {
@@ -85,6 +85,43 @@ export function checkLayers(root: string): LayerProblem[] {
         problems.push({ file: where, line, message: `imports "${match[1]}" from folder "src/${target}", which is not in the declared layer order` });
       } else if ((rank.get(target) ?? 0) > (rank.get(from) ?? 0)) {
         problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})` });
+      }
+    }
+  }
+  problems.push(...checkConsumers(root, importPattern));
+  return problems;
+}
+
+/** The folders that consume plankit as its users do, through the entry files at the root of `src/` only. */
+export const consumerFolders = ["worker", "web-demo"] as const;
+
+/**
+ * Checks that the Worker and the demo import from `src/` only its entry
+ * files (the package's public entries), never a module behind them.
+ *
+ * @param root - the repository root.
+ * @param importPattern - the pattern of a relative import.
+ * @returns the problems, in file order.
+ */
+function checkConsumers(root: string, importPattern: RegExp): LayerProblem[] {
+  const source = join(root, "src");
+  const problems: LayerProblem[] = [];
+  for (const folder of consumerFolders) {
+    const directory = join(root, folder);
+    let files: string[];
+    try {
+      files = sourceFiles(directory).filter((file) => !file.includes(`${sep}node_modules${sep}`) && !file.includes(`${sep}dist${sep}`));
+    } catch {
+      continue;
+    }
+    for (const file of files.sort()) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(importPattern)) {
+        const target = resolve(dirname(file), match[1] ?? "");
+        const inside = relative(source, target);
+        if (inside.startsWith("..") || !inside.includes(sep)) continue;
+        const line = text.slice(0, match.index).split("\n").length;
+        problems.push({ file: relative(root, file).split(sep).join("/"), line, message: `${folder}/ imports "${match[1]}", a module behind plankit's entries; import its public entry (src/index.ts, src/plan.ts, …)` });
       }
     }
   }

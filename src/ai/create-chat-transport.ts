@@ -5,9 +5,9 @@
  */
 import type { ChatTransport, UIMessage, UIMessageChunk } from "ai";
 import type { ApprovalDecision } from "../runtime/approval-decision.ts";
-import type { Dialog } from "../runtime/dialog.ts";
-import type { RunState } from "../runtime/run-state.ts";
-import type { RuntimeEvent } from "../runtime/runtime-event.ts";
+import type { Dialog } from "../events/dialog.ts";
+import type { RunState } from "../events/run-state.ts";
+import type { RuntimeEvent } from "../events/runtime-event.ts";
 import { fromUIApprovalResponses } from "./from-ui-approval-responses.ts";
 import { fromUIMessages } from "./from-ui-messages.ts";
 import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ApprovalDecision } from "../runtime/approval-decision.ts";
-import type { RunState } from "../runtime/run-state.ts";
+import type { RunState } from "../events/run-state.ts";
 import { approvalIdOf } from "./to-approval-chunks.ts";
 
 /**

@@ -4,9 +4,9 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../plan/describe-value.ts";
-import type { DialogMessage } from "../runtime/dialog.ts";
-import { truncateJson } from "../runtime/truncate-json.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import type { DialogMessage } from "../events/dialog.ts";
+import { truncateJson } from "../shared/truncate-json.ts";
 
 const roles = new Set(["user", "assistant", "system"]);
 /** The longest rendering of one tool input or output in the dialog. */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { UIMessageChunk } from "ai";
-import type { ApprovalDecisionEvent, ApprovalRequestEvent } from "../runtime/runtime-event.ts";
+import type { ApprovalDecisionEvent, ApprovalRequestEvent } from "../events/runtime-event.ts";
 
 /**
  * The approval id a step's request carries in the UI message stream:

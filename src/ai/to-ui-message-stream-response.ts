@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RuntimeEvent } from "../runtime/runtime-event.ts";
+import type { RuntimeEvent } from "../events/runtime-event.ts";
 import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
 
 /** Options of {@link toUIMessageStreamResponse}. */

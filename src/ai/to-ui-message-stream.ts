@@ -5,7 +5,7 @@
  * @module
  */
 import type { FinishReason as AiFinishReason, UIMessageChunk } from "ai";
-import type { RunEndReason, RuntimeEvent } from "../runtime/runtime-event.ts";
+import type { RunEndReason, RuntimeEvent } from "../events/runtime-event.ts";
 import { toApprovalChunks } from "./to-approval-chunks.ts";
 
 /** Options of {@link toUIMessageStream}. */

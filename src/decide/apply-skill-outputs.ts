@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import type { DecisionState } from "./decision-state.ts";
 import { isPresent } from "./is-present.ts";
 import { jsonEqual } from "./json-equal.ts";

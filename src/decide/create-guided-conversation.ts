@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { collectModelText } from "../runtime/collect-model-text.ts";
-import type { RuntimeErrorInfo } from "../runtime/runtime-event.ts";
+import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { applySkillOutputs } from "./apply-skill-outputs.ts";
 import { availableSkills } from "./available-skills.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RuntimeErrorInfo } from "../runtime/runtime-event.ts";
+import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { DecisionState } from "./decision-state.ts";
 import type { DecisionTrace } from "./decision-trace.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 
 /**
  * Renders a value a skill recorded: a string as it is, a list of objects

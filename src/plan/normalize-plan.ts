@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeType, describeValue } from "./describe-value.ts";
+import { describeType, describeValue } from "../shared/describe-value.ts";
 import { normalizeSketch, type NormalizeSketchOptions, type PlanEntry } from "./normalize-sketch.ts";
 import { isPlainObject, normalizeStep } from "./normalize-step.ts";
 import { taskGraphToSketch } from "./task-graph-to-sketch.ts";

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { describeValue } from "./describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
-import { mapStrings } from "./map-strings.ts";
+import { mapStrings } from "../shared/map-strings.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 

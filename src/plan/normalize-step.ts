@@ -4,9 +4,9 @@
  * @module
  */
 import * as v from "valibot";
-import { describeType, describeValue } from "./describe-value.ts";
+import { describeType, describeValue } from "../shared/describe-value.ts";
 import type { PlanIssue } from "./plan-issue.ts";
-import { mapStrings } from "./map-strings.ts";
+import { mapStrings } from "../shared/map-strings.ts";
 import { PlanStepSchema, type PlanStep } from "./plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { mapStrings } from "./map-strings.ts";
+import { mapStrings } from "../shared/map-strings.ts";
 import { isPlainObject } from "./normalize-step.ts";
 
 /** `<node-j>`: the output of the j-th node (from 0). */

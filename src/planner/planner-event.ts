@@ -111,14 +111,3 @@ export interface ReplanRequest {
   profile?: PlannerProfile | string;
   signal?: AbortSignal;
 }
-
-/**
- * What the runtime needs from a planner. `LLMPlanner` implements it; any
- * object with these methods can stand in (a cached or hand-written planner).
- */
-export interface Planner {
-  /** Streams a plan: steps as they validate, then `done`. */
-  stream(request: PlanRequest): AsyncIterable<PlannerEvent>;
-  /** A patch for what is left after a failure: new steps, which may reference completed ones by id and never repeat them. */
-  replan(request: ReplanRequest): Promise<PlanStep[]>;
-}

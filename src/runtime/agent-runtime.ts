@@ -5,22 +5,23 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanModel } from "../model/plan-model.ts";
-import type { Planner, PlannerProfile } from "../planner/planner-event.ts";
+import type { PlannerProfile } from "../planner/planner-event.ts";
+import type { Planner } from "../planner/planner.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ApprovalDecision } from "./approval-decision.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { clampTimerMs } from "./run/clamp-timer-ms.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
-import type { Dialog } from "./dialog.ts";
+import type { Dialog } from "../events/dialog.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import type { Reflector } from "./reflector.ts";
 import type { ResultCache } from "./result-cache.ts";
 import { RunExecution, type RunConfig } from "./run/run-execution.ts";
-import type { RunState } from "./run-state.ts";
+import type { RunState } from "../events/run-state.ts";
 import type { RuntimeBudget } from "./runtime-budget.ts";
 import { systemClock, type RuntimeClock } from "./runtime-clock.ts";
-import type { RuntimeEvent } from "./runtime-event.ts";
+import type { RuntimeEvent } from "../events/runtime-event.ts";
 import type { StepExecutor } from "./step-executor.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 
@@ -385,7 +386,7 @@ export class AgentRuntime {
     if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
     this.planner = options.planner;
     this.registry = options.registry;
-    const model = options.model ?? (options.planner as { model?: PlanModel }).model;
+    const model = options.model ?? options.planner.model;
     const clock = options.clock ?? systemClock;
     this.#idGenerator = options.idGenerator ?? defaultRunId;
     this.#config = {

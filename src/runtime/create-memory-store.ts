@@ -6,7 +6,7 @@
 import { tokenizeText } from "../tools/tokenize-text.ts";
 import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { MemoryEntry, MemoryStore } from "./memory-store.ts";
-import { truncateJson } from "./truncate-json.ts";
+import { truncateJson } from "../shared/truncate-json.ts";
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {

@@ -7,7 +7,7 @@ import { extractJsonObject } from "../shared/extract-json-object.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { collectModelText } from "./collect-model-text.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "./reflector.ts";
-import { truncateJson } from "./truncate-json.ts";
+import { truncateJson } from "../shared/truncate-json.ts";
 
 /** Options of {@link createModelReflector}. */
 export interface ModelReflectorOptions {

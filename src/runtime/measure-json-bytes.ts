@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { truncateJson } from "./truncate-json.ts";
+import { truncateJson } from "../shared/truncate-json.ts";
 
 const encoder = new TextEncoder();
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { OutputUnit } from "@cfworker/json-schema";
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { escapePointerSegment } from "../plan/find-references.ts";
 import { isSchemaObject, schemaHoldingKeyword, splitPointer } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";

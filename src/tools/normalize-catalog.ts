@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
 import { readToolSchema } from "./read-tool-schema.ts";

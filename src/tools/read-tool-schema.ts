@@ -5,7 +5,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { mapSchemaNodes } from "./map-schema-nodes.ts";
 import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
 import { readTypeName } from "./read-type-name.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeValue } from "../plan/describe-value.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { findReferences, type FoundReference } from "../plan/find-references.ts";
 import { normalizeStep, type NormalizeStepOptions } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";

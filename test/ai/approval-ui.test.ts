@@ -4,7 +4,7 @@
  */
 import { AbstractChat, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { approvalIdOf, createChatTransport, fromUIApprovalResponses, toUIMessageStream } from "../../src/ai/index.ts";
+import { approvalIdOf, createChatTransport, fromUIApprovalResponses, toUIMessageStream } from "../../src/ai.ts";
 import { AgentRuntime, noOpReflector, type RunHandle } from "../../src/index.ts";
 import { createFakePlanner, deferred, reply, tool } from "../runtime/fake-planner.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";

@@ -1,7 +1,7 @@
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { EagerAgent } from "../../src/ai/index.ts";
+import { EagerAgent } from "../../src/ai.ts";
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 

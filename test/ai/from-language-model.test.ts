@@ -1,6 +1,6 @@
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { fromLanguageModel } from "../../src/ai/index.ts";
+import { fromLanguageModel } from "../../src/ai.ts";
 import { LLMPlanner, type PlanModelPart } from "../../src/index.ts";
 import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { fromLanguageModel } from "../../src/ai/index.ts";
+import { fromLanguageModel } from "../../src/ai.ts";
 import { LLMPlanner, PlankitError } from "../../src/index.ts";
 import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, createStubFetch, type StubRequest } from "./openai-stub.ts";

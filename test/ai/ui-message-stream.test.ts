@@ -1,7 +1,8 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { createChatTransport, fromUIMessages, toUIMessageStream, toUIMessageStreamResponse } from "../../src/ai/index.ts";
-import { AgentRuntime, createScriptedModel, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
+import { createChatTransport, fromUIMessages, toUIMessageStream, toUIMessageStreamResponse } from "../../src/ai.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
 

@@ -20,7 +20,7 @@
  */
 import { jsonSchema, stepCountIs, tool, ToolLoopAgent } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { EagerAgent } from "../../src/ai/index.ts";
+import { EagerAgent } from "../../src/ai.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { createScriptedModel, LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner, type PlanStep } from "../../src/index.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 import { timeRun } from "./lib/time-run.ts";

@@ -19,20 +19,9 @@
  */
 import { jsonSchema, stepCountIs, streamText, tool, type ToolSet } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import {
-  AgentRuntime,
-  createScriptedModel,
-  LLMPlanner,
-  noOpReflector,
-  resolveReferences,
-  ToolRegistry,
-  toCompactStep,
-  type PlanModel,
-  type PlanModelPart,
-  type PlanModelRequest,
-  type PlanStep,
-  type RuntimeEvent,
-} from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector, ToolRegistry, type PlanModel, type PlanModelPart, type PlanModelRequest, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { resolveReferences, toCompactStep } from "../../src/plan.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 

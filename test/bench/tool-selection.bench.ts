@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { compileCatalog, selectTools, type SelectToolsOptions, type ToolDescriptor } from "../../src/index.ts";
+import { compileCatalog, selectTools, type SelectToolsOptions } from "../../src/tools.ts";
+import type { ToolDescriptor } from "../../src/index.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases, scenarioCases, type SelectionCase } from "../fixtures/tools/catalog.ts";
 import { createRandom } from "../fixtures/create-random.ts";
 

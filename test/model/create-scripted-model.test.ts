@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, PlankitError, type PlanModelPart, type PlanModelRequest } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { PlankitError, type PlanModelPart, type PlanModelRequest } from "../../src/index.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 
 async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPart[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizePlan } from "../../src/index.ts";
+import { normalizePlan } from "../../src/plan.ts";
 
 describe("normalizePlan: containers", () => {
   const flat = [

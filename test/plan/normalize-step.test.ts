@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeStep } from "../../src/index.ts";
+import { normalizeStep } from "../../src/plan.ts";
 
 describe("normalizeStep: canonical and flat shapes", () => {
   it("keeps a canonical step as it is", () => {

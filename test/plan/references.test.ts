@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findReferences, PlankitError, referencesOf, resolveReferences } from "../../src/index.ts";
+import { findReferences, referencesOf, resolveReferences } from "../../src/plan.ts";
+import { PlankitError } from "../../src/index.ts";
 
 function thrown(run: () => unknown): unknown {
   try {

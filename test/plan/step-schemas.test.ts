@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { LlmStepSchema, PlanStepSchema, ReplyStepSchema, StepIdSchema, ToolStepSchema, type PlanStep } from "../../src/index.ts";
+import { LlmStepSchema, PlanStepSchema, ReplyStepSchema, StepIdSchema, ToolStepSchema } from "../../src/plan.ts";
+import type { PlanStep } from "../../src/index.ts";
 
 describe("step schemas", () => {
   it("accept the canonical wire format of DESIGN.md", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createReasoningFilter } from "../../src/planner/create-reasoning-filter.ts";
-import { createScriptedModel, LLMPlanner } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 
 /** Runs the filter over `text` cut at `cut`, and over single characters. */

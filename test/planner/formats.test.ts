@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, LLMPlanner, type PlanStep, type ToolCatalogInput } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner, type PlanStep } from "../../src/index.ts";
+import type { ToolCatalogInput } from "../../src/tools.ts";
 import { collectEvents, doneOf } from "./planner-test-kit.ts";
 
 const tools = {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createScriptedModel,
-  LLMPlanner,
-  PlankitError,
-  ToolRegistry,
-  type PlanModel,
-  type PlanModelRequest,
-  type PlanStep,
-} from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner, PlankitError, ToolRegistry, type PlanModel, type PlanModelRequest, type PlanStep } from "../../src/index.ts";
 import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner, type PlanStep } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 
 const reply = JSON.stringify([{ type: "reply", text: "done" }]);

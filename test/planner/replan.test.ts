@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildReplanPrompt, createScriptedModel, LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
+import { buildReplanPrompt } from "../../src/planner/build-replan-prompt.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf, traceOf } from "./planner-test-kit.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileCatalog, LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
+import { compileCatalog } from "../../src/tools.ts";
+import { LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
 import { streamModelText } from "../../src/planner/stream-model-text.ts";
 
 /** A model whose stream logs what happens to it, with a pause before its first part. */

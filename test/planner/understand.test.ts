@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildGoalPrompt, createScriptedModel, LLMPlanner, readGoal, renderGoal } from "../../src/index.ts";
+import { buildGoalPrompt } from "../../src/planner/build-goal-prompt.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { LLMPlanner } from "../../src/index.ts";
+import { readGoal } from "../../src/planner/read-goal.ts";
+import { renderGoal } from "../../src/planner/render-goal.ts";
 
 const query = "分析我们北美市场Q1-Q2主要产品的销售增长趋势,识别增长关键驱动因素和潜在风险";
 

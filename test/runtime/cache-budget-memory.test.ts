@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { canonicalJson } from "../../src/runtime/canonical-json.ts";
+import { canonicalJson } from "../../src/shared/canonical-json.ts";
 import { computeBackoff } from "../../src/runtime/compute-backoff.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { createMemoryStore } from "../../src/runtime/create-memory-store.ts";

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, createScriptedModel, LLMPlanner, normalizeCatalog, ToolRegistry, validatePlan, type ToolDefinition } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, ToolRegistry, type ToolDefinition } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { normalizeCatalog } from "../../src/tools.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 
 // A catalog and a gold call sequence written the way NESTFUL writes them:

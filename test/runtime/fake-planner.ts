@@ -5,8 +5,9 @@
  */
 import type { PlanModel, PlanModelRequest } from "../../src/model/plan-model.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import type { Planner, PlannerEvent, PlanRequest, ReplanRequest } from "../../src/planner/planner-event.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import type { PlannerEvent, PlanRequest, ReplanRequest } from "../../src/planner/planner-event.ts";
+import type { Planner } from "../../src/planner/planner.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 
 /** Resolves after `ms` real milliseconds (or at once when the signal fires). */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { parseJsonl } from "../../src/runtime/parse-jsonl.ts";
+import { parseJsonl } from "../../src/events/parse-jsonl.ts";
 import type { Reflection } from "../../src/runtime/reflector.ts";
-import { replay } from "../../src/runtime/replay.ts";
-import { toJsonl } from "../../src/runtime/to-jsonl.ts";
+import { replay } from "../../src/events/replay.ts";
+import { toJsonl } from "../../src/events/to-jsonl.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createRandom } from "../fixtures/create-random.ts";

@@ -13,7 +13,7 @@ import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { createSafetyPolicy } from "../../src/runtime/run/safety-policy.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { fromMcpTools } from "../../src/tools/from-mcp-tools.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, invariantProblems } from "./fake-planner.ts";

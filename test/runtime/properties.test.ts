@@ -5,10 +5,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import type { Planner, PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
+import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
+import type { Planner } from "../../src/planner/planner.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { PlanModel } from "../../src/model/plan-model.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import { replay } from "../../src/runtime/replay.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import { replay } from "../../src/events/replay.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, deferred, invariantProblems, reply, tool } from "./fake-planner.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { collect, createFakePlanner, deferred, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../../src/runtime/step-executor.ts";
 import { collect, createEchoModel, createFakePlanner, deferred, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
 import { createFlakyTool, createTestRegistry } from "./test-tools.ts";

@@ -2,7 +2,8 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { jsonSchema, tool } from "ai";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ToolRegistry, fromAiSdkTools } from "../../src/index.ts";
+import { ToolRegistry } from "../../src/index.ts";
+import { fromAiSdkTools } from "../../src/tools.ts";
 
 describe("fromAiSdkTools with the real AI SDK", () => {
   it("registers tool() objects built with jsonSchema() and with a valibot schema", async () => {

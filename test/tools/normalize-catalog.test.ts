@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeCatalog, type ToolDescriptor } from "../../src/index.ts";
+import { normalizeCatalog } from "../../src/tools.ts";
+import type { ToolDescriptor } from "../../src/index.ts";
 import { exampleTools } from "../fixtures/tools/example-tools.ts";
 import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeCatalog, normalizeSchemaTypes, ToolRegistry, validatePlan } from "../../src/index.ts";
+import { normalizeCatalog, normalizeSchemaTypes } from "../../src/tools.ts";
+import { ToolRegistry } from "../../src/index.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { readToolSchema } from "../../src/tools/read-tool-schema.ts";
 import { readTypeName } from "../../src/tools/read-type-name.ts";
 import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";

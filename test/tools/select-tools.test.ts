@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createEmbeddingRetriever,
-  fuseRankings,
-  rankTools,
-  selectTools,
-  tokenizeText,
-  type ToolDescriptor,
-  type ToolScore,
-} from "../../src/index.ts";
+import { createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
+import type { ToolDescriptor } from "../../src/index.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases } from "../fixtures/tools/catalog.ts";
 
 function names(tools: readonly ToolDescriptor[]): string[] {

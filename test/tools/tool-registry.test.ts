@@ -1,7 +1,9 @@
 import { toJsonSchema, toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ToolRegistry, fromAiSdkTools, fromMcpTools, selectTools, validatePlan, type ToolDefinition } from "../../src/index.ts";
+import { ToolRegistry, type ToolDefinition } from "../../src/index.ts";
+import { fromAiSdkTools, fromMcpTools, selectTools } from "../../src/tools.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { rejectionOf as rejection, thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 
 

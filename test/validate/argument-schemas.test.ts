@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileCatalog, validatePlan, type PlanIssue, type ToolDescriptor } from "../../src/index.ts";
+import { compileCatalog } from "../../src/tools.ts";
+import { validatePlan } from "../../src/plan.ts";
+import type { PlanIssue, ToolDescriptor } from "../../src/index.ts";
 
 const orderTool: ToolDescriptor = {
   name: "create_order",

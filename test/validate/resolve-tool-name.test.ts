@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveToolName, validateStep } from "../../src/index.ts";
+import { resolveToolName, validateStep } from "../../src/plan.ts";
 
 describe("resolveToolName", () => {
   const names = ["math.factorial", "get_weather", "Search-Web"];

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PlankitError, ToolRegistry, parsePlan, validatePlan, type PlanIssueCode } from "../../src/index.ts";
+import { PlankitError, ToolRegistry, type PlanIssueCode } from "../../src/index.ts";
+import { parsePlan, validatePlan } from "../../src/plan.ts";
 import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 
 function codes(issues: readonly { code: PlanIssueCode }[]): PlanIssueCode[] {

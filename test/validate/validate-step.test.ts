@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPlanValidator, validateStep, type PlanStep } from "../../src/index.ts";
+import { createPlanValidator, validateStep } from "../../src/plan.ts";
+import type { PlanStep } from "../../src/index.ts";
 import { mcpTools, exampleTools } from "../fixtures/tools/example-tools.ts";
 
 describe("validateStep", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DecisionTrace } from "../../src/index.ts";
+import type { DecisionTrace } from "../../src/decide.ts";
 import { describeDecision } from "../../web-demo/describe-decision.ts";
 
 const trace: DecisionTrace = {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, createRunState, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import { createRunState } from "../../src/events.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { describeEvent } from "../../web-demo/describe-event.ts";

@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, ToolRegistry } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { ToolRegistry } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
 

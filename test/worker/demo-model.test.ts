@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, buildPlanPrompt, LLMPlanner, validatePlan, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
+import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { answerDemoPrompt } from "../../worker/demo/answer-demo-prompt.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validatePlan } from "../../src/index.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { convertUnits } from "../../worker/demo/convert-units.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { createNoteStore } from "../../worker/demo/create-note-store.ts";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, ToolRegistry, createScriptedModel, type PlanModel, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
+import { LLMPlanner, ToolRegistry, type PlanModel, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import type { DurableStepConfig } from "../../worker/durable/durable-step.ts";
 import type { RunSetup } from "../../worker/durable/create-run-setup.ts";
 import type { DurableStep } from "../../worker/durable/durable-step.ts";

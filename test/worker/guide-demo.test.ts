@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildGuidedReplyPrompt, createGuidedConversation, validatePlaybook, type StrategyContext } from "../../src/index.ts";
+import { buildGuidedReplyPrompt, createGuidedConversation, validatePlaybook, type StrategyContext } from "../../src/decide.ts";
 import { buildPlannerPrompt } from "../../src/decide/build-planner-prompt.ts";
 import { PhaseManager } from "../../src/decide/phase-manager.ts";
 import { answerDemoPrompt } from "../../worker/demo/answer-demo-prompt.ts";

@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { DecisionState, PlanModel } from "../../src/index.ts";
+import type { DecisionState } from "../../src/decide.ts";
+import type { PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { parseStrictSse as parseSse, type SseMessage as Message } from "./parse-strict-sse.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";

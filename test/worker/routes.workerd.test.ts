@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createScriptedModel, ToolRegistry, type PlanModel } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { ToolRegistry, type PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
 import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";

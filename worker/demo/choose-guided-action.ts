@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeGoal } from "../../src/index.ts";
+import { describeGoal } from "../../src/decide.ts";
 import { findDestination } from "./find-destination.ts";
 import { findTravelDates } from "./find-travel-dates.ts";
 

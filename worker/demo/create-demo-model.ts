@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createScriptedModel, type ScriptedModel } from "../../src/index.ts";
+import { createScriptedModel, type ScriptedModel } from "../../src/test.ts";
 import { answerDemoPrompt } from "./answer-demo-prompt.ts";
 
 /** Options of {@link createDemoModel}. */

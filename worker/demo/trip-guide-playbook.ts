@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Playbook } from "../../src/index.ts";
+import type { Playbook } from "../../src/decide.ts";
 
 /**
  * The trip guide: collect the destination and the dates, look up facts about

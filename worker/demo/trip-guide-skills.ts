@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Skill } from "../../src/index.ts";
+import type { Skill } from "../../src/decide.ts";
 
 /**
  * The trip guide's skills, each run by the demo tool of the same name:

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeGoal, renderRecordedValue } from "../../src/index.ts";
+import { describeGoal, renderRecordedValue } from "../../src/decide.ts";
 
 /** An item of a `- path: value` list of the reply prompt. */
 interface ListItem {

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { replay, type RunEndReason, type RuntimeErrorInfo, type RuntimeEvent } from "../../src/index.ts";
+import { replay } from "../../src/events.ts";
+import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent } from "../../src/index.ts";
 
 /**
  * Builds the events that close a run whose execution stopped without its

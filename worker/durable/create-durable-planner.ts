@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { validatePlan, type PlanStep, type Planner, type PlannerEvent, type ToolRegistry } from "../../src/index.ts";
+import { validatePlan } from "../../src/plan.ts";
+import type { PlanStep, Planner, PlannerEvent, ToolRegistry } from "../../src/index.ts";
 import type { DurableStep } from "./durable-step.ts";
 
 /** Options of {@link createDurablePlanner}. */

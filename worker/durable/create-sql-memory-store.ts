@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { canonicalJson, createMemoryStore, type MemoryEntry, type MemoryStore } from "../../src/index.ts";
+import { canonicalJson } from "../../src/json.ts";
+import { createMemoryStore, type MemoryEntry, type MemoryStore } from "../../src/index.ts";
 
 /** Options of {@link createSqlMemoryStore}. */
 export interface SqlMemoryStoreOptions {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { canonicalJson } from "../../src/index.ts";
+import { canonicalJson } from "../../src/json.ts";
 
 /**
  * Names the Workflow step that runs a plan step: the step id, `#`, and the

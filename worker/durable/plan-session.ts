@@ -4,19 +4,8 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import {
-  AgentRuntime,
-  type ApprovalDecision,
-  type MemoryEntry,
-  type MemoryStore,
-  PlankitError,
-  type RunEndReason,
-  type RunHandle,
-  type RuntimeErrorInfo,
-  type RuntimeEvent,
-  type RuntimeUsage,
-  replay,
-} from "../../src/index.ts";
+import { AgentRuntime, type ApprovalDecision, type MemoryEntry, type MemoryStore, PlankitError, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage } from "../../src/index.ts";
+import { replay } from "../../src/events.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ChatCompletionChunk } from "../../src/index.ts";
+import type { ChatCompletionChunk } from "../../src/openai.ts";
 
 /**
  * Frames chunks as the Chat Completions stream: `data: <json>` per chunk,

@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from "valibot";
-import { DecisionStateSchema, type Playbook, type Skill } from "../../src/index.ts";
+import { DecisionStateSchema, type Playbook, type Skill } from "../../src/decide.ts";
 
 /**
  * Builds the schema of a guided turn's body: `message` (1–2000 characters

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { fromChatMessages, toChatCompletionChunks } from "../../src/index.ts";
+import { fromChatMessages, toChatCompletionChunks } from "../../src/openai.ts";
 import { encodeChatCompletionJson, encodeChatCompletionStream } from "../http/chat-completion-response.ts";
 import { createChatCompletionsBodySchema } from "../http/chat-completions-body-schema.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";

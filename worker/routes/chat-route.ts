@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { fromUIMessages, toUIMessageStreamResponse } from "../../src/ai/index.ts";
+import { fromUIMessages, toUIMessageStreamResponse } from "../../src/ai.ts";
 import { createChatBodySchema } from "../http/chat-body-schema.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createGuidedConversation, type GuidedEvent } from "../../src/index.ts";
+import { createGuidedConversation, type GuidedEvent } from "../../src/decide.ts";
 import { createGuideTools } from "../demo/create-guide-tools.ts";
 import { tripGuidePlaybook } from "../demo/trip-guide-playbook.ts";
 import { tripGuideSkills } from "../demo/trip-guide-skills.ts";

@@ -7,18 +7,18 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import { canonicalJson } from "../canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 import { collectModelText } from "../collect-model-text.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { CacheHit } from "../result-cache.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
-import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
+import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
 import type { BudgetMeter } from "./budget-meter.ts";
 import type { RunResultCache } from "./run-result-cache.ts";
 import type { SafetyPolicy } from "./safety-policy.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-import { toErrorInfo } from "./to-error-info.ts";
+import { toErrorInfo } from "../../events/to-error-info.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** How one attempt ended. */

@@ -5,7 +5,7 @@
  */
 import type { PlanModelUsage } from "../../model/plan-model.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
-import type { RuntimeUsage } from "../runtime-event.ts";
+import type { RuntimeUsage } from "../../events/runtime-event.ts";
 
 /**
  * Counts what a run uses and answers whether a budget allows more. A refusal

@@ -8,7 +8,7 @@ import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executo
 import { attemptStep, resolveStepInput, type AttemptContext, type AttemptOutcome } from "./attempt-step.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-import { toErrorInfo } from "./to-error-info.ts";
+import { toErrorInfo } from "../../events/to-error-info.ts";
 
 /** The executor and what it works with. */
 export interface ExecutorSetup {

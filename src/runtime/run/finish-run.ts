@@ -5,9 +5,9 @@
  * @module
  */
 import type { MemoryEntry } from "../memory-store.ts";
-import type { ReflectionRecord } from "../run-state.ts";
-import type { RunEndReason, RuntimeErrorInfo } from "../runtime-event.ts";
-import { truncateJson } from "../truncate-json.ts";
+import type { ReflectionRecord } from "../../events/run-state.ts";
+import type { RunEndReason, RuntimeErrorInfo } from "../../events/runtime-event.ts";
+import { truncateJson } from "../../shared/truncate-json.ts";
 import type { StepTable } from "./step-table.ts";
 
 /**

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { StepSkipCode } from "../runtime-event.ts";
+import type { StepSkipCode } from "../../events/runtime-event.ts";
 import type { EntryStatus, StepEntry } from "./step-table.ts";
 
 /**

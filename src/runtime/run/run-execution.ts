@@ -9,22 +9,23 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../model/plan-model.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { FailedStep, Planner, PlannerEvent, PlannerProfile, ReplanRequest, StepOutcome } from "../../planner/planner-event.ts";
+import type { FailedStep, PlannerEvent, PlannerProfile, ReplanRequest, StepOutcome } from "../../planner/planner-event.ts";
+import type { Planner } from "../../planner/planner.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
-import { createRunState, type RunStateReducer } from "../create-run-state.ts";
+import { createRunState, type RunStateReducer } from "../../events/create-run-state.ts";
 import type { MemoryStore } from "../memory-store.ts";
 import type { Reflector } from "../reflector.ts";
 import type { ResultCache } from "../result-cache.ts";
-import type { RunState } from "../run-state.ts";
+import type { RunState } from "../../events/run-state.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
-import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../runtime-event.ts";
+import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
-import { truncateJson } from "../truncate-json.ts";
+import { truncateJson } from "../../shared/truncate-json.ts";
 import type { ApprovalDecision } from "../approval-decision.ts";
-import { canonicalJson } from "../canonical-json.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 import { renamePatch } from "./apply-replan.ts";
 import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
 import { resolveStepInput, type AttemptContext, type DistributiveOmit } from "./attempt-step.ts";
@@ -45,7 +46,7 @@ import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { StepSource } from "./step-source.ts";
 import { StepTable, type StepEntry } from "./step-table.ts";
-import { toErrorInfo } from "./to-error-info.ts";
+import { toErrorInfo } from "../../events/to-error-info.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** Everything a run needs, with defaults applied. */
@@ -937,11 +938,11 @@ export class RunExecution {
         signal: this.signal,
       };
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
-      const streaming = (this.#config.planner as { streamReplan?: (request: ReplanRequest) => AsyncIterable<PlannerEvent> }).streamReplan;
-      if (typeof streaming === "function") {
+      const planner = this.#config.planner;
+      if (planner.streamReplan !== undefined) {
         // A planner that streams its patch (LLMPlanner) reports its issues, repairs, model calls and whether it ended cleanly.
         this.#meter.usage.modelCalls--;
-        patch = await this.#readPatch(streaming.call(this.#config.planner, request), attempt);
+        patch = await this.#readPatch(planner.streamReplan(request), attempt);
       } else {
         const steps = await withTimeout(this.#config.clock, this.#config.modelTimeouts.totalMs, this.signal, `Re-planning timed out after ${this.#config.modelTimeouts.totalMs} ms`, () =>
           this.#config.planner.replan(request),

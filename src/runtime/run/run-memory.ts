@@ -5,7 +5,7 @@
  */
 import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
 import type { RuntimeClock } from "../runtime-clock.ts";
-import { truncateJson } from "../truncate-json.ts";
+import { truncateJson } from "../../shared/truncate-json.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** Where memory lives and how long it may take. */

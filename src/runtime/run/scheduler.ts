@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { StepSkipCode } from "../runtime-event.ts";
+import type { StepSkipCode } from "../../events/runtime-event.ts";
 import { readinessOf, type ReadinessView, type WaitReason } from "./readiness.ts";
 import type { StepSource } from "./step-source.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";

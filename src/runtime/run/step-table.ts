@@ -7,7 +7,7 @@ import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { referencesOf } from "../../plan/references-of.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
-import type { RuntimeErrorInfo, StepSkipCode } from "../runtime-event.ts";
+import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.ts";
 import type { StepSource } from "./step-source.ts";
 
 /** Where a step is. `succeeded`, `failed` and `skipped` are terminal. */

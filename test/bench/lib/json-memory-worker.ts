@@ -20,7 +20,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { createJsonStreamParser } from "../../../src/index.ts";
+import { createJsonStreamParser } from "../../../src/json.ts";
 import { generatePlanText } from "./generate-plan-text.ts";
 
 /** What the worker prints. */

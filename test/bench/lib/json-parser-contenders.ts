@@ -27,7 +27,7 @@ interface JsonparseParser {
 }
 
 async function loadPlankit(strict: boolean): Promise<{ run: JsonParserRun; end: (chunks: readonly string[]) => unknown }> {
-  const { createJsonStreamParser } = await import("../../../src/index.ts");
+  const { createJsonStreamParser } = await import("../../../src/json.ts");
   const feed = (chunks: readonly string[]): { elements: unknown[]; root: unknown } => {
     const parser = createJsonStreamParser(strict ? { strict: true } : {});
     const elements: unknown[] = [];

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { createScriptedModel, type ToolRegistry } from "../../../src/index.ts";
+import { createScriptedModel } from "../../../src/test.ts";
+import type { ToolRegistry } from "../../../src/index.ts";
 import { createWorker } from "../../../worker/create-worker.ts";
 import { createDemoTools } from "../../../worker/demo/create-demo-tools.ts";
 import type { WorkerEnv } from "../../../worker/worker-env.ts";

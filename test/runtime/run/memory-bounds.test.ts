@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "../../../src/runtime/create-memory-store.ts";
 import { measureJsonBytes } from "../../../src/runtime/measure-json-bytes.ts";
-import { truncateJson } from "../../../src/runtime/truncate-json.ts";
+import { truncateJson } from "../../../src/shared/truncate-json.ts";
 
 describe("bounded renderings and stores", () => {
   it("truncateJson agrees with JSON.stringify and cuts while writing", () => {

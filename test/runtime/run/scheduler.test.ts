@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
-import type { StepSkipCode } from "../../../src/runtime/runtime-event.ts";
+import type { StepSkipCode } from "../../../src/events/runtime-event.ts";
 import { Scheduler } from "../../../src/runtime/run/scheduler.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { StepTable, type StepEntry } from "../../../src/runtime/run/step-table.ts";

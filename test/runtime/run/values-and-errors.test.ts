@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../../src/errors/plankit-error.ts";
 import { snapshotValue } from "../../../src/runtime/run/snapshot-value.ts";
-import { toErrorInfo } from "../../../src/runtime/run/to-error-info.ts";
+import { toErrorInfo } from "../../../src/events/to-error-info.ts";
 
 describe("snapshotValue", () => {
   it("copies plain data, reads getters once, applies toJSON, keeps __proto__ a plain key, and freezes when asked", () => {

@@ -4,8 +4,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../plan/describe-value.ts";
-import type { DialogMessage } from "./dialog.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import type { DialogMessage } from "../events/dialog.ts";
 
 /**
  * Reads the `messages` of a Chat Completions request as the runtime's

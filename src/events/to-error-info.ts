@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { PlankitError } from "../../errors/plankit-error.ts";
-import type { RuntimeErrorInfo } from "../runtime-event.ts";
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { RuntimeErrorInfo } from "./runtime-event.ts";
 
 /**
  * Reads a value without letting a getter or a proxy trap throw.

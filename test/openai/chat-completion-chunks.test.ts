@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, createScriptedModel, fromChatMessages, LLMPlanner, noOpReflector, toChatCompletionChunks, type ChatCompletionChunk, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
+import { fromChatMessages, toChatCompletionChunks, type ChatCompletionChunk } from "../../src/openai.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
-import { createTestRegistry } from "./test-tools.ts";
+import { createTestRegistry } from "../runtime/test-tools.ts";
 
 async function chunksOf(plan: unknown[], options: { progress?: boolean; includeUsage?: boolean } = {}): Promise<ChatCompletionChunk[]> {
   const { registry } = createTestRegistry();

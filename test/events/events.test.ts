@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { createRunState } from "../../src/runtime/create-run-state.ts";
-import { encodeJsonl } from "../../src/runtime/encode-jsonl.ts";
-import { encodeSse } from "../../src/runtime/encode-sse.ts";
-import { JsonlEncoderStream } from "../../src/runtime/jsonl-encoder-stream.ts";
-import { parseJsonl } from "../../src/runtime/parse-jsonl.ts";
-import { replay } from "../../src/runtime/replay.ts";
+import { createRunState } from "../../src/events/create-run-state.ts";
+import { encodeJsonl } from "../../src/events/encode-jsonl.ts";
+import { encodeSse } from "../../src/events/encode-sse.ts";
+import { JsonlEncoderStream } from "../../src/events/jsonl-encoder-stream.ts";
+import { parseJsonl } from "../../src/events/parse-jsonl.ts";
+import { replay } from "../../src/events/replay.ts";
 import type { RuntimeClock } from "../../src/runtime/runtime-clock.ts";
-import type { RuntimeEvent } from "../../src/runtime/runtime-event.ts";
-import { SseEncoderStream } from "../../src/runtime/sse-encoder-stream.ts";
-import { toJsonl } from "../../src/runtime/to-jsonl.ts";
-import { toReadableStream } from "../../src/runtime/to-readable-stream.ts";
-import { collect, createFakePlanner, reply, tool } from "./fake-planner.ts";
-import { createTestRegistry } from "./test-tools.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import { SseEncoderStream } from "../../src/events/sse-encoder-stream.ts";
+import { toJsonl } from "../../src/events/to-jsonl.ts";
+import { toReadableStream } from "../../src/events/to-readable-stream.ts";
+import { collect, createFakePlanner, reply, tool } from "../runtime/fake-planner.ts";
+import { createTestRegistry } from "../runtime/test-tools.ts";
 
 /** A clock that advances 1 ms per reading, with real timers. */
 function steppingClock(): RuntimeClock {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunEndReason, RuntimeEvent } from "./runtime-event.ts";
+import type { RunEndReason, RuntimeEvent } from "../events/runtime-event.ts";
 
 /** One streamed chunk of the Chat Completions API (`object: "chat.completion.chunk"`). */
 export interface ChatCompletionChunk {
