@@ -21,10 +21,17 @@ export interface SizeBudget {
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
 export const budgets: SizeBudget[] = [
-  { label: "everything in `plankit`", entry: 'export * from "./src/index.ts";', maxGzipBytes: 80 * 1024 },
-  { label: "`AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
-  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/index.ts";', maxGzipBytes: 7 * 1024 },
-  { label: "`plankit/ai` beyond the core, without `ai`", entry: 'export * from "./src/ai/index.ts";', maxGzipBytes: 8 * 1024, beyondCore: true },
+  { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
+  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/json.ts";', maxGzipBytes: 7 * 1024 },
+  { label: "`plankit/plan`", entry: 'export * from "./src/plan.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/events`", entry: 'export * from "./src/events.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/decide`", entry: 'export * from "./src/decide.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/test`", entry: 'export * from "./src/test.ts";', maxGzipBytes: 64 * 1024 },
+  { label: "`plankit/ai` beyond the core, without `ai`", entry: 'export * from "./src/ai.ts";', maxGzipBytes: 8 * 1024, beyondCore: true },
 ];
 
 /** Marks the imports of `src/ai/` that leave that folder as external: an application importing both entries shares them. */
@@ -48,7 +55,7 @@ const coreExternal: Plugin = {
  */
 export async function checkSize(root: string): Promise<boolean> {
   let ok = true;
-  console.log("entry                                           min KiB  gzip KiB  budget KiB");
+  console.log(`${"entry".padEnd(56)} min KiB  gzip KiB  budget KiB`);
   for (const budget of budgets) {
     const result = await build({
       stdin: { contents: budget.entry, resolveDir: root, loader: "ts" },
@@ -66,7 +73,7 @@ export async function checkSize(root: string): Promise<boolean> {
     const within = gzip <= budget.maxGzipBytes;
     ok &&= within;
     const kib = (bytes: number) => (bytes / 1024).toFixed(1).padStart(8);
-    console.log(`${budget.label.padEnd(46)}${kib(code.length)}  ${kib(gzip)}  ${kib(budget.maxGzipBytes)}${within ? "" : "  OVER BUDGET"}`);
+    console.log(`${budget.label.padEnd(56)}${kib(code.length)}  ${kib(gzip)}  ${kib(budget.maxGzipBytes)}${within ? "" : "  OVER BUDGET"}`);
   }
   return ok;
 }

@@ -5,6 +5,9 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 
+/** Marks a `JsonStreamError` across copies of the package, as `PlankitError`'s marker does for every plankit error. */
+const marker = Symbol.for("plankit.json-stream-error");
+
 /** Why the streaming JSON parser stopped. */
 export type JsonStreamErrorCode = "json-syntax" | "json-depth" | "json-token-size";
 
@@ -25,6 +28,7 @@ export class JsonStreamError extends PlankitError {
   readonly offset: number;
   /** What the parser expected at `offset`, e.g. `"," or "]"`. */
   readonly expected: string;
+  private readonly [marker] = true;
 
   /**
    * @param code - `json-syntax`, `json-depth` or `json-token-size`.
@@ -37,5 +41,22 @@ export class JsonStreamError extends PlankitError {
     this.name = "JsonStreamError";
     this.offset = offset;
     this.expected = expected;
+  }
+
+  /**
+   * Whether a value is a `JsonStreamError`, even one from another copy of
+   * the package: unlike the inherited `PlankitError.isInstance`, another
+   * plankit error does not pass.
+   *
+   * @param value - anything caught.
+   * @returns `true` when `value` carries the JSON stream error's marker.
+   *
+   * @example
+   * ```ts
+   * JsonStreamError.isInstance(new PlankitError("timeout", "slow")); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is JsonStreamError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
   }
 }

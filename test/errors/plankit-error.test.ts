@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
+import { JsonStreamError } from "../../src/json/json-stream-error.ts";
 
 describe("PlankitError", () => {
   it("carries its code, message and name", () => {
@@ -57,6 +58,18 @@ describe("PlankitError", () => {
       for (const value of [new Error("plain"), new TypeError("type"), null, undefined, "PlankitError", 42, {}]) {
         expect(PlankitError.isInstance(value)).toBe(false);
       }
+    });
+  });
+
+  describe("JsonStreamError.isInstance", () => {
+    it("is true for JSON stream errors, also from another copy, and false for other plankit errors", () => {
+      const error = new JsonStreamError("json-syntax", "Unexpected character", 3, "a value");
+      expect(JsonStreamError.isInstance(error)).toBe(true);
+      expect(PlankitError.isInstance(error)).toBe(true);
+      expect(JsonStreamError.isInstance({ [Symbol.for("plankit.json-stream-error")]: true, [Symbol.for("plankit.error")]: true })).toBe(true);
+      expect(JsonStreamError.isInstance(new PlankitError("json-syntax", "not from the parser"))).toBe(false);
+      expect(JsonStreamError.isInstance(new PlankitError("timeout", "slow"))).toBe(false);
+      expect(JsonStreamError.isInstance(null)).toBe(false);
     });
   });
 });
