@@ -1,5 +1,5 @@
 /**
- * `npm test`: type checks, the layer order of `src/`, the package build and lint, bundle-size budgets, then every suite in Node, workerd, Deno and
+ * `npm test`: type checks, the layer order of `src/`, unused code (knip), the package build and lint, bundle-size budgets, then every suite in Node, workerd, Deno and
  * Chromium, then the end-to-end suite (the web demo in Chromium against
  * `wrangler dev`), then one summary table. Exits non-zero when any step failed, any
  * test failed, a runtime ran no tests, or a portable suite did not run in
@@ -19,6 +19,7 @@ import { typecheck } from "./lib/typecheck-projects.ts";
 import { checkPackage } from "./lib/check-package.ts";
 import { checkSize } from "./lib/check-size.ts";
 import { checkLayers } from "./lib/check-layers.ts";
+import { checkUnused } from "./lib/check-unused.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const started = Date.now();
@@ -29,6 +30,8 @@ console.log("\n=== layers ===\n");
 const layerProblems = checkLayers(root);
 for (const problem of layerProblems) console.log(`${problem.file}:${problem.line} ${problem.message}`);
 console.log(layerProblems.length === 0 ? "Layers hold." : `${layerProblems.length} import(s) against the layers.`);
+console.log("\n=== unused code ===\n");
+const unusedOk = checkUnused(root);
 console.log("\n=== package and bundle size ===\n");
 const sizeOk = (await checkPackage(root)) && (await checkSize(root));
 
@@ -45,4 +48,5 @@ console.log(
 console.log(sizeOk ? "Package lint and bundle sizes passed." : "Package lint or bundle sizes FAILED (see above).");
 console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 console.log(layerProblems.length === 0 ? "Layers hold." : "Layers FAILED (see above).");
-process.exitCode = testsPassed && failedProjects.length === 0 && sizeOk && layerProblems.length === 0 ? 0 : 1;
+console.log(unusedOk ? "Nothing unused." : "Unused code FAILED (see above).");
+process.exitCode = testsPassed && failedProjects.length === 0 && sizeOk && unusedOk && layerProblems.length === 0 ? 0 : 1;

@@ -11,7 +11,7 @@ export interface DagInput {
 }
 
 /** A placed step. */
-export interface DagNode {
+interface DagNode {
   id: string;
   /** The layer: 0 for steps that need nothing, else one more than the deepest dependency. */
   layer: number;
@@ -23,7 +23,7 @@ export interface DagNode {
 }
 
 /** An arrow from a dependency to the step that uses it. */
-export interface DagEdge {
+interface DagEdge {
   from: string;
   to: string;
   /**

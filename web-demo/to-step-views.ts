@@ -7,7 +7,7 @@ import { referencesOf } from "../src/plan.ts";
 import type { RunState } from "../src/index.ts";
 
 /** The state the demo shows for a step. */
-export type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped" | "aborted";
+type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped" | "aborted";
 
 /** One step, ready to draw. */
 export interface StepView {

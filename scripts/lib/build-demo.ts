@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 
 /** Where the built demo goes, relative to the repository root (`[assets]` in wrangler.toml). */
-export const demoOutputDirectory = "web-demo/dist";
+const demoOutputDirectory = "web-demo/dist";
 
 /**
  * Bundles `web-demo/main.ts` (the plankit core, the demo model and tools

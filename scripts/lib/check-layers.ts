@@ -93,7 +93,7 @@ export function checkLayers(root: string): LayerProblem[] {
 }
 
 /** The folders that consume plankit as its users do, through the entry files at the root of `src/` only. */
-export const consumerFolders = ["worker", "web-demo"] as const;
+const consumerFolders = ["worker", "web-demo"] as const;
 
 /**
  * Checks that the Worker and the demo import from `src/` only its entry

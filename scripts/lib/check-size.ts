@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { build, type Plugin } from "esbuild";
 
 /** One measured entry and its budget. */
-export interface SizeBudget {
+interface SizeBudget {
   /** What is imported. */
   label: string;
   /** The module text an application would write. */
@@ -20,7 +20,7 @@ export interface SizeBudget {
 }
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
-export const budgets: SizeBudget[] = [
+const budgets: SizeBudget[] = [
   { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
   { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },

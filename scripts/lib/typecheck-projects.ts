@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 /** The projects, each with its own type fence. */
-export const typecheckProjects = [
+const typecheckProjects = [
   "tsconfig.json",
   "worker/tsconfig.json",
   "web-demo/tsconfig.json",

@@ -74,7 +74,7 @@ const contentKeywords = new Set(["format", "pattern", "enum", "const", "minLengt
  * @param pointer - a JSON Pointer into the arguments.
  * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
  */
-export function argumentName(pointer: string): string {
+function argumentName(pointer: string): string {
   const segments = splitPointer(pointer);
   if (segments.length === 0) return "(arguments)";
   return segments.map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");

@@ -44,7 +44,7 @@ function measure(word: string): number {
  * @param word - a lowercase word.
  * @returns its stem.
  */
-export function stemWord(word: string): string {
+function stemWord(word: string): string {
   if (word.length <= 3 || /\d/u.test(word) || invariableWords.has(word)) return word;
   let stem = word;
   if (stem.endsWith("ies") && stem.length > 4) stem = `${stem.slice(0, -3)}y`;

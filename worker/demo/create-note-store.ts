@@ -5,7 +5,7 @@
  */
 
 /** A saved note. */
-export interface Note {
+interface Note {
   id: string;
   title: string;
   text: string;

@@ -52,4 +52,4 @@ export const ApprovalsBodySchema = v.strictObject(
 );
 
 /** A validated `POST /v1/runs/:id/approvals` body. */
-export type ApprovalsBody = v.InferOutput<typeof ApprovalsBodySchema>;
+type ApprovalsBody = v.InferOutput<typeof ApprovalsBodySchema>;

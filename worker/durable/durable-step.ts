@@ -22,7 +22,7 @@ export interface DurableStepConfig {
 }
 
 /** What a durable step's callback is told: the attempt (1 for the first). */
-export interface DurableStepContext {
+interface DurableStepContext {
   attempt: number;
 }
 

@@ -27,7 +27,7 @@ function isEngineAbort(error: unknown): boolean {
 }
 
 /** What a durable run needs from its session object. */
-export interface DurableSession extends EventSink {
+interface DurableSession extends EventSink {
   readMemory(query: string): Promise<MemoryEntry[]>;
   writeMemory(entry: MemoryEntry): Promise<void>;
 }

@@ -19,7 +19,7 @@ import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
 
 /** How a run executes: as a Workflow instance, or inside the session object. */
-export type RunMode = "durable" | "session";
+type RunMode = "durable" | "session";
 
 /** What `startRun` records about a run. */
 export interface RunRecord {

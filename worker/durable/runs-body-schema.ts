@@ -35,4 +35,4 @@ export function createRunsBodySchema(toolNames: readonly string[]) {
 }
 
 /** A validated `POST /v1/runs` body. */
-export type RunsBody = v.InferOutput<ReturnType<typeof createRunsBodySchema>>;
+type RunsBody = v.InferOutput<ReturnType<typeof createRunsBodySchema>>;

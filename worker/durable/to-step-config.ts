@@ -11,7 +11,7 @@ import type { StepCall } from "../../src/index.ts";
  * runtime's timeout (which aborts the tool and reports the error) fires
  * first and the engine's only catches an attempt that hangs anyway.
  */
-export const engineTimeoutGraceMs = 1000;
+const engineTimeoutGraceMs = 1000;
 
 /**
  * Maps the runtime's policy for a step onto `step.do`'s configuration:

@@ -46,4 +46,4 @@ export function createChatBodySchema(toolNames: readonly string[]) {
 }
 
 /** A validated `/v1/chat` body. */
-export type ChatBody = v.InferOutput<ReturnType<typeof createChatBodySchema>>;
+type ChatBody = v.InferOutput<ReturnType<typeof createChatBodySchema>>;

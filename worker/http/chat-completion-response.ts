@@ -47,7 +47,7 @@ export function encodeChatCompletionStream(chunks: AsyncIterable<ChatCompletionC
  * @param chunks - the chunks.
  * @returns the completion.
  */
-export async function collectChatCompletion(chunks: AsyncIterable<ChatCompletionChunk>): Promise<Record<string, unknown>> {
+async function collectChatCompletion(chunks: AsyncIterable<ChatCompletionChunk>): Promise<Record<string, unknown>> {
   let first: ChatCompletionChunk | undefined;
   let content = "";
   let reasoning = "";

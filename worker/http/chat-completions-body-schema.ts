@@ -51,4 +51,4 @@ export function createChatCompletionsBodySchema() {
 }
 
 /** A validated Chat Completions body. */
-export type ChatCompletionsBody = v.InferOutput<ReturnType<typeof createChatCompletionsBodySchema>>;
+type ChatCompletionsBody = v.InferOutput<ReturnType<typeof createChatCompletionsBodySchema>>;

@@ -46,4 +46,4 @@ export function createGuideBodySchema(playbook: Playbook, skills: readonly Skill
 }
 
 /** A validated guided turn body. */
-export type GuideBody = v.InferOutput<ReturnType<typeof createGuideBodySchema>>;
+type GuideBody = v.InferOutput<ReturnType<typeof createGuideBodySchema>>;

@@ -15,7 +15,7 @@ import { problemResponse } from "./problem-response.ts";
  * @param path - the URL path.
  * @returns whether it is.
  */
-export function isOpenAIPath(path: string): boolean {
+function isOpenAIPath(path: string): boolean {
   return path === "/v1/chat/completions" || path === "/v1/models" || path.startsWith("/v1/models/");
 }
 

@@ -85,4 +85,4 @@ export function createRequestBodySchema(toolNames: readonly string[]) {
 }
 
 /** A validated request body. */
-export type RequestBody = v.InferOutput<ReturnType<typeof createRequestBodySchema>>;
+type RequestBody = v.InferOutput<ReturnType<typeof createRequestBodySchema>>;

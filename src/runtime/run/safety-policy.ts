@@ -10,7 +10,7 @@ import type { ToolPolicy } from "../tool-policy.ts";
 import { clampTimerMs } from "./clamp-timer-ms.ts";
 
 /** What the policy knows about a step's tool, MCP defaults applied. */
-export interface StepTraits {
+interface StepTraits {
   /** It does not change its environment (`readOnlyHint`, default false). `llm` and `reply` steps are. */
   readOnly: boolean;
   /** Repeating it has no further effect (`idempotentHint`, default false). */
