@@ -47,7 +47,7 @@ export type {
   StepOutcome,
 } from "./planner/planner-event.ts";
 export type { Planner } from "./planner/planner.ts";
-export type { ModelCallTimeouts } from "./planner/stream-model-parts.ts";
+export type { ModelTimeouts } from "./model/bound-stream.ts";
 export {
   LLMPlanner,
   type LLMPlannerOptions,
@@ -97,9 +97,9 @@ export type { CacheHit, ResultCache } from "./runtime/result-cache.ts";
 export { createMemoryCache, type MemoryCacheOptions } from "./runtime/create-memory-cache.ts";
 export type { MemoryEntry, MemoryStore } from "./runtime/memory-store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./runtime/create-memory-store.ts";
-export type { Reflection, ReflectionRequest, Reflector } from "./runtime/reflector.ts";
+export type { Reflection, ReflectionRequest, Reflector } from "./planner/reflector.ts";
 export { noOpReflector } from "./runtime/no-op-reflector.ts";
 export { createModelReflector, type ModelReflectorOptions } from "./runtime/create-model-reflector.ts";
 export type { StepAttemptOptions, StepAttemptOutcome, StepCall, StepExecutor } from "./runtime/step-executor.ts";
-export { systemClock, type RuntimeClock } from "./runtime/runtime-clock.ts";
+export { systemClock, type RuntimeClock } from "./shared/runtime-clock.ts";
 export type { RuntimeBudget } from "./runtime/runtime-budget.ts";

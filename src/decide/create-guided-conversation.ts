@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanModel } from "../model/plan-model.ts";
-import { collectModelText } from "../runtime/collect-model-text.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
 import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { applySkillOutputs } from "./apply-skill-outputs.ts";
@@ -392,7 +392,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = { type: "reply", text: "", action: outcome.action, source: "template", reason: outcome.reason };
       if (countedModel !== undefined) {
         try {
-          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) });
+          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) }, { what: "The guided reply" });
           if (answer.text.trim() !== "" && answer.finishReason === "stop") {
             reply.text = answer.text.trim();
             reply.source = "model";

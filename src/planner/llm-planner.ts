@@ -21,9 +21,9 @@ import type { PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanReq
 import type { Planner } from "./planner.ts";
 import { readGoal } from "./read-goal.ts";
 import { streamPlanAttempts } from "./stream-plan-attempts.ts";
-import type { ModelCallTimeouts } from "./stream-model-parts.ts";
+import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
 import { streamToolCallTurns } from "./stream-tool-call-turns.ts";
-import { readModelText } from "./read-model-text.ts";
 
 /** How {@link LLMPlanner} asks for a plan. */
 export type PlannerMode = "direct" | "sketch" | "tools";
@@ -97,7 +97,7 @@ export interface LLMPlannerOptions {
    *
    * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
    */
-  modelTimeouts?: ModelCallTimeouts;
+  modelTimeouts?: ModelTimeouts;
 }
 
 /** What {@link LLMPlanner.understand} needs. */
@@ -173,7 +173,7 @@ export class LLMPlanner implements Planner {
   readonly #selectOptions: PlannerSelectOptions;
   readonly #fallbackText: string;
   readonly #knowledgeBaseTool: string | undefined;
-  readonly #timeouts: ModelCallTimeouts | undefined;
+  readonly #timeouts: ModelTimeouts;
 
   /**
    * @param options - the model and the planning options.
@@ -203,7 +203,7 @@ export class LLMPlanner implements Planner {
         if (typeof value !== "number" || !(value > 0)) throw new PlankitError("invalid-options", `modelTimeouts.${key} must be a number > 0, got ${JSON.stringify(value) ?? String(value)}`);
       }
     }
-    this.#timeouts = timeouts;
+    this.#timeouts = timeouts ?? defaultModelTimeouts;
   }
 
   /**
@@ -277,8 +277,8 @@ export class LLMPlanner implements Planner {
     const sections = { query: request.query, tools, profile: request.profile, context: request.context };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
-      const thought = await readModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Planning (reasoning)", this.#timeouts);
-      reasoning = thought.text.trim();
+      const { text: thought } = await collectModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, { what: "Planning (reasoning)", usage, timeouts: this.#timeouts });
+      reasoning = thought.trim();
     }
     yield* streamPlanAttempts({
       prompt: buildPlanPrompt({ ...sections, maxSteps: this.maxSteps, reasoning }),
@@ -356,7 +356,7 @@ export class LLMPlanner implements Planner {
   async understand(request: UnderstandRequest): Promise<PlanGoal> {
     const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
     const usage: PlannerUsage = { modelCalls: 0 };
-    const { text } = await readModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, usage, "Goal understanding", this.#timeouts);
+    const { text } = await collectModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, { what: "Goal understanding", usage, timeouts: this.#timeouts });
     const parser = createJsonStreamParser();
     parser.write(text);
     let value: unknown;

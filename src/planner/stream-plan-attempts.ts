@@ -18,8 +18,8 @@ import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
-import type { ModelCallTimeouts } from "./stream-model-parts.ts";
-import { streamModelText } from "./stream-model-text.ts";
+import type { ModelTimeouts } from "../model/bound-stream.ts";
+import { streamModelText } from "../model/stream-model-text.ts";
 
 /** Everything one planning run needs. */
 export interface PlanAttemptsSetup {
@@ -53,7 +53,7 @@ export interface PlanAttemptsSetup {
   /** What the run is, for error messages ("Planning"). */
   what: string;
   /** The idle and total limits of each model call. */
-  timeouts?: ModelCallTimeouts | undefined;
+  timeouts: ModelTimeouts;
   /** What the first call is for (`plan` or `replan`); a repair re-ask is `repair`. */
   purpose: "plan" | "replan";
 }
@@ -221,7 +221,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       let text = "";
       let streamed = 0;
       const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
-      const call = streamModelText(setup.model, { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal }, usage, setup.what, prepare, setup.timeouts);
+      const call = streamModelText(setup.model, { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal }, { what: setup.what, usage, timeouts: setup.timeouts, ...(prepare === undefined ? {} : { whileWaiting: prepare }) });
       try {
         for (let next = await call.next(); ; next = await call.next()) {
           if (next.done === true) {

@@ -12,7 +12,8 @@ import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
-import { streamModelParts, type ModelCallTimeouts } from "./stream-model-parts.ts";
+import type { ModelTimeouts } from "../model/bound-stream.ts";
+import { readModelStream } from "../model/read-model-stream.ts";
 
 /** Everything a native tool-call planning run needs. */
 export interface ToolCallTurnsSetup {
@@ -35,7 +36,7 @@ export interface ToolCallTurnsSetup {
   /** Updated in place. */
   usage: PlannerUsage;
   /** The idle and total limits of each model call. */
-  timeouts?: ModelCallTimeouts | undefined;
+  timeouts: ModelTimeouts;
 }
 
 /** A native call as it streams. */
@@ -204,7 +205,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
         for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
       };
 
-      const call = streamModelParts(
+      const call = readModelStream(
         setup.model,
         {
           ...setup.prompt,
@@ -213,10 +214,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
           ...(messages.length === 0 ? {} : { messages: [...messages] }),
           signal: controller.signal,
         },
-        usage,
-        "Planning",
-        turn === 0 ? (): void => catalog.prepare(setup.tools.map((tool) => tool.name)) : undefined,
-        setup.timeouts,
+        { what: "Planning", usage, timeouts: setup.timeouts, ...(turn === 0 ? { whileWaiting: (): void => catalog.prepare(setup.tools.map((tool) => tool.name)) } : {}) },
       );
       try {
         for (let next = await call.next(); ; next = await call.next()) {

@@ -5,9 +5,9 @@
  */
 import { extractJsonObject } from "../shared/extract-json-object.ts";
 import type { PlanModel } from "../model/plan-model.ts";
-import { collectModelText } from "./collect-model-text.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "./reflector.ts";
-import { truncateJson } from "../shared/truncate-json.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
+import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
+import type { Reflection, ReflectionRequest, Reflector } from "../planner/reflector.ts";
 
 /** Options of {@link createModelReflector}. */
 export interface ModelReflectorOptions {
@@ -30,40 +30,6 @@ export interface ModelReflectorOptions {
    * @defaultValue `500`
    */
   maxResultChars?: number;
-}
-
-const defaultSystem =
-  "You review a failed step of a tool plan and decide what to do next. Answer with one JSON object and nothing else.";
-
-/**
- * Builds the reflection prompt: the step, what happened, the constraints,
- * the answer format.
- *
- * @param request - the failure.
- * @param maxResultChars - how much of each result to show.
- * @returns the prompt.
- */
-function buildReflectionPrompt(request: ReflectionRequest, maxResultChars: number): string {
-  const lines = [`# Request\n${request.query}`, `# Failed step\n${JSON.stringify(request.step)}`];
-  if (request.tool !== undefined) {
-    lines.push(`# Tool\n${request.tool.name}: ${request.tool.description}\nInput schema: ${JSON.stringify(request.tool.inputSchema)}`);
-  }
-  lines.push(`# Input of the last attempt\n${truncateJson(request.input, maxResultChars)}`);
-  lines.push(`# Error after ${request.attempts} attempt(s)\n${request.error.code}: ${request.error.message}`);
-  if (request.completed.length > 0) {
-    lines.push(`# Completed steps\n${request.completed.map(({ step, result }) => `${step.id}: ${truncateJson(result, maxResultChars)}`).join("\n")}`);
-  }
-  lines.push(
-    [
-      "# Answer",
-      "One JSON object:",
-      '{"action":"retry","arguments":{"<argument to change>":"<new value>"},"reason":"<why>"}',
-      '- "retry": different arguments would likely work; give only the arguments to change.',
-      '- "new_plan": the step cannot work as planned; the rest of the plan should be re-planned.',
-      '- "abort": the request cannot be completed.',
-    ].join("\n"),
-  );
-  return lines.join("\n\n");
 }
 
 /**
@@ -112,10 +78,10 @@ export function createModelReflector(options: ModelReflectorOptions = {}): Refle
       try {
         const answer = await collectModelText(model, {
           purpose: "reflect",
-          system: options.system ?? defaultSystem,
+          system: options.system ?? reflectionSystemPrompt,
           prompt: buildReflectionPrompt(request, maxResultChars),
           signal: request.signal,
-        });
+        }, { what: "Reflection" });
         return parseReflection(answer.text);
       } catch {
         return undefined;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Reflector } from "./reflector.ts";
+import type { Reflector } from "../planner/reflector.ts";
 
 /**
  * A reflector that never decides anything, so a failed step goes straight

@@ -267,7 +267,7 @@ describe("createGuidedConversation", () => {
     });
     const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools(), model });
     const turn = await conversation.turn("hi");
-    expect(turn.events.find((event) => event.type === "reply")).toMatchObject({ source: "template", error: { code: "model-error", message: "rate limited" } });
+    expect(turn.events.find((event) => event.type === "reply")).toMatchObject({ source: "template", error: { code: "model-error", message: "The guided reply failed: the model stream threw Error: rate limited" } });
     expect(turn.reply).toBe("Still needed: name, destination and dates.");
   });
 

@@ -7,7 +7,7 @@ import { encodeSse } from "../../src/events/encode-sse.ts";
 import { JsonlEncoderStream } from "../../src/events/jsonl-encoder-stream.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
 import { replay } from "../../src/events/replay.ts";
-import type { RuntimeClock } from "../../src/runtime/runtime-clock.ts";
+import type { RuntimeClock } from "../../src/shared/runtime-clock.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { SseEncoderStream } from "../../src/events/sse-encoder-stream.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createReasoningFilter } from "../../src/planner/create-reasoning-filter.ts";
+import { createReasoningFilter } from "../../src/model/create-reasoning-filter.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { LLMPlanner } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";

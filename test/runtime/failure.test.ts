@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { createModelReflector } from "../../src/runtime/create-model-reflector.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import type { Reflection, ReflectionRequest } from "../../src/runtime/reflector.ts";
+import type { Reflection, ReflectionRequest } from "../../src/planner/reflector.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { collect, createEchoModel, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createFlakyTool, createTestRegistry } from "./test-tools.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
-import type { Reflection } from "../../src/runtime/reflector.ts";
+import type { Reflection } from "../../src/planner/reflector.ts";
 import { replay } from "../../src/events/replay.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";

@@ -8,7 +8,7 @@ import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { LLMPlanner } from "../../src/planner/llm-planner.ts";
 import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
 import type { Planner } from "../../src/planner/planner.ts";
-import { streamModelText } from "../../src/planner/stream-model-text.ts";
+import { streamModelText } from "../../src/model/stream-model-text.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
@@ -484,7 +484,7 @@ describe("8. every wait is bounded", () => {
   it("the planner's model call has idle and total timeouts", async () => {
     const usage = { modelCalls: 0 };
     await expect(async () => {
-      for await (const _ of streamModelText(stalled, { prompt: "x" }, usage, "Planning", undefined, { idleMs: 10, totalMs: 100 })) void _;
+      for await (const _ of streamModelText(stalled, { prompt: "x" }, { what: "Planning", usage, timeouts: { idleMs: 10, totalMs: 100 } })) void _;
     }).rejects.toMatchObject({ code: "timeout", message: "Planning timed out: the model sent nothing for 10 ms" });
     const trickle: PlanModel = {
       async *stream() {
@@ -495,7 +495,7 @@ describe("8. every wait is bounded", () => {
       },
     };
     await expect(async () => {
-      for await (const _ of streamModelText(trickle, { prompt: "x" }, usage, "Re-planning", undefined, { idleMs: 50, totalMs: 40 })) void _;
+      for await (const _ of streamModelText(trickle, { prompt: "x" }, { what: "Re-planning", usage, timeouts: { idleMs: 50, totalMs: 40 } })) void _;
     }).rejects.toMatchObject({ code: "timeout", message: "Re-planning timed out: the model call took longer than 40 ms" });
   });
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
+import { collectModelText } from "../../model/collect-model-text.ts";
 import { buildPlannerPrompt } from "../build-planner-prompt.ts";
 import type { DecisionStrategy, StrategyOutcome } from "../decision-strategy.ts";
 import { explainUnavailableSkill } from "../explain-unavailable-skill.ts";
@@ -42,17 +43,16 @@ export const llmPlannerStrategy: DecisionStrategy = {
     if (model === undefined) return { hit: false, reason: "no model was given" };
     if (available.length === 0) return { hit: false, reason: "no skill is available to choose from" };
     const { system, prompt } = buildPlannerPrompt(context);
-    let text = "";
+    let text: string;
     try {
-      for await (const part of model.stream(signal === undefined ? { purpose: "decide", system, prompt } : { purpose: "decide", system, prompt, signal })) {
-        if (signal?.aborted) throw abortError(signal);
-        if (part.type === "text") text += part.text;
-        else if (part.type === "finish") break;
-      }
+      ({ text } = await collectModelText(model, signal === undefined ? { purpose: "decide", system, prompt } : { purpose: "decide", system, prompt, signal }, { what: "Choosing a skill" }));
     } catch (error) {
-      if (PlankitError.isInstance(error)) throw error;
       if (signal?.aborted) throw abortError(signal);
-      throw new PlankitError("model-error", `The model failed while choosing a skill in phase "${context.phase.id}"`, { cause: error });
+      // The reader wraps what the model threw as model-error; the message names the phase instead, the cause keeps the original.
+      if (PlankitError.isInstance(error) && error.code === "model-error") {
+        throw new PlankitError("model-error", `The model failed while choosing a skill in phase "${context.phase.id}"`, { cause: error.cause ?? error });
+      }
+      throw error;
     }
     if (signal?.aborted) throw abortError(signal);
     const detail = text.length > maxDetailLength ? `${text.slice(0, maxDetailLength)}…` : text;

@@ -10,7 +10,7 @@ import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";

@@ -8,10 +8,10 @@ import type { PlanModel } from "../../model/plan-model.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import { collectModelText } from "../collect-model-text.ts";
+import { collectModelText } from "../../model/collect-model-text.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { CacheHit } from "../result-cache.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
 import type { BudgetMeter } from "./budget-meter.ts";
 import type { RunResultCache } from "./run-result-cache.ts";
@@ -214,7 +214,7 @@ function attemptModel(context: AttemptContext, entry: StepEntry, prompt: string,
   context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
   const timeoutMs = context.policy.timeoutOf(step);
   return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, async (signal) => {
-    const answer = await collectModelText(model, { purpose: "llm-step", prompt, signal });
+    const answer = await collectModelText(model, { purpose: "llm-step", prompt, signal }, { what: `Step "${step.id}"` });
     if (answer.finishReason === "error") throw new PlankitError("model-error", `The model failed while answering step "${step.id}"`);
     return answer.text;
   }).then(

@@ -1,5 +1,5 @@
 /**
- * What a run's end is made of: the fallback answer, the integration prompt,
+ * What a run's end is made of: the fallback answer, the integration prompt's input,
  * the failure that marks it, what memory keeps.
  *
  * @module
@@ -8,6 +8,7 @@ import type { MemoryEntry } from "../memory-store.ts";
 import type { ReflectionRecord } from "../../events/run-state.ts";
 import type { RunEndReason, RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
+import type { IntegrationResult } from "../../planner/build-integration-prompt.ts";
 import type { StepTable } from "./step-table.ts";
 
 /**
@@ -33,31 +34,26 @@ export function renderTemplateReply(table: StepTable): string {
 }
 
 /**
- * The prompt that asks the model to integrate the results into an answer.
+ * The steps as the integration prompt shows them (see `buildIntegrationPrompt`).
  *
- * @param query - the request.
  * @param table - the run's steps.
- * @returns the prompt.
+ * @returns each step but the reply, with its outcome.
  *
  * @example
  * ```ts
- * const prompt = buildIntegrationPrompt("weather in Paris?", table);
+ * const prompt = buildIntegrationPrompt("weather in Paris?", integrationResults(table));
  * ```
  */
-export function buildIntegrationPrompt(query: string, table: StepTable): string {
-  const lines = table.order
+export function integrationResults(table: StepTable): IntegrationResult[] {
+  return table.order
     .filter((entry) => entry.step.type !== "reply")
-    .map((entry) => {
-      const label = entry.step.type === "tool" ? `${entry.step.id} (${entry.step.name})` : `${entry.step.id} (llm)`;
-      if (entry.status === "succeeded") return `${label}: ${truncateJson(table.results.get(entry.step.id), 1500)}`;
-      if (entry.status === "failed") return `${label} failed: ${entry.error?.message ?? "unknown error"}`;
-      return `${label} was skipped`;
+    .map((entry): IntegrationResult => {
+      const result: IntegrationResult = { id: entry.step.id, status: entry.status === "succeeded" || entry.status === "failed" ? entry.status : "skipped" };
+      if (entry.step.type === "tool") result.tool = entry.step.name;
+      if (entry.status === "succeeded") result.result = table.results.get(entry.step.id);
+      if (entry.status === "failed") result.error = entry.error?.message ?? "unknown error";
+      return result;
     });
-  return [
-    `# Request\n${query}`,
-    `# Results\n${lines.length === 0 ? "(no steps ran)" : lines.join("\n")}`,
-    "# Task\nWrite the final answer to the request from these results, in the language of the request. Do not invent results that are not shown; say what could not be done.",
-  ].join("\n\n");
 }
 
 /**

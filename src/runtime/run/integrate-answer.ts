@@ -4,6 +4,7 @@
  * @module
  */
 import type { PlanModel, PlanModelRequest } from "../../model/plan-model.ts";
+import { readModelStream } from "../../model/read-model-stream.ts";
 
 /**
  * Streams the model's integrated answer through `write`, leaving out
@@ -27,12 +28,16 @@ import type { PlanModel, PlanModelRequest } from "../../model/plan-model.ts";
 export async function integrateAnswer(model: PlanModel, request: PlanModelRequest, write: (delta: string) => void, isEnded: () => boolean, fallback: () => string): Promise<string | undefined> {
   let written = "";
   let held = "";
+  const call = readModelStream(model, request, { what: "Integration" });
   try {
-    for await (const part of model.stream(request)) {
+    for (let next = await call.next(); ; next = await call.next()) {
       if (isEnded()) return undefined;
-      if (part.type === "finish" && part.reason === "error" && written === "") return undefined;
-      if (part.type !== "text") continue;
-      const text = held + part.text;
+      if (next.done === true) {
+        if (next.value === "error" && written === "") return undefined;
+        break;
+      }
+      if (next.value.type !== "text") continue;
+      const text = held + next.value.text;
       const trimmed = written === "" ? text.trimStart() : text;
       const body = trimmed.trimEnd();
       held = trimmed.slice(body.length);
@@ -46,6 +51,9 @@ export async function integrateAnswer(model: PlanModel, request: PlanModelReques
     const rest = `\n\n${fallback()}`;
     write(rest);
     return written + rest;
+  } finally {
+    // Leaving early (the run ended) closes the model's stream.
+    await call.return("missing");
   }
   return written === "" ? undefined : written;
 }

@@ -6,8 +6,8 @@
 import type { PlanIssue } from "../../plan/plan-issue.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { PlannerEvent } from "../../planner/planner-event.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
-import { boundStream } from "./bound-stream.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
+import { boundStream } from "../../model/bound-stream.ts";
 
 /** The planner's last event: its steps, whether it ended cleanly, its usage. */
 export type PlannerDone = Extract<PlannerEvent, { type: "done" }>;

@@ -7,7 +7,7 @@ import type { PlanModel } from "../../model/plan-model.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "../reflector.ts";
+import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
 import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { StepEntry } from "./step-table.ts";
 

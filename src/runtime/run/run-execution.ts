@@ -15,11 +15,11 @@ import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import { createRunState, type RunStateReducer } from "../../events/create-run-state.ts";
 import type { MemoryStore } from "../memory-store.ts";
-import type { Reflector } from "../reflector.ts";
+import type { Reflector } from "../../planner/reflector.ts";
 import type { ResultCache } from "../result-cache.ts";
 import type { RunState } from "../../events/run-state.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
@@ -33,10 +33,11 @@ import { executeStep, type ExecutorSetup } from "./execute-step.ts";
 import { integrateAnswer } from "./integrate-answer.ts";
 import { readPlannerEvents, type PlannerDone, type PlannerReadOptions } from "./read-planner-events.ts";
 import { readMemoryContext, writeRunMemory, type MemoryAccess } from "./run-memory.ts";
-import { boundStream, type ModelTimeouts } from "./bound-stream.ts";
+import { boundStream, type ModelTimeouts } from "../../model/bound-stream.ts";
 import { BudgetMeter } from "./budget-meter.ts";
-import { clampTimerMs, maxTimerMs } from "./clamp-timer-ms.ts";
-import { buildIntegrationPrompt, buildMemoryEntries, findRunFailure, renderTemplateReply } from "./finish-run.ts";
+import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
+import { buildIntegrationPrompt } from "../../planner/build-integration-prompt.ts";
+import { buildMemoryEntries, findRunFailure, integrationResults, renderTemplateReply } from "./finish-run.ts";
 import { reflectOnFailure } from "./reflect-on-failure.ts";
 import { ReplyStream } from "./reply-stream.ts";
 import { createRetryingExecutor } from "./retrying-executor.ts";
@@ -1050,7 +1051,7 @@ export class RunExecution {
       this.#meter.markHit();
       return undefined;
     }
-    const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(this.#input.query, this.#table), signal: this.signal };
+    const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(this.#input.query, integrationResults(this.#table)), signal: this.signal };
     return integrateAnswer(
       model,
       request,

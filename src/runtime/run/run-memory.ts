@@ -4,7 +4,7 @@
  * @module
  */
 import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
 import { withTimeout } from "./with-timeout.ts";
 

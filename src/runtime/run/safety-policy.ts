@@ -7,7 +7,7 @@ import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
-import { clampTimerMs } from "./clamp-timer-ms.ts";
+import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 
 /** What the policy knows about a step's tool, MCP defaults applied. */
 interface StepTraits {

@@ -5,8 +5,8 @@
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
 import { raceSignal } from "../race-signal.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
-import { clampTimerMs } from "./clamp-timer-ms.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
+import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 
 /**
  * Runs work with its own abort signal, fired by the time limit or by the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PlanModel, PlanModelPart } from "../../../src/model/plan-model.ts";
 import type { PlannerEvent } from "../../../src/planner/planner-event.ts";
-import { systemClock } from "../../../src/runtime/runtime-clock.ts";
+import { systemClock } from "../../../src/shared/runtime-clock.ts";
 import { integrateAnswer } from "../../../src/runtime/run/integrate-answer.ts";
 import { readPlannerEvents } from "../../../src/runtime/run/read-planner-events.ts";
 import { readMemoryContext, writeRunMemory } from "../../../src/runtime/run/run-memory.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { PlanModelPart } from "../../../src/model/plan-model.ts";
-import { systemClock } from "../../../src/runtime/runtime-clock.ts";
-import { boundStream } from "../../../src/runtime/run/bound-stream.ts";
-import { clampTimerMs } from "../../../src/runtime/run/clamp-timer-ms.ts";
+import { systemClock } from "../../../src/shared/runtime-clock.ts";
+import { boundStream } from "../../../src/model/bound-stream.ts";
+import { clampTimerMs } from "../../../src/shared/clamp-timer-ms.ts";
 import { withTimeout } from "../../../src/runtime/run/with-timeout.ts";
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileCatalog } from "../../src/tools.ts";
 import { LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
-import { streamModelText } from "../../src/planner/stream-model-text.ts";
+import { streamModelText } from "../../src/model/stream-model-text.ts";
 
 /** A model whose stream logs what happens to it, with a pause before its first part. */
 function loggingModel(log: string[], parts: readonly PlanModelPart[]): PlanModel {
@@ -47,7 +47,7 @@ describe("streamModelText", () => {
       { type: "text", text: "never read" },
     ]);
     const usage = { modelCalls: 0 };
-    const { texts, result } = await drain(streamModelText(model, { prompt: "p" }, usage, "Planning", () => log.push("waiting")));
+    const { texts, result } = await drain(streamModelText(model, { prompt: "p" }, { what: "Planning", usage, whileWaiting: () => log.push("waiting") }));
     expect(texts).toEqual(["[1,", "2]"]);
     expect(result).toBe("stop");
     expect(usage).toEqual({ modelCalls: 1, inputTokens: 3, outputTokens: 2 });
@@ -56,7 +56,7 @@ describe("streamModelText", () => {
 
   it("does not close a stream that ended by itself, and reports a missing finish", async () => {
     const log: string[] = [];
-    const { texts, result } = await drain(streamModelText(loggingModel(log, [{ type: "text", text: "[]" }]), { prompt: "p" }, { modelCalls: 0 }, "Planning"));
+    const { texts, result } = await drain(streamModelText(loggingModel(log, [{ type: "text", text: "[]" }]), { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } }));
     expect(texts).toEqual(["[]"]);
     expect(result).toBe("missing");
     expect(log).toEqual(["stream", "next 0", "next 1"]);
@@ -64,7 +64,7 @@ describe("streamModelText", () => {
 
   it("closes the model's stream when the consumer stops early", async () => {
     const log: string[] = [];
-    const call = streamModelText(loggingModel(log, [{ type: "text", text: "[" }, { type: "text", text: "]" }]), { prompt: "p" }, { modelCalls: 0 }, "Planning");
+    const call = streamModelText(loggingModel(log, [{ type: "text", text: "[" }, { type: "text", text: "]" }]), { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } });
     expect((await call.next()).value).toBe("[");
     await call.return("missing");
     expect(log).toEqual(["stream", "next 0", "return"]);
@@ -76,7 +76,7 @@ describe("streamModelText", () => {
         [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new TypeError("socket closed")) }),
       }),
     };
-    await expect(drain(streamModelText(model, { prompt: "p" }, { modelCalls: 0 }, "Planning"))).rejects.toMatchObject({
+    await expect(drain(streamModelText(model, { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } }))).rejects.toMatchObject({
       code: "model-error",
       message: "Planning failed: the model stream threw TypeError: socket closed",
     });

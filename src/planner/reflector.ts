@@ -5,7 +5,7 @@
  */
 import type { PlanModel } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import type { CompletedStep } from "../planner/planner-event.ts";
+import type { CompletedStep } from "./planner-event.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 

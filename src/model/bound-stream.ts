@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { PlankitError } from "../../errors/plankit-error.ts";
-import type { RuntimeClock } from "../runtime-clock.ts";
-import { clampTimerMs } from "./clamp-timer-ms.ts";
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { RuntimeClock } from "../shared/runtime-clock.ts";
+import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 
 /** The time limits of one model call (or any stream). */
 export interface ModelTimeouts {
@@ -14,6 +14,9 @@ export interface ModelTimeouts {
   /** The longest the whole call may take, in ms. */
   totalMs: number;
 }
+
+/** A model that sends nothing for a minute, or takes five, has stalled. */
+export const defaultModelTimeouts: Readonly<ModelTimeouts> = { idleMs: 60_000, totalMs: 300_000 };
 
 /**
  * Passes a stream's items through while bounding the waits: nothing for
