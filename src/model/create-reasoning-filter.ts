@@ -32,7 +32,7 @@ export interface ReasoningFilter {
  * ```
  */
 export function createReasoningFilter(): ReasoningFilter {
-  let state: "start" | "inside" | "pass" = "start";
+  let state: "start" | "inside" | "after" | "pass" = "start";
   let held = "";
   let closer = "";
 
@@ -43,14 +43,22 @@ export function createReasoningFilter(): ReasoningFilter {
       held = text.slice(Math.max(0, text.length - closer.length + 1));
       return "";
     }
-    state = "pass";
     held = "";
-    return text.slice(at + closer.length);
+    state = "after";
+    return after(text.slice(at + closer.length));
+  };
+
+  // The blank lines between a thought block and the answer are not part of the answer.
+  const after = (text: string): string => {
+    const answer = text.trimStart();
+    if (answer !== "") state = "pass";
+    return answer;
   };
 
   return {
     push(chunk) {
       if (state === "pass") return chunk;
+      if (state === "after") return after(chunk);
       if (state === "inside") return inside(held + chunk);
       held += chunk;
       const text = held.trimStart();

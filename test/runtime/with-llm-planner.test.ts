@@ -33,6 +33,18 @@ describe("AgentRuntime with LLMPlanner and a scripted model", () => {
     expect(calls.map((call) => call.name)).toEqual(["lookup", "lookup", "combine"]);
   });
 
+  it("leaves a model's leading <think> block out of an llm step's answer, as the planner does", async () => {
+    const { registry } = createTestRegistry();
+    const plan = line([{ id: "s1", type: "llm", prompt: "Name a colour" }, { id: "s2", type: "reply", text: "Colour: {{s1}}" }]);
+    const model = createScriptedModel({
+      responses: { plan: [`<think>the user wants a plan</think>${plan}`], "llm-step": ["<think>red or blue?</think>\nBlue"] },
+    });
+    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("Name a colour");
+    await collect(run);
+    expect(run.state.reply?.text).toBe("Colour: Blue");
+
+  });
+
   it("re-plans through the planner's streamed patch and counts its model call", async () => {
     const { registry, calls } = createTestRegistry();
     const plan = `[${[

@@ -18,7 +18,8 @@ function filtered(text: string): string[] {
 
 describe("createReasoningFilter", () => {
   it("drops a leading think block, wherever the chunks are cut", () => {
-    expect(filtered('<think>Maybe [1, 2]? Or {"id": 3}.</think>\n[{"id":"s1"}]')).toEqual(['\n[{"id":"s1"}]']);
+    expect(filtered('<think>Maybe [1, 2]? Or {"id": 3}.</think>\n[{"id":"s1"}]')).toEqual(['[{"id":"s1"}]']);
+    expect(filtered("<think>hmm</think>\n\n  Blue, \n  or green")).toEqual(["Blue, \n  or green"]);
     expect(filtered("\n  <thinking>plan: [a]</thinking>[]")).toEqual(["[]"]);
   });
 
