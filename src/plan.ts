@@ -27,5 +27,5 @@ export { resolveReferences, type ResolveReferencesOptions, type StepResults } fr
 export { validateStep, type StepValidationContext, type ValidateStepResult } from "./validate/validate-step.ts";
 export { resolveToolName, type ToolNameResolution } from "./validate/resolve-tool-name.ts";
 export { validatePlan, type ValidatePlanOptions, type ValidatePlanResult } from "./validate/validate-plan.ts";
-export { createPlanValidator, type PlanValidator } from "./validate/create-plan-validator.ts";
+export { createPlanValidator, type PlanValidator, type PlanValidatorOptions } from "./validate/create-plan-validator.ts";
 export { parsePlan } from "./validate/parse-plan.ts";

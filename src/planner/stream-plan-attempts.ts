@@ -20,6 +20,7 @@ import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import { streamModelText } from "../model/stream-model-text.ts";
+import { closingIssue } from "../validate/closing-issue.ts";
 
 /** Everything one planning run needs. */
 export interface PlanAttemptsSetup {
@@ -138,7 +139,10 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   const blocked = setup.blockedIds ?? [];
   const rejectedIds = new Set<string>(blocked);
   const normalizeOptions = setup.knowledgeBaseTool === undefined ? {} : { knowledgeBaseTool: setup.knowledgeBaseTool };
-  let position = setup.startPosition ?? seedCount;
+  const firstPosition = setup.startPosition ?? seedCount;
+  let position = firstPosition;
+  /** The accepted steps by their place in the plan. */
+  const placed = new Map<number, PlanStep>();
 
   const controller = new AbortController();
   const outer = setup.signal;
@@ -161,8 +165,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       const repairable: PlanIssue[] = [];
       const planSize = (): number => steps.length - seedCount;
 
-      const accept = (step: PlanStep): PlannerEvent | undefined => {
+      const accept = (step: PlanStep, at: number): PlannerEvent | undefined => {
         steps.push(step);
+        placed.set(at - firstPosition, step);
         if (step.type === "reply") {
           heldReply = step;
           return undefined;
@@ -197,14 +202,14 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const result = validateStep(normalized ?? raw, { ...normalizeOptions, tools: catalog, steps, index: at, rejectedIds });
         const step = result.step;
         if (step !== undefined && result.issues.length === 0) {
-          const event = accept(step);
+          const event = accept(step, at);
           if (event !== undefined) yield event;
           return;
         }
         if (setup.clarify !== undefined && step?.type === "tool" && result.issues.every((issue) => issue.code === "missing-argument")) {
           for (const issue of result.issues) yield { type: "issue", issue, action: "repaired" };
           const text = setup.clarify(step, missingArguments(result.issues, at), catalog.get(step.name));
-          accept({ id: step.id, type: "reply", text });
+          accept({ id: step.id, type: "reply", text }, at);
           return;
         }
         const id = step?.id ?? result.issues.find((issue) => issue.stepId !== undefined)?.stepId;
@@ -269,12 +274,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const message = text.trim() === "" ? "The answer was empty" : "The answer holds no JSON array of steps";
         issues.unshift({ code: "invalid-step", index: -1, path: "", message });
       } else if (heldReply === undefined) {
-        const size = planSize();
-        issues.push(
-          size === 0 && repairable.length === 0
-            ? { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" }
-            : { code: "no-reply", index: size, path: `/steps/${size}`, message: `The plan does not end with a reply step (/steps/${size})` },
-        );
+        // Rejected steps count as places of the plan: a plan of invalid steps lacks its reply, it is not empty.
+        const closing = closingIssue(planSize() === 0 && repairable.length === 0 ? 0 : Math.max(1, position - firstPosition), false, (index) => placed.get(index));
+        if (closing !== undefined) issues.push(closing);
       }
       finalIssues = issues;
 

@@ -7,7 +7,20 @@ import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
 import type { ValidatePlanOptions } from "./validate-plan.ts";
+import { closingIssue } from "./closing-issue.ts";
 import { validateStep, type ValidateStepResult } from "./validate-step.ts";
+
+/** Options of {@link createPlanValidator}. */
+export interface PlanValidatorOptions extends ValidatePlanOptions {
+  /**
+   * The ids of the whole plan with their positions, when the plan is known
+   * ahead (as `validatePlan` knows it): a reference to a step that comes
+   * later is then a `forward-reference` rather than an unknown step.
+   */
+  plannedIds?: ReadonlyMap<string, number>;
+  /** Ids already known to be invalid (their steps could not be read): references to them are invalid too. */
+  rejectedIds?: Iterable<string>;
+}
 
 /** A streaming plan validator; see {@link createPlanValidator}. */
 export interface PlanValidator {
@@ -19,15 +32,18 @@ export interface PlanValidator {
    * Validates the next step; a valid one is appended to `steps`.
    *
    * @param raw - the step, raw or canonical.
+   * @param position - its place in the plan, when places were skipped
+   *   (a step that could not be read); the order of pushes by default.
    * @returns the canonical step and its issues.
    */
-  push(raw: unknown): ValidateStepResult;
+  push(raw: unknown, position?: number): ValidateStepResult;
   /**
    * Checks the plan as a whole once the stream ended: `empty-plan`, `no-reply`.
    *
+   * @param count - the places the plan has, when some were not pushed; one more than the last place pushed by default.
    * @returns the plan-level issues (also appended to `issues`).
    */
-  end(): PlanIssue[];
+  end(count?: number): PlanIssue[];
 }
 
 /**
@@ -35,10 +51,12 @@ export interface PlanValidator {
  * planner produces it. It keeps the accepted steps, the ids of rejected
  * ones, and the position, and calls `validateStep` with them; the catalog is
  * compiled once. Since later steps are not known yet, a reference to a step
- * that has not arrived is `unknown-reference` (not `forward-reference`).
+ * that has not arrived is `unknown-reference` (not `forward-reference`),
+ * unless `plannedIds` says where it comes. `validatePlan` is this validator
+ * folded over a whole plan.
  *
  * @param tools - the tool catalog in any accepted shape.
- * @param options - `maxSteps`, the knowledge-base tool.
+ * @param options - `maxSteps`, the knowledge-base tool, what is known of the plan ahead.
  * @returns the validator.
  *
  * @example
@@ -51,21 +69,22 @@ export interface PlanValidator {
  * const endIssues = validator.end();
  * ```
  */
-export function createPlanValidator(tools: CatalogSource, options: ValidatePlanOptions = {}): PlanValidator {
+export function createPlanValidator(tools: CatalogSource, options: PlanValidatorOptions = {}): PlanValidator {
   const catalog = compileCatalog(tools);
+  const { plannedIds, rejectedIds: knownRejected, ...stepOptions } = options;
   const steps: PlanStep[] = [];
   const issues: PlanIssue[] = [];
-  const rejectedIds = new Set<string>();
-  let count = 0;
+  const rejectedIds = new Set<string>(knownRejected);
+  const stepAt = new Map<number, PlanStep>();
+  let next = 0;
   let sawReply = false;
-  let last: PlanStep | undefined;
   return {
     steps,
     issues,
-    push(raw) {
-      const result = validateStep(raw, { ...options, tools: catalog, steps, index: count, rejectedIds });
-      count++;
-      last = result.step;
+    push(raw, position = next) {
+      const result = validateStep(raw, { ...stepOptions, tools: catalog, steps, index: position, rejectedIds, ...(plannedIds === undefined ? {} : { plannedIds }) });
+      next = Math.max(next, position + 1);
+      if (result.step !== undefined) stepAt.set(position, result.step);
       if (result.step !== undefined && result.step.type === "reply" && !result.issues.some((issue) => issue.code === "too-many-steps")) sawReply = true;
       if (result.step !== undefined && result.issues.length === 0) steps.push(result.step);
       else {
@@ -75,20 +94,11 @@ export function createPlanValidator(tools: CatalogSource, options: ValidatePlanO
       }
       return result;
     },
-    end() {
-      const found: PlanIssue[] = [];
-      if (count === 0) {
-        found.push({ code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" });
-      } else if (!sawReply) {
-        const index = Math.min(count, options.maxSteps ?? count) - 1;
-        const path = `/steps/${index}`;
-        const detail = last === undefined || index !== count - 1 ? "" : `; its last step "${last.id}" is ${last.type === "llm" ? "an" : "a"} ${last.type} step`;
-        const issue: PlanIssue = { code: "no-reply", index, path, message: `The plan does not end with a reply step${detail} (${path})` };
-        if (last !== undefined && index === count - 1) issue.stepId = last.id;
-        found.push(issue);
-      }
-      issues.push(...found);
-      return found;
+    end(count = next) {
+      const issue = closingIssue(count, sawReply, (index) => stepAt.get(index), options.maxSteps);
+      if (issue === undefined) return [];
+      issues.push(issue);
+      return [issue];
     },
   };
 }

@@ -8,7 +8,7 @@ import type { NormalizeStepOptions } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
-import { validateStep } from "./validate-step.ts";
+import { createPlanValidator } from "./create-plan-validator.ts";
 
 /** Options of {@link validatePlan}. */
 export interface ValidatePlanOptions extends NormalizeStepOptions {
@@ -59,43 +59,19 @@ export interface ValidatePlanResult {
 export function validatePlan(raw: unknown, tools: CatalogSource, options: ValidatePlanOptions = {}): ValidatePlanResult {
   const catalog = compileCatalog(tools);
   const read = readPlanEntries(raw, { ...options, parameterNames: (name) => catalog.parameterNames(name) });
-  const stepIssues = new Map<number, PlanIssue[]>();
-  const planIssues: PlanIssue[] = [];
-  const rejectedIds = new Set<string>();
-  for (const issue of read.issues) {
-    if (issue.stepId !== undefined) rejectedIds.add(issue.stepId);
-    if (issue.index < 0) planIssues.push(issue);
-    else stepIssues.set(issue.index, [...(stepIssues.get(issue.index) ?? []), issue]);
-  }
   const plannedIds = new Map<string, number>();
   for (const entry of read.entries) if (!plannedIds.has(entry.step.id)) plannedIds.set(entry.step.id, entry.position);
-
-  const steps: PlanStep[] = [];
-  let sawReply = false;
+  const rejectedIds = read.issues.flatMap((issue) => (issue.stepId === undefined ? [] : [issue.stepId]));
+  const validator = createPlanValidator(catalog, { ...options, plannedIds, rejectedIds });
   let truncated = false;
   for (const entry of read.entries) {
-    if (options.maxSteps !== undefined && entry.position >= options.maxSteps && truncated) break;
-    const result = validateStep(entry.step, { ...options, tools: catalog, steps, index: entry.position, rejectedIds, plannedIds });
-    if (result.issues.some((issue) => issue.code === "too-many-steps")) truncated = true;
-    else if (entry.step.type === "reply") sawReply = true;
-    if (result.issues.length === 0) steps.push(entry.step);
-    else {
-      rejectedIds.add(entry.step.id);
-      stepIssues.set(entry.position, [...(stepIssues.get(entry.position) ?? []), ...result.issues]);
-    }
+    if (truncated) break;
+    truncated = validator.push(entry.step, entry.position).issues.some((issue) => issue.code === "too-many-steps");
   }
-
-  if (read.count === 0 && read.issues.length === 0) {
-    planIssues.push({ code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" });
-  } else if (!sawReply && read.count > 0) {
-    const last = Math.min(read.count, options.maxSteps ?? read.count) - 1;
-    const lastStep = read.entries.find((entry) => entry.position === last)?.step;
-    const path = `/steps/${last}`;
-    const detail = lastStep === undefined ? "" : `; its last step "${lastStep.id}" is ${lastStep.type === "llm" ? "an" : "a"} ${lastStep.type} step`;
-    const issue: PlanIssue = { code: "no-reply", index: last, path, message: `The plan does not end with a reply step${detail} (${path})` };
-    if (lastStep !== undefined) issue.stepId = lastStep.id;
-    planIssues.push(issue);
-  }
-  const issues = [...stepIssues.entries()].sort(([a], [b]) => a - b).flatMap(([, list]) => list);
-  return { steps, issues: [...issues, ...planIssues] };
+  // A plan that could not be read at all has its reading issue, not an empty-plan one on top.
+  const closing = read.count === 0 && read.issues.length > 0 ? [] : validator.end(read.count);
+  const stepIssues = [...read.issues.filter((issue) => issue.index >= 0), ...validator.issues.filter((issue) => !closing.includes(issue))];
+  // Step issues in plan order (stable: reading issues before validation issues at the same place), then plan-level ones.
+  stepIssues.sort((a, b) => a.index - b.index);
+  return { steps: [...validator.steps], issues: [...stepIssues, ...read.issues.filter((issue) => issue.index < 0), ...closing] };
 }

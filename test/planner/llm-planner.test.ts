@@ -222,7 +222,7 @@ describe("LLMPlanner: repair", () => {
     expect(repair?.type === "repair" && repair.issues.map((issue) => [issue.code, issue.path])).toEqual([
       ["unknown-tool", "/steps/1/name"],
       ["unknown-reference", "/steps/2/text"],
-      ["no-reply", "/steps/1"],
+      ["no-reply", "/steps/2"],
     ]);
     const prompt = model.requests[1]?.prompt ?? "";
     expect(prompt).toContain(`<PREVIOUS_ANSWER>\n${broken}\n</PREVIOUS_ANSWER>`);
