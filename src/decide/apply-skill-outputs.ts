@@ -11,6 +11,7 @@ import { jsonEqual } from "./json-equal.ts";
 import { parseStatePath } from "./parse-state-path.ts";
 import { resolvePath } from "./resolve-path.ts";
 import type { Skill } from "./skill.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** What {@link applySkillOutputs} did. */
 export interface AppliedSkillOutputs {
@@ -24,7 +25,6 @@ export interface AppliedSkillOutputs {
 
 type JsonRecord = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is JsonRecord => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A copy of `record` with `key` set. `defineProperty` keeps a key such as

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "../shared/is-record.ts";
 
 /** Where inside a condition a problem is (a JSON pointer relative to it) and what it is. */
 export interface ConditionProblem {
@@ -14,8 +15,6 @@ const presenceOperators = new Set(["present", "missing"]);
 const orderOperators = new Set(["gt", "gte", "lt", "lte"]);
 const operators = ["present", "missing", "eq", "neq", "in", "gt", "gte", "lt", "lte"];
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Finds the first structural problem in a condition (see `Condition` for the

@@ -7,14 +7,13 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import type { DecisionState } from "./decision-state.ts";
 import { isPresent } from "./is-present.ts";
 import { parseStatePath } from "./parse-state-path.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** The result of {@link resolvePath}: whether the path exists and its value. */
 export type ResolvedPath = { found: true; value: unknown } | { found: false };
 
 const own = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function descend(value: unknown, keys: readonly string[]): ResolvedPath {
   let current = value;

@@ -19,7 +19,7 @@
  * @module
  */
 import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
-import { isPlainObject } from "./normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 import { toCallStep } from "./to-call-step.ts";
 
 /** Keys under which a root object may wrap its list of steps or calls. */
@@ -464,7 +464,7 @@ class Reader implements ToolCallReader {
 
   /** An element of a root array (or of a wrapped list) closed. */
   private takeElement(read: JsonRead, element: unknown): void {
-    if (read.plan === undefined) read.plan = read.parser.unwrappedKey !== undefined || isPlainObject(element);
+    if (read.plan === undefined) read.plan = read.parser.unwrappedKey !== undefined || isRecord(element);
     if (!read.plan) return;
     read.streamed++;
     this.emit(toCallStep(element) ?? element);
@@ -495,7 +495,7 @@ class Reader implements ToolCallReader {
     const key = read.parser.unwrappedKey;
     const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
     if (!Array.isArray(list)) return undefined;
-    if (read.plan === false || (read.plan === undefined && key === undefined && !isPlainObject(list[0]))) {
+    if (read.plan === false || (read.plan === undefined && key === undefined && !isRecord(list[0]))) {
       this.values.push(root);
       return null;
     }

@@ -5,7 +5,8 @@
  */
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { normalizeSketch, type NormalizeSketchOptions, type PlanEntry } from "./normalize-sketch.ts";
-import { isPlainObject, normalizeStep } from "./normalize-step.ts";
+import { normalizeStep } from "./normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
@@ -62,19 +63,19 @@ export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}
   let list: unknown[];
   if (Array.isArray(raw)) {
     list = raw;
-  } else if (isPlainObject(raw) && Array.isArray(raw["vertices"])) {
+  } else if (isRecord(raw) && Array.isArray(raw["vertices"])) {
     const sketch = normalizeSketch(raw, options);
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
-  } else if (isPlainObject(raw) && Array.isArray(raw["task_nodes"])) {
+  } else if (isRecord(raw) && Array.isArray(raw["task_nodes"])) {
     const sketch = normalizeSketch(taskGraphToSketch(raw), options, { vertices: "task_nodes", edges: "task_links", vertex: "node", edge: "link" });
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
-  } else if (isPlainObject(raw) && Array.isArray(raw["steps"])) {
+  } else if (isRecord(raw) && Array.isArray(raw["steps"])) {
     list = raw["steps"];
-  } else if (isPlainObject(raw) && Array.isArray(raw["plan"])) {
+  } else if (isRecord(raw) && Array.isArray(raw["plan"])) {
     list = raw["plan"];
-  } else if (isPlainObject(raw) && ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))) {
+  } else if (isRecord(raw) && ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))) {
     list = [raw];
   } else {
     const message = `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`;

@@ -16,7 +16,8 @@ export interface PlanEntry {
   /** The canonical step. */
   step: PlanStep;
 }
-import { isPlainObject, normalizeStep, type NormalizeStepOptions } from "./normalize-step.ts";
+import { normalizeStep, type NormalizeStepOptions } from "./normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Options of {@link normalizeSketch}. */
 export interface NormalizeSketchOptions extends NormalizeStepOptions {
@@ -97,9 +98,9 @@ function toSketchArguments(args: unknown, tool: unknown, options: NormalizeSketc
   const result: Record<string, unknown> = {};
   let positional = 0;
   for (const item of args) {
-    if (isPlainObject(item) && typeof item["name"] === "string" && Object.hasOwn(item, "value")) {
+    if (isRecord(item) && typeof item["name"] === "string" && Object.hasOwn(item, "value")) {
       result[item["name"]] = item["value"];
-    } else if (isPlainObject(item) && Object.keys(item).length === 1) {
+    } else if (isRecord(item) && Object.keys(item).length === 1) {
       Object.assign(result, item);
     } else {
       result[names[positional] ?? `arg${positional}`] = item;
@@ -116,7 +117,7 @@ function toSketchArguments(args: unknown, tool: unknown, options: NormalizeSketc
  * @returns the endpoints, or `undefined`.
  */
 function readEdge(edge: unknown): [string, string] | undefined {
-  const pair = Array.isArray(edge) ? edge : isPlainObject(edge) ? [edge["source"] ?? edge["from"], edge["target"] ?? edge["to"]] : [];
+  const pair = Array.isArray(edge) ? edge : isRecord(edge) ? [edge["source"] ?? edge["from"], edge["target"] ?? edge["to"]] : [];
   const [source, target] = pair.map((end: unknown) => (typeof end === "number" ? String(end) : end));
   return typeof source === "string" && typeof target === "string" && pair.length === 2 ? [source, target] : undefined;
 }
@@ -161,7 +162,7 @@ export function normalizeSketch(
   const vertices = new Map<string, Vertex>();
   rawVertices.forEach((raw: unknown, position) => {
     const path = `/${wording.vertices}/${position}`;
-    if (!isPlainObject(raw)) {
+    if (!isRecord(raw)) {
       issues.push({ code: "invalid-step", index: -1, path, message: `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)} (${path})` });
       return;
     }

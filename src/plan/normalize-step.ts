@@ -9,6 +9,7 @@ import type { PlanIssue } from "./plan-issue.ts";
 import { mapStrings } from "../shared/map-strings.ts";
 import { PlanStepSchema, type PlanStep } from "./plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
@@ -49,15 +50,6 @@ const typeAliases: Readonly<Record<string, PlanStep["type"]>> = {
   response: "reply",
 };
 
-/**
- * Whether a value is a non-array object.
- *
- * @param value - anything.
- * @returns the check.
- */
-export function isPlainObject(value: unknown): value is RawObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Returns the first of `keys` that `raw` defines.
@@ -186,7 +178,7 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
     const topic = pick(raw, "topic");
     candidate["type"] = "tool";
     candidate["name"] = options.knowledgeBaseTool ?? "query_kb";
-    candidate["arguments"] = isPlainObject(params) ? { ...params, ...(topic === undefined ? {} : { topic }) } : params;
+    candidate["arguments"] = isRecord(params) ? { ...params, ...(topic === undefined ? {} : { topic }) } : params;
   } else {
     const type = typeof action === "string" ? typeAliases[action] : undefined;
     if (type === undefined) {
@@ -225,7 +217,7 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
  * @returns the canonical candidate.
  */
 function fromFlat(raw: RawObject): RawObject {
-  const fn = isPlainObject(raw["function"]) ? raw["function"] : undefined;
+  const fn = isRecord(raw["function"]) ? raw["function"] : undefined;
   const rawType = pick(raw, "type");
   let type: unknown = typeof rawType === "string" ? (typeAliases[rawType] ?? rawType) : rawType;
   const resultCall = type === undefined && raw["name"] === RESULT_CALL;
@@ -239,7 +231,7 @@ function fromFlat(raw: RawObject): RawObject {
   const candidate: RawObject = { id: toId(pick(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)), type };
   if (resultCall) {
     const results = toArguments(pick(raw, "arguments"));
-    candidate["text"] = isPlainObject(results)
+    candidate["text"] = isRecord(results)
       ? Object.entries(results)
           .map(([key, item]) => `${key}: ${typeof item === "string" ? item : JSON.stringify(item)}`)
           .join("\n")
@@ -301,7 +293,7 @@ function fromFlat(raw: RawObject): RawObject {
  */
 export function normalizeStep(raw: unknown, position: number, options: NormalizeStepOptions = {}): NormalizeStepResult {
   const pointer = `/steps/${position}`;
-  if (!isPlainObject(raw)) {
+  if (!isRecord(raw)) {
     const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)} (${pointer})`;
     return { issues: [{ code: "invalid-step", index: position, path: pointer, message }] };
   }

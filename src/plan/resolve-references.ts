@@ -5,6 +5,7 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { findReferencesInText, type FoundReference } from "./find-references.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Step results by id: a `Map` or a plain record. */
 export type StepResults = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
@@ -44,7 +45,7 @@ function lookUp(results: StepResults, reference: FoundReference): unknown {
       const index = Number(segment);
       if (index >= current.length) return absent;
       current = current[index];
-    } else if (typeof current === "object" && current !== null && !Array.isArray(current) && Object.hasOwn(current, segment)) {
+    } else if (isRecord(current) && Object.hasOwn(current, segment)) {
       current = (current as Record<string, unknown>)[segment];
     } else {
       return absent;

@@ -4,7 +4,7 @@
  * @module
  */
 import { mapStrings } from "../shared/map-strings.ts";
-import { isPlainObject } from "./normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** `<node-j>`: the output of the j-th node (from 0). */
 const nodeReference = /<node-(\d+)>/gu;
@@ -42,7 +42,7 @@ export function taskGraphToSketch(graph: Record<string, unknown>): { vertices: u
   const nodes = Array.isArray(graph["task_nodes"]) ? (graph["task_nodes"] as unknown[]) : [];
   const idOfTask = new Map<string, string>();
   const vertices = nodes.map((node: unknown, index: number): unknown => {
-    if (!isPlainObject(node)) return node;
+    if (!isRecord(node)) return node;
     const id = `node-${index}`;
     const task = node["task"] ?? node["name"];
     if (typeof task === "string" && !idOfTask.has(task)) idOfTask.set(task, id);
@@ -50,7 +50,7 @@ export function taskGraphToSketch(graph: Record<string, unknown>): { vertices: u
   });
   const links = Array.isArray(graph["task_links"]) ? (graph["task_links"] as unknown[]) : [];
   const edges = links.map((link: unknown): unknown => {
-    if (!isPlainObject(link)) return link;
+    if (!isRecord(link)) return link;
     const end = (name: unknown): unknown => (typeof name === "string" ? (idOfTask.get(name) ?? name) : name);
     return [end(link["source"]), end(link["target"])];
   });

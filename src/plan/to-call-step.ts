@@ -4,7 +4,7 @@
  * @module
  */
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
-import { isPlainObject } from "./normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /**
  * Keys whose presence makes an object a step (or call object) in a shape
@@ -40,7 +40,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   parser.write(trimmed);
   try {
     const value = parser.end();
-    return isPlainObject(value) && parser.restOffset !== undefined && trimmed.slice(parser.restOffset).trim() === "" ? value : undefined;
+    return isRecord(value) && parser.restOffset !== undefined && trimmed.slice(parser.restOffset).trim() === "" ? value : undefined;
   } catch {
     return undefined;
   }
@@ -72,15 +72,15 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  * ```
  */
 export function toCallStep(value: unknown, name?: string): Record<string, unknown> | undefined {
-  if (!isPlainObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   if (stepKeys.some((key) => Object.hasOwn(value, key))) return value;
   if (name !== undefined && !Object.keys(value).some((key) => structureKeys.has(key))) return { name, arguments: value };
   const keys = Object.keys(value);
   if (keys.length !== 1) return undefined;
   const key = keys[0]!;
   const inner = value[key];
-  if (callWrapperKeys.has(key)) return isPlainObject(inner) ? toCallStep(inner) : undefined;
+  if (callWrapperKeys.has(key)) return isRecord(inner) ? toCallStep(inner) : undefined;
   if (planKeys.has(key) || !toolNamePattern.test(key)) return undefined;
-  const args = typeof inner === "string" ? parseObject(inner) : isPlainObject(inner) ? inner : undefined;
+  const args = typeof inner === "string" ? parseObject(inner) : isRecord(inner) ? inner : undefined;
   return args === undefined ? undefined : { name: key, arguments: args };
 }

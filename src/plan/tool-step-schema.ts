@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /**
  * A step that calls a tool from the catalog:
@@ -22,7 +23,7 @@ export const ToolStepSchema = v.object({
   type: v.literal("tool"),
   name: v.pipe(v.string("a tool step needs a tool name"), v.minLength(1, "the tool name must not be empty")),
   arguments: v.custom<Record<string, unknown>>(
-    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    (value) => isRecord(value),
     "arguments must be an object",
   ),
   ...stepPolicyEntries,

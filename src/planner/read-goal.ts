@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { isPlainObject } from "../plan/normalize-step.ts";
 import type { GoalLevel, PlanGoal } from "./plan-goal.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 const levels: Readonly<Record<string, GoalLevel>> = {
   high: "high",
@@ -78,7 +78,7 @@ function text(value: unknown): string | undefined {
  * ```
  */
 export function readGoal(value: unknown, query: string): PlanGoal {
-  const raw = isPlainObject(value) ? value : {};
+  const raw = isRecord(value) ? value : {};
   const goal: PlanGoal = {
     objective: text(field(raw, ["objective", "core_objective", "goal", "description"])) ?? query.trim(),
     requirements: strings(field(raw, ["requirements", "implicit_requirements"])),

@@ -8,6 +8,7 @@ import type { PlanModel } from "../model/plan-model.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
 import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "../planner/reflector.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Options of {@link createModelReflector}. */
 export interface ModelReflectorOptions {
@@ -46,7 +47,7 @@ function parseReflection(text: string): Reflection | undefined {
   const reason = typeof object["reason"] === "string" ? object["reason"] : typeof object["diagnosis"] === "string" ? object["diagnosis"] : "";
   if (action === "retry") {
     const changed = object["arguments"] ?? object["adjusted_params"];
-    if (typeof changed === "object" && changed !== null && !Array.isArray(changed)) {
+    if (isRecord(changed)) {
       return { action, reason, arguments: changed as Record<string, unknown> };
     }
     return { action, reason };

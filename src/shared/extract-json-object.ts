@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "./is-record.ts";
 
 const maxScannedLength = 100_000;
 
@@ -51,7 +52,7 @@ export function extractJsonObject(text: string, preferKey?: string): Record<stri
       from = start + 1;
       continue;
     }
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+    if (isRecord(parsed)) {
       const object = parsed as Record<string, unknown>;
       if (preferKey === undefined || Object.prototype.hasOwnProperty.call(object, preferKey)) return object;
       first ??= object;

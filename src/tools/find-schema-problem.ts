@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isRecord } from "../shared/is-record.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 const SUBSCHEMA = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
@@ -13,9 +14,6 @@ const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function escape(key: string): string {
   return key.replace(/~/gu, "~0").replace(/\//gu, "~1");
@@ -40,7 +38,7 @@ function escape(key: string): string {
  */
 export function findSchemaProblem(schema: unknown, path = ""): string | undefined {
   if (typeof schema === "boolean") return undefined;
-  if (!isObject(schema)) return `${path || "the schema"} must be a schema object or a boolean, got ${JSON.stringify(schema) ?? String(schema)}`;
+  if (!isRecord(schema)) return `${path || "the schema"} must be a schema object or a boolean, got ${JSON.stringify(schema) ?? String(schema)}`;
   const got = (key: string): string => JSON.stringify(schema[key]) ?? String(schema[key]);
   const type = schema["type"];
   if (type !== undefined) {
@@ -91,7 +89,7 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
     if (map === undefined) continue;
-    if (!isObject(map)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
+    if (!isRecord(map)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
     for (const [name, child] of Object.entries(map)) {
       const problem = findSchemaProblem(child, `${path}/${key}/${escape(name)}`);
       if (problem !== undefined) return problem;

@@ -6,6 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { normalizeCatalog } from "./normalize-catalog.ts";
 import type { ToolDefinition } from "./tool-registry.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /**
  * Calls a tool on an MCP server (`tools/call`), e.g.
@@ -23,15 +24,6 @@ export interface FromMcpToolsOptions {
   raw?: boolean;
 }
 
-/**
- * Whether a value is a non-array object.
- *
- * @param value - anything.
- * @returns the check.
- */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Unwraps an MCP `tools/call` result: `structuredContent` when present;
@@ -44,9 +36,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * @returns the unwrapped value.
  */
 function unwrap(name: string, result: unknown): unknown {
-  if (!isObject(result)) return result;
+  if (!isRecord(result)) return result;
   const content = Array.isArray(result["content"]) ? (result["content"] as unknown[]) : undefined;
-  const texts = content?.every((item) => isObject(item) && item["type"] === "text" && typeof item["text"] === "string")
+  const texts = content?.every((item) => isRecord(item) && item["type"] === "text" && typeof item["text"] === "string")
     ? content.map((item) => (item as { text: string }).text)
     : undefined;
   if (result["isError"] === true) {

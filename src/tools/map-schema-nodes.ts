@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "../shared/is-record.ts";
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "items"];
@@ -11,9 +12,6 @@ const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", 
 /** Keywords whose value lists subschemas (`items` too, in drafts before 2020-12). */
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Applies `rewrite` to a schema and then, in what it returned, to every
@@ -34,7 +32,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * ```
  */
 export function mapSchemaNodes<T>(schema: T, rewrite: (node: Record<string, unknown>) => Record<string, unknown>): T {
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const node = rewrite(schema);
   let copy: Record<string, unknown> | undefined = node === schema ? undefined : node;
   const set = (key: string, value: unknown): void => {
@@ -43,13 +41,13 @@ export function mapSchemaNodes<T>(schema: T, rewrite: (node: Record<string, unkn
   };
   for (const key of SUBSCHEMA) {
     const child = node[key];
-    if (!isObject(child)) continue;
+    if (!isRecord(child)) continue;
     const mapped = mapSchemaNodes(child, rewrite);
     if (mapped !== child) set(key, mapped);
   }
   for (const key of SCHEMA_MAPS) {
     const map = node[key];
-    if (!isObject(map)) continue;
+    if (!isRecord(map)) continue;
     let changed: Record<string, unknown> | undefined;
     for (const [name, child] of Object.entries(map)) {
       const mapped = mapSchemaNodes(child, rewrite);

@@ -8,6 +8,7 @@ import { describeValue } from "../shared/describe-value.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
 import { readToolSchema } from "./read-tool-schema.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Where catalogs keep a tool's input parameters, in the order they are looked for. */
 const INPUT_KEYS = ["inputSchema", "input_schema", "parameters", "query_parameters", "input_parameters", "args"];
@@ -42,15 +43,6 @@ export type ToolCatalogInput =
   | Readonly<Record<string, RecordTool>>
   | { list(): readonly ToolDescriptor[] };
 
-/**
- * Whether a value is a non-array object.
- *
- * @param value - anything.
- * @returns the check.
- */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Builds one descriptor.
@@ -73,7 +65,7 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
   else if (Array.isArray(required) || Array.isArray(optional)) {
     // ToolBench: two parameter lists.
     const flag = (list: unknown, isRequired: boolean): unknown[] =>
-      Array.isArray(list) ? list.map((item: unknown) => (isObject(item) && typeof item["required"] !== "boolean" ? { ...item, required: isRequired } : item)) : [];
+      Array.isArray(list) ? list.map((item: unknown) => (isRecord(item) && typeof item["required"] !== "boolean" ? { ...item, required: isRequired } : item)) : [];
     inputSchema = readToolSchema([...flag(required, true), ...flag(optional, false)], `${tool} input`);
   }
   const output = OUTPUT_KEYS.map((key) => raw[key]).find((value) => value !== undefined && value !== null);
@@ -81,7 +73,7 @@ function toDescriptor(name: unknown, raw: Record<string, unknown>, where: string
   const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema };
   if (typeof raw["title"] === "string") descriptor.title = raw["title"];
   if (output !== undefined) descriptor.outputSchema = readToolSchema(output, `${tool} output`);
-  if (isObject(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
+  if (isRecord(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
   checkToolSchemas(descriptor, where);
   return descriptor;
 }
@@ -105,17 +97,17 @@ export function normalizeCatalog(catalog: ToolCatalogInput): ToolDescriptor[] {
   let tools: ToolDescriptor[];
   if (Array.isArray(input)) {
     tools = input.map((item: unknown, index: number) => {
-      if (!isObject(item)) throw new PlankitError("invalid-catalog", `Tool ${index + 1} must be an object, got ${describeValue(item)}`);
-      const raw = item["type"] === "function" && isObject(item["function"]) ? item["function"] : item;
+      if (!isRecord(item)) throw new PlankitError("invalid-catalog", `Tool ${index + 1} must be an object, got ${describeValue(item)}`);
+      const raw = item["type"] === "function" && isRecord(item["function"]) ? item["function"] : item;
       return toDescriptor(raw["name"] === undefined && typeof raw["id"] === "string" ? raw["id"] : raw["name"], raw, `[${index}]`);
     });
-  } else if (isObject(input) && typeof input["list"] === "function") {
+  } else if (isRecord(input) && typeof input["list"] === "function") {
     return normalizeCatalog((input as { list(): readonly ToolDescriptor[] }).list());
-  } else if (isObject(input) && LIST_KEYS.some((key) => Array.isArray(input[key]))) {
+  } else if (isRecord(input) && LIST_KEYS.some((key) => Array.isArray(input[key]))) {
     return normalizeCatalog(LIST_KEYS.map((key) => input[key]).find(Array.isArray) as readonly unknown[]);
-  } else if (isObject(input)) {
+  } else if (isRecord(input)) {
     tools = Object.entries(input).map(([name, item]) => {
-      if (!isObject(item)) throw new PlankitError("invalid-catalog", `Tool "${name}" must be an object, got ${describeValue(item)}`);
+      if (!isRecord(item)) throw new PlankitError("invalid-catalog", `Tool "${name}" must be an object, got ${describeValue(item)}`);
       return toDescriptor(name, item, `"${name}"`);
     });
   } else {

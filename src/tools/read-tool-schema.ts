@@ -10,6 +10,7 @@ import { mapSchemaNodes } from "./map-schema-nodes.ts";
 import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
 import { readTypeName } from "./read-type-name.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /** Keywords of an object schema whose value is an object. */
 const OBJECT_KEYWORDS = new Set([
@@ -35,9 +36,6 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
 /** Keywords whose value is a string. */
 const STRING_KEYWORDS = new Set(["type", "description", "title", "format", "pattern", "$ref", "$schema", "$id", "$comment", "$anchor", "contentMediaType", "contentEncoding"]);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether a key and its value read as a JSON Schema keyword: a known
@@ -51,7 +49,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isKeyword(key: string, value: unknown): boolean {
   if (typeof value === "string") return STRING_KEYWORDS.has(key);
   if (!OBJECT_KEYWORDS.has(key)) return false;
-  return !SCHEMA_MAPS.has(key) || Object.values(value as Record<string, unknown>).every((child) => isObject(child) || typeof child === "boolean");
+  return !SCHEMA_MAPS.has(key) || Object.values(value as Record<string, unknown>).every((child) => isRecord(child) || typeof child === "boolean");
 }
 
 /**
@@ -68,11 +66,11 @@ function isKeyword(key: string, value: unknown): boolean {
  */
 function isParameterMap(value: Record<string, unknown>): boolean {
   const entries = Object.entries(value);
-  if (entries.length === 0 || !entries.every(([, item]) => isObject(item) || typeof item === "string")) return false;
+  if (entries.length === 0 || !entries.every(([, item]) => isRecord(item) || typeof item === "string")) return false;
   // A type name, schemas under `properties` or a `$ref` make it a schema, whatever else it holds (`example`, say).
   const type = value["type"];
   if (typeof type === "string" && readTypeName(type) !== undefined) return false;
-  if (isObject(value["properties"]) && isKeyword("properties", value["properties"])) return false;
+  if (isRecord(value["properties"]) && isKeyword("properties", value["properties"])) return false;
   if (typeof value["$ref"] === "string") return false;
   return !entries.every(([key, item]) => isKeyword(key, item));
 }
@@ -101,7 +99,7 @@ function fromText(text: string): Record<string, unknown> {
 function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; required: boolean } {
   const { required, optional, desc, allowed_values: allowed, name: _name, in: _location, schema: nested, ...rest } = raw;
   // An OpenAPI parameter keeps its type under `schema`.
-  const schema: Record<string, unknown> = isObject(nested) ? { ...nested, ...rest } : rest;
+  const schema: Record<string, unknown> = isRecord(nested) ? { ...nested, ...rest } : rest;
   if (Array.isArray(required)) schema["required"] = required;
   if (schema["description"] === undefined && typeof desc === "string") schema["description"] = desc;
   if (schema["enum"] === undefined && Array.isArray(allowed)) schema["enum"] = allowed;
@@ -118,13 +116,13 @@ function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; requ
     }
   }
   const properties = schema["properties"];
-  if (isObject(properties) && isParameterMap(properties)) {
+  if (isRecord(properties) && isParameterMap(properties)) {
     const nested = readParameterMap(properties);
     schema["properties"] = nested["properties"];
     const names = [...(Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : []), ...((nested["required"] as string[] | undefined) ?? [])];
     if (names.length > 0) schema["required"] = [...new Set(names)];
   }
-  if (isObject(schema["items"])) schema["items"] = readParameter(schema["items"]).schema;
+  if (isRecord(schema["items"])) schema["items"] = readParameter(schema["items"]).schema;
   return { schema, required: required === true || optional === false };
 }
 
@@ -165,11 +163,11 @@ function readParameterMap(map: Record<string, unknown>): JsonSchema {
  */
 function liftRequiredFlags(node: Record<string, unknown>): Record<string, unknown> {
   const properties = node["properties"];
-  if (!isObject(properties)) return node;
+  if (!isRecord(properties)) return node;
   let changed: Record<string, unknown> | undefined;
   const names: string[] = [];
   for (const [name, child] of Object.entries(properties)) {
-    if (!isObject(child) || typeof child["required"] !== "boolean") continue;
+    if (!isRecord(child) || typeof child["required"] !== "boolean") continue;
     const { required, ...rest } = child;
     changed ??= { ...properties };
     Object.defineProperty(changed, name, { value: rest, enumerable: true, writable: true, configurable: true });
@@ -219,14 +217,14 @@ export function readToolSchema(value: unknown, what: string): JsonSchema {
     schema = toObjectSchema(
       value.map((item: unknown, index: number): [string, Record<string, unknown>] => {
         if (typeof item === "string" && item !== "") return [item, {}];
-        const name = isObject(item) ? item["name"] : undefined;
+        const name = isRecord(item) ? item["name"] : undefined;
         if (typeof name !== "string" || name === "") {
           throw new PlankitError("invalid-catalog", `${what} parameter ${index + 1} needs a name, or an object with a non-empty string name, got ${describeValue(item)}`);
         }
         return [name, item as Record<string, unknown>];
       }),
     );
-  } else if (isObject(value)) {
+  } else if (isRecord(value)) {
     schema = isParameterMap(value) ? readParameterMap(value) : value;
   } else {
     throw new PlankitError("invalid-catalog", `${what} schema must be a JSON Schema object, a map of parameters or a list of parameters, got ${describeValue(value)}`);

@@ -5,6 +5,7 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
+import { isRecord } from "../shared/is-record.ts";
 
 /**
  * Converts a schema object of some library into JSON Schema, such as
@@ -18,15 +19,6 @@ export interface ToToolJsonSchemaOptions {
   toJsonSchema?: JsonSchemaConverter;
 }
 
-/**
- * Whether a value is a non-array object.
- *
- * @param value - anything.
- * @returns the check.
- */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Checks a conversion result.
@@ -36,10 +28,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * @returns the JSON Schema.
  */
 function expectSchema(value: unknown, what: string): JsonSchema {
-  if (isObject(value) && typeof value["then"] === "function") {
+  if (isRecord(value) && typeof value["then"] === "function") {
     throw new PlankitError("invalid-catalog", `${what} is a promise; await the JSON Schema before registering the tool`);
   }
-  if (!isObject(value)) throw new PlankitError("invalid-catalog", `${what} did not produce a JSON Schema object`);
+  if (!isRecord(value)) throw new PlankitError("invalid-catalog", `${what} did not produce a JSON Schema object`);
   return value;
 }
 
@@ -69,7 +61,7 @@ function expectSchema(value: unknown, what: string): JsonSchema {
  * ```
  */
 export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptions = {}): JsonSchema {
-  if (!isObject(schema) && typeof schema !== "function") {
+  if (!isRecord(schema) && typeof schema !== "function") {
     throw new PlankitError("invalid-catalog", `A tool schema must be a JSON Schema object, an AI SDK schema or a Standard Schema, got ${typeof schema}`);
   }
   const record = schema as Record<string, unknown>;
@@ -77,9 +69,9 @@ export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptio
     return expectSchema(record["jsonSchema"], "The AI SDK schema's jsonSchema");
   }
   const standard = record["~standard"];
-  if (isObject(standard)) {
+  if (isRecord(standard)) {
     const converter = standard["jsonSchema"];
-    if (isObject(converter) && typeof converter["input"] === "function") {
+    if (isRecord(converter) && typeof converter["input"] === "function") {
       return expectSchema((converter["input"] as (options: { target: string }) => unknown)({ target: "draft-2020-12" }), "The Standard JSON Schema conversion");
     }
     if (options.toJsonSchema !== undefined) {
