@@ -38,6 +38,7 @@ export { encodeJsonl } from "./events/encode-jsonl.ts";
 export { toJsonl } from "./events/to-jsonl.ts";
 export { parseJsonl } from "./events/parse-jsonl.ts";
 export { encodeSse } from "./events/encode-sse.ts";
+export { formatSse, formatSseComment, type SseMessage } from "./events/format-sse.ts";
 export { JsonlEncoderStream } from "./events/jsonl-encoder-stream.ts";
 export { SseEncoderStream } from "./events/sse-encoder-stream.ts";
 export { toReadableStream } from "./events/to-readable-stream.ts";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { formatSse } from "../events/format-sse.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
 import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
 
@@ -45,10 +46,10 @@ export function toUIMessageStreamResponse(events: AsyncIterable<RuntimeEvent>, o
     .pipeThrough(
       new TransformStream<unknown, string>({
         transform(chunk, controller) {
-          controller.enqueue(`data: ${JSON.stringify(chunk)}\n\n`);
+          controller.enqueue(formatSse({ data: JSON.stringify(chunk) }));
         },
         flush(controller) {
-          controller.enqueue("data: [DONE]\n\n");
+          controller.enqueue(formatSse({ data: "[DONE]" }));
         },
       }),
     )

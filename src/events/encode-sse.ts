@@ -4,6 +4,7 @@
  * @module
  */
 import { encodeJsonl } from "./encode-jsonl.ts";
+import { formatSse } from "./format-sse.ts";
 import type { RuntimeEvent } from "./runtime-event.ts";
 
 /**
@@ -18,12 +19,10 @@ import type { RuntimeEvent } from "./runtime-event.ts";
  * @example
  * ```ts
  * encodeSse(event, 3);
- * // 'event: step-end\nid: 3\ndata: {"type":"step-end",…}\n\n'
+ * // 'id: 3\nevent: step-end\ndata: {"type":"step-end",…}\n\n'
  * ```
  */
 export function encodeSse(event: RuntimeEvent, id?: string | number): string {
-  // encodeJsonl never leaves a raw newline inside the JSON, so one data line suffices.
-  const data = encodeJsonl(event);
-  const idLine = id === undefined ? "" : `id: ${String(id).replace(/[\r\n]/gu, "")}\n`;
-  return `event: ${event.type}\n${idLine}data: ${data}\n`;
+  // encodeJsonl never leaves a raw newline inside the JSON, so the event is one data line.
+  return formatSse({ event: event.type, ...(id === undefined ? {} : { id }), data: encodeJsonl(event).slice(0, -1) });
 }

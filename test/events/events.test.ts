@@ -93,7 +93,7 @@ describe("events, encoders and replay", () => {
   it("encodes JSONL and SSE, and streams both", async () => {
     const event: RuntimeEvent = { type: "reply", runId: "r", t: 3, text: "line one\nline two", source: "template" };
     expect(encodeJsonl(event)).toBe('{"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n');
-    expect(encodeSse(event, 4)).toBe('event: reply\nid: 4\ndata: {"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n\n');
+    expect(encodeSse(event, 4)).toBe('id: 4\nevent: reply\ndata: {"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n\n');
     expect(encodeSse(event)).not.toContain("id:");
     const cyclic: Record<string, unknown> = { a: 1n };
     cyclic["self"] = cyclic;
@@ -109,7 +109,7 @@ describe("events, encoders and replay", () => {
     const sse = await readAll(toReadableStream(source()).pipeThrough(new SseEncoderStream(10)));
     const messages = sse.split("\n\n").filter((message) => message !== "");
     expect(messages).toHaveLength(events.length);
-    expect(messages[0]).toBe(`event: plan-start\nid: 10\ndata: ${JSON.stringify(events[0])}`);
+    expect(messages[0]).toBe(`id: 10\nevent: plan-start\ndata: ${JSON.stringify(events[0])}`);
   });
 
   it("parseJsonl names the bad line", () => {

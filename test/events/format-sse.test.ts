@@ -1,0 +1,59 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatSse, formatSseComment } from "../../src/events.ts";
+
+/** What a spec-following SSE parser (not ours) reads from a text, fed in the given pieces. */
+function parse(pieces: readonly string[]): { messages: EventSourceMessage[]; retries: number[] } {
+  const messages: EventSourceMessage[] = [];
+  const retries: number[] = [];
+  const parser = createParser({ onEvent: (message) => messages.push(message), onRetry: (ms) => retries.push(ms) });
+  for (const piece of pieces) parser.feed(piece);
+  return { messages, retries };
+}
+
+/** Cuts a text at the given fractions. */
+function cut(text: string, at: readonly number[]): string[] {
+  const points = [...new Set(at.map((fraction) => Math.floor(fraction * text.length)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    pieces.push(text.slice(from, point));
+    from = point;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
+describe("formatSse", () => {
+  it("frames id, event, retry and data as an independent SSE parser reads them", () => {
+    expect(formatSse({ id: 4, event: "reply", retry: 3000, data: '{"text":"hi"}' })).toBe('id: 4\nevent: reply\nretry: 3000\ndata: {"text":"hi"}\n\n');
+    expect(formatSse({ data: "[DONE]" })).toBe("data: [DONE]\n\n");
+    expect(formatSseComment("keep-alive")).toBe(": keep-alive\n\n");
+    expect(parse([formatSseComment("a\nb"), formatSse({ data: "x" })]).messages.map((message) => message.data)).toEqual(["x"]);
+  });
+
+  it("keeps any payload, name and id intact through a real parser, however the stream is cut (property)", () => {
+    const text = fc.string({ unit: "binary", maxLength: 40 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ data: text, event: fc.option(text, { nil: undefined }), id: fc.option(text, { nil: undefined }), retry: fc.option(fc.nat(100_000), { nil: undefined }) }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 }),
+        (messages, at) => {
+          const stream = messages.map((message) => formatSse(message)).join("");
+          const read = parse(cut(stream, at));
+          expect(read.messages).toHaveLength(messages.length);
+          messages.forEach((message, index) => {
+            const got = read.messages[index];
+            // Line breaks inside the payload come back as "\n" (the wire format cannot tell \r\n, \r and \n apart).
+            expect(got?.data).toBe(message.data.replace(/\r\n|\r/gu, "\n"));
+            const event = message.event?.replace(/[\r\n]/gu, "");
+            expect(got?.event).toBe(event === undefined || event === "" ? undefined : event);
+            if (message.id !== undefined) expect(got?.id).toBe(message.id.replace(/[\r\n\0]/gu, ""));
+          });
+          expect(read.retries).toEqual(messages.flatMap((message) => (message.retry === undefined ? [] : [message.retry])));
+        },
+      ),
+    );
+  });
+});
