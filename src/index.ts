@@ -52,7 +52,7 @@ export {
   LLMPlanner,
   type LLMPlannerOptions,
   type PlannerMode,
-  type PlannerSelectOptions,
+  type ToolSelector,
   type UnderstandRequest,
 } from "./planner/llm-planner.ts";
 export {

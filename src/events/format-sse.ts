@@ -9,11 +9,11 @@ export interface SseMessage {
   /** The payload; each of its lines becomes a `data:` line. */
   data: string;
   /** The event name (`event:`), for `EventSource#addEventListener`; line breaks are removed. */
-  event?: string;
+  event?: string | undefined;
   /** The message id (`id:`), which a reconnecting client sends back as `Last-Event-ID`; line breaks and NULs are removed. */
-  id?: string | number;
+  id?: string | number | undefined;
   /** How long a client waits before reconnecting, in ms (`retry:`); a whole number ≥ 0. */
-  retry?: number;
+  retry?: number | undefined;
 }
 
 /**

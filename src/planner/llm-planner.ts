@@ -8,7 +8,6 @@ import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { compileCatalog, type CompiledCatalog } from "../tools/compile-catalog.ts";
-import { selectTools, type AsyncToolRetriever, type SelectToolsOptions, type ToolRetriever } from "../tools/select-tools.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
 import { buildGoalPrompt } from "./build-goal-prompt.ts";
@@ -28,8 +27,13 @@ import { streamToolCallTurns } from "./stream-tool-call-turns.ts";
 /** How {@link LLMPlanner} asks for a plan. */
 export type PlannerMode = "direct" | "sketch" | "tools";
 
-/** Options of {@link LLMPlanner}'s tool selection (`k` is `topK`). */
-export type PlannerSelectOptions = Omit<SelectToolsOptions, "k"> & { retriever?: ToolRetriever | AsyncToolRetriever };
+/**
+ * Picks the tools a request's prompt shows out of a catalog: at most `k`
+ * of them, best first. `selectTools` from `plankit/tools` is one (ranking
+ * by the request's words, synonyms, a co-usage graph and an optional
+ * retriever).
+ */
+export type ToolSelector = (query: string, catalog: CompiledCatalog, k: number) => readonly ToolDescriptor[] | PromiseLike<readonly ToolDescriptor[]>;
 
 /** Options of the {@link LLMPlanner} constructor. */
 export interface LLMPlannerOptions {
@@ -56,11 +60,20 @@ export interface LLMPlannerOptions {
    */
   repair?: boolean;
   /**
-   * How many tools (chosen by `selectTools`) the prompt shows.
+   * How many tools the prompt shows when a `select` function picks them.
    *
    * @defaultValue `6`
    */
   topK?: number;
+  /**
+   * Picks the tools the prompt shows, for catalogs too large for one prompt:
+   * e.g. `(query, catalog, k) => selectTools(query, catalog, { k })` with
+   * `selectTools` from `plankit/tools`. Steps may still call only the
+   * catalog's tools; a step calling a tool the prompt did not show is valid.
+   *
+   * @defaultValue none: the prompt shows every tool of the catalog
+   */
+  select?: ToolSelector;
   /**
    * `"direct"`: one call writes the plan. `"sketch"`: a first call reasons
    * in plain language, a second turns that into the plan. `"tools"`: the
@@ -79,8 +92,6 @@ export interface LLMPlannerOptions {
    * @defaultValue `false`
    */
   clarify?: boolean | ClarifyFunction;
-  /** Options for `selectTools`: co-usage graph, retriever, synonyms. */
-  selectOptions?: PlannerSelectOptions;
   /**
    * The fallback reply when the answer parsed but no step was usable (an
    * unreadable answer is itself the fallback reply).
@@ -170,7 +181,7 @@ export class LLMPlanner implements Planner {
   /** The most model turns in `"tools"` mode. */
   readonly maxTurns: number;
   readonly #clarify: ClarifyFunction | undefined;
-  readonly #selectOptions: PlannerSelectOptions;
+  readonly #select: ToolSelector | undefined;
   readonly #fallbackText: string;
   readonly #knowledgeBaseTool: string | undefined;
   readonly #timeouts: ModelTimeouts;
@@ -193,7 +204,8 @@ export class LLMPlanner implements Planner {
     this.topK = positiveInteger("topK", options.topK ?? 6);
     this.repair = options.repair ?? true;
     this.#clarify = options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
-    this.#selectOptions = options.selectOptions ?? {};
+    if (options.select !== undefined && typeof options.select !== "function") throw new PlankitError("invalid-options", `Option select must be a function, got ${typeof options.select}`);
+    this.#select = options.select;
     this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
     this.#knowledgeBaseTool = options.knowledgeBaseTool;
     const timeouts = options.modelTimeouts;
@@ -211,12 +223,19 @@ export class LLMPlanner implements Planner {
    *
    * @param query - the request.
    * @param catalog - the compiled catalog.
-   * @returns the top-K tools.
+   * @returns every tool, or the top-K the `select` option picked.
+   * @throws PlankitError `invalid-options` when the selector returns something else than tools of the catalog.
    */
   async #selectTools(query: string, catalog: CompiledCatalog): Promise<ToolDescriptor[]> {
-    // One call for both overloads: the result is awaited either way.
-    const select = selectTools as (query: string, tools: CompiledCatalog, options: PlannerSelectOptions & { k: number }) => ToolDescriptor[] | Promise<ToolDescriptor[]>;
-    return await select(query, catalog, { ...this.#selectOptions, k: this.topK });
+    if (this.#select === undefined) return [...catalog.tools];
+    const picked: unknown = await this.#select(query, catalog, this.topK);
+    if (!Array.isArray(picked)) throw new PlankitError("invalid-options", `The select function returned ${picked === null ? "null" : typeof picked}, not an array of tools`);
+    return picked.map((tool: unknown, index) => {
+      const name = typeof tool === "object" && tool !== null ? (tool as { name?: unknown }).name : undefined;
+      const known = typeof name === "string" ? catalog.get(name) : undefined;
+      if (known === undefined) throw new PlankitError("invalid-options", `The select function returned, at index ${index}, ${typeof name === "string" ? `tool "${name}", which is not in the catalog` : "something that is not a tool"}`);
+      return known;
+    });
   }
 
   /** The settings every planning call shares: the model, limits, repair and clarification. */

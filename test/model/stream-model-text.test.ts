@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileCatalog } from "../../src/tools.ts";
+import { compileCatalog, selectTools } from "../../src/tools.ts";
 import { LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
 import { streamModelText } from "../../src/model/stream-model-text.ts";
 
@@ -105,7 +105,7 @@ describe("LLMPlanner: idle time before the first token", () => {
         return inner.stream(request);
       },
     };
-    const steps = await new LLMPlanner({ model, topK: 1 }).plan({ query: "look up x", tools: catalog });
+    const steps = await new LLMPlanner({ model, topK: 1, select: (query, tools, k) => selectTools(query, tools, { k }) }).plan({ query: "look up x", tools: catalog });
     expect(steps.map((step) => step.id)).toEqual(["s1", "s2"]);
     expect(prepared).toEqual([["lookup"]]);
     expect(log.slice(0, 3)).toEqual(["model called, nothing prepared", "stream", "next 0"]);

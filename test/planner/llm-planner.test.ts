@@ -362,7 +362,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
 
   it("rejects invalid options", () => {
     const model = createScriptedModel({ responses: [] });
-    const codes = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }].map((options) => {
+    const codes = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }, { select: "bm25" as unknown as undefined }].map((options) => {
       try {
         new LLMPlanner({ model, ...options });
         return "none";
@@ -370,7 +370,7 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
         return (error as PlankitError).code;
       }
     });
-    expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options"]);
+    expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options", "invalid-options"]);
     expect(() => new LLMPlanner({} as { model: PlanModel })).toThrow("Option model must be a PlanModel with a stream() method, got undefined");
   });
 });
@@ -407,5 +407,49 @@ describe("LLMPlanner: sketch mode", () => {
     expect(done.steps).toEqual(canonicalExamplePlan);
     expect(done.reasoning).toBe(reasoning);
     expect(done.usage.modelCalls).toBe(2);
+  });
+});
+
+describe("LLMPlanner: which tools the prompt shows", () => {
+  const catalog = Array.from({ length: 10 }, (_, index) => ({
+    name: `tool_${index}`,
+    description: `Tool number ${index}`,
+    inputSchema: { type: "object", properties: {} },
+  }));
+  const answer = '[{"id":"s1","tool":"tool_9","args":{}},{"id":"s2","reply":"{{s1}}"}]';
+
+  it("shows every tool without a select function, whatever topK says", async () => {
+    const model = createScriptedModel({ responses: [answer] });
+    await new LLMPlanner({ model, topK: 2 }).plan({ query: "use tool 9", tools: catalog });
+    const prompt = `${model.requests[0]?.system ?? ""}${model.requests[0]?.prompt ?? ""}`;
+    for (const tool of catalog) expect(prompt).toContain(tool.name);
+  });
+
+  it("shows what the select function picks, asking it for topK, and still accepts a call to another catalog tool", async () => {
+    const model = createScriptedModel({ responses: [answer] });
+    const asked: number[] = [];
+    const planner = new LLMPlanner({
+      model,
+      topK: 2,
+      select: (_query, tools, k) => {
+        asked.push(k);
+        return tools.tools.slice(0, k);
+      },
+    });
+    const steps = await planner.plan({ query: "use tool 9", tools: catalog });
+    expect(asked).toEqual([2]);
+    const prompt = `${model.requests[0]?.system ?? ""}${model.requests[0]?.prompt ?? ""}`;
+    expect(prompt).toContain("tool_0");
+    expect(prompt).toContain("tool_1");
+    expect(prompt).not.toContain("tool_5");
+    expect(steps.map((step) => step.id)).toEqual(["s1", "s2"]);
+  });
+
+  it("refuses a selection that is not tools of the catalog, naming the index and the name", async () => {
+    const model = createScriptedModel({ responses: [answer, answer] });
+    const invented = new LLMPlanner({ model, select: () => [{ name: "tool_0", description: "", inputSchema: {} }, { name: "made_up", description: "", inputSchema: {} }] });
+    expect(await caught(() => invented.plan({ query: "q", tools: catalog }))).toMatchObject({ code: "invalid-options", message: 'The select function returned, at index 1, tool "made_up", which is not in the catalog' });
+    const notArray = new LLMPlanner({ model, select: (() => "tool_0") as unknown as () => [] });
+    expect(await caught(() => notArray.plan({ query: "q", tools: catalog }))).toMatchObject({ code: "invalid-options", message: "The select function returned string, not an array of tools" });
   });
 });
