@@ -25,7 +25,7 @@ import type { DemoEvent } from "./demo-event.ts";
 export async function* runInBrowser(query: string, signal?: AbortSignal): AsyncGenerator<DemoEvent> {
   const model = createDemoModel();
   const registry = createDemoTools();
-  const planner = new LLMPlanner({ model, topK: registry.list().length, knowledgeBaseTool: "kb_search" });
+  const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search" });
   const runtime = new AgentRuntime({ planner, registry, model, maxConcurrency: 8, timeoutMs: 20_000 });
   yield { type: "model", name: `${demoModelName}, in this browser`, provider: "demo" };
   yield* runtime.run(query, signal === undefined ? {} : { signal });

@@ -29,6 +29,6 @@ export function createRequestPlanner(
 ): { planner: Planner; tools: ToolDescriptor[] } {
   const wanted = request.tools === undefined ? undefined : new Set(request.tools);
   const tools = wanted === undefined ? registry.list() : registry.list().filter((tool) => wanted.has(tool.name));
-  const planner = new LLMPlanner({ model, topK: tools.length, knowledgeBaseTool: "kb_search", ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }) });
+  const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search", ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }) });
   return { planner: wanted === undefined ? planner : restrictPlanner(planner, tools), tools };
 }

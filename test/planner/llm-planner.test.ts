@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/test.ts";
-import { LLMPlanner, PlankitError, ToolRegistry, type PlanModel, type PlanModelRequest, type PlanStep } from "../../src/index.ts";
+import { LLMPlanner, PlankitError, ToolRegistry, type LLMPlannerOptions, type PlanModel, type PlanModelRequest, type PlanStep } from "../../src/index.ts";
 import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";
 
@@ -362,7 +362,8 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
 
   it("rejects invalid options", () => {
     const model = createScriptedModel({ responses: [] });
-    const codes = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }, { select: "bm25" as unknown as undefined }].map((options) => {
+    const invalid: Partial<LLMPlannerOptions>[] = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }, { select: "bm25" as unknown as LLMPlannerOptions["select"] & object }];
+    const codes = invalid.map((options) => {
       try {
         new LLMPlanner({ model, ...options });
         return "none";

@@ -146,7 +146,7 @@ describe("layoutDag", () => {
 describe("toStepViews and describeEvent", () => {
   it("follows a run from planned to done, showing what waits and why", async () => {
     const model = createDemoModel({ tokensPerSecond: Infinity });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, topK: 7 }), registry: createDemoTools(), model });
+    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools(), model });
     const reducer = createRunState();
     const seen = new Map<string, Set<string>>();
     const notes: string[] = [];
@@ -244,7 +244,7 @@ describe("stopStepViews and describeRunStatus", () => {
 
   it("follows a run: planning, running n steps while the plan streams, done in t", async () => {
     const model = createDemoModel({ tokensPerSecond: Infinity });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, topK: 7 }), registry: createDemoTools({ slowLookupDelayMs: 5 }), model });
+    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools({ slowLookupDelayMs: 5 }), model });
     const reducer = createRunState();
     const lines: string[] = [describeRunStatus(reducer.state)];
     for await (const event of runtime.run("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference")) {

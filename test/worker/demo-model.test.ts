@@ -25,7 +25,7 @@ function toolCalls(steps: readonly PlanStep[]): [string, Record<string, unknown>
 
 async function runDemo(query: string, options: { timeoutMs?: number; retries?: number; slowLookupDelayMs?: number } = {}): Promise<RuntimeEvent[]> {
   const model = createDemoModel({ tokensPerSecond: Infinity });
-  const planner = new LLMPlanner({ model, topK: 7, knowledgeBaseTool: "kb_search" });
+  const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search" });
   const runtime = new AgentRuntime({
     planner,
     registry: createDemoTools({ slowLookupDelayMs: options.slowLookupDelayMs ?? 5, now: () => Date.UTC(2026, 0, 1, 12) }),
@@ -236,7 +236,7 @@ describe("answerDemoPrompt", () => {
   });
 
   it("thinks aloud in sketch mode and understands goals", async () => {
-    const planner = new LLMPlanner({ model: createDemoModel({ tokensPerSecond: Infinity }), mode: "sketch", topK: 7 });
+    const planner = new LLMPlanner({ model: createDemoModel({ tokensPerSecond: Infinity }), mode: "sketch" });
     let done: { steps: PlanStep[]; reasoning?: string } | undefined;
     for await (const event of planner.stream({ query: "compare the populations of Tokyo and Paris", tools: createDemoTools() })) {
       if (event.type === "done") done = event;
@@ -317,7 +317,7 @@ describe("the demo model in the runtime", () => {
   it("keeps notes in the store it is given", async () => {
     const notes = createNoteStore();
     const model = createDemoModel({ tokensPerSecond: Infinity });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, topK: 7 }), registry: createDemoTools({ notes }), model });
+    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools({ notes }), model });
     await runtime.run("remember that Mount Fuji is 3,776 m high").done;
     expect(notes.list()).toEqual([expect.objectContaining({ title: "Mount Fuji is 3,776 m", text: "Mount Fuji is 3,776 m high" })]);
   });

@@ -87,7 +87,7 @@ const table: readonly [string, Expected][] = [
 async function run(query: string, notes: NoteStore): Promise<RuntimeEvent[]> {
   const model = createDemoModel({ tokensPerSecond: Infinity });
   const runtime = new AgentRuntime({
-    planner: new LLMPlanner({ model, topK: 7, knowledgeBaseTool: "kb_search" }),
+    planner: new LLMPlanner({ model, knowledgeBaseTool: "kb_search" }),
     registry: createDemoTools({ now: () => Date.UTC(2026, 0, 1, 12), notes, slowLookupDelayMs: 1 }),
     model,
     retries: 0,
