@@ -210,6 +210,7 @@ export type {
 export type { ReflectionRecord, RunState, StepApproval, StepState, StepStatus } from "./runtime/run-state.ts";
 export type { ApprovalCall, ApprovalMode, ApprovalPolicy } from "./runtime/approval-policy.ts";
 export type { ApprovalDecision } from "./runtime/approval-decision.ts";
+export { checkApprovalDecisions } from "./runtime/check-approval-decisions.ts";
 export { createRunState, type RunStateReducer } from "./runtime/create-run-state.ts";
 export { replay } from "./runtime/replay.ts";
 export { encodeJsonl } from "./runtime/encode-jsonl.ts";
