@@ -1,4 +1,4 @@
-import { evictDurableObject, introspectWorkflow, SELF } from "cloudflare:test";
+import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseRunId } from "../../worker/durable/parse-run-id.ts";
@@ -124,6 +124,11 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
     const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(parseRunId(id)?.session ?? ""));
     await evictDurableObject(session);
 
+    // While its only open run waits for a person, the session object checks on it every 15 minutes, not every 30 s.
+    const alarmAt = (): Promise<number | null> => runInDurableObject(session, (_instance, state) => state.storage.getAlarm());
+    expect(await runDurableObjectAlarm(session)).toBe(true);
+    expect(((await alarmAt()) ?? 0) - Date.now()).toBeGreaterThan(10 * 60_000);
+
     const badEdit = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true, arguments: { text: 42 } }] }));
     expect(badEdit.status).toBe(400);
     expect(await badEdit.json()).toMatchObject({ code: "invalid-argument", stepId, detail: expect.stringContaining("(/text)") });
@@ -134,6 +139,7 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
     const approved = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true }] }));
     expect(approved.status).toBe(202);
     expect(await approved.json()).toMatchObject({ id, decisions: [{ stepId, approved: true }], awaitingApproval: [] });
+    expect(((await alarmAt()) ?? Number.POSITIVE_INFINITY) - Date.now()).toBeLessThanOrEqual(30_000);
     // The same step again, whether or not the run has applied the first decision yet.
     const twice = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false }] }));
     expect(twice.status).toBe(409);

@@ -102,6 +102,8 @@ function refusal(error: unknown): ApprovalOutcome {
 
 /** How often the object checks runs that have not ended, while any has not. */
 const sweepIntervalMs = 30_000;
+/** How often, while every open run is a durable run waiting for a person's decision (which may take days). */
+const waitingSweepIntervalMs = 15 * 60_000;
 /** How long an event stream waits without news before it sends a comment to keep the connection open. */
 const keepAliveMs = 15_000;
 
@@ -125,6 +127,8 @@ const keepAliveMs = 15_000;
  * - An alarm checks the runs that have not ended every 30 s and closes
  *   (with `createClosingEvents`) those whose execution is gone: a Workflow
  *   instance that errored or was terminated, a session run the object lost.
+ *   While the only open runs are durable runs waiting for a person's
+ *   decision, it checks every 15 minutes instead.
  *
  * @example
  * ```toml
@@ -367,9 +371,12 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   override async alarm(): Promise<void> {
     if (!this.#ready) return;
     const open = this.#sql.exec<RunRow>("SELECT * FROM runs WHERE ended = 0").toArray();
+    // Only durable runs that wait for a decision are open: they may wait for days, so the sweep slows down.
+    let waitingOnly = true;
     for (const row of open) {
       if (row.mode === "session") {
         if (!this.#live.has(row.id)) this.#close(row.id, "failed", { code: "aborted", message: "The session object restarted while the run was in progress; the run was lost" });
+        else waitingOnly = false;
         continue;
       }
       const status = await this.#workflowStatus(row.id);
@@ -377,10 +384,10 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       else if (status.status === "errored" || status.status === "complete" || status.status === "missing") {
         const message = status.error ?? (status.status === "missing" ? "The run's Workflow instance does not exist" : "The run's Workflow instance ended without ending the run");
         this.#close(row.id, "failed", { code: "internal-error", message: `Workflow ${status.status}: ${message}` });
-      }
+      } else if (!this.#waitsForDecision(row.id)) waitingOnly = false;
     }
     if (this.#sql.exec<{ open: number }>("SELECT COUNT(*) AS open FROM runs WHERE ended = 0").one().open > 0) {
-      await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+      await this.ctx.storage.setAlarm(Date.now() + (waitingOnly ? waitingSweepIntervalMs : sweepIntervalMs));
     }
   }
 
@@ -526,13 +533,29 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     } finally {
       if (instance !== undefined) disposeStub(instance);
     }
+    // The run moves on: watch it at the usual pace again.
+    await this.#scheduleSweep();
     const decided = new Set([...sent, ...checked.map((decision) => decision.stepId)]);
     return { ok: true, awaitingApproval: state.awaitingApproval.filter((stepId) => !decided.has(stepId)) };
   }
 
-  /** Schedules the sweep alarm unless one is due. */
+  /** Schedules the sweep alarm within the usual interval, unless one is due sooner. */
   async #scheduleSweep(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+    const due = await this.ctx.storage.getAlarm();
+    const next = Date.now() + sweepIntervalMs;
+    if (due === null || due > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Whether a run's log says it has nothing to do but wait for approval
+   * decisions: a step waits for one, and none runs.
+   *
+   * @param runId - the run.
+   * @returns the check.
+   */
+  #waitsForDecision(runId: string): boolean {
+    const state = replay(this.#runtimeEvents(runId));
+    return state.awaitingApproval.length > 0 && !state.steps.some((step) => step.status === "running" || step.status === "retrying");
   }
 
   /**
