@@ -65,6 +65,7 @@ export {
 export type { ToolPolicy } from "./runtime/tool-policy.ts";
 export type { ApprovalCall, ApprovalMode, ApprovalPolicy } from "./runtime/approval-policy.ts";
 export type { ApprovalDecision } from "./runtime/approval-decision.ts";
+export { checkApprovalDecisions } from "./runtime/check-approval-decisions.ts";
 export type {
   ApprovalDecisionEvent,
   ApprovalRequestEvent,

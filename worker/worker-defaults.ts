@@ -29,8 +29,13 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  * - `sessionRuntime`: the settings of a run in a session object
  *   (`POST /v1/runs` with `durable: false`), which may take longer — and
  *   waits up to 5 minutes for an approval (the run's deadline);
- * - `approvalPolicy`: which tools a session run asks a person about
- *   (`createRunSetup`; a fork's `PlanSession.createSetup` may set its own);
+ * - `approvalPolicy`: which tools a session or durable run asks a person
+ *   about (`createRunSetup`; a fork's `PlanSession.createSetup` and
+ *   `PlanWorkflow.createSetup` may set their own);
+ * - `durableApprovalTimeoutMs`: how long a durable run waits for each
+ *   approval decision — 7 days, across restarts of its Workflow instance
+ *   (`step.waitForEvent`); then the steps still waiting are denied
+ *   (`RunSetup.approvalTimeoutMs` sets another bound);
  * - `cors`: how long browsers may cache a preflight, and the response
  *   headers scripts of other origins may read.
  */
@@ -43,6 +48,7 @@ export const workerDefaults = {
   runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
   approvalPolicy: { save_note: { approval: "plan" } } as Readonly<Record<string, ToolPolicy>>,
+  durableApprovalTimeoutMs: 7 * 24 * 60 * 60 * 1000,
   cors: {
     maxAgeSeconds: 600,
     exposeHeaders: ["x-plankit-model", "x-plankit-model-provider", "x-plankit-run-id", "x-plankit-turn-id", "location"],

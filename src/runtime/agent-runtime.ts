@@ -265,6 +265,19 @@ export interface RunHandle extends AsyncIterable<RuntimeEvent> {
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void;
   /**
+   * Ends every approval request still waiting as if its `approvalTimeoutMs`
+   * had passed: its undecided steps are denied (`approval-decision` with
+   * `by: "timeout"`, skip code `denied`). For a host whose own timer bounds
+   * the wait — a durable engine that waits for a decision across restarts,
+   * longer than one process lives. Does nothing once the run ended.
+   *
+   * @example
+   * ```ts
+   * if (timedOut) run.expireApprovals();
+   * ```
+   */
+  expireApprovals(): void;
+  /**
    * Whether the run has nothing to do but wait for approval decisions (a
    * step waits for one, no step runs, no re-plan is out): the moment to
    * show the request and, for a server, to let the run sleep.
@@ -475,6 +488,7 @@ export class AgentRuntime {
       done,
       abort,
       approve: (decisions) => execution.approve(decisions),
+      expireApprovals: () => execution.expireApprovals(),
       get waitingForApproval() {
         return execution.waitingForApproval;
       },

@@ -4,7 +4,7 @@ import { LLMPlanner, ToolRegistry, type PlanModel, type RuntimeEvent, type ToolD
 import { createScriptedModel } from "../../src/test.ts";
 import type { DurableStepConfig } from "../../worker/durable/durable-step.ts";
 import type { RunSetup } from "../../worker/durable/create-run-setup.ts";
-import type { DurableStep } from "../../worker/durable/durable-step.ts";
+import type { DurableStep, DurableWaitOptions } from "../../worker/durable/durable-step.ts";
 import { durableStepName } from "../../worker/durable/durable-step-name.ts";
 import { executeDurableRun } from "../../worker/durable/execute-durable-run.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
@@ -12,30 +12,95 @@ import { createFakePlanner, invariantProblems, reply, tool } from "../runtime/fa
 
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 
-/** A stand-in for the Workflows engine: stores each step's outcome by name and occurrence, retries per config, and can "crash". */
+/** The engine's error when a wait's time is up. */
+class WaitTimeoutError extends Error {
+  override name = "WorkflowTimeoutError";
+}
+
+/**
+ * A stand-in for the Workflows engine: stores each step's outcome and each
+ * wait's event (or timeout) by name and occurrence, retries per config,
+ * queues events sent before a wait, and can "crash".
+ */
 class FakeEngine {
   readonly stored = new Map<string, { ok: true; value: unknown } | { ok: false; error: unknown }>();
   readonly calls: { name: string; config: DurableStepConfig }[] = [];
+  readonly waits: { name: string; options: DurableWaitOptions }[] = [];
   running = 0;
   maxRunning = 0;
   /** Once this many steps were stored, every later step.do never settles, as if the process died. */
   crashAfter = Number.POSITIVE_INFINITY;
+  /** Events sent while no wait was open. */
+  readonly #queue: unknown[] = [];
+  /** The open wait of the current execution. */
+  #waiter: { key: string; resolve: (payload: unknown) => void; reject: (error: unknown) => void } | undefined;
+  #generation = 0;
 
-  /** The `step` of one execution (occurrence counts start over, as after a restart). */
+  /** Sends an event: to the open wait, or to the queue. */
+  send(payload: unknown): void {
+    const waiter = this.#waiter;
+    if (waiter === undefined) {
+      this.#queue.push(payload);
+      return;
+    }
+    this.#waiter = undefined;
+    this.stored.set(waiter.key, { ok: true, value: payload });
+    waiter.resolve(payload);
+  }
+
+  /** Ends the open wait with a timeout. */
+  timeOut(): void {
+    const waiter = this.#waiter;
+    if (waiter === undefined) throw new Error("no wait is open");
+    this.#waiter = undefined;
+    const error = new WaitTimeoutError("Execution timed out after 5000ms");
+    this.stored.set(waiter.key, { ok: false, error });
+    waiter.reject(error);
+  }
+
+  /** Whether the current execution waits for an event. */
+  get waiting(): boolean {
+    return this.#waiter !== undefined;
+  }
+
+  /** The `step` of one execution (occurrence counts start over, as after a restart; the last execution's open wait is dropped). */
   execution(): DurableStep {
     const counts = new Map<string, number>();
     const hang = new Promise<never>(() => undefined);
+    const generation = ++this.#generation;
+    this.#waiter = undefined;
+    const occurrence = (name: string): string => {
+      const count = (counts.get(name) ?? 0) + 1;
+      counts.set(name, count);
+      return `${name}/${count}`;
+    };
     return {
+      waitForEvent: async (name: string, options: DurableWaitOptions): Promise<unknown> => {
+        const key = `wait:${occurrence(name)}`;
+        const hit = this.stored.get(key);
+        if (hit !== undefined) {
+          if (hit.ok) return hit.value;
+          throw hit.error;
+        }
+        if (generation !== this.#generation) return hang;
+        this.waits.push({ name, options });
+        if (this.#queue.length > 0) {
+          const payload = this.#queue.shift();
+          this.stored.set(key, { ok: true, value: payload });
+          return payload;
+        }
+        return new Promise((resolve, reject) => {
+          this.#waiter = { key, resolve, reject };
+        });
+      },
       do: async <T,>(name: string, config: DurableStepConfig, callback: (context: { attempt: number }) => Promise<T>): Promise<T> => {
-        const count = (counts.get(name) ?? 0) + 1;
-        counts.set(name, count);
-        const key = `${name}/${count}`;
+        const key = occurrence(name);
         const hit = this.stored.get(key);
         if (hit !== undefined) {
           if (hit.ok) return hit.value as T;
           throw hit.error;
         }
-        if (this.stored.size >= this.crashAfter) return hang;
+        if (this.stored.size >= this.crashAfter || generation !== this.#generation) return hang;
         this.calls.push({ name, config });
         for (let attempt = 1; ; attempt++) {
           this.running++;
@@ -56,6 +121,15 @@ class FakeEngine {
         }
       },
     };
+  }
+}
+
+/** Resolves once `check` holds (polling), or fails after two seconds. */
+async function until(check: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > 2000) throw new Error("not reached within 2 s");
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -135,6 +209,26 @@ async function loggedEvents(session: DurableObjectStub, runId: string): Promise<
     .filter((event) => event.type !== ("model" as string));
 }
 
+/** The run's logged runtime events up to the first of `type`, for a run that has not ended (its stream stays open). */
+async function loggedEventsUntil(session: DurableObjectStub, runId: string, type: RuntimeEvent["type"]): Promise<RuntimeEvent[]> {
+  const response = await session.fetch(`https://plan-session/events?run=${runId}`);
+  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const events = (): RuntimeEvent[] =>
+    text
+      .split("\n\n")
+      .filter((block) => block.startsWith("id: ") && block.includes("\ndata: "))
+      .map((block) => JSON.parse(block.split("\n")[2]?.slice(6) ?? "null") as RuntimeEvent & { type: string })
+      .filter((event) => event.type !== ("model" as string));
+  while (!events().some((event) => event.type === type)) {
+    const chunk = await reader.read();
+    if (chunk.done === true) break;
+    text += chunk.value;
+  }
+  await reader.cancel();
+  return events();
+}
+
 function trail(events: readonly RuntimeEvent[], stepId: string): string[] {
   return events.filter((event) => "stepId" in event && event.stepId === stepId).map((event) => `${event.type}${event.type === "step-error" && event.final ? "!" : ""}@${"attempt" in event ? event.attempt : ""}`);
 }
@@ -147,26 +241,70 @@ const parallelPlan = [
 ];
 
 describe("executeDurableRun with a stand-in engine and the real session object", () => {
-  it("cannot wait for approval: a step the policy marks is denied at once, never called, and the run answers without it", async () => {
+  it("waits for approval in step.waitForEvent, survives a crash while waiting, refuses a stale event, and runs the step as approved", async () => {
     const engine = new FakeEngine();
     const model = planningModel([
       { id: "s1", type: "tool", name: "lookup", arguments: { q: "x" } },
       { id: "s2", type: "tool", name: "send", arguments: { to: "{{s1.value}}" } },
-      { id: "s3", type: "reply", text: "looked up {{s1.value}}" },
+      { id: "s3", type: "reply", text: "sent to {{s2.sent}}" },
     ]);
     const { registry, calls } = createTools();
     const runId = "run-approval";
     const session = await openSession("unit-approval", runId);
-    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } } };
-    const result = await executeDurableRun({ params: { runId, session: "unit-approval", query: "go" }, step: engine.execution(), session, setup, createdAt: Date.now() });
-    expect(result).toEqual({ runId, reason: "completed", reply: "looked up x!" });
+    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 3_600_000 };
+    const params = { runId, session: "unit-approval", query: "go" };
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.waiting);
+    expect(engine.waits).toEqual([{ name: "approval", options: { type: "approval", timeoutMs: 3_600_000 } }]);
+    const before = await loggedEventsUntil(session, runId, "approval-request");
+    expect(before.find((event) => event.type === "approval-request")).toMatchObject({ steps: [{ stepId: "s2", tool: "send", arguments: { to: "{{s1.value}}" }, waiting: [{ pointer: "/to", reference: "{{s1.value}}" }] }], timeoutMs: 3_600_000 });
+    expect(trail(before, "s2")).toEqual([]);
+
+    // The execution dies while it waits; the next one replays the run from the stored steps to the same wait.
+    const resumed = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.waiting);
     expect(Object.fromEntries(calls)).toEqual({ lookup: 1 });
+    expect(model.calls()).toBe(1);
+    // A decision the run refuses (no such step) changes nothing: it waits again.
+    engine.send({ decisions: [{ stepId: "s9", approved: true }] });
+    await until(() => engine.waiting);
+    engine.send({ decisions: [{ stepId: "s2", approved: true, arguments: { to: "bob" } }] });
+    expect(await resumed).toEqual({ runId, reason: "completed", reply: "sent to bob" });
+    expect(Object.fromEntries(calls)).toEqual({ lookup: 1, send: 1 });
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
-    expect(events.find((event) => event.type === "approval-request")).toMatchObject({ steps: [{ stepId: "s2", tool: "send" }] });
-    expect(events.find((event) => event.type === "approval-decision")).toMatchObject({ stepId: "s2", approved: false, by: "timeout" });
-    expect(trail(events, "s2")).toEqual(["approval-decision@", "step-skipped@"]);
-    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({ stepId: "s2", code: "denied" });
+    expect(events.filter((event) => event.type === "approval-request")).toHaveLength(1);
+    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([{ stepId: "s2", approved: true, by: "caller", arguments: { to: "bob" } }]);
+    expect(events.find((event) => event.type === "step-start" && event.stepId === "s2")).toMatchObject({ input: { to: "bob" } });
+    expect(engine.waits.map((wait) => wait.name)).toEqual(["approval", "approval", "approval"]);
+  });
+
+  it("denies the waiting steps when the wait times out, also when a replay meets the stored timeout", async () => {
+    const engine = new FakeEngine();
+    const model = planningModel([
+      { id: "s1", type: "tool", name: "send", arguments: { to: "ann" } },
+      { id: "s2", type: "tool", name: "lookup", arguments: { q: "{{s1.sent}}" } },
+      { id: "s3", type: "reply", text: "done" },
+    ]);
+    const { registry, calls } = createTools();
+    const runId = "run-approval-timeout";
+    const session = await openSession("unit-approval", runId);
+    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 5000 };
+    const params = { runId, session: "unit-approval", query: "go" };
+    const createdAt = Date.now();
+    const first = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.waiting);
+    engine.timeOut();
+    expect(await first).toMatchObject({ runId, reason: "failed" });
+    // A replay of the whole run gets the stored timeout at once and ends the same way.
+    expect(await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt })).toMatchObject({ runId, reason: "failed" });
+    expect(calls.get("send")).toBeUndefined();
+    const events = await loggedEvents(session, runId);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([{ stepId: "s1", approved: false, by: "timeout", reason: "No decision within 5000 ms" }]);
+    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s1")).toMatchObject({ code: "denied" });
+    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s2")).toMatchObject({ code: "dependency-failed" });
   });
 
   it("plans in one step, runs each plan step in one step.do named by id and input hash, parallel where independent", async () => {

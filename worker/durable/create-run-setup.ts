@@ -20,11 +20,17 @@ export interface RunSetup {
   selected: SelectedModel;
   profile?: PlannerProfile | string;
   /**
-   * The per-tool policy of a session run — which tools need a person's
-   * approval (`POST /v1/runs/:id/approvals` answers it). Durable runs do
-   * not ask: they refuse such a policy.
+   * The per-tool policy of the run — which tools need a person's approval
+   * (`POST /v1/runs/:id/approvals` answers it).
    */
   policy?: Readonly<Record<string, ToolPolicy>>;
+  /**
+   * How long a durable run waits for each decision (`step.waitForEvent`'s
+   * timeout) before it denies the steps still waiting, in milliseconds.
+   *
+   * @defaultValue `workerDefaults.durableApprovalTimeoutMs` (7 days)
+   */
+  approvalTimeoutMs?: number;
 }
 
 /**

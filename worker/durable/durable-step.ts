@@ -26,17 +26,35 @@ interface DurableStepContext {
   attempt: number;
 }
 
+/** What a durable run waits for: the next event of `type` sent to its instance, for at most `timeoutMs`. */
+export interface DurableWaitOptions {
+  type: string;
+  /** The longest wait, in milliseconds. */
+  timeoutMs: number;
+}
+
 /**
- * The `step.do` of Cloudflare Workflows, narrowed to what a durable run
- * calls: a named unit of work whose result the engine stores, so an
- * execution that replays the run gets the stored result (or stored
- * failure) instead of running it again; retried and timed out per `config`.
+ * The `step.do` and `step.waitForEvent` of Cloudflare Workflows, narrowed
+ * to what a durable run calls.
+ *
+ * - `do`: a named unit of work whose result the engine stores, so an
+ *   execution that replays the run gets the stored result (or stored
+ *   failure) instead of running it again; retried and timed out per `config`.
+ * - `waitForEvent`: resolves with the payload of the next event of the
+ *   type sent to the instance (one sent earlier waits in the engine's
+ *   queue), rejects once `timeoutMs` passed. The engine stores the event or
+ *   the timeout under the name and its occurrence, so a replay gets the
+ *   same answer at once, and keeps the deadline across restarts.
  *
  * @example
  * ```ts
- * const durable: DurableStep = { do: (name, config, callback) => step.do(name, config, callback as never) };
+ * const durable: DurableStep = {
+ *   do: (name, config, callback) => step.do(name, config, callback as never),
+ *   waitForEvent: async (name, options) => (await step.waitForEvent(name, { type: options.type, timeout: options.timeoutMs })).payload as never,
+ * };
  * ```
  */
 export interface DurableStep {
   do<T>(name: string, config: DurableStepConfig, callback: (context: DurableStepContext) => Promise<T>): Promise<T>;
+  waitForEvent(name: string, options: DurableWaitOptions): Promise<unknown>;
 }

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { AgentRuntime, noOpReflector, type MemoryEntry, type MemoryStore, type RunEndReason } from "../../src/index.ts";
+import { AgentRuntime, noOpReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
+import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
 import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
@@ -24,6 +25,45 @@ import { workerDefaults } from "../worker-defaults.ts";
  */
 function isEngineAbort(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("Aborting engine");
+}
+
+/**
+ * Whether `step.waitForEvent` ended because its timeout passed (the engine
+ * throws a `WorkflowTimeoutError`; a replay throws the stored copy, which
+ * keeps the message).
+ *
+ * @param error - what `step.waitForEvent` threw.
+ * @returns the check.
+ */
+function isWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "WorkflowTimeoutError" || /timed out/iu.test(error.message));
+}
+
+/**
+ * Waits for the next approval event and applies its decisions; a timeout
+ * denies every step still waiting (`by: "timeout"`). Decisions the run
+ * refuses — a step decided or ended since the POST checked them against
+ * the log — change nothing; the run goes on waiting.
+ *
+ * @param run - the run, waiting only for decisions.
+ * @param step - the Workflow's steps.
+ * @param timeoutMs - the longest wait.
+ */
+async function awaitDecisions(run: RunHandle, step: DurableStep, timeoutMs: number): Promise<void> {
+  let payload: unknown;
+  try {
+    payload = await step.waitForEvent(approvalEventType, { type: approvalEventType, timeoutMs });
+  } catch (error) {
+    if (!isWaitTimeout(error)) throw error;
+    run.expireApprovals();
+    return;
+  }
+  const decisions = typeof payload === "object" && payload !== null ? (payload as { decisions?: unknown }).decisions : undefined;
+  try {
+    run.approve(decisions as never);
+  } catch (error) {
+    if (!PlankitError.isInstance(error)) throw error;
+  }
 }
 
 /** What a durable run needs from its session object. */
@@ -75,9 +115,18 @@ export interface DurableRunResult {
  * Durable runs have no reflector (a failed step goes to re-plan), no
  * result cache (the engine stores results) and no deadline or call budgets
  * (the engine's limits apply), since those depend on one execution's
- * clock and counters. Nor can they wait for a person: a step the setup's
- * `policy` marks as needing approval is denied at once (`approvalTimeoutMs`
- * 1; skip code `denied`) and the run answers without it.
+ * clock and counters.
+ *
+ * A step the setup's `policy` marks as needing approval waits for a
+ * person: once the run has nothing else to do, its `approval-request` is
+ * in the log and the execution waits in `step.waitForEvent` for the
+ * `approval` event (`POST /v1/runs/:id/approvals` sends it) — for hours or
+ * days, the engine free to evict the execution meanwhile; the execution
+ * that resumes the run replays it to the same wait. Each wait lasts at
+ * most the setup's `approvalTimeoutMs` (default
+ * `workerDefaults.durableApprovalTimeoutMs`, 7 days), after which the steps
+ * still waiting are denied (`by: "timeout"`). Each event's decisions go to
+ * `run.approve`, which checks them again.
  *
  * @param options - the parameters, the Workflow's steps, the session and the setup.
  * @returns the end reason and the reply.
@@ -102,17 +151,28 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   const torndown = new Promise<never>((_resolve, reject) => {
     stopped = reject;
   });
+  const letGo = (error: unknown): Promise<never> => {
+    if (!isEngineAbort(error)) throw error;
+    // The engine has let go of this execution: the runtime waits here on a step that never settles and logs
+    // nothing more, while the run itself rejects, which the engine waits for before it resumes the instance.
+    halt();
+    stopped(error);
+    return new Promise<never>(() => undefined);
+  };
+  const approvalTimeoutMs = setup.approvalTimeoutMs ?? workerDefaults.durableApprovalTimeoutMs;
   const guarded: DurableStep = {
     async do(name, config, callback) {
       try {
         return await step.do(name, config, callback);
       } catch (error) {
-        if (!isEngineAbort(error)) throw error;
-        // The engine has let go of this execution: the runtime waits here on a step that never settles and logs
-        // nothing more, while the run itself rejects, which the engine waits for before it resumes the instance.
-        halt();
-        stopped(error);
-        return new Promise<never>(() => undefined);
+        return letGo(error);
+      }
+    },
+    async waitForEvent(name, waitOptions) {
+      try {
+        return await step.waitForEvent(name, waitOptions);
+      } catch (error) {
+        return letGo(error);
       }
     },
   };
@@ -124,7 +184,7 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     model: setup.model,
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
     ...(setup.policy === undefined ? {} : { policy: setup.policy }),
-    approvalTimeoutMs: 1,
+    approvalTimeoutMs,
     memory,
     reflector: noOpReflector,
     cache: false,
@@ -136,7 +196,20 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   flush = () => outbox.flush();
   halt = () => outbox.halt();
   const drain = async (): Promise<void> => {
-    for await (const _event of run) void outbox.flush().catch(() => undefined);
+    const iterator = run[Symbol.asyncIterator]();
+    let read = 0;
+    for (;;) {
+      if (run.waitingForApproval && read === run.events.length) {
+        // The request is in the log before the execution sleeps: a client reads it there and answers.
+        await outbox.flush();
+        await awaitDecisions(run, guarded, approvalTimeoutMs);
+        continue;
+      }
+      const next = await iterator.next();
+      if (next.done === true) break;
+      read++;
+      void outbox.flush().catch(() => undefined);
+    }
     await outbox.flush();
   };
   await Promise.race([drain(), torndown]);

@@ -4,7 +4,7 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import { AgentRuntime, type ApprovalDecision, type MemoryEntry, type MemoryStore, PlankitError, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage } from "../../src/index.ts";
+import { AgentRuntime, type ApprovalDecision, checkApprovalDecisions, type MemoryEntry, type MemoryStore, PlankitError, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage } from "../../src/index.ts";
 import { replay } from "../../src/events.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
@@ -17,6 +17,8 @@ import { createSqlMemoryStore } from "./create-sql-memory-store.ts";
 import { disposeStub } from "./dispose-stub.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
+import { approvalEventType, type ApprovalEvent } from "./approval-event.ts";
+import { parseRunId } from "./parse-run-id.ts";
 
 /** How a run executes: as a Workflow instance, or inside the session object. */
 type RunMode = "durable" | "session";
@@ -33,7 +35,7 @@ export interface RunRecord {
 /** What {@link PlanSession.approve} answers: the steps still waiting, or the problem. */
 export type ApprovalOutcome =
   | { ok: true; awaitingApproval: string[] }
-  | { ok: false; status: 400 | 404 | 409; code: string; message: string; stepId?: string };
+  | { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string; stepId?: string };
 
 /** A run as `GET /v1/runs/:id` reports it: the log's facts and the state replayed from it. */
 export interface RunSummary {
@@ -72,8 +74,24 @@ interface EventRow extends Record<string, SqlStorageValue> {
   data: string;
 }
 
+/**
+ * The answer to decisions the run refused: 400 for edited arguments the
+ * tool refuses, 409 for a step that does not wait for a decision.
+ *
+ * @param error - what the check threw.
+ * @returns the problem.
+ */
+function refusal(error: unknown): ApprovalOutcome {
+  if (!PlankitError.isInstance(error)) throw error;
+  const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
+  const base = { ok: false as const, code: error.code, message: error.message, ...(stepId === undefined ? {} : { stepId }) };
+  return error.code === "invalid-argument" ? { ...base, status: 400 } : { ...base, status: 409 };
+}
+
 /** How often the object checks runs that have not ended, while any has not. */
 const sweepIntervalMs = 30_000;
+/** How often, while every open run is a durable run waiting for a person's decision (which may take days). */
+const waitingSweepIntervalMs = 15 * 60_000;
 /** How long an event stream waits without news before it sends a comment to keep the connection open. */
 const keepAliveMs = 15_000;
 
@@ -97,6 +115,8 @@ const keepAliveMs = 15_000;
  * - An alarm checks the runs that have not ended every 30 s and closes
  *   (with `createClosingEvents`) those whose execution is gone: a Workflow
  *   instance that errored or was terminated, a session run the object lost.
+ *   While the only open runs are durable runs waiting for a person's
+ *   decision, it checks every 15 minutes instead.
  *
  * @example
  * ```toml
@@ -171,32 +191,31 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   }
 
   /**
-   * Decides steps of a live session run (its `run.approve`, all or
-   * nothing): the steps an `approval-request` listed.
+   * Decides steps a run's `approval-request` events listed, all or nothing.
+   * A session run's decisions go to its `run.approve`. A durable run's are
+   * checked against its log (`checkApprovalDecisions`: the run's own check)
+   * and against the decisions already sent and not yet logged, then sent to
+   * its Workflow instance as one `approval` event, which the run applies
+   * when it next waits — the instance wakes for it if it was evicted.
    *
    * @param runId - the run.
    * @param decisions - the decisions.
    * @returns the steps still waiting, or the problem: 404 `unknown-run`,
-   *   409 `run-ended`, 409 `approval-unsupported` (a durable run), 409
-   *   `invalid-approval` (a step not waiting; `stepId` names it), 400
-   *   `invalid-argument` (an edit the tool refuses).
+   *   409 `run-ended`, 409 `invalid-approval` (a step not waiting, or
+   *   decided already; `stepId` names it), 400 `invalid-argument` (an edit
+   *   the tool refuses; the message names the path), 503 `workflow-unavailable`
+   *   (the event could not be sent).
    */
   async approve(runId: string, decisions: ApprovalDecision[]): Promise<ApprovalOutcome> {
     const row = this.#runRow(runId);
     if (row === undefined) return { ok: false, status: 404, code: "unknown-run", message: `No run ${runId}` };
-    if (row.mode !== "session") {
-      return { ok: false, status: 409, code: "approval-unsupported", message: `Run ${runId} is a durable run; durable runs do not ask for approval` };
-    }
+    if (row.mode !== "session") return this.#approveDurable(row, decisions);
     const live = this.#live.get(runId);
     if (row.ended === 1 || live === undefined) return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
     try {
       live.run.approve(decisions);
     } catch (error) {
-      if (!PlankitError.isInstance(error)) throw error;
-      const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
-      const base = { ok: false as const, code: error.code, message: error.message, ...(stepId === undefined ? {} : { stepId }) };
-      if (error.code === "invalid-argument") return { ...base, status: 400 };
-      return { ...base, status: 409 };
+      return refusal(error);
     }
     return { ok: true, awaitingApproval: [...live.run.state.awaitingApproval] };
   }
@@ -340,9 +359,12 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   override async alarm(): Promise<void> {
     if (!this.#ready) return;
     const open = this.#sql.exec<RunRow>("SELECT * FROM runs WHERE ended = 0").toArray();
+    // Only durable runs that wait for a decision are open: they may wait for days, so the sweep slows down.
+    let waitingOnly = true;
     for (const row of open) {
       if (row.mode === "session") {
         if (!this.#live.has(row.id)) this.#close(row.id, "failed", { code: "aborted", message: "The session object restarted while the run was in progress; the run was lost" });
+        else waitingOnly = false;
         continue;
       }
       const status = await this.#workflowStatus(row.id);
@@ -350,10 +372,10 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       else if (status.status === "errored" || status.status === "complete" || status.status === "missing") {
         const message = status.error ?? (status.status === "missing" ? "The run's Workflow instance does not exist" : "The run's Workflow instance ended without ending the run");
         this.#close(row.id, "failed", { code: "internal-error", message: `Workflow ${status.status}: ${message}` });
-      }
+      } else if (!this.#waitsForDecision(row.id)) waitingOnly = false;
     }
     if (this.#sql.exec<{ open: number }>("SELECT COUNT(*) AS open FROM runs WHERE ended = 0").one().open > 0) {
-      await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+      await this.ctx.storage.setAlarm(Date.now() + (waitingOnly ? waitingSweepIntervalMs : sweepIntervalMs));
     }
   }
 
@@ -461,9 +483,67 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     return true;
   }
 
-  /** Schedules the sweep alarm unless one is due. */
+  /**
+   * Decides steps of a durable run (see {@link PlanSession.approve}).
+   *
+   * @param row - the run's row.
+   * @param decisions - the decisions.
+   * @returns the outcome.
+   */
+  async #approveDurable(row: RunRow, decisions: ApprovalDecision[]): Promise<ApprovalOutcome> {
+    const runId = row.id;
+    const workflow = this.env.PLAN_WORKFLOW;
+    if (row.ended === 1) return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
+    this.#sql.exec("CREATE TABLE IF NOT EXISTS sent_decisions (run_id TEXT NOT NULL, step_id TEXT NOT NULL, PRIMARY KEY (run_id, step_id))");
+    const sent = new Set(this.#sql.exec<{ step_id: string }>("SELECT step_id FROM sent_decisions WHERE run_id = ?", runId).toArray().map((item) => item.step_id));
+    const state = replay(this.#runtimeEvents(runId));
+    let checked: ApprovalDecision[];
+    try {
+      const parsed = parseRunId(runId);
+      const setup = this.createSetup({ runId, session: parsed?.session ?? "", query: row.query });
+      checked = checkApprovalDecisions(state, decisions, setup.registry);
+      const again = checked.find((decision) => sent.has(decision.stepId));
+      if (again !== undefined) throw new PlankitError("invalid-approval", `Step "${again.stepId}" was already decided; the run has not applied the decision yet`);
+    } catch (error) {
+      return refusal(error);
+    }
+    if (workflow === undefined) return { ok: false, status: 503, code: "workflow-unavailable", message: `Run ${runId} is a durable run, and this Worker has no PLAN_WORKFLOW binding to reach it` };
+    // Recorded before the send, so a second POST racing this one is refused; dropped again if the send fails.
+    for (const decision of checked) this.#sql.exec("INSERT INTO sent_decisions (run_id, step_id) VALUES (?, ?)", runId, decision.stepId);
+    let instance: WorkflowInstance | undefined;
+    try {
+      instance = await workflow.get(runId);
+      const payload: ApprovalEvent = { decisions: checked };
+      await instance.sendEvent({ type: approvalEventType, payload });
+    } catch (error) {
+      for (const decision of checked) this.#sql.exec("DELETE FROM sent_decisions WHERE run_id = ? AND step_id = ?", runId, decision.stepId);
+      return { ok: false, status: 503, code: "workflow-unavailable", message: `Could not send the decisions to run ${runId}'s Workflow instance: ${error instanceof Error ? error.message : String(error)}` };
+    } finally {
+      if (instance !== undefined) disposeStub(instance);
+    }
+    // The run moves on: watch it at the usual pace again.
+    await this.#scheduleSweep();
+    const decided = new Set([...sent, ...checked.map((decision) => decision.stepId)]);
+    return { ok: true, awaitingApproval: state.awaitingApproval.filter((stepId) => !decided.has(stepId)) };
+  }
+
+  /** Schedules the sweep alarm within the usual interval, unless one is due sooner. */
   async #scheduleSweep(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + sweepIntervalMs);
+    const due = await this.ctx.storage.getAlarm();
+    const next = Date.now() + sweepIntervalMs;
+    if (due === null || due > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Whether a run's log says it has nothing to do but wait for approval
+   * decisions: a step waits for one, and none runs.
+   *
+   * @param runId - the run.
+   * @returns the check.
+   */
+  #waitsForDecision(runId: string): boolean {
+    const state = replay(this.#runtimeEvents(runId));
+    return state.awaitingApproval.length > 0 && !state.steps.some((step) => step.status === "running" || step.status === "retrying");
   }
 
   /**

@@ -15,7 +15,9 @@ import { executeDurableRun, type DurableRunResult } from "./execute-durable-run.
  * step `plan`, then runs the plan with the core runtime, each `tool` or
  * `llm` step in one `step.do` named by the step id and a hash of its
  * resolved arguments, with the step's retries and time limit, independent
- * steps at once — see `executeDurableRun`. Events and memory go to the
+ * steps at once; a step that needs a person's approval waits for the
+ * `approval` event (`step.waitForEvent`, which `POST /v1/runs/:id/approvals`
+ * sends) — see `executeDurableRun`. Events and memory go to the
  * run's session object (`PLAN_SESSION`). Override {@link PlanWorkflow.createSetup}
  * in a subclass to run other tools or another model.
  *
@@ -45,7 +47,10 @@ export class PlanWorkflow extends WorkflowEntrypoint<WorkerEnv, DurableRunParams
       session,
       createdAt: new Date(event.timestamp).getTime(),
       setup: this.createSetup(params),
-      step: { do: (name, config, callback) => step.do(name, config, callback as never) as Promise<never> },
+      step: {
+        do: (name, config, callback) => step.do(name, config, callback as never) as Promise<never>,
+        waitForEvent: async (name, options) => (await step.waitForEvent<Rpc.Serializable<unknown>>(name, { type: options.type, timeout: options.timeoutMs })).payload,
+      },
     });
   }
 

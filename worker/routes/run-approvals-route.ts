@@ -12,13 +12,15 @@ import type { WorkerRoute } from "./worker-route.ts";
 
 /**
  * `POST /v1/runs/:id/approvals` (`{ decisions: [...] }`): decides the steps
- * a session run's `approval-request` events listed — the runtime's
- * `run.approve`, all or nothing. Answers `202 { id, decisions, awaitingApproval }`.
- * Problems: 400 `invalid-body` (naming the field), 400 `invalid-argument`
- * (edited arguments the tool refuses; the detail names the path), 404
- * `unknown-run`, 409 `invalid-approval` (a step not waiting for a decision;
- * `stepId` names it), 409 `run-ended`, 409 `approval-unsupported` (a
- * durable run, which does not ask).
+ * a run's `approval-request` events listed, all or nothing — a session
+ * run's `run.approve`, or, for a durable run, checked against its log and
+ * sent to its Workflow instance, which applies them when it next waits.
+ * Answers `202 { id, decisions, awaitingApproval }`. Problems: 400
+ * `invalid-body` (naming the field), 400 `invalid-argument` (edited
+ * arguments the tool refuses; the detail names the path), 404
+ * `unknown-run`, 409 `invalid-approval` (a step not waiting for a decision,
+ * or decided already; `stepId` names it), 409 `run-ended`, 503
+ * `workflow-unavailable` (a durable run's instance could not be reached).
  */
 export const runApprovalsRoute: WorkerRoute = {
   method: "POST",

@@ -5,20 +5,17 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
-import { describeValue } from "../../shared/describe-value.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
+import { checkDecisions, type CheckedDecision as CheckedDecisionOf } from "./check-decisions.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
 /** A decision that passed every check, ready to apply. */
-export type CheckedDecision =
-  | { entry: StepEntry; requestId: string; approved: true; arguments: Record<string, unknown> | undefined }
-  | { entry: StepEntry; requestId: string; approved: false; reason: string; replan: boolean };
+export type CheckedDecision = CheckedDecisionOf<StepEntry>;
 
 /**
  * Keeps the approval requests of one run: numbers them, builds what each
@@ -130,7 +127,7 @@ export class ApprovalDesk {
   }
 
   /**
-   * Checks a batch of decisions; nothing is applied unless all pass.
+   * Checks a batch of decisions; nothing is applied unless all pass (see `checkDecisions`).
    *
    * @param input - one decision or a list.
    * @param table - the run's steps.
@@ -138,67 +135,6 @@ export class ApprovalDesk {
    * @throws PlankitError `invalid-approval` for a malformed decision, a step that is unknown, not waiting, or decided twice; `invalid-argument` for edited arguments that do not fit the tool's schema (naming the JSON Pointer and the value).
    */
   check(input: unknown, table: StepTable): CheckedDecision[] {
-    const list: unknown[] = Array.isArray(input) ? input : [input];
-    const seen = new Set<string>();
-    return list.map((decision, index) => {
-      const where = Array.isArray(input) ? `Decision ${index}` : "The decision";
-      if (typeof decision !== "object" || decision === null || Array.isArray(decision)) {
-        throw new PlankitError("invalid-approval", `${where} must be an object with stepId and approved, got ${describeValue(decision)}`);
-      }
-      const { stepId, approved, reason, arguments: edited, replan } = decision as Record<string, unknown>;
-      if (typeof stepId !== "string") throw new PlankitError("invalid-approval", `${where} needs a stepId string, got ${describeValue(stepId)}`);
-      if (typeof approved !== "boolean") throw new PlankitError("invalid-approval", `${where} for step "${stepId}" needs approved: true or false, got ${describeValue(approved)}`);
-      if (seen.has(stepId)) throw new PlankitError("invalid-approval", `Step "${stepId}" is decided twice in one call`);
-      seen.add(stepId);
-      const entry = table.get(stepId);
-      if (entry === undefined) throw new PlankitError("invalid-approval", `No step "${stepId}" in this run`);
-      const gate = entry.approval;
-      if (gate === undefined) throw new PlankitError("invalid-approval", `Step "${stepId}" does not need approval`);
-      if (gate.status === "approved" || gate.status === "denied") throw new PlankitError("invalid-approval", `Step "${stepId}" was already ${gate.status}`);
-      if (gate.status === "unasked") throw new PlankitError("invalid-approval", `Step "${stepId}" has not been asked for approval yet: the source that wrote it is still streaming`);
-      if (entry.status !== "pending") throw new PlankitError("invalid-approval", `Step "${stepId}" already ended (${entry.status}${entry.skipCode === undefined ? "" : `: ${entry.skipCode}`})`);
-      if (!approved) {
-        if (reason !== undefined && typeof reason !== "string") throw new PlankitError("invalid-approval", `The reason for step "${stepId}" must be a string, got ${describeValue(reason)}`);
-        return { entry, requestId: gate.requestId, approved: false, reason: reason ?? "Denied", replan: replan === true };
-      }
-      if (edited === undefined) return { entry, requestId: gate.requestId, approved: true, arguments: undefined };
-      return { entry, requestId: gate.requestId, approved: true, arguments: this.#checkArguments(entry, edited) };
-    });
-  }
-
-  /**
-   * Checks edited arguments: a plain JSON object, references only to steps
-   * the step already depends on, and valid for the tool's input schema.
-   *
-   * @param entry - the step.
-   * @param edited - the arguments a person sent.
-   * @returns a copy of them.
-   */
-  #checkArguments(entry: StepEntry, edited: unknown): Record<string, unknown> {
-    const step = entry.step;
-    if (step.type !== "tool") throw new PlankitError("invalid-approval", `Step "${step.id}" has no arguments to edit`);
-    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
-      throw new PlankitError("invalid-argument", `Edited arguments of step "${step.id}" must be an object, got ${describeValue(edited)} (/)`);
-    }
-    let copy: Record<string, unknown>;
-    try {
-      copy = snapshotValue(edited, { freeze: false, what: `Edited arguments of step "${step.id}"` }) as Record<string, unknown>;
-    } catch (error) {
-      throw new PlankitError("invalid-argument", (error as Error).message, { cause: error });
-    }
-    const exact = new Set<string>();
-    const embedded = new Set<string>();
-    for (const reference of findReferences(copy)) {
-      if (reference.id !== CONTEXT_REFERENCE_ROOT && !entry.deps.includes(reference.id)) {
-        throw new PlankitError("invalid-approval", `Edited arguments of step "${step.id}" reference step "${reference.id}", which it does not depend on (${reference.pointer === "" ? "/" : reference.pointer})`);
-      }
-      (reference.exact ? exact : embedded).add(reference.pointer);
-    }
-    const problems = this.#registry.catalog().checkArguments(step.name, copy, { exact, embedded });
-    if (problems.length > 0) {
-      const text = problems.map((problem) => `${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`).join("; ");
-      throw new PlankitError("invalid-argument", `Edited arguments of step "${step.id}" (tool "${step.name}"): ${text}`, { cause: { problems } });
-    }
-    return copy;
+    return checkDecisions(input, (stepId) => table.get(stepId), this.#registry);
   }
 }

@@ -855,6 +855,17 @@ export class RunExecution {
   }
 
   /**
+   * Ends every request still waiting as its timeout would: its undecided
+   * steps are denied (`by: "timeout"`).
+   */
+  expireApprovals(): void {
+    if (this.#isEnded()) return;
+    const requests = new Set<string>();
+    for (const entry of this.#desk.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
+    for (const requestId of requests) this.#timeOut(requestId);
+  }
+
+  /**
    * Applies one checked decision.
    *
    * @param decision - the decision.

@@ -17,7 +17,7 @@ export type EntryStatus = "pending" | "running" | "succeeded" | "failed" | "skip
  * Where a step that needs approval stands: not asked yet (its source still
  * streams), asked, approved or denied.
  */
-type ApprovalGate =
+export type ApprovalGate =
   | { mode: "plan" | "step"; status: "unasked" }
   | { mode: "plan" | "step"; status: "requested"; requestId: string; shown: Record<string, unknown> }
   | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
