@@ -60,7 +60,7 @@ export interface FixedPlanner extends Planner {
  *   { id: "s2", type: "reply", text: "2 + 3 = {{s1}}" },
  * ]);
  * const run = new AgentRuntime({ planner, registry }).run("add 2 and 3");
- * console.log((await run.result).text); // expected: 2 + 3 = 5
+ * console.log((await run.done).reply?.text); // 2 + 3 = 5
  * ```
  */
 export function createFixedPlanner(steps: readonly unknown[] | ((request: PlanRequest) => readonly unknown[]), options: FixedPlannerOptions = {}): FixedPlanner {
