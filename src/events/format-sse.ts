@@ -6,8 +6,11 @@
 
 /** One Server-Sent Events message. */
 export interface SseMessage {
-  /** The payload; each of its lines becomes a `data:` line. */
-  data: string;
+  /**
+   * The payload; each of its lines becomes a `data:` line. Without it the
+   * message only sets `id` or `retry` and no event reaches the client.
+   */
+  data?: string | undefined;
   /** The event name (`event:`), for `EventSource#addEventListener`; line breaks are removed. */
   event?: string | undefined;
   /** The message id (`id:`), which a reconnecting client sends back as `Last-Event-ID`; line breaks and NULs are removed. */
@@ -29,6 +32,7 @@ export interface SseMessage {
  * ```ts
  * formatSse({ event: "reply", id: 4, data: '{"text":"hi"}' });
  * // 'id: 4\nevent: reply\ndata: {"text":"hi"}\n\n'
+ * formatSse({ retry: 3000 }); // 'retry: 3000\n\n' (a reconnection hint, no event)
  * ```
  */
 export function formatSse(message: SseMessage): string {
@@ -36,7 +40,7 @@ export function formatSse(message: SseMessage): string {
   if (message.id !== undefined) text += `id: ${String(message.id).replace(/[\r\n\0]/gu, "")}\n`;
   if (message.event !== undefined) text += `event: ${message.event.replace(/[\r\n]/gu, "")}\n`;
   if (message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0) text += `retry: ${message.retry}\n`;
-  for (const line of message.data.split(/\r\n|\r|\n/u)) text += `data: ${line}\n`;
+  if (message.data !== undefined) for (const line of message.data.split(/\r\n|\r|\n/u)) text += `data: ${line}\n`;
   return `${text}\n`;
 }
 

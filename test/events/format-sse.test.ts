@@ -29,6 +29,9 @@ describe("formatSse", () => {
   it("frames id, event, retry and data as an independent SSE parser reads them", () => {
     expect(formatSse({ id: 4, event: "reply", retry: 3000, data: '{"text":"hi"}' })).toBe('id: 4\nevent: reply\nretry: 3000\ndata: {"text":"hi"}\n\n');
     expect(formatSse({ data: "[DONE]" })).toBe("data: [DONE]\n\n");
+    // A retry hint alone dispatches no event; an empty payload does.
+    expect(formatSse({ retry: 3000 })).toBe("retry: 3000\n\n");
+    expect(parse([formatSse({ retry: 3000 }), formatSse({ data: "" })])).toEqual({ messages: [{ id: undefined, event: undefined, data: "" }], retries: [3000] });
     expect(formatSseComment("keep-alive")).toBe(": keep-alive\n\n");
     expect(parse([formatSseComment("a\nb"), formatSse({ data: "x" })]).messages.map((message) => message.data)).toEqual(["x"]);
   });

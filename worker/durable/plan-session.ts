@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { AgentRuntime, type ApprovalDecision, checkApprovalDecisions, type MemoryEntry, type MemoryStore, PlankitError, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage } from "../../src/index.ts";
-import { replay } from "../../src/events.ts";
+import { formatSse, formatSseComment, replay } from "../../src/events.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";
@@ -615,7 +615,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
         while (!cancelled) {
           const rows = this.#sql.exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64", runId, cursor).toArray();
           if (rows.length > 0) {
-            const text = rows.map((row) => `id: ${row.seq}\nevent: ${row.type.replace(/[\r\n]/gu, "")}\ndata: ${row.data}\n\n`).join("");
+            const text = rows.map((row) => formatSse({ id: row.seq, event: row.type, data: row.data })).join("");
             controller.enqueue(encoder.encode(text));
             cursor = rows[rows.length - 1]?.seq ?? cursor;
             return;
@@ -628,7 +628,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
             stopWaiting = stop;
           });
           if (!woke && !cancelled) {
-            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+            controller.enqueue(encoder.encode(formatSseComment("keep-alive")));
             return;
           }
         }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { formatSse } from "../../src/events.ts";
 import { redactBody } from "../http/redact-body.ts";
 import { createRedactor } from "../http/redact-secrets.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
@@ -36,7 +37,7 @@ export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     if ((!redactor.active && !eventStream) || response.body === null) return;
     const headers = new Headers(response.headers);
     headers.delete("content-length");
-    const redacted = new Response(redactBody(response.body, redactor, eventStream ? `retry: ${workerDefaults.retryMs}\n\n` : ""), { status: response.status, statusText: response.statusText, headers });
+    const redacted = new Response(redactBody(response.body, redactor, eventStream ? formatSse({ retry: workerDefaults.retryMs }) : ""), { status: response.status, statusText: response.statusText, headers });
     c.res = undefined;
     c.res = redacted;
   };
