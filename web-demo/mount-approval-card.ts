@@ -43,8 +43,8 @@ function create<K extends keyof HTMLElementTagNameMap>(tag: K, className: string
  * object is refused here, before anything is sent) and **Deny** (with an
  * optional reason). A refusal from the run — say a 400 naming the path of
  * an argument the tool refuses — is shown in the card, and the steps keep
- * waiting. The card is a fixed panel at the bottom of the window, so
- * showing it moves nothing on the page; a new request takes the focus.
+ * waiting. A new request takes the focus. Edit boxes and messages grow
+ * the card downwards; nothing above it moves.
  *
  * @param root - the card's element.
  * @param decide - sends decisions; rejects with an Error for people when they are refused.
@@ -99,11 +99,6 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
   let sending = false;
   const editors = new Map<string, HTMLTextAreaElement>();
 
-  /** Keeps room below the page's content for the card, so nothing stays hidden under it. */
-  const reserveRoom = (): void => {
-    document.body.style.paddingBottom = root.hidden ? "" : `${root.offsetHeight + 24}px`;
-  };
-
   const sync = (): void => {
     const open = current?.phase === "open";
     root.dataset["phase"] = current?.phase ?? "";
@@ -122,7 +117,6 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
       const editor = item.querySelector<HTMLElement>(".approval-edit");
       if (editor !== null) editor.hidden = !(editing && open && item.dataset["status"] === "requested");
     }
-    reserveRoom();
   };
 
   const drawSteps = (card: ApprovalCard): void => {
