@@ -97,6 +97,8 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
   let current: ApprovalCard | undefined;
   let editing = false;
   let sending = false;
+  /** The decisions were taken: the buttons stay off until the run's events show them (or a new request comes). */
+  let submitted = false;
   const editors = new Map<string, HTMLTextAreaElement>();
 
   const sync = (): void => {
@@ -107,8 +109,8 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
     editButton.hidden = !open;
     denyButton.hidden = !open;
     closeButton.hidden = open;
-    for (const button of [approveButton, editButton, denyButton]) button.disabled = sending;
-    reason.disabled = sending;
+    for (const button of [approveButton, editButton, denyButton]) button.disabled = sending || submitted;
+    reason.disabled = sending || submitted;
     root.setAttribute("aria-busy", String(sending));
     approveButton.textContent = editing ? "Approve with these arguments" : "Approve";
     editButton.textContent = editing ? "Cancel editing" : "Edit arguments";
@@ -178,12 +180,15 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
     try {
       await decide(decisions);
       editing = false;
+      submitted = true;
     } catch (error) {
       message.textContent = error instanceof Error ? error.message : String(error);
     } finally {
       sending = false;
       sync();
+      // Keep the focus in the card: on the refusal, or on the heading once the buttons are off.
       if (message.textContent !== "") message.focus();
+      else heading.focus();
     }
   };
 
@@ -241,6 +246,7 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
       }
       if (fresh) {
         editing = false;
+        submitted = false;
         reason.value = "";
         message.textContent = "";
         drawSteps(card);

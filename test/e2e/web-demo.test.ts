@@ -389,6 +389,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       expect(last.reply).toBe('I saved the note "groceries" (13 characters).');
       expect(await card.getAttribute("data-phase")).toBe("decided");
       expect(await page.getByTestId("approval-summary").textContent()).toBe("Approved: s1.");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("approval-heading");
       expect(await timelineLines(page, "approval-decision")).toEqual([expect.stringContaining("approval-decision s1: approved (caller)")]);
       expect(runRequests).toEqual(["POST /v1/runs", "GET /v1/runs/:id/events", "POST /v1/runs/:id/approvals"]);
       expect(errors).toEqual([]);
