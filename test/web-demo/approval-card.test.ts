@@ -106,7 +106,7 @@ describe("toApprovalCard", () => {
   });
 
   it("says the run ended before a decision when it is stopped or reaches its deadline", async () => {
-    const { reducer, request } = await untilWaiting();
+    const { run, reducer, request, rest } = await untilWaiting();
     const stopped = toApprovalCard(request, reducer.state, { tools, stopped: true });
     expect(stopped).toMatchObject({ phase: "ended", summary: "The run was stopped before a decision: the waiting steps did not run." });
     expect(stopped.steps[0]).toMatchObject({ status: "stopped", outcome: "not run: the run ended before a decision" });
@@ -116,6 +116,8 @@ describe("toApprovalCard", () => {
       phase: "timed-out",
       summary: "The approval timed out: the run reached its deadline before a decision, so the waiting steps did not run.",
     });
+    run.abort();
+    expect((await rest()).at(-1)).toMatchObject({ type: "run-end", reason: "aborted" });
   });
 
   it("names the references an argument still waits on, and explains read-only and unknown tools", () => {
