@@ -17,7 +17,8 @@ function formatMs(ms: number): string {
 
 /**
  * Describes where a run is, from its state: "Planning…", "Running 2
- * steps while the plan streams…", "Running 1 step…", "Done in 1.2 s: 3
+ * steps while the plan streams…", "Running 1 step…", "Waiting for your
+ * approval of 1 step…" (when nothing else runs), "Done in 1.2 s: 3
  * steps ran.", "Stopped.", "Failed after 40 ms: …".
  *
  * @param state - the run state (see `createRunState`).
@@ -43,6 +44,8 @@ export function describeRunStatus(state: RunState): string {
     }
   }
   const running = state.steps.filter((step) => step.status === "running" || step.status === "retrying").length;
+  const asked = state.awaitingApproval.length;
+  if (asked > 0 && running === 0) return `Waiting for your approval of ${asked} step${asked === 1 ? "" : "s"}…`;
   if (running > 0) return `Running ${running} step${running === 1 ? "" : "s"}${state.plan.done ? "" : " while the plan streams"}…`;
   if (!state.plan.done) return "Planning…";
   return state.reply === undefined ? "Writing the reply…" : "Finishing…";

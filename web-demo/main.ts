@@ -1,22 +1,26 @@
 /**
- * The web demo's entry point: wires the page to a run on the Worker
- * (`POST /v1/run`) or in the browser, and draws the plan as it streams;
- * mounts the guided conversation panel (`POST /v1/guide`).
+ * The web demo's entry point: wires the page to a session run on the
+ * Worker (`POST /v1/runs`) or a run in the browser, draws the plan as it
+ * streams, and shows the approval card when the run asks a person; mounts
+ * the guided conversation panel (`POST /v1/guide`).
  *
  * @module
  */
 import { createRunState } from "../src/events.ts";
-import type { RuntimeEvent, ToolDescriptor } from "../src/index.ts";
+import type { ApprovalRequestEvent, RuntimeEvent, ToolDescriptor } from "../src/index.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
+import type { DemoRun } from "./demo-run.ts";
 import { describeEvent } from "./describe-event.ts";
 import { describeRunStatus } from "./describe-run-status.ts";
+import { mountApprovalCard } from "./mount-approval-card.ts";
 import { mountGuide } from "./mount-guide.ts";
 import { renderDag } from "./render-dag.ts";
 import { renderStepList } from "./render-step-list.ts";
 import { runInBrowser } from "./run-in-browser.ts";
 import { runOnWorker } from "./run-on-worker.ts";
 import { stopStepViews } from "./stop-step-views.ts";
+import { toApprovalCard } from "./to-approval-card.ts";
 import { toStepViews, type StepView } from "./to-step-views.ts";
 
 /**
@@ -46,6 +50,11 @@ const timeline = element<HTMLOListElement>("#timeline");
 const toolList = element<HTMLUListElement>("#tools");
 
 let controller: AbortController | undefined;
+let activeRun: DemoRun | undefined;
+let tools: readonly ToolDescriptor[] = [];
+const approvalCard = mountApprovalCard(element<HTMLElement>("#approval"), (decisions) =>
+  activeRun === undefined ? Promise.reject(new Error("No run is waiting for a decision")) : activeRun.approve(decisions),
+);
 
 /**
  * The run mode the page is set to.
@@ -62,9 +71,10 @@ function mode(): "worker" | "browser" {
  * @param tools - the descriptors.
  * @returns nothing.
  */
-function showTools(tools: readonly ToolDescriptor[]): void {
+function showTools(descriptors: readonly ToolDescriptor[]): void {
+  tools = descriptors;
   toolList.replaceChildren(
-    ...tools.map((tool) => {
+    ...descriptors.map((tool) => {
       const item = document.createElement("li");
       const name = document.createElement("code");
       name.textContent = tool.name;
@@ -146,7 +156,9 @@ async function run(): Promise<void> {
   stopButton.disabled = false;
   planSection.setAttribute("aria-busy", "true");
   status.textContent = "Planning…";
+  approvalCard.show(undefined);
   let views: StepView[] = [];
+  let request: ApprovalRequestEvent | undefined;
   const show = (next: StepView[]): void => {
     views = next;
     renderDag(graph, views);
@@ -154,13 +166,15 @@ async function run(): Promise<void> {
   };
   const stopped = (): void => {
     show(stopStepViews(views));
+    if (request !== undefined) approvalCard.show(toApprovalCard(request, reducer.state, { tools, stopped: true }));
     status.textContent = "Stopped.";
     reply.textContent = "Stopped.";
     reply.dataset["state"] = "stopped";
   };
-  const source = mode() === "browser" ? runInBrowser(text, signal) : runOnWorker(text, { token: token.value, signal });
+  const demoRun = mode() === "browser" ? runInBrowser(text, signal) : runOnWorker(text, { token: token.value, signal });
+  activeRun = demoRun;
   try {
-    for await (const event of source) {
+    for await (const event of demoRun.events) {
       if (signal.aborted) break;
       logEvent(event);
       if (event.type === "model") {
@@ -176,6 +190,8 @@ async function run(): Promise<void> {
       reducer.apply(event as RuntimeEvent);
       show(toStepViews(reducer.state));
       status.textContent = describeRunStatus(reducer.state);
+      if (event.type === "approval-request") request = event;
+      if (request !== undefined) approvalCard.show(toApprovalCard(request, reducer.state, { tools }));
       if (event.type === "reply-delta") {
         // The reply as it is written; the final `reply` event replaces it with the whole text.
         if (reply.dataset["state"] !== "streaming") reply.textContent = "";
@@ -202,6 +218,7 @@ async function run(): Promise<void> {
       reply.dataset["state"] = "failed";
     }
   } finally {
+    if (activeRun === demoRun) activeRun = undefined;
     runButton.disabled = false;
     stopButton.disabled = true;
     planSection.setAttribute("aria-busy", "false");

@@ -152,7 +152,7 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
     group.dataset["state"] = view.state;
     group.classList.toggle("replanned", view.replanned);
     const [title, , heading, detail, state] = [...group.children] as SVGElement[];
-    const status = [view.state, view.timing].filter((part) => part !== "").join(" · ");
+    const status = [view.state === "approval" ? "needs approval" : view.state, view.timing].filter((part) => part !== "").join(" · ");
     const room = nodeWidth - 20;
     if (heading !== undefined) fitText(heading, `${view.id} · ${view.label}`, room);
     if (detail !== undefined) fitText(detail, view.detail, room);

@@ -45,7 +45,7 @@ export function renderStepList(list: HTMLOListElement, views: readonly StepView[
     const [head, detail, note] = [...item.children] as HTMLElement[];
     const [name, badge, timing] = [...(head?.children ?? [])] as HTMLElement[];
     if (name !== undefined) name.textContent = `${view.id} · ${view.label}${view.replanned ? " (re-plan)" : ""}`;
-    if (badge !== undefined) badge.textContent = view.state;
+    if (badge !== undefined) badge.textContent = view.state === "approval" ? "needs approval" : view.state;
     if (timing !== undefined) timing.textContent = view.timing;
     if (detail !== undefined) detail.textContent = view.detail;
     if (note !== undefined) {

@@ -7,7 +7,7 @@ import { referencesOf } from "../src/plan.ts";
 import type { RunState } from "../src/index.ts";
 
 /** The state the demo shows for a step. */
-type StepViewState = "planned" | "waiting" | "running" | "done" | "failed" | "skipped" | "aborted";
+type StepViewState = "planned" | "waiting" | "approval" | "running" | "done" | "failed" | "skipped" | "aborted";
 
 /** One step, ready to draw. */
 export interface StepView {
@@ -52,7 +52,9 @@ function formatMs(ms: number): string {
  * Turns the runtime's run state (from `createRunState`) into what the demo
  * draws. A step not yet started is `waiting` when something holds it back —
  * a dependency that has not succeeded, or the safety policy keeping a
- * side-effecting tool until the plan is complete — and `planned` otherwise.
+ * side-effecting tool until the plan is complete — and `planned` otherwise;
+ * a step the runtime asked a person about is `approval` until decided (a
+ * denied one is `skipped`, its note saying so).
  * Running and retrying steps are `running`; succeeded steps `done`.
  *
  * @param state - the run state.
@@ -89,11 +91,14 @@ export function toStepViews(state: RunState): StepView[] {
         break;
       case "skipped":
         view = "skipped";
-        note = entry.skip?.reason ?? "";
+        note = entry.skip?.code === "denied" ? `denied: ${entry.skip.reason}` : (entry.skip?.reason ?? "");
         break;
       default: {
         const blockers = dependsOn.filter((id) => status.get(id) !== "succeeded");
-        if (blockers.length > 0) {
+        if (entry.approval?.status === "requested") {
+          view = "approval";
+          note = blockers.length > 0 ? `waits for your approval and for ${blockers.join(", ")}` : "waits for your approval";
+        } else if (blockers.length > 0) {
           view = "waiting";
           note = `waits for ${blockers.join(", ")}`;
         } else if (!entry.safe && !state.plan.done) {
@@ -102,6 +107,7 @@ export function toStepViews(state: RunState): StepView[] {
         } else {
           view = "planned";
         }
+        if (entry.approval?.status === "approved") note = note === "" ? "approved" : `approved; ${note}`;
       }
     }
     let timing = "";

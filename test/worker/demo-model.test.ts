@@ -230,6 +230,18 @@ describe("answerDemoPrompt", () => {
     expect(JSON.parse(answerDemoPrompt({ purpose: "repair", ...prompt }))).toEqual(plan("What is 21*2+5?"));
   });
 
+  it("names the skipped steps when integrating, and writes nothing else", () => {
+    const table = (lines: string, request = "Save a note titled groceries with the text milk") => `# Request\n${request}\n\n# Results\n${lines}\n\n# Task\nWrite the final answer.`;
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped") })).toBe("Not done: step s1 (save_note) was skipped, so it did not run.");
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): {"value":1}\ns2 (save_note) was skipped\ns3 (calculator) was skipped') })).toBe(
+      "Not done: step s2 (save_note) and step s3 (calculator) were skipped, so they did not run.",
+    );
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped", "保存一条笔记，标题是购物，内容是牛奶") })).toBe("未完成：步骤 s1（save_note）被跳过，没有执行。");
+    // A result whose text merely contains the words is not a skipped step.
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): "s2 (x) was skipped"') })).toMatch(/^The offline demo model cannot write free text/u);
+    expect(answerDemoPrompt({ purpose: "llm-step", prompt: table("s1 (save_note) was skipped") })).toMatch(/^The offline demo model cannot write free text/u);
+  });
+
   it("reads the tools and the step limit from the prompt", () => {
     const prompt = buildPlanPrompt({ query: "compare the populations of Tokyo and Paris", tools: createDemoTools({ only: ["kb_lookup"] }).list(), maxSteps: 2 });
     expect(JSON.parse(answerDemoPrompt({ purpose: "plan", ...prompt }))).toEqual(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]), 2));

@@ -5,6 +5,7 @@
  */
 import type { PlanModelRequest, PlanStep } from "../../src/index.ts";
 import { chooseGuidedAction } from "./choose-guided-action.ts";
+import { describeSkippedSteps } from "./describe-skipped-steps.ts";
 import { patchDemoPlan, type ListedStep } from "./patch-demo-plan.ts";
 import { declineText, planDemoRequest } from "./plan-demo-request.ts";
 import { writeGuidedReply } from "./write-guided-reply.ts";
@@ -134,8 +135,11 @@ const cannotWrite =
  * - `reason` → the plan in words; `understand` → the goal as JSON;
  * - `reflect` → `new_plan` (the demo re-plans after any failure);
  * - `decide` and `guided-reply` → the guided conversation's answers;
- * - `integrate`, `llm-step` or no purpose → a short statement that the
- *   offline model writes no free text, and how to connect a real model.
+ * - `integrate` → which steps were skipped and did not run, when some
+ *   were ({@link describeSkippedSteps});
+ * - otherwise (`integrate` too), `llm-step` or no purpose → a short
+ *   statement that the offline model writes no free text, and how to
+ *   connect a real model.
  *
  * Plans read the request from the planning prompt's tagged blocks
  * (`USER_QUERY`, `AVAILABLE_TOOLS`, the re-plan step lists).
@@ -178,8 +182,11 @@ export function answerDemoPrompt(request: Pick<PlanModelRequest, "purpose" | "sy
       return chooseGuidedAction(request.prompt);
     case "guided-reply":
       return writeGuidedReply(request.prompt);
+    case "integrate":
+      // Steps that did not run (a person denied one, say) are named; nothing else is written.
+      return describeSkippedSteps(request.prompt) ?? cannotWrite;
     default:
-      // `integrate`, `llm-step`, no purpose, or one added later.
+      // `llm-step`, no purpose, or one added later.
       return cannotWrite;
   }
 }
