@@ -66,32 +66,8 @@ export type { ToolPolicy } from "./runtime/tool-policy.ts";
 export type { ApprovalCall, ApprovalMode, ApprovalPolicy } from "./runtime/approval-policy.ts";
 export type { ApprovalDecision } from "./runtime/approval-decision.ts";
 export { checkApprovalDecisions } from "./runtime/check-approval-decisions.ts";
-export type {
-  ApprovalDecisionEvent,
-  ApprovalRequestEvent,
-  ApprovalRequestStep,
-  PlanEndEvent,
-  PlanStartEvent,
-  ReflectionEvent,
-  ReplanEvent,
-  ReplyDeltaEvent,
-  ReplyEvent,
-  RunEndEvent,
-  RunEndReason,
-  RuntimeErrorInfo,
-  RuntimeEvent,
-  RuntimeEventBase,
-  RuntimeEventType,
-  RuntimeUsage,
-  StepEndEvent,
-  StepErrorEvent,
-  StepIssueEvent,
-  StepPlannedEvent,
-  StepRetryEvent,
-  StepSkipCode,
-  StepSkippedEvent,
-  StepStartEvent,
-} from "./events/runtime-event.ts";
+// The events one by one, their reducer, replay and encoders: plankit/events.
+export type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, RuntimeEventType, RuntimeUsage, StepSkipCode } from "./events/runtime-event.ts";
 export type { ReflectionRecord, RunState, StepApproval, StepState, StepStatus } from "./events/run-state.ts";
 export type { Dialog, DialogMessage } from "./events/dialog.ts";
 export type { CacheHit, ResultCache } from "./runtime/result-cache.ts";

@@ -7,7 +7,8 @@
  * @module
  */
 import { createRunState } from "../src/events.ts";
-import type { ApprovalRequestEvent, RuntimeEvent, ToolDescriptor } from "../src/index.ts";
+import type { ApprovalRequestEvent } from "../src/events.ts";
+import type { RuntimeEvent, ToolDescriptor } from "../src/index.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import type { DemoRun } from "./demo-run.ts";

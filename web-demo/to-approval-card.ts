@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { ApprovalRequestEvent, RunState, ToolDescriptor } from "../src/index.ts";
+import type { ApprovalRequestEvent } from "../src/events.ts";
+import type { RunState, ToolDescriptor } from "../src/index.ts";
 
 /** One argument of a step, for people: its name, its value as text, and the references it still waits on. */
 interface ApprovalArgumentLine {

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRunState } from "../../src/events.ts";
-import { AgentRuntime, LLMPlanner, type ApprovalRequestEvent, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import type { ApprovalRequestEvent } from "../../src/events.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
