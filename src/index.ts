@@ -64,7 +64,7 @@ export {
 } from "./runtime/agent-runtime.ts";
 export type { ToolPolicy } from "./runtime/tool-policy.ts";
 export type { ApprovalCall, ApprovalMode, ApprovalPolicy } from "./runtime/approval-policy.ts";
-export type { ApprovalDecision } from "./runtime/approval-decision.ts";
+export type { ApprovalDecision } from "./events/approval-decision.ts";
 export { checkApprovalDecisions } from "./runtime/check-approval-decisions.ts";
 // The events one by one, their reducer, replay and encoders: plankit/events.
 export type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, RuntimeEventType, RuntimeUsage, StepSkipCode } from "./events/runtime-event.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ChatTransport, UIMessage, UIMessageChunk } from "ai";
-import type { ApprovalDecision } from "../runtime/approval-decision.ts";
+import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";

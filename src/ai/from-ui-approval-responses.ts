@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ApprovalDecision } from "../runtime/approval-decision.ts";
+import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { RunState } from "../events/run-state.ts";
 import { approvalIdOf } from "./to-approval-chunks.ts";
 

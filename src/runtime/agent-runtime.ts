@@ -8,7 +8,7 @@ import type { PlanModel } from "../model/plan-model.ts";
 import type { PlannerProfile } from "../planner/planner-event.ts";
 import type { Planner } from "../planner/planner.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import type { ApprovalDecision } from "./approval-decision.ts";
+import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { createMemoryStore } from "./create-memory-store.ts";

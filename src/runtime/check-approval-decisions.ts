@@ -6,7 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { referencesOf } from "../plan/references-of.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import type { ApprovalDecision } from "./approval-decision.ts";
+import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { checkDecisions, type DecisionTarget } from "./run/check-decisions.ts";
 import type { ApprovalGate, EntryStatus } from "./run/step-table.ts";
 import type { RunState, StepState } from "../events/run-state.ts";

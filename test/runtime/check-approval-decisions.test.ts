@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { AgentRuntime, type RunHandle } from "../../src/runtime/agent-runtime.ts";
-import type { ApprovalDecision } from "../../src/runtime/approval-decision.ts";
+import type { ApprovalDecision } from "../../src/events/approval-decision.ts";
 import { checkApprovalDecisions } from "../../src/runtime/check-approval-decisions.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { replay } from "../../src/events/replay.ts";

@@ -24,7 +24,7 @@ import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent,
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
-import type { ApprovalDecision } from "../approval-decision.ts";
+import type { ApprovalDecision } from "../../events/approval-decision.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { renamePatch } from "./apply-replan.ts";
 import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
