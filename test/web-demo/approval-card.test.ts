@@ -157,10 +157,12 @@ describe("parseEditedArguments", () => {
   it("accepts exactly the texts that are one JSON object", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        const parsed = parseEditedArguments("s1", JSON.stringify(value, null, 2));
+        const text = JSON.stringify(value, null, 2);
+        const parsed = parseEditedArguments("s1", text);
         const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
         expect(parsed.ok).toBe(isObject);
-        if (parsed.ok) expect(parsed.arguments).toEqual(value);
+        // What the text says (JSON has no -0: it reads back as 0).
+        if (parsed.ok) expect(parsed.arguments).toEqual(JSON.parse(text));
       }),
     );
   });
