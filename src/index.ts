@@ -22,6 +22,7 @@ export {
   type JsonRepairKind,
   type JsonStreamParser,
   type JsonStreamParserOptions,
+  type PartialString,
 } from "./json/create-json-stream-parser.ts";
 export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
 export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";
@@ -149,6 +150,7 @@ export type {
   PlannerUsage,
   PlanRequest,
   ReplanRequest,
+  ReplyDraft,
   StepOutcome,
 } from "./planner/planner-event.ts";
 export {

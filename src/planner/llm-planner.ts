@@ -289,6 +289,7 @@ export class LLMPlanner implements Planner {
       reasoning,
       what: "Planning",
       purpose: "plan",
+      onReplyDraft: request.onReplyDraft,
     });
   }
 

@@ -16,7 +16,7 @@ import type { ClarifyFunction } from "./build-clarification.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
-import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
+import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 import type { ModelCallTimeouts } from "./stream-model-parts.ts";
 import { streamModelText } from "./stream-model-text.ts";
@@ -56,6 +56,8 @@ export interface PlanAttemptsSetup {
   timeouts?: ModelCallTimeouts | undefined;
   /** What the first call is for (`plan` or `replan`); a repair re-ask is `repair`. */
   purpose: "plan" | "replan";
+  /** Receives the reply step's text as the first call writes it (see {@link PlanRequest.onReplyDraft}). */
+  onReplyDraft?: ((draft: ReplyDraft) => void) | undefined;
 }
 
 /** The longest fallback reply, in characters: the model's raw text is cut there. */
@@ -154,6 +156,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   let finalIssues: PlanIssue[] = [];
   let unreadableText: string | undefined;
   let completed = false;
+  /** The reply's text as last reported to `onReplyDraft`. */
+  let draftText = "";
 
   try {
     for (;;) {
@@ -232,6 +236,15 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           for (const element of reader.write(next.value)) {
             streamed++;
             yield* handle(element);
+          }
+          if (setup.onReplyDraft !== undefined && attempt === 0 && repairable.length === 0 && heldReply === undefined) {
+            const partial = reader.partialString();
+            const id = partial?.members["id"];
+            // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
+            if (partial !== undefined && partial.key === "text" && partial.members["type"] === "reply" && typeof id === "string" && partial.text !== draftText) {
+              draftText = partial.text;
+              setup.onReplyDraft({ id, text: partial.text });
+            }
           }
         }
       } finally {
