@@ -7,7 +7,7 @@
 import type { FinishReason, PlanModel } from "../model/plan-model.ts";
 import { createToolCallReader } from "../plan/create-tool-call-reader.ts";
 import { readPlanEntries } from "../plan/normalize-plan.ts";
-import { normalizeStep } from "../plan/normalize-step.ts";
+import { isPlainObject, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
@@ -158,6 +158,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   let completed = false;
   /** The reply's text as last reported to `onReplyDraft`. */
   let draftText = "";
+  let draftId: string | undefined;
 
   try {
     for (;;) {
@@ -219,6 +220,16 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         }
       };
 
+      /** The drafted reply closed: its whole text is the last draft, whatever validation makes of the step. */
+      const reportWholeDraft = (element: unknown): void => {
+        if (setup.onReplyDraft === undefined || draftId === undefined || attempt !== 0 || !isPlainObject(element)) return;
+        const text = element["text"];
+        if (element["id"] === draftId && element["type"] === "reply" && typeof text === "string" && text !== draftText) {
+          draftText = text;
+          setup.onReplyDraft({ id: draftId, text });
+        }
+      };
+
       // One model call, read and validated while it streams: each call in any
       // common format (docs/formats.md) becomes a step the moment it closes.
       const reader = createToolCallReader();
@@ -235,6 +246,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           text += next.value;
           for (const element of reader.write(next.value)) {
             streamed++;
+            reportWholeDraft(element);
             yield* handle(element);
           }
           if (setup.onReplyDraft !== undefined && attempt === 0 && repairable.length === 0 && heldReply === undefined) {
@@ -243,6 +255,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
             if (partial !== undefined && partial.key === "text" && partial.members["type"] === "reply" && typeof id === "string" && partial.text !== draftText) {
               draftText = partial.text;
+              draftId = id;
               setup.onReplyDraft({ id, text: partial.text });
             }
           }
@@ -253,7 +266,10 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
 
       const read = reader.end();
       let readable = read.found;
-      for (const element of read.steps) yield* handle(element);
+      for (const element of read.steps) {
+        reportWholeDraft(element);
+        yield* handle(element);
+      }
       for (const cut of read.cutOff) {
         const at = position++;
         const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`);

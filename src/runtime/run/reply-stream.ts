@@ -161,7 +161,8 @@ export class ReplyStream {
       } else if (status === "failed" || status === "skipped") {
         delta += `[step "${reference.id}" ${status === "failed" ? "failed" : "was skipped"}]`;
       } else if (final) {
-        delta += `[step "${reference.id}" did not finish]`;
+        // A step that never was (a draft's reference the plan did not keep) is written as it stands.
+        delta += status === undefined ? reference.source : `[step "${reference.id}" did not finish]`;
       } else {
         break;
       }
