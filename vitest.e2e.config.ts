@@ -11,8 +11,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/e2e/**/*.test.ts"],
-    // Left out until it can pass (see the file): the streamed-reply test needs the runtime to stream a reply step's
-    // text as the model writes it (PLANKIT_E2E_STREAMED_REPLY=1 enables it).
+    // Left out until it can pass (see the file): on the demo's multi-step request the first content does not yet
+    // come in the first half of the response (PLANKIT_E2E_STREAMED_REPLY=1 enables it).
     exclude: ["**/node_modules/**", ...(process.env["PLANKIT_E2E_STREAMED_REPLY"] === "1" ? [] : ["test/e2e/worker-streamed-reply.test.ts"])],
     environment: "node",
     fileParallelism: false,

@@ -156,10 +156,15 @@ export interface AgentRuntimeOptions {
    * - `"safe"`: only once no re-plan is possible any more (`maxReplans` or a
    *   budget spent, or `maxReplans: 0`); otherwise the reply's text goes out
    *   whole when it resolves, after every other step ended.
-   * - `"early"`: as soon as the plan ended cleanly with nothing failed; each
+   * - `"early"`: as the model writes the reply step, when the planner
+   *   reports drafts (`PlanRequest.onReplyDraft`, as `LLMPlanner` does) and
+   *   nothing but the model can change the reply yet (first planning call,
+   *   no step dropped or failed); otherwise as soon as the plan ended
+   *   cleanly with nothing failed. Only what cannot change goes out; each
    *   reference is written the moment its step ends. A step failing after
    *   that is written into the answer as a note (`[step "s2" failed]`) and is
-   *   not re-planned.
+   *   not re-planned; a reply step that ends up differing from its draft
+   *   (dropped, repaired) is answered as drafted.
    *
    * The model-integrated answer always streams token by token.
    *
