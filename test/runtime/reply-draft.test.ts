@@ -79,7 +79,7 @@ describe("a reply streamed as the model writes it", () => {
     expect(replay(JSON.parse(JSON.stringify(run.events)) as RuntimeEvent[])).toEqual(JSON.parse(JSON.stringify(state)));
   });
 
-  it('waits at a reference whose step runs, and "safe" waits for the whole reply', async () => {
+  it('"early" waits at a reference whose step runs; "safe" waits for the whole reply', async () => {
     const gate = deferred<unknown>();
     const text = ['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now."}]'];
     const early = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(text) }), registry: registryOf(() => gate.promise), ...quiet, replyStreaming: "early" }).run("go");
@@ -89,9 +89,36 @@ describe("a reply streamed as the model writes it", () => {
     expect((await early.done).reply?.text).toBe("Got 7 now.");
     expect(deltasOf(early.events)).toEqual(["Got ", "7 now."]);
 
-    const safe = await collect(new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(text) }), registry: registryOf(() => ({ x: 7 })), ...quiet }).run("go"));
-    expect(deltasOf(safe)).toEqual(["Got 7 now."]);
-    expect(indexOf(safe, (event) => event.type === "reply-delta")).toBeGreaterThan(indexOf(safe, (event) => event.type === "plan-end"));
+    // "safe" does not start while a step runs: it may still fail, and a re-plan replace the reply.
+    const running = deferred<unknown>();
+    const safeRun = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(text) }), registry: registryOf(() => running.promise), ...quiet }).run("go");
+    await until(safeRun.events, (event) => event.type === "plan-end");
+    expect(deltasOf(safeRun.events)).toEqual([]);
+    running.resolve({ x: 7 });
+    await safeRun.done;
+    expect(deltasOf(safeRun.events)).toEqual(["Got 7 now."]);
+  });
+
+  it('"safe" streams the draft once every other step has succeeded, and keeps re-plans for a step that fails first', async () => {
+    const ended = deferred<unknown>();
+    const chunks = ['[{"id":"s1","type":"tool","name":"a","arguments":{}},', ended.promise, '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now', '."}]'];
+    const run = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(chunks) }), registry: registryOf(() => ({ x: 7 })), ...quiet }).run("go");
+    await until(run.events, (event) => event.type === "step-end" && event.stepId === "s1");
+    ended.resolve(undefined);
+    const events = await collect(run);
+    expect(deltasOf(events)).toEqual(["Got ", "7 now", "."]);
+    expect(indexOf(events, (event) => event.type === "reply-delta")).toBeLessThan(indexOf(events, (event) => event.type === "plan-end"));
+    expect(invariantProblems(events)).toEqual([]);
+
+    const failed = deferred<unknown>();
+    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', failed.promise, '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}}."}]'], () => '[{"id":"r1","type":"reply","text":"Re-planned."}]');
+    const failing = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: registryOf(() => Promise.reject(new Error("down"))), ...quiet }).run("go");
+    await until(failing.events, (event) => event.type === "step-error");
+    failed.resolve(undefined);
+    const state = await failing.done;
+    expect(model.purposes).toEqual(["plan", "replan"]);
+    expect(state.reply?.text).toBe("Re-planned.");
+    expect(deltasOf(failing.events)).toEqual(["Re-planned."]);
   });
 
   it("holds back a reply that may still be one reference, and a reference or a surrogate pair cut in two", async () => {

@@ -48,8 +48,7 @@ export const chatCompletionsRoute: WorkerRoute = {
       throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] });
     }
     const stream = body.stream === true;
-    // A streamed reply goes out as the model writes it; a whole one keeps every re-plan open.
-    const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile, replyStreaming: stream ? "early" : "safe" });
+    const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });
     const chunks = toChatCompletionChunks(run, { model: workerDefaults.chatModelId, includeUsage: !stream || body.stream_options?.include_usage === true });
     const headers = { "x-plankit-run-id": run.runId };
     if (stream) return new Response(encodeChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });

@@ -27,7 +27,7 @@ export const chatRoute: WorkerRoute = {
       const detail = "the last message must be a user message with text";
       throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] });
     }
-    const { run, stop } = startRun(c, { input: dialog, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile, replyStreaming: "early" });
+    const { run, stop } = startRun(c, { input: dialog, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile });
     const response = toUIMessageStreamResponse(run, { headers: { "x-plankit-run-id": run.runId } });
     const source = response.body as ReadableStream<Uint8Array>;
     const reader = source.getReader();

@@ -13,8 +13,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 /**
  * `POST /v1/run` (`{ query, tools?, maxSteps?, profile? }`): the run's
  * events as Server-Sent Events, `model` first and `run-end` last, the
- * reply as it is written (`reply-delta`, with `replyStreaming: "early"`:
- * from the moment the model writes the reply step) then whole (`reply`); the run id
+ * reply as it is written (`reply-delta`) then whole (`reply`); the run id
  * in `x-plankit-run-id`. A client that goes away aborts the run.
  */
 export const runRoute: WorkerRoute = {
@@ -24,7 +23,7 @@ export const runRoute: WorkerRoute = {
   handle: async (c) => {
     const { selected, registry } = c.var;
     const body = await readJsonBody(c.req.raw, createRequestBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…"}');
-    const { run, stop } = startRun(c, { input: body.query, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile, replyStreaming: "early" });
+    const { run, stop } = startRun(c, { input: body.query, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile });
     const stream = createEventStream(run, { first: [{ type: "model", name: selected.name, provider: selected.provider }], onCancel: stop });
     return new Response(stream, { headers: { ...eventStreamHeaders, "x-plankit-run-id": run.runId } });
   },

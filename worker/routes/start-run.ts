@@ -18,16 +18,6 @@ export interface RunRequest {
   tools?: readonly string[] | undefined;
   maxSteps?: number | undefined;
   profile?: unknown;
-  /**
-   * When the reply streams (`AgentRuntimeOptions.replyStreaming`); a
-   * `runtime` option of the Worker overrides it. Streamed routes pass
-   * `"early"`: the reply reaches the client as the model writes it, at the
-   * price that a step failing after that is written into the answer as a
-   * note instead of being re-planned.
-   *
-   * @defaultValue `"safe"`
-   */
-  replyStreaming?: "safe" | "early";
 }
 
 /**
@@ -53,7 +43,6 @@ export function startRun(c: Context<WorkerAppEnv>, request: RunRequest): { run: 
   const profile = request.profile as PlannerProfile | string | undefined;
   const runtime = new AgentRuntime({
     ...workerDefaults.runtime,
-    ...(request.replyStreaming === undefined ? {} : { replyStreaming: request.replyStreaming }),
     ...options.runtime,
     planner,
     registry,

@@ -325,7 +325,7 @@ export class RunExecution {
         signal: this.signal,
         awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
       };
-      if (this.#config.replyStreaming === "early") request.onReplyDraft = (draft) => this.#draftReply(draft);
+      request.onReplyDraft = (draft) => this.#draftReply(draft);
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
       if (context !== "") request.context = context;
       done = await readPlannerEvents(
@@ -734,11 +734,12 @@ export class RunExecution {
   }
 
   /**
-   * The model is writing the reply step (`replyStreaming: "early"`): its
-   * text starts streaming at once when nothing can replace the reply but
-   * the model itself — the plan is still the first call's, with no issue
-   * (so no repair is coming), no step failed, no re-plan happened — and
-   * from then on the plan is fixed. Later drafts extend it.
+   * The model is writing the reply step: its text starts streaming at once
+   * when nothing but the model can change the reply — the plan is still
+   * the first call's, with no issue (so no repair is coming), no step
+   * failed, no re-plan happened, and with `replyStreaming: "safe"` every
+   * other step has already succeeded (so no failure can call for a
+   * re-plan) — and from then on the plan is fixed. Later drafts extend it.
    *
    * @param draft - the reply's id and text so far.
    */
@@ -747,6 +748,7 @@ export class RunExecution {
     if (streaming === undefined) {
       if (this.#phase !== "planning" || this.#anyFailure || this.#planIssues > 0 || this.#meter.usage.replans > 0) return;
       if (this.#planSource.state !== "streaming" || this.#planSource.attempt !== 1 || this.#table.has(draft.id)) return;
+      if (this.#config.replyStreaming === "safe" && !this.#table.order.every((entry) => entry.status === "succeeded")) return;
       streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
       this.#streamingReply = streaming;
     } else if (streaming.entry !== undefined || streaming.id !== draft.id || !streaming.stream.extend(draft.text)) {
