@@ -98,6 +98,13 @@ export interface PlanRequest {
 export interface ReplyDraft {
   /** The reply step's id. */
   id: string;
+  /**
+   * How many steps of the plan come before the reply (all already handed
+   * out as `step` events): a runtime streams a draft only once it has seen
+   * them all, so a planner wrapper that holds events back gets no draft
+   * ahead of its steps.
+   */
+  index: number;
   /** Its text as written so far (every report extends the one before, unless the model's text was repaired). */
   text: string;
 }

@@ -226,7 +226,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const text = element["text"];
         if (element["id"] === draftId && element["type"] === "reply" && typeof text === "string" && text !== draftText) {
           draftText = text;
-          setup.onReplyDraft({ id: draftId, text });
+          setup.onReplyDraft({ id: draftId, text, index: planSize() });
         }
       };
 
@@ -256,7 +256,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             if (partial !== undefined && partial.key === "text" && partial.members["type"] === "reply" && typeof id === "string" && partial.text !== draftText) {
               draftText = partial.text;
               draftId = id;
-              setup.onReplyDraft({ id, text: partial.text });
+              setup.onReplyDraft({ id, text: partial.text, index: planSize() });
             }
           }
         }

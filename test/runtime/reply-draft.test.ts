@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PlanModel, PlanModelRequest } from "../../src/model/plan-model.ts";
 import { LLMPlanner } from "../../src/planner/llm-planner.ts";
+import type { Planner, PlannerEvent } from "../../src/planner/planner-event.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { replay } from "../../src/runtime/replay.ts";
@@ -189,5 +190,23 @@ describe("a reply streamed as the model writes it", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("gets no draft ahead of its steps through a planner that holds the events back", async () => {
+    const inner = new LLMPlanner({ model: chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now."}]']) });
+    const holding: Planner = {
+      async *stream(request) {
+        const events: PlannerEvent[] = [];
+        for await (const event of inner.stream(request)) events.push(event);
+        yield* events;
+      },
+      replan: (request) => inner.replan(request),
+    };
+    for (const replyStreaming of ["safe", "early"] as const) {
+      const events = await collect(new AgentRuntime({ planner: holding, registry: registryOf(() => ({ x: 7 })), ...quiet, replyStreaming }).run("go"));
+      expect(deltasOf(events).join("")).toBe("Got 7 now.");
+      expect(indexOf(events, (event) => event.type === "reply-delta")).toBeGreaterThan(indexOf(events, (event) => event.type === "step-end"));
+      expect(invariantProblems(events)).toEqual([]);
+    }
   });
 });

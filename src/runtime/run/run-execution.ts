@@ -747,7 +747,8 @@ export class RunExecution {
     let streaming = this.#streamingReply;
     if (streaming === undefined) {
       if (this.#phase !== "planning" || this.#anyFailure || this.#planIssues > 0 || this.#meter.usage.replans > 0) return;
-      if (this.#planSource.state !== "streaming" || this.#planSource.attempt !== 1 || this.#table.has(draft.id)) return;
+      // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
+      if (this.#planSource.state !== "streaming" || this.#planSource.attempt !== 1 || this.#table.order.length !== draft.index || this.#table.has(draft.id)) return;
       if (this.#config.replyStreaming === "safe" && !this.#table.order.every((entry) => entry.status === "succeeded")) return;
       streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
       this.#streamingReply = streaming;
