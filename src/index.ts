@@ -44,6 +44,7 @@ export type {
   PlannerUsage,
   PlanRequest,
   ReplanRequest,
+  ReplyDraft,
   StepOutcome,
 } from "./planner/planner-event.ts";
 export type { Planner } from "./planner/planner.ts";

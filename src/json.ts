@@ -11,6 +11,7 @@ export {
   type JsonRepairKind,
   type JsonStreamParser,
   type JsonStreamParserOptions,
+  type PartialString,
 } from "./json/create-json-stream-parser.ts";
 export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
 export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";

@@ -21,6 +21,11 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  *   an `EventSource` waits before it reconnects;
  * - `heartbeatMs`: how often a whole (not streamed) chat completion's body
  *   writes a space while its run goes on;
+ * - `streamHeartbeatMs`: how long an event stream of `/v1/*` may stay
+ *   quiet before an SSE comment line (`:`) is written: a write to a client
+ *   that left fails and cancels the stream, which aborts the run within
+ *   about two heartbeats where nothing else reports the disconnect
+ *   (`wrangler dev`);
  * - `runtime`: the settings of a run answered in the request
  *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`); nobody can approve a
  *   step there, so `approvalTimeoutMs` is 1: a step that a `policy` (the
@@ -45,6 +50,7 @@ export const workerDefaults = {
   chatModelId: "plankit",
   retryMs: 3000,
   heartbeatMs: 1000,
+  streamHeartbeatMs: 400,
   runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
   approvalPolicy: { save_note: { approval: "plan" } } as Readonly<Record<string, ToolPolicy>>,

@@ -117,6 +117,16 @@ export interface JsonRepair {
   message: string;
 }
 
+/** What {@link JsonStreamParser.partialString} returns. */
+export interface PartialString {
+  /** The members of the open element read so far. */
+  members: Record<string, unknown>;
+  /** The key of the string. */
+  key: string;
+  /** The string's text so far. */
+  text: string;
+}
+
 /** A push parser created by {@link createJsonStreamParser}. */
 export interface JsonStreamParser {
   /**
@@ -151,6 +161,18 @@ export interface JsonStreamParser {
    * `prose: false`, `"rejected"` when the text does not start with a value.
    */
   readonly status: "reading" | "done" | "rejected";
+  /**
+   * The string being written directly inside the open element of the array
+   * `write()` hands out, when that element is an object: its members so
+   * far and the string's key and text so far (escapes decoded, an escape
+   * in progress left out). `undefined` at any other point, while a lenient
+   * candidate is still tried, and in lenient states that may still change
+   * the text read (a line end inside a string, a `+` concatenation). The
+   * members are a copy.
+   *
+   * @returns the string in progress, or `undefined`.
+   */
+  partialString(): PartialString | undefined;
   /**
    * With `prose: false`, once {@link JsonStreamParser.status} is not
    * `"reading"`: the offset of the first character that is not part of the
@@ -410,6 +432,16 @@ class Parser implements JsonStreamParser {
     if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT) this.restOffset = this.offset;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return this.out;
+  }
+
+  partialString(): PartialString | undefined {
+    const mode = this.mode;
+    if ((mode !== STRING && mode !== ESCAPE && mode !== UNICODE) || this.tokenIsKey || this.concatenating || this.speculating) return undefined;
+    const d = this.emitDepth;
+    if (d === 0 || this.depth !== d + 1 || this.isArray[d] !== false) return undefined;
+    const key = this.keys[d];
+    if (key === undefined) return undefined;
+    return { members: { ...(this.stack[d] as Record<string, unknown>) }, key, text: this.text };
   }
 
   get status(): "reading" | "done" | "rejected" {

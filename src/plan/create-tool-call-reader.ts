@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { createJsonStreamParser, type JsonStreamParser, type PartialString } from "../json/create-json-stream-parser.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { toCallStep } from "./to-call-step.ts";
 
@@ -60,6 +60,16 @@ export interface ToolCallReader {
    * @returns the steps only the end completed, the cut-off calls and the other values.
    */
   end(): ToolCallReadResult;
+  /**
+   * The string being written inside the open step of a JSON list of steps
+   * (see {@link JsonStreamParser.partialString}), as the model writes it:
+   * `{ members: { id: "s4", type: "reply" }, key: "text", text: "It is " }`.
+   * `undefined` anywhere else, and before the list is known to hold steps
+   * (its first element closed as an object).
+   *
+   * @returns the string in progress, or `undefined`.
+   */
+  partialString(): PartialString | undefined;
 }
 
 /** Tags (`<x>`, `</x>`, `<|x|>`) around tool calls; after an opening one comes a call position. */
@@ -178,6 +188,11 @@ class Reader implements ToolCallReader {
     if (this.json !== undefined) this.endJson(this.json);
     if (this.python !== undefined) this.endPython(this.python);
     return { steps: this.out, cutOff: this.cutOff, values: this.values, found: this.found || this.out.length > 0 };
+  }
+
+  partialString(): PartialString | undefined {
+    const read = this.json;
+    return read?.plan === true && !this.ended ? read.parser.partialString() : undefined;
   }
 
   /** Notes how far a decision at `at` read before it ran out of text, so that it goes on from there. */

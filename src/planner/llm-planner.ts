@@ -309,6 +309,7 @@ export class LLMPlanner implements Planner {
       reasoning,
       what: "Planning",
       purpose: "plan",
+      onReplyDraft: request.onReplyDraft,
     });
   }
 

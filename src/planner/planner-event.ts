@@ -79,7 +79,34 @@ export interface PlanRequest {
    * @defaultValue none
    */
   awaitOutcomes?: (stepIds: readonly string[]) => Promise<StepOutcome[]>;
+  /**
+   * Receives the reply step's text while the model is still writing it,
+   * each time it grew: a draft, not a step — the step may still turn out
+   * invalid, cut off or replaced by a repair, and its text may differ. A
+   * runtime that streams replies early (`replyStreaming: "early"`) uses it.
+   * `LLMPlanner` reports the reply of its first planning call, in the JSON
+   * shape its prompt asks for (`{"id": …, "type": "reply", "text": …}`),
+   * until a step of the call has been dropped.
+   *
+   * @defaultValue none
+   */
+  onReplyDraft?: (draft: ReplyDraft) => void;
   signal?: AbortSignal;
+}
+
+/** The reply step's text so far, as {@link PlanRequest.onReplyDraft} receives it. */
+export interface ReplyDraft {
+  /** The reply step's id. */
+  id: string;
+  /**
+   * How many steps of the plan come before the reply (all already handed
+   * out as `step` events): a runtime streams a draft only once it has seen
+   * them all, so a planner wrapper that holds events back gets no draft
+   * ahead of its steps.
+   */
+  index: number;
+  /** Its text as written so far (every report extends the one before, unless the model's text was repaired). */
+  text: string;
 }
 
 /** What became of a planned step, as {@link PlanRequest.awaitOutcomes} tells it. */

@@ -8,6 +8,7 @@ import type { FinishReason, PlanModel } from "../model/plan-model.ts";
 import { createToolCallReader } from "../plan/create-tool-call-reader.ts";
 import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
@@ -16,7 +17,7 @@ import type { ClarifyFunction } from "./build-clarification.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
-import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
+import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import { streamModelText } from "../model/stream-model-text.ts";
@@ -57,6 +58,8 @@ export interface PlanAttemptsSetup {
   timeouts: ModelTimeouts;
   /** What the first call is for (`plan` or `replan`); a repair re-ask is `repair`. */
   purpose: "plan" | "replan";
+  /** Receives the reply step's text as the first call writes it (see {@link PlanRequest.onReplyDraft}). */
+  onReplyDraft?: ((draft: ReplyDraft) => void) | undefined;
 }
 
 /** The longest fallback reply, in characters: the model's raw text is cut there. */
@@ -158,6 +161,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   let finalIssues: PlanIssue[] = [];
   let unreadableText: string | undefined;
   let completed = false;
+  /** The reply's text as last reported to `onReplyDraft`. */
+  let draftText = "";
+  let draftId: string | undefined;
 
   try {
     for (;;) {
@@ -220,6 +226,16 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         }
       };
 
+      /** The drafted reply closed: its whole text is the last draft, whatever validation makes of the step. */
+      const reportWholeDraft = (element: unknown): void => {
+        if (setup.onReplyDraft === undefined || draftId === undefined || attempt !== 0 || !isRecord(element)) return;
+        const text = element["text"];
+        if (element["id"] === draftId && element["type"] === "reply" && typeof text === "string" && text !== draftText) {
+          draftText = text;
+          setup.onReplyDraft({ id: draftId, text, index: planSize() });
+        }
+      };
+
       // One model call, read and validated while it streams: each call in any
       // common format (docs/formats.md) becomes a step the moment it closes.
       const reader = createToolCallReader();
@@ -236,7 +252,18 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           text += next.value;
           for (const element of reader.write(next.value)) {
             streamed++;
+            reportWholeDraft(element);
             yield* handle(element);
+          }
+          if (setup.onReplyDraft !== undefined && attempt === 0 && repairable.length === 0 && heldReply === undefined) {
+            const partial = reader.partialString();
+            const id = partial?.members["id"];
+            // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
+            if (partial !== undefined && partial.key === "text" && partial.members["type"] === "reply" && typeof id === "string" && partial.text !== draftText) {
+              draftText = partial.text;
+              draftId = id;
+              setup.onReplyDraft({ id, text: partial.text, index: planSize() });
+            }
           }
         }
       } finally {
@@ -245,7 +272,10 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
 
       const read = reader.end();
       let readable = read.found;
-      for (const element of read.steps) yield* handle(element);
+      for (const element of read.steps) {
+        reportWholeDraft(element);
+        yield* handle(element);
+      }
       for (const cut of read.cutOff) {
         const at = position++;
         const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`);

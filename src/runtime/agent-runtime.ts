@@ -154,13 +154,21 @@ export interface AgentRuntimeOptions {
    * What was streamed cannot be taken back, so a streaming reply fixes the
    * plan: no re-plan replaces it afterwards.
    *
-   * - `"safe"`: only once no re-plan is possible any more (`maxReplans` or a
-   *   budget spent, or `maxReplans: 0`); otherwise the reply's text goes out
-   *   whole when it resolves, after every other step ended.
-   * - `"early"`: as soon as the plan ended cleanly with nothing failed; each
-   *   reference is written the moment its step ends. A step failing after
-   *   that is written into the answer as a note (`[step "s2" failed]`) and is
-   *   not re-planned.
+   * - `"safe"`: only when no failure can call for a re-plan any more: as
+   *   the model writes the reply step when every other step has already
+   *   succeeded (with a planner that reports drafts,
+   *   `PlanRequest.onReplyDraft`, as `LLMPlanner` does, and no step dropped),
+   *   or once no re-plan is possible (`maxReplans` or a budget spent, or
+   *   `maxReplans: 0`); otherwise the reply's text goes out whole when it
+   *   resolves, after every other step ended.
+   * - `"early"`: as the model writes the reply step even while steps run
+   *   (no step dropped or failed so far), or as soon as the plan ended
+   *   cleanly with nothing failed. A step failing after that is written into
+   *   the answer as a note (`[step "s2" failed]`) and is not re-planned.
+   *
+   * Only what cannot change goes out; each reference is written the moment
+   * its step ends. A reply step that ends up differing from its draft
+   * (dropped, repaired) is answered as drafted.
    *
    * The model-integrated answer always streams token by token.
    *

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
 
 /*
- * Needs the runtime to emit reply-delta events as the reply is written. Until it does, this file is
- * left out of the e2e suite; run it with PLANKIT_E2E_STREAMED_REPLY=1 (see vitest.e2e.config.ts).
+ * The first content in the first half of the response: not met, so this file is left out of the e2e suite;
+ * run it with PLANKIT_E2E_STREAMED_REPLY=1 (see vitest.e2e.config.ts). The reply streams as the model writes
+ * it (worker-reply-as-written.test.ts, in the suite), but on this request the plan takes about 2.9 s of the
+ * 3 s and the reply step is its last element: the first content comes about 2.3 s in.
  */
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");

@@ -546,4 +546,64 @@ describe("createJsonStreamParser", () => {
       expect(parser.offset).toBe(6);
     });
   });
+
+  describe("partialString", () => {
+    const text = '[{"id":"s1","text":"no"},{"id":"s2","type":"reply","text":"a\\u00e9\\"b {{s1}}","n":[1,"x"]}]';
+    const whole = JSON.parse(text) as { id: string; type?: string; text: string }[];
+
+    it("gives the open element's string as written so far, at every offset, never more than the final text", () => {
+      const seen: string[] = [];
+      const parser = createJsonStreamParser();
+      for (const character of text) {
+        parser.write(character);
+        const partial = parser.partialString();
+        if (partial === undefined) continue;
+        // The element is the one whose members so far match (the first has no id yet while its id is written).
+        const element = (whole.find((candidate) => candidate.id === partial.members["id"]) ?? whole[partial.key === "id" && parser.offset > 30 ? 1 : 0]) as Record<string, unknown>;
+        expect(String(element[partial.key]).startsWith(partial.text)).toBe(true);
+        for (const [key, value] of Object.entries(partial.members)) expect(element[key]).toEqual(value);
+        if (partial.key === "text") seen.push(partial.text);
+      }
+      // Every prefix of both texts was seen, the escape sequences never half-written.
+      expect(seen).toContain("a");
+      expect(seen).toContain("aé");
+      expect(seen).toContain('aé"b {{s1}');
+      expect(seen).not.toContain("a\\");
+      // The first element is still a candidate (lenient mode tries it as the value): nothing of it is reported.
+      expect(seen).not.toContain("n");
+    });
+
+    it("is undefined for keys, other values, nested strings, a candidate in prose, and a root that is not an array", () => {
+      const at = (input: string, options: JsonStreamParserOptions = { prose: false }) => {
+        const parser = createJsonStreamParser(options);
+        parser.write(input);
+        return parser.partialString();
+      };
+      expect(at('[{"te')).toBeUndefined();
+      expect(at('[{"n":12')).toBeUndefined();
+      expect(at('[{"a":{"b":"c')).toBeUndefined();
+      expect(at('["plain')).toBeUndefined();
+      expect(at('{"text":"x')).toBeUndefined();
+      expect(at('{"steps":[{},{"text":"x', { strict: true, unwrapKeys: ["steps"] })).toEqual({ members: {}, key: "text", text: "x" });
+      // Lenient: a wrapping root object stays a candidate until it closes.
+      expect(at('{"steps":[{},{"text":"x', { prose: false, unwrapKeys: ["steps"] })).toBeUndefined();
+      expect(at('[{},{"id":"s2","text":"x')).toEqual({ members: { id: "s2" }, key: "text", text: "x" });
+      expect(at('[{},{"text":"x', { strict: true })).toEqual({ members: {}, key: "text", text: "x" });
+      expect(at('[{"text":"x', { strict: true })).toEqual({ members: {}, key: "text", text: "x" });
+      // Lenient: the first element is still a candidate for the value.
+      expect(at('[{"text":"x')).toBeUndefined();
+      // In prose, a candidate is tried until its first element closes: nothing is reported meanwhile.
+      expect(at('Plan: [{"text":"x', {})).toBeUndefined();
+      expect(at('Plan: [{},{"text":"x', {})).toEqual({ members: {}, key: "text", text: "x" });
+    });
+
+    it("hands out a copy of the members", () => {
+      const parser = createJsonStreamParser({ strict: true });
+      parser.write('[{"id":"s1","text":"x');
+      const partial = parser.partialString();
+      if (partial !== undefined) partial.members["id"] = "changed";
+      parser.write('"}]');
+      expect(parser.end()).toEqual([{ id: "s1", text: "x" }]);
+    });
+  });
 });

@@ -424,4 +424,21 @@ describe("createToolCallReader", () => {
       expect(large.copied / text(200).length).toBeLessThan((small.copied / text(20).length) * 1.1);
     });
   });
+
+  it("reports the string being written in a step of a JSON list once the list is known to hold steps", () => {
+    const reader = createToolCallReader();
+    reader.write('Here: [{"id":"s1","type":"tool","name":"a","arguments":{"q":"x');
+    // The first element decides whether the list holds steps: nothing before it closed.
+    expect(reader.partialString()).toBeUndefined();
+    expect(reader.write('"}},{"id":"s2","type":"reply","text":"It is ')).toHaveLength(1);
+    expect(reader.partialString()).toEqual({ members: { id: "s2", type: "reply" }, key: "text", text: "It is " });
+    reader.write('sunny."}]');
+    expect(reader.partialString()).toBeUndefined();
+    const python = createToolCallReader();
+    python.write('get_weather(city="Par');
+    expect(python.partialString()).toBeUndefined();
+    const values = createToolCallReader();
+    values.write('[1, 2, "thr');
+    expect(values.partialString()).toBeUndefined();
+  });
 });

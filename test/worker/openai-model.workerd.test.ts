@@ -17,7 +17,7 @@ function events(text: string): { event: string; data: Record<string, unknown> }[
   return text
     .trim()
     .split("\n\n")
-    .filter((block) => !block.startsWith("retry: "))
+    .filter((block) => !block.startsWith("retry: ") && block !== ":")
     .map((block) => {
       const lines = block.split("\n");
       const event = lines.find((line) => line.startsWith("event: "))?.slice(7) ?? "";

@@ -9,7 +9,8 @@ export interface SseMessage {
 
 /**
  * Parses an SSE body strictly: a `retry:` hint first, then every message is
- * exactly `id`, `event`, `data` lines, then a blank line.
+ * exactly `id`, `event`, `data` lines, then a blank line; the only other
+ * block allowed is the heartbeat, a bare `:` comment.
  */
 export function parseStrictSse(text: string): SseMessage[] {
   expect(text).toMatch(/^retry: \d+\n\n/);
@@ -18,6 +19,7 @@ export function parseStrictSse(text: string): SseMessage[] {
     .replace(/^retry: \d+\n\n/, "")
     .slice(0, -2)
     .split("\n\n")
+    .filter((block) => block !== ":")
     .map((block) => {
       const lines = block.split("\n");
       expect(lines).toHaveLength(3);

@@ -60,6 +60,79 @@ describe("createRedactor and redactBody", () => {
   });
 });
 
+/** A source the test writes into: `send` enqueues text, `cancelled` holds the reason of a cancel. */
+function createManualSource(): { stream: ReadableStream<Uint8Array>; send: (text: string) => void; end: () => void; cancelled: { reason?: unknown; called: boolean } } {
+  const encoder = new TextEncoder();
+  let control: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const cancelled: { reason?: unknown; called: boolean } = { called: false };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      control = controller;
+    },
+    cancel(reason) {
+      cancelled.called = true;
+      cancelled.reason = reason;
+    },
+  });
+  return { stream, send: (text) => control?.enqueue(encoder.encode(text)), end: () => control?.close(), cancelled };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("redactBody's heartbeat", () => {
+  const decoder = new TextDecoder();
+  const readText = async (reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string | undefined> => {
+    const next = await reader.read();
+    return next.done ? undefined : decoder.decode(next.value);
+  };
+
+  it("writes an SSE comment while a stream is quiet at a message boundary, and loses no event of the source", async () => {
+    const source = createManualSource();
+    const reader = redactBody(source.stream, createRedactor([]), { prefix: "retry: 3000\n\n", heartbeatMs: 1 }).getReader();
+    expect(await readText(reader)).toBe("retry: 3000\n\n");
+    source.send("data: 1\n\n");
+    expect(await readText(reader)).toBe("data: 1\n\n");
+    // Nothing comes: the body writes comments, as many as the client reads.
+    expect(await readText(reader)).toBe(":\n\n");
+    expect(await readText(reader)).toBe(":\n\n");
+    source.send("data: 2\n\n");
+    for (let next = await readText(reader); next !== "data: 2\n\n"; next = await readText(reader)) expect(next).toBe(":\n\n");
+    source.end();
+    expect(await readText(reader)).toBeUndefined();
+  });
+
+  it("never writes a comment inside a message (the source stopped mid-line)", async () => {
+    const source = createManualSource();
+    const reader = redactBody(source.stream, createRedactor([]), { heartbeatMs: 1 }).getReader();
+    source.send("data: {\"half\":");
+    expect(await readText(reader)).toBe('data: {"half":');
+    const next = reader.read();
+    // Many heartbeats' worth of quiet: still nothing may be written until the message ends.
+    await sleep(50);
+    source.send(" 1}\n\n");
+    const value = await next;
+    expect(value.done ? undefined : decoder.decode(value.value)).toBe(" 1}\n\n");
+    expect(await readText(reader)).toBe(":\n\n");
+    await reader.cancel("done");
+  });
+
+  it("writes none without heartbeatMs, and passes a cancel during a quiet spell to the source", async () => {
+    const quiet = createManualSource();
+    const quietReader = redactBody(quiet.stream, createRedactor([])).getReader();
+    const pending = quietReader.read();
+    await sleep(30);
+    quiet.send("data: x\n\n");
+    const first = await pending;
+    expect(first.done ? undefined : decoder.decode(first.value)).toBe("data: x\n\n");
+
+    const source = createManualSource();
+    const reader = redactBody(source.stream, createRedactor([]), { heartbeatMs: 1 }).getReader();
+    expect(await readText(reader)).toBe(":\n\n");
+    await reader.cancel("client went away");
+    expect(source.cancelled).toEqual({ called: true, reason: "client went away" });
+  });
+});
+
 describe("openAIErrorResponse", () => {
   it("names the field at fault as OpenAI does, the code in snake_case, the type by status", async () => {
     const body = async (problem: HttpProblem) => ((await openAIErrorResponse(problem).json()) as { error: Record<string, unknown> }).error;

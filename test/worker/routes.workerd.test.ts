@@ -365,6 +365,24 @@ describe("client disconnects", () => {
     expect(state.aborted).toBe(true);
   });
 
+  it("are noticed by a write: a quiet stream writes heartbeat comments while its tool runs, and a cancel aborts the tool", async () => {
+    const { registry, state } = createHangingTool();
+    const disconnecting = createWorker({
+      createTools: () => registry,
+      selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
+    });
+    const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await readUntil(reader, (sofar) => sofar.includes("event: step-start") && sofar.includes("event: plan-end") && sofar.endsWith("\n\n"));
+    // Nothing happens in the run any more: what the client reads next are comments.
+    const quiet = await readUntil(reader, (sofar) => sofar.length >= 6);
+    expect(quiet).toMatch(/^(:\n\n)+$/u);
+    expect(state.aborted).toBe(false);
+    await reader.cancel("the write failed");
+    await waitFor(() => state.aborted);
+    expect(state.aborted).toBe(true);
+  });
+
   it("abort the model stream of a plan that is still being written", async () => {
     const signals: AbortSignal[] = [];
     const slowModel: PlanModel = {

@@ -12,7 +12,10 @@ import { workerDefaults } from "../worker-defaults.ts";
 
 /**
  * Starts every event stream of `/v1/*` with a `retry:` hint (how long an
- * `EventSource` waits before it reconnects), and passes every response body of `/v1/*` — JSON, problems, event streams,
+ * `EventSource` waits before it reconnects) and keeps writing to it while
+ * it is quiet (an SSE comment every `streamHeartbeatMs`, so that a client
+ * that left is noticed by the failed write even where the request's
+ * signal does not fire), and passes every response body of `/v1/*` — JSON, problems, event streams,
  * whole or streamed, the status routes' included — through the redactor of
  * the Worker's secrets (`OPENAI_API_KEY`, `PLANKIT_TOKEN`): each secret is
  * replaced with `[redacted]` wherever it appears, whatever its length,
@@ -37,7 +40,8 @@ export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     if ((!redactor.active && !eventStream) || response.body === null) return;
     const headers = new Headers(response.headers);
     headers.delete("content-length");
-    const redacted = new Response(redactBody(response.body, redactor, eventStream ? formatSse({ retry: workerDefaults.retryMs }) : ""), { status: response.status, statusText: response.statusText, headers });
+    const options = eventStream ? { prefix: formatSse({ retry: workerDefaults.retryMs }), heartbeatMs: workerDefaults.streamHeartbeatMs } : {};
+    const redacted = new Response(redactBody(response.body, redactor, options), { status: response.status, statusText: response.statusText, headers });
     c.res = undefined;
     c.res = redacted;
   };

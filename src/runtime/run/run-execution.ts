@@ -9,7 +9,7 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../model/plan-model.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { FailedStep, PlannerEvent, PlannerProfile, ReplanRequest, StepOutcome } from "../../planner/planner-event.ts";
+import type { FailedStep, PlannerEvent, PlannerProfile, ReplanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
 import type { Planner } from "../../planner/planner.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
@@ -139,8 +139,14 @@ export class RunExecution {
   #startedAt = 0;
   #deadlineTimer: unknown;
   #planIterator: AsyncIterator<PlannerEvent> | undefined;
-  /** The reply step whose text is already streaming, if any: the plan is then fixed. */
-  #streamingReply: { entry: StepEntry; stream: ReplyStream } | undefined;
+  /**
+   * The reply whose text is already streaming, if any: the plan is then
+   * fixed. `entry` is `undefined` while the reply is a draft the model is
+   * still writing (its step not yet planned).
+   */
+  #streamingReply: { entry: StepEntry | undefined; id: string; stream: ReplyStream } | undefined;
+  /** Issues the plan source has had (a repair may follow them, which may replace the reply). */
+  #planIssues = 0;
   #settling = false;
   #settleAgain = false;
   #resolveFinished: () => void = () => undefined;
@@ -287,7 +293,7 @@ export class RunExecution {
       const streaming = this.#streamingReply;
       if (streaming !== undefined) {
         this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
-        this.#event({ type: "reply", text: streaming.stream.written, source: "step", stepId: streaming.entry.step.id });
+        this.#event(this.#stepReply(streaming));
       } else {
         const text = renderTemplateReply(this.#table);
         this.#replyDelta(text);
@@ -321,13 +327,17 @@ export class RunExecution {
         signal: this.signal,
         awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
       };
+      request.onReplyDraft = (draft) => this.#draftReply(draft);
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
       if (context !== "") request.context = context;
       done = await readPlannerEvents(
         this.#config.planner.stream(request),
         {
           step: (step) => this.#addStep(step, this.#planSource),
-          issue: (issue, action) => this.#event({ type: "step-issue", issue, action }),
+          issue: (issue, action) => {
+            this.#planIssues++;
+            this.#event({ type: "step-issue", issue, action });
+          },
           repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: ++repairs }),
           turnEnd: (clean) => this.#endTurn(clean),
         },
@@ -512,6 +522,13 @@ export class RunExecution {
     }
     if (step.type !== "reply") this.#active++;
     this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: entry.early });
+    const streaming = this.#streamingReply;
+    if (step.type === "reply" && streaming !== undefined && streaming.entry === undefined) {
+      // The drafted reply became a step: it goes on from what was written, or, if the step differs from it, as drafted.
+      streaming.stream.close(step.text);
+      streaming.entry = entry;
+      entry.fixed = true;
+    }
     return entry;
   }
 
@@ -703,19 +720,55 @@ export class RunExecution {
    * it resolves.
    */
   #advanceReply(): void {
-    if (this.#phase !== "executing" && this.#phase !== "finishing") return;
     let streaming = this.#streamingReply;
+    if (this.#phase !== "executing" && this.#phase !== "finishing" && !(this.#phase === "planning" && streaming !== undefined)) return;
     if (streaming === undefined) {
       if (this.#anyFailure || this.#planSource.state !== "clean" || this.#meter.usage.replans > 0) return;
       if (this.#config.replyStreaming === "safe" && this.#meter.replanAllowed()) return;
       const last = this.#table.order[this.#table.order.length - 1];
       if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== this.#planSource) return;
       if (!ReplyStream.streamable(last.step.text)) return;
-      streaming = { entry: last, stream: new ReplyStream(last.step.text) };
+      streaming = { entry: last, id: last.step.id, stream: new ReplyStream(last.step.text) };
       last.fixed = true;
       this.#streamingReply = streaming;
     }
     this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));
+  }
+
+  /**
+   * The model is writing the reply step: its text starts streaming at once
+   * when nothing but the model can change the reply — the plan is still
+   * the first call's, with no issue (so no repair is coming), no step
+   * failed, no re-plan happened, and with `replyStreaming: "safe"` every
+   * other step has already succeeded (so no failure can call for a
+   * re-plan) — and from then on the plan is fixed. Later drafts extend it.
+   *
+   * @param draft - the reply's id and text so far.
+   */
+  #draftReply(draft: ReplyDraft): void {
+    let streaming = this.#streamingReply;
+    if (streaming === undefined) {
+      if (this.#phase !== "planning" || this.#anyFailure || this.#planIssues > 0 || this.#meter.usage.replans > 0) return;
+      // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
+      if (this.#planSource.state !== "streaming" || this.#planSource.attempt !== 1 || this.#table.order.length !== draft.index || this.#table.has(draft.id)) return;
+      if (this.#config.replyStreaming === "safe" && !this.#table.order.every((entry) => entry.status === "succeeded")) return;
+      streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
+      this.#streamingReply = streaming;
+    } else if (streaming.entry !== undefined || streaming.id !== draft.id || !streaming.stream.extend(draft.text)) {
+      return;
+    }
+    this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));
+  }
+
+  /**
+   * The `reply` event of a streamed reply.
+   *
+   * @param streaming - the reply.
+   * @returns the event, its text what was written.
+   */
+  #stepReply(streaming: { entry: StepEntry | undefined; id: string; stream: ReplyStream }): PendingEvent {
+    // A draft whose step never came (dropped, cut off) is an answer without a step.
+    return streaming.entry === undefined ? { type: "reply", text: streaming.stream.written, source: "step" } : { type: "reply", text: streaming.stream.written, source: "step", stepId: streaming.id };
   }
 
   /**
@@ -1025,27 +1078,39 @@ export class RunExecution {
 
   /** Emits the reply, writes memory and ends the run. */
   async #finish(): Promise<void> {
-    let last: StepEntry | undefined;
-    for (const entry of this.#table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
-    if (last !== undefined) {
-      const text = String(this.#table.results.get(last.step.id));
-      if (this.#streamingReply?.entry !== last) this.#replyDelta(text);
-      this.#event({ type: "reply", text, source: "step", stepId: last.step.id });
-    } else {
-      const integrated = await this.#integrate();
-      if (this.#isEnded()) return;
-      if (integrated === undefined) {
-        const text = renderTemplateReply(this.#table);
-        this.#replyDelta(text);
-        this.#event({ type: "reply", text, source: "template" });
-      } else {
-        this.#event({ type: "reply", text: integrated, source: "model" });
-      }
-    }
+    await this.#answer();
+    if (this.#isEnded()) return;
     const reason: RunEndReason = this.#meter.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#plannerError) === undefined ? "completed" : "failed";
     await this.#writeMemory(reason);
     if (this.#isEnded()) return;
     this.#end(reason, reason === "failed" || reason === "budget" ? findRunFailure(this.#table, this.#stopError, this.#plannerError) : undefined);
+  }
+
+  /** Emits the reply: the reply step's, a streamed draft's, the model's integration, or the template. */
+  async #answer(): Promise<void> {
+    const streaming = this.#streamingReply;
+    if (streaming !== undefined && streaming.entry === undefined) {
+      this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
+      this.#event(this.#stepReply(streaming));
+      return;
+    }
+    let last: StepEntry | undefined;
+    for (const entry of this.#table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
+    if (last !== undefined) {
+      const text = String(this.#table.results.get(last.step.id));
+      if (streaming?.entry !== last) this.#replyDelta(text);
+      this.#event({ type: "reply", text, source: "step", stepId: last.step.id });
+      return;
+    }
+    const integrated = await this.#integrate();
+    if (this.#isEnded()) return;
+    if (integrated === undefined) {
+      const text = renderTemplateReply(this.#table);
+      this.#replyDelta(text);
+      this.#event({ type: "reply", text, source: "template" });
+    } else {
+      this.#event({ type: "reply", text: integrated, source: "model" });
+    }
   }
 
   /**
