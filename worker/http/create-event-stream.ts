@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { formatSse } from "../../src/events.ts";
 import { PlankitError } from "../../src/index.ts";
 
 /** Options of {@link createEventStream}. */
@@ -31,7 +32,7 @@ function frame(id: number, type: string, data: unknown): string {
   } catch {
     json = JSON.stringify({ type, error: "the event could not be serialized" });
   }
-  return `id: ${id}\nevent: ${type.replace(/[\r\n]/gu, "")}\ndata: ${json}\n\n`;
+  return formatSse({ id, event: type, data: json });
 }
 
 /**

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { formatSseComment } from "../../src/events.ts";
 import type { Redactor } from "./redact-secrets.ts";
 
 /** Options of {@link redactBody}. */
@@ -20,7 +21,7 @@ export interface RedactBodyOptions {
 }
 
 /** An SSE comment line and the blank line after it: no field, no event. */
-const heartbeatText = ":\n\n";
+const heartbeatText = formatSseComment();
 
 /**
  * Passes a body through `redactor`, chunk by chunk, so that no secret

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { fromChatMessages, toChatCompletionChunks } from "../../src/openai.ts";
-import { encodeChatCompletionJson, encodeChatCompletionStream } from "../http/chat-completion-response.ts";
+import { fromChatMessages, toChatCompletionChunks, toChatCompletionStream } from "../../src/openai.ts";
+import { encodeChatCompletionJson } from "../http/encode-chat-completion-json.ts";
 import { createChatCompletionsBodySchema } from "../http/chat-completions-body-schema.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
@@ -51,7 +51,7 @@ export const chatCompletionsRoute: WorkerRoute = {
     const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });
     const chunks = toChatCompletionChunks(run, { model: workerDefaults.chatModelId, includeUsage: !stream || body.stream_options?.include_usage === true });
     const headers = { "x-plankit-run-id": run.runId };
-    if (stream) return new Response(encodeChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
+    if (stream) return new Response(toChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
     return new Response(encodeChatCompletionJson(chunks, stop, workerDefaults.heartbeatMs), { headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store, no-transform", "content-encoding": "identity" } });
   },
 };
