@@ -90,8 +90,8 @@ function progressLine(event: RuntimeEvent, tools: Map<string, string>): string |
  * nothing, one that did not comes whole); then a chunk with the
  * `finish_reason` (`stop`, or `length` when a budget or the deadline ended
  * the run) and, on request, a last chunk with empty `choices` and the
- * usage. Serialize each as `data: <json>` and end with `data: [DONE]` for a
- * streamed response.
+ * usage. `toChatCompletionStream` frames them as a streamed response body,
+ * `collectChatCompletion` joins them into a whole `chat.completion`.
  *
  * @param events - the run's events.
  * @param options - the model name, the id, progress and usage.
@@ -99,10 +99,8 @@ function progressLine(event: RuntimeEvent, tools: Map<string, string>): string |
  *
  * @example
  * ```ts
- * for await (const chunk of toChatCompletionChunks(runtime.run(messages), { model: "plankit" })) {
- *   send(`data: ${JSON.stringify(chunk)}\n\n`);
- * }
- * send("data: [DONE]\n\n");
+ * const run = runtime.run(messages);
+ * const body = toChatCompletionStream(toChatCompletionChunks(run, { model: "plankit" }), () => run.abort());
  * ```
  */
 export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent>, options: ChatCompletionChunkOptions): AsyncGenerator<ChatCompletionChunk> {
