@@ -202,6 +202,13 @@ const MAX_REPAIRS = 1000;
 /** Values this short are shared between their occurrences, up to this many distinct ones. */
 const MAX_SHARED_LENGTH = 16;
 const MAX_SHARED = 4096;
+/**
+ * Object shapes remembered to predict keys: up to this many places (a parent
+ * key, or an array depth), each with up to this many keys of at most this length.
+ */
+const MAX_SHAPES = 256;
+const MAX_SHAPE_KEYS = 64;
+const MAX_HINT_LENGTH = 64;
 
 
 const EXPECTED: Record<number, string> = {
@@ -227,25 +234,25 @@ const EXPECTED: Record<number, string> = {
   [STRING_EOL_QUOTE]: "a closing quote",
 };
 
-const ESCAPES: Record<number, string> = {
-  34: '"',
-  92: "\\",
-  47: "/",
-  98: "\b",
-  102: "\f",
-  110: "\n",
-  114: "\r",
-  116: "\t",
-};
+/** What each escape character stands for, by character code ("" where it is no escape). */
+const ESCAPES: readonly string[] = (() => {
+  const table = new Array<string>(128).fill("");
+  for (const [c, value] of [[34, '"'], [92, "\\"], [47, "/"], [98, "\b"], [102, "\f"], [110, "\n"], [114, "\r"], [116, "\t"]] as const) {
+    table[c] = value;
+  }
+  return table;
+})();
 
-const LITERALS: Record<string, { value: unknown; python: boolean }> = {
-  true: { value: true, python: false },
-  false: { value: false, python: false },
-  null: { value: null, python: false },
-  True: { value: true, python: true },
-  False: { value: false, python: true },
-  None: { value: null, python: true },
-};
+// A Map, not an object: a bare word such as `constructor` or `__proto__` must
+// not find a literal on Object.prototype.
+const LITERALS = new Map<string, { value: unknown; python: boolean }>([
+  ["true", { value: true, python: false }],
+  ["false", { value: false, python: false }],
+  ["null", { value: null, python: false }],
+  ["True", { value: true, python: true }],
+  ["False", { value: false, python: true }],
+  ["None", { value: null, python: true }],
+]);
 
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
 const LENIENT_FAILURE = { lenientFailure: true };
@@ -329,6 +336,17 @@ class Parser implements JsonStreamParser {
   private readonly isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
   private readonly keys: (string | undefined)[] = [];
   private depth = 0;
+  // Key prediction. Objects in one place (under one key, or in one array) tend
+  // to have the same keys in the same order. The keys of the last object closed
+  // there predict the next one's: a key read as its prediction says is compared
+  // character by character and then reuses the predicted string, with no new
+  // string to build, hash and intern per key. Predictions never change a result.
+  private readonly shapes = new Map<string, string[]>();
+  private readonly shapeHint: (string[] | undefined)[] = []; // per open object: the predicted keys
+  private readonly shapeOwn: (string[] | undefined)[] = []; // per open object: its keys, once they differ
+  private readonly memberCount: number[] = [];
+  private hintKey = ""; // the key a quoted key being read is predicted to be ("" for none)
+  private hintMatched = 0; // how many of its characters were read so far
 
   private root: unknown = undefined;
   private hasRoot = false;
@@ -507,6 +525,7 @@ class Parser implements JsonStreamParser {
     this.emitted = false;
     this.unwrappedKey = undefined;
     this.text = "";
+    this.hintKey = "";
     this.concatenating = false;
     this.openParens = 0;
     this.skipParen = false;
@@ -635,6 +654,11 @@ class Parser implements JsonStreamParser {
     this.stack[d] = array ? [] : {};
     this.isArray[d] = array;
     this.isTuple[d] = false;
+    if (!array) {
+      this.shapeHint[d] = this.shapes.get(this.shapePlace(d));
+      this.shapeOwn[d] = undefined;
+      this.memberCount[d] = 0;
+    }
     this.keys[d] = undefined;
     this.mode = array ? ARRAY_FIRST : OBJECT_FIRST;
   }
@@ -643,6 +667,13 @@ class Parser implements JsonStreamParser {
     const d = --this.depth;
     const container = this.stack[d];
     this.stack[d] = undefined;
+    if (this.isArray[d] === false) {
+      const own = this.shapeOwn[d];
+      if (own !== undefined) {
+        this.shapeOwn[d] = undefined;
+        this.rememberShape(d, own);
+      }
+    }
     if (d === this.emitDepth - 1) {
       this.emitDepth = 0;
       this.emitted = true;
@@ -657,9 +688,55 @@ class Parser implements JsonStreamParser {
     }
     this.closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
     this.tokenIsKey = isKey;
-    if (isKey) this.keyQuoted = true;
+    if (isKey) {
+      this.keyQuoted = true;
+      const d = this.depth - 1;
+      const hint = this.shapeHint[d];
+      this.hintKey = hint !== undefined && this.shapeOwn[d] === undefined ? (hint[this.memberCount[d]!] ?? "") : "";
+      this.hintMatched = 0;
+    }
     this.text = "";
     this.mode = STRING;
+  }
+
+  /** Where the object open at depth `d` sits, as the name its shape is remembered under. */
+  private shapePlace(d: number): string {
+    // A key cannot hold U+0000 unescaped, so array places never collide with keys in practice;
+    // and a collision would only cost a wrong prediction.
+    return d === 0 ? "\u0000" : this.isArray[d - 1] === true ? `\u0000${d}` : (this.keys[d - 1] ?? "\u0000?");
+  }
+
+  /** Remembers the keys of an object closed at depth `d` as the prediction for its place. */
+  private rememberShape(d: number, keys: string[]): void {
+    if (keys.length > MAX_SHAPE_KEYS) return;
+    for (const key of keys) {
+      if (key.length > MAX_HINT_LENGTH || key.length > this.maxTokenSize) return;
+      // A predicted key is matched against raw text: it must hold no character that
+      // means something else there (quotes, a backslash, control characters).
+      for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        if (c < 32 || c === 34 || c === 39 || c === 92 || c === 0x201c || c === 0x201d || c === 0x2018 || c === 0x2019) return;
+      }
+    }
+    const place = this.shapePlace(d);
+    if (this.shapes.size < MAX_SHAPES || this.shapes.has(place)) this.shapes.set(place, keys);
+  }
+
+  /** The key of the next member of the object at depth `d` is `key`. */
+  private noteKey(d: number, key: string): void {
+    this.keys[d] = key;
+    const index = this.memberCount[d]!;
+    this.memberCount[d] = index + 1;
+    const own = this.shapeOwn[d];
+    if (own !== undefined) own.push(key);
+    else {
+      const hint = this.shapeHint[d];
+      if (hint === undefined || hint[index] !== key) {
+        const keys = hint === undefined ? [] : hint.slice(0, index);
+        keys.push(key);
+        this.shapeOwn[d] = keys;
+      }
+    }
   }
 
   private endString(): void {
@@ -679,7 +756,7 @@ class Parser implements JsonStreamParser {
       text.charCodeAt(0);
     }
     if (this.tokenIsKey) {
-      this.keys[this.depth - 1] = text;
+      this.noteKey(this.depth - 1, text);
       this.mode = COLON;
     } else if (this.concatenating) {
       this.concatenating = false;
@@ -797,10 +874,34 @@ class Parser implements JsonStreamParser {
         return;
       }
       if (mode === STRING) {
-        // Fast path: copy the run of ordinary characters with one slice.
         const quote = this.closeQuote;
         let j = i;
         let c = 0;
+        if (this.hintKey !== "") {
+          // A predicted key: compare, and build no string while it matches.
+          const hint = this.hintKey;
+          let m = this.hintMatched;
+          while (j < n) {
+            c = text.charCodeAt(j);
+            if (m === hint.length || c !== hint.charCodeAt(m)) break;
+            m++;
+            j++;
+          }
+          if (j === n) {
+            this.hintMatched = m;
+            return;
+          }
+          this.hintKey = "";
+          if (c === quote && m === hint.length) {
+            this.noteKey(this.depth - 1, hint);
+            this.mode = COLON;
+            i = j + 1;
+            continue;
+          }
+          // Not the predicted key after all: read on from what matched.
+          this.text = hint.slice(0, m);
+        }
+        // Fast path: copy the run of ordinary characters with one slice.
         while (j < n) {
           c = text.charCodeAt(j);
           if (c === quote || c === 92 || c < 32) break;
@@ -826,266 +927,14 @@ class Parser implements JsonStreamParser {
         continue;
       }
       const c = text.charCodeAt(i);
-      switch (mode) {
-        case ESCAPE: {
-          const escaped = ESCAPES[c];
-          if (escaped !== undefined) {
-            this.text += escaped;
-            this.mode = STRING;
-          } else if (c === 117) {
-            this.unicodeValue = 0;
-            this.unicodeDigits = 0;
-            this.mode = UNICODE;
-          } else if (strict) {
-            this.fail(base + i, describe(c), "an escape character");
-          } else {
-            this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
-            this.text += String.fromCharCode(c);
-            this.mode = STRING;
-          }
-          i++;
+      if (mode > AFTER_ROOT || mode === PREAMBLE) {
+        // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
+        const next = this.feedToken(text, base, i, mode, c);
+        if (next === -1) return;
+        if (next !== -2) {
+          i = next;
           continue;
         }
-        case UNICODE: {
-          const h = hexValue(c);
-          if (h < 0) {
-            if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-            this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
-            this.mode = STRING;
-            continue; // the character is ordinary string content
-          }
-          this.unicodeValue = this.unicodeValue * 16 + h;
-          if (++this.unicodeDigits === 4) {
-            this.text += String.fromCharCode(this.unicodeValue);
-            this.mode = STRING;
-          }
-          i++;
-          continue;
-        }
-        case NUMBER: {
-          let j = i;
-          let state = this.numberState;
-          let ended = false;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            const digit = d >= 48 && d <= 57;
-            let next = -1;
-            switch (state) {
-              case N_START:
-                if (d === 45) next = N_MINUS;
-                else if (d === 48) next = N_ZERO;
-                else if (digit) next = N_INT;
-                break;
-              case N_MINUS:
-                if (d === 48) next = N_ZERO;
-                else if (digit) next = N_INT;
-                break;
-              case N_ZERO:
-                if (d === 46) next = N_DOT;
-                else if (d === 101 || d === 69) next = N_E;
-                else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
-                break;
-              case N_INT:
-                if (digit) next = N_INT;
-                else if (d === 46) next = N_DOT;
-                else if (d === 101 || d === 69) next = N_E;
-                break;
-              case N_DOT:
-                if (digit) next = N_FRACTION;
-                break;
-              case N_FRACTION:
-                if (digit) next = N_FRACTION;
-                else if (d === 101 || d === 69) next = N_E;
-                break;
-              case N_E:
-                if (d === 43 || d === 45) next = N_E_SIGN;
-                else if (digit) next = N_EXPONENT;
-                break;
-              case N_E_SIGN:
-              case N_EXPONENT:
-                if (digit) next = N_EXPONENT;
-                break;
-            }
-            if (next < 0) {
-              ended = true;
-              break;
-            }
-            state = next;
-            j++;
-          }
-          this.numberState = state;
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (!ended) return;
-          if (this.numberComplete()) {
-            this.completeValue(Number(this.text));
-          } else if (strict || this.text === "-") {
-            this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
-          } else {
-            this.completeTruncatedNumber(base + j);
-          }
-          this.text = "";
-          i = j;
-          continue;
-        }
-        case LITERAL: {
-          const literal = this.literal;
-          let k = this.text.length;
-          while (i < n && k < literal.length) {
-            const d = text.charCodeAt(i);
-            if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
-            i++;
-            k++;
-          }
-          if (k === literal.length) {
-            this.text = "";
-            this.completeValue(LITERALS[literal]!.value);
-          } else {
-            this.text = literal.slice(0, k);
-          }
-          continue;
-        }
-        case IDENT: {
-          let j = i;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
-            j++;
-          }
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (j === n) return;
-          this.endIdentifier(base + j, text.charCodeAt(j));
-          i = j;
-          continue;
-        }
-        case ELLIPSIS: {
-          if (c === 46 || c === 0x2026) {
-            this.text += String.fromCharCode(c);
-            i++;
-            continue;
-          }
-          this.endPlaceholder(base + i);
-          continue;
-        }
-        case UNQUOTED: {
-          let j = i;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
-            j++;
-          }
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (j === n) return;
-          this.endUnquoted(base + j);
-          i = j;
-          continue;
-        }
-        case STRING_EOL: {
-          if (c === 32 || c === 9 || c === 10 || c === 13) {
-            this.lineEnd += String.fromCharCode(c);
-            i++;
-            continue;
-          }
-          if (c === 125 || c === 93 || c === 44) {
-            this.closeAtLineEnd(base + i);
-            continue;
-          }
-          if (c === this.closeQuote) {
-            this.mode = STRING_EOL_QUOTE;
-            i++;
-            continue;
-          }
-          this.keepLineEnd(base + i);
-          continue;
-        }
-        case STRING_EOL_QUOTE: {
-          if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
-            // The quote closed the string, line end and all.
-            this.keepLineEnd(base + i);
-            this.endString();
-            continue;
-          }
-          // The quote opened the next key (or element): the string ended at the line end.
-          const quote = this.closeQuote;
-          this.closeAtLineEnd(base + i);
-          if (this.mode === OBJECT_NEXT) {
-            this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
-            this.mode = OBJECT_KEY;
-            this.startString(quote, true, base + i);
-          } else {
-            this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
-            if (this.depth === this.emitDepth) this.flushPending();
-            this.mode = ARRAY_VALUE;
-            this.startString(quote, false, base + i);
-          }
-          continue;
-        }
-        case PREAMBLE: {
-          // Lenient: find where the root value may start. "[" and "{" anywhere; a
-          // scalar only as the very first non-space character of the text.
-          let j = i;
-          for (; j < n; j++) {
-            const d = text.charCodeAt(j);
-            if (d === 91 || d === 123) break;
-            if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
-            if (!this.sawContent) break;
-          }
-          if (j === n) return;
-          const d = text.charCodeAt(j);
-          if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
-          this.speculating = true;
-          this.speculationStart = base + j;
-          this.window = [text];
-          this.windowBases = [base];
-          this.sawContent = true;
-          this.mode = VALUE;
-          i = j;
-          if (this.startValue(d, base + j)) i++;
-          continue;
-        }
-        case COMMENT_START: {
-          if (c === 47) this.mode = LINE_COMMENT;
-          else if (c === 42) this.mode = BLOCK_COMMENT;
-          else {
-            this.mode = this.returnMode;
-            this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
-          }
-          this.repair("comment", base + i - 1, "Skipped a comment");
-          i++;
-          continue;
-        }
-        case LINE_COMMENT: {
-          let j = i;
-          while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
-          if (j < n) this.mode = this.returnMode;
-          i = j;
-          continue;
-        }
-        case BLOCK_COMMENT: {
-          const j = text.indexOf("*", i);
-          if (j < 0) return;
-          this.mode = BLOCK_COMMENT_STAR;
-          i = j + 1;
-          continue;
-        }
-        case BLOCK_COMMENT_STAR: {
-          if (c === 47) this.mode = this.returnMode;
-          else if (c !== 42) this.mode = BLOCK_COMMENT;
-          i++;
-          continue;
-        }
-        case DONE:
-          return;
-        default:
-          break;
       }
 
       // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
@@ -1210,6 +1059,277 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /**
+   * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
+   * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
+   */
+  private feedToken(text: string, base: number, i: number, mode: number, c: number): number {
+    const n = text.length;
+    const strict = this.strict;
+    switch (mode) {
+    case ESCAPE: {
+      const escaped = c < 128 ? ESCAPES[c]! : "";
+      if (escaped !== "") {
+        this.text += escaped;
+        this.mode = STRING;
+      } else if (c === 117) {
+        this.unicodeValue = 0;
+        this.unicodeDigits = 0;
+        this.mode = UNICODE;
+      } else if (strict) {
+        this.fail(base + i, describe(c), "an escape character");
+      } else {
+        this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
+        this.text += String.fromCharCode(c);
+        this.mode = STRING;
+      }
+      i++;
+      return i;
+    }
+    case UNICODE: {
+      const h = hexValue(c);
+      if (h < 0) {
+        if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
+        this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
+        this.mode = STRING;
+        return i; // the character is ordinary string content
+      }
+      this.unicodeValue = this.unicodeValue * 16 + h;
+      if (++this.unicodeDigits === 4) {
+        this.text += String.fromCharCode(this.unicodeValue);
+        this.mode = STRING;
+      }
+      i++;
+      return i;
+    }
+    case NUMBER: {
+      let j = i;
+      let state = this.numberState;
+      let ended = false;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        const digit = d >= 48 && d <= 57;
+        let next = -1;
+        switch (state) {
+          case N_START:
+            if (d === 45) next = N_MINUS;
+            else if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_MINUS:
+            if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_ZERO:
+            if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+            break;
+          case N_INT:
+            if (digit) next = N_INT;
+            else if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_DOT:
+            if (digit) next = N_FRACTION;
+            break;
+          case N_FRACTION:
+            if (digit) next = N_FRACTION;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_E:
+            if (d === 43 || d === 45) next = N_E_SIGN;
+            else if (digit) next = N_EXPONENT;
+            break;
+          case N_E_SIGN:
+          case N_EXPONENT:
+            if (digit) next = N_EXPONENT;
+            break;
+        }
+        if (next < 0) {
+          ended = true;
+          break;
+        }
+        state = next;
+        j++;
+      }
+      this.numberState = state;
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (!ended) return -1;
+      if (this.numberComplete()) {
+        this.completeValue(Number(this.text));
+      } else if (strict || this.text === "-") {
+        this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
+      } else {
+        this.completeTruncatedNumber(base + j);
+      }
+      this.text = "";
+      i = j;
+      return i;
+    }
+    case LITERAL: {
+      const literal = this.literal;
+      let k = this.text.length;
+      while (i < n && k < literal.length) {
+        const d = text.charCodeAt(i);
+        if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+        i++;
+        k++;
+      }
+      if (k === literal.length) {
+        this.text = "";
+        this.completeValue(LITERALS.get(literal)!.value);
+      } else {
+        this.text = literal.slice(0, k);
+      }
+      return i;
+    }
+    case IDENT: {
+      let j = i;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
+        j++;
+      }
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (j === n) return -1;
+      this.endIdentifier(base + j, text.charCodeAt(j));
+      i = j;
+      return i;
+    }
+    case ELLIPSIS: {
+      if (c === 46 || c === 0x2026) {
+        this.text += String.fromCharCode(c);
+        i++;
+        return i;
+      }
+      this.endPlaceholder(base + i);
+      return i;
+    }
+    case UNQUOTED: {
+      let j = i;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+        j++;
+      }
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (j === n) return -1;
+      this.endUnquoted(base + j);
+      i = j;
+      return i;
+    }
+    case STRING_EOL: {
+      if (c === 32 || c === 9 || c === 10 || c === 13) {
+        this.lineEnd += String.fromCharCode(c);
+        i++;
+        return i;
+      }
+      if (c === 125 || c === 93 || c === 44) {
+        this.closeAtLineEnd(base + i);
+        return i;
+      }
+      if (c === this.closeQuote) {
+        this.mode = STRING_EOL_QUOTE;
+        i++;
+        return i;
+      }
+      this.keepLineEnd(base + i);
+      return i;
+    }
+    case STRING_EOL_QUOTE: {
+      if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
+        // The quote closed the string, line end and all.
+        this.keepLineEnd(base + i);
+        this.endString();
+        return i;
+      }
+      // The quote opened the next key (or element): the string ended at the line end.
+      const quote = this.closeQuote;
+      this.closeAtLineEnd(base + i);
+      if (this.mode === OBJECT_NEXT) {
+        this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
+        this.mode = OBJECT_KEY;
+        this.startString(quote, true, base + i);
+      } else {
+        this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
+        if (this.depth === this.emitDepth) this.flushPending();
+        this.mode = ARRAY_VALUE;
+        this.startString(quote, false, base + i);
+      }
+      return i;
+    }
+    case PREAMBLE: {
+      // Lenient: find where the root value may start. "[" and "{" anywhere; a
+      // scalar only as the very first non-space character of the text.
+      let j = i;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 91 || d === 123) break;
+        if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
+        if (!this.sawContent) break;
+      }
+      if (j === n) return -1;
+      const d = text.charCodeAt(j);
+      if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
+      this.speculating = true;
+      this.speculationStart = base + j;
+      this.window = [text];
+      this.windowBases = [base];
+      this.sawContent = true;
+      this.mode = VALUE;
+      i = j;
+      if (this.startValue(d, base + j)) i++;
+      return i;
+    }
+    case COMMENT_START: {
+      if (c === 47) this.mode = LINE_COMMENT;
+      else if (c === 42) this.mode = BLOCK_COMMENT;
+      else {
+        this.mode = this.returnMode;
+        this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+      }
+      this.repair("comment", base + i - 1, "Skipped a comment");
+      i++;
+      return i;
+    }
+    case LINE_COMMENT: {
+      let j = i;
+      while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+      if (j < n) this.mode = this.returnMode;
+      i = j;
+      return i;
+    }
+    case BLOCK_COMMENT: {
+      const j = text.indexOf("*", i);
+      if (j < 0) return -1;
+      this.mode = BLOCK_COMMENT_STAR;
+      i = j + 1;
+      return i;
+    }
+    case BLOCK_COMMENT_STAR: {
+      if (c === 47) this.mode = this.returnMode;
+      else if (c !== 42) this.mode = BLOCK_COMMENT;
+      i++;
+      return i;
+    }
+    case DONE:
+      return -1;
+    default:
+      break;
+    }
+    return -2;
+  }
+
   /** Whether `c` is the ")" that closes the innermost container, a tuple. */
   private closesTuple(c: number): boolean {
     return c === 41 && this.isTuple[this.depth - 1] === true;
@@ -1296,11 +1416,11 @@ class Parser implements JsonStreamParser {
     const word = this.text;
     this.text = "";
     if (this.tokenIsKey) {
-      this.keys[this.depth - 1] = word;
+      this.noteKey(this.depth - 1, word);
       this.mode = COLON;
       return;
     }
-    const literal = LITERALS[word];
+    const literal = LITERALS.get(word);
     if (literal === undefined) {
       const d = this.depth - 1;
       if (!this.strict && d >= 0 && next === 40 && !this.concatenating) {
@@ -1362,6 +1482,10 @@ class Parser implements JsonStreamParser {
     this.pendingEmit = false;
     this.pendingValue = undefined;
     let mode = this.mode;
+    if (this.hintKey !== "") {
+      this.text = this.hintKey.slice(0, this.hintMatched);
+      this.hintKey = "";
+    }
     if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
       mode = this.returnMode;
       this.mode = mode;
@@ -1405,10 +1529,11 @@ class Parser implements JsonStreamParser {
           this.mode = OBJECT_NEXT;
           break;
         }
-        const name = mode === LITERAL ? this.literal : Object.keys(LITERALS).find((key) => word !== "" && key.startsWith(word));
-        if (name !== undefined && LITERALS[name] !== undefined) {
+        const name = mode === LITERAL ? this.literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
+        const literal = name === undefined ? undefined : LITERALS.get(name);
+        if (name !== undefined && literal !== undefined) {
           if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.completeValue(LITERALS[name]!.value);
+          this.completeValue(literal.value);
         } else {
           this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
           this.dropValue(offset);

@@ -104,6 +104,18 @@ const cases: LenientCase[] = [
     repairs: ["unquoted-string"],
   },
   {
+    name: "unquoted values named like Object.prototype members",
+    text: '[{"a": constructor, "b": toString, "c": __proto__, "d": hasOwnProperty}]',
+    value: [{ a: "constructor", b: "toString", c: "__proto__", d: "hasOwnProperty" }],
+    repairs: ["unquoted-string"],
+  },
+  {
+    name: "a bare word named like an Object.prototype member in an array",
+    text: "[1, valueOf, 2]",
+    value: [1],
+    repairs: ["stopped"],
+  },
+  {
     name: "a missing opening quote",
     text: '[{"city": Paris", "days": 3}]',
     value: [{ city: "Paris", days: 3 }],
