@@ -900,6 +900,7 @@ class Parser implements JsonStreamParser {
           }
           // Not the predicted key after all: read on from what matched.
           this.text = hint.slice(0, m);
+          i = j;
         }
         // Fast path: copy the run of ordinary characters with one slice.
         while (j < n) {

@@ -174,6 +174,25 @@ describe("createJsonStreamParser", () => {
       );
     });
 
+    it("reads keys right when objects repeat, change or cut short the keys of the objects before them (property)", () => {
+      // Keys that share prefixes, are prefixes of each other, or need escapes: the
+      // parser predicts each object's keys from the last object in the same place.
+      const key = fc.constantFrom("id", "i", "idx", "type", "typ", "", "a\"b", "é", "\\", "arguments", "argument", "__proto__", "constructor");
+      const written = fc.constantFrom((k: string) => JSON.stringify(k), (k: string) => JSON.stringify(k).replace(/[a-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
+      const object = fc.array(fc.tuple(key, written, fc.integer()), { maxLength: 6 });
+      const place = fc.array(object, { maxLength: 6 });
+      fc.assert(
+        fc.property(fc.array(place, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (places, cuts, strict) => {
+          const writeObject = (members: [string, (k: string) => string, number][]) => `{${members.map(([k, write, v]) => `${write(k)}:${v}`).join(",")}}`;
+          const text = `[${places.map((objects) => `{"items":[${objects.map(writeObject).join(",")}],"more":${writeObject(objects[0] ?? [])}}`).join(",")}]`;
+          const expected = JSON.parse(text);
+          expectSameValue(parseChunks(splitAt(text, cuts), { strict }).value, expected);
+          expectSameValue(parseChunks(characters(text), { strict }).value, expected);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
     it("throws the same error at the same offset for every split of an invalid text", () => {
       for (const { text } of invalidFixtures) {
         const reference = catchError(() => parseChunks([text], { strict: true })) as JsonStreamError;
