@@ -414,7 +414,7 @@ class Parser implements JsonStreamParser {
     }
     if (this.none.length !== 0) this.none.length = 0; // a caller added to it
     this.out = this.none;
-    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating)) {
+    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating && this.openParens === 0)) {
       this.noteSuffix(chunk, 0, this.offset);
       this.offset += chunk.length;
       return this.none;
@@ -425,14 +425,14 @@ class Parser implements JsonStreamParser {
       this.run(chunk, this.offset);
     }
     this.offset += chunk.length;
-    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT) this.restOffset = this.offset;
+    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0) this.restOffset = this.offset;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return this.out;
   }
 
   get status(): "reading" | "done" | "rejected" {
     if (this.rejected) return "rejected";
-    return this.hasRoot && (this.mode === AFTER_ROOT || this.mode === DONE) && !this.speculating ? "done" : "reading";
+    return this.hasRoot && (this.mode === DONE || (this.mode === AFTER_ROOT && this.openParens === 0)) && !this.speculating ? "done" : "reading";
   }
 
   end(): unknown {
@@ -869,7 +869,7 @@ class Parser implements JsonStreamParser {
     let i = from;
     while (i < n) {
       const mode = this.mode;
-      if (mode === AFTER_ROOT && !this.prose && !strict) {
+      if (mode === AFTER_ROOT && !this.prose && !strict && this.openParens === 0) {
         this.restOffset ??= base + i;
         return;
       }
@@ -1051,6 +1051,17 @@ class Parser implements JsonStreamParser {
           this.fail(offset, describe(c), EXPECTED[mode]!);
           continue;
         case AFTER_ROOT:
+          if (this.openParens > 0) {
+            // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
+            if (c === 41) {
+              this.openParens--;
+              i++;
+              continue;
+            }
+            // It is not coming: what follows is after the value.
+            this.openParens = 0;
+            continue;
+          }
           if (strict || this.speculating) this.fail(offset, describe(c), EXPECTED[mode]!);
           this.noteSuffix(text, i, base);
           return;
@@ -1424,12 +1435,12 @@ class Parser implements JsonStreamParser {
     const literal = LITERALS.get(word);
     if (literal === undefined) {
       const d = this.depth - 1;
-      if (!this.strict && d >= 0 && next === 40 && !this.concatenating) {
-        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`: the value inside.
+      if (!this.strict && next === 40 && !this.concatenating) {
+        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
         this.repair("function-wrapper", offset - word.length, `Read the value inside ${word}(…)`);
         this.openParens++;
         this.skipParen = true;
-        this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+        this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
         return;
       }
       if (!this.strict && d >= 0 && this.isArray[d] === false && !this.concatenating) {

@@ -509,6 +509,9 @@ describe("createJsonStreamParser", () => {
         ['hello {"a": 1}', "rejected", 1],
         ["<tool_call>", "rejected", 1],
         ['{oops}', "rejected", 5],
+        ['ISODate("2020-01-01") tail', "done", 21],
+        ['cb( {"a": 1} ); more', "done", 14],
+        ["Decimal(1.5 x", "done", 12],
       ];
       for (const [text, status, rest] of cases) {
         for (const chunks of [[text], characters(text)]) {

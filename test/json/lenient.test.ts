@@ -157,12 +157,30 @@ const cases: LenientCase[] = [
     text: 'callback({"a": [1, 2]});',
     value: { a: [1, 2] },
     elements: [],
-    repairs: ["skipped-prefix", "skipped-suffix"],
+    repairs: ["function-wrapper", "skipped-suffix"],
   },
   {
     name: "ObjectId(…)-style wrappers",
     text: '[{"_id": ObjectId("5f1d7a"), "at": ISODate("2020-01-01"), "n": NumberLong(5), "list": [Decimal("1.5")]}]',
     value: [{ _id: "5f1d7a", at: "2020-01-01", n: 5, list: ["1.5"] }],
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a wrapper around a scalar root value",
+    text: 'ISODate("2020-01-01T00:00:00Z")',
+    value: "2020-01-01T00:00:00Z",
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a JSONP callback around the root array",
+    text: 'callback([{"id": "s1"}, 2, "three"]);',
+    value: [{ id: "s1" }, 2, "three"],
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a JSONP callback around the root object",
+    text: 'jsonp_1( {"steps": [1, 2]} )',
+    value: { steps: [1, 2] },
     repairs: ["function-wrapper"],
   },
   {
