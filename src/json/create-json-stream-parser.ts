@@ -202,13 +202,6 @@ const MAX_REPAIRS = 1000;
 /** Values this short are shared between their occurrences, up to this many distinct ones. */
 const MAX_SHARED_LENGTH = 16;
 const MAX_SHARED = 4096;
-/**
- * Object shapes remembered to predict keys: up to this many places (a parent
- * key, or an array depth), each with up to this many keys of at most this length.
- */
-const MAX_SHAPES = 256;
-const MAX_SHAPE_KEYS = 64;
-const MAX_HINT_LENGTH = 64;
 
 
 const EXPECTED: Record<number, string> = {
@@ -336,17 +329,6 @@ class Parser implements JsonStreamParser {
   private readonly isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
   private readonly keys: (string | undefined)[] = [];
   private depth = 0;
-  // Key prediction. Objects in one place (under one key, or in one array) tend
-  // to have the same keys in the same order. The keys of the last object closed
-  // there predict the next one's: a key read as its prediction says is compared
-  // character by character and then reuses the predicted string, with no new
-  // string to build, hash and intern per key. Predictions never change a result.
-  private readonly shapes = new Map<string, string[]>();
-  private readonly shapeHint: (string[] | undefined)[] = []; // per open object: the predicted keys
-  private readonly shapeOwn: (string[] | undefined)[] = []; // per open object: its keys, once they differ
-  private readonly memberCount: number[] = [];
-  private hintKey = ""; // the key a quoted key being read is predicted to be ("" for none)
-  private hintMatched = 0; // how many of its characters were read so far
 
   private root: unknown = undefined;
   private hasRoot = false;
@@ -525,7 +507,6 @@ class Parser implements JsonStreamParser {
     this.emitted = false;
     this.unwrappedKey = undefined;
     this.text = "";
-    this.hintKey = "";
     this.concatenating = false;
     this.openParens = 0;
     this.skipParen = false;
@@ -654,11 +635,6 @@ class Parser implements JsonStreamParser {
     this.stack[d] = array ? [] : {};
     this.isArray[d] = array;
     this.isTuple[d] = false;
-    if (!array) {
-      this.shapeHint[d] = this.shapes.get(this.shapePlace(d));
-      this.shapeOwn[d] = undefined;
-      this.memberCount[d] = 0;
-    }
     this.keys[d] = undefined;
     this.mode = array ? ARRAY_FIRST : OBJECT_FIRST;
   }
@@ -667,13 +643,6 @@ class Parser implements JsonStreamParser {
     const d = --this.depth;
     const container = this.stack[d];
     this.stack[d] = undefined;
-    if (this.isArray[d] === false) {
-      const own = this.shapeOwn[d];
-      if (own !== undefined) {
-        this.shapeOwn[d] = undefined;
-        this.rememberShape(d, own);
-      }
-    }
     if (d === this.emitDepth - 1) {
       this.emitDepth = 0;
       this.emitted = true;
@@ -688,55 +657,9 @@ class Parser implements JsonStreamParser {
     }
     this.closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
     this.tokenIsKey = isKey;
-    if (isKey) {
-      this.keyQuoted = true;
-      const d = this.depth - 1;
-      const hint = this.shapeHint[d];
-      this.hintKey = hint !== undefined && this.shapeOwn[d] === undefined ? (hint[this.memberCount[d]!] ?? "") : "";
-      this.hintMatched = 0;
-    }
+    if (isKey) this.keyQuoted = true;
     this.text = "";
     this.mode = STRING;
-  }
-
-  /** Where the object open at depth `d` sits, as the name its shape is remembered under. */
-  private shapePlace(d: number): string {
-    // A key cannot hold U+0000 unescaped, so array places never collide with keys in practice;
-    // and a collision would only cost a wrong prediction.
-    return d === 0 ? "\u0000" : this.isArray[d - 1] === true ? `\u0000${d}` : (this.keys[d - 1] ?? "\u0000?");
-  }
-
-  /** Remembers the keys of an object closed at depth `d` as the prediction for its place. */
-  private rememberShape(d: number, keys: string[]): void {
-    if (keys.length > MAX_SHAPE_KEYS) return;
-    for (const key of keys) {
-      if (key.length > MAX_HINT_LENGTH || key.length > this.maxTokenSize) return;
-      // A predicted key is matched against raw text: it must hold no character that
-      // means something else there (quotes, a backslash, control characters).
-      for (let i = 0; i < key.length; i++) {
-        const c = key.charCodeAt(i);
-        if (c < 32 || c === 34 || c === 39 || c === 92 || c === 0x201c || c === 0x201d || c === 0x2018 || c === 0x2019) return;
-      }
-    }
-    const place = this.shapePlace(d);
-    if (this.shapes.size < MAX_SHAPES || this.shapes.has(place)) this.shapes.set(place, keys);
-  }
-
-  /** The key of the next member of the object at depth `d` is `key`. */
-  private noteKey(d: number, key: string): void {
-    this.keys[d] = key;
-    const index = this.memberCount[d]!;
-    this.memberCount[d] = index + 1;
-    const own = this.shapeOwn[d];
-    if (own !== undefined) own.push(key);
-    else {
-      const hint = this.shapeHint[d];
-      if (hint === undefined || hint[index] !== key) {
-        const keys = hint === undefined ? [] : hint.slice(0, index);
-        keys.push(key);
-        this.shapeOwn[d] = keys;
-      }
-    }
   }
 
   private endString(): void {
@@ -756,7 +679,7 @@ class Parser implements JsonStreamParser {
       text.charCodeAt(0);
     }
     if (this.tokenIsKey) {
-      this.noteKey(this.depth - 1, text);
+      this.keys[this.depth - 1] = text;
       this.mode = COLON;
     } else if (this.concatenating) {
       this.concatenating = false;
@@ -877,31 +800,6 @@ class Parser implements JsonStreamParser {
         const quote = this.closeQuote;
         let j = i;
         let c = 0;
-        if (this.hintKey !== "") {
-          // A predicted key: compare, and build no string while it matches.
-          const hint = this.hintKey;
-          let m = this.hintMatched;
-          while (j < n) {
-            c = text.charCodeAt(j);
-            if (m === hint.length || c !== hint.charCodeAt(m)) break;
-            m++;
-            j++;
-          }
-          if (j === n) {
-            this.hintMatched = m;
-            return;
-          }
-          this.hintKey = "";
-          if (c === quote && m === hint.length) {
-            this.noteKey(this.depth - 1, hint);
-            this.mode = COLON;
-            i = j + 1;
-            continue;
-          }
-          // Not the predicted key after all: read on from what matched.
-          this.text = hint.slice(0, m);
-          i = j;
-        }
         // Fast path: copy the run of ordinary characters with one slice.
         while (j < n) {
           c = text.charCodeAt(j);
@@ -1428,7 +1326,7 @@ class Parser implements JsonStreamParser {
     const word = this.text;
     this.text = "";
     if (this.tokenIsKey) {
-      this.noteKey(this.depth - 1, word);
+      this.keys[this.depth - 1] = word;
       this.mode = COLON;
       return;
     }
@@ -1494,10 +1392,6 @@ class Parser implements JsonStreamParser {
     this.pendingEmit = false;
     this.pendingValue = undefined;
     let mode = this.mode;
-    if (this.hintKey !== "") {
-      this.text = this.hintKey.slice(0, this.hintMatched);
-      this.hintKey = "";
-    }
     if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
       mode = this.returnMode;
       this.mode = mode;
