@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createJsonStreamParser, type JsonRepairKind } from "../../src/json/create-json-stream-parser.ts";
 import { JsonStreamError } from "../../src/json/json-stream-error.ts";
-import { expectSameJson } from "./expect-same-json.ts";
+import { expectSameJson, toJsonValue } from "./expect-same-json.ts";
 
 interface LenientCase {
   name: string;
@@ -331,7 +331,8 @@ describe("invariant 5: lenient for model output", () => {
       fc.property(fc.jsonValue(), fc.nat(), (value, cut) => {
         const text = JSON.stringify(value, null, cut % 3);
         const { value: parsed, repairs } = runLenient([text.slice(0, cut % (text.length + 1)), text.slice(cut % (text.length + 1))]);
-        expectSameJson(parsed, JSON.parse(text));
+        // The generated value is the oracle: Deno's JSON.parse misreads some escaped keys.
+        expectSameJson(parsed, toJsonValue(value));
         expect(repairs).toStrictEqual([]);
       }),
       { numRuns: 300 },
