@@ -249,25 +249,25 @@ const EXPECTED: Record<number, string> = {
   [STRING_EOL_QUOTE]: "a closing quote",
 };
 
-const ESCAPES: Record<number, string> = {
-  34: '"',
-  92: "\\",
-  47: "/",
-  98: "\b",
-  102: "\f",
-  110: "\n",
-  114: "\r",
-  116: "\t",
-};
+/** What each escape character stands for, by character code ("" where it is no escape). */
+const ESCAPES: readonly string[] = (() => {
+  const table = new Array<string>(128).fill("");
+  for (const [c, value] of [[34, '"'], [92, "\\"], [47, "/"], [98, "\b"], [102, "\f"], [110, "\n"], [114, "\r"], [116, "\t"]] as const) {
+    table[c] = value;
+  }
+  return table;
+})();
 
-const LITERALS: Record<string, { value: unknown; python: boolean }> = {
-  true: { value: true, python: false },
-  false: { value: false, python: false },
-  null: { value: null, python: false },
-  True: { value: true, python: true },
-  False: { value: false, python: true },
-  None: { value: null, python: true },
-};
+// A Map, not an object: a bare word such as `constructor` or `__proto__` must
+// not find a literal on Object.prototype.
+const LITERALS = new Map<string, { value: unknown; python: boolean }>([
+  ["true", { value: true, python: false }],
+  ["false", { value: false, python: false }],
+  ["null", { value: null, python: false }],
+  ["True", { value: true, python: true }],
+  ["False", { value: false, python: true }],
+  ["None", { value: null, python: true }],
+]);
 
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
 const LENIENT_FAILURE = { lenientFailure: true };
@@ -418,7 +418,7 @@ class Parser implements JsonStreamParser {
     }
     if (this.none.length !== 0) this.none.length = 0; // a caller added to it
     this.out = this.none;
-    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating)) {
+    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating && this.openParens === 0)) {
       this.noteSuffix(chunk, 0, this.offset);
       this.offset += chunk.length;
       return this.none;
@@ -429,7 +429,7 @@ class Parser implements JsonStreamParser {
       this.run(chunk, this.offset);
     }
     this.offset += chunk.length;
-    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT) this.restOffset = this.offset;
+    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0) this.restOffset = this.offset;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return this.out;
   }
@@ -446,7 +446,7 @@ class Parser implements JsonStreamParser {
 
   get status(): "reading" | "done" | "rejected" {
     if (this.rejected) return "rejected";
-    return this.hasRoot && (this.mode === AFTER_ROOT || this.mode === DONE) && !this.speculating ? "done" : "reading";
+    return this.hasRoot && (this.mode === DONE || (this.mode === AFTER_ROOT && this.openParens === 0)) && !this.speculating ? "done" : "reading";
   }
 
   end(): unknown {
@@ -824,15 +824,15 @@ class Parser implements JsonStreamParser {
     let i = from;
     while (i < n) {
       const mode = this.mode;
-      if (mode === AFTER_ROOT && !this.prose && !strict) {
+      if (mode === AFTER_ROOT && !this.prose && !strict && this.openParens === 0) {
         this.restOffset ??= base + i;
         return;
       }
       if (mode === STRING) {
-        // Fast path: copy the run of ordinary characters with one slice.
         const quote = this.closeQuote;
         let j = i;
         let c = 0;
+        // Fast path: copy the run of ordinary characters with one slice.
         while (j < n) {
           c = text.charCodeAt(j);
           if (c === quote || c === 92 || c < 32) break;
@@ -858,266 +858,14 @@ class Parser implements JsonStreamParser {
         continue;
       }
       const c = text.charCodeAt(i);
-      switch (mode) {
-        case ESCAPE: {
-          const escaped = ESCAPES[c];
-          if (escaped !== undefined) {
-            this.text += escaped;
-            this.mode = STRING;
-          } else if (c === 117) {
-            this.unicodeValue = 0;
-            this.unicodeDigits = 0;
-            this.mode = UNICODE;
-          } else if (strict) {
-            this.fail(base + i, describe(c), "an escape character");
-          } else {
-            this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
-            this.text += String.fromCharCode(c);
-            this.mode = STRING;
-          }
-          i++;
+      if (mode > AFTER_ROOT || mode === PREAMBLE) {
+        // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
+        const next = this.feedToken(text, base, i, mode, c);
+        if (next === -1) return;
+        if (next !== -2) {
+          i = next;
           continue;
         }
-        case UNICODE: {
-          const h = hexValue(c);
-          if (h < 0) {
-            if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-            this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
-            this.mode = STRING;
-            continue; // the character is ordinary string content
-          }
-          this.unicodeValue = this.unicodeValue * 16 + h;
-          if (++this.unicodeDigits === 4) {
-            this.text += String.fromCharCode(this.unicodeValue);
-            this.mode = STRING;
-          }
-          i++;
-          continue;
-        }
-        case NUMBER: {
-          let j = i;
-          let state = this.numberState;
-          let ended = false;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            const digit = d >= 48 && d <= 57;
-            let next = -1;
-            switch (state) {
-              case N_START:
-                if (d === 45) next = N_MINUS;
-                else if (d === 48) next = N_ZERO;
-                else if (digit) next = N_INT;
-                break;
-              case N_MINUS:
-                if (d === 48) next = N_ZERO;
-                else if (digit) next = N_INT;
-                break;
-              case N_ZERO:
-                if (d === 46) next = N_DOT;
-                else if (d === 101 || d === 69) next = N_E;
-                else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
-                break;
-              case N_INT:
-                if (digit) next = N_INT;
-                else if (d === 46) next = N_DOT;
-                else if (d === 101 || d === 69) next = N_E;
-                break;
-              case N_DOT:
-                if (digit) next = N_FRACTION;
-                break;
-              case N_FRACTION:
-                if (digit) next = N_FRACTION;
-                else if (d === 101 || d === 69) next = N_E;
-                break;
-              case N_E:
-                if (d === 43 || d === 45) next = N_E_SIGN;
-                else if (digit) next = N_EXPONENT;
-                break;
-              case N_E_SIGN:
-              case N_EXPONENT:
-                if (digit) next = N_EXPONENT;
-                break;
-            }
-            if (next < 0) {
-              ended = true;
-              break;
-            }
-            state = next;
-            j++;
-          }
-          this.numberState = state;
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (!ended) return;
-          if (this.numberComplete()) {
-            this.completeValue(Number(this.text));
-          } else if (strict || this.text === "-") {
-            this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
-          } else {
-            this.completeTruncatedNumber(base + j);
-          }
-          this.text = "";
-          i = j;
-          continue;
-        }
-        case LITERAL: {
-          const literal = this.literal;
-          let k = this.text.length;
-          while (i < n && k < literal.length) {
-            const d = text.charCodeAt(i);
-            if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
-            i++;
-            k++;
-          }
-          if (k === literal.length) {
-            this.text = "";
-            this.completeValue(LITERALS[literal]!.value);
-          } else {
-            this.text = literal.slice(0, k);
-          }
-          continue;
-        }
-        case IDENT: {
-          let j = i;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
-            j++;
-          }
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (j === n) return;
-          this.endIdentifier(base + j, text.charCodeAt(j));
-          i = j;
-          continue;
-        }
-        case ELLIPSIS: {
-          if (c === 46 || c === 0x2026) {
-            this.text += String.fromCharCode(c);
-            i++;
-            continue;
-          }
-          this.endPlaceholder(base + i);
-          continue;
-        }
-        case UNQUOTED: {
-          let j = i;
-          while (j < n) {
-            const d = text.charCodeAt(j);
-            if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
-            j++;
-          }
-          if (j > i) {
-            this.text += text.slice(i, j);
-            if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-          }
-          if (j === n) return;
-          this.endUnquoted(base + j);
-          i = j;
-          continue;
-        }
-        case STRING_EOL: {
-          if (c === 32 || c === 9 || c === 10 || c === 13) {
-            this.lineEnd += String.fromCharCode(c);
-            i++;
-            continue;
-          }
-          if (c === 125 || c === 93 || c === 44) {
-            this.closeAtLineEnd(base + i);
-            continue;
-          }
-          if (c === this.closeQuote) {
-            this.mode = STRING_EOL_QUOTE;
-            i++;
-            continue;
-          }
-          this.keepLineEnd(base + i);
-          continue;
-        }
-        case STRING_EOL_QUOTE: {
-          if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
-            // The quote closed the string, line end and all.
-            this.keepLineEnd(base + i);
-            this.endString();
-            continue;
-          }
-          // The quote opened the next key (or element): the string ended at the line end.
-          const quote = this.closeQuote;
-          this.closeAtLineEnd(base + i);
-          if (this.mode === OBJECT_NEXT) {
-            this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
-            this.mode = OBJECT_KEY;
-            this.startString(quote, true, base + i);
-          } else {
-            this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
-            if (this.depth === this.emitDepth) this.flushPending();
-            this.mode = ARRAY_VALUE;
-            this.startString(quote, false, base + i);
-          }
-          continue;
-        }
-        case PREAMBLE: {
-          // Lenient: find where the root value may start. "[" and "{" anywhere; a
-          // scalar only as the very first non-space character of the text.
-          let j = i;
-          for (; j < n; j++) {
-            const d = text.charCodeAt(j);
-            if (d === 91 || d === 123) break;
-            if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
-            if (!this.sawContent) break;
-          }
-          if (j === n) return;
-          const d = text.charCodeAt(j);
-          if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
-          this.speculating = true;
-          this.speculationStart = base + j;
-          this.window = [text];
-          this.windowBases = [base];
-          this.sawContent = true;
-          this.mode = VALUE;
-          i = j;
-          if (this.startValue(d, base + j)) i++;
-          continue;
-        }
-        case COMMENT_START: {
-          if (c === 47) this.mode = LINE_COMMENT;
-          else if (c === 42) this.mode = BLOCK_COMMENT;
-          else {
-            this.mode = this.returnMode;
-            this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
-          }
-          this.repair("comment", base + i - 1, "Skipped a comment");
-          i++;
-          continue;
-        }
-        case LINE_COMMENT: {
-          let j = i;
-          while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
-          if (j < n) this.mode = this.returnMode;
-          i = j;
-          continue;
-        }
-        case BLOCK_COMMENT: {
-          const j = text.indexOf("*", i);
-          if (j < 0) return;
-          this.mode = BLOCK_COMMENT_STAR;
-          i = j + 1;
-          continue;
-        }
-        case BLOCK_COMMENT_STAR: {
-          if (c === 47) this.mode = this.returnMode;
-          else if (c !== 42) this.mode = BLOCK_COMMENT;
-          i++;
-          continue;
-        }
-        case DONE:
-          return;
-        default:
-          break;
       }
 
       // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
@@ -1233,6 +981,17 @@ class Parser implements JsonStreamParser {
           this.fail(offset, describe(c), EXPECTED[mode]!);
           continue;
         case AFTER_ROOT:
+          if (this.openParens > 0) {
+            // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
+            if (c === 41) {
+              this.openParens--;
+              i++;
+              continue;
+            }
+            // It is not coming: what follows is after the value.
+            this.openParens = 0;
+            continue;
+          }
           if (strict || this.speculating) this.fail(offset, describe(c), EXPECTED[mode]!);
           this.noteSuffix(text, i, base);
           return;
@@ -1240,6 +999,277 @@ class Parser implements JsonStreamParser {
           throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
       }
     }
+  }
+
+  /**
+   * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
+   * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
+   */
+  private feedToken(text: string, base: number, i: number, mode: number, c: number): number {
+    const n = text.length;
+    const strict = this.strict;
+    switch (mode) {
+    case ESCAPE: {
+      const escaped = c < 128 ? ESCAPES[c]! : "";
+      if (escaped !== "") {
+        this.text += escaped;
+        this.mode = STRING;
+      } else if (c === 117) {
+        this.unicodeValue = 0;
+        this.unicodeDigits = 0;
+        this.mode = UNICODE;
+      } else if (strict) {
+        this.fail(base + i, describe(c), "an escape character");
+      } else {
+        this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
+        this.text += String.fromCharCode(c);
+        this.mode = STRING;
+      }
+      i++;
+      return i;
+    }
+    case UNICODE: {
+      const h = hexValue(c);
+      if (h < 0) {
+        if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
+        this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
+        this.mode = STRING;
+        return i; // the character is ordinary string content
+      }
+      this.unicodeValue = this.unicodeValue * 16 + h;
+      if (++this.unicodeDigits === 4) {
+        this.text += String.fromCharCode(this.unicodeValue);
+        this.mode = STRING;
+      }
+      i++;
+      return i;
+    }
+    case NUMBER: {
+      let j = i;
+      let state = this.numberState;
+      let ended = false;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        const digit = d >= 48 && d <= 57;
+        let next = -1;
+        switch (state) {
+          case N_START:
+            if (d === 45) next = N_MINUS;
+            else if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_MINUS:
+            if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_ZERO:
+            if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+            break;
+          case N_INT:
+            if (digit) next = N_INT;
+            else if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_DOT:
+            if (digit) next = N_FRACTION;
+            break;
+          case N_FRACTION:
+            if (digit) next = N_FRACTION;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_E:
+            if (d === 43 || d === 45) next = N_E_SIGN;
+            else if (digit) next = N_EXPONENT;
+            break;
+          case N_E_SIGN:
+          case N_EXPONENT:
+            if (digit) next = N_EXPONENT;
+            break;
+        }
+        if (next < 0) {
+          ended = true;
+          break;
+        }
+        state = next;
+        j++;
+      }
+      this.numberState = state;
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (!ended) return -1;
+      if (this.numberComplete()) {
+        this.completeValue(Number(this.text));
+      } else if (strict || this.text === "-") {
+        this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
+      } else {
+        this.completeTruncatedNumber(base + j);
+      }
+      this.text = "";
+      i = j;
+      return i;
+    }
+    case LITERAL: {
+      const literal = this.literal;
+      let k = this.text.length;
+      while (i < n && k < literal.length) {
+        const d = text.charCodeAt(i);
+        if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+        i++;
+        k++;
+      }
+      if (k === literal.length) {
+        this.text = "";
+        this.completeValue(LITERALS.get(literal)!.value);
+      } else {
+        this.text = literal.slice(0, k);
+      }
+      return i;
+    }
+    case IDENT: {
+      let j = i;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
+        j++;
+      }
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (j === n) return -1;
+      this.endIdentifier(base + j, text.charCodeAt(j));
+      i = j;
+      return i;
+    }
+    case ELLIPSIS: {
+      if (c === 46 || c === 0x2026) {
+        this.text += String.fromCharCode(c);
+        i++;
+        return i;
+      }
+      this.endPlaceholder(base + i);
+      return i;
+    }
+    case UNQUOTED: {
+      let j = i;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+        j++;
+      }
+      if (j > i) {
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+      }
+      if (j === n) return -1;
+      this.endUnquoted(base + j);
+      i = j;
+      return i;
+    }
+    case STRING_EOL: {
+      if (c === 32 || c === 9 || c === 10 || c === 13) {
+        this.lineEnd += String.fromCharCode(c);
+        i++;
+        return i;
+      }
+      if (c === 125 || c === 93 || c === 44) {
+        this.closeAtLineEnd(base + i);
+        return i;
+      }
+      if (c === this.closeQuote) {
+        this.mode = STRING_EOL_QUOTE;
+        i++;
+        return i;
+      }
+      this.keepLineEnd(base + i);
+      return i;
+    }
+    case STRING_EOL_QUOTE: {
+      if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
+        // The quote closed the string, line end and all.
+        this.keepLineEnd(base + i);
+        this.endString();
+        return i;
+      }
+      // The quote opened the next key (or element): the string ended at the line end.
+      const quote = this.closeQuote;
+      this.closeAtLineEnd(base + i);
+      if (this.mode === OBJECT_NEXT) {
+        this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
+        this.mode = OBJECT_KEY;
+        this.startString(quote, true, base + i);
+      } else {
+        this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
+        if (this.depth === this.emitDepth) this.flushPending();
+        this.mode = ARRAY_VALUE;
+        this.startString(quote, false, base + i);
+      }
+      return i;
+    }
+    case PREAMBLE: {
+      // Lenient: find where the root value may start. "[" and "{" anywhere; a
+      // scalar only as the very first non-space character of the text.
+      let j = i;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 91 || d === 123) break;
+        if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
+        if (!this.sawContent) break;
+      }
+      if (j === n) return -1;
+      const d = text.charCodeAt(j);
+      if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
+      this.speculating = true;
+      this.speculationStart = base + j;
+      this.window = [text];
+      this.windowBases = [base];
+      this.sawContent = true;
+      this.mode = VALUE;
+      i = j;
+      if (this.startValue(d, base + j)) i++;
+      return i;
+    }
+    case COMMENT_START: {
+      if (c === 47) this.mode = LINE_COMMENT;
+      else if (c === 42) this.mode = BLOCK_COMMENT;
+      else {
+        this.mode = this.returnMode;
+        this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+      }
+      this.repair("comment", base + i - 1, "Skipped a comment");
+      i++;
+      return i;
+    }
+    case LINE_COMMENT: {
+      let j = i;
+      while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+      if (j < n) this.mode = this.returnMode;
+      i = j;
+      return i;
+    }
+    case BLOCK_COMMENT: {
+      const j = text.indexOf("*", i);
+      if (j < 0) return -1;
+      this.mode = BLOCK_COMMENT_STAR;
+      i = j + 1;
+      return i;
+    }
+    case BLOCK_COMMENT_STAR: {
+      if (c === 47) this.mode = this.returnMode;
+      else if (c !== 42) this.mode = BLOCK_COMMENT;
+      i++;
+      return i;
+    }
+    case DONE:
+      return -1;
+    default:
+      break;
+    }
+    return -2;
   }
 
   /** Whether `c` is the ")" that closes the innermost container, a tuple. */
@@ -1332,15 +1362,15 @@ class Parser implements JsonStreamParser {
       this.mode = COLON;
       return;
     }
-    const literal = LITERALS[word];
+    const literal = LITERALS.get(word);
     if (literal === undefined) {
       const d = this.depth - 1;
-      if (!this.strict && d >= 0 && next === 40 && !this.concatenating) {
-        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`: the value inside.
+      if (!this.strict && next === 40 && !this.concatenating) {
+        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
         this.repair("function-wrapper", offset - word.length, `Read the value inside ${word}(…)`);
         this.openParens++;
         this.skipParen = true;
-        this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+        this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
         return;
       }
       if (!this.strict && d >= 0 && this.isArray[d] === false && !this.concatenating) {
@@ -1437,10 +1467,11 @@ class Parser implements JsonStreamParser {
           this.mode = OBJECT_NEXT;
           break;
         }
-        const name = mode === LITERAL ? this.literal : Object.keys(LITERALS).find((key) => word !== "" && key.startsWith(word));
-        if (name !== undefined && LITERALS[name] !== undefined) {
+        const name = mode === LITERAL ? this.literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
+        const literal = name === undefined ? undefined : LITERALS.get(name);
+        if (name !== undefined && literal !== undefined) {
           if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.completeValue(LITERALS[name]!.value);
+          this.completeValue(literal.value);
         } else {
           this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
           this.dropValue(offset);

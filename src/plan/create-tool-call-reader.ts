@@ -33,12 +33,35 @@ export interface CutOffCall {
   what: string;
 }
 
+/** A call that was read but could not become a step. */
+export interface DroppedCall {
+  /** Offset in the whole text where it began. */
+  offset: number;
+  /** Why, naming the call: `The call "get_weather(…)" passes argument 1 by position, …`. */
+  message: string;
+}
+
+/** Options of {@link createToolCallReader}. */
+export interface ToolCallReaderOptions {
+  /**
+   * The parameter names of a tool, in the order of its input schema's
+   * `properties`, so that a pythonic call's positional arguments
+   * (`get_weather("Paris", 3)`) can be named. Called with the name as the
+   * model wrote it; `undefined` or an empty list when the tool is unknown.
+   * Without it, a call with positional arguments is dropped with a message.
+   * @defaultValue undefined
+   */
+  parameterNames?: (tool: string) => readonly string[] | undefined;
+}
+
 /** What {@link ToolCallReader.end} returns. */
 export interface ToolCallReadResult {
   /** Steps the end of the text completed (the others were handed out by `write()`). */
   steps: unknown[];
   /** Calls the end of the text cut off, in order: they are not steps. */
   cutOff: CutOffCall[];
+  /** Calls that were read but could not become steps (positional arguments without names), in order. */
+  dropped: DroppedCall[];
   /** JSON values found that are neither steps nor lists of them (a sketch, a lone value), in order. */
   values: unknown[];
   /** Whether the text held anything readable: a step, a cut-off call or a JSON value. */
@@ -106,8 +129,12 @@ interface PythonRead {
   phase: PythonPhase;
   start: number;
   name: string;
+  /** The keyword being read, or "" for a positional argument. */
   key: string;
+  /** Where the word read as `key` began: it is a positional value when no `=` follows. */
+  keyStart: number;
   arguments: Record<string, unknown>;
+  positional: unknown[];
   value: JsonStreamParser | undefined;
   valueBase: number;
 }
@@ -164,6 +191,14 @@ class Reader implements ToolCallReader {
   private python: PythonRead | undefined;
   private out: unknown[] = [];
   private readonly cutOff: CutOffCall[] = [];
+  private readonly dropped: DroppedCall[] = [];
+
+  private readonly options: ToolCallReaderOptions;
+
+  constructor(options: ToolCallReaderOptions) {
+    this.options = options;
+  }
+
   private readonly values: unknown[] = [];
   private found = false;
   /** A decision at `waitingAt` waits for more text; what was read for it ends at `waitedTo`. */
@@ -187,7 +222,7 @@ class Reader implements ToolCallReader {
     this.scan();
     if (this.json !== undefined) this.endJson(this.json);
     if (this.python !== undefined) this.endPython(this.python);
-    return { steps: this.out, cutOff: this.cutOff, values: this.values, found: this.found || this.out.length > 0 };
+    return { steps: this.out, cutOff: this.cutOff, dropped: this.dropped, values: this.values, found: this.found || this.out.length > 0 };
   }
 
   partialString(): PartialString | undefined {
@@ -234,9 +269,12 @@ class Reader implements ToolCallReader {
       }
       if (this.pos >= this.total || !this.stepProse()) break;
     }
-    if (this.json === undefined && this.python?.value === undefined && this.pos > this.bufferBase) {
-      this.buffer = this.buffer.slice(this.pos - this.bufferBase);
-      this.bufferBase = this.pos;
+    // A word read as a keyword may turn out to be a positional value: keep it until that is known.
+    const python = this.python;
+    const keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
+    if (this.json === undefined && python?.value === undefined && keep > this.bufferBase) {
+      this.buffer = this.buffer.slice(keep - this.bufferBase);
+      this.bufferBase = keep;
     }
   }
 
@@ -532,12 +570,13 @@ class Reader implements ToolCallReader {
       const first = inner.charCodeAt(0);
       if (first === 91 || first === 123 || first === 60 || first === 96) {
         // A whole answer JSON-encoded inside a string.
-        const nested = new Reader();
+        const nested = new Reader(this.options);
         const steps = nested.write(inner);
         const rest = nested.end();
-        if (steps.length + rest.steps.length + rest.cutOff.length > 0) {
+        if (steps.length + rest.steps.length + rest.cutOff.length + rest.dropped.length > 0) {
           for (const step of [...steps, ...rest.steps]) this.emit(step);
           for (const cut of rest.cutOff) this.cutOff.push({ offset: read.base, what: cut.what });
+          for (const drop of rest.dropped) this.dropped.push({ offset: read.base, message: drop.message });
           return;
         }
       }
@@ -571,7 +610,7 @@ class Reader implements ToolCallReader {
 
   private newPython(bracketed: boolean, at: number): PythonRead {
     this.breakWord();
-    return { bracketed, phase: "name", start: at, name: "", key: "", arguments: {}, value: undefined, valueBase: at };
+    return { bracketed, phase: "name", start: at, name: "", key: "", keyStart: at, arguments: {}, positional: [], value: undefined, valueBase: at };
   }
 
   /** The text is no call after all: it is prose from `pos` on. */
@@ -606,6 +645,7 @@ class Reader implements ToolCallReader {
         while (this.code(j) !== 40) j++;
         read.name = this.slice(this.pos, j);
         read.arguments = {};
+        read.positional = [];
         this.pos = j + 1;
         read.phase = "arguments";
         return true;
@@ -627,9 +667,12 @@ class Reader implements ToolCallReader {
           read.phase = "arguments";
           return true;
         }
-        if (!isIdentifierStart(c)) return this.leavePython();
-        read.phase = "key";
-        return true;
+        if (isIdentifierStart(c)) {
+          read.keyStart = j;
+          read.phase = "key";
+          return true;
+        }
+        return this.startPositional(read, j);
       }
       case "key": {
         let j = this.pos;
@@ -643,8 +686,9 @@ class Reader implements ToolCallReader {
       case "equals": {
         const j = this.skipSpaces(this.pos, true);
         if (j >= this.total || (j + 1 >= this.total && !this.ended)) return false;
-        // `=` but not `==`: a keyword argument. Positional arguments are not read.
-        if (this.code(j) !== 61 || this.code(j + 1) === 61) return this.leavePython();
+        // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
+        if (this.code(j) !== 61) return this.startPositional(read, read.keyStart);
+        if (this.code(j + 1) === 61) return this.leavePython();
         this.pos = j + 1;
         read.phase = "value";
         return true;
@@ -666,7 +710,10 @@ class Reader implements ToolCallReader {
           this.pos = read.valueBase + (value.restOffset ?? 1);
           return this.leavePython();
         }
-        setArgument(read.arguments, read.key, value.end());
+        // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
+        if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0)) return this.leavePython();
+        if (read.key === "") read.positional.push(value.end());
+        else setArgument(read.arguments, read.key, value.end());
         this.pos = read.valueBase + (value.restOffset ?? this.total - read.valueBase);
         read.phase = "next";
         return true;
@@ -724,8 +771,46 @@ class Reader implements ToolCallReader {
     }
   }
 
+  /** A positional argument starts at `at`; Python allows none after a keyword argument. */
+  private startPositional(read: PythonRead, at: number): boolean {
+    if (Object.keys(read.arguments).length > 0) return this.leavePython();
+    read.key = "";
+    this.pos = at;
+    read.phase = "value";
+    return true;
+  }
+
   private emitPython(read: PythonRead): void {
-    this.emit({ name: read.name, arguments: read.arguments });
+    if (read.positional.length === 0) {
+      this.emit({ name: read.name, arguments: read.arguments });
+      return;
+    }
+    // Positional arguments take the tool's parameter names in schema order.
+    const call = `The call "${read.name}(…)"`;
+    const names = this.options.parameterNames?.(read.name) ?? [];
+    const drop = (message: string): void => {
+      this.found = true;
+      this.dropped.push({ offset: read.start, message: `${call} ${message}; it was dropped` });
+    };
+    if (names.length === 0) {
+      drop(`passes argument 1 by position, and the parameters of "${read.name}" are not known`);
+      return;
+    }
+    if (read.positional.length > names.length) {
+      drop(`passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`);
+      return;
+    }
+    const args: Record<string, unknown> = {};
+    for (let index = 0; index < read.positional.length; index++) {
+      const name = names[index]!;
+      if (Object.hasOwn(read.arguments, name)) {
+        drop(`passes "${name}" both by position (argument ${index + 1}) and by name`);
+        return;
+      }
+      setArgument(args, name, read.positional[index]);
+    }
+    for (const [key, value] of Object.entries(read.arguments)) setArgument(args, key, value);
+    this.emit({ name: read.name, arguments: args });
   }
 
   /** The text ended inside a pythonic call list. */
@@ -750,8 +835,10 @@ class Reader implements ToolCallReader {
  * `<function=name>{…}`, `name[ARGS]{…}`; code fences; call objects and
  * records `{tool_name: {args}}`; a tool name on its own line followed by
  * its JSON arguments; pythonic calls `[f(a=1), g.h(b="x")]`, `f(a=1); g(b=2)`
- * in a call position.
+ * in a call position; positional arguments (`get_weather("Paris", 3)`) are
+ * named after the tool's parameters when `options.parameterNames` knows them.
  *
+ * @param options - `parameterNames`, to name positional arguments.
  * @returns a fresh reader.
  *
  * @example
@@ -759,9 +846,9 @@ class Reader implements ToolCallReader {
  * const reader = createToolCallReader();
  * reader.write('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}'); // → [{ name: "get_weather", arguments: { city: "Paris" } }]
  * reader.write("</tool_call>");                                                        // → []
- * reader.end();                                                                        // → { steps: [], cutOff: [], values: [], found: true }
+ * reader.end();                                                                        // → { steps: [], cutOff: [], dropped: [], values: [], found: true }
  * ```
  */
-export function createToolCallReader(): ToolCallReader {
-  return new Reader();
+export function createToolCallReader(options: ToolCallReaderOptions = {}): ToolCallReader {
+  return new Reader(options);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createJsonStreamParser, type JsonStreamParserOptions } from "../../src/json/create-json-stream-parser.ts";
 import { JsonStreamError } from "../../src/json/json-stream-error.ts";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
-import { expectSameJson as expectSameValue } from "./expect-same-json.ts";
+import { expectSameJson as expectSameValue, toJsonValue } from "./expect-same-json.ts";
 import { invalidFixtures, validFixtures } from "./fixtures.ts";
 
 interface Outcome {
@@ -76,7 +76,8 @@ function serialize(value: unknown, gaps: string[]): string {
   return `${gap()}${write(value)}${gap()}`;
 }
 
-const jsonText = fc.tuple(jsonValue, fc.array(whitespace, { minLength: 1, maxLength: 8 })).map(([value, gaps]) => serialize(value, gaps));
+const jsonSample = fc.tuple(jsonValue, fc.array(whitespace, { minLength: 1, maxLength: 8 })).map(([value, gaps]) => ({ value, text: serialize(value, gaps) }));
+const jsonText = jsonSample.map((sample) => sample.text);
 
 describe("createJsonStreamParser", () => {
   describe("invariant 1: linear", () => {
@@ -174,6 +175,30 @@ describe("createJsonStreamParser", () => {
       );
     });
 
+    it("reads keys right when objects repeat, change or cut short the keys of the objects before them (property)", () => {
+      // Keys that share prefixes, are prefixes of each other, or need escapes: the
+      // parser predicts each object's keys from the last object in the same place.
+      const key = fc.constantFrom("id", "i", "idx", "type", "typ", "", "a\"b", "é", "\\", "arguments", "argument", "__proto__", "constructor");
+      const written = fc.constantFrom((k: string) => JSON.stringify(k), (k: string) => JSON.stringify(k).replace(/[a-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
+      const object = fc.array(fc.tuple(key, written, fc.integer()), { maxLength: 6 });
+      const place = fc.array(object, { maxLength: 6 });
+      fc.assert(
+        fc.property(fc.array(place, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (places, cuts, strict) => {
+          const writeObject = (members: [string, (k: string) => string, number][]) => `{${members.map(([k, write, v]) => `${write(k)}:${v}`).join(",")}}`;
+          const text = `[${places.map((objects) => `{"items":[${objects.map(writeObject).join(",")}],"more":${writeObject(objects[0] ?? [])}}`).join(",")}]`;
+          const build = (members: [string, unknown, number][]) => {
+            const built: Record<string, unknown> = {};
+            for (const [k, , v] of members) Object.defineProperty(built, k, { value: v, writable: true, enumerable: true, configurable: true });
+            return built;
+          };
+          const expected = toJsonValue(places.map((objects) => ({ items: objects.map(build), more: build(objects[0] ?? []) })));
+          expectSameValue(parseChunks(splitAt(text, cuts), { strict }).value, expected);
+          expectSameValue(parseChunks(characters(text), { strict }).value, expected);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
     it("throws the same error at the same offset for every split of an invalid text", () => {
       for (const { text } of invalidFixtures) {
         const reference = catchError(() => parseChunks([text], { strict: true })) as JsonStreamError;
@@ -215,10 +240,34 @@ describe("createJsonStreamParser", () => {
           }
           parser.end();
           expect(seen.map((entry) => entry.at)).toStrictEqual(due);
-          expectSameValue(seen.map((entry) => entry.element), JSON.parse(text));
+          // The oracle is the generated value, not JSON.parse(text): some V8 versions
+          // (Deno's) decode an escaped key wrongly after certain earlier parses.
+          expectSameValue(seen.map((entry) => entry.element), elements.map(toJsonValue));
         }),
         { numRuns: 300 },
       );
+    });
+
+    it("reads escaped keys right whatever was parsed before (V8's JSON.parse did not, in Deno)", () => {
+      // Found as an intermittent Deno-only failure of the property above, whose oracle
+      // was JSON.parse: after a key "\\" was parsed, V8 read a later key "\"" as "\\".
+      const poison = '{"h":[],"\\\\":0}';
+      const texts = ['{"h":1,"\\"":2}', '[{"constructor":null,"":null,"\\"":null,"a":null}]', '{"h":[],"\\\\":0,"\\"":1,"\\n":2,"\\/":3}'];
+      const expected: unknown[] = [
+        { h: 1, '"': 2 },
+        [{ constructor: null, "": null, '"': null, a: null }],
+        { h: [], "\\": 0, '"': 1, "\n": 2, "/": 3 },
+      ];
+      for (const strict of [true, false]) {
+        for (let round = 0; round < 50; round++) {
+          JSON.parse(poison);
+          parseChunks([poison], { strict });
+          texts.forEach((text, index) => {
+            expectSameValue(parseChunks([text], { strict }).value, toJsonValue(expected[index]));
+            expectSameValue(parseChunks(characters(text), { strict }).value, toJsonValue(expected[index]));
+          });
+        }
+      }
     });
 
     it("does not emit a number just because its prefix parses", () => {
@@ -296,8 +345,9 @@ describe("createJsonStreamParser", () => {
 
     it("equals JSON.parse on random values (property)", () => {
       fc.assert(
-        fc.property(jsonText, (text) => {
-          expectSameValue(parseChunks(characters(text), { strict: true }).value, JSON.parse(text));
+        fc.property(jsonSample, ({ value, text }) => {
+          // The generated value is the oracle: Deno's JSON.parse misreads some escaped keys.
+          expectSameValue(parseChunks(characters(text), { strict: true }).value, toJsonValue(value));
         }),
         { numRuns: 500 },
       );
@@ -490,6 +540,9 @@ describe("createJsonStreamParser", () => {
         ['hello {"a": 1}', "rejected", 1],
         ["<tool_call>", "rejected", 1],
         ['{oops}', "rejected", 5],
+        ['ISODate("2020-01-01") tail', "done", 21],
+        ['cb( {"a": 1} ); more', "done", 14],
+        ["Decimal(1.5 x", "done", 12],
       ];
       for (const [text, status, rest] of cases) {
         for (const chunks of [[text], characters(text)]) {

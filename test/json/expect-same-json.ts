@@ -27,3 +27,16 @@ export function expectSameJson(actual: unknown, expected: unknown): void {
     throw new Error(`Values differ beyond their JSON text (-0, key order or prototypes): ${JSON.stringify(actual)}`);
   }
 }
+
+/** What `JSON.parse(JSON.stringify(value))` gives, computed without either: the oracle of property tests. */
+export function toJsonValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === "object" && value !== null) {
+    const result: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(result, key, { value: toJsonValue((value as Record<string, unknown>)[key]), writable: true, enumerable: true, configurable: true });
+    }
+    return result;
+  }
+  return Object.is(value, -0) ? 0 : value;
+}

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createJsonStreamParser, type JsonRepairKind } from "../../src/json/create-json-stream-parser.ts";
 import { JsonStreamError } from "../../src/json/json-stream-error.ts";
-import { expectSameJson } from "./expect-same-json.ts";
+import { expectSameJson, toJsonValue } from "./expect-same-json.ts";
 
 interface LenientCase {
   name: string;
@@ -104,6 +104,18 @@ const cases: LenientCase[] = [
     repairs: ["unquoted-string"],
   },
   {
+    name: "unquoted values named like Object.prototype members",
+    text: '[{"a": constructor, "b": toString, "c": __proto__, "d": hasOwnProperty}]',
+    value: [{ a: "constructor", b: "toString", c: "__proto__", d: "hasOwnProperty" }],
+    repairs: ["unquoted-string"],
+  },
+  {
+    name: "a bare word named like an Object.prototype member in an array",
+    text: "[1, valueOf, 2]",
+    value: [1],
+    repairs: ["stopped"],
+  },
+  {
     name: "a missing opening quote",
     text: '[{"city": Paris", "days": 3}]',
     value: [{ city: "Paris", days: 3 }],
@@ -145,12 +157,30 @@ const cases: LenientCase[] = [
     text: 'callback({"a": [1, 2]});',
     value: { a: [1, 2] },
     elements: [],
-    repairs: ["skipped-prefix", "skipped-suffix"],
+    repairs: ["function-wrapper", "skipped-suffix"],
   },
   {
     name: "ObjectId(…)-style wrappers",
     text: '[{"_id": ObjectId("5f1d7a"), "at": ISODate("2020-01-01"), "n": NumberLong(5), "list": [Decimal("1.5")]}]',
     value: [{ _id: "5f1d7a", at: "2020-01-01", n: 5, list: ["1.5"] }],
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a wrapper around a scalar root value",
+    text: 'ISODate("2020-01-01T00:00:00Z")',
+    value: "2020-01-01T00:00:00Z",
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a JSONP callback around the root array",
+    text: 'callback([{"id": "s1"}, 2, "three"]);',
+    value: [{ id: "s1" }, 2, "three"],
+    repairs: ["function-wrapper"],
+  },
+  {
+    name: "a JSONP callback around the root object",
+    text: 'jsonp_1( {"steps": [1, 2]} )',
+    value: { steps: [1, 2] },
     repairs: ["function-wrapper"],
   },
   {
@@ -301,7 +331,8 @@ describe("invariant 5: lenient for model output", () => {
       fc.property(fc.jsonValue(), fc.nat(), (value, cut) => {
         const text = JSON.stringify(value, null, cut % 3);
         const { value: parsed, repairs } = runLenient([text.slice(0, cut % (text.length + 1)), text.slice(cut % (text.length + 1))]);
-        expectSameJson(parsed, JSON.parse(text));
+        // The generated value is the oracle: Deno's JSON.parse misreads some escaped keys.
+        expectSameJson(parsed, toJsonValue(value));
         expect(repairs).toStrictEqual([]);
       }),
       { numRuns: 300 },

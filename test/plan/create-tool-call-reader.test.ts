@@ -299,11 +299,61 @@ describe("createToolCallReader", () => {
     }
   });
 
+  describe("names positional arguments after the tool's parameters", () => {
+    const parameters = new Map<string, readonly string[]>([
+      ["get_weather", ["city", "days"]],
+      ["math.factorial", ["number"]],
+      ["print", ["value"]],
+      ["len", ["x"]],
+    ]);
+    const parameterNames = (tool: string) => parameters.get(tool);
+    function readWith(chunks: readonly string[], options: Parameters<typeof createToolCallReader>[0]) {
+      const reader = createToolCallReader(options);
+      const steps = chunks.flatMap((chunk) => reader.write(chunk));
+      const result = reader.end();
+      return { steps: [...steps, ...result.steps], result };
+    }
+    const cases: { text: string; steps: unknown[]; dropped?: string[] }[] = [
+      { text: 'get_weather("Paris", 3)', steps: [weather] },
+      { text: "[get_weather('Paris', days=3), math.factorial(5)]", steps: [weather, factorial] },
+      { text: 'get_weather(\n  "Paris",\n  None,\n)\nmath.factorial(True)', steps: [{ name: "get_weather", arguments: { city: "Paris", days: null } }, { name: "math.factorial", arguments: { number: true } }] },
+      { text: "math.factorial(5, 6)", steps: [], dropped: ['The call "math.factorial(…)" passes argument 2 by position, and "math.factorial" has only 1 parameter (number); it was dropped'] },
+      { text: 'get_weather("Paris", city="Rome")', steps: [], dropped: ['The call "get_weather(…)" passes "city" both by position (argument 1) and by name; it was dropped'] },
+      { text: 'search("news")\nmath.factorial(5)', steps: [factorial], dropped: ['The call "search(…)" passes argument 1 by position, and the parameters of "search" are not known; it was dropped'] },
+      // Not calls: a positional value after a keyword one, a call or a name as a value.
+      { text: 'get_weather(city="Paris", 3)', steps: [] },
+      { text: "print(get_weather('Paris'))", steps: [] },
+      { text: "get_weather(city=str('Paris'))", steps: [] },
+      { text: "len(x)", steps: [] },
+    ];
+    for (const { text, steps, dropped = [] } of cases) {
+      it(JSON.stringify(text), () => {
+        for (const chunks of splits(text)) {
+          const { steps: read, result } = readWith(chunks, { parameterNames });
+          expect(read, JSON.stringify(chunks)).toEqual(steps);
+          expect(result.dropped.map((drop) => drop.message), JSON.stringify(chunks)).toEqual(dropped);
+          expect(result.cutOff).toEqual([]);
+        }
+      });
+    }
+
+    it("drops them with a message naming the call and the argument when it does not know the tools", () => {
+      for (const chunks of splits('get_weather("Paris", 3)')) {
+        const { steps, result } = readWith(chunks, {});
+        expect(steps).toEqual([]);
+        expect(result.dropped).toEqual([
+          { offset: 0, message: 'The call "get_weather(…)" passes argument 1 by position, and the parameters of "get_weather" are not known; it was dropped' },
+        ]);
+        expect(result.found).toBe(true);
+      }
+    });
+  });
+
   describe("never reads prose as a call", () => {
     // Rule: a pythonic call counts only in a call position (the start of the answer,
     // after a tool-call tag or marker, at the start of a fence, or after a call that
     // counted), and only when what follows it on its line is a separator, a closing
-    // tag or fence, or the end. Positional arguments are never read.
+    // tag or fence, or the end. Without the tools' parameters, positional arguments are not read.
     const prose = [
       'You could call get_weather(city="Paris") to find out.',
       'get_weather(city="Paris") would tell you the forecast.',
