@@ -8,7 +8,9 @@
 export {
   createToolCallReader,
   type CutOffCall,
+  type DroppedCall,
   type ToolCallReader,
+  type ToolCallReaderOptions,
   type ToolCallReadResult,
 } from "./plan/create-tool-call-reader.ts";
 export { CONTEXT_REFERENCE_ROOT, StepIdSchema } from "./plan/step-id-schema.ts";

@@ -22,6 +22,7 @@ import { stepKey } from "./step-key.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import { streamModelText } from "../model/stream-model-text.ts";
 import { closingIssue } from "../validate/closing-issue.ts";
+import { resolveToolName } from "../validate/resolve-tool-name.ts";
 
 /** Everything one planning run needs. */
 export interface PlanAttemptsSetup {
@@ -142,6 +143,11 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   const blocked = setup.blockedIds ?? [];
   const rejectedIds = new Set<string>(blocked);
   const normalizeOptions = setup.knowledgeBaseTool === undefined ? {} : { knowledgeBaseTool: setup.knowledgeBaseTool };
+  /** A tool's parameters in schema order, to name a pythonic call's positional arguments; the name as models write it resolves like a step's. */
+  const toolParameters = (name: string): readonly string[] | undefined => {
+    const resolved = resolveToolName(name, catalog.tools.map((tool) => tool.name), (candidate) => catalog.get(candidate) !== undefined);
+    return resolved.kind === "found" ? catalog.parameterNames(resolved.name) : undefined;
+  };
   const firstPosition = setup.startPosition ?? seedCount;
   let position = firstPosition;
   /** The accepted steps by their place in the plan. */
@@ -238,7 +244,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
 
       // One model call, read and validated while it streams: each call in any
       // common format (docs/formats.md) becomes a step the moment it closes.
-      const reader = createToolCallReader();
+      const reader = createToolCallReader({ parameterNames: toolParameters });
       let text = "";
       let streamed = 0;
       const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
@@ -282,7 +288,13 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         if (heldReply === undefined) repairable.push(issue);
         yield { type: "issue", issue, action: "dropped" };
       }
-      if (readable && streamed + read.steps.length + read.cutOff.length === 0) {
+      for (const drop of read.dropped) {
+        const at = position++;
+        const issue = stepIssue("invalid-step", at, undefined, drop.message);
+        if (heldReply === undefined) repairable.push(issue);
+        yield { type: "issue", issue, action: "dropped" };
+      }
+      if (readable && streamed + read.steps.length + read.cutOff.length + read.dropped.length === 0) {
         // No call at all: a plan in another shape (a sketch, a task graph), read whole.
         readable = false;
         for (const value of read.values) {

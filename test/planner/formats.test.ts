@@ -92,4 +92,17 @@ describe("LLMPlanner: the formats models write", () => {
     expect(issues[0]?.message).toBe('Step 2 was cut off before the call "math_factorial(…" closed and was dropped (/steps/1)');
     expect(doneOf(events).steps[0]).toEqual(planned[0]);
   });
+
+  it("names positional arguments after the tool's parameters, in schema order, also under the name models write", async () => {
+    const events = await planWith('[get_weather("Paris", 3), math_factorial(5)]');
+    expect(doneOf(events).steps.slice(0, 2)).toEqual(planned);
+  });
+
+  it("drops a positional call it cannot name, saying which call and which argument", async () => {
+    const events = await planWith('[get_weather("Paris", 3, "metric"), math_factorial(number=5)]');
+    const issues = events.flatMap((event) => (event.type === "issue" ? [event.issue.message] : []));
+    expect(issues.some((message) => message.includes("get_weather(") && /argument 3/u.test(message))).toBe(true);
+    expect(doneOf(events).steps.some((step) => step.type === "tool" && step.name === "get_weather")).toBe(false);
+    expect(doneOf(events).steps.some((step) => step.type === "tool" && step.name === "math.factorial")).toBe(true);
+  });
 });
