@@ -13,7 +13,9 @@ export {
   type ToolExecuteOptions,
   type ToolRegistryOptions,
 } from "./tools/tool-registry.ts";
-export { normalizeCatalog, type ToolCatalogInput } from "./tools/normalize-catalog.ts";
+export { normalizeCatalog, type DataSetCatalogInput } from "./tools/normalize-catalog.ts";
+export type { ToolCatalogInput } from "./tools/read-catalog.ts";
+export { readToolSchema } from "./tools/read-tool-schema.ts";
 export { findSchemaProblem } from "./tools/find-schema-problem.ts";
 export { normalizeSchemaTypes } from "./tools/normalize-schema-types.ts";
 export { compileCatalog, type CatalogSource, type CompiledCatalog } from "./tools/compile-catalog.ts";

@@ -60,9 +60,10 @@ export interface PlanRequest {
   /** The user's request. */
   query: string;
   /**
-   * The tool catalog: in any shape `normalizeCatalog` reads (an MCP
-   * `tools/list` array, a record `{ [name]: { description, input_schema } }`,
-   * …), a `ToolRegistry`, or a catalog from `compileCatalog`.
+   * The tool catalog: in a protocol's shape (an MCP `tools/list` array, a
+   * record `{ [name]: { description, input_schema } }`, …; a data set's
+   * once read by `normalizeCatalog`), a `ToolRegistry`, or a catalog from
+   * `compileCatalog`.
    */
   tools: CatalogSource;
   /** A profile object or a ready system prompt. */

@@ -6,7 +6,7 @@
 import { Validator } from "@cfworker/json-schema";
 import { PlankitError } from "../errors/plankit-error.ts";
 import { explainSchemaErrors, type ArgumentProblem, type ExplainSchemaErrorsOptions, type ReferenceLocations } from "./explain-schema-errors.ts";
-import { normalizeCatalog, type ToolCatalogInput } from "./normalize-catalog.ts";
+import { readCatalog, type ToolCatalogInput } from "./read-catalog.ts";
 import { parameterNames, schemaDraft } from "./schema-navigation.ts";
 import type { JsonSchema, ToolDescriptor } from "./tool-descriptor.ts";
 
@@ -64,7 +64,7 @@ export interface CompiledCatalog {
   prepare(names: Iterable<string>): void;
 }
 
-/** Anything {@link compileCatalog} accepts: a catalog in any shape, an already compiled one, or an object that compiles its own (`ToolRegistry`). */
+/** Anything {@link compileCatalog} accepts: a catalog in a protocol's shape (or `normalizeCatalog`'s descriptors of a data set's), an already compiled one, or an object that compiles its own (`ToolRegistry`). */
 export type CatalogSource = ToolCatalogInput | CompiledCatalog | { catalog(): CompiledCatalog };
 
 const cache = new WeakMap<object, CompiledCatalog>();
@@ -150,7 +150,7 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
 }
 
 /**
- * Compiles a tool catalog given in any accepted shape (see
+ * Compiles a tool catalog given in a protocol's shape (see
  * `ToolCatalogInput`). The result is cached per input object, and each
  * schema is compiled at most once, on first use, so passing the same catalog
  * array (or record) to `validatePlan`, `validateStep` or `selectTools` again
@@ -170,12 +170,12 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
  */
 export function compileCatalog(source: CatalogSource): CompiledCatalog {
   const input: unknown = source;
-  if (typeof input !== "object" || input === null) return build(normalizeCatalog(source as ToolCatalogInput));
+  if (typeof input !== "object" || input === null) return build(readCatalog(source));
   if ((input as Record<symbol, unknown>)[marker] === true) return input as CompiledCatalog;
   if (typeof (input as { catalog?: unknown }).catalog === "function") return (input as { catalog(): CompiledCatalog }).catalog();
   let compiled = cache.get(input);
   if (compiled === undefined) {
-    compiled = build(normalizeCatalog(source as ToolCatalogInput));
+    compiled = build(readCatalog(source));
     cache.set(input, compiled);
   }
   return compiled;

@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { normalizeCatalog } from "./normalize-catalog.ts";
+import { readCatalog } from "./read-catalog.ts";
 import type { ToolDefinition } from "./tool-registry.ts";
 import { isRecord } from "../shared/is-record.ts";
 
@@ -76,7 +76,7 @@ function unwrap(name: string, result: unknown): unknown {
  * ```
  */
 export function fromMcpTools(list: { tools: readonly unknown[] } | readonly unknown[], caller: McpToolCaller, options: FromMcpToolsOptions = {}): ToolDefinition[] {
-  return normalizeCatalog(list).map((descriptor): ToolDefinition => ({
+  return readCatalog(list).map((descriptor): ToolDefinition => ({
     ...descriptor,
     async execute(args, { signal }) {
       const result = await caller(descriptor.name, args, { signal });

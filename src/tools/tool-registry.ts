@@ -9,7 +9,7 @@ import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
-import { readToolSchema } from "./read-tool-schema.ts";
+import { readJsonSchema } from "./read-json-schema.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -137,7 +137,7 @@ export class ToolRegistry {
       if (this.#tools.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
       if (typeof tool.execute !== "function") throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
       const convert = (schema: unknown, what: string): JsonSchema =>
-        readToolSchema(toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema }), `Tool "${tool.name}" ${what}`);
+        readJsonSchema(toToolJsonSchema(schema, this.#options.toJsonSchema === undefined ? {} : { toJsonSchema: this.#options.toJsonSchema }), `Tool "${tool.name}" ${what}`);
       const descriptor: ToolDescriptor = {
         name: tool.name,
         description: tool.description ?? "",

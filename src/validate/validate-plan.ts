@@ -32,8 +32,8 @@ export interface ValidatePlanResult {
 
 /**
  * Normalizes and validates a plan against a tool catalog. The plan may be in
- * any shape `normalizePlan` accepts; the catalog in any shape
- * `normalizeCatalog` accepts. Each step is checked with `validateStep` in
+ * any shape `normalizePlan` accepts; the catalog as `compileCatalog`
+ * takes it. Each step is checked with `validateStep` in
  * order (so a step referring to a rejected step is rejected too), then the
  * plan as a whole: it must have steps (`empty-plan`) and end with a reply
  * (`no-reply`). Never throws for a bad plan; throws `invalid-catalog` for a

@@ -37,10 +37,11 @@ const sequence = [
 
 describe("function-calling data sets: a NESTFUL sequence over its own catalog", () => {
   it("validates without issues, and a wrong field or a missing argument is named", () => {
-    expect(validatePlan(sequence, catalog).issues).toEqual([]);
+    const tools = normalizeCatalog(catalog);
+    expect(validatePlan(sequence, tools).issues).toEqual([]);
     const broken: unknown[] = structuredClone(sequence);
     broken[2] = { name: "search_flights", arguments: { origin: "$var1.iata$", destination: "$var2.code$" }, label: "var3" };
-    expect(validatePlan(broken, catalog).issues.map((issue) => issue.message)).toEqual([
+    expect(validatePlan(broken, tools).issues.map((issue) => issue.message)).toEqual([
       'Step "var3" (tool "search_flights"): missing required argument "date" (/steps/2/arguments/date)',
       'Step "var3" references {{var1.iata}}, but the output of tool "find_airport" declares no "iata" (available: code, Entity Id) (/steps/2/arguments/origin)',
       'Step "s4" references step "var3", which is invalid (/steps/3/text)',
@@ -106,7 +107,7 @@ describe("function-calling data sets: a TaskBench task graph over its tool graph
         ],
         task_links: [{ source: "get_weather", target: "send_message" }],
       },
-      toolGraph,
+      normalizeCatalog(toolGraph),
     );
     expect(issues).toEqual([]);
     expect(steps.map((step) => (step.type === "tool" ? [step.name, step.arguments] : [step.type]))).toEqual([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeCatalog } from "../../src/tools/normalize-catalog.ts";
 import { normalizeSchemaTypes } from "../../src/tools/normalize-schema-types.ts";
+import { readToolSchema } from "../../src/tools/read-tool-schema.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 
 describe("normalizeSchemaTypes", () => {
@@ -37,7 +38,7 @@ describe("normalizeSchemaTypes", () => {
     const registry = new ToolRegistry().register({
       name: "get_weather",
       description: "Weather for a city",
-      inputSchema: { type: "dict", properties: { city: { type: "str" }, days: { type: "int" } }, required: ["city"] },
+      inputSchema: readToolSchema({ type: "dict", properties: { city: { type: "str" }, days: { type: "int" } }, required: ["city"] }, "get_weather input"),
       execute: (args) => args,
     });
     expect(registry.list()[0]?.inputSchema).toStrictEqual({ type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] });

@@ -294,7 +294,7 @@ describe("normalizeCatalog: function-calling data sets", () => {
   });
 
   it("validates plans against such a catalog: missing required arguments and undeclared output fields", () => {
-    const catalog = [
+    const raw = [
       {
         name: "convert_currency",
         description: "Convert an amount",
@@ -302,6 +302,7 @@ describe("normalizeCatalog: function-calling data sets", () => {
         output_parameters: { converted_amount: { type: "float" } },
       },
     ];
+    const catalog = normalizeCatalog(raw);
     const good = validatePlan(
       [
         { id: "s1", type: "tool", name: "convert_currency", arguments: { amount: 5, to: "EUR" } },
@@ -383,7 +384,7 @@ describe("normalizeCatalog: function-calling data sets", () => {
     });
     const registry = new ToolRegistry().register({
       name: "set_fields",
-      inputSchema: { type: "object", properties: { name: { type: "String", required: true }, tags: { type: "List[str]" } } },
+      inputSchema: readToolSchema({ type: "object", properties: { name: { type: "String", required: true }, tags: { type: "List[str]" } } }, "set_fields input"),
       execute: (args) => args,
     });
     expect(registry.get("set_fields")?.inputSchema).toStrictEqual({
