@@ -121,7 +121,9 @@ export interface AgentRuntimeOptions {
    * arguments. By default a result is reused within its run only, and only
    * until a side-effecting step ends. A `ResultCache` (such as
    * `createMemoryCache({ ttlMs, maxBytes })`) is shared across runs: opt-in,
-   * read only while the run has had no side effect. `false` turns caching off.
+   * read only while the run has had no side effect, and cleared (its
+   * `clear`) whenever a side-effecting step of any run ends, so no run is
+   * served a read from before another run's write. `false` turns caching off.
    *
    * @defaultValue reuse within each run only
    */
@@ -426,6 +428,7 @@ export class AgentRuntime {
       reflectionRetries: options.reflectionRetries ?? 1,
       budget: options.budget ?? {},
       sharedCache: options.cache === false ? undefined : options.cache,
+      sideEffects: { count: 0 },
       caching: options.cache !== false,
       policy: options.policy ?? {},
       modelTimeouts: { idleMs: options.modelTimeouts?.idleMs ?? 60_000, totalMs: options.modelTimeouts?.totalMs ?? 300_000 },

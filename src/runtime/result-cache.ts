@@ -13,7 +13,9 @@ export interface CacheHit {
  * Where the runtime keeps results of read-only and idempotent tools. Keys are
  * `<tool name> <canonical JSON of the arguments>`. `get` may answer
  * synchronously — the runtime then starts or skips the tool in the same tick —
- * or with a promise (a KV store, a Durable Object).
+ * or with a promise (a KV store, a Durable Object). Give it `clear` so that a
+ * write in one run is not followed by a stale read in the next (a KV store
+ * can bump a version that is part of its keys).
  *
  * @example
  * ```ts
@@ -38,4 +40,11 @@ export interface ResultCache {
    * @param value - the tool's result.
    */
   set(key: string, value: unknown): void | Promise<void>;
+  /**
+   * Forgets every result. The runtime calls it when a side-effecting step
+   * ends (or fails), because any result stored before may be stale; without
+   * it, a later run can be served a read from before the write until the
+   * entry expires.
+   */
+  clear?(): void | Promise<void>;
 }

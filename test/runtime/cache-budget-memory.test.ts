@@ -6,25 +6,27 @@ import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { createMemoryStore } from "../../src/runtime/create-memory-store.ts";
 import type { MemoryEntry } from "../../src/runtime/memory-store.ts";
 import type { ResultCache } from "../../src/runtime/result-cache.ts";
+import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { collect, createEchoModel, createFakePlanner, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
 describe("result cache", () => {
   it("an opt-in shared cache reuses read-only results by tool and canonical arguments, never idempotent writes or side effects", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "put", { key: "k", value: { b: 1, a: 2 } }), tool("s3", "send", { to: "bob" }), reply("s4", "{{s1.value}}")],
-    });
     const cache = createMemoryCache();
-    const runtime = new AgentRuntime({ planner, registry, memory: false, cache });
-    await runtime.run("go").done;
-    const second = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "put", { value: { a: 2, b: 1 }, key: "k" }), tool("s3", "send", { to: "bob" }), reply("s4", "{{s1.value}}")],
-    });
-    const run = new AgentRuntime({ planner: second, registry, memory: false, cache }).run("go");
-    const events = await collect(run);
+    const runWith = (steps: PlanStep[]) => {
+      const run = new AgentRuntime({ planner: createFakePlanner({ steps }), registry, memory: false, cache }).run("go");
+      return collect(run).then((events) => ({ run, events }));
+    };
+    await runWith([tool("s1", "lookup", { q: "a" }), reply("s2", "{{s1.value}}")]);
+    expect(cache.size).toBe(1);
+    const { run, events } = await runWith([
+      tool("s1", "lookup", { q: "a" }),
+      tool("s2", "put", { key: "k", value: { b: 1, a: 2 } }, { dependsOn: ["s1"] }),
+      tool("s3", "send", { to: "bob" }, { dependsOn: ["s2"] }),
+      reply("s4", "{{s1.value}}"),
+    ]);
     expect(invariantProblems(events)).toEqual([]);
-    expect(calls.map((call) => call.name)).toEqual(["lookup", "put", "send", "put", "send"]);
     expect(events.filter((event) => event.type === "step-end").map((event) => event.type === "step-end" && [event.stepId, event.cached])).toEqual([
       ["s1", true],
       ["s2", false],
@@ -33,6 +35,10 @@ describe("result cache", () => {
     ]);
     expect(run.state.usage).toMatchObject({ cacheHits: 1, toolCalls: 2 });
     expect(run.state.reply?.text).toBe("a!");
+    // The writes cleared the shared cache: what was read before them may be stale.
+    expect(cache.size).toBe(0);
+    await runWith([tool("s1", "put", { value: { a: 2, b: 1 }, key: "k" }), tool("s2", "lookup", { q: "a" }, { dependsOn: ["s1"] }), reply("s3", "{{s2.value}}")]);
+    expect(calls.map((call) => call.name)).toEqual(["lookup", "put", "send", "put", "lookup"]);
     expect(cache.size).toBe(1);
   });
 

@@ -42,7 +42,7 @@ import { reflectOnFailure } from "./reflect-on-failure.ts";
 import { ReplyStream } from "./reply-stream.ts";
 import { createRetryingExecutor } from "./retrying-executor.ts";
 import type { RunPhase } from "./run-phase.ts";
-import { createRunResultCache, type RunResultCache } from "./run-result-cache.ts";
+import { createRunResultCache, type RunResultCache, type SideEffectCounter } from "./run-result-cache.ts";
 import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { StepSource } from "./step-source.ts";
@@ -68,6 +68,8 @@ export interface RunConfig {
   budget: RuntimeBudget;
   /** A cache shared across runs (opt-in); `undefined` keeps reuse within the run. */
   sharedCache: ResultCache | undefined;
+  /** Side effects ended across the runtime's runs: a result read before one is not reused by any run. */
+  sideEffects: SideEffectCounter;
   /** `false` turns every cache off. */
   caching: boolean;
   integrate: "model" | "template";
@@ -167,7 +169,7 @@ export class RunExecution {
     this.#table = new StepTable(input.context);
     this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
     this.#meter = new BudgetMeter(config.budget, config.maxReplans);
-    this.#cache = config.caching ? createRunResultCache(config.sharedCache) : undefined;
+    this.#cache = config.caching ? createRunResultCache(config.sharedCache, config.sideEffects) : undefined;
     this.#executorSetup = {
       executor: config.executeStep ?? createRetryingExecutor(config.random, config.sleep),
       fromApplication: config.executeStep !== undefined,

@@ -52,8 +52,44 @@ describe("createRunResultCache", () => {
   });
 
   it("survives a shared cache that throws", () => {
-    const cache = createRunResultCache({ get: () => { throw new Error("down"); }, set: () => { throw new Error("down"); } });
+    const cache = createRunResultCache({ get: () => { throw new Error("down"); }, set: () => { throw new Error("down"); }, clear: () => { throw new Error("down"); } });
     expect(cache.get("k")).toBeUndefined();
     expect(() => cache.set("k", 1, cache.epoch)).not.toThrow();
+    expect(() => cache.invalidate()).not.toThrow();
+    const rejecting = createRunResultCache({ get: () => undefined, set: () => Promise.reject(new Error("down")), clear: () => Promise.reject(new Error("down")) });
+    expect(() => rejecting.set("k", 1, rejecting.epoch)).not.toThrow();
+    expect(() => rejecting.invalidate()).not.toThrow();
+  });
+
+  it("a side effect clears the shared cache, so a later run is not served a read from before it", () => {
+    const shared = createMemoryCache();
+    const counter = { count: 0 };
+    const first = createRunResultCache(shared, counter);
+    first.set("read", "before", first.epoch);
+    const writer = createRunResultCache(shared, counter);
+    expect(writer.get("read")).toEqual({ value: "before" });
+    writer.invalidate();
+    expect(shared.size).toBe(0);
+    const later = createRunResultCache(shared, counter);
+    expect(later.get("read")).toBeUndefined();
+    later.set("read", "after", later.epoch);
+    expect(createRunResultCache(shared, counter).get("read")).toEqual({ value: "after" });
+  });
+
+  it("a side effect in one run drops what another run of the runtime read before it, and a read that overlapped it is not stored", () => {
+    const shared = createMemoryCache();
+    const counter = { count: 0 };
+    const reader = createRunResultCache(shared, counter);
+    const writer = createRunResultCache(shared, counter);
+    reader.set("early", 1, reader.epoch);
+    const startedAt = reader.epoch;
+    writer.invalidate();
+    expect(reader.get("early")).toBeUndefined();
+    reader.set("overlapping", 2, startedAt);
+    expect(reader.get("overlapping")).toBeUndefined();
+    expect(shared.get("overlapping")).toBeUndefined();
+    // The reader itself had no side effect: it still reads the shared cache.
+    shared.set("fresh", 3);
+    expect(reader.get("fresh")).toEqual({ value: 3 });
   });
 });
