@@ -19,6 +19,8 @@ export interface McpStdioServer {
   readonly transport: StdioClientTransport;
   /** Every JSON-RPC message the client wrote to the server's stdin, in order. */
   readonly sent: JSONRPCMessage[];
+  /** Every JSON-RPC message the server wrote to its stdout, in order. */
+  readonly received: JSONRPCMessage[];
   /**
    * The `tools/call` requests the server received for `name` (all tools without one).
    *
@@ -91,10 +93,17 @@ export async function startMcpServer(packageName: string, args: string[] = [], e
     await stop();
     throw error;
   }
+  const received: JSONRPCMessage[] = [];
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage): void => {
+    received.push(message);
+    onmessage?.(message);
+  };
   return {
     client,
     transport,
     sent,
+    received,
     callsOf(name) {
       return sent.flatMap((message) => {
         if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return [];
