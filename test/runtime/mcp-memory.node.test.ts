@@ -184,6 +184,8 @@ describe("the runtime with a real MCP memory server", () => {
     ];
     await server.client.callTool({ name: "create_entities", arguments: { entities: [ada] } });
     server.sent.length = 0;
+    // An entry under the write's key (the documented "<tool> <canonical JSON>"), as another runtime or the application could leave: never used for a write.
+    cache.set('add_observations {"observations":[{"contents":["counted"],"entityName":"Ada"}]}', { results: [{ entityName: "Ada", addedObservations: ["from the cache"] }] });
     const first = await runPlan(steps, { cache });
     const second = await runPlan(steps, { cache });
     expect(first.run.state.reply?.text).toBe('["counted"]');
