@@ -40,7 +40,8 @@ export interface MemoryCacheOptions {
  * Creates an in-memory LRU cache for tool results, bounded in entries and
  * in bytes, with a time to live. It answers synchronously, so a cache hit
  * never costs the runtime a tick. Give it to `AgentRuntime`'s `cache` option
- * to share read-only results across runs.
+ * to share read-only results across runs; the runtime clears it whenever a
+ * side-effecting step ends.
  *
  * @param options - size, freshness and clock.
  * @returns the cache.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { canonicalJson } from "../../src/shared/canonical-json.ts";
 import { computeBackoff } from "../../src/runtime/compute-backoff.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
@@ -40,6 +41,58 @@ describe("result cache", () => {
     await runWith([tool("s1", "put", { value: { a: 2, b: 1 }, key: "k" }), tool("s2", "lookup", { q: "a" }, { dependsOn: ["s1"] }), reply("s3", "{{s2.value}}")]);
     expect(calls.map((call) => call.name)).toEqual(["lookup", "put", "send", "put", "lookup"]);
     expect(cache.size).toBe(1);
+  });
+
+  it("a write that lands after its attempt was aborted clears what was read in between", async () => {
+    let stored = "old";
+    let release = (): void => undefined;
+    let writeStarted = (): void => undefined;
+    const started = new Promise<void>((resolve) => {
+      writeStarted = resolve;
+    });
+    let reads = 0;
+    const registry = new ToolRegistry().register([
+      {
+        name: "read_value",
+        description: "Reads the value",
+        inputSchema: { type: "object", properties: {} },
+        annotations: { readOnlyHint: true },
+        execute: () => {
+          reads++;
+          return stored;
+        },
+      },
+      {
+        name: "write_value",
+        description: "Writes the value, ignoring its signal",
+        inputSchema: { type: "object", properties: { value: { type: "string" } }, required: ["value"] },
+        execute: ({ value }: { value: string }) => {
+          writeStarted();
+          return new Promise<string>((resolve) => {
+            release = () => {
+              stored = value;
+              resolve(value);
+            };
+          });
+        },
+      },
+    ]);
+    const cache = createMemoryCache();
+    const runtime = (steps: PlanStep[]) => new AgentRuntime({ planner: createFakePlanner({ steps }), registry, memory: false, cache, maxReplans: 0 });
+    const readPlan = [tool("s1", "read_value"), reply("s2", "{{s1}}")];
+    const writer = runtime([tool("s1", "write_value", { value: "new" }), reply("s2", "{{s1}}")]).run("write");
+    await started;
+    writer.abort("stop");
+    expect((await writer.done).reason).toBe("aborted");
+    // Read while the write is still under way on the other side: the old value, cached.
+    expect((await runtime(readPlan).run("read").done).reply?.text).toBe("old");
+    expect(cache.size).toBe(1);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const after = await runtime(readPlan).run("read").done;
+    expect(after.reply?.text).toBe("new");
+    expect(after.steps[0]?.cached).toBe(false);
+    expect(reads).toBe(2);
   });
 
   it("accepts an asynchronous cache and can be turned off", async () => {

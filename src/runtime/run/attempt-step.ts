@@ -171,9 +171,21 @@ function callTool(
   const timeoutMs = context.policy.timeoutOf(step);
   const epoch = cache?.epoch ?? 0;
   const sideEffecting = !entry.readOnly;
-  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, (signal) =>
-    context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` }),
-  ).then(
+  let attemptEnded = false;
+  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, (signal) => {
+    const call = context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` });
+    if (sideEffecting) {
+      // A tool that ignores its signal may still write after a timeout or an abort ended the attempt:
+      // what was read in between is stale once it lands.
+      const landed = (): void => {
+        if (attemptEnded) context.cache?.invalidate();
+      };
+      call.then(landed, landed);
+    }
+    return call;
+  }).finally(() => {
+    attemptEnded = true;
+  }).then(
     (value): AttemptOutcome => {
       if (sideEffecting) context.cache?.invalidate();
       let frozen: unknown;
