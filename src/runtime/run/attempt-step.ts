@@ -183,10 +183,9 @@ function callTool(
       call.then(landed, landed);
     }
     return call;
-  }).finally(() => {
-    attemptEnded = true;
   }).then(
     (value): AttemptOutcome => {
+      attemptEnded = true;
       if (sideEffecting) context.cache?.invalidate();
       let frozen: unknown;
       try {
@@ -198,6 +197,7 @@ function callTool(
       return { ok: true, value: frozen, cached: false };
     },
     (error: unknown): AttemptOutcome => {
+      attemptEnded = true;
       if (sideEffecting) context.cache?.invalidate();
       const info = toErrorInfo(error, "tool-error");
       return { ok: false, error: info, permanent: permanentCodes.has(info.code) };
