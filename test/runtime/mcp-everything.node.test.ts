@@ -6,6 +6,7 @@
  * with progress) and a tool that is not (`gzip-file-as-resource`, which
  * creates a resource in the session).
  */
+import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentRuntime, LLMPlanner, noOpReflector, type RunHandle, type RuntimeEvent } from "../../src/index.ts";
 import { createFixedPlanner, createScriptedModel } from "../../src/test.ts";
@@ -13,6 +14,7 @@ import { fromMcpTools, ToolRegistry } from "../../src/tools.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 import { isAlive, startMcpServer, type McpStdioServer } from "./mcp-stdio-server.ts";
 
+const require = createRequire(import.meta.url);
 let server: McpStdioServer;
 let tools: Awaited<ReturnType<McpStdioServer["client"]["listTools"]>>;
 let registry: ToolRegistry;
@@ -21,7 +23,7 @@ let onProgress: (progress: { progress: number; total?: number | undefined }) => 
 
 beforeAll(async () => {
   // No domain is allowed for http(s) fetches: the tests use data: URLs only.
-  server = await startMcpServer("@modelcontextprotocol/server-everything", ["stdio"], { GZIP_ALLOWED_DOMAINS: "example.invalid" });
+  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-everything/package.json"), ["stdio"], { GZIP_ALLOWED_DOMAINS: "example.invalid" });
   tools = await server.client.listTools();
   registry = new ToolRegistry().register(fromMcpTools(tools, server.caller((progress) => onProgress(progress))));
 }, 20_000);

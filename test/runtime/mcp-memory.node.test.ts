@@ -6,6 +6,7 @@
  * `create_entities` / `add_observations` are not idempotent either.
  */
 import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -16,13 +17,14 @@ import { collect, invariantProblems } from "./fake-planner.ts";
 import { isAlive, startMcpServer, type McpStdioServer } from "./mcp-stdio-server.ts";
 
 let directory = "";
+const require = createRequire(import.meta.url);
 let server: McpStdioServer;
 let tools: Awaited<ReturnType<McpStdioServer["client"]["listTools"]>>;
 let registry: ToolRegistry;
 
 beforeAll(async () => {
   directory = await realpath(await mkdtemp(join(tmpdir(), "plankit-mcp-memory-")));
-  server = await startMcpServer("@modelcontextprotocol/server-memory", [], { MEMORY_FILE_PATH: join(directory, "memory.jsonl") });
+  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-memory/package.json"), [], { MEMORY_FILE_PATH: join(directory, "memory.jsonl") });
   tools = await server.client.listTools();
   registry = new ToolRegistry().register(fromMcpTools(tools, server.caller()));
 }, 20_000);

@@ -35,16 +35,15 @@ export interface McpStdioServer {
 }
 
 /**
- * The file a package's `bin` points at, resolved in node_modules.
+ * The file a package's `bin` points at.
  *
- * @param packageName - an npm package with one bin.
+ * @param manifestPath - the package's resolved `package.json`.
  * @returns its absolute path.
  */
-export function binOf(packageName: string): string {
-  const manifestPath = require.resolve(`${packageName}/package.json`);
+function binOf(manifestPath: string): string {
   const manifest = require(manifestPath) as { bin: string | Record<string, string> };
   const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin)[0];
-  if (bin === undefined) throw new Error(`${packageName} has no bin`);
+  if (bin === undefined) throw new Error(`${manifestPath} has no bin`);
   return join(manifestPath, "..", bin);
 }
 
@@ -66,13 +65,13 @@ export function isAlive(pid: number): boolean {
 /**
  * Spawns the server with the Node that runs the tests and connects a client.
  *
- * @param packageName - the server's npm package.
+ * @param manifestPath - the server package's resolved `package.json` (resolved by the caller, so the dependency shows).
  * @param args - its command-line arguments.
  * @param env - extra environment variables.
  * @returns the server.
  */
-export async function startMcpServer(packageName: string, args: string[] = [], env: Record<string, string> = {}): Promise<McpStdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [binOf(packageName), ...args], env: { ...getDefaultEnvironment(), ...env }, stderr: "pipe" });
+export async function startMcpServer(manifestPath: string, args: string[] = [], env: Record<string, string> = {}): Promise<McpStdioServer> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [binOf(manifestPath), ...args], env: { ...getDefaultEnvironment(), ...env }, stderr: "pipe" });
   const sent: JSONRPCMessage[] = [];
   const send = transport.send.bind(transport);
   transport.send = (message) => {
