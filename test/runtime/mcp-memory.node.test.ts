@@ -83,21 +83,26 @@ describe("the runtime with a real MCP memory server", () => {
       { id: "s2", type: "tool", name: "create_entities", arguments: { entities: [ada] } },
       { id: "s3", type: "tool", name: "add_observations", arguments: { observations: [{ entityName: "Ada", contents: ["loved engines"] }] }, dependsOn: ["s2"] },
       { id: "s4", type: "tool", name: "open_nodes", arguments: { names: ["Ada"] }, dependsOn: ["s3"] },
-      { id: "s5", type: "reply", text: "Before: {{s1.entities}}. Ada: {{s4.entities.0.observations}}" },
+      { id: "s5", type: "tool", name: "delete_entities", arguments: { entityNames: ["Ada"] }, dependsOn: ["s4"] },
+      { id: "s6", type: "tool", name: "read_graph", arguments: {}, dependsOn: ["s5"] },
+      { id: "s7", type: "reply", text: "Before: {{s1.entities}}. Ada: {{s4.entities.0.observations}}. After: {{s6.entities}}" },
     ]);
     const model = createScriptedModel({ responses: [plan], tokensPerSecond: 2_000 });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("remember Ada");
+    const run = new AgentRuntime({ planner: new LLMPlanner({ model, maxSteps: 10 }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("remember Ada");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reason).toBe("completed");
-    expect(planned(events)).toEqual([["s1", true], ["s2", false], ["s3", false], ["s4", true], ["s5", true]]);
+    expect(planned(events)).toEqual([["s1", true], ["s2", false], ["s3", false], ["s4", true], ["s5", false], ["s6", true], ["s7", true]]);
     const planEnd = events.findIndex((event) => event.type === "plan-end");
     expect(startOf(events, "s1")).toBeLessThan(planEnd);
-    expect(startOf(events, "s2")).toBeGreaterThan(planEnd);
-    expect(startOf(events, "s3")).toBeGreaterThan(planEnd);
-    expect(run.state.reply?.text).toBe('Before: []. Ada: ["wrote the first program","loved engines"]');
+    for (const id of ["s2", "s3", "s5"]) expect(startOf(events, id)).toBeGreaterThan(planEnd);
+    expect(run.state.reply?.text).toBe('Before: []. Ada: ["wrote the first program","loved engines"]. After: []');
+    // The second graph read came after the writes: read again, not reused from s1.
+    expect(stepOf(run, "s6")?.cached).toBe(false);
+    expect(server.callsOf("read_graph")).toHaveLength(2);
     expect(server.callsOf("create_entities")).toHaveLength(1);
     expect(server.callsOf("add_observations")).toHaveLength(1);
+    expect(server.callsOf("delete_entities")).toHaveLength(1);
   }, 20_000);
 
   it("the same tools listed without annotations get MCP's cautious defaults: nothing starts early, nothing is cached", async () => {
@@ -238,6 +243,29 @@ describe("the runtime with a real MCP memory server", () => {
     expect(message).toContain("wrote programs");
     expect(run.state.steps.map((step) => step.step.id)).not.toContain("s1");
     expect(server.callsOf("create_entities")).toEqual([]);
+  }, 20_000);
+
+  it("a model's argument of the wrong type is shown back to it with the tool, path and value, and only the repaired call reaches the server", async () => {
+    const wrong = JSON.stringify([
+      { id: "s1", type: "tool", name: "create_entities", arguments: { entities: [{ name: "Ada", entityType: "person", observations: "wrote programs" }] } },
+      { id: "s2", type: "reply", text: "Saved {{s1.entities.0.name}}" },
+    ]);
+    const repaired = JSON.stringify([
+      { id: "s1", type: "tool", name: "create_entities", arguments: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] } },
+      { id: "s2", type: "reply", text: "Saved {{s1.entities.0.name}}" },
+    ]);
+    const model = createScriptedModel({ responses: { plan: [wrong], repair: [repaired] } });
+    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("remember Ada");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    const repairPrompt = JSON.stringify(model.requests[1]);
+    expect(model.requests[1]?.purpose).toBe("repair");
+    expect(repairPrompt).toContain("create_entities");
+    expect(repairPrompt).toContain("/steps/0/arguments/entities/0/observations");
+    expect(repairPrompt).toContain("wrote programs");
+    expect(run.state.reason).toBe("completed");
+    expect(run.state.reply?.text).toBe("Saved Ada");
+    expect(server.callsOf("create_entities")).toEqual([{ entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] }]);
   }, 20_000);
 
   it("an argument that resolves to the wrong type at run time is refused before the call, naming the tool, the path and the value", async () => {
