@@ -40,19 +40,22 @@ describe("reading a catalog in a protocol's shape (the core every function that 
     expect(caught(() => readJsonSchema("object", 'Tool "t" input')).message).toBe('Tool "t" input schema must be a JSON Schema object, got "object"');
   });
 
-  it.each([
+  const dataSetFields: [string, Record<string, unknown>][] = [
     ["query_parameters", { query_parameters: { city: { type: "string", required: true } } }],
     ["input_parameters", { input_parameters: { city: "str" } }],
     ["args", { args: { expression: "str" } }],
     ["required_parameters", { required_parameters: [{ name: "q", type: "STRING" }] }],
     ["optional_parameters", { optional_parameters: [{ name: "q", type: "STRING" }] }],
     ["output_parameters", { inputSchema: { type: "object" }, output_parameters: { code: { type: "str" } } }],
-  ])("refuses a tool with a data set's field %s instead of dropping its parameters unseen", (field, fields) => {
-    const catalog = [{ name: "lookup", description: "Look up", ...fields }];
-    expect(caught(() => compileCatalog(catalog as never)).message).toBe(`Tool "lookup" ([0]) has a data set's field ${field}; ${hint}`);
-    expect(caught(() => validatePlan([{ id: "s1", type: "reply", text: "hi" }], catalog as never)).code).toBe("invalid-catalog");
-    expect(normalizeCatalog(catalog as never)[0]?.name).toBe("lookup");
-  });
+  ];
+  for (const [field, fields] of dataSetFields) {
+    it(`refuses a tool with a data set's field ${field} instead of dropping its parameters unseen`, () => {
+      const catalog = [{ name: "lookup", description: "Look up", ...fields }];
+      expect(caught(() => compileCatalog(catalog as never)).message).toBe(`Tool "lookup" ([0]) has a data set's field ${field}; ${hint}`);
+      expect(caught(() => validatePlan([{ id: "s1", type: "reply", text: "hi" }], catalog as never)).code).toBe("invalid-catalog");
+      expect(normalizeCatalog(catalog as never)[0]?.name).toBe("lookup");
+    });
+  }
 
   it("refuses a data set's tool list under nodes, functions, apis or api_list, pointing to normalizeCatalog", () => {
     for (const key of ["nodes", "functions", "apis", "api_list"]) {
