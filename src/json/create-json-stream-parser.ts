@@ -208,23 +208,6 @@ const ELLIPSIS = 21; // lenient: a `...` placeholder
 const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
 const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
 const STRING_EOL_QUOTE = 24; // lenient: a quote after that line end: the string's or the next key's?
-const FAST = 25; // an element of the handed-out array, read by `scan` (the fast path)
-
-// States of `scan`, the fast path.
-const F_VALUE = 0; // a value
-const F_ITEM = 1; // after "[": a value or "]"
-const F_MEMBER = 2; // after "{": a key or "}"
-const F_KEY = 3; // after "," in an object
-const F_COLON = 4;
-const F_NEXT = 5; // after a value: "," or the closing bracket
-const F_STRING = 6;
-const F_KEY_STRING = 7;
-const F_ESCAPE = 8;
-const F_HEX = 9;
-const F_NUMBER = 10;
-const F_LITERAL = 11;
-/** Nesting the fast path follows (in the bits of one number); deeper elements go to the full parser. */
-const F_MAX_DEPTH = 30;
 
 // Number sub-states (JSON number grammar).
 const N_START = 8;
@@ -314,23 +297,6 @@ function hexValue(c: number): number {
   return -1;
 }
 
-/** The JSON number grammar: the state after character `c` in state `state`, or -1 where the number ends. */
-function nextNumberState(state: number, c: number): number {
-  const digit = c >= 48 && c <= 57;
-  const exponent = c === 101 || c === 69;
-  if (state === N_START && c === 45) return N_MINUS;
-  if (state === N_START || state === N_MINUS) return c === 48 ? N_ZERO : digit ? N_INT : -1;
-  if (state === N_INT || state === N_ZERO) return digit && state === N_INT ? N_INT : c === 46 ? N_DOT : exponent ? N_E : -1;
-  if (state === N_DOT || state === N_FRACTION) return digit ? N_FRACTION : exponent && state === N_FRACTION ? N_E : -1;
-  if (state === N_E && (c === 43 || c === 45)) return N_E_SIGN;
-  return digit ? N_EXPONENT : -1;
-}
-
-/** Whether a number in state `state` is complete. */
-function isNumberComplete(state: number): boolean {
-  return state === N_ZERO || state === N_INT || state === N_FRACTION || state === N_EXPONENT;
-}
-
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -409,15 +375,6 @@ class Parser implements JsonStreamParser {
   private unquotedAt = 0; // lenient: where the unquoted string began
   private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL
 
-  // The fast path (see `scan`).
-  private fastOff = false; // the element in progress is read by the full parser
-  private partialAsked = false; // partialString() was called: the full parser reads everything
-  private fastText = ""; // the element's text in the chunks before the current one
-  private fastStart = 0; // offset of the element's first character
-  private fastState = F_VALUE;
-  private fastDepth = 0;
-  private fastObjects = 0; // bit k: the container k levels up from the innermost is an object
-
   // Token state.
   private text = ""; // string, key, number, literal or identifier text so far
   private tokenIsKey = false;
@@ -466,14 +423,10 @@ class Parser implements JsonStreamParser {
       this.offset += chunk.length;
       return this.none;
     }
-    // An element on the fast path goes straight to `scan`, the common case at model-token chunk sizes.
-    const from = this.mode === FAST ? this.scan(chunk, 0) : 0;
-    if (from === chunk.length) {
-      // The chunk is read.
-    } else if (this.strict) {
-      this.feed(chunk, this.offset, from); // strict errors propagate as they are
+    if (this.strict) {
+      this.feed(chunk, this.offset, 0); // strict errors propagate as they are
     } else {
-      this.run(chunk, this.offset, from);
+      this.run(chunk, this.offset);
     }
     this.offset += chunk.length;
     if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0) this.restOffset = this.offset;
@@ -482,9 +435,6 @@ class Parser implements JsonStreamParser {
   }
 
   partialString(): PartialString | undefined {
-    // Its caller will ask again: from now on the full parser reads every element.
-    this.partialAsked = this.fastOff = true;
-    if (this.mode === FAST) this.replay(0);
     const mode = this.mode;
     if ((mode !== STRING && mode !== ESCAPE && mode !== UNICODE) || this.tokenIsKey || this.concatenating || this.speculating) return undefined;
     const d = this.emitDepth;
@@ -503,7 +453,6 @@ class Parser implements JsonStreamParser {
     if (this.ended) throw new TypeError("JsonStreamParser.end() was called twice");
     this.ended = true;
     if (this.failure !== undefined) throw this.failure;
-    if (this.mode === FAST) this.replay(0);
     if (this.strict) return this.endStrict();
     if (this.mode !== AFTER_ROOT && this.mode !== DONE) this.finish(this.offset);
     if (!this.hasRoot) {
@@ -513,7 +462,7 @@ class Parser implements JsonStreamParser {
   }
 
   private endStrict(): unknown {
-    if (this.mode === NUMBER && this.depth === 0 && isNumberComplete(this.numberState)) {
+    if (this.mode === NUMBER && this.depth === 0 && this.numberComplete()) {
       this.completeValue(Number(this.text));
     }
     if (this.mode !== AFTER_ROOT) {
@@ -529,7 +478,7 @@ class Parser implements JsonStreamParser {
   }
 
   /** Feeds `chunk` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
-  private run(chunk: string, base: number, start: number): void {
+  private run(chunk: string, base: number): void {
     // Allocated only to back out of a failed candidate: the common case costs nothing.
     let pieces: string[] | undefined;
     let bases: number[] | undefined;
@@ -539,7 +488,7 @@ class Parser implements JsonStreamParser {
       try {
         if (pieces === undefined || bases === undefined) {
           if (this.speculating) this.feedPiece(chunk, base, 0);
-          else this.feed(chunk, base, start);
+          else this.feed(chunk, base, 0);
         } else {
           for (; piece < pieces.length; piece++, from = 0) this.feedPiece(pieces[piece]!, bases[piece]!, from);
         }
@@ -671,7 +620,6 @@ class Parser implements JsonStreamParser {
     const container = this.stack[d];
     if (this.isArray[d] === true) {
       const handOut = d === this.emitDepth - 1 && !this.finishing;
-      if (handOut) this.fastOff = this.partialAsked;
       if (this.keepElements || !handOut) (container as unknown[]).push(value);
       this.mode = ARRAY_NEXT;
       if (d === 0 && this.speculating) this.commit();
@@ -776,6 +724,11 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  private numberComplete(): boolean {
+    const s = this.numberState;
+    return s === N_ZERO || s === N_INT || s === N_FRACTION || s === N_EXPONENT;
+  }
+
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
   private startValue(c: number, offset: number): boolean {
     switch (c) {
@@ -875,10 +828,6 @@ class Parser implements JsonStreamParser {
         this.restOffset ??= base + i;
         return;
       }
-      if (mode === FAST) {
-        i = this.scan(text, i);
-        continue;
-      }
       if (mode === STRING) {
         const quote = this.closeQuote;
         let j = i;
@@ -951,7 +900,7 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (!this.startFast(c, offset) && this.startValue(c, offset)) i++;
+          if (this.startValue(c, offset)) i++;
           continue;
         case ARRAY_FIRST:
           if (c === 93 || this.closesTuple(c)) {
@@ -959,7 +908,7 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (!this.startFast(c, offset) && this.startValue(c, offset)) i++;
+          if (this.startValue(c, offset)) i++;
           continue;
         case ARRAY_NEXT:
           if (!strict && !this.closesTuple(c) && this.closeWrapperOrJoin(c, offset)) {
@@ -1053,169 +1002,6 @@ class Parser implements JsonStreamParser {
   }
 
   /**
-   * Starts the fast path at character `c` (at `offset`) when it opens an
-   * element of the handed-out array and nothing lenient is under way.
-   */
-  private startFast(c: number, offset: number): boolean {
-    if ((c !== 123 && c !== 91) || this.fastOff || this.depth !== this.emitDepth || this.depth === 0 || this.speculating || this.skipParen) return false;
-    this.mode = FAST;
-    this.fastStart = offset;
-    this.fastState = F_VALUE;
-    this.fastDepth = 0;
-    this.fastObjects = 0;
-    return true;
-  }
-
-  /**
-   * The fast path, for an element of the handed-out array that starts with
-   * "{" or "[": it only checks the JSON grammar, exactly (so a text that
-   * `JSON.parse` rejects is noticed at the same character), keeps the
-   * element's text, and at its closing bracket hands that to `JSON.parse`,
-   * which builds the value many times faster than the full parser can.
-   * Whatever it does not accept — a lenient repair, an error, a key with an
-   * escape (V8's `JSON.parse` has misread those), a limit — goes to the full
-   * parser through {@link Parser.replay}.
-   *
-   * @returns the index in `text` to go on from.
-   */
-  private scan(text: string, from: number): number {
-    const n = text.length;
-    if (this.fastText.length + n - from > this.maxTokenSize) return this.replay(from);
-    let s = this.fastState;
-    let depth = this.fastDepth;
-    let objects = this.fastObjects;
-    let i = from;
-    scan: while (i < n) {
-      let c = text.charCodeAt(i);
-      if (s === F_STRING || s === F_KEY_STRING) {
-        while (c !== 34 && c !== 92 && c >= 32) {
-          if (++i === n) break scan;
-          c = text.charCodeAt(i);
-        }
-        if (c === 34) s = s === F_STRING ? F_NEXT : F_COLON;
-        else if (c === 92 && s === F_STRING) s = F_ESCAPE;
-        else break;
-        i++;
-        continue;
-      }
-      switch (s) {
-        case F_ESCAPE:
-          if (c === 117) {
-            this.unicodeDigits = 0;
-            s = F_HEX;
-          } else if (c < 128 && ESCAPES[c] !== "") s = F_STRING;
-          else break scan;
-          i++;
-          continue;
-        case F_HEX:
-          if (hexValue(c) < 0) break scan;
-          if (++this.unicodeDigits === 4) s = F_STRING;
-          i++;
-          continue;
-        case F_LITERAL:
-          if (c !== this.literal.charCodeAt(this.unicodeDigits)) break scan;
-          if (++this.unicodeDigits === this.literal.length) s = F_NEXT;
-          i++;
-          continue;
-        case F_NUMBER: {
-          const next = nextNumberState(this.numberState, c);
-          if (next >= 0) {
-            this.numberState = next;
-            i++;
-            continue;
-          }
-          if (!isNumberComplete(this.numberState)) break scan;
-          s = F_NEXT;
-          break;
-        }
-        default:
-          break;
-      }
-      if (c === 32 || c === 10 || c === 13 || c === 9) {
-        i++;
-        continue;
-      }
-      if (c === 93 || c === 125) {
-        // Closes the innermost container, if it is of that kind and may close here.
-        if (s === F_NEXT ? c !== ((objects & 1) === 1 ? 125 : 93) : s !== (c === 93 ? F_ITEM : F_MEMBER)) break;
-        objects >>>= 1;
-        s = F_NEXT;
-        i++;
-        if (--depth === 0) return this.scanned(text, from, i);
-        continue;
-      }
-      if (s === F_NEXT) {
-        if (c !== 44) break;
-        s = (objects & 1) === 1 ? F_KEY : F_VALUE;
-      } else if (s === F_COLON) {
-        if (c !== 58) break;
-        s = F_VALUE;
-      } else if (s === F_MEMBER || s === F_KEY) {
-        if (c !== 34) break;
-        s = F_KEY_STRING;
-      } else if (c === 34) {
-        s = F_STRING;
-      } else if (c === 123 || c === 91) {
-        if (depth === F_MAX_DEPTH || this.depth + depth >= this.maxDepth) break;
-        depth++;
-        objects = (objects << 1) | (c === 123 ? 1 : 0);
-        s = c === 123 ? F_MEMBER : F_ITEM;
-      } else if (c === 45 || (c >= 48 && c <= 57)) {
-        // The number case reads this character.
-        this.numberState = N_START;
-        s = F_NUMBER;
-        continue;
-      } else if (c === 116 || c === 102 || c === 110) {
-        this.literal = c === 116 ? "true" : c === 102 ? "false" : "null";
-        this.unicodeDigits = 1;
-        s = F_LITERAL;
-      } else {
-        break;
-      }
-      i++;
-    }
-    if (i < n) return this.replay(from);
-    this.fastState = s;
-    this.fastDepth = depth;
-    this.fastObjects = objects;
-    this.fastText += from === 0 ? text : text.slice(from);
-    return n;
-  }
-
-  /** The fast path read a whole element, whose text ends at `end` in `text`: hands it out. */
-  private scanned(text: string, from: number, end: number): number {
-    const earlier = this.fastText;
-    const element = earlier + text.slice(from, end);
-    this.fastText = "";
-    let value: unknown;
-    try {
-      value = JSON.parse(element);
-    } catch {
-      this.fastText = earlier;
-      return this.replay(from);
-    }
-    this.completeValue(value);
-    return end;
-  }
-
-  /**
-   * Leaves the fast path for the rest of the element in progress: the full
-   * parser reads the element's text in earlier chunks again, once, and goes
-   * on from `from` in the current chunk (where the element's part of it
-   * begins, so that the full parser reads that part too).
-   *
-   * @returns `from`.
-   */
-  private replay(from: number): number {
-    const earlier = this.fastText;
-    this.fastText = "";
-    this.fastOff = true;
-    this.mode = ARRAY_VALUE;
-    if (earlier !== "") this.feed(earlier, this.fastStart, 0);
-    return from;
-  }
-
-  /**
    * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
    * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
    */
@@ -1264,8 +1050,44 @@ class Parser implements JsonStreamParser {
       let ended = false;
       while (j < n) {
         const d = text.charCodeAt(j);
-        const next = nextNumberState(state, d);
-        if (next < 0 && state === N_ZERO && strict && d >= 48 && d <= 57) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+        const digit = d >= 48 && d <= 57;
+        let next = -1;
+        switch (state) {
+          case N_START:
+            if (d === 45) next = N_MINUS;
+            else if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_MINUS:
+            if (d === 48) next = N_ZERO;
+            else if (digit) next = N_INT;
+            break;
+          case N_ZERO:
+            if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+            break;
+          case N_INT:
+            if (digit) next = N_INT;
+            else if (d === 46) next = N_DOT;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_DOT:
+            if (digit) next = N_FRACTION;
+            break;
+          case N_FRACTION:
+            if (digit) next = N_FRACTION;
+            else if (d === 101 || d === 69) next = N_E;
+            break;
+          case N_E:
+            if (d === 43 || d === 45) next = N_E_SIGN;
+            else if (digit) next = N_EXPONENT;
+            break;
+          case N_E_SIGN:
+          case N_EXPONENT:
+            if (digit) next = N_EXPONENT;
+            break;
+        }
         if (next < 0) {
           ended = true;
           break;
@@ -1279,7 +1101,7 @@ class Parser implements JsonStreamParser {
         if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
       }
       if (!ended) return -1;
-      if (isNumberComplete(this.numberState)) {
+      if (this.numberComplete()) {
         this.completeValue(Number(this.text));
       } else if (strict || this.text === "-") {
         this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
@@ -1634,7 +1456,7 @@ class Parser implements JsonStreamParser {
         }
         break;
       case NUMBER:
-        if (isNumberComplete(this.numberState)) this.completeValue(Number(this.text));
+        if (this.numberComplete()) this.completeValue(Number(this.text));
         else this.completeTruncatedNumber(offset);
         break;
       case IDENT:
