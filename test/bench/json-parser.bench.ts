@@ -43,6 +43,11 @@ const RUN_BUDGET_MS = 300;
  */
 const PROCESSES_PER_CELL = 2;
 const DISAGREEMENT = 0.1;
+/**
+ * Rounds of processes in the cell the targets are judged on: its verdicts
+ * rest on more samples than the other cells' figures.
+ */
+const TARGET_PROCESSES = 4;
 /** `parsePartialJson` re-parses the whole text per chunk; one pass gets at most this long. */
 const QUADRATIC_BUDGET_MS = 3000;
 const QUADRATIC_LABEL = partialJsonContender.label;
@@ -70,8 +75,14 @@ interface Cell {
   steps: number;
   chunkSize: number;
   chunks: number;
-  /** Median milliseconds per contender, in `contenders` order: the median of its processes' medians. */
+  /**
+   * Median milliseconds per contender, in `contenders` order: the median of
+   * its processes' medians. For `JSON.parse`, whose run ignores the chunks,
+   * the median over every process of that N (see {@link poolBaseline}).
+   */
   ms: number[];
+  /** Each process's median milliseconds, per contender in `contenders` order. */
+  processMs: number[][];
   /** Timed runs in each worker process, per contender in `contenders` order. */
   rounds: number[][];
   /** Bytes allocated by one run per contender, measured on the target chunk size only. */
@@ -108,12 +119,17 @@ async function measureInWorker(id: string, input: Input, chunkSize: number, chun
   return result;
 }
 
+/** Processes each contender gets in a cell before the check for disagreeing medians. */
+function plannedProcesses(steps: number, chunkSize: number): number {
+  return steps === TARGET_STEPS && chunkSize === TARGET_CHUNK ? TARGET_PROCESSES : PROCESSES_PER_CELL;
+}
+
 async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
   const chunks = splitText(input.text, chunkSize).length;
   const measureHeap = chunkSize === TARGET_CHUNK;
   // Rounds go over all contenders, so a change in the machine's load falls on all of them.
   const results: JsonParserWorkerResult[][] = contenders.map(() => []);
-  for (let round = 0; round < PROCESSES_PER_CELL; round++) {
+  for (let round = 0; round < plannedProcesses(input.steps, chunkSize); round++) {
     for (const [index, contender] of contenders.entries()) {
       results[index]!.push(await measureInWorker(contender.id, input, chunkSize, chunks, RUN_BUDGET_MS, measureHeap && round === 0));
     }
@@ -135,6 +151,7 @@ async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
     chunkSize,
     chunks,
     ms,
+    processMs: results.map((own) => own.map((result) => result.ms)),
     rounds: results.map((own) => own.map((result) => result.times.length)),
     allocated: measureHeap ? results.map((own) => own[0]!.allocated) : undefined,
     quadratic: { ms: partial.ms, extrapolated, calls, totalCalls, parsedChars, totalChars, runs: partial.times.length },
@@ -166,6 +183,30 @@ function fastestPeer(cell: Cell): { ms: number; label: string } {
     if (contender.kind === "peer" && cell.ms[index]! < best.ms) best = { ms: cell.ms[index]!, label: contender.label };
   });
   return best;
+}
+
+/**
+ * `JSON.parse` parses the same joined text whatever the chunk size, so one
+ * figure per N serves every column: the median over all its processes of
+ * that N. Timed per column, the same work came out 1.37 ms in one column
+ * and 1.93 ms in the next, which moved every ratio over it by as much.
+ */
+function poolBaseline(cells: readonly Cell[]): void {
+  const index = contenders.findIndex((contender) => contender.kind === "baseline");
+  for (const steps of new Set(cells.map((cell) => cell.steps))) {
+    const row = cells.filter((cell) => cell.steps === steps);
+    const pooled = median(row.flatMap((cell) => cell.processMs[index]!));
+    for (const cell of row) cell.ms[index] = pooled;
+  }
+}
+
+/** How many processes each N's pooled `JSON.parse` figure rests on, e.g. "6–8". */
+function processesPerBaseline(cells: readonly Cell[]): string {
+  const index = contenders.findIndex((contender) => contender.kind === "baseline");
+  const counts = [...new Set(cells.map((cell) => cell.steps))].map((steps) => cells.filter((cell) => cell.steps === steps).reduce((sum, cell) => sum + cell.processMs[index]!.length, 0));
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
+  return low === high ? `${low}` : `${low}–${high}`;
 }
 
 function baselineMs(cell: Cell): number {
@@ -324,10 +365,11 @@ export async function run(): Promise<string> {
     for (const chunkSize of CHUNK_SIZES) cells.push(await measureCell(input, chunkSize));
   }
   const seconds = Math.round((performance.now() - started) / 1000);
+  poolBaseline(cells);
   const sizes = new Map(inputs.map((input) => [input.steps, input.text.length]));
   const processCounts = cells.flatMap((cell) => cell.rounds.map((own) => own.length));
   const processes = processCounts.reduce((sum, count) => sum + count, cells.length);
-  const thirds = processCounts.filter((count) => count > PROCESSES_PER_CELL).length;
+  const thirds = cells.flatMap((cell) => cell.rounds.filter((own) => own.length > plannedProcesses(cell.steps, cell.chunkSize))).length;
   const roundCounts = cells.flatMap((cell) => cell.rounds.flat());
 
   return [
@@ -335,7 +377,7 @@ export async function run(): Promise<string> {
     "",
     `Generated plans (\`test/bench/lib/generate-plan-text.ts\`, seeded): N steps of about ${Math.round(inputs[2]!.text.length / inputs[2]!.steps)} characters, one per line, with CJK, accented letters, emoji, \`\\n\` \`\\t\` \`\\"\` \`\\u00e9\` and surrogate-pair escapes, nested arguments, numbers, booleans and null. Each text is split before timing into chunks of 1, 4 or 64 code points (an emoji is never cut). A streaming run feeds every chunk and collects the root array's elements as the parser hands them out (jsonriver has no per-element output: it is driven to its final value). Every parser's output was checked to deep-equal \`JSON.parse\`'s (keys in order) on every input and chunk size before timing; plankit's \`end()\` value too.`,
     "",
-    `Each (contender, N, chunk size) cell was timed in fresh Node processes of its own (\`test/bench/lib/json-parser-worker.ts\`; ${processes} processes, run one after another, ${seconds} s), so that no contender's garbage, compiled code or heap sizing carries over to the next: timed one after another in a single process, results moved by 25–80% with the order. A process generates the same seeded input, loads only its contender's module, warms up (at least 300 ms and 10 runs, or 1 s when 10 runs take longer), then times as many runs as fit in ${RUN_BUDGET_MS} ms, at least 5 and at most 101 (${Math.min(...roundCounts)}–${Math.max(...roundCounts)} here), with no GC forced (the collections a parser's own runs cause count; a forced GC would slow the next few hundred milliseconds of work). Each streaming contender and \`JSON.parse\` got ${PROCESSES_PER_CELL} processes per cell, in rounds over all contenders, and a third when their medians differed by more than ${DISAGREEMENT * 100}% (${thirds} of ${processCounts.length} cells), since a fresh process now and then settles in a slower state for its whole life; a time is the median of its processes' medians, in milliseconds. "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over \`JSON.parse\` on the whole text. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks, measured in the first process after its timing (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
+    `Each (contender, N, chunk size) cell was timed in fresh Node processes of its own (\`test/bench/lib/json-parser-worker.ts\`; ${processes} processes, run one after another, ${seconds} s), so that no contender's garbage, compiled code or heap sizing carries over to the next: timed one after another in a single process, results moved by 25–80% with the order. A process generates the same seeded input, loads only its contender's module, warms up (at least 300 ms and 10 runs, or 1 s when 10 runs take longer), then times as many runs as fit in ${RUN_BUDGET_MS} ms, at least 5 and at most 101 (${Math.min(...roundCounts)}–${Math.max(...roundCounts)} here), with no GC forced (the collections a parser's own runs cause count; a forced GC would slow the next few hundred milliseconds of work). Each streaming contender and \`JSON.parse\` got ${PROCESSES_PER_CELL} processes per cell (${TARGET_PROCESSES} in the N=${TARGET_STEPS}, ${TARGET_CHUNK}-char cell the targets are judged on), in rounds over all contenders, and one more when their medians differed by more than ${DISAGREEMENT * 100}% (${thirds} of ${processCounts.length} cells), since a fresh process now and then settles in a slower state for its whole life; a time is the median of its processes' medians, in milliseconds. \`JSON.parse\` parses the same joined text whatever the chunk size, so its figure is one per N, the median over all its processes of that N in every column (${processesPerBaseline(cells)} processes each): timed per column, the same work once came out 1.37 ms in one column and 1.93 ms in the next, and every ratio over it moved as much. "÷ peer" is the time over the fastest peer's in the same cell (jsonparse, @streamparser/json, jsonriver, \`parsePartialJson\`); "÷ JSON.parse" the time over that \`JSON.parse\` figure. "heap MB" is JavaScript heap allocated by one run with ${TARGET_CHUNK}-char chunks, measured in the first process after its timing (growth plus what GCs during the run freed; jsonparse's Buffers are off-heap and not counted). † marks extrapolated figures (notes below the tables).`,
     "",
     ...inputs.flatMap((input) => [tableFor(input.steps, cells, input), ""]),
     `\`parsePartialJson\` (async, re-parses the whole accumulated text on every chunk, as the AI SDK's partial-object streaming does) gets a process per cell too, warms up for 300 ms, then one pass over the chunks may take ${QUADRATIC_BUDGET_MS / 1000} s; a pass that finishes is repeated (up to 5) while that budget lasts:`,
