@@ -121,6 +121,7 @@ export function createRunState(): RunStateReducer {
       case "reflection": {
         const record: RunState["reflections"][number] = { stepId: event.stepId, action: event.action, reason: event.reason };
         if (event.arguments !== undefined) record.arguments = event.arguments;
+        if (event.refused !== undefined) record.refused = event.refused;
         state.reflections.push(record);
         break;
       }

@@ -66,6 +66,8 @@ export interface ReflectionRecord {
   action: "retry" | "new_plan" | "abort";
   reason: string;
   arguments?: Record<string, unknown>;
+  /** Why a `retry` was not followed (see `ReflectionEvent.refused`). */
+  refused?: string;
 }
 
 /**

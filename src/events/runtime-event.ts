@@ -175,6 +175,8 @@ export interface ReflectionEvent extends RuntimeEventBase {
   action: "retry" | "new_plan" | "abort";
   reason: string;
   arguments?: Record<string, unknown>;
+  /** Why the runtime did not follow a `retry`: the step's tool may have acted and may not be repeated. The step then fails, as after `new_plan`. */
+  refused?: string;
 }
 
 /** The planner patched the plan after a failure. */

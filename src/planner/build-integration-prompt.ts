@@ -17,6 +17,8 @@ export interface IntegrationResult {
   result?: unknown;
   /** Its error message, when it failed. */
   error?: string;
+  /** Why it was not done, when a person declined it (or a step it needed). */
+  reason?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export function buildIntegrationPrompt(query: string, results: readonly Integrat
     const label = entry.tool === undefined ? `${entry.id} (llm)` : `${entry.id} (${entry.tool})`;
     if (entry.status === "succeeded") return `${label}: ${truncateJson(entry.result, 1500)}`;
     if (entry.status === "failed") return `${label} failed: ${entry.error ?? "unknown error"}`;
-    return `${label} was skipped`;
+    return entry.reason === undefined ? `${label} was skipped` : `${label} was not done: ${entry.reason}`;
   });
   return [
     `# Request\n${query}`,

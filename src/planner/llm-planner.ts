@@ -155,8 +155,8 @@ async function finalSteps(events: AsyncIterable<PlannerEvent>): Promise<PlanStep
  * - The reply step is emitted when the model is done (a repair may still
  *   add steps before it); `maxSteps` keeps its last place for the reply.
  * - `done.clean` is true only when the last call finished with `stop`, no
- *   step of its answer was dropped for being wrong, and the plan is not the
- *   fallback. An answer of valid calls without a reply gets one quoting
+ *   step of its answer was dropped (for being wrong, past `maxSteps`, or
+ *   after the reply), and the plan is not the fallback. An answer of valid calls without a reply gets one quoting
  *   their results, with no re-ask, and stays clean.
  *
  * @example

@@ -115,8 +115,9 @@ function missingArguments(issues: readonly PlanIssue[], index: number): string[]
  * - `maxSteps` keeps its last place for the reply: other steps past
  *   `maxSteps - 1` are dropped (`too-many-steps`), as are steps after the
  *   reply and, in a repair or a re-plan, steps restating one already in the
- *   plan (same id, same call); none of these triggers a repair. A repeated
- *   call under a new id is a step like any other, as `validatePlan` sees it.
+ *   plan (same id, same call); none of these triggers a repair, but the
+ *   first two are steps lost, so the answer is not clean. A repeated call
+ *   under a new id is a step like any other, as `validatePlan` sees it.
  * - When no reply comes, one quoting the plan's final results is added
  *   (`no-reply`, repaired) — without a re-ask when that is the answer's only
  *   issue (many models write calls alone), and the answer then stays clean;
@@ -167,6 +168,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   let finalIssues: PlanIssue[] = [];
   let unreadableText: string | undefined;
   let completed = false;
+  /** A step of the answer was dropped for good (past `maxSteps`, after the reply): the plan is not the one the model wrote. */
+  let lost = false;
   /** The reply's text as last reported to `onReplyDraft`. */
   let draftText = "";
   let draftId: string | undefined;
@@ -192,6 +195,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const normalized = normalizeStep(raw, at, normalizeOptions).step;
         if (heldReply !== undefined) {
           const issue = stepIssue("invalid-step", at, normalized?.id, `Step ${normalized === undefined ? at + 1 : `"${normalized.id}"`} comes after the reply step "${heldReply.id}" and was ignored`);
+          lost = true;
           yield { type: "issue", issue, action: "dropped" };
           return;
         }
@@ -207,6 +211,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             const plural = maxSteps === 1 ? "" : "s";
             const issue = stepIssue("too-many-steps", at, normalized.id, `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`);
             rejectedIds.add(normalized.id);
+            lost = true;
             yield { type: "issue", issue, action: "dropped" };
             return;
           }
@@ -375,7 +380,8 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       }
     }
     // A missing reply alone does not make the answer unclean: every step in it was read and validated.
-    const clean = finishReason === "stop" && !fallback && finalIssues.every((issue) => issue.code === "no-reply");
+    // A step lost for good does: what the model meant to do is not all there, so no side effect of it runs.
+    const clean = finishReason === "stop" && !fallback && !lost && finalIssues.every((issue) => issue.code === "no-reply");
     completed = true;
     const done: PlannerEvent = { type: "done", steps: steps.slice(seedCount), clean, finishReason, fallback, usage: { ...usage } };
     if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;

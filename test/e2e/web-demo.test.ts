@@ -411,7 +411,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       // save_note never started: no note was saved.
       expect((await timelineLines(page, "step-start")).filter((line) => line.includes("save_note"))).toEqual([]);
       expect(await timelineLines(page, "step-skipped")).toContainEqual(expect.stringContaining("step-skipped s1: not today"));
-      expect(last.reply).toBe("Not done: step s1 (save_note) was skipped, so it did not run.");
+      expect(last.reply).toBe("Not done: step s1 (save_note) did not run — denied (not today).");
       expect(errors).toEqual([]);
       await page.screenshot({ path: join(screenshots, "approval-denied.png"), fullPage: true });
       await page.close();

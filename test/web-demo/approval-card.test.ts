@@ -94,7 +94,7 @@ describe("toApprovalCard", () => {
     expect(card.summary).toBe("Denied: s1 (skipped, with the steps that use its results).");
     expect(card.steps[0]).toMatchObject({ status: "denied", outcome: "denied: not today" });
     expect(toStepViews(reducer.state)[0]).toMatchObject({ state: "skipped", note: "denied: not today" });
-    expect(reducer.state.reply?.text).toBe("Not done: step s1 (save_note) was skipped, so it did not run.");
+    expect(reducer.state.reply?.text).toBe("Not done: step s1 (save_note) did not run — denied (not today).");
   });
 
   it("says so when the approval times out", async () => {

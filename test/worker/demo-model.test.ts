@@ -237,6 +237,11 @@ describe("answerDemoPrompt", () => {
       "Not done: step s2 (save_note) and step s3 (calculator) were skipped, so they did not run.",
     );
     expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped", "保存一条笔记，标题是购物，内容是牛奶") })).toBe("未完成：步骤 s1（save_note）被跳过，没有执行。");
+    // Why a step was not done is passed on.
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (save_note) was not done: denied (not today)\ns2 (calculator) was not done: it needed "s1", which was not done') })).toBe(
+      'Not done: step s1 (save_note) did not run — denied (not today); step s2 (calculator) did not run — it needed "s1", which was not done.',
+    );
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was not done: denied (不要)", "保存一条笔记") })).toBe("未完成：步骤 s1（save_note）没有执行（denied (不要)）。");
     // A result whose text merely contains the words is not a skipped step.
     expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): "s2 (x) was skipped"') })).toMatch(/^The offline demo model cannot write free text/u);
     expect(answerDemoPrompt({ purpose: "llm-step", prompt: table("s1 (save_note) was skipped") })).toMatch(/^The offline demo model cannot write free text/u);

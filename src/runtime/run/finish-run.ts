@@ -9,7 +9,7 @@ import type { ReflectionRecord } from "../../events/run-state.ts";
 import type { RunEndReason, RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
 import type { IntegrationResult } from "../../planner/build-integration-prompt.ts";
-import type { StepTable } from "./step-table.ts";
+import type { StepEntry, StepTable } from "./step-table.ts";
 
 /**
  * The fixed answer when no reply step ran and no model integrated one.
@@ -24,13 +24,58 @@ import type { StepTable } from "./step-table.ts";
  */
 export function renderTemplateReply(table: StepTable): string {
   const lines: string[] = [];
+  const declined = declinedSteps(table);
   for (const entry of table.order) {
     if (entry.step.type === "reply") continue;
     const label = entry.step.type === "tool" ? `${entry.step.id} (${entry.step.name})` : entry.step.id;
     if (entry.status === "succeeded") lines.push(`- ${label}: ${truncateJson(table.results.get(entry.step.id), 500)}`);
     else if (entry.status === "failed") lines.push(`- ${label} failed: ${entry.error?.message ?? "unknown error"}`);
+    else if (declined.has(entry.step.id)) lines.push(`- ${label} was not done: ${notDoneReason(entry, declined)}`);
+    else if (entry.status === "skipped" && entry.skipCode !== "replaced") lines.push(`- ${label} was not done (${entry.skipCode ?? "skipped"})`);
   }
   return lines.length === 0 ? "(no valid reply)" : `Results:\n${lines.join("\n")}`;
+}
+
+/**
+ * The steps a person declined: denied (by a decision or a request's
+ * timeout), and those skipped only because they needed one of them. Such
+ * steps are an answer, not a failure.
+ *
+ * @param table - the run's steps.
+ * @returns their ids.
+ *
+ * @example
+ * ```ts
+ * declinedSteps(table).has("s2"); // true when s2 was denied, or needed only denied steps
+ * ```
+ */
+export function declinedSteps(table: StepTable): Set<string> {
+  const declined = new Set<string>();
+  // Dependencies come first in the table, so one pass sees every cause before its effects.
+  for (const entry of table.order) {
+    if (entry.status !== "skipped") continue;
+    if (entry.skipCode === "denied") declined.add(entry.step.id);
+    else if (
+      entry.skipCode === "dependency-failed" &&
+      entry.deps.some((id) => declined.has(id)) &&
+      entry.deps.every((id) => declined.has(id) || table.get(id)?.status === "succeeded")
+    ) {
+      declined.add(entry.step.id);
+    }
+  }
+  return declined;
+}
+
+/**
+ * Why a declined step was not done, in words.
+ *
+ * @param entry - a declined step.
+ * @returns the reason.
+ */
+function notDoneReason(entry: StepEntry, declined: ReadonlySet<string>): string {
+  if (entry.approval?.status === "denied") return `denied (${entry.approval.reason})`;
+  const needed = entry.deps.filter((id) => declined.has(id));
+  return `it needed ${needed.map((id) => `"${id}"`).join(", ")}, which ${needed.length === 1 ? "was" : "were"} not done`;
 }
 
 /**
@@ -45,6 +90,7 @@ export function renderTemplateReply(table: StepTable): string {
  * ```
  */
 export function integrationResults(table: StepTable): IntegrationResult[] {
+  const declined = declinedSteps(table);
   return table.order
     .filter((entry) => entry.step.type !== "reply")
     .map((entry): IntegrationResult => {
@@ -52,6 +98,7 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
       if (entry.step.type === "tool") result.tool = entry.step.name;
       if (entry.status === "succeeded") result.result = table.results.get(entry.step.id);
       if (entry.status === "failed") result.error = entry.error?.message ?? "unknown error";
+      else if (entry.status !== "succeeded" && declined.has(entry.step.id)) result.reason = notDoneReason(entry, declined);
       return result;
     });
 }
@@ -59,7 +106,8 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
 /**
  * The error that makes a run `failed`, if any: an internal stop, the
  * planner's error, a step that failed and was not replaced, or a step
- * skipped for another reason than a re-plan replacing it.
+ * skipped for another reason than a re-plan replacing it or a person
+ * declining it (see {@link declinedSteps}).
  *
  * @param table - the run's steps.
  * @param stopError - an error that stopped the run.
@@ -74,10 +122,11 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
 export function findRunFailure(table: StepTable, stopError: RuntimeErrorInfo | undefined, plannerError: RuntimeErrorInfo | undefined): RuntimeErrorInfo | undefined {
   if (stopError !== undefined) return stopError;
   if (plannerError !== undefined) return plannerError;
+  // A person's denial is an answer, not a failure, and so is what was skipped only because it needed a denied step.
+  const declined = declinedSteps(table);
   for (const entry of table.order) {
     if (entry.status === "failed" && !entry.superseded) return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
-    // A person's denial is an answer, not a failure; what depended on it was skipped and still counts.
-    if (entry.status === "skipped" && entry.skipCode !== "replaced" && entry.skipCode !== "denied") {
+    if (entry.status === "skipped" && entry.skipCode !== "replaced" && !declined.has(entry.step.id)) {
       return { code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error", message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})` };
     }
   }

@@ -40,7 +40,9 @@ export interface ReadinessView {
  *    skipped dependency, or a failed one no re-plan will replace, skips it;
  *    one still running or failing-but-replannable makes it wait.
  * 2. A reply waits until every other step ended; one already streaming
- *    (`fixed`) waits for nothing else and is never skipped.
+ *    (`fixed`) waits for nothing else and is never skipped. A reply whose
+ *    unclean source had side-effecting steps skipped is skipped too
+ *    (`unsafe-plan`): it would report them done.
  * 3. A side-effecting step whose source ended unclean is skipped (`unsafe-plan`).
  * 4. A step that needs approval is skipped once denied; otherwise it waits
  *    for its source to end (it is asked then) and for the approval, even
@@ -78,9 +80,16 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
     }
   }
   if (waitingFor !== undefined) return { kind: "wait", reason: waitingFor };
-  if (entry.step.type === "reply") return view.othersSettled ? { kind: "ready" } : { kind: "wait", reason: "reply-last" };
+  if (entry.step.type === "reply") {
+    if (!view.othersSettled) return { kind: "wait", reason: "reply-last" };
+    const withheld = entry.source.withheld ?? 0;
+    if (withheld > 0) {
+      return { kind: "skip", code: "unsafe-plan", reason: `It reports on a plan whose ${withheld} side-effecting step${withheld === 1 ? "" : "s"} did not run: the ${sourceName(entry)} did not finish cleanly` };
+    }
+    return { kind: "ready" };
+  }
   if (entry.source.state === "unclean" && !entry.readOnly) {
-    return { kind: "skip", code: "unsafe-plan", reason: `It has side effects and the ${entry.source.kind === "plan" ? "plan" : `re-plan ${entry.source.attempt} patch`} did not finish cleanly` };
+    return { kind: "skip", code: "unsafe-plan", reason: `It has side effects and the ${sourceName(entry)} did not finish cleanly` };
   }
   const approval = entry.approval;
   if (approval !== undefined && approval.status !== "approved") {
@@ -89,4 +98,14 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
   }
   if (entry.early || entry.source.state !== "streaming") return { kind: "ready" };
   return { kind: "wait", reason: "source" };
+}
+
+/**
+ * The source of a step, in words.
+ *
+ * @param entry - a step.
+ * @returns "plan" or "re-plan N patch".
+ */
+function sourceName(entry: StepEntry): string {
+  return entry.source.kind === "plan" ? "plan" : `re-plan ${entry.source.attempt} patch`;
 }

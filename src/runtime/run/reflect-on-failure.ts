@@ -9,6 +9,7 @@ import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
 import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
+import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
 
 /** What a reflection needs from its run. */
@@ -28,7 +29,8 @@ export interface ReflectionSetup {
  * Asks the reflector about a failure, unless the step used its reflections,
  * the run stopped, or the error is an abort or a spent budget. A reflector
  * that throws, or answers something else than `retry`, `new_plan` or
- * `abort`, has no opinion.
+ * `abort`, or a `retry` whose `arguments` are not a plain JSON object, has
+ * no opinion.
  *
  * @param setup - the reflector and the run around the step.
  * @param entry - the failed step.
@@ -68,5 +70,13 @@ export async function reflectOnFailure(setup: ReflectionSetup, entry: StepEntry,
   if (verdict === undefined || setup.signal.aborted) return undefined;
   const action = (verdict as { action?: unknown }).action;
   if (action !== "retry" && action !== "new_plan" && action !== "abort") return undefined;
-  return verdict;
+  if (verdict.action !== "retry" || verdict.arguments === undefined) return verdict;
+  // The run keeps its own frozen copy of changed arguments; ones that are not a plain JSON object are no opinion.
+  const changes: unknown = verdict.arguments;
+  if (typeof changes !== "object" || changes === null || Array.isArray(changes)) return undefined;
+  try {
+    return { ...verdict, arguments: snapshotValue(changes, { freeze: true, what: `The arguments a reflector gave step "${entry.step.id}"` }) as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
 }

@@ -44,6 +44,7 @@ import { createRetryingExecutor } from "./retrying-executor.ts";
 import type { RunPhase } from "./run-phase.ts";
 import { createRunResultCache, type RunResultCache, type SideEffectCounter } from "./run-result-cache.ts";
 import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
+import { snapshotValue } from "./snapshot-value.ts";
 import { Scheduler } from "./scheduler.ts";
 import type { StepSource } from "./step-source.ts";
 import { StepTable, type StepEntry } from "./step-table.ts";
@@ -507,7 +508,9 @@ export class RunExecution {
    * @param source - where it came from.
    * @returns the entry, or `undefined` when its id is taken.
    */
-  #register(step: PlanStep, source: StepSource): StepEntry | undefined {
+  #register(planned: PlanStep, source: StepSource): StepEntry | undefined {
+    // The run's own frozen copy: neither the planner nor a consumer of `step-planned` can change what runs.
+    const step = snapshotValue(planned, { freeze: true, what: `Step "${planned.id}"` }) as PlanStep;
     if (this.#table.has(step.id)) {
       this.#event({
         type: "step-issue",
@@ -610,6 +613,7 @@ export class RunExecution {
   #skip(entry: StepEntry, code: StepSkipCode, reason: string): void {
     entry.status = "skipped";
     entry.skipCode = code;
+    if (code === "unsafe-plan" && entry.step.type !== "reply") entry.source.withheld = (entry.source.withheld ?? 0) + 1;
     this.#forgetApproval(entry);
     if (entry.step.type !== "reply") this.#active--;
     this.#event({ type: "step-skipped", stepId: entry.step.id, code, reason });
@@ -619,77 +623,82 @@ export class RunExecution {
 
   /**
    * Runs a tool or llm step through the executor until it succeeds or fails
-   * for good, with the reflector's say on a failure. Everything up to the
-   * tool call is synchronous, so a ready step's tool starts in the same tick
-   * its `step` event arrived.
+   * for good, with the reflector's say on a failure: a `retry` the safety
+   * policy allows sends the step back to the scheduler (so changed
+   * arguments meet the approval policy), one it refuses counts as
+   * `new_plan`. Everything up to the tool call is synchronous, so a ready
+   * step's tool starts in the same tick its `step` event arrived.
    *
    * @param entry - a step marked running.
    */
   async #runAttempts(entry: StepEntry): Promise<void> {
-    for (;;) {
-      const generation = entry.generation;
-      const { outcome, durationMs } = await executeStep(this.#attemptContext, this.#executorSetup, entry);
-      if (this.#isEnded() || entry.generation !== generation) return;
-      const attempt = Math.max(1, entry.attempts);
-      if (outcome.ok === "skip") {
-        this.#scheduler.running--;
-        if (attempt === 1 && entry.attempts <= 1) {
-          this.#skip(entry, outcome.code, outcome.reason);
-          this.#scheduler.ended(entry);
-        } else {
-          this.#fail(entry, { code: "budget-exceeded", message: outcome.reason }, attempt, durationMs);
-        }
-        this.#settle();
-        return;
-      }
-      if (outcome.ok) {
-        this.#scheduler.running--;
-        const freed = this.#table.succeed(entry, outcome.value);
-        this.#active--;
-        this.#event({ type: "step-end", stepId: entry.step.id, attempt, result: outcome.value, durationMs, cached: outcome.cached });
-        this.#scheduler.succeeded(freed);
-        this.#settle();
-        return;
-      }
-      entry.error = outcome.error;
-      const verdict = await reflectOnFailure(
-        {
-          reflector: this.#config.reflector,
-          reflectionRetries: this.#config.reflectionRetries,
-          query: this.#input.query,
-          registry: this.#config.registry,
-          model: this.#model,
-          signal: this.signal,
-          completed: () => this.#table.completed(),
-        },
-        entry,
-        outcome.error,
-      );
-      if (this.#isEnded() || entry.generation !== generation) return;
-      if (verdict !== undefined) {
-        const event: Extract<RuntimeEvent, { type: "reflection" }> = { type: "reflection", runId: "", t: 0, stepId: entry.step.id, action: verdict.action, reason: verdict.reason ?? "" };
-        if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
-        this.#event(event);
-      }
-      // New arguments from a model on a step a person approves would bypass the approval: it fails instead.
-      if (verdict?.action === "retry" && !(verdict.arguments !== undefined && entry.approval !== undefined)) {
-        entry.reflections++;
-        if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
-        this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
-        const retry: Extract<RuntimeEvent, { type: "step-retry" }> = { type: "step-retry", runId: "", t: 0, stepId: entry.step.id, attempt: attempt + 1, delayMs: 0, cause: "reflection" };
-        if (verdict.arguments !== undefined) retry.arguments = verdict.arguments;
-        this.#event(retry);
-        continue;
-      }
+    const generation = entry.generation;
+    const { outcome, durationMs } = await executeStep(this.#attemptContext, this.#executorSetup, entry);
+    if (this.#isEnded() || entry.generation !== generation) return;
+    const attempt = Math.max(1, entry.attempts);
+    if (outcome.ok === "skip") {
       this.#scheduler.running--;
-      this.#fail(entry, outcome.error, attempt, durationMs);
-      if (verdict?.action === "abort") {
-        this.abort("failed", `A reflector stopped the run after step "${entry.step.id}" failed: ${verdict.reason}`);
-        return;
+      if (attempt === 1 && entry.attempts <= 1) {
+        this.#skip(entry, outcome.code, outcome.reason);
+        this.#scheduler.ended(entry);
+      } else {
+        this.#fail(entry, { code: "budget-exceeded", message: outcome.reason }, attempt, durationMs);
       }
       this.#settle();
       return;
     }
+    if (outcome.ok) {
+      this.#scheduler.running--;
+      const freed = this.#table.succeed(entry, outcome.value);
+      this.#active--;
+      this.#event({ type: "step-end", stepId: entry.step.id, attempt, result: outcome.value, durationMs, cached: outcome.cached });
+      this.#scheduler.succeeded(freed);
+      this.#settle();
+      return;
+    }
+    entry.error = outcome.error;
+    const verdict = await reflectOnFailure(
+      {
+        reflector: this.#config.reflector,
+        reflectionRetries: this.#config.reflectionRetries,
+        query: this.#input.query,
+        registry: this.#config.registry,
+        model: this.#model,
+        signal: this.signal,
+        completed: () => this.#table.completed(),
+      },
+      entry,
+      outcome.error,
+    );
+    if (this.#isEnded() || entry.generation !== generation) return;
+    if (verdict !== undefined) {
+      const event: Extract<RuntimeEvent, { type: "reflection" }> = { type: "reflection", runId: "", t: 0, stepId: entry.step.id, action: verdict.action, reason: verdict.reason ?? "" };
+      if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
+      if (verdict.action === "retry" && !this.#policy.mayRepeat(entry.step)) {
+        event.refused = `Step "${entry.step.id}" may have acted and its tool is neither read-only nor idempotent: it is not run again; a re-plan may replace it`;
+      }
+      this.#event(event);
+    }
+    this.#scheduler.running--;
+    if (verdict?.action === "retry" && this.#policy.mayRepeat(entry.step)) {
+      // Back through the scheduler: new arguments meet the approval policy like any others before the call.
+      entry.reflections++;
+      if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
+      this.#event({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
+      const retry: Extract<RuntimeEvent, { type: "step-retry" }> = { type: "step-retry", runId: "", t: 0, stepId: entry.step.id, attempt: attempt + 1, delayMs: 0, cause: "reflection" };
+      if (verdict.arguments !== undefined) retry.arguments = verdict.arguments;
+      this.#event(retry);
+      entry.status = "pending";
+      this.#scheduler.reconsider([entry]);
+      this.#settle();
+      return;
+    }
+    this.#fail(entry, outcome.error, attempt, durationMs);
+    if (verdict?.action === "abort") {
+      this.abort("failed", `A reflector stopped the run after step "${entry.step.id}" failed: ${verdict.reason}`);
+      return;
+    }
+    this.#settle();
   }
 
   /**
@@ -854,12 +863,14 @@ export class RunExecution {
    */
   #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
     const requestId = this.#desk.nextRequestId();
+    // Frozen: what a consumer does to the request cannot change what the step is compared with later.
+    const listed = snapshotValue(items, { freeze: true, what: "An approval request" }) as readonly ApprovalRequestStep[];
     entries.forEach((entry, index) => {
-      const item = items[index] as ApprovalRequestStep;
+      const item = listed[index] as ApprovalRequestStep;
       entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
       this.#desk.waiting.add(entry);
     });
-    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: items };
+    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: [...listed] };
     if (this.#desk.timeoutMs !== undefined) event.timeoutMs = this.#desk.timeoutMs;
     this.#event(event);
     this.#desk.startTimer(requestId, () => this.#timeOut(requestId));
@@ -877,14 +888,16 @@ export class RunExecution {
     const gate = entry.approval;
     const varies = this.#policy.approvalVaries(entry.step);
     if (gate === undefined && !varies) return false;
-    if (gate?.status === "approved" && gate.mode === "plan" && !varies) return false;
+    // Arguments a reflector changed were never shown: even a plan's approval does not cover them.
+    const changed = entry.overrides !== undefined;
+    if (gate?.status === "approved" && gate.mode === "plan" && !varies && !changed) return false;
     const resolved = resolveStepInput(entry, this.#table.results);
     // A step whose references fail never reaches its tool: it fails on its own.
     if (!resolved.ok) return false;
     const input = resolved.input as Record<string, unknown>;
     const mode = varies ? this.#policy.approvalOf(entry.step, input, true) : gate?.mode;
     if (gate?.status === "approved") {
-      const strict = gate.mode === "step" || mode === "step";
+      const strict = gate.mode === "step" || mode === "step" || changed;
       if (!strict || canonicalJson(input) === canonicalJson(gate.shown)) return false;
     } else if (mode === undefined) {
       return false;
@@ -934,8 +947,9 @@ export class RunExecution {
     const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
     if (decision.approved) {
       if (decision.arguments !== undefined) {
-        entry.edited = decision.arguments;
-        event.arguments = decision.arguments;
+        const edited = snapshotValue(decision.arguments, { freeze: true, what: `Edited arguments of step "${entry.step.id}"` }) as Record<string, unknown>;
+        entry.edited = edited;
+        event.arguments = edited;
       }
       const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step").arguments;
       entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };

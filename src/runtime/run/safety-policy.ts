@@ -8,6 +8,7 @@ import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
+import { snapshotValue } from "./snapshot-value.ts";
 
 /** What the policy knows about a step's tool, MCP defaults applied. */
 interface StepTraits {
@@ -27,7 +28,15 @@ export interface SafetyPolicy {
   traitsOf(step: PlanStep): StepTraits;
   /** May it start before the source that wrote it (plan, repair, re-plan patch) finished cleanly? */
   mayStartEarly(step: PlanStep): boolean;
-  /** How many retries after a failed attempt: the runtime's allowance, lowered (never raised) by the plan's `retries`. */
+  /**
+   * May a call of it be made again after an attempt that failed, timed out
+   * or was cut off — and so may have acted? Only when repeating it has no
+   * further effect (read-only or idempotent tools, `llm` steps) or the
+   * application set the tool's `retries` above 0. Automatic retries and a
+   * reflector's `retry` both ask this.
+   */
+  mayRepeat(step: PlanStep): boolean;
+  /** How many retries after a failed attempt: the runtime's allowance ({@link SafetyPolicy.mayRepeat} steps only), lowered (never raised) by the plan's `retries`. */
   retriesOf(step: PlanStep): number;
   /** One attempt's time limit: the runtime's, lowered (never raised) by the plan's `timeoutMs`, in a valid timer range. */
   timeoutOf(step: PlanStep): number;
@@ -72,12 +81,13 @@ const modelStep: StepTraits = { readOnly: true, idempotent: true, destructive: f
  * - with `eager: "safe"` only read-only steps start early; `"none"` starts
  *   nothing early; `"all"` starts everything early (the application's choice);
  * - read-only and idempotent steps are retried `retries` times by default,
- *   other tools never; the plan's `retries` and `timeoutMs` may only lower
- *   the allowance;
+ *   other tools never (unless the application sets their `retries`), and
+ *   a reflector may ask to repeat only the same steps; the plan's `retries`
+ *   and `timeoutMs` may only lower the allowance;
  * - only read-only tools are cached;
  * - approval comes from the application's `approval` policy alone; a
  *   function that throws or answers an unknown value asks (`"step"`), the
- *   cautious side.
+ *   cautious side; it is handed a frozen copy of the arguments.
  *
  * @param setup - registry, eager mode, defaults and overrides.
  * @returns the policy.
@@ -114,6 +124,11 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
       if (setup.eager === "none") return false;
       return traitsOf(step).readOnly;
     },
+    mayRepeat(step) {
+      if (traitsOf(step).idempotent) return true;
+      const retries = step.type === "tool" ? toolPolicy(step.name)?.retries : undefined;
+      return typeof retries === "number" && retries > 0;
+    },
     retriesOf(step) {
       const override = step.type === "tool" ? toolPolicy(step.name) : undefined;
       const allowed = override?.retries ?? (traitsOf(step).idempotent ? setup.retries : 0);
@@ -137,7 +152,8 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
       if (typeof rule !== "function") return rule === "plan" ? "plan" : "step";
       let answer: unknown;
       try {
-        answer = rule({ tool: step.name, stepId: step.id, arguments: args, resolved });
+        // A copy: what the function does to it cannot reach the call.
+        answer = rule({ tool: step.name, stepId: step.id, arguments: snapshotValue(args, { freeze: true, what: `The arguments of step "${step.id}"` }) as Record<string, unknown>, resolved });
       } catch {
         answer = "step";
       }

@@ -148,7 +148,8 @@ export class Scheduler {
       const entry = this.#queue[this.#head++] as StepEntry;
       this.#queued.delete(entry);
       if (entry.status !== "pending") continue;
-      const refusal = this.#hooks.refuseStart(entry);
+      // A step started before (a reflector's retry) was counted then.
+      const refusal = entry.attempts > 0 ? undefined : this.#hooks.refuseStart(entry);
       if (refusal !== undefined) {
         this.#hooks.skip(entry, "budget", refusal);
         this.ended(entry);

@@ -22,4 +22,6 @@ export interface StepSource {
   readonly attempt: number;
   /** `streaming` while steps may still arrive; then `clean` (finished normally and validated) or `unclean`. */
   state: "streaming" | "clean" | "unclean";
+  /** Side-effecting steps of an unclean source that were skipped for it (`unsafe-plan`): its reply would report on them. */
+  withheld?: number;
 }
