@@ -170,7 +170,7 @@ function callTool(
   context.emit({ type: "step-start", stepId: step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: false });
   const timeoutMs = context.policy.timeoutOf(step);
   const epoch = cache?.epoch ?? 0;
-  const sideEffecting = !entry.readOnly;
+  const sideEffecting = !context.policy.traitsOf(step).readOnly;
   let attemptEnded = false;
   return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, (signal) => {
     const call = context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` });

@@ -1,5 +1,5 @@
 /**
- * May a step start now, and if not, why.
+ * Whether a step's dependencies let it start, and if not, why.
  *
  * @module
  */
@@ -14,6 +14,8 @@ import type { EntryStatus, StepEntry } from "./step-table.ts";
  * - `replan` — a step it references failed and a re-plan may still replace it;
  * - `reply-last` — a reply waits until every other step ended;
  * - `approval` — a person has not approved it yet.
+ *
+ * `source` and `approval` are the safety policy's (`SafetyPolicy.verdictOf`); the others are this module's.
  */
 export type WaitReason = "dependencies" | "source" | "replan" | "reply-last" | "approval";
 
@@ -33,21 +35,16 @@ export interface ReadinessView {
 }
 
 /**
- * Decides whether a pending step may start. Pure: the same step and view
- * always give the same answer.
+ * Decides whether a pending step's dependencies let it start. Pure: the
+ * same step and view always give the same answer. Whether the safety
+ * policy lets it start is the policy's question, asked after this one.
  *
- * 1. Dependencies first: a missing id (once it can no longer appear), or a
- *    skipped dependency, or a failed one no re-plan will replace, skips it;
- *    one still running or failing-but-replannable makes it wait.
- * 2. A reply waits until every other step ended; one already streaming
- *    (`fixed`) waits for nothing else and is never skipped. A reply whose
- *    unclean source had side-effecting steps skipped is skipped too
- *    (`unsafe-plan`): it would report them done.
- * 3. A side-effecting step whose source ended unclean is skipped (`unsafe-plan`).
- * 4. A step that needs approval is skipped once denied; otherwise it waits
- *    for its source to end (it is asked then) and for the approval, even
- *    when it is read-only or `eager` is `"all"`.
- * 5. One the policy does not let start early waits until its source ended cleanly.
+ * 1. A missing id (once it can no longer appear), a skipped dependency, or
+ *    a failed one no re-plan will replace, skips it; one still running or
+ *    failing-but-replannable makes it wait.
+ * 2. A reply depends on every other step: it waits until they all ended;
+ *    one already streaming (`fixed`) waits for nothing else and is never
+ *    skipped.
  *
  * @param entry - a pending step.
  * @param view - the state of the run around it.
@@ -80,32 +77,6 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
     }
   }
   if (waitingFor !== undefined) return { kind: "wait", reason: waitingFor };
-  if (entry.step.type === "reply") {
-    if (!view.othersSettled) return { kind: "wait", reason: "reply-last" };
-    const withheld = entry.source.withheld ?? 0;
-    if (withheld > 0) {
-      return { kind: "skip", code: "unsafe-plan", reason: `It reports on a plan whose ${withheld} side-effecting step${withheld === 1 ? "" : "s"} did not run: the ${sourceName(entry)} did not finish cleanly` };
-    }
-    return { kind: "ready" };
-  }
-  if (entry.source.state === "unclean" && !entry.readOnly) {
-    return { kind: "skip", code: "unsafe-plan", reason: `It has side effects and the ${sourceName(entry)} did not finish cleanly` };
-  }
-  const approval = entry.approval;
-  if (approval !== undefined && approval.status !== "approved") {
-    if (approval.status === "denied") return { kind: "skip", code: "denied", reason: approval.reason };
-    return { kind: "wait", reason: entry.source.state === "streaming" ? "source" : "approval" };
-  }
-  if (entry.early || entry.source.state !== "streaming") return { kind: "ready" };
-  return { kind: "wait", reason: "source" };
-}
-
-/**
- * The source of a step, in words.
- *
- * @param entry - a step.
- * @returns "plan" or "re-plan N patch".
- */
-function sourceName(entry: StepEntry): string {
-  return entry.source.kind === "plan" ? "plan" : `re-plan ${entry.source.attempt} patch`;
+  if (entry.step.type === "reply" && !view.othersSettled) return { kind: "wait", reason: "reply-last" };
+  return { kind: "ready" };
 }

@@ -201,6 +201,7 @@ export class RunExecution {
       maxConcurrency: config.maxConcurrency,
       refuseStart: () => this.#meter.refuseStep(),
       start: (entry) => this.#guard(this.#runAttempts(entry)),
+      safety: (entry) => this.#policy.verdictOf(entry.step, entry.source, entry.approval),
       reply: (entry) => this.#runReply(entry),
       skip: (entry, code, reason) => this.#skip(entry, code, reason),
       holdForApproval: (entry) => this.#holdForApproval(entry),
@@ -520,13 +521,13 @@ export class RunExecution {
       return undefined;
     }
     const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
-    const entry = this.#table.add(step, source, { early: mode === undefined && this.#policy.mayStartEarly(step), readOnly: this.#policy.traitsOf(step).readOnly });
+    const entry = this.#table.add(step, source);
     if (mode !== undefined) {
       entry.approval = { mode, status: "unasked" };
       this.#unasked.push(entry);
     }
     if (step.type !== "reply") this.#active++;
-    this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: entry.early });
+    this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: mode === undefined && this.#policy.mayStartEarly(step) });
     const streaming = this.#streamingReply;
     if (step.type === "reply" && streaming !== undefined && streaming.entry === undefined) {
       // The drafted reply became a step: it goes on from what was written, or, if the step differs from it, as drafted.
@@ -846,7 +847,7 @@ export class RunExecution {
     const later: StepEntry[] = [];
     for (const entry of this.#unasked) {
       if (entry.source !== source) later.push(entry);
-      else if (entry.status === "pending" && entry.approval?.status === "unasked" && (source.state === "clean" || entry.readOnly)) asked.push(entry);
+      else if (entry.status === "pending" && entry.approval?.status === "unasked" && this.#policy.unsafeSource(entry.step, source) === undefined) asked.push(entry);
     }
     this.#unasked = later;
     if (asked.length === 0) return;

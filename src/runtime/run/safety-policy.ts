@@ -1,5 +1,7 @@
 /**
- * The one place that answers what a step may do.
+ * The one place that answers what a step may do: start early, start at
+ * all (source, approval), be retried, be repeated on a reflector's word,
+ * be cached, and how long it may take.
  *
  * @module
  */
@@ -9,6 +11,8 @@ import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { snapshotValue } from "./snapshot-value.ts";
+import type { StepSource } from "./step-source.ts";
+import type { ApprovalGate } from "./step-table.ts";
 
 /** What the policy knows about a step's tool, MCP defaults applied. */
 interface StepTraits {
@@ -21,6 +25,9 @@ interface StepTraits {
   /** It reaches an open world (`openWorldHint`, default true). */
   openWorld: boolean;
 }
+
+/** The policy's word on a pending step whose dependencies are met: start it, hold it, or skip it. */
+export type SafetyVerdict = { kind: "ready" } | { kind: "wait"; reason: "source" | "approval" } | { kind: "skip"; code: "unsafe-plan" | "denied"; reason: string };
 
 /** The answers every other module asks for. */
 export interface SafetyPolicy {
@@ -56,6 +63,31 @@ export interface SafetyPolicy {
   approvalOf(step: PlanStep, args: Readonly<Record<string, unknown>>, resolved: boolean): ApprovalMode | undefined;
   /** Whether the step's approval is a function of its arguments (so it is asked again with the resolved ones). */
   approvalVaries(step: PlanStep): boolean;
+  /**
+   * Why the step may not run because of how its source ended, if so: a
+   * side-effecting step of an unclean source, and the reply of an unclean
+   * source some of whose side-effecting steps were skipped so (it would
+   * report them done).
+   *
+   * @param step - the step.
+   * @param source - its source.
+   * @returns the reason (`unsafe-plan`), or `undefined`.
+   */
+  unsafeSource(step: PlanStep, source: StepSource): string | undefined;
+  /**
+   * May a pending step whose dependencies are met start now? In order: an
+   * unsafe source skips it ({@link SafetyPolicy.unsafeSource}); a step that
+   * needs approval is skipped once denied, else waits for its source to end
+   * (it is asked then) and for the decision — even when it is read-only or
+   * `eager` is `"all"`; one that may not start early waits until its source
+   * ended.
+   *
+   * @param step - the step.
+   * @param source - its source.
+   * @param approval - where its approval stands, if it needs one.
+   * @returns the verdict.
+   */
+  verdictOf(step: PlanStep, source: StepSource, approval: ApprovalGate | undefined): SafetyVerdict;
 }
 
 /** What the policy is built from. */
@@ -84,6 +116,9 @@ const modelStep: StepTraits = { readOnly: true, idempotent: true, destructive: f
  *   other tools never (unless the application sets their `retries`), and
  *   a reflector may ask to repeat only the same steps; the plan's `retries`
  *   and `timeoutMs` may only lower the allowance;
+ * - a side-effecting step of a source that did not end cleanly never
+ *   runs (`unsafe-plan`), nor does that source's reply once such a step
+ *   was skipped; read-only steps still do;
  * - only read-only tools are cached;
  * - approval comes from the application's `approval` policy alone; a
  *   function that throws or answers an unknown value asks (`"step"`), the
@@ -117,13 +152,23 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
     traitsByTool.set(step.name, traits);
     return traits;
   };
+  const mayStartEarly = (step: PlanStep): boolean => {
+    if (setup.eager === "all") return true;
+    if (setup.eager === "none") return false;
+    return traitsOf(step).readOnly;
+  };
+  const unsafeSource = (step: PlanStep, source: StepSource): string | undefined => {
+    if (source.state !== "unclean") return undefined;
+    if (step.type === "reply") {
+      const withheld = source.withheld ?? 0;
+      if (withheld === 0) return undefined;
+      return `It reports on a plan whose ${withheld} side-effecting step${withheld === 1 ? "" : "s"} did not run: the ${sourceName(source)} did not finish cleanly`;
+    }
+    return traitsOf(step).readOnly ? undefined : `It has side effects and the ${sourceName(source)} did not finish cleanly`;
+  };
   return {
     traitsOf,
-    mayStartEarly(step) {
-      if (setup.eager === "all") return true;
-      if (setup.eager === "none") return false;
-      return traitsOf(step).readOnly;
-    },
+    mayStartEarly,
     mayRepeat(step) {
       if (traitsOf(step).idempotent) return true;
       const retries = step.type === "tool" ? toolPolicy(step.name)?.retries : undefined;
@@ -163,5 +208,26 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
     approvalVaries(step) {
       return step.type === "tool" && typeof toolPolicy(step.name)?.approval === "function";
     },
+    unsafeSource,
+    verdictOf(step, source, approval) {
+      const unsafe = unsafeSource(step, source);
+      if (unsafe !== undefined) return { kind: "skip", code: "unsafe-plan", reason: unsafe };
+      if (approval !== undefined && approval.status !== "approved") {
+        if (approval.status === "denied") return { kind: "skip", code: "denied", reason: approval.reason };
+        return { kind: "wait", reason: source.state === "streaming" ? "source" : "approval" };
+      }
+      if (step.type === "reply" || source.state !== "streaming" || mayStartEarly(step)) return { kind: "ready" };
+      return { kind: "wait", reason: "source" };
+    },
   };
+}
+
+/**
+ * A source in words.
+ *
+ * @param source - the source.
+ * @returns "plan" or "re-plan N patch".
+ */
+function sourceName(source: StepSource): string {
+  return source.kind === "plan" ? "plan" : `re-plan ${source.attempt} patch`;
 }

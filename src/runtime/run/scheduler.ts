@@ -4,7 +4,8 @@
  * @module
  */
 import type { StepSkipCode } from "../../events/runtime-event.ts";
-import { readinessOf, type ReadinessView, type WaitReason } from "./readiness.ts";
+import { readinessOf, type Readiness, type ReadinessView, type WaitReason } from "./readiness.ts";
+import type { SafetyVerdict } from "./safety-policy.ts";
 import type { StepSource } from "./step-source.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
@@ -18,6 +19,8 @@ export interface SchedulerHooks {
   refuseStart(entry: StepEntry): string | undefined;
   /** Starts a tool or llm step (already marked running). */
   start(entry: StepEntry): void;
+  /** The safety policy's verdict on a step whose dependencies are met (see `SafetyPolicy.verdictOf`). */
+  safety(entry: StepEntry): SafetyVerdict;
   /** Resolves a ready reply step. */
   reply(entry: StepEntry): void;
   /** Marks a pending step skipped and emits it. */
@@ -186,7 +189,9 @@ export class Scheduler {
   #evaluate(entry: StepEntry): void {
     if (entry.status !== "pending" || this.#queued.has(entry)) return;
     this.#unpark(entry);
-    const readiness = readinessOf(entry, this.#hooks.view);
+    let readiness: Readiness | SafetyVerdict = readinessOf(entry, this.#hooks.view);
+    // Dependencies first, then safety: a step already streaming its reply (`fixed`) has nothing left to ask.
+    if (readiness.kind === "ready" && !entry.fixed) readiness = this.#hooks.safety(entry);
     if (readiness.kind === "skip") {
       this.#hooks.skip(entry, readiness.code, readiness.reason);
       for (const dependent of this.#table.dependentsOf(entry.step.id)) this.#work.push(dependent);

@@ -29,10 +29,6 @@ export interface StepEntry {
   /** Position in the run's list of steps. */
   readonly index: number;
   readonly source: StepSource;
-  /** The safety policy allows it to start before its source finished cleanly. */
-  readonly early: boolean;
-  /** Its tool does not change its environment (or it is an `llm`/`reply` step). */
-  readonly readOnly: boolean;
   /** The ids it references or depends on, each once. */
   readonly deps: readonly string[];
   /** How many of `deps` have not succeeded. */
@@ -66,7 +62,7 @@ export interface StepEntry {
  * @example
  * ```ts
  * const table = new StepTable({ city: "Paris" });
- * const entry = table.add(step, source, { early: true, readOnly: true });
+ * const entry = table.add(step, source);
  * ```
  */
 export class StepTable {
@@ -109,10 +105,9 @@ export class StepTable {
    *
    * @param step - a validated step.
    * @param source - where it came from.
-   * @param traits - what the safety policy said about it.
    * @returns the entry.
    */
-  add(step: PlanStep, source: StepSource, traits: { early: boolean; readOnly: boolean }): StepEntry {
+  add(step: PlanStep, source: StepSource): StepEntry {
     const deps = referencesOf(step);
     let unmet = 0;
     for (const id of deps) if (this.#entries.get(id)?.status !== "succeeded") unmet++;
@@ -120,8 +115,6 @@ export class StepTable {
       step,
       index: this.order.length,
       source,
-      early: traits.early,
-      readOnly: traits.readOnly,
       deps,
       unmet,
       status: "pending",

@@ -20,53 +20,29 @@ function setup(state: StepSource["state"] = "streaming") {
 }
 
 describe("readinessOf", () => {
-  it("waits for dependencies, then lets an early step start while its source streams", () => {
+  it("waits for dependencies, then lets the step start as far as they go (the safety policy decides the rest)", () => {
     const { table, source, view } = setup();
-    const first = table.add(tool("s1"), source, { early: true, readOnly: true });
-    const second = table.add(tool("s2", { x: "{{s1}}" }), source, { early: true, readOnly: true });
+    const first = table.add(tool("s1"), source);
+    const second = table.add(tool("s2", { x: "{{s1}}" }), source);
     expect(readinessOf(first, view())).toEqual({ kind: "ready" });
     expect(readinessOf(second, view())).toEqual({ kind: "wait", reason: "dependencies" });
     table.succeed(first, 1);
     expect(readinessOf(second, view())).toEqual({ kind: "ready" });
   });
 
-  it("holds a step that may not start early until its source ended, and skips it when the source ended unclean", () => {
-    for (const [state, expected] of [
-      ["streaming", { kind: "wait", reason: "source" }],
-      ["clean", { kind: "ready" }],
-      ["unclean", { kind: "skip", code: "unsafe-plan" }],
-    ] as const) {
-      const { table, source, view } = setup(state);
-      const entry = table.add(tool("s1"), source, { early: false, readOnly: false });
-      expect(readinessOf(entry, view())).toMatchObject(expected);
-    }
-  });
-
-  it("lets a read-only step of an unclean source run once the source ended, even when it may not start early", () => {
-    const { table, source, view } = setup("unclean");
-    const entry = table.add(tool("s1"), source, { early: false, readOnly: true });
-    expect(readinessOf(entry, view())).toEqual({ kind: "ready" });
-  });
-
-  it("skips a side-effecting step of an unclean source even when the application lets everything start early", () => {
-    const { table, source, view } = setup("unclean");
-    const entry = table.add(tool("s1"), source, { early: true, readOnly: false });
-    expect(readinessOf(entry, view())).toMatchObject({ kind: "skip", code: "unsafe-plan" });
-  });
-
   it("an unknown id waits while the plan streams and skips once it ended", () => {
     const streaming = setup();
-    const waiting = streaming.table.add(tool("s2", { x: "{{s9}}" }), streaming.source, { early: true, readOnly: true });
+    const waiting = streaming.table.add(tool("s2", { x: "{{s9}}" }), streaming.source);
     expect(readinessOf(waiting, streaming.view())).toEqual({ kind: "wait", reason: "dependencies" });
     const ended = setup("clean");
-    const skipped = ended.table.add(tool("s2", { x: "{{s9}}" }), ended.source, { early: true, readOnly: true });
+    const skipped = ended.table.add(tool("s2", { x: "{{s9}}" }), ended.source);
     expect(readinessOf(skipped, ended.view())).toMatchObject({ kind: "skip", code: "unknown-dependency", reason: 'It depends on step "s9", which is not in the plan' });
   });
 
   it("a failed dependency waits for a re-plan that may still come, else skips", () => {
     const { table, source, view } = setup("clean");
-    const first = table.add(tool("s1"), source, { early: true, readOnly: true });
-    const second = table.add(tool("s2", { x: "{{s1}}" }), source, { early: true, readOnly: true });
+    const first = table.add(tool("s1"), source);
+    const second = table.add(tool("s2", { x: "{{s1}}" }), source);
     first.status = "failed";
     expect(readinessOf(second, view({ mayBeReplanned: () => true }))).toEqual({ kind: "wait", reason: "replan" });
     expect(readinessOf(second, view())).toMatchObject({ kind: "skip", code: "dependency-failed" });
@@ -78,8 +54,8 @@ describe("readinessOf", () => {
 
   it("a reply waits until every other step settled; a streaming reply is never skipped", () => {
     const { table, source, view } = setup("clean");
-    const first = table.add(tool("s1"), source, { early: true, readOnly: true });
-    const answer = table.add({ id: "r", type: "reply", text: "{{s1}}" }, source, { early: true, readOnly: true });
+    const first = table.add(tool("s1"), source);
+    const answer = table.add({ id: "r", type: "reply", text: "{{s1}}" }, source);
     table.succeed(first, 1);
     expect(readinessOf(answer, view())).toEqual({ kind: "wait", reason: "reply-last" });
     expect(readinessOf(answer, view({ othersSettled: true }))).toEqual({ kind: "ready" });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import { createSafetyPolicy } from "../../../src/runtime/run/safety-policy.ts";
+import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 
 const registry = new ToolRegistry().register(
@@ -55,5 +56,54 @@ describe("createSafetyPolicy", () => {
     expect(policy.timeoutOf(call("reader", { timeoutMs: 50 }))).toBe(50);
     const huge = createSafetyPolicy({ registry, eager: "safe", retries: 2, timeoutMs: 1e15, tools: {} });
     expect(huge.timeoutOf(call("reader"))).toBe(2_147_483_647);
+  });
+
+  describe("verdictOf: may a step whose dependencies are met start now", () => {
+    const source = (state: StepSource["state"]): StepSource => ({ kind: "plan", attempt: 1, state });
+
+    it("lets an early step start while its source streams", () => {
+      expect(policy.verdictOf(call("reader"), source("streaming"), undefined)).toEqual({ kind: "ready" });
+    });
+
+    it("holds a step that may not start early until its source ended, and skips it when the source ended unclean", () => {
+      for (const [state, expected] of [
+        ["streaming", { kind: "wait", reason: "source" }],
+        ["clean", { kind: "ready" }],
+        ["unclean", { kind: "skip", code: "unsafe-plan" }],
+      ] as const) {
+        expect(policy.verdictOf(call("plain"), source(state), undefined)).toMatchObject(expected);
+      }
+    });
+
+    it("lets a read-only step of an unclean source run once the source ended, even when it may not start early", () => {
+      const none = createSafetyPolicy({ registry, eager: "none", retries: 2, timeoutMs: 1, tools: {} });
+      expect(none.verdictOf(call("reader"), source("unclean"), undefined)).toEqual({ kind: "ready" });
+    });
+
+    it("skips a side-effecting step of an unclean source even when the application lets everything start early", () => {
+      const all = createSafetyPolicy({ registry, eager: "all", retries: 2, timeoutMs: 1, tools: {} });
+      expect(all.verdictOf(call("plain"), source("unclean"), undefined)).toMatchObject({ kind: "skip", code: "unsafe-plan" });
+    });
+
+    it("holds a step that needs approval until it is approved, and skips it once denied, even when read-only", () => {
+      expect(policy.verdictOf(call("reader"), source("streaming"), { mode: "plan", status: "unasked" })).toEqual({ kind: "wait", reason: "source" });
+      expect(policy.verdictOf(call("reader"), source("clean"), { mode: "plan", status: "requested", requestId: "a1", shown: {} })).toEqual({ kind: "wait", reason: "approval" });
+      expect(policy.verdictOf(call("reader"), source("clean"), { mode: "plan", status: "denied", requestId: "a1", reason: "no" })).toEqual({ kind: "skip", code: "denied", reason: "no" });
+      expect(policy.verdictOf(call("plain"), source("clean"), { mode: "step", status: "approved", requestId: "a1", shown: {} })).toEqual({ kind: "ready" });
+    });
+
+    it("skips the reply of an unclean source once a side-effecting step of it was skipped", () => {
+      const answer: PlanStep = { id: "r", type: "reply", text: "done" };
+      expect(policy.verdictOf(answer, source("unclean"), undefined)).toEqual({ kind: "ready" });
+      expect(policy.verdictOf(answer, { ...source("unclean"), withheld: 2 }, undefined)).toMatchObject({ kind: "skip", code: "unsafe-plan", reason: expect.stringContaining("2 side-effecting steps did not run") });
+      expect(policy.verdictOf(answer, { ...source("clean"), withheld: 2 }, undefined)).toEqual({ kind: "ready" });
+    });
+  });
+
+  it("repeats only what may be repeated: read-only and idempotent tools, model steps, and tools the application gave retries", () => {
+    expect(["plain", "reader", "idempotent", "unknown"].map((name) => policy.mayRepeat(call(name)))).toEqual([true, true, true, false]);
+    const strict = createSafetyPolicy({ registry, eager: "safe", retries: 2, timeoutMs: 1, tools: {} });
+    expect(strict.mayRepeat(call("plain"))).toBe(false);
+    expect(strict.mayRepeat({ id: "s1", type: "llm", prompt: "x" })).toBe(true);
   });
 });

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import type { StepSkipCode } from "../../../src/events/runtime-event.ts";
+import { createSafetyPolicy } from "../../../src/runtime/run/safety-policy.ts";
 import { Scheduler } from "../../../src/runtime/run/scheduler.ts";
+import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { StepTable, type StepEntry } from "../../../src/runtime/run/step-table.ts";
 
-const tool = (id: string, args: Record<string, unknown> = {}): PlanStep => ({ id, type: "tool", name: "t", arguments: args });
+const tool = (id: string, args: Record<string, unknown> = {}, name = "read"): PlanStep => ({ id, type: "tool", name, arguments: args });
+const registry = new ToolRegistry().register([
+  { name: "read", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => null },
+  { name: "write", inputSchema: { type: "object" }, execute: () => null },
+]);
+const policy = createSafetyPolicy({ registry, eager: "safe", retries: 0, timeoutMs: 1_000, tools: {} });
 
 function setup(options: { maxConcurrency?: number; budget?: number } = {}) {
   const table = new StepTable({});
@@ -31,6 +38,7 @@ function setup(options: { maxConcurrency?: number; budget?: number } = {}) {
     start: (entry) => started.push(entry.step.id),
     reply: (entry) => started.push(entry.step.id),
     holdForApproval: () => false,
+    safety: (entry) => policy.verdictOf(entry.step, entry.source, entry.approval),
     skip: (entry, code) => {
       entry.status = "skipped";
       skipped.push([entry.step.id, code]);
@@ -47,7 +55,7 @@ function setup(options: { maxConcurrency?: number; budget?: number } = {}) {
 describe("Scheduler", () => {
   it("starts a chain one step at a time as each dependency succeeds", () => {
     const { table, source, scheduler, started, finish } = setup();
-    const entries = ["s1", "s2", "s3"].map((id, index) => table.add(tool(id, index === 0 ? {} : { x: `{{s${index}}}` }), source, { early: true, readOnly: true }));
+    const entries = ["s1", "s2", "s3"].map((id, index) => table.add(tool(id, index === 0 ? {} : { x: `{{s${index}}}` }), source));
     for (const entry of entries) scheduler.consider(entry);
     scheduler.pump();
     expect(started).toEqual(["s1"]);
@@ -59,7 +67,7 @@ describe("Scheduler", () => {
 
   it("keeps to the concurrency limit and starts queued steps in the order they became ready", () => {
     const { table, source, scheduler, started, finish } = setup({ maxConcurrency: 2 });
-    const entries = ["a", "b", "c", "d"].map((id) => table.add(tool(id), source, { early: true, readOnly: true }));
+    const entries = ["a", "b", "c", "d"].map((id) => table.add(tool(id), source));
     for (const entry of entries) scheduler.consider(entry);
     scheduler.pump();
     expect(started).toEqual(["a", "b"]);
@@ -69,7 +77,7 @@ describe("Scheduler", () => {
 
   it("holds steps at their source until it ends", () => {
     const { table, source, scheduler, started } = setup();
-    const entry = table.add(tool("s1"), source, { early: false, readOnly: false });
+    const entry = table.add(tool("s1", {}, "write"), source);
     scheduler.consider(entry);
     scheduler.pump();
     expect(started).toEqual([]);
@@ -81,9 +89,9 @@ describe("Scheduler", () => {
 
   it("skips what the budget refuses, and its dependents", () => {
     const { table, source, scheduler, started, skipped } = setup({ budget: 1 });
-    const a = table.add(tool("a"), source, { early: true, readOnly: true });
-    const b = table.add(tool("b"), source, { early: true, readOnly: true });
-    const c = table.add(tool("c", { x: "{{b}}" }), source, { early: true, readOnly: true });
+    const a = table.add(tool("a"), source);
+    const b = table.add(tool("b"), source);
+    const c = table.add(tool("c", { x: "{{b}}" }), source);
     for (const entry of [a, b, c]) scheduler.consider(entry);
     scheduler.pump();
     expect(started).toEqual(["a"]);
@@ -95,9 +103,9 @@ describe("Scheduler", () => {
 
   it("cascades skips through a 20,000-step chain without recursion, looking at each step a bounded number of times", () => {
     const { table, source, scheduler, skipped, evaluations } = setup();
-    const first = table.add(tool("s1"), source, { early: false, readOnly: false });
+    const first = table.add(tool("s1", {}, "write"), source);
     scheduler.consider(first);
-    for (let index = 2; index <= 20_000; index++) scheduler.consider(table.add(tool(`s${index}`, { x: `{{s${index - 1}}}` }), source, { early: true, readOnly: true }));
+    for (let index = 2; index <= 20_000; index++) scheduler.consider(table.add(tool(`s${index}`, { x: `{{s${index - 1}}}` }), source));
     source.state = "unclean";
     scheduler.sourceEnded(source);
     expect(skipped).toHaveLength(20_000);
