@@ -8,8 +8,7 @@
 import { PlankitError } from "../../errors/plankit-error.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../model/plan-model.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
-import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { FailedStep, PlannerEvent, PlannerProfile, ReplanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
+import type { PlannerEvent, PlannerProfile, StepOutcome } from "../../planner/planner-event.ts";
 import type { Planner } from "../../planner/planner.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
@@ -20,15 +19,13 @@ import type { ResultCache } from "../result-cache.ts";
 import type { RunState } from "../../events/run-state.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { ApprovalRequestStep, RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
-import { canonicalJson } from "../../shared/canonical-json.ts";
-import { renamePatch } from "./apply-replan.ts";
-import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
-import { resolveStepInput, type AttemptContext, type DistributiveOmit } from "./attempt-step.ts";
+import { Approvals } from "./approvals.ts";
+import type { AttemptContext, DistributiveOmit } from "./attempt-step.ts";
 import { executeStep, type ExecutorSetup } from "./execute-step.ts";
 import { integrateAnswer } from "./integrate-answer.ts";
 import { readPlannerEvents, type PlannerDone, type PlannerReadOptions } from "./read-planner-events.ts";
@@ -39,7 +36,8 @@ import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { buildIntegrationPrompt } from "../../planner/build-integration-prompt.ts";
 import { buildMemoryEntries, findRunFailure, integrationResults, renderTemplateReply } from "./finish-run.ts";
 import { reflectOnFailure } from "./reflect-on-failure.ts";
-import { ReplyStream } from "./reply-stream.ts";
+import { Replanning } from "./replanning.ts";
+import { Replies } from "./replies.ts";
 import { createRetryingExecutor } from "./retrying-executor.ts";
 import type { RunPhase } from "./run-phase.ts";
 import { createRunResultCache, type RunResultCache, type SideEffectCounter } from "./run-result-cache.ts";
@@ -49,7 +47,7 @@ import { Scheduler } from "./scheduler.ts";
 import type { StepSource } from "./step-source.ts";
 import { StepTable, type StepEntry } from "./step-table.ts";
 import { toErrorInfo } from "../../events/to-error-info.ts";
-import { withTimeout } from "./with-timeout.ts";
+import { Turns } from "./turns.ts";
 
 /** Everything a run needs, with defaults applied. */
 export interface RunConfig {
@@ -102,10 +100,13 @@ export interface RunInput {
 type PendingEvent = DistributiveOmit<RuntimeEvent, "runId" | "t">;
 
 /**
- * Runs one request: streams the plan, schedules steps as they arrive,
- * retries, reflects, re-plans, replies, and emits every event through `emit`.
- * The modules under `run/` answer every question; this class only moves the
- * run from one phase to the next.
+ * Runs one request. A phase machine (`planning` → `executing` ⇄
+ * `replanning` → `finishing` → `ended`) over the parts that own the run's
+ * state: the step table, the scheduler (with the safety policy's
+ * verdicts), the approvals, the reply, the re-plans and the plan's turns.
+ * It streams the plan into the table, hands each ended attempt to the
+ * reflector, moves the phase on once nothing runs, answers, writes memory,
+ * and stamps and emits every event through `emit`.
  */
 export class RunExecution {
   readonly #config: RunConfig;
@@ -116,23 +117,15 @@ export class RunExecution {
   readonly #table: StepTable;
   readonly #policy: SafetyPolicy;
   readonly #meter: BudgetMeter;
-  readonly #cache: RunResultCache | undefined;
   readonly #scheduler: Scheduler;
   readonly #executorSetup: ExecutorSetup;
   readonly #model: PlanModel | undefined;
   readonly #attemptContext: AttemptContext;
-  readonly #desk: ApprovalDesk;
-  /** Steps that need approval and were not asked yet (their source still streams). */
-  #unasked: StepEntry[] = [];
-  /** The source of the plan's steps; a planner that works in turns opens a new one after each `turn-end`. */
-  #planSource: StepSource = { kind: "plan", attempt: 1, state: "streaming" };
-  /** Outcomes of ended steps, for planners that work in turns (see `PlanRequest.awaitOutcomes`). */
-  readonly #outcomes = new Map<string, StepOutcome>();
-  /** Planners waiting for outcomes: the ids, and what to call when all have one. */
-  #outcomeWaiters: { ids: readonly string[]; resolve: (outcomes: StepOutcome[]) => void }[] = [];
+  readonly #approvals: Approvals;
+  readonly #replies: Replies;
+  readonly #replanning: Replanning;
+  readonly #turns = new Turns();
   #phase: RunPhase = "planning";
-  /** Failed steps a re-plan has not dealt with yet. */
-  #failures: StepEntry[] = [];
   #anyFailure = false;
   /** Tool and llm steps not yet ended. */
   #active = 0;
@@ -142,12 +135,6 @@ export class RunExecution {
   #startedAt = 0;
   #deadlineTimer: unknown;
   #planIterator: AsyncIterator<PlannerEvent> | undefined;
-  /**
-   * The reply whose text is already streaming, if any: the plan is then
-   * fixed. `entry` is `undefined` while the reply is a draft the model is
-   * still writing (its step not yet planned).
-   */
-  #streamingReply: { entry: StepEntry | undefined; id: string; stream: ReplyStream } | undefined;
   /** Issues the plan source has had (a repair may follow them, which may replace the reply). */
   #planIssues = 0;
   #settling = false;
@@ -167,55 +154,119 @@ export class RunExecution {
     this.#finished = new Promise<void>((resolve) => {
       this.#resolveFinished = resolve;
     });
-    this.#table = new StepTable(input.context);
+    const table = new StepTable(input.context);
+    this.#table = table;
     this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
     this.#meter = new BudgetMeter(config.budget, config.maxReplans);
-    this.#cache = config.caching ? createRunResultCache(config.sharedCache, config.sideEffects) : undefined;
+    const cache: RunResultCache | undefined = config.caching ? createRunResultCache(config.sharedCache, config.sideEffects) : undefined;
     this.#executorSetup = {
       executor: config.executeStep ?? createRetryingExecutor(config.random, config.sleep),
       fromApplication: config.executeStep !== undefined,
       backoff: config.backoff,
-      results: this.#table.results,
+      results: table.results,
     };
-    this.#desk = new ApprovalDesk(config.registry, config.clock, config.approvalTimeoutMs);
     const model = config.model;
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
     this.#model = model === undefined ? undefined : { stream: (request: PlanModelRequest) => this.#guardedStream(model, request) };
-    const table = this.#table;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the view's getters read the run.
-    const self = this;
+    const emitEvent = (event: PendingEvent): void => this.#event(event);
+    const skip = (entry: StepEntry, code: StepSkipCode, reason: string): void => this.#skip(entry, code, reason);
+    const isEnded = (): boolean => this.#isEnded();
+    // The parts read the run through getters, so each sees its state as it is now.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the parts' getters read the run.
+    const run = this;
+    this.#replanning = new Replanning({
+      planner: config.planner,
+      registry: config.registry,
+      profile: config.profile,
+      query: input.query,
+      clock: config.clock,
+      totalMs: config.modelTimeouts.totalMs,
+      table,
+      meter: this.#meter,
+      signal: this.signal,
+      get replyStreaming() {
+        return run.#replies.streaming;
+      },
+      emit: emitEvent,
+      isEnded,
+      reading: (what) => this.#plannerReading(what),
+      skip,
+      register: (step, source) => this.#register(step, source),
+      applied: (source, added) => {
+        this.#phase = "executing";
+        this.#approvals.requestFor(source);
+        this.#scheduler.reconsider(added);
+      },
+    });
     this.#scheduler = new Scheduler(table, {
       view: {
         statusOf: (id) => table.get(id)?.status,
         mayBeReplanned: (id) => {
           const entry = table.get(id);
-          return entry !== undefined && !entry.handled && (entry.status === "failed" || entry.skipCode === "denied") && this.#replanPossible();
+          return entry !== undefined && !entry.handled && (entry.status === "failed" || entry.skipCode === "denied") && this.#replanning.possible();
         },
         get planEnded() {
-          return self.#planEnded;
+          return run.#planEnded;
         },
         get othersSettled() {
-          return self.#active === 0 && self.#phase === "executing" && !self.#replanDue();
+          return run.#active === 0 && run.#phase === "executing" && !run.#replanning.due();
         },
       },
       maxConcurrency: config.maxConcurrency,
       refuseStart: () => this.#meter.refuseStep(),
       start: (entry) => this.#guard(this.#runAttempts(entry)),
       safety: (entry) => this.#policy.verdictOf(entry.step, entry.source, entry.approval),
-      reply: (entry) => this.#runReply(entry),
-      skip: (entry, code, reason) => this.#skip(entry, code, reason),
-      holdForApproval: (entry) => this.#holdForApproval(entry),
+      reply: (entry) => this.#replies.run(entry),
+      skip,
+      holdForApproval: (entry) => this.#approvals.hold(entry),
+    });
+    this.#approvals = new Approvals({
+      registry: config.registry,
+      clock: config.clock,
+      timeoutMs: config.approvalTimeoutMs,
+      table,
+      policy: this.#policy,
+      scheduler: this.#scheduler,
+      emit: emitEvent,
+      skip,
+      replanFor: (entry) => this.#replanning.add(entry),
+      settle: () => this.#settle(),
+      isEnded,
+    });
+    this.#replies = new Replies({
+      table,
+      scheduler: this.#scheduler,
+      replyStreaming: config.replyStreaming,
+      get phase() {
+        return run.#phase;
+      },
+      get planSource() {
+        return run.#turns.source;
+      },
+      get anyFailure() {
+        return run.#anyFailure;
+      },
+      get planIssues() {
+        return run.#planIssues;
+      },
+      get replanned() {
+        return run.#meter.usage.replans > 0;
+      },
+      get replanAllowed() {
+        return run.#meter.replanAllowed();
+      },
+      emit: emitEvent,
     });
     this.#attemptContext = {
       runId: input.runId,
       registry: config.registry,
       policy: this.#policy,
       meter: this.#meter,
-      cache: this.#cache,
+      cache,
       clock: config.clock,
       signal: this.#controller.signal,
       model: this.#model,
-      emit: (event) => this.#event(event),
+      emit: emitEvent,
       isCurrent: (entry, generation) => !this.#isEnded() && entry.generation === generation,
     };
   }
@@ -237,6 +288,14 @@ export class RunExecution {
   /** The run's state, as the `RunState` reducer builds it from the events. */
   get state(): RunState {
     return this.#reducer.state;
+  }
+
+  /**
+   * Whether the run has nothing to do but wait for approval decisions: a
+   * step waits for one, nothing runs, and no re-plan is out.
+   */
+  get waitingForApproval(): boolean {
+    return this.#approvals.waiting > 0 && this.#scheduler.running === 0 && (this.#phase === "executing" || this.#phase === "planning");
   }
 
   /**
@@ -265,9 +324,27 @@ export class RunExecution {
   }
 
   /**
+   * Applies approval decisions: all are checked first, so a refused batch changes nothing.
+   *
+   * @param decisions - one decision or a list.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalDesk.check`.
+   */
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
+    if (this.#isEnded()) throw new PlankitError("invalid-approval", `Run "${this.#input.runId}" already ended; no step waits for approval`);
+    this.#approvals.approve(decisions);
+    this.#settle();
+  }
+
+  /** Ends every request still waiting as its timeout would: its undecided steps are denied (`by: "timeout"`). */
+  expireApprovals(): void {
+    this.#approvals.expire();
+  }
+
+  /**
    * Stops the run at once: running steps fail with `aborted`, pending steps
-   * are skipped, `plan-end` is emitted if it was not, and `run-end` before
-   * this returns.
+   * are skipped (and no longer wait for a person), `plan-end` is emitted if
+   * it was not, the reply is written from what there is, the planner is
+   * closed, and `run-end` is emitted before this returns.
    *
    * @param reason - `aborted`, `deadline`, or `failed` (a reflector or an internal error).
    * @param message - what happened.
@@ -286,24 +363,14 @@ export class RunExecution {
       } else if (entry.status === "pending") {
         entry.status = "skipped";
         entry.skipCode = "aborted";
-        this.#forgetApproval(entry);
+        this.#approvals.forget(entry);
         this.#event({ type: "step-skipped", stepId: entry.step.id, code: "aborted", reason: message });
       }
     }
     this.#scheduler.running = 0;
     if (!this.#planEnded) this.#emitPlanEnd(undefined, { code, message });
-    if (reason !== "aborted") {
-      // A deadline or a reflector's "abort" still owes the user an answer; none of it needs an await.
-      const streaming = this.#streamingReply;
-      if (streaming !== undefined) {
-        this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
-        this.#event(this.#stepReply(streaming));
-      } else {
-        const text = renderTemplateReply(this.#table);
-        this.#replyDelta(text);
-        this.#event({ type: "reply", text, source: "template" });
-      }
-    }
+    // A deadline or a reflector's "abort" still owes the user an answer; none of it needs an await.
+    if (reason !== "aborted" && !this.#replies.finishStreaming(true)) this.#answerWithTemplate();
     const iterator = this.#planIterator;
     if (iterator?.return !== undefined) {
       try {
@@ -331,23 +398,21 @@ export class RunExecution {
         signal: this.signal,
         awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
       };
-      request.onReplyDraft = (draft) => this.#draftReply(draft);
+      request.onReplyDraft = (draft) => this.#replies.draft(draft);
       if (this.#config.profile !== undefined) request.profile = this.#config.profile;
       if (context !== "") request.context = context;
       done = await readPlannerEvents(
         this.#config.planner.stream(request),
         {
-          step: (step) => this.#addStep(step, this.#planSource),
+          step: (step) => this.#addStep(step, this.#turns.source),
           issue: (issue, action) => {
             this.#planIssues++;
             this.#event({ type: "step-issue", issue, action });
           },
           repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt: ++repairs }),
-          turnEnd: (clean) => this.#endTurn(clean),
+          turnEnd: (clean) => this.#sourceEnded(this.#turns.next(clean)),
         },
-        this.#plannerReading("Planning", (iterator) => {
-          this.#planIterator = iterator;
-        }),
+        { ...this.#plannerReading("Planning"), onIterator: (iterator) => (this.#planIterator = iterator) },
       );
     } catch (error) {
       if (this.#isEnded()) return;
@@ -355,15 +420,26 @@ export class RunExecution {
     }
     if (this.#isEnded()) return;
     // A planner that only reports its steps in `done` still gets them run.
-    for (const step of done?.steps ?? []) if (!this.#table.has(step.id)) this.#addStep(step, this.#planSource);
+    for (const step of done?.steps ?? []) if (!this.#table.has(step.id)) this.#addStep(step, this.#turns.source);
     const usage = done?.usage;
     this.#meter.countPlanner(usage?.modelCalls ?? (this.#plannerError === undefined ? 0 : 1), usage);
     this.#emitPlanEnd(done, this.#plannerError);
     this.#phase = "executing";
-    this.#requestApprovals(this.#planSource);
-    this.#scheduler.sourceEnded(this.#planSource);
     // Ids that never arrived: their dependents can be decided now.
-    for (const id of this.#table.missingIds()) this.#scheduler.reconsider(this.#table.dependentsOf(id));
+    this.#sourceEnded(this.#turns.source, this.#table.missingIds());
+  }
+
+  /**
+   * A source of the plan ended (a turn, or the plan): its approvals are
+   * asked, its steps that waited for it are decided, and the run moves on.
+   *
+   * @param source - the source that ended.
+   * @param missing - ids no step has, whose dependents can now be decided.
+   */
+  #sourceEnded(source: StepSource, missing: readonly string[] = []): void {
+    this.#approvals.requestFor(source);
+    this.#scheduler.sourceEnded(source);
+    for (const id of missing) this.#scheduler.reconsider(this.#table.dependentsOf(id));
     this.#settle();
   }
 
@@ -372,29 +448,10 @@ export class RunExecution {
    * model call may take (`modelTimeouts.totalMs`) is stalled.
    *
    * @param what - "Planning" or "Re-planning".
-   * @param onIterator - receives the iterator.
    * @returns the options.
    */
-  #plannerReading(what: string, onIterator?: (iterator: AsyncIterator<PlannerEvent>) => void): PlannerReadOptions {
-    const options: PlannerReadOptions = { clock: this.#config.clock, idleMs: this.#config.modelTimeouts.totalMs, what, signal: this.signal, isEnded: () => this.#isEnded() };
-    if (onIterator !== undefined) options.onIterator = onIterator;
-    return options;
-  }
-
-  /**
-   * A model turn of a planner that works in turns ended: its steps' source
-   * ends (clean or not, so side-effecting steps start or are skipped), and
-   * the steps that follow get a source of their own.
-   *
-   * @param clean - whether the turn finished cleanly and validated.
-   */
-  #endTurn(clean: boolean): void {
-    const ended = this.#planSource;
-    ended.state = clean ? "clean" : "unclean";
-    this.#planSource = { kind: "plan", attempt: ended.attempt + 1, state: "streaming" };
-    this.#requestApprovals(ended);
-    this.#scheduler.sourceEnded(ended);
-    this.#settle();
+  #plannerReading(what: string): PlannerReadOptions {
+    return { clock: this.#config.clock, idleMs: this.#config.modelTimeouts.totalMs, what, signal: this.signal, isEnded: () => this.#isEnded() };
   }
 
   /**
@@ -408,39 +465,10 @@ export class RunExecution {
   #awaitOutcomes(ids: readonly string[]): Promise<StepOutcome[]> {
     for (const id of ids) {
       const entry = this.#table.get(id);
-      if (entry !== undefined && !entry.handled) entry.handled = true;
+      if (entry !== undefined) entry.handled = true;
     }
-    const before = this.#failures.length;
-    this.#failures = this.#failures.filter((entry) => !ids.includes(entry.step.id));
-    if (this.#failures.length !== before) this.#scheduler.reopen("replan");
-    return new Promise((resolve) => {
-      this.#outcomeWaiters.push({ ids, resolve });
-      this.#deliverOutcomes();
-    });
-  }
-
-  /** Answers the planners whose steps have all ended (all of them once the run ended). */
-  #deliverOutcomes(): void {
-    if (this.#outcomeWaiters.length === 0) return;
-    const ended = this.#isEnded();
-    this.#outcomeWaiters = this.#outcomeWaiters.filter((waiter) => {
-      if (!ended && !waiter.ids.every((id) => this.#outcomes.has(id))) return true;
-      waiter.resolve(waiter.ids.map((id) => this.#outcomes.get(id) ?? { id, status: "skipped", reason: "The run ended" }));
-      return false;
-    });
-  }
-
-  /**
-   * Records a step's outcome from its terminal event.
-   *
-   * @param event - any event.
-   */
-  #recordOutcome(event: RuntimeEvent): void {
-    if (event.type === "step-end") this.#outcomes.set(event.stepId, { id: event.stepId, status: "succeeded", result: event.result });
-    else if (event.type === "step-error" && event.final) this.#outcomes.set(event.stepId, { id: event.stepId, status: "failed", error: event.error.message });
-    else if (event.type === "step-skipped") this.#outcomes.set(event.stepId, { id: event.stepId, status: "skipped", reason: event.reason });
-    else return;
-    this.#deliverOutcomes();
+    if (this.#replanning.release(ids)) this.#scheduler.reopen("replan");
+    return this.#turns.outcomesOf(ids, this.#isEnded());
   }
 
   /**
@@ -449,10 +477,10 @@ export class RunExecution {
    * @param done - the planner's `done` event, if it came.
    * @param error - the planner's (or the run's) error.
    */
-  #emitPlanEnd(done: Extract<PlannerEvent, { type: "done" }> | undefined, error: RuntimeErrorInfo | undefined): void {
+  #emitPlanEnd(done: PlannerDone | undefined, error: RuntimeErrorInfo | undefined): void {
     this.#planEnded = true;
     const clean = error === undefined && done?.clean === true;
-    this.#planSource.state = clean ? "clean" : "unclean";
+    this.#turns.source.state = clean ? "clean" : "unclean";
     const usage = done?.usage;
     const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {
       type: "plan-end",
@@ -505,7 +533,7 @@ export class RunExecution {
   /**
    * Adds a step to the table and announces it, without deciding it.
    *
-   * @param step - a validated step.
+   * @param planned - a validated step.
    * @param source - where it came from.
    * @returns the entry, or `undefined` when its id is taken.
    */
@@ -522,19 +550,10 @@ export class RunExecution {
     }
     const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
     const entry = this.#table.add(step, source);
-    if (mode !== undefined) {
-      entry.approval = { mode, status: "unasked" };
-      this.#unasked.push(entry);
-    }
+    if (mode !== undefined) this.#approvals.track(entry, mode);
     if (step.type !== "reply") this.#active++;
     this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: mode === undefined && this.#policy.mayStartEarly(step) });
-    const streaming = this.#streamingReply;
-    if (step.type === "reply" && streaming !== undefined && streaming.entry === undefined) {
-      // The drafted reply became a step: it goes on from what was written, or, if the step differs from it, as drafted.
-      streaming.stream.close(step.text);
-      streaming.entry = entry;
-      entry.fixed = true;
-    }
+    this.#replies.adopt(entry);
     return entry;
   }
 
@@ -559,18 +578,16 @@ export class RunExecution {
 
   /** Starts what is ready; once nothing runs, re-plans, replies or finishes. */
   #settleOnce(): void {
-    this.#advanceReply();
+    this.#replies.advance();
     this.#scheduler.pump();
     if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
-    if (this.#failures.length > 0) {
-      if (this.#replanPossible()) {
+    if (this.#replanning.pending > 0) {
+      if (this.#replanning.possible()) {
         this.#phase = "replanning";
         this.#guard(this.#replan());
         return;
       }
-      if (this.#meter.replanBudgetSpent()) this.#meter.markHit();
-      for (const entry of this.#failures) entry.handled = true;
-      this.#failures = [];
+      this.#replanning.giveUp();
       this.#scheduler.reopen("replan");
       this.#scheduler.pump();
       if (this.#scheduler.running > 0) return;
@@ -578,7 +595,7 @@ export class RunExecution {
     this.#scheduler.reopen("reply-last");
     if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
     // Steps that wait for a person keep the run open: a decision, its timeout or an abort moves it on.
-    if (this.#desk.waiting.size > 0) return;
+    if (this.#approvals.waiting > 0) return;
     for (const entry of this.#table.order) {
       if (entry.status === "pending") this.#skip(entry, "dependency-failed", "It never became ready");
     }
@@ -586,22 +603,13 @@ export class RunExecution {
     this.#guard(this.#finish());
   }
 
-  /**
-   * Whether a failure may still be answered by a re-plan.
-   *
-   * @returns the check.
-   */
-  #replanPossible(): boolean {
-    return !this.#isEnded() && this.#streamingReply === undefined && this.#meter.replanAllowed();
-  }
-
-  /**
-   * Whether a re-plan is due once nothing runs.
-   *
-   * @returns the check.
-   */
-  #replanDue(): boolean {
-    return this.#failures.length > 0 && this.#replanPossible();
+  /** Re-plans, then goes back to executing. */
+  async #replan(): Promise<void> {
+    await this.#replanning.run();
+    if (this.#isEnded()) return;
+    this.#phase = "executing";
+    this.#scheduler.reopen("replan");
+    this.#settle();
   }
 
   /**
@@ -615,7 +623,7 @@ export class RunExecution {
     entry.status = "skipped";
     entry.skipCode = code;
     if (code === "unsafe-plan" && entry.step.type !== "reply") entry.source.withheld = (entry.source.withheld ?? 0) + 1;
-    this.#forgetApproval(entry);
+    this.#approvals.forget(entry);
     if (entry.step.type !== "reply") this.#active--;
     this.#event({ type: "step-skipped", stepId: entry.step.id, code, reason });
   }
@@ -716,379 +724,9 @@ export class RunExecution {
     this.#active--;
     this.#anyFailure = true;
     // A failure the planner already waits to hear of is its to deal with, not a re-plan's.
-    if (!entry.handled) this.#failures.push(entry);
+    if (!entry.handled) this.#replanning.add(entry);
     this.#event({ type: "step-error", stepId: entry.step.id, attempt, error, final: true, durationMs });
     this.#scheduler.ended(entry);
-  }
-
-  // ── reply steps ─────────────────────────────────────────────────────────
-
-  /**
-   * Starts streaming the reply step's text once the plan ended cleanly and
-   * nothing failed, and (with `replyStreaming: "safe"`) no re-plan is
-   * possible any more, since what was streamed cannot be taken back; then
-   * writes each reference as its step ends. From then on the plan is fixed:
-   * no re-plan replaces the reply. Otherwise the reply is written whole when
-   * it resolves.
-   */
-  #advanceReply(): void {
-    let streaming = this.#streamingReply;
-    if (this.#phase !== "executing" && this.#phase !== "finishing" && !(this.#phase === "planning" && streaming !== undefined)) return;
-    if (streaming === undefined) {
-      if (this.#anyFailure || this.#planSource.state !== "clean" || this.#meter.usage.replans > 0) return;
-      if (this.#config.replyStreaming === "safe" && this.#meter.replanAllowed()) return;
-      const last = this.#table.order[this.#table.order.length - 1];
-      if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== this.#planSource) return;
-      if (!ReplyStream.streamable(last.step.text)) return;
-      streaming = { entry: last, id: last.step.id, stream: new ReplyStream(last.step.text) };
-      last.fixed = true;
-      this.#streamingReply = streaming;
-    }
-    this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));
-  }
-
-  /**
-   * The model is writing the reply step: its text starts streaming at once
-   * when nothing but the model can change the reply — the plan is still
-   * the first call's, with no issue (so no repair is coming), no step
-   * failed, no re-plan happened, and with `replyStreaming: "safe"` every
-   * other step has already succeeded (so no failure can call for a
-   * re-plan) — and from then on the plan is fixed. Later drafts extend it.
-   *
-   * @param draft - the reply's id and text so far.
-   */
-  #draftReply(draft: ReplyDraft): void {
-    let streaming = this.#streamingReply;
-    if (streaming === undefined) {
-      if (this.#phase !== "planning" || this.#anyFailure || this.#planIssues > 0 || this.#meter.usage.replans > 0) return;
-      // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
-      if (this.#planSource.state !== "streaming" || this.#planSource.attempt !== 1 || this.#table.order.length !== draft.index || this.#table.has(draft.id)) return;
-      if (this.#config.replyStreaming === "safe" && !this.#table.order.every((entry) => entry.status === "succeeded")) return;
-      streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
-      this.#streamingReply = streaming;
-    } else if (streaming.entry !== undefined || streaming.id !== draft.id || !streaming.stream.extend(draft.text)) {
-      return;
-    }
-    this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status));
-  }
-
-  /**
-   * The `reply` event of a streamed reply.
-   *
-   * @param streaming - the reply.
-   * @returns the event, its text what was written.
-   */
-  #stepReply(streaming: { entry: StepEntry | undefined; id: string; stream: ReplyStream }): PendingEvent {
-    // A draft whose step never came (dropped, cut off) is an answer without a step.
-    return streaming.entry === undefined ? { type: "reply", text: streaming.stream.written, source: "step" } : { type: "reply", text: streaming.stream.written, source: "step", stepId: streaming.id };
-  }
-
-  /**
-   * Emits a piece of the reply, when there is one.
-   *
-   * @param delta - the text.
-   */
-  #replyDelta(delta: string): void {
-    if (delta !== "") this.#event({ type: "reply-delta", delta });
-  }
-
-  /**
-   * Resolves a reply step's text (synchronously).
-   *
-   * @param entry - a ready reply step.
-   */
-  #runReply(entry: StepEntry): void {
-    if (entry.step.type !== "reply") return;
-    entry.status = "running";
-    entry.attempts = 1;
-    this.#event({ type: "step-start", stepId: entry.step.id, attempt: 1, input: entry.step.text, cached: false });
-    try {
-      let text: string;
-      const streaming = this.#streamingReply;
-      if (streaming?.entry === entry) {
-        this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
-        text = streaming.stream.written;
-      } else {
-        const resolved = resolveReferences(entry.step.text, this.#table.results);
-        text = typeof resolved === "string" ? resolved : (JSON.stringify(resolved) ?? "");
-      }
-      const freed = this.#table.succeed(entry, text);
-      this.#event({ type: "step-end", stepId: entry.step.id, attempt: 1, result: text, durationMs: 0, cached: false });
-      this.#scheduler.succeeded(freed);
-    } catch (error) {
-      entry.status = "failed";
-      entry.handled = true;
-      entry.error = toErrorInfo(error, "unknown-reference");
-      this.#event({ type: "step-error", stepId: entry.step.id, attempt: 1, error: entry.error, final: true, durationMs: 0 });
-      this.#scheduler.ended(entry);
-    }
-  }
-
-  // ── approvals ───────────────────────────────────────────────────────────
-
-  /**
-   * Whether the run has nothing to do but wait for approval decisions: a
-   * step waits for one, nothing runs, and no re-plan is out.
-   */
-  get waitingForApproval(): boolean {
-    return this.#desk.waiting.size > 0 && this.#scheduler.running === 0 && (this.#phase === "executing" || this.#phase === "planning");
-  }
-
-  /**
-   * A source ended: one `approval-request` lists every pending step it
-   * wrote that needs approval (none for side-effecting steps of an unclean
-   * source: they are skipped as `unsafe-plan`).
-   *
-   * @param source - the source that ended.
-   */
-  #requestApprovals(source: StepSource): void {
-    if (this.#isEnded()) return;
-    const asked: StepEntry[] = [];
-    const later: StepEntry[] = [];
-    for (const entry of this.#unasked) {
-      if (entry.source !== source) later.push(entry);
-      else if (entry.status === "pending" && entry.approval?.status === "unasked" && this.#policy.unsafeSource(entry.step, source) === undefined) asked.push(entry);
-    }
-    this.#unasked = later;
-    if (asked.length === 0) return;
-    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step")));
-  }
-
-  /**
-   * Emits one request for the given steps and marks them asked.
-   *
-   * @param entries - the steps.
-   * @param source - what wrote them, or `step` for a step asking again.
-   * @param attempt - the turn or re-plan number.
-   * @param items - what the request lists for each.
-   */
-  #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
-    const requestId = this.#desk.nextRequestId();
-    // Frozen: what a consumer does to the request cannot change what the step is compared with later.
-    const listed = snapshotValue(items, { freeze: true, what: "An approval request" }) as readonly ApprovalRequestStep[];
-    entries.forEach((entry, index) => {
-      const item = listed[index] as ApprovalRequestStep;
-      entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
-      this.#desk.waiting.add(entry);
-    });
-    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: [...listed] };
-    if (this.#desk.timeoutMs !== undefined) event.timeoutMs = this.#desk.timeoutMs;
-    this.#event(event);
-    this.#desk.startTimer(requestId, () => this.#timeOut(requestId));
-  }
-
-  /**
-   * A ready tool step: asks for approval when its policy wants one it does
-   * not have for these arguments — a function policy now answering with
-   * the resolved arguments, or a `"step"` approval given for other values.
-   *
-   * @param entry - a ready tool step.
-   * @returns whether it must wait.
-   */
-  #holdForApproval(entry: StepEntry): boolean {
-    const gate = entry.approval;
-    const varies = this.#policy.approvalVaries(entry.step);
-    if (gate === undefined && !varies) return false;
-    // Arguments a reflector changed were never shown: even a plan's approval does not cover them.
-    const changed = entry.overrides !== undefined;
-    if (gate?.status === "approved" && gate.mode === "plan" && !varies && !changed) return false;
-    const resolved = resolveStepInput(entry, this.#table.results);
-    // A step whose references fail never reaches its tool: it fails on its own.
-    if (!resolved.ok) return false;
-    const input = resolved.input as Record<string, unknown>;
-    const mode = varies ? this.#policy.approvalOf(entry.step, input, true) : gate?.mode;
-    if (gate?.status === "approved") {
-      const strict = gate.mode === "step" || mode === "step" || changed;
-      if (!strict || canonicalJson(input) === canonicalJson(gate.shown)) return false;
-    } else if (mode === undefined) {
-      return false;
-    }
-    const item = this.#desk.describe(entry, this.#table, mode ?? "step");
-    item.arguments = input;
-    item.waiting = [];
-    this.#ask([entry], "step", 1, [item]);
-    return true;
-  }
-
-  /**
-   * Applies decisions: all are checked first, so a refused batch changes nothing.
-   *
-   * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalDesk.check}.
-   */
-  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
-    if (this.#isEnded()) throw new PlankitError("invalid-approval", `Run "${this.#input.runId}" already ended; no step waits for approval`);
-    const checked = this.#desk.check(decisions, this.#table);
-    for (const decision of checked) this.#decide(decision, "caller");
-    this.#settle();
-  }
-
-  /**
-   * Ends every request still waiting as its timeout would: its undecided
-   * steps are denied (`by: "timeout"`).
-   */
-  expireApprovals(): void {
-    if (this.#isEnded()) return;
-    const requests = new Set<string>();
-    for (const entry of this.#desk.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
-    for (const requestId of requests) this.#timeOut(requestId);
-  }
-
-  /**
-   * Applies one checked decision.
-   *
-   * @param decision - the decision.
-   * @param by - who decided.
-   */
-  #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
-    const { entry, requestId } = decision;
-    this.#desk.waiting.delete(entry);
-    // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
-    const open = entry.status === "pending";
-    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
-    if (decision.approved) {
-      if (decision.arguments !== undefined) {
-        const edited = snapshotValue(decision.arguments, { freeze: true, what: `Edited arguments of step "${entry.step.id}"` }) as Record<string, unknown>;
-        entry.edited = edited;
-        event.arguments = edited;
-      }
-      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#desk.describe(entry, this.#table, entry.approval?.mode ?? "step").arguments;
-      entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
-      this.#event(event);
-      this.#desk.settled(requestId);
-      if (open) this.#scheduler.reconsider([entry]);
-      return;
-    }
-    event.reason = decision.reason;
-    entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
-    this.#event(event);
-    this.#desk.settled(requestId);
-    if (!open) return;
-    // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
-    entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
-    entry.handled = !decision.replan;
-    if (decision.replan) this.#failures.push(entry);
-    this.#scheduler.forget(entry);
-    this.#skip(entry, "denied", decision.reason);
-    this.#scheduler.ended(entry);
-  }
-
-  /**
-   * A request timed out: its undecided steps are denied.
-   *
-   * @param requestId - the request.
-   */
-  #timeOut(requestId: string): void {
-    if (this.#isEnded()) return;
-    const reason = `No decision within ${this.#desk.timeoutMs ?? 0} ms`;
-    for (const entry of [...this.#desk.waiting]) {
-      if (entry.approval?.status !== "requested" || entry.approval.requestId !== requestId) continue;
-      this.#decide({ entry, requestId, approved: false, reason, replan: false }, "timeout");
-    }
-    this.#settle();
-  }
-
-  /**
-   * A step ended some other way (skipped, aborted, replaced): it no longer waits.
-   *
-   * @param entry - the step.
-   */
-  #forgetApproval(entry: StepEntry): void {
-    if (!this.#desk.waiting.delete(entry)) return;
-    const gate = entry.approval;
-    if (gate?.status === "requested") this.#desk.settled(gate.requestId);
-  }
-
-  // ── re-planning ─────────────────────────────────────────────────────────
-
-  /** Asks the planner for a patch, then applies it. */
-  async #replan(): Promise<void> {
-    const failed = this.#failures;
-    this.#failures = [];
-    const remaining = this.#table.order.filter((entry) => entry.status === "pending");
-    const attempt = this.#meter.countReplan();
-    this.#meter.usage.modelCalls++;
-    this.#event({ type: "plan-start", kind: "replan", query: this.#input.query, attempt });
-    let patch: { steps: PlanStep[]; clean: boolean } | undefined;
-    try {
-      const request: ReplanRequest = {
-        query: this.#input.query,
-        tools: this.#config.registry,
-        completed: this.#table.completed(),
-        failed: failed.map((entry): FailedStep => ({ step: entry.step, error: entry.error?.message ?? "failed" })),
-        remaining: remaining.map((entry) => entry.step),
-        signal: this.signal,
-      };
-      if (this.#config.profile !== undefined) request.profile = this.#config.profile;
-      const planner = this.#config.planner;
-      if (planner.streamReplan !== undefined) {
-        // A planner that streams its patch (LLMPlanner) reports its issues, repairs, model calls and whether it ended cleanly.
-        this.#meter.usage.modelCalls--;
-        patch = await this.#readPatch(planner.streamReplan(request), attempt);
-      } else {
-        const steps = await withTimeout(this.#config.clock, this.#config.modelTimeouts.totalMs, this.signal, `Re-planning timed out after ${this.#config.modelTimeouts.totalMs} ms`, () =>
-          this.#config.planner.replan(request),
-        );
-        patch = Array.isArray(steps) ? { steps, clean: true } : undefined;
-      }
-    } catch {
-      patch = undefined;
-    }
-    if (this.#isEnded()) return;
-    for (const entry of failed) entry.handled = true;
-    if (patch !== undefined && patch.steps.length > 0) {
-      for (const entry of failed) entry.superseded = true;
-      const stillPending = remaining.filter((entry) => entry.status === "pending");
-      const { steps, renamed } = renamePatch(patch.steps, attempt, (id) => this.#table.has(id));
-      this.#event({
-        type: "replan",
-        attempt,
-        failed: failed.map((entry) => entry.step.id),
-        replaced: stillPending.map((entry) => entry.step.id),
-        added: steps.map((step) => step.id),
-        renamed,
-      });
-      for (const entry of stillPending) this.#skip(entry, "replaced", `Re-plan ${attempt} replaced it`);
-      // The patch is whole before any of it starts: readiness sees every new step, and the source's state.
-      const source: StepSource = { kind: "replan", attempt, state: patch.clean ? "clean" : "unclean" };
-      const added: StepEntry[] = [];
-      for (const step of steps) {
-        const entry = this.#register(step, source);
-        if (entry !== undefined) added.push(entry);
-      }
-      this.#phase = "executing";
-      this.#requestApprovals(source);
-      this.#scheduler.reconsider(added);
-    }
-    this.#phase = "executing";
-    this.#scheduler.reopen("replan");
-    this.#settle();
-  }
-
-  /**
-   * Reads a streamed patch: forwards issues and repairs, counts the model
-   * calls and tokens of `done`, and returns its steps and whether it ended cleanly.
-   *
-   * @param events - the planner's patch events.
-   * @param attempt - the re-plan number, for repair events.
-   * @returns the patch, or `undefined` when the stream ended without `done`.
-   */
-  async #readPatch(events: AsyncIterable<PlannerEvent>, attempt: number): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
-    let done: PlannerDone | undefined;
-    try {
-      done = await readPlannerEvents(
-        events,
-        {
-          issue: (issue, action) => this.#event({ type: "step-issue", issue, action }),
-          repair: () => this.#event({ type: "plan-start", kind: "repair", query: this.#input.query, attempt }),
-        },
-        this.#plannerReading("Re-planning"),
-      );
-    } finally {
-      if (done === undefined) this.#meter.usage.modelCalls++;
-      else this.#meter.countPlanner(done.usage.modelCalls, done.usage);
-    }
-    return done === undefined ? undefined : { steps: done.steps, clean: done.clean };
   }
 
   // ── the end ─────────────────────────────────────────────────────────────
@@ -1105,29 +743,24 @@ export class RunExecution {
 
   /** Emits the reply: the reply step's, a streamed draft's, the model's integration, or the template. */
   async #answer(): Promise<void> {
-    const streaming = this.#streamingReply;
-    if (streaming !== undefined && streaming.entry === undefined) {
-      this.#replyDelta(streaming.stream.advance(this.#table.results, (id) => this.#table.get(id)?.status, true));
-      this.#event(this.#stepReply(streaming));
-      return;
-    }
+    if (this.#replies.finishStreaming(false)) return;
     let last: StepEntry | undefined;
     for (const entry of this.#table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
     if (last !== undefined) {
-      const text = String(this.#table.results.get(last.step.id));
-      if (streaming?.entry !== last) this.#replyDelta(text);
-      this.#event({ type: "reply", text, source: "step", stepId: last.step.id });
+      this.#replies.answerWith(last);
       return;
     }
     const integrated = await this.#integrate();
     if (this.#isEnded()) return;
-    if (integrated === undefined) {
-      const text = renderTemplateReply(this.#table);
-      this.#replyDelta(text);
-      this.#event({ type: "reply", text, source: "template" });
-    } else {
-      this.#event({ type: "reply", text: integrated, source: "model" });
-    }
+    if (integrated === undefined) this.#answerWithTemplate();
+    else this.#event({ type: "reply", text: integrated, source: "model" });
+  }
+
+  /** Emits the fixed answer: the results, and what was not done. */
+  #answerWithTemplate(): void {
+    const text = renderTemplateReply(this.#table);
+    this.#replies.write(text);
+    this.#event({ type: "reply", text, source: "template" });
   }
 
   /**
@@ -1148,7 +781,7 @@ export class RunExecution {
     return integrateAnswer(
       model,
       request,
-      (delta) => this.#replyDelta(delta),
+      (delta) => this.#replies.write(delta),
       () => this.#isEnded(),
       () => renderTemplateReply(this.#table),
     );
@@ -1190,7 +823,7 @@ export class RunExecution {
    */
   #end(reason: RunEndReason, error: RuntimeErrorInfo | undefined): void {
     this.#phase = "ended";
-    this.#desk.close();
+    this.#approvals.close();
     if (this.#deadlineTimer !== undefined) this.#config.clock.clearTimeout(this.#deadlineTimer);
     const event: Extract<RuntimeEvent, { type: "run-end" }> = {
       type: "run-end",
@@ -1220,8 +853,7 @@ export class RunExecution {
     const ordered = Object.assign({ type: event.type, runId, t }, event, { runId, t }) as RuntimeEvent;
     this.#reducer.apply(ordered);
     this.#emit(ordered);
-    this.#recordOutcome(ordered);
-    if (ordered.type === "run-end") this.#deliverOutcomes();
+    this.#turns.record(ordered, this.#isEnded());
   }
 
   /**

@@ -1,0 +1,251 @@
+/**
+ * A run's approvals: which steps wait for a person, what each request
+ * lists, the decisions and their timeouts.
+ *
+ * @module
+ */
+import type { ApprovalDecision } from "../../events/approval-decision.ts";
+import type { ApprovalRequestStep, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
+import { resolveStepInput, type DistributiveOmit } from "./attempt-step.ts";
+import type { SafetyPolicy } from "./safety-policy.ts";
+import type { Scheduler } from "./scheduler.ts";
+import { snapshotValue } from "./snapshot-value.ts";
+import type { StepSource } from "./step-source.ts";
+import type { StepEntry, StepTable } from "./step-table.ts";
+
+/** What the approvals ask of their run. */
+export interface ApprovalsHost {
+  readonly registry: ToolRegistry;
+  readonly clock: RuntimeClock;
+  /** How long a request waits before its undecided steps are denied; `undefined` waits until the run ends. */
+  readonly timeoutMs: number | undefined;
+  readonly table: StepTable;
+  readonly policy: SafetyPolicy;
+  readonly scheduler: Scheduler;
+  /** Emits an event of the run. */
+  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
+  /** Marks a pending step skipped. */
+  skip(entry: StepEntry, code: StepSkipCode, reason: string): void;
+  /** A step denied with `replan: true`: a re-plan deals with it, as with a failure. */
+  replanFor(entry: StepEntry): void;
+  /** Moves the run on after a timeout. */
+  settle(): void;
+  /** Whether the run ended. */
+  isEnded(): boolean;
+}
+
+/**
+ * The approvals of one run. A step whose tool the application's policy
+ * marks is tracked when it is planned, asked for in one request when its
+ * source ends cleanly (a read-only one also after an unclean end), asked
+ * again just before it starts when its resolved arguments need it, and
+ * decided by a person, a timeout, or the end of the run.
+ *
+ * @example
+ * ```ts
+ * const approvals = new Approvals(host);
+ * approvals.track(entry, "plan");
+ * approvals.requestFor(source);
+ * ```
+ */
+export class Approvals {
+  readonly #host: ApprovalsHost;
+  readonly #desk: ApprovalDesk;
+  /** Steps that need approval and were not asked yet (their source still streams). */
+  #unasked: StepEntry[] = [];
+
+  /**
+   * @param host - the run.
+   */
+  constructor(host: ApprovalsHost) {
+    this.#host = host;
+    this.#desk = new ApprovalDesk(host.registry, host.clock, host.timeoutMs);
+  }
+
+  /** How many steps wait for a decision now. */
+  get waiting(): number {
+    return this.#desk.waiting.size;
+  }
+
+  /**
+   * A planned step needs approval: it is asked once its source ends.
+   *
+   * @param entry - the step.
+   * @param mode - how it is approved.
+   */
+  track(entry: StepEntry, mode: "plan" | "step"): void {
+    entry.approval = { mode, status: "unasked" };
+    this.#unasked.push(entry);
+  }
+
+  /**
+   * A source ended: one `approval-request` lists every pending step it
+   * wrote that needs approval (none for steps its unclean end makes unsafe:
+   * they are skipped as `unsafe-plan`).
+   *
+   * @param source - the source that ended.
+   */
+  requestFor(source: StepSource): void {
+    if (this.#host.isEnded()) return;
+    const asked: StepEntry[] = [];
+    const later: StepEntry[] = [];
+    for (const entry of this.#unasked) {
+      if (entry.source !== source) later.push(entry);
+      else if (entry.status === "pending" && entry.approval?.status === "unasked" && this.#host.policy.unsafeSource(entry.step, source) === undefined) asked.push(entry);
+    }
+    this.#unasked = later;
+    if (asked.length === 0) return;
+    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#desk.describe(entry, this.#host.table, entry.approval?.mode ?? "step")));
+  }
+
+  /**
+   * A ready tool step: asks for approval when its policy wants one it does
+   * not have for these arguments — a function policy now answering with
+   * the resolved arguments, a `"step"` approval given for other values, or
+   * arguments a reflector changed, which no approval covered.
+   *
+   * @param entry - a ready tool step.
+   * @returns whether it must wait.
+   */
+  hold(entry: StepEntry): boolean {
+    const { policy, table } = this.#host;
+    const gate = entry.approval;
+    const varies = policy.approvalVaries(entry.step);
+    if (gate === undefined && !varies) return false;
+    const changed = entry.overrides !== undefined;
+    if (gate?.status === "approved" && gate.mode === "plan" && !varies && !changed) return false;
+    const resolved = resolveStepInput(entry, table.results);
+    // A step whose references fail never reaches its tool: it fails on its own.
+    if (!resolved.ok) return false;
+    const input = resolved.input as Record<string, unknown>;
+    const mode = varies ? policy.approvalOf(entry.step, input, true) : gate?.mode;
+    if (gate?.status === "approved") {
+      const strict = gate.mode === "step" || mode === "step" || changed;
+      if (!strict || canonicalJson(input) === canonicalJson(gate.shown)) return false;
+    } else if (mode === undefined) {
+      return false;
+    }
+    const item = this.#desk.describe(entry, table, mode ?? "step");
+    item.arguments = input;
+    item.waiting = [];
+    this.#ask([entry], "step", 1, [item]);
+    return true;
+  }
+
+  /**
+   * Applies decisions: all are checked first, so a refused batch changes nothing.
+   *
+   * @param decisions - one decision or a list.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalDesk.check}.
+   */
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
+    const checked = this.#desk.check(decisions, this.#host.table);
+    for (const decision of checked) this.#decide(decision, "caller");
+  }
+
+  /** Ends every request still waiting as its timeout would: its undecided steps are denied (`by: "timeout"`). */
+  expire(): void {
+    if (this.#host.isEnded()) return;
+    const requests = new Set<string>();
+    for (const entry of this.#desk.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
+    for (const requestId of requests) this.#timeOut(requestId);
+  }
+
+  /**
+   * A step ended some other way (skipped, aborted, replaced): it no longer waits.
+   *
+   * @param entry - the step.
+   */
+  forget(entry: StepEntry): void {
+    if (!this.#desk.waiting.delete(entry)) return;
+    const gate = entry.approval;
+    if (gate?.status === "requested") this.#desk.settled(gate.requestId);
+  }
+
+  /** Stops every timer (the run ended). */
+  close(): void {
+    this.#desk.close();
+  }
+
+  /**
+   * Emits one request for the given steps and marks them asked.
+   *
+   * @param entries - the steps.
+   * @param source - what wrote them, or `step` for a step asking again.
+   * @param attempt - the turn or re-plan number.
+   * @param items - what the request lists for each.
+   */
+  #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
+    const requestId = this.#desk.nextRequestId();
+    // Frozen: what a consumer does to the request cannot change what the step is compared with later.
+    const listed = snapshotValue(items, { freeze: true, what: "An approval request" }) as readonly ApprovalRequestStep[];
+    entries.forEach((entry, index) => {
+      const item = listed[index] as ApprovalRequestStep;
+      entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
+      this.#desk.waiting.add(entry);
+    });
+    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: [...listed] };
+    if (this.#desk.timeoutMs !== undefined) event.timeoutMs = this.#desk.timeoutMs;
+    this.#host.emit(event);
+    this.#desk.startTimer(requestId, () => this.#timeOut(requestId));
+  }
+
+  /**
+   * Applies one checked decision.
+   *
+   * @param decision - the decision.
+   * @param by - who decided.
+   */
+  #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
+    const { entry, requestId } = decision;
+    const { scheduler, table } = this.#host;
+    this.#desk.waiting.delete(entry);
+    // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
+    const open = entry.status === "pending";
+    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
+    if (decision.approved) {
+      if (decision.arguments !== undefined) {
+        const edited = snapshotValue(decision.arguments, { freeze: true, what: `Edited arguments of step "${entry.step.id}"` }) as Record<string, unknown>;
+        entry.edited = edited;
+        event.arguments = edited;
+      }
+      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#desk.describe(entry, table, entry.approval?.mode ?? "step").arguments;
+      entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
+      this.#host.emit(event);
+      this.#desk.settled(requestId);
+      if (open) scheduler.reconsider([entry]);
+      return;
+    }
+    event.reason = decision.reason;
+    entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
+    this.#host.emit(event);
+    this.#desk.settled(requestId);
+    if (!open) return;
+    // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
+    entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
+    entry.handled = !decision.replan;
+    if (decision.replan) this.#host.replanFor(entry);
+    scheduler.forget(entry);
+    this.#host.skip(entry, "denied", decision.reason);
+    scheduler.ended(entry);
+  }
+
+  /**
+   * A request timed out: its undecided steps are denied.
+   *
+   * @param requestId - the request.
+   */
+  #timeOut(requestId: string): void {
+    if (this.#host.isEnded()) return;
+    const reason = `No decision within ${this.#desk.timeoutMs ?? 0} ms`;
+    for (const entry of [...this.#desk.waiting]) {
+      if (entry.approval?.status !== "requested" || entry.approval.requestId !== requestId) continue;
+      this.#decide({ entry, requestId, approved: false, reason, replan: false }, "timeout");
+    }
+    this.#host.settle();
+  }
+}
