@@ -5,38 +5,14 @@
  * @module
  */
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
-import type { ApprovalRequestStep, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import type { ApprovalRequestStep, RuntimeEvent } from "../../events/runtime-event.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
-import { resolveStepInput, type DistributiveOmit } from "./attempt-step.ts";
-import type { SafetyPolicy } from "./safety-policy.ts";
-import type { Scheduler } from "./scheduler.ts";
+import { resolveStepInput } from "./attempt-step.ts";
+import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
-import type { StepEntry, StepTable } from "./step-table.ts";
-
-/** What the approvals ask of their run. */
-export interface ApprovalsHost {
-  readonly registry: ToolRegistry;
-  readonly clock: RuntimeClock;
-  /** How long a request waits before its undecided steps are denied; `undefined` waits until the run ends. */
-  readonly timeoutMs: number | undefined;
-  readonly table: StepTable;
-  readonly policy: SafetyPolicy;
-  readonly scheduler: Scheduler;
-  /** Emits an event of the run. */
-  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
-  /** Marks a pending step skipped. */
-  skip(entry: StepEntry, code: StepSkipCode, reason: string): void;
-  /** A step denied with `replan: true`: a re-plan deals with it, as with a failure. */
-  replanFor(entry: StepEntry): void;
-  /** Moves the run on after a timeout. */
-  settle(): void;
-  /** Whether the run ended. */
-  isEnded(): boolean;
-}
+import type { StepEntry } from "./step-table.ts";
 
 /**
  * The approvals of one run. A step whose tool the application's policy
@@ -47,23 +23,26 @@ export interface ApprovalsHost {
  *
  * @example
  * ```ts
- * const approvals = new Approvals(host);
+ * const approvals = new Approvals(core, (entry) => replanning.add(entry));
  * approvals.track(entry, "plan");
  * approvals.requestFor(source);
  * ```
  */
 export class Approvals {
-  readonly #host: ApprovalsHost;
+  readonly #host: RunCore;
+  readonly #replanFor: (entry: StepEntry) => void;
   readonly #desk: ApprovalDesk;
   /** Steps that need approval and were not asked yet (their source still streams). */
   #unasked: StepEntry[] = [];
 
   /**
-   * @param host - the run.
+   * @param core - the run.
+   * @param replanFor - takes a step denied with `replan: true`: a re-plan deals with it, as with a failure.
    */
-  constructor(host: ApprovalsHost) {
-    this.#host = host;
-    this.#desk = new ApprovalDesk(host.registry, host.clock, host.timeoutMs);
+  constructor(core: RunCore, replanFor: (entry: StepEntry) => void) {
+    this.#host = core;
+    this.#replanFor = replanFor;
+    this.#desk = new ApprovalDesk(core.config.registry, core.config.clock, core.config.approvalTimeoutMs);
   }
 
   /** How many steps wait for a decision now. */
@@ -228,7 +207,7 @@ export class Approvals {
     // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
     entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
     entry.handled = !decision.replan;
-    if (decision.replan) this.#host.replanFor(entry);
+    if (decision.replan) this.#replanFor(entry);
     scheduler.forget(entry);
     this.#host.skip(entry, "denied", decision.reason);
     scheduler.ended(entry);

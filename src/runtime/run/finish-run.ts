@@ -49,7 +49,7 @@ export function renderTemplateReply(table: StepTable): string {
  * declinedSteps(table).has("s2"); // true when s2 was denied, or needed only denied steps
  * ```
  */
-export function declinedSteps(table: StepTable): Set<string> {
+function declinedSteps(table: StepTable): Set<string> {
   const declined = new Set<string>();
   // Dependencies come first in the table, so one pass sees every cause before its effects.
   for (const entry of table.order) {

@@ -8,6 +8,7 @@ import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { PlannerEvent } from "../../planner/planner-event.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import { boundStream } from "../../model/bound-stream.ts";
+import type { RunCore } from "./run-core.ts";
 
 /** The planner's last event: its steps, whether it ended cleanly, its usage. */
 export type PlannerDone = Extract<PlannerEvent, { type: "done" }>;
@@ -73,4 +74,22 @@ export async function readPlannerEvents(events: AsyncIterable<PlannerEvent>, han
     if (options.isEnded()) void Promise.resolve(iterator.return?.(undefined)).catch(() => undefined);
   }
   return done;
+}
+
+/**
+ * How a run reads a planner's stream: a planner silent for longer than one
+ * model call may take (`modelTimeouts.totalMs`) is stalled.
+ *
+ * @param core - the run.
+ * @param what - "Planning" or "Re-planning".
+ * @returns the options.
+ *
+ * @example
+ * ```ts
+ * await readPlannerEvents(planner.stream(request), handlers, plannerReading(core, "Planning"));
+ * ```
+ */
+export function plannerReading(core: RunCore, what: string): PlannerReadOptions {
+  const { clock, modelTimeouts } = core.config;
+  return { clock, idleMs: modelTimeouts.totalMs, what, signal: core.signal, isEnded: () => core.isEnded() };
 }

@@ -4,41 +4,18 @@
  * @module
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
-import type { FailedStep, PlannerEvent, PlannerProfile, ReplanRequest } from "../../planner/planner-event.ts";
-import type { Planner } from "../../planner/planner.ts";
-import type { RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
-import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import type { FailedStep, PlannerEvent, ReplanRequest } from "../../planner/planner-event.ts";
 import { renamePatch } from "./apply-replan.ts";
-import type { DistributiveOmit } from "./attempt-step.ts";
-import type { BudgetMeter } from "./budget-meter.ts";
-import { readPlannerEvents, type PlannerDone, type PlannerReadOptions } from "./read-planner-events.ts";
+import { plannerReading, readPlannerEvents, type PlannerDone } from "./read-planner-events.ts";
 import type { StepSource } from "./step-source.ts";
-import type { StepEntry, StepTable } from "./step-table.ts";
+import type { RunCore } from "./run-core.ts";
+import type { StepEntry } from "./step-table.ts";
 import { withTimeout } from "./with-timeout.ts";
 
-/** What re-planning asks of its run. */
-export interface ReplanningHost {
-  readonly planner: Planner;
-  readonly registry: ToolRegistry;
-  readonly profile: PlannerProfile | string | undefined;
-  readonly query: string;
-  readonly clock: RuntimeClock;
-  /** The longest a planner's re-plan may take. */
-  readonly totalMs: number;
-  readonly table: StepTable;
-  readonly meter: BudgetMeter;
-  readonly signal: AbortSignal;
+/** What re-planning asks of the run besides its core. */
+export interface ReplanningHooks {
   /** Whether a reply is already streaming (the plan is fixed). */
   readonly replyStreaming: boolean;
-  /** Emits an event of the run. */
-  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
-  /** Whether the run ended. */
-  isEnded(): boolean;
-  /** How a planner's stream is read. */
-  reading(what: string): PlannerReadOptions;
-  /** Marks a pending step skipped. */
-  skip(entry: StepEntry, code: StepSkipCode, reason: string): void;
   /** Adds a step of the patch to the run, without deciding it; `undefined` when its id is taken. */
   register(step: PlanStep, source: StepSource): StepEntry | undefined;
   /** The patch is in the run: ask its approvals and decide its steps. */
@@ -54,21 +31,24 @@ export interface ReplanningHost {
  *
  * @example
  * ```ts
- * const replanning = new Replanning(host);
+ * const replanning = new Replanning(core, hooks);
  * replanning.add(entry);
  * if (replanning.due()) await replanning.run();
  * ```
  */
 export class Replanning {
-  readonly #host: ReplanningHost;
+  readonly #host: RunCore;
+  readonly #hooks: ReplanningHooks;
   /** Failed steps a re-plan has not dealt with yet. */
   #failures: StepEntry[] = [];
 
   /**
-   * @param host - the run.
+   * @param core - the run.
+   * @param hooks - what else re-planning asks of it.
    */
-  constructor(host: ReplanningHost) {
-    this.#host = host;
+  constructor(core: RunCore, hooks: ReplanningHooks) {
+    this.#host = core;
+    this.#hooks = hooks;
   }
 
   /** How many failures wait for a re-plan. */
@@ -98,12 +78,24 @@ export class Replanning {
   }
 
   /**
+   * Whether a step that failed (or was denied with a re-plan asked for)
+   * may still be replaced by a re-plan: not yet dealt with, and re-plans left.
+   *
+   * @param id - the step's id.
+   * @returns the check.
+   */
+  mayReplace(id: string): boolean {
+    const entry = this.#host.table.get(id);
+    return entry !== undefined && !entry.handled && (entry.status === "failed" || entry.skipCode === "denied") && this.possible();
+  }
+
+  /**
    * Whether a failure may still be answered by a re-plan.
    *
    * @returns the check.
    */
   possible(): boolean {
-    return !this.#host.isEnded() && !this.#host.replyStreaming && this.#host.meter.replanAllowed();
+    return !this.#host.isEnded() && !this.#hooks.replyStreaming && this.#host.meter.replanAllowed();
   }
 
   /**
@@ -125,31 +117,32 @@ export class Replanning {
   /** Asks the planner for a patch, then applies it. */
   async run(): Promise<void> {
     const host = this.#host;
-    const { table, meter } = host;
+    const { table, meter, config, input } = host;
     const failed = this.#failures;
     this.#failures = [];
     const remaining = table.order.filter((entry) => entry.status === "pending");
     const attempt = meter.countReplan();
     meter.usage.modelCalls++;
-    host.emit({ type: "plan-start", kind: "replan", query: host.query, attempt });
+    host.emit({ type: "plan-start", kind: "replan", query: input.query, attempt });
     let patch: { steps: PlanStep[]; clean: boolean } | undefined;
     try {
       const request: ReplanRequest = {
-        query: host.query,
-        tools: host.registry,
+        query: input.query,
+        tools: config.registry,
         completed: table.completed(),
         failed: failed.map((entry): FailedStep => ({ step: entry.step, error: entry.error?.message ?? "failed" })),
         remaining: remaining.map((entry) => entry.step),
         signal: host.signal,
       };
-      if (host.profile !== undefined) request.profile = host.profile;
-      const planner = host.planner;
+      if (config.profile !== undefined) request.profile = config.profile;
+      const planner = config.planner;
       if (planner.streamReplan !== undefined) {
         // A planner that streams its patch (LLMPlanner) reports its issues, repairs, model calls and whether it ended cleanly.
         meter.usage.modelCalls--;
         patch = await this.#readPatch(planner.streamReplan(request), attempt);
       } else {
-        const steps = await withTimeout(host.clock, host.totalMs, host.signal, `Re-planning timed out after ${host.totalMs} ms`, () => planner.replan(request));
+        const totalMs = config.modelTimeouts.totalMs;
+        const steps = await withTimeout(config.clock, totalMs, host.signal, `Re-planning timed out after ${totalMs} ms`, () => planner.replan(request));
         patch = Array.isArray(steps) ? { steps, clean: true } : undefined;
       }
     } catch {
@@ -174,10 +167,10 @@ export class Replanning {
     const source: StepSource = { kind: "replan", attempt, state: patch.clean ? "clean" : "unclean" };
     const added: StepEntry[] = [];
     for (const step of steps) {
-      const entry = host.register(step, source);
+      const entry = this.#hooks.register(step, source);
       if (entry !== undefined) added.push(entry);
     }
-    host.applied(source, added);
+    this.#hooks.applied(source, added);
   }
 
   /**
@@ -196,9 +189,9 @@ export class Replanning {
         events,
         {
           issue: (issue, action) => host.emit({ type: "step-issue", issue, action }),
-          repair: () => host.emit({ type: "plan-start", kind: "repair", query: host.query, attempt }),
+          repair: () => host.emit({ type: "plan-start", kind: "repair", query: host.input.query, attempt }),
         },
-        host.reading("Re-planning"),
+        plannerReading(host, "Re-planning"),
       );
     } finally {
       if (done === undefined) host.meter.usage.modelCalls++;

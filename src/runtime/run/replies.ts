@@ -6,21 +6,15 @@
  */
 import type { ReplyDraft } from "../../planner/planner-event.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { RuntimeEvent } from "../../events/runtime-event.ts";
 import { toErrorInfo } from "../../events/to-error-info.ts";
-import type { DistributiveOmit } from "./attempt-step.ts";
 import { ReplyStream } from "./reply-stream.ts";
+import type { RunCore } from "./run-core.ts";
 import type { RunPhase } from "./run-phase.ts";
-import type { Scheduler } from "./scheduler.ts";
 import type { StepSource } from "./step-source.ts";
-import type { StepEntry, StepTable } from "./step-table.ts";
+import type { StepEntry } from "./step-table.ts";
 
-/** What the replies ask of their run. */
-export interface RepliesHost {
-  readonly table: StepTable;
-  readonly scheduler: Scheduler;
-  /** When a reply step's text starts streaming: once nothing can replace it, or as soon as the plan ended cleanly. */
-  readonly replyStreaming: "safe" | "early";
+/** What the reply reads of the run besides its core. */
+export interface ReplyView {
   /** The run's phase now. */
   readonly phase: RunPhase;
   /** The source of the plan's steps now. */
@@ -29,12 +23,6 @@ export interface RepliesHost {
   readonly anyFailure: boolean;
   /** Issues the plan source has had (a repair may follow them, which may replace the reply). */
   readonly planIssues: number;
-  /** Whether a re-plan happened. */
-  readonly replanned: boolean;
-  /** Whether a re-plan may still happen. */
-  readonly replanAllowed: boolean;
-  /** Emits an event of the run. */
-  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
 }
 
 /** The reply whose text is already streaming: `entry` is `undefined` while it is a draft the model still writes. */
@@ -52,19 +40,22 @@ interface StreamingReply {
  *
  * @example
  * ```ts
- * const replies = new Replies(host);
+ * const replies = new Replies(core, view);
  * replies.advance();
  * ```
  */
 export class Replies {
-  readonly #host: RepliesHost;
+  readonly #host: RunCore;
+  readonly #view: ReplyView;
   #streaming: StreamingReply | undefined;
 
   /**
-   * @param host - the run.
+   * @param core - the run.
+   * @param view - the run's phase, plan source, failures and issues.
    */
-  constructor(host: RepliesHost) {
-    this.#host = host;
+  constructor(core: RunCore, view: ReplyView) {
+    this.#host = core;
+    this.#view = view;
   }
 
   /** Whether a reply is streaming: no re-plan may replace it. */
@@ -88,14 +79,15 @@ export class Replies {
    * writes each reference as its step ends.
    */
   advance(): void {
-    const host = this.#host;
+    const { table, meter, config } = this.#host;
+    const view = this.#view;
     let streaming = this.#streaming;
-    if (host.phase !== "executing" && host.phase !== "finishing" && !(host.phase === "planning" && streaming !== undefined)) return;
+    if (view.phase !== "executing" && view.phase !== "finishing" && !(view.phase === "planning" && streaming !== undefined)) return;
     if (streaming === undefined) {
-      if (host.anyFailure || host.planSource.state !== "clean" || host.replanned) return;
-      if (host.replyStreaming === "safe" && host.replanAllowed) return;
-      const last = host.table.order[host.table.order.length - 1];
-      if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== host.planSource) return;
+      if (view.anyFailure || view.planSource.state !== "clean" || meter.usage.replans > 0) return;
+      if (config.replyStreaming === "safe" && meter.replanAllowed()) return;
+      const last = table.order[table.order.length - 1];
+      if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== view.planSource) return;
       if (!ReplyStream.streamable(last.step.text)) return;
       streaming = { entry: last, id: last.step.id, stream: new ReplyStream(last.step.text) };
       last.fixed = true;
@@ -115,13 +107,14 @@ export class Replies {
    * @param draft - the reply's id and text so far.
    */
   draft(draft: ReplyDraft): void {
-    const host = this.#host;
+    const { table, meter, config } = this.#host;
+    const view = this.#view;
     let streaming = this.#streaming;
     if (streaming === undefined) {
-      if (host.phase !== "planning" || host.anyFailure || host.planIssues > 0 || host.replanned) return;
+      if (view.phase !== "planning" || view.anyFailure || view.planIssues > 0 || meter.usage.replans > 0) return;
       // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
-      if (host.planSource.state !== "streaming" || host.planSource.attempt !== 1 || host.table.order.length !== draft.index || host.table.has(draft.id)) return;
-      if (host.replyStreaming === "safe" && !host.table.order.every((entry) => entry.status === "succeeded")) return;
+      if (view.planSource.state !== "streaming" || view.planSource.attempt !== 1 || table.order.length !== draft.index || table.has(draft.id)) return;
+      if (config.replyStreaming === "safe" && !table.order.every((entry) => entry.status === "succeeded")) return;
       streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
       this.#streaming = streaming;
     } else if (streaming.entry !== undefined || streaming.id !== draft.id || !streaming.stream.extend(draft.text)) {

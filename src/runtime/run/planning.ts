@@ -1,0 +1,192 @@
+/**
+ * A run's plan: the planner's stream read into the run, source by source,
+ * and `plan-end`.
+ *
+ * @module
+ */
+import type { PlanStep } from "../../plan/plan-step-schema.ts";
+import type { PlannerEvent, PlanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
+import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.ts";
+import { toErrorInfo } from "../../events/to-error-info.ts";
+import { plannerReading, readPlannerEvents, type PlannerDone } from "./read-planner-events.ts";
+import type { RunCore } from "./run-core.ts";
+import type { StepSource } from "./step-source.ts";
+import { Turns } from "./turns.ts";
+
+/** What planning asks of the run besides its core. */
+export interface PlanningHooks {
+  /** The planner's context: earlier turns, the run context, memory. */
+  context(): Promise<string>;
+  /** A validated step arrived: it joins the run, and starts when it is ready. */
+  add(step: PlanStep, source: StepSource): void;
+  /** The model is writing the reply step. */
+  draft(draft: ReplyDraft): void;
+  /** A source ended (a turn, or the plan): its approvals are asked and its waiting steps decided; `missing` ids can no longer come. */
+  sourceEnded(source: StepSource, missing: readonly string[]): void;
+  /** The planner will hear of these steps' outcomes: no re-plan is asked for their failures. */
+  release(ids: readonly string[]): void;
+  /** The plan is complete: the run executes what is left. */
+  executing(): void;
+}
+
+/**
+ * The plan of one run. It reads the planner's events into the run — each
+ * step as it arrives, each issue, each repair, each turn's end — and ends
+ * the plan's source with `plan-end`, clean only when the planner said so
+ * and nothing went wrong.
+ *
+ * @example
+ * ```ts
+ * const planning = new Planning(core, hooks);
+ * await planning.run();
+ * ```
+ */
+export class Planning {
+  readonly #host: RunCore;
+  readonly #hooks: PlanningHooks;
+  readonly #turns = new Turns();
+  #ended = false;
+  #issues = 0;
+  #error: RuntimeErrorInfo | undefined;
+  #iterator: AsyncIterator<PlannerEvent> | undefined;
+
+  /**
+   * @param core - the run.
+   * @param hooks - what else planning asks of it.
+   */
+  constructor(core: RunCore, hooks: PlanningHooks) {
+    this.#host = core;
+    this.#hooks = hooks;
+  }
+
+  /** Whether `plan-end` was emitted. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The source of the plan's steps now. */
+  get source(): StepSource {
+    return this.#turns.source;
+  }
+
+  /** Issues the plan source has had (a repair may follow them, which may replace the reply). */
+  get issues(): number {
+    return this.#issues;
+  }
+
+  /** The planner's error, if it failed. */
+  get error(): RuntimeErrorInfo | undefined {
+    return this.#error;
+  }
+
+  /** Reads memory, streams the plan and adds its steps. */
+  async run(): Promise<void> {
+    const host = this.#host;
+    const hooks = this.#hooks;
+    const { config, input } = host;
+    const context = await hooks.context();
+    if (host.isEnded()) return;
+    host.emit({ type: "plan-start", kind: "plan", query: input.query, attempt: 1 });
+    let done: PlannerDone | undefined;
+    let repairs = 0;
+    try {
+      const request: PlanRequest = { query: input.query, tools: config.registry, signal: host.signal, awaitOutcomes: (ids) => this.#awaitOutcomes(ids), onReplyDraft: (draft) => hooks.draft(draft) };
+      if (config.profile !== undefined) request.profile = config.profile;
+      if (context !== "") request.context = context;
+      done = await readPlannerEvents(
+        config.planner.stream(request),
+        {
+          step: (step) => hooks.add(step, this.#turns.source),
+          issue: (issue, action) => {
+            this.#issues++;
+            host.emit({ type: "step-issue", issue, action });
+          },
+          repair: () => host.emit({ type: "plan-start", kind: "repair", query: input.query, attempt: ++repairs }),
+          turnEnd: (clean) => hooks.sourceEnded(this.#turns.next(clean), []),
+        },
+        { ...plannerReading(host, "Planning"), onIterator: (iterator) => (this.#iterator = iterator) },
+      );
+    } catch (error) {
+      if (host.isEnded()) return;
+      this.#error = toErrorInfo(error, "model-error");
+    }
+    if (host.isEnded()) return;
+    // A planner that only reports its steps in `done` still gets them run.
+    for (const step of done?.steps ?? []) if (!host.table.has(step.id)) hooks.add(step, this.#turns.source);
+    const usage = done?.usage;
+    host.meter.countPlanner(usage?.modelCalls ?? (this.#error === undefined ? 0 : 1), usage);
+    this.#end(done, this.#error);
+    hooks.executing();
+    // Ids that never arrived: their dependents can be decided now.
+    hooks.sourceEnded(this.#turns.source, host.table.missingIds());
+  }
+
+  /**
+   * The run stopped: `plan-end` with the error if it was not emitted, and the planner is closed.
+   *
+   * @param error - why the run stopped.
+   */
+  stop(error: RuntimeErrorInfo): void {
+    if (!this.#ended) this.#end(undefined, error);
+    const iterator = this.#iterator;
+    if (iterator?.return === undefined) return;
+    try {
+      void Promise.resolve(iterator.return()).catch(() => undefined);
+    } catch {
+      // A planner whose iterator cannot be closed is left to its signal.
+    }
+  }
+
+  /**
+   * Records a step's outcome from its terminal event, for a planner waiting for it.
+   *
+   * @param event - any event.
+   */
+  record(event: RuntimeEvent): void {
+    this.#turns.record(event, this.#host.isEnded());
+  }
+
+  /**
+   * Resolves once every given step has ended, with what became of each.
+   * The planner hears of the failures among them, so they are dealt with:
+   * no re-plan is asked for them, and their dependents are skipped.
+   *
+   * @param ids - step ids.
+   * @returns the outcomes, in the order of `ids`.
+   */
+  #awaitOutcomes(ids: readonly string[]): Promise<StepOutcome[]> {
+    for (const id of ids) {
+      const entry = this.#host.table.get(id);
+      if (entry !== undefined) entry.handled = true;
+    }
+    this.#hooks.release(ids);
+    return this.#turns.outcomesOf(ids, this.#host.isEnded());
+  }
+
+  /**
+   * Ends the plan source and emits `plan-end`.
+   *
+   * @param done - the planner's `done` event, if it came.
+   * @param error - the planner's (or the run's) error.
+   */
+  #end(done: PlannerDone | undefined, error: RuntimeErrorInfo | undefined): void {
+    this.#ended = true;
+    const clean = error === undefined && done?.clean === true;
+    this.#turns.source.state = clean ? "clean" : "unclean";
+    const usage = done?.usage;
+    const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {
+      type: "plan-end",
+      runId: "",
+      t: 0,
+      clean,
+      finishReason: error !== undefined ? "error" : (done?.finishReason ?? "missing"),
+      fallback: done?.fallback ?? false,
+      steps: this.#host.table.order.length,
+      modelCalls: usage?.modelCalls ?? 0,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+    };
+    if (error !== undefined) planEnd.error = error;
+    this.#host.emit(planEnd);
+  }
+}
