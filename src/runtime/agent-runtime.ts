@@ -17,6 +17,7 @@ import type { Dialog } from "../events/dialog.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import type { Reflector } from "../planner/reflector.ts";
 import type { ResultCache } from "./result-cache.ts";
+import { checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { RunConfig } from "./run/run-core.ts";
 import { RunExecution } from "./run/run-execution.ts";
 import type { RunState } from "../events/run-state.ts";
@@ -303,21 +304,6 @@ export interface AssistantMessage {
 }
 
 /**
- * Checks a numeric option.
- *
- * @param name - the option.
- * @param value - its value.
- * @param minimum - the least allowed value.
- * @param integer - whether it must be an integer.
- */
-function checkNumber(name: string, value: number | undefined, minimum: number, integer: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== "number" || Number.isNaN(value) || value < minimum || (integer && Number.isFinite(value) && !Number.isInteger(value))) {
-    throw new PlankitError("invalid-options", `Option ${name} must be ${integer ? "an integer" : "a number"} of at least ${minimum}, got ${String(value)}`);
-  }
-}
-
-/**
  * The default run id.
  *
  * @returns `run_` and a UUID (or a random string where `crypto.randomUUID` is missing).
@@ -379,35 +365,8 @@ export class AgentRuntime {
    * @throws PlankitError `invalid-options` for a missing planner or registry or an out-of-range number.
    */
   constructor(options: AgentRuntimeOptions) {
-    if (typeof options?.planner?.stream !== "function") throw new PlankitError("invalid-options", "Option planner must have a stream() method");
-    if (typeof options.registry?.call !== "function") throw new PlankitError("invalid-options", "Option registry must be a ToolRegistry");
-    checkNumber("maxConcurrency", options.maxConcurrency, 1, true);
-    checkNumber("timeoutMs", options.timeoutMs, 1, false);
-    checkNumber("retries", options.retries, 0, true);
-    checkNumber("memoryTimeoutMs", options.memoryTimeoutMs, 1, false);
-    checkNumber("modelTimeouts.idleMs", options.modelTimeouts?.idleMs, 1, false);
-    checkNumber("modelTimeouts.totalMs", options.modelTimeouts?.totalMs, 1, false);
-    if (options.policy !== undefined && (typeof options.policy !== "object" || options.policy === null)) throw new PlankitError("invalid-options", "Option policy must be an object of tool policies by tool name");
-    for (const [name, policy] of Object.entries(options.policy ?? {})) {
-      checkNumber(`policy.${name}.retries`, policy.retries, 0, true);
-      checkNumber(`policy.${name}.timeoutMs`, policy.timeoutMs, 1, false);
-    }
-    checkNumber("maxReplans", options.maxReplans, 0, true);
-    checkNumber("approvalTimeoutMs", options.approvalTimeoutMs, 1, false);
-    for (const [name, policy] of Object.entries(options.policy ?? {})) {
-      const approval = policy.approval;
-      if (approval !== undefined && approval !== "plan" && approval !== "step" && typeof approval !== "function") {
-        throw new PlankitError("invalid-options", `Option policy.${name}.approval must be "plan", "step" or a function, got ${JSON.stringify(approval)}`);
-      }
-    }
-    checkNumber("reflectionRetries", options.reflectionRetries, 0, true);
-    for (const key of ["modelCalls", "toolCalls", "replans", "steps", "deadlineMs"] as const) checkNumber(`budget.${key}`, options.budget?.[key], 0, key !== "deadlineMs");
-    if (options.executeStep !== undefined && typeof options.executeStep !== "function") throw new PlankitError("invalid-options", "Option executeStep must be a function");
-    if (options.replyStreaming !== undefined && options.replyStreaming !== "safe" && options.replyStreaming !== "early") {
-      throw new PlankitError("invalid-options", `Option replyStreaming must be "safe" or "early", got ${JSON.stringify(options.replyStreaming)}`);
-    }
+    checkRuntimeOptions(options);
     const eager = options.eager ?? "safe";
-    if (eager !== "safe" && eager !== "all" && eager !== "none") throw new PlankitError("invalid-options", `Option eager must be "safe", "all" or "none", got ${JSON.stringify(eager)}`);
     this.planner = options.planner;
     this.registry = options.registry;
     const model = options.model ?? options.planner.model;

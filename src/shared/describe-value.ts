@@ -9,7 +9,7 @@
  *
  * @param value - anything.
  * @param limit - the longest rendering kept whole.
- * @returns e.g. `"two"`, `42`, `{"a":1}`, `undefined`.
+ * @returns e.g. `"two"`, `42`, `NaN`, `{"a":1}`, `undefined`.
  *
  * @example
  * ```ts
@@ -19,7 +19,11 @@
 export function describeValue(value: unknown, limit = 60): string {
   let text: string;
   try {
-    text = value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : (JSON.stringify(value) ?? String(value));
+    if (value === undefined) text = "undefined";
+    else if (typeof value === "bigint") text = `${value}n`;
+    // JSON would write NaN and ±Infinity as null, and -0 as 0: a message must name the value found.
+    else if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) text = Object.is(value, -0) ? "-0" : String(value);
+    else text = JSON.stringify(value) ?? String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }

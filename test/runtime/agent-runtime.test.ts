@@ -127,3 +127,29 @@ describe("AgentRuntime: a plan runs to a reply", () => {
     }
   });
 });
+
+describe("AgentRuntime options", () => {
+  it("names the option, what it must be and the value found", () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [] });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ planner, registry, maxConcurrency: 0 }, "Option maxConcurrency must be an integer of at least 1, got 0"],
+      [{ planner, registry, retries: 1.5 }, "Option retries must be an integer of at least 0, got 1.5"],
+      [{ planner, registry, timeoutMs: Number.NaN }, "Option timeoutMs must be a number of at least 1, got NaN"],
+      [{ planner, registry, eager: "sometimes" }, 'Option eager must be "safe", "all" or "none", got "sometimes"'],
+      [{ planner, registry, budget: { toolCalls: -1 } }, "Option budget.toolCalls must be an integer of at least 0, got -1"],
+      [{ planner, registry, modelTimeouts: { idleMs: "5s" } }, 'Option modelTimeouts.idleMs must be a number of at least 1, got "5s"'],
+      [{ planner, registry, policy: { send: { retries: -2 } } }, "Option policy.send.retries must be an integer of at least 0, got -2"],
+      [{ planner, registry, policy: { send: { approval: "always" } } }, 'Option policy.send.approval must be "plan", "step" or a function, got "always"'],
+      [{ planner, registry, policy: [] }, "Option policy must be an object of tool policies by tool name, got []"],
+      [{ planner, registry, replyStreaming: "late" }, 'Option replyStreaming must be "safe" or "early", got "late"'],
+      [{ planner: {}, registry }, "Option planner.stream must be an object with a stream() method, got undefined"],
+      [{ planner, registry: {} }, "Option registry.call must be a ToolRegistry, got undefined"],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => new AgentRuntime(options as unknown as ConstructorParameters<typeof AgentRuntime>[0])).toThrow(message);
+    }
+    // Infinity is a number of at least 1; options the schema does not name pass.
+    expect(() => new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY, ...({ extra: 1 } as object) })).not.toThrow();
+  });
+});
