@@ -45,6 +45,15 @@ export interface ChatRuns<RUN extends HeldRun> {
    * @returns the run, or `undefined` when none waits.
    */
   take(chatId: string, messageId: string): HeldChatRun<RUN> | undefined;
+  /**
+   * Aborts and lets go of the chat's runs whose messages the chat no longer
+   * has (regenerated, or cut from its history): nothing can answer them.
+   *
+   * @param chatId - the chat.
+   * @param messageIds - the ids of the messages the chat has.
+   * @param reason - the abort reason.
+   */
+  dropAllBut(chatId: string, messageIds: ReadonlySet<string>, reason: string): void;
 }
 
 interface Entry {
@@ -54,11 +63,12 @@ interface Entry {
 }
 
 /**
- * One map of held runs per runtime object. Held weakly, so a runtime that is
- * dropped takes its map along; a transport is often made anew on every
- * render of a UI component, so the waiting runs cannot live in it.
+ * One map of held runs per runtime object, by chat id, then message id.
+ * Held weakly, so a runtime that is dropped takes its runs along; a
+ * transport is often made anew on every render of a UI component, so the
+ * waiting runs cannot live in it.
  */
-const registries = new WeakMap<object, Map<string, Entry>>();
+const registries = new WeakMap<object, Map<string, Map<string, Entry>>>();
 
 /**
  * The held runs of a runtime, shared by every transport made for it.
@@ -73,40 +83,51 @@ const registries = new WeakMap<object, Map<string, Entry>>();
  * ```
  */
 export function chatRunsOf<RUN extends HeldRun>(runtime: object): ChatRuns<RUN> {
-  let entries = registries.get(runtime);
-  if (entries === undefined) {
-    entries = new Map();
-    registries.set(runtime, entries);
+  let found = registries.get(runtime);
+  if (found === undefined) {
+    found = new Map();
+    registries.set(runtime, found);
   }
-  const map = entries;
-  const remove = (key: string, entry: Entry): boolean => {
-    if (map.get(key) !== entry) return false;
-    map.delete(key);
+  const chats = found;
+  /** Removes the entry if it is still the one kept for the message; `true` when it was. */
+  const remove = (chatId: string, messageId: string, entry: Entry): boolean => {
+    const messages = chats.get(chatId);
+    if (messages?.get(messageId) !== entry) return false;
+    messages.delete(messageId);
+    if (messages.size === 0) chats.delete(chatId);
     if (entry.timer !== undefined) entry.clock.clearTimeout(entry.timer);
     return true;
   };
   return {
     hold(chatId, messageId, held, limit, reason) {
-      const key = JSON.stringify([chatId, messageId]);
-      const earlier = map.get(key);
-      // A run already held for the message is replaced: nothing could answer it any more.
-      if (earlier !== undefined && remove(key, earlier) && earlier.held.run !== held.run) earlier.held.run.abort?.(reason);
+      const earlier = chats.get(chatId)?.get(messageId);
+      // One run per message: one held before is replaced, and nothing could answer it any more.
+      if (earlier !== undefined && remove(chatId, messageId, earlier) && earlier.held.run !== held.run) earlier.held.run.abort?.(reason);
       const entry: Entry = { held, clock: limit.clock };
-      map.set(key, entry);
-      const release = (): void => void remove(key, entry);
+      let messages = chats.get(chatId);
+      if (messages === undefined) {
+        messages = new Map();
+        chats.set(chatId, messages);
+      }
+      messages.set(messageId, entry);
+      const release = (): void => void remove(chatId, messageId, entry);
       held.run.done?.then(release, release);
       if (limit.ms !== undefined) {
         entry.timer = limit.clock.setTimeout(() => {
-          if (remove(key, entry)) held.run.abort?.(reason);
+          if (remove(chatId, messageId, entry)) held.run.abort?.(reason);
         }, limit.ms);
       }
     },
     take(chatId, messageId) {
-      const key = JSON.stringify([chatId, messageId]);
-      const entry = map.get(key);
+      const entry = chats.get(chatId)?.get(messageId);
       if (entry === undefined) return undefined;
-      remove(key, entry);
+      remove(chatId, messageId, entry);
       return entry.held as HeldChatRun<RUN>;
+    },
+    dropAllBut(chatId, messageIds, reason) {
+      for (const [messageId, entry] of chats.get(chatId) ?? []) {
+        if (!messageIds.has(messageId) && remove(chatId, messageId, entry)) entry.held.run.abort?.(reason);
+      }
     },
   };
 }

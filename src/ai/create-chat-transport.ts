@@ -151,8 +151,8 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
  * in the transport: every transport made with the same runtime finds them,
  * so `useChat({ transport: createChatTransport(runtime) })` may make a new
  * transport on each render. A run is let go when it is continued, when it
- * ends (the runtime's `approvalTimeoutMs`, an abort), when the chat asks for
- * its message again (`regenerate`, which aborts it), or when
+ * ends (the runtime's `approvalTimeoutMs`, an abort), when the chat no
+ * longer has its message (`regenerate`, or a history cut: it is aborted), or when
  * `maxApprovalWaitMs` passes (which aborts it). Answers for a message whose
  * run is no longer kept are refused — the request fails with
  * `invalid-approval` — rather than starting a new run that would repeat
@@ -220,9 +220,9 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
           );
         }
       }
+      // A run kept for a message the chat no longer has (regenerated, cut from its history) is aborted.
+      runs.dropAllBut(chatId, new Set(messages.map((message) => message.id)), "The chat no longer has the run's message");
       const id = options.messageId ?? messageId;
-      // A message asked for again: the run that wrote it, if it still waits, is replaced.
-      if (id !== undefined) runs.take(chatId, id)?.run.abort?.("The chat asked for the message again");
       const run = runtime.run(fromUIMessages(messages), abortSignal === undefined ? {} : { signal: abortSignal });
       const streamId = id ?? run.state?.runId ?? (run as { runId?: string }).runId;
       if (streamId === undefined) return toUIMessageStream(run, streamOptions);
