@@ -19,7 +19,7 @@ export interface HeldChatRun<RUN extends HeldRun> {
 }
 
 /** How long a held run may wait, and on which clock; no `ms`: until it ends. */
-export interface HoldLimit {
+interface HoldLimit {
   readonly ms: number | undefined;
   readonly clock: RuntimeClock;
 }
