@@ -9,6 +9,8 @@ import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
+import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { systemClock, type RuntimeClock } from "../shared/runtime-clock.ts";
 import { chatRunsOf, type HeldChatRun } from "./chat-runs-of.ts";
 import { fromUIApprovalResponses } from "./from-ui-approval-responses.ts";
@@ -73,6 +75,9 @@ export interface ChatTransportOptions extends Omit<ToUIMessageStreamOptions, "sk
    * runtime sets `approvalTimeoutMs` waits as long as that lets it (the
    * runtime denies the steps, the run ends, and the transport lets it go).
    *
+   * At least 1; longer than a timer can wait (about 24.8 days), it is
+   * that long.
+   *
    * @defaultValue the runtime's `approvalTimeoutMs` when it has one, else 30 minutes
    */
   maxApprovalWaitMs?: number;
@@ -120,7 +125,7 @@ function hasApprovalAnswers(message: UIMessage): boolean {
  * @returns the limit, or `undefined` for none.
  */
 function approvalWaitOf(run: ChatRun, option: number | undefined): number | undefined {
-  if (option !== undefined) return option;
+  if (option !== undefined) return clampTimerMs(option, defaultApprovalWaitMs);
   const events = run.events ?? [];
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
@@ -161,7 +166,7 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
  * @param runtime - the runtime (an `AgentRuntime`); make it once, outside the component, since the waiting runs are kept by it.
  * @param options - `sendEvents`, a fixed `messageId` if wanted, `maxApprovalWaitMs` and its `clock`.
  * @returns the transport.
- * @throws PlankitError from `sendMessages`: `invalid-approval` when the chat sends answers for a run no longer kept, `invalid-input` for messages it cannot read.
+ * @throws PlankitError `invalid-options` for a `maxApprovalWaitMs` that is not a number of at least 1; from `sendMessages`, `invalid-approval` when the chat sends answers for a run no longer kept and `invalid-input` for messages it cannot read.
  *
  * @example
  * ```ts
@@ -177,7 +182,16 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
  */
 export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(runtime: ChatRuntime, options: ChatTransportOptions = {}): ChatTransport<UI_MESSAGE> {
   const { maxApprovalWaitMs, clock = systemClock, ...streamOptions } = options;
+  if (maxApprovalWaitMs !== undefined && (typeof maxApprovalWaitMs !== "number" || Number.isNaN(maxApprovalWaitMs) || maxApprovalWaitMs < 1)) {
+    throw new PlankitError("invalid-options", `Option maxApprovalWaitMs must be a number of at least 1, got ${typeof maxApprovalWaitMs === "number" ? String(maxApprovalWaitMs) : describeValue(maxApprovalWaitMs)}`);
+  }
   const runs = chatRunsOf<ChatRun>(runtime);
+  /** Keeps a run that waits for answers for the chat's next request about the message. */
+  const keep = (chatId: string, messageId: string, held: HeldChatRun<ChatRun>): void => {
+    if (held.run.waitingForApproval !== true || held.run.state?.status === "ended") return;
+    const ms = approvalWaitOf(held.run, maxApprovalWaitMs);
+    runs.hold(chatId, messageId, held, { ms, clock }, `No approval answer came within ${ms} ms`);
+  };
   const stream = (run: ChatRun, chatId: string, messageId: string, skipEvents: number): ReadableStream<UIMessageChunk> => {
     let sent = skipEvents;
     const events = run.waitingForApproval === undefined ? run : untilApprovalWait(run, (count) => (sent = count));
@@ -186,9 +200,7 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
     return chunks.pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         flush() {
-          if (run.waitingForApproval !== true || run.state?.status === "ended") return;
-          const ms = approvalWaitOf(run, maxApprovalWaitMs);
-          runs.hold(chatId, messageId, { run, sent }, { ms, clock }, `No approval answer came within ${ms} ms`);
+          keep(chatId, messageId, { run, sent });
         },
       }),
     );
@@ -200,8 +212,7 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
       if (decisions.length > 0) run.approve?.(decisions);
     } catch (error) {
       // A refused batch changes nothing: the run keeps waiting for answers it can take.
-      const ms = approvalWaitOf(run, maxApprovalWaitMs);
-      runs.hold(chatId, message.id, held, { ms, clock }, `No approval answer came within ${ms} ms`);
+      keep(chatId, message.id, held);
       throw error;
     }
     abortSignal?.addEventListener("abort", () => run.abort?.("The chat stopped the run"), { once: true });
@@ -220,10 +231,11 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
           );
         }
       }
+      const dialog = fromUIMessages(messages);
       // A run kept for a message the chat no longer has (regenerated, cut from its history) is aborted.
       runs.dropAllBut(chatId, new Set(messages.map((message) => message.id)), "The chat no longer has the run's message");
       const id = options.messageId ?? messageId;
-      const run = runtime.run(fromUIMessages(messages), abortSignal === undefined ? {} : { signal: abortSignal });
+      const run = runtime.run(dialog, abortSignal === undefined ? {} : { signal: abortSignal });
       const streamId = id ?? run.state?.runId ?? (run as { runId?: string }).runId;
       if (streamId === undefined) return toUIMessageStream(run, streamOptions);
       return stream(run, chatId, streamId, 0);

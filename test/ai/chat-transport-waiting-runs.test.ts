@@ -53,12 +53,14 @@ function transportPerRender(runtime: ReturnType<typeof createRuntime>["runtime"]
 }
 
 /** A clock whose timers fire when the test says. */
-function createManualClock(): RuntimeClock & { pending(): number; fire(): void } {
+function createManualClock(): RuntimeClock & { pending(): number; fire(): void; delays: number[] } {
   const timers = new Map<number, () => void>();
+  const delays: number[] = [];
   let next = 0;
   return {
+    delays,
     now: () => 0,
-    setTimeout: (callback) => (timers.set(++next, callback), next),
+    setTimeout: (callback, ms) => (delays.push(ms), timers.set(++next, callback), next),
     clearTimeout: (handle) => void timers.delete(handle as number),
     pending: () => timers.size,
     fire() {
@@ -135,6 +137,7 @@ describe("createChatTransport made on every render", () => {
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(clock.pending()).toBe(1);
+    expect(clock.delays).toEqual([60_000]);
 
     clock.fire();
     await until(() => runs[0]?.state.status === "ended");
@@ -166,6 +169,17 @@ describe("createChatTransport made on every render", () => {
     expect(calls.map((call) => call.name)).toEqual(["lookup"]);
   });
 
+  it("clears its timer when the waiting run ends by itself", async () => {
+    const { runtime, runs } = createRuntime({ approvalTimeoutMs: 30 });
+    const clock = createManualClock();
+    const chat = new TestChat({ id: "chat_1", transport: createChatTransport(runtime, { maxApprovalWaitMs: 60_000, clock }) });
+    await chat.sendMessage({ text: "mail ann the weather" });
+    await until(() => chat.current === "ready");
+    expect(clock.pending()).toBe(1);
+    await until(() => runs[0]?.state.status === "ended");
+    await until(() => clock.pending() === 0);
+  });
+
   it("clears its timer when the waiting run is continued, and aborts it when the message is regenerated", async () => {
     const { runtime, runs } = createRuntime();
     const clock = createManualClock();
@@ -188,5 +202,27 @@ describe("createChatTransport made on every render", () => {
     expect(clock.pending()).toBe(1);
     runs[2]?.abort();
     await until(() => clock.pending() === 0);
+    expect(clock.delays).toEqual([1_800_000, 1_800_000, 1_800_000]);
+  });
+
+  it("checks maxApprovalWaitMs, and keeps a longer one within what a timer can wait", async () => {
+    const { runtime } = createRuntime();
+    for (const value of [0, Number.NaN, "60000"]) {
+      const error = (() => {
+        try {
+          createChatTransport(runtime, { maxApprovalWaitMs: value as number });
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(PlankitError.isInstance(error) && error.code).toBe("invalid-options");
+    }
+    expect(() => createChatTransport(runtime, { maxApprovalWaitMs: 0 })).toThrow("Option maxApprovalWaitMs must be a number of at least 1, got 0");
+    const clock = createManualClock();
+    const chat = new TestChat({ id: "chat_1", transport: createChatTransport(runtime, { maxApprovalWaitMs: 1e12, clock }) });
+    await chat.sendMessage({ text: "mail ann the weather" });
+    await until(() => chat.current === "ready");
+    expect(clock.delays).toEqual([2_147_483_647]);
+    clock.fire();
   });
 });
