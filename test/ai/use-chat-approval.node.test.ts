@@ -68,6 +68,7 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     const asked = await pageReport();
     expect(asked.toolCalls).toEqual({ weather: 1, save_note: 0 });
     expect(asked.runs).toBe(1);
+    expect(asked.ended).toEqual([]);
 
     await approve.click();
     // The answer goes out as the chat's second request; wait for its response to finish.
@@ -77,6 +78,7 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     const done = await pageReport();
     expect(done.toolCalls).toEqual({ weather: 1, save_note: 1 });
     expect(done.runs).toBe(1);
+    expect(done.ended).toEqual(["completed"]);
     expect(await tab.locator(".assistant .text").allTextContents()).toEqual(["Saved a note of 12 characters."]);
     // The second response is the rest of the first run, to its end ("stop" comes with the run's end).
     expect(done.finishReasons).toEqual([null, "stop"]);
@@ -89,6 +91,31 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
       ["s2", "output-available"],
     ]);
     expect(await tab.locator(".error").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await tab.close();
+  }, 120_000);
+
+  it("shows an error, and runs nothing again, when the answer comes after the run ended", async () => {
+    const tab = await browser.newPage();
+    const pageErrors: string[] = [];
+    tab.on("pageerror", (error) => pageErrors.push(error.message));
+    const pageReport = () => tab.evaluate(() => structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport)) as Promise<PageReport>;
+    // The runtime denies an unanswered step after 200 ms, and the run ends with nobody reading it.
+    await tab.goto(`${origin}/?approvalTimeoutMs=200`, { waitUntil: "load", timeout: 60_000 });
+    await tab.locator('input[name="message"]').fill("Note the weather in Paris");
+    await tab.getByRole("button", { name: "Send" }).click();
+    const approve = tab.locator('button[data-approve="s2"]');
+    await approve.waitFor({ timeout: 30_000 });
+    await tab.locator('main[data-status="ready"]').waitFor({ timeout: 30_000 });
+    await tab.waitForFunction(() => ((globalThis as { chatPageReport?: PageReport }).chatPageReport?.ended.length ?? 0) >= 1, undefined, { timeout: 30_000 });
+
+    await approve.click();
+    await tab.locator('main[data-status="error"]').waitFor({ timeout: 30_000 });
+    expect(await tab.locator(".error").textContent()).toMatch(/^Chat "[^"]+" answered approval requests of message "run_1", but no run waits for them any more \(it ended/u);
+    const report = await pageReport();
+    expect(report.ended).toHaveLength(1);
+    expect(report.toolCalls).toEqual({ weather: 1, save_note: 0 });
+    expect(report.runs).toBe(1);
     expect(pageErrors).toEqual([]);
     await tab.close();
   }, 120_000);

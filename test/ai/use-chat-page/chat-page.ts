@@ -4,7 +4,7 @@
  * `createChatTransport(runtime)` written in its body, as the docs show, so
  * every render makes a new transport. The runtime plans with a scripted
  * model: look up the weather (read-only), save a note (needs approval),
- * reply.
+ * reply; `?approvalTimeoutMs=…` sets the runtime's approval timeout.
  *
  * @module
  */
@@ -22,6 +22,8 @@ export interface PageReport {
   toolCalls: Record<string, number>;
   /** Runs the runtime started. */
   runs: number;
+  /** Of those, the runs that ended, with their end reasons. */
+  ended: string[];
   /** Renders of the chat component, each with a transport of its own. */
   renders: number;
   /** The `finishReason` of each response, as `onFinish` saw it (`null` for none). */
@@ -30,7 +32,7 @@ export interface PageReport {
   errors: string[];
 }
 
-const report: PageReport = { toolCalls: { weather: 0, save_note: 0 }, runs: 0, renders: 0, finishReasons: [], errors: [] };
+const report: PageReport = { toolCalls: { weather: 0, save_note: 0 }, runs: 0, ended: [], renders: 0, finishReasons: [], errors: [] };
 (globalThis as { chatPageReport?: PageReport }).chatPageReport = report;
 
 const registry = new ToolRegistry().register([
@@ -59,6 +61,8 @@ const plan = JSON.stringify([
   { id: "s2", tool: "save_note", args: { text: "Paris: {{s1.celsius}} °C" } },
   { id: "s3", reply: "Saved a note of {{s2.saved}} characters." },
 ]);
+// `?approvalTimeoutMs=…` gives the runtime an approval timeout, for a run that ends before the answer.
+const approvalTimeoutMs = Number(new URLSearchParams(location.search).get("approvalTimeoutMs") ?? Number.NaN);
 // Made once, outside the component: the waiting runs are kept by it.
 const runtime = new AgentRuntime({
   planner: new LLMPlanner({ model: createScriptedModel({ responses: [plan, plan, plan] }) }),
@@ -66,7 +70,15 @@ const runtime = new AgentRuntime({
   memory: false,
   policy: { save_note: { approval: "plan" } },
   idGenerator: () => `run_${++report.runs}`,
+  ...(Number.isNaN(approvalTimeoutMs) ? {} : { approvalTimeoutMs }),
 });
+// Counts the ends of the runs, which nothing on the page reads while a run waits.
+const run = runtime.run.bind(runtime);
+runtime.run = (...args) => {
+  const handle = run(...args);
+  void handle.done.then((state) => report.ended.push(state.reason ?? "none"));
+  return handle;
+};
 
 /**
  * One part of a message: text, or a tool call with its state and, while it
