@@ -156,9 +156,11 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
  * in the transport: every transport made with the same runtime finds them,
  * so `useChat({ transport: createChatTransport(runtime) })` may make a new
  * transport on each render. A run is let go when it is continued, when it
- * ends (the runtime's `approvalTimeoutMs`, an abort), when the chat no
- * longer has its message (`regenerate`, or a history cut: it is aborted), or when
- * `maxApprovalWaitMs` passes (which aborts it). Answers for a message whose
+ * ends (the runtime's `approvalTimeoutMs`, an abort), when a request of the
+ * chat no longer has its message (`regenerate`, a history cut: it is
+ * aborted), or when `maxApprovalWaitMs` passes (it is aborted). While a
+ * run waits no request is open, so `stop()` has nothing to abort.
+ * Answers for a message whose
  * run is no longer kept are refused — the request fails with
  * `invalid-approval` — rather than starting a new run that would repeat
  * the plan's tools.
