@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { createChatTransport, type ChatRun, type ChatRuntime } from "./ai/create-chat-transport.ts";
+export { createChatTransport, type ChatRun, type ChatRuntime, type ChatTransportOptions } from "./ai/create-chat-transport.ts";
 export { EagerAgent, type EagerAgentCall, type EagerAgentResult, type EagerAgentSettings, type EagerAgentStream } from "./ai/eager-agent.ts";
 export { fromLanguageModel, type FromLanguageModelOptions } from "./ai/from-language-model.ts";
 export { fromUIApprovalResponses } from "./ai/from-ui-approval-responses.ts";

@@ -2,12 +2,13 @@
  * Approvals through the AI SDK UI: tool-approval parts, and a chat whose
  * addToolApprovalResponse answers reach the run through createChatTransport.
  */
-import { AbstractChat, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from "ai";
+import { lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { approvalIdOf, createChatTransport, fromUIApprovalResponses, toUIMessageStream } from "../../src/ai.ts";
 import { AgentRuntime, noOpReflector, type RunHandle } from "../../src/index.ts";
 import { createFakePlanner, deferred, reply, tool } from "../runtime/fake-planner.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
+import { TestChat, until } from "./test-chat.ts";
 
 /** A runtime whose plan is: look up, send (approval), remove (approval), reply. */
 function createRuntime(runs: RunHandle[]) {
@@ -26,36 +27,6 @@ function createRuntime(runs: RunHandle[]) {
       },
     },
   };
-}
-
-/** A chat with its state in plain arrays, as a framework binding keeps it. */
-class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ConstructorParameters<typeof AbstractChat<UIMessage>>[0] extends infer T ? Omit<T, "state"> : never) {
-    const state: ChatState<UIMessage> = {
-      status: "ready" as ChatStatus,
-      error: undefined,
-      messages: [],
-      pushMessage: (message) => void state.messages.push(message),
-      popMessage: () => void state.messages.pop(),
-      replaceMessage: (index, message) => void (state.messages[index] = message),
-      snapshot: (thing) => structuredClone(thing),
-    };
-    super({ ...init, state });
-  }
-  /** The chat's messages. */
-  get all(): UIMessage[] {
-    return this.state.messages;
-  }
-  /** The chat's status. */
-  get current(): ChatStatus {
-    return this.state.status;
-  }
-}
-
-/** Waits until a condition holds, yielding to the event loop in between. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2000 && !condition(); turn++) await new Promise((resolve) => setTimeout(resolve, 1));
-  expect(condition()).toBe(true);
 }
 
 describe("approvals as UI message stream tool-approval parts", () => {
