@@ -62,6 +62,19 @@ describe("rankTools", () => {
     expect(rankTools("北京天气", tools, { synonyms: { 天气: "measurements" } }).map((item) => item.name)).toEqual(["weather_history"]);
   });
 
+  it("normalizes each field by its own length, so long parameter descriptions do not bury a name match", () => {
+    const words = "an identifier taken from the results of another lookup in the same collection ".repeat(10);
+    const described = Object.fromEntries(Array.from({ length: 12 }, (_, at) => [`field_${at}`, { type: "string", description: words }]));
+    const tools = [tool("FlightSearch", "Available routes.", described), tool("airport_lookup", "Finds the airport nearest a flight's city"), tool("currency_rates", "Rates")];
+    expect(rankTools("flight", tools).map((item) => item.name)).toEqual(["FlightSearch", "airport_lookup"]);
+  });
+
+  it("reads what a tool returns as a weaker field than what it takes", () => {
+    const counter = { ...tool("PostsReels", "Posts of an account", { user_id: { type: "string" } }), outputSchema: { type: "object", properties: { play_count: { type: "integer", description: "How many times a reel was played" } } } };
+    const tools = [counter, tool("user_search", "Finds an account"), tool("plays", "Lists plays", { play_count: { type: "integer" } })];
+    expect(rankTools("number of plays", tools).map((item) => item.name)).toEqual(["plays", "PostsReels"]);
+  });
+
   it("returns nothing for a query without matches, and ties in catalog order", () => {
     expect(rankTools("", tools)).toEqual([]);
     expect(rankTools("zzz qqq", tools)).toEqual([]);
