@@ -4,6 +4,7 @@
  * @module
  */
 import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
+import { findIdentifierProviders } from "./find-identifier-providers.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
 import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
 import type { ToolDescriptor } from "./tool-descriptor.ts";
@@ -42,8 +43,50 @@ export interface SelectToolsOptions extends ToolSearchOptions {
    * @defaultValue `0.5`
    */
   strongHitRatio?: number;
+  /**
+   * Whether a strong hit brings along the tool that returns an identifier it
+   * requires (see `findIdentifierProviders`): `hotel_search` taking a
+   * `geoId` brings the location search whose output has one.
+   *
+   * @defaultValue `true`
+   */
+  identifierProviders?: boolean;
   /** How deep the fused rankings are taken. @defaultValue `max(50, 4k)` */
   depth?: number;
+}
+
+/**
+ * The best `k` of a ranking, each strong hit followed by the tool that
+ * provides an identifier it requires (the best ranked of them, when several
+ * do), unless that tool is among the `k` already.
+ *
+ * @param ranking - the ranking, best first.
+ * @param k - how many to keep.
+ * @param providers - see `findIdentifierProviders`.
+ * @param ratio - a hit is strong at this share of the best score.
+ * @returns at most `k` scores; a provider has the score of the tool it serves.
+ */
+function withIdentifierProviders(ranking: readonly ToolScore[], k: number, providers: ReadonlyMap<string, readonly (readonly string[])[]>, ratio: number): ToolScore[] {
+  const top = ranking.slice(0, k);
+  if (providers.size === 0) return top;
+  const rank = new Map(ranking.map((item, at) => [item.name, at]));
+  const best = top[0]?.score ?? 0;
+  const chosen: ToolScore[] = [];
+  const taken = new Set<string>();
+  for (const item of top) {
+    if (chosen.length >= k) break;
+    if (taken.has(item.name)) continue;
+    chosen.push(item);
+    taken.add(item.name);
+    if (item.score < best * ratio) continue;
+    for (const group of providers.get(item.name) ?? []) {
+      if (group.some((name) => taken.has(name) || top.some((other) => other.name === name))) continue;
+      const source = [...group].sort((a, c) => (rank.get(a) ?? Number.POSITIVE_INFINITY) - (rank.get(c) ?? Number.POSITIVE_INFINITY))[0] as string;
+      chosen.push({ name: source, score: item.score });
+      taken.add(source);
+    }
+  }
+  return chosen.slice(0, k);
 }
 
 /**
@@ -55,7 +98,13 @@ export interface SelectToolsOptions extends ToolSearchOptions {
  * @param options - `k`, `graph`, `strongHitRatio`.
  * @returns the selected descriptors.
  */
-function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[], byName: (name: string) => ToolDescriptor | undefined, options: SelectToolsOptions): ToolDescriptor[] {
+function finish(
+  ranking: readonly ToolScore[],
+  tools: readonly ToolDescriptor[],
+  byName: (name: string) => ToolDescriptor | undefined,
+  providers: ReadonlyMap<string, readonly (readonly string[])[]>,
+  options: SelectToolsOptions,
+): ToolDescriptor[] {
   const k = checkK(options.k);
   const known = ranking.filter((item) => byName(item.name) !== undefined);
   if (tools.length <= k) {
@@ -63,7 +112,7 @@ function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[],
     const ranked = new Set(known.map((item) => item.name));
     return [...known.map((item) => byName(item.name) as ToolDescriptor), ...tools.filter((tool) => !ranked.has(tool.name))];
   }
-  const top = known.slice(0, k);
+  const top = withIdentifierProviders(known, k, providers, options.strongHitRatio ?? 0.5);
   const graph = options.graph;
   if (graph !== undefined && top.length > 0) {
     const best = top[0]?.score ?? 0;
@@ -125,11 +174,12 @@ export function selectTools(
   const depth = options.depth ?? Math.max(50, 4 * k);
   const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
   const retriever = options.retriever;
-  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined ? k : depth);
-  if (retriever === undefined) return finish(lexical, catalog.tools, byName, options);
+  const providers = options.identifierProviders === false ? new Map<string, string[][]>() : findIdentifierProviders(catalog);
+  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined && providers.size === 0 ? k : depth);
+  if (retriever === undefined) return finish(lexical, catalog.tools, byName, providers, options);
   const retrieved = retriever(query, catalog.tools);
   const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>
-    finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, options);
+    finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, providers, options);
   if (typeof (retrieved as PromiseLike<unknown>).then === "function") return Promise.resolve(retrieved).then(combine);
   return combine(retrieved as readonly ToolScore[]);
 }

@@ -110,6 +110,7 @@ export async function run(): Promise<string> {
   const selectors: [string, (tools: readonly ToolDescriptor[]) => Ranker][] = [
     ["plain BM25 (name + description)", (tools) => plainRanker(tools)],
     ["`selectTools` (default)", (tools) => plankitRanker(tools)],
+    ["`selectTools`, no identifier providers", (tools) => plankitRanker(tools, { identifierProviders: false })],
   ];
 
   const pooledRows = selectors.map(([label, make]) => {

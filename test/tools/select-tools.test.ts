@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
+import { findIdentifierProviders } from "../../src/tools/find-identifier-providers.ts";
+import { compileCatalog, createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
 import type { ToolDescriptor } from "../../src/index.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases } from "../fixtures/tools/catalog.ts";
 
@@ -116,6 +117,22 @@ describe("selectTools", () => {
     expect(names(selectTools("search flights", tools, { k: 1, graph }))).toEqual(["flights"]);
   });
 
+  it("brings along the tool that returns an identifier a strong hit requires", () => {
+    const returns = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: "object", properties });
+    const hotels = { ...tool("TravelSearchHotels", "Search hotels by location and dates", { geoId: { type: "string" }, checkIn: { type: "string" } }), inputSchema: { type: "object", properties: { geoId: { type: "string" }, checkIn: { type: "string" } }, required: ["geoId", "checkIn"] } };
+    const tools = [
+      hotels,
+      { ...tool("TravelSearchLocation", "Look up a place", { query: { type: "string" } }), outputSchema: returns({ geoId: { type: "string" }, name: { type: "string" } }) },
+      { ...tool("ForumTopPosts", "Top posts of a forum"), outputSchema: returns({ geoId: { type: "string" } }) },
+      tool("restaurant_search", "Search restaurants by city"),
+      tool("flight_search", "Search flights for dates"),
+      tool("weather", "Weather of a city"),
+    ];
+    const query = "search hotels in Lisbon for May 3";
+    expect(names(selectTools(query, tools, { k: 3 }))).toEqual(["TravelSearchHotels", "TravelSearchLocation", "restaurant_search"]);
+    expect(names(selectTools(query, tools, { k: 3, identifierProviders: false }))).toEqual(["TravelSearchHotels", "restaurant_search", "flight_search"]);
+  });
+
   it("fuses a retriever's ranking by reciprocal rank", () => {
     const retriever = (): ToolScore[] => [{ name: "transcribe_audio", score: 0.9 }, { name: "ghost", score: 0.8 }];
     const selected = names(selectTools("turn the meeting recording into notes", catalog, { k: 3, retriever }));
@@ -158,6 +175,34 @@ describe("selectTools", () => {
     big.push(tool("refund_invoice", "Refund a paid invoice"));
     expect(names(selectTools("refund an invoice", big, { k: 1 }))).toEqual(["refund_invoice"]);
     expect(selectTools("tickets", big, { k: 6 })).toHaveLength(6);
+  });
+});
+
+describe("findIdentifierProviders", () => {
+  const returns = (...names: string[]): ToolDescriptor["outputSchema"] => ({ type: "object", properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])) });
+  const needs = (name: string, ...required: string[]): ToolDescriptor => ({
+    name,
+    description: "",
+    inputSchema: { type: "object", properties: Object.fromEntries(required.map((key) => [key, { type: "string" }])), required },
+  });
+
+  it("links a required identifier to related tools that return it without needing it", () => {
+    const tools = [
+      needs("SkyFlightSearch", "originSkyId", "date", "id"),
+      { ...needs("SkySearchAirport", "query"), outputSchema: returns("skyId", "entityId") },
+      { ...needs("SkyAirportInfo", "skyId"), outputSchema: returns("skyId") },
+      { ...needs("BlogPosts"), outputSchema: returns("skyId") },
+    ];
+    expect(findIdentifierProviders(compileCatalog(tools))).toEqual(new Map([
+      ["SkyFlightSearch", [["SkySearchAirport"]]],
+      ["SkyAirportInfo", [["SkySearchAirport"]]],
+    ]));
+  });
+
+  it("links nothing when more than three tools return the identifier", () => {
+    const sources = ["a", "b", "c", "d"].map((letter) => ({ ...needs(`shop_list_${letter}`), outputSchema: returns("product_id") }));
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources])).size).toBe(0);
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources.slice(1)])).get("shop_reviews")).toEqual([["shop_list_b", "shop_list_c", "shop_list_d"]]);
   });
 });
 

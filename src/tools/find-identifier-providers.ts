@@ -1,0 +1,130 @@
+/**
+ * Which tools produce the identifiers other tools need.
+ *
+ * @module
+ */
+import type { CompiledCatalog } from "./compile-catalog.ts";
+import { isSchemaObject } from "./schema-navigation.ts";
+import type { ToolDescriptor } from "./tool-descriptor.ts";
+
+// More sources than this for one identifier and none of them is the obvious one.
+const mostSources = 3;
+
+/**
+ * The words of a property name, lowercased: `originSkyId` → `origin sky id`,
+ * `product_id` → `product id`.
+ *
+ * @param name - a property name.
+ * @returns its words.
+ */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
+}
+
+/**
+ * The names of an object schema's properties, one level deep and in the
+ * items of an array.
+ *
+ * @param schema - a JSON Schema.
+ * @returns the property names.
+ */
+function propertyNames(schema: unknown): string[] {
+  if (!isSchemaObject(schema)) return [];
+  const properties = schema["properties"];
+  const own = isSchemaObject(properties) ? Object.keys(properties) : [];
+  return [...own, ...(isSchemaObject(schema["items"]) ? propertyNames(schema["items"]) : [])];
+}
+
+/**
+ * The identifier parameters a tool requires: required inputs whose name
+ * ends with the word `id` and says of what (`geoId`, `product_id`, not `id`).
+ *
+ * @param tool - the descriptor.
+ * @returns each parameter's words.
+ */
+function requiredIdentifiers(tool: ToolDescriptor): string[][] {
+  const schema = tool.inputSchema as unknown;
+  const required = isSchemaObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : [];
+  return required
+    .filter((name): name is string => typeof name === "string")
+    .map(nameWords)
+    .filter((words) => words.length >= 2 && words.at(-1) === "id");
+}
+
+/**
+ * Whether an output property can fill an identifier parameter: same words,
+ * or the parameter's words end with all of the property's, two at least
+ * (`originSkyId` is filled by `skyId`, not by `id`).
+ *
+ * @param parameter - the parameter's words.
+ * @param output - the output property's words.
+ * @returns whether it fits.
+ */
+function fills(parameter: readonly string[], output: readonly string[]): boolean {
+  if (output.length < 2 || output.length > parameter.length) return false;
+  const offset = parameter.length - output.length;
+  return output.every((word, at) => parameter[offset + at] === word);
+}
+
+/**
+ * Whether two tool names share a word of three letters or more, plurals
+ * aside (`Goodreads_Get_Authors_Books` and `Goodreads_Search_Book` do,
+ * `RedditTopPosts` does not): tools of one service or about one thing.
+ *
+ * @param a - a tool name.
+ * @param b - another.
+ * @returns whether they share a word.
+ */
+function related(a: string, b: string): boolean {
+  const words = (name: string): string[] => nameWords(name).filter((word) => word.length >= 3).map((word) => word.replace(/s$/u, ""));
+  const mine = new Set(words(a));
+  return words(b).some((word) => mine.has(word));
+}
+
+const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonly string[])[]>>();
+
+/**
+ * Finds, for each tool that requires an identifier, the tools whose output
+ * holds it: a request to "find hotels in Lisbon" needs the hotel search,
+ * which takes a `geoId`, and the location search that returns one. A source
+ * is a tool that returns the identifier without requiring it and whose name
+ * shares a word with the tool it serves (one service, or one kind of thing:
+ * an `authorId` of one site is not another's); when more than three tools
+ * qualify, none is taken (the identifier is too common to say which). Tools
+ * without an output schema provide nothing. Built once per catalog.
+ *
+ * @param catalog - the compiled catalog.
+ * @returns tool name → per identifier it requires and some tool provides,
+ *   the names of those tools in catalog order; tools that need none are absent.
+ *
+ * @example
+ * ```ts
+ * findIdentifierProviders(compileCatalog(tools)).get("hotel_search"); // [["location_search"]]
+ * ```
+ */
+export function findIdentifierProviders(catalog: CompiledCatalog): ReadonlyMap<string, readonly (readonly string[])[]> {
+  const cached = cache.get(catalog);
+  if (cached !== undefined) return cached;
+  const outputs = catalog.tools.map((tool) => ({ tool, words: propertyNames(tool.outputSchema).map(nameWords) }));
+  const providers = new Map<string, string[][]>();
+  for (const tool of catalog.tools) {
+    const found: string[][] = [];
+    for (const parameter of requiredIdentifiers(tool)) {
+      const sources = outputs.filter(
+        (output) =>
+          output.tool !== tool &&
+          related(tool.name, output.tool.name) &&
+          output.words.some((words) => fills(parameter, words) && !requiredIdentifiers(output.tool).some((needed) => fills(needed, words))),
+      );
+      if (sources.length > 0 && sources.length <= mostSources) found.push(sources.map((source) => source.tool.name));
+    }
+    if (found.length > 0) providers.set(tool.name, found);
+  }
+  cache.set(catalog, providers);
+  return providers;
+}
