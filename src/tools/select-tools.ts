@@ -33,7 +33,9 @@ export interface SelectToolsOptions extends ToolSearchOptions {
   k?: number;
   /**
    * A tool co-usage graph, `{ tool: [tools it works with] }` (edges as
-   * given, not symmetrized). Partners of strong hits take the weakest slots.
+   * given, not symmetrized). Partners of strong hits take the slots no tool
+   * matched, and replace weak hits when the request matches them too (ranked
+   * within the first `2k`), best ranked first.
    */
   graph?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -127,7 +129,14 @@ function finish(
     }
     const free = k - top.length;
     const replaceable = top.length - strong.length;
-    const taken = partners.slice(0, free + replaceable);
+    // A partner the request also matches, if only below the cut, may replace
+    // a weak hit; one it does not match only fills a slot nothing matched.
+    // Rank, not graph order, decides among the first: a graph learned from
+    // past runs links much that a given request does not need.
+    const rank = new Map(known.map((item, at) => [item.name, at]));
+    const near = (name: string): boolean => (rank.get(name) ?? Number.POSITIVE_INFINITY) < 2 * k;
+    const taken = partners.filter(near).sort((a, c) => (rank.get(a) ?? 0) - (rank.get(c) ?? 0)).slice(0, free + replaceable);
+    taken.push(...partners.filter((name) => !near(name)).slice(0, free - Math.max(0, taken.length - replaceable)));
     const kept = top.slice(0, Math.min(top.length, k - taken.length));
     return [...kept.map((item) => item.name), ...taken].map((name) => byName(name) as ToolDescriptor);
   }
@@ -143,8 +152,11 @@ function finish(
  * 2. with a `retriever` (for example embeddings with cosine top-K), its
  *    ranking fused with the lexical one by reciprocal-rank fusion;
  * 3. the best `k`;
- * 4. with a co-usage `graph`, the partners of strong hits (say `hotel_search`
- *    and `weather` for a `flight_search` hit) replace the weakest of those `k`.
+ * 4. a strong hit that requires an identifier (`geoId`) brings along the
+ *    tool whose output has it (see `identifierProviders`);
+ * 5. with a co-usage `graph`, the partners of strong hits (say `hotel_search`
+ *    and `weather` for a `flight_search` hit) take the slots nothing matched,
+ *    and replace weak hits when the request matches them too.
  *
  * Tools without any match are not returned, unless the whole catalog has at
  * most `k` tools (then all are, best first). The order is deterministic:
@@ -175,7 +187,7 @@ export function selectTools(
   const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
   const retriever = options.retriever;
   const providers = options.identifierProviders === false ? new Map<string, string[][]>() : findIdentifierProviders(catalog);
-  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined && providers.size === 0 ? k : depth);
+  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined && providers.size === 0 && options.graph === undefined ? k : depth);
   if (retriever === undefined) return finish(lexical, catalog.tools, byName, providers, options);
   const retrieved = retriever(query, catalog.tools);
   const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>

@@ -77,6 +77,39 @@ function measure(requests: readonly Request[], rank: Ranker): { recall: number[]
   return { recall: recall.map((value) => value / requests.length), mrr: mrr / requests.length };
 }
 
+/**
+ * A co-usage graph from other requests' call sequences: each tool to the
+ * tools called with it in at least two of them, most often first.
+ */
+function coUsageGraph(requests: readonly Request[]): Record<string, string[]> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const request of requests) {
+    for (const tool of request.gold) {
+      const partners = counts.get(tool) ?? new Map<string, number>();
+      counts.set(tool, partners);
+      for (const other of request.gold) if (other !== tool) partners.set(other, (partners.get(other) ?? 0) + 1);
+    }
+  }
+  return Object.fromEntries(
+    [...counts].map(([tool, partners]) => [
+      tool,
+      [...partners].filter(([, count]) => count >= 2).sort((a, b) => b[1] - a[1]).map(([name]) => name),
+    ]),
+  );
+}
+
+/** Measures with a graph learned from every request but the one ranked. */
+function measureLeaveOneOut(requests: readonly Request[], tools: readonly ToolDescriptor[], options: SelectToolsOptions = {}): { recall: number[]; mrr: number } {
+  const totals = { recall: ks.map(() => 0), mrr: 0 };
+  requests.forEach((request, at) => {
+    const graph = coUsageGraph(requests.filter((_, other) => other !== at));
+    const { recall, mrr } = measure([request], plankitRanker(tools, { ...options, graph }));
+    recall.forEach((value, index) => (totals.recall[index] = (totals.recall[index] ?? 0) + value / requests.length));
+    totals.mrr += mrr / requests.length;
+  });
+  return totals;
+}
+
 function plainRanker(tools: readonly ToolDescriptor[]): Ranker {
   const index = createPlainBm25(tools);
   return (query, k) => index.rank(query).slice(0, k);
@@ -117,6 +150,9 @@ export async function run(): Promise<string> {
     const { recall, mrr } = measure(requests, make(pooled));
     return [label, ...recall.map(percent), mrr.toFixed(3)];
   });
+  const graphRows = [
+    ["`selectTools` + co-usage graph (leave-one-out)", measureLeaveOneOut(requests, pooled)],
+  ].map(([label, { recall, mrr }]) => [label, ...recall.map(percent), mrr.toFixed(3)]);
   const ownRows = selectors.map(([label, make]) => [
     label,
     ...read.map(({ catalog, requests: own }) => percent(measure(own, make(catalog.tools)).recall[1] ?? 0)),
@@ -132,7 +168,7 @@ export async function run(): Promise<string> {
       `${missing} gold names that no catalog lists are left out, ${repeated} repeated catalog entries dropped. ` +
       "Recall@k: share of a request's gold tools among the first k, averaged; MRR over the first 10.",
     "",
-    formatTable(["selector", ...ks.map((k) => `recall@${k}`), "MRR"], pooledRows),
+    formatTable(["selector", ...ks.map((k) => `recall@${k}`), "MRR"], [...pooledRows, ...graphRows]),
     "",
     "Recall@6 per source, each request ranked against its own catalog, then against the pool:",
     "",

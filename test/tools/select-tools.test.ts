@@ -103,10 +103,19 @@ describe("selectTools", () => {
     expect(names(selectTools("gamma", small))).toEqual(["c", "a", "b"]);
   });
 
-  it("lets partners of strong hits take the weakest slots (collaborative expansion)", () => {
+  it("lets partners of strong hits take the slots nothing matched (collaborative expansion)", () => {
     const query = "Cheapest flight from Boston to Denver on June 3";
-    expect(names(selectTools(query, catalog, { k: 3 }))).toEqual(["flight_search", "train_ticket_search"]);
-    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "hotel_search", "get_weather_forecast"]);
+    expect(names(selectTools(query, catalog, { k: 4 }))).toEqual(["flight_search", "train_ticket_search"]);
+    expect(names(selectTools(query, catalog, { k: 4, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search", "get_weather_forecast"]);
+    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search"]);
+  });
+
+  it("lets a partner replace a weak hit only when the request matches it too, best ranked first", () => {
+    const tools = [tool("flights", "search flights"), tool("trains", "search trains"), tool("buses", "search buses"), tool("hotels", "hotels near an airport, search by city"), tool("weather", "forecast")];
+    expect(names(selectTools("search flights", tools, { k: 2 }))).toEqual(["flights", "trains"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather", "hotels"] } }))).toEqual(["flights", "hotels"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather"] } }))).toEqual(["flights", "trains"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["hotels", "buses"] } }))).toEqual(["flights", "buses"]);
   });
 
   it("keeps strong hits, fills empty slots with partners and ignores unknown partners", () => {
