@@ -150,9 +150,8 @@ export async function run(): Promise<string> {
     const { recall, mrr } = measure(requests, make(pooled));
     return [label, ...recall.map(percent), mrr.toFixed(3)];
   });
-  const graphRows = [
-    ["`selectTools` + co-usage graph (leave-one-out)", measureLeaveOneOut(requests, pooled)],
-  ].map(([label, { recall, mrr }]) => [label, ...recall.map(percent), mrr.toFixed(3)]);
+  const graphMeasure = measureLeaveOneOut(requests, pooled);
+  const graphRows = [["`selectTools` + co-usage graph (leave-one-out)", ...graphMeasure.recall.map(percent), graphMeasure.mrr.toFixed(3)]];
   const ownRows = selectors.map(([label, make]) => [
     label,
     ...read.map(({ catalog, requests: own }) => percent(measure(own, make(catalog.tools)).recall[1] ?? 0)),
