@@ -110,8 +110,8 @@ function measureLeaveOneOut(requests: readonly Request[], tools: readonly ToolDe
   return totals;
 }
 
-function plainRanker(tools: readonly ToolDescriptor[]): Ranker {
-  const index = createPlainBm25(tools);
+function plainRanker(tools: readonly ToolDescriptor[], splitCamelCase = false): Ranker {
+  const index = createPlainBm25(tools, { splitCamelCase });
   return (query, k) => index.rank(query).slice(0, k);
 }
 
@@ -142,6 +142,7 @@ export async function run(): Promise<string> {
 
   const selectors: [string, (tools: readonly ToolDescriptor[]) => Ranker][] = [
     ["plain BM25 (name + description)", (tools) => plainRanker(tools)],
+    ["plain BM25, camelCase split too", (tools) => plainRanker(tools, true)],
     ["`selectTools` (default)", (tools) => plankitRanker(tools)],
     ["`selectTools`, no identifier providers", (tools) => plankitRanker(tools, { identifierProviders: false })],
   ];
@@ -165,7 +166,10 @@ export async function run(): Promise<string> {
       `ranked against the ${pooled.length} tools of its three catalogs pooled (${catalogs.map((catalog) => `${catalog.tools.length} ${catalog.label}`).join(", ")}). ` +
       `Gold tools: the distinct tools of each request's call sequence, ${(requests.reduce((sum, request) => sum + request.gold.length, 0) / requests.length).toFixed(2)} per request; ` +
       `${missing} gold names that no catalog lists are left out, ${repeated} repeated catalog entries dropped. ` +
-      "Recall@k: share of a request's gold tools among the first k, averaged; MRR over the first 10.",
+      "Recall@k: share of a request's gold tools among the first k, averaged; MRR over the first 10. " +
+      "Plain BM25 (`test/bench/lib/plain-bm25.ts`): name and description as one text, lowercased, split at anything but letters and digits " +
+      "(so `snake_case` and `dotted.names` split, `camelCase` does not), Lucene's English stop words, no stemming, no expansion, k1 1.2, b 0.75; " +
+      "the second row also splits `camelCase`.",
     "",
     formatTable(["selector", ...ks.map((k) => `recall@${k}`), "MRR"], [...pooledRows, ...graphRows]),
     "",

@@ -13,8 +13,9 @@ const stopWords = new Set(
   "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(" "),
 );
 
-function tokenize(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !stopWords.has(word));
+function tokenize(text: string, splitCamelCase: boolean): string[] {
+  const spaced = splitCamelCase ? text.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2") : text;
+  return (spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !stopWords.has(word));
 }
 
 /** A catalog indexed for plain BM25. */
@@ -27,18 +28,20 @@ export interface PlainBm25 {
  * Indexes tools by `name + " " + description`.
  *
  * @param tools - names and descriptions.
+ * @param options - `splitCamelCase`: also split `camelCase` words (a stronger reference).
  * @returns the index.
  * @example
  * ```ts
  * createPlainBm25([{ name: "get_weather", description: "Weather of a city" }]).rank("weather in Paris");
  * ```
  */
-export function createPlainBm25(tools: readonly { name: string; description: string }[]): PlainBm25 {
+export function createPlainBm25(tools: readonly { name: string; description: string }[], options: { splitCamelCase?: boolean } = {}): PlainBm25 {
+  const split = options.splitCamelCase === true;
   const k1 = 1.2;
   const b = 0.75;
   const documents = tools.map((tool) => {
     const counts = new Map<string, number>();
-    const terms = tokenize(`${tool.name} ${tool.description}`);
+    const terms = tokenize(`${tool.name} ${tool.description}`, split);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     return { counts, length: terms.length };
   });
@@ -51,7 +54,7 @@ export function createPlainBm25(tools: readonly { name: string; description: str
   };
   return {
     rank(query) {
-      const terms = tokenize(query);
+      const terms = tokenize(query, split);
       const scored = documents.map((document, index) => {
         let score = 0;
         for (const term of terms) {
