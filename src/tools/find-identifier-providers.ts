@@ -9,6 +9,8 @@ import type { ToolDescriptor } from "./tool-descriptor.ts";
 
 // More sources than this for one identifier and none of them is the obvious one.
 const mostSources = 3;
+// An identifier that this many tools return is too common to look further.
+const mostCandidates = 64;
 
 /**
  * The words of a property name, lowercased: `originSkyId` → `origin sky id`,
@@ -72,18 +74,20 @@ function fills(parameter: readonly string[], output: readonly string[]): boolean
 }
 
 /**
- * Whether two tool names share a word of three letters or more, plurals
- * aside (`Goodreads_Get_Authors_Books` and `Goodreads_Search_Book` do,
- * `RedditTopPosts` does not): tools of one service or about one thing.
+ * The words of a tool name that say what it is about: three letters or
+ * more, plurals aside (`Goodreads_Get_Authors_Books` → `goodread`, `get`,
+ * `author`, `book`). Tools that share one are of one service or about one
+ * thing.
  *
- * @param a - a tool name.
- * @param b - another.
- * @returns whether they share a word.
+ * @param name - a tool name.
+ * @returns the words.
  */
-function related(a: string, b: string): boolean {
-  const words = (name: string): string[] => nameWords(name).filter((word) => word.length >= 3).map((word) => word.replace(/s$/u, ""));
-  const mine = new Set(words(a));
-  return words(b).some((word) => mine.has(word));
+function topicWords(name: string): Set<string> {
+  return new Set(
+    nameWords(name)
+      .filter((word) => word.length >= 3)
+      .map((word) => word.replace(/s$/u, "")),
+  );
 }
 
 const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonly string[])[]>>();
@@ -95,8 +99,9 @@ const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonl
  * is a tool that returns the identifier without requiring it and whose name
  * shares a word with the tool it serves (one service, or one kind of thing:
  * an `authorId` of one site is not another's); when more than three tools
- * qualify, none is taken (the identifier is too common to say which). Tools
- * without an output schema provide nothing. Built once per catalog.
+ * qualify (or more than 64 return it at all), none is taken: the identifier
+ * is too common to say which. Tools without an output schema provide
+ * nothing. Built once per catalog.
  *
  * @param catalog - the compiled catalog.
  * @returns tool name → per identifier it requires and some tool provides,
@@ -110,18 +115,42 @@ const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonl
 export function findIdentifierProviders(catalog: CompiledCatalog): ReadonlyMap<string, readonly (readonly string[])[]> {
   const cached = cache.get(catalog);
   if (cached !== undefined) return cached;
-  const outputs = catalog.tools.map((tool) => ({ tool, words: propertyNames(tool.outputSchema).map(nameWords) }));
+  // Output property names by their words, so that each parameter looks up
+  // its suffixes instead of scanning every tool's outputs.
+  const needs = new Map(catalog.tools.map((tool) => [tool, requiredIdentifiers(tool)]));
+  const order = new Map(catalog.tools.map((tool, at) => [tool, at]));
+  const topicsOf = new Map<ToolDescriptor, Set<string>>();
+  const topics = (tool: ToolDescriptor): Set<string> => {
+    let words = topicsOf.get(tool);
+    if (words === undefined) topicsOf.set(tool, (words = topicWords(tool.name)));
+    return words;
+  };
+  const returning = new Map<string, Set<ToolDescriptor>>();
+  for (const tool of catalog.tools) {
+    // Only names ending in "id" can fill an identifier; skip the rest unsplit.
+    for (const words of propertyNames(tool.outputSchema).filter((name) => /id$/iu.test(name)).map(nameWords)) {
+      // A tool that needs the identifier it returns is not where it comes from.
+      if (words.length < 2 || (needs.get(tool) ?? []).some((needed) => fills(needed, words))) continue;
+      const key = words.join(" ");
+      const set = returning.get(key) ?? new Set();
+      set.add(tool);
+      returning.set(key, set);
+    }
+  }
   const providers = new Map<string, string[][]>();
   for (const tool of catalog.tools) {
     const found: string[][] = [];
-    for (const parameter of requiredIdentifiers(tool)) {
-      const sources = outputs.filter(
-        (output) =>
-          output.tool !== tool &&
-          related(tool.name, output.tool.name) &&
-          output.words.some((words) => fills(parameter, words) && !requiredIdentifiers(output.tool).some((needed) => fills(needed, words))),
-      );
-      if (sources.length > 0 && sources.length <= mostSources) found.push(sources.map((source) => source.tool.name));
+    for (const parameter of needs.get(tool) ?? []) {
+      const candidates = new Set<ToolDescriptor>();
+      for (let start = 0; start + 2 <= parameter.length; start++) {
+        for (const source of returning.get(parameter.slice(start).join(" ")) ?? []) if (source !== tool) candidates.add(source);
+      }
+      if (candidates.size > mostCandidates) continue;
+      const topic = topics(tool);
+      const sources = [...candidates].filter((source) => [...topics(source)].some((word) => topic.has(word)));
+      if (sources.length > 0 && sources.length <= mostSources) {
+        found.push(sources.sort((x, y) => (order.get(x) ?? 0) - (order.get(y) ?? 0)).map((source) => source.name));
+      }
     }
     if (found.length > 0) providers.set(tool.name, found);
   }

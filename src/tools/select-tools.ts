@@ -68,7 +68,12 @@ export interface SelectToolsOptions extends ToolSearchOptions {
  * @param ratio - a hit is strong at this share of the best score.
  * @returns at most `k` scores; a provider has the score of the tool it serves.
  */
-function withIdentifierProviders(ranking: readonly ToolScore[], k: number, providers: ReadonlyMap<string, readonly (readonly string[])[]>, ratio: number): ToolScore[] {
+function withIdentifierProviders(
+  ranking: readonly ToolScore[],
+  k: number,
+  providers: ReadonlyMap<string, readonly (readonly string[])[]>,
+  ratio: number,
+): ToolScore[] {
   const top = ranking.slice(0, k);
   if (providers.size === 0) return top;
   const rank = new Map(ranking.map((item, at) => [item.name, at]));
@@ -83,7 +88,8 @@ function withIdentifierProviders(ranking: readonly ToolScore[], k: number, provi
     if (item.score < best * ratio) continue;
     for (const group of providers.get(item.name) ?? []) {
       if (group.some((name) => taken.has(name) || top.some((other) => other.name === name))) continue;
-      const source = [...group].sort((a, c) => (rank.get(a) ?? Number.POSITIVE_INFINITY) - (rank.get(c) ?? Number.POSITIVE_INFINITY))[0] as string;
+      const place = (name: string): number => rank.get(name) ?? Number.POSITIVE_INFINITY;
+      const source = [...group].sort((a, c) => place(a) - place(c))[0] as string;
       chosen.push({ name: source, score: item.score });
       taken.add(source);
     }
@@ -135,7 +141,10 @@ function finish(
     // past runs links much that a given request does not need.
     const rank = new Map(known.map((item, at) => [item.name, at]));
     const near = (name: string): boolean => (rank.get(name) ?? Number.POSITIVE_INFINITY) < 2 * k;
-    const taken = partners.filter(near).sort((a, c) => (rank.get(a) ?? 0) - (rank.get(c) ?? 0)).slice(0, free + replaceable);
+    const taken = partners
+      .filter(near)
+      .sort((a, c) => (rank.get(a) ?? 0) - (rank.get(c) ?? 0))
+      .slice(0, free + replaceable);
     taken.push(...partners.filter((name) => !near(name)).slice(0, free - Math.max(0, taken.length - replaceable)));
     const kept = top.slice(0, Math.min(top.length, k - taken.length));
     return [...kept.map((item) => item.name), ...taken].map((name) => byName(name) as ToolDescriptor);
@@ -186,8 +195,11 @@ export function selectTools(
   const depth = options.depth ?? Math.max(50, 4 * k);
   const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
   const retriever = options.retriever;
-  const providers = options.identifierProviders === false ? new Map<string, string[][]>() : findIdentifierProviders(catalog);
-  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined && providers.size === 0 && options.graph === undefined ? k : depth);
+  const providers: ReadonlyMap<string, readonly (readonly string[])[]> =
+    options.identifierProviders === false ? new Map() : findIdentifierProviders(catalog);
+  // Providers and partners are picked by their rank below the cut, so they need the deeper ranking.
+  const shallow = retriever === undefined && providers.size === 0 && options.graph === undefined;
+  const lexical = toolSearchIndex(catalog).search(query, options, shallow ? k : depth);
   if (retriever === undefined) return finish(lexical, catalog.tools, byName, providers, options);
   const retrieved = retriever(query, catalog.tools);
   const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>

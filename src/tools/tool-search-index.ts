@@ -62,10 +62,26 @@ const singleCharacterWeight = 0.3;
 const singleCjkCharacter = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
 
 /** The fields of a tool that are searched, each with its own length normalization. */
-const Field = { Name: 0, Title: 1, Description: 2, ParameterName: 3, ParameterText: 4, OutputName: 5, OutputText: 6 } as const;
+const Field = {
+  Name: 0,
+  Title: 1,
+  Description: 2,
+  ParameterName: 3,
+  ParameterText: 4,
+  OutputName: 5,
+  OutputText: 6,
+} as const;
 type Field = (typeof Field)[keyof typeof Field];
 const fieldCount = 7;
-const fieldWeights = [nameWeight, titleWeight, descriptionWeight, parameterNameWeight, parameterTextWeight, outputNameWeight, outputTextWeight];
+const fieldWeights = [
+  nameWeight,
+  titleWeight,
+  descriptionWeight,
+  parameterNameWeight,
+  parameterTextWeight,
+  outputNameWeight,
+  outputTextWeight,
+];
 
 /** A tool's terms, counted per field. */
 type FieldBags = Map<string, number>[];
@@ -99,7 +115,9 @@ function addParameters(bags: FieldBags, schema: unknown, depth: number, nameFiel
       addText(bags, nameField, name);
       if (!isSchemaObject(property)) continue;
       if (typeof property["description"] === "string") addText(bags, textField, property["description"]);
-      if (Array.isArray(property["enum"])) addText(bags, textField, property["enum"].filter((item) => typeof item === "string").join(" "));
+      if (Array.isArray(property["enum"])) {
+        addText(bags, textField, property["enum"].filter((item) => typeof item === "string").join(" "));
+      }
       addParameters(bags, property, depth + 1, nameField, textField);
       addParameters(bags, property["items"], depth + 1, nameField, textField);
     }
