@@ -213,6 +213,13 @@ describe("findIdentifierProviders", () => {
     expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources])).size).toBe(0);
     expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources.slice(1)])).get("shop_reviews")).toEqual([["shop_list_b", "shop_list_c", "shop_list_d"]]);
   });
+
+  it("links nothing when more than 64 tools return the identifier, related or not", () => {
+    const others = Array.from({ length: 64 }, (_, at) => ({ ...needs(`feed_${at}`), outputSchema: returns("product_id") }));
+    const source = { ...needs("shop_search"), outputSchema: returns("product_id") };
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others.slice(1)])).get("shop_reviews")).toEqual([["shop_search"]]);
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others])).size).toBe(0);
+  });
 });
 
 describe("fuseRankings", () => {
