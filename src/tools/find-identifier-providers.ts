@@ -13,81 +13,60 @@ const mostSources = 3;
 const mostCandidates = 64;
 
 /**
- * The words of a property name, lowercased: `originSkyId` → `origin sky id`,
- * `product_id` → `product id`.
+ * The words of a name, lowercased and joined by spaces: `originSkyId` →
+ * `origin sky id`, `product_id` → `product id`.
  *
- * @param name - a property name.
+ * @param name - a property or tool name.
  * @returns its words.
  */
-function nameWords(name: string): string[] {
+function nameWords(name: string): string {
   return name
-    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1$3 $2$4")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== "");
+    .filter((word) => word !== "")
+    .join(" ");
 }
 
 /**
- * The names of an object schema's properties, one level deep and in the
- * items of an array.
+ * The identifiers among some property names: those whose last word is `id`
+ * and that say of what (`geoId`, `product_id`, not `id`).
+ *
+ * @param names - property names.
+ * @returns their words.
+ */
+function identifiers(names: readonly unknown[]): string[] {
+  return names
+    .filter((name): name is string => typeof name === "string" && /.id$/iu.test(name))
+    .map(nameWords)
+    .filter((words) => / id$/u.test(words));
+}
+
+/**
+ * The property names of an object schema, and of its array's items.
  *
  * @param schema - a JSON Schema.
- * @returns the property names.
+ * @returns the names.
  */
 function propertyNames(schema: unknown): string[] {
   if (!isSchemaObject(schema)) return [];
   const properties = schema["properties"];
-  const own = isSchemaObject(properties) ? Object.keys(properties) : [];
-  return [...own, ...(isSchemaObject(schema["items"]) ? propertyNames(schema["items"]) : [])];
+  return [...(isSchemaObject(properties) ? Object.keys(properties) : []), ...propertyNames(schema["items"])];
 }
 
 /**
- * The identifier parameters a tool requires: required inputs whose name
- * ends with the word `id` and says of what (`geoId`, `product_id`, not `id`).
+ * The words of a tool name that say what it is about: three letters or more,
+ * plurals aside (`Goodreads_Get_Authors_Books` → `goodread`, `get`, `author`,
+ * `book`).
  *
  * @param tool - the descriptor.
- * @returns each parameter's words.
- */
-function requiredIdentifiers(tool: ToolDescriptor): string[][] {
-  const schema = tool.inputSchema as unknown;
-  const required = isSchemaObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : [];
-  return required
-    .filter((name): name is string => typeof name === "string")
-    .map(nameWords)
-    .filter((words) => words.length >= 2 && words.at(-1) === "id");
-}
-
-/**
- * Whether an output property can fill an identifier parameter: same words,
- * or the parameter's words end with all of the property's, two at least
- * (`originSkyId` is filled by `skyId`, not by `id`).
- *
- * @param parameter - the parameter's words.
- * @param output - the output property's words.
- * @returns whether it fits.
- */
-function fills(parameter: readonly string[], output: readonly string[]): boolean {
-  if (output.length < 2 || output.length > parameter.length) return false;
-  const offset = parameter.length - output.length;
-  return output.every((word, at) => parameter[offset + at] === word);
-}
-
-/**
- * The words of a tool name that say what it is about: three letters or
- * more, plurals aside (`Goodreads_Get_Authors_Books` → `goodread`, `get`,
- * `author`, `book`). Tools that share one are of one service or about one
- * thing.
- *
- * @param name - a tool name.
  * @returns the words.
  */
-function topicWords(name: string): Set<string> {
-  return new Set(
-    nameWords(name)
-      .filter((word) => word.length >= 3)
-      .map((word) => word.replace(/s$/u, "")),
-  );
+function topicWords(tool: ToolDescriptor): string[] {
+  return nameWords(tool.name)
+    .split(" ")
+    .filter((word) => word.length > 2)
+    .map((word) => word.replace(/s$/u, ""));
 }
 
 const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonly string[])[]>>();
@@ -95,17 +74,19 @@ const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonl
 /**
  * Finds, for each tool that requires an identifier, the tools whose output
  * holds it: a request to "find hotels in Lisbon" needs the hotel search,
- * which takes a `geoId`, and the location search that returns one. A source
- * is a tool that returns the identifier without requiring it and whose name
- * shares a word with the tool it serves (one service, or one kind of thing:
- * an `authorId` of one site is not another's); when more than three tools
- * qualify (or more than 64 return it at all), none is taken: the identifier
- * is too common to say which. Tools without an output schema provide
- * nothing. Built once per catalog.
+ * which takes a `geoId`, and the location search that returns one. An output
+ * fills a parameter of the same words or whose words end with its own, two at
+ * least (`skyId` fills `originSkyId`; `id` fills nothing). A source returns
+ * the identifier without requiring it, and its name shares a word with the
+ * tool it serves (one service, or one kind of thing: an `authorId` of one
+ * site is not another's); when more than three tools qualify (or more than
+ * 64 return it at all), none is taken: the identifier is too common to say
+ * which. Tools without an output schema provide nothing. Built once per
+ * catalog.
  *
  * @param catalog - the compiled catalog.
  * @returns tool name → per identifier it requires and some tool provides,
- *   the names of those tools in catalog order; tools that need none are absent.
+ *   the names of those tools; tools that need none are absent.
  *
  * @example
  * ```ts
@@ -113,47 +94,40 @@ const cache = new WeakMap<CompiledCatalog, ReadonlyMap<string, readonly (readonl
  * ```
  */
 export function findIdentifierProviders(catalog: CompiledCatalog): ReadonlyMap<string, readonly (readonly string[])[]> {
-  const cached = cache.get(catalog);
-  if (cached !== undefined) return cached;
-  // Output property names by their words, so that each parameter looks up
-  // its suffixes instead of scanning every tool's outputs.
-  const needs = new Map(catalog.tools.map((tool) => [tool, requiredIdentifiers(tool)]));
-  const order = new Map(catalog.tools.map((tool, at) => [tool, at]));
-  const topicsOf = new Map<ToolDescriptor, Set<string>>();
-  const topics = (tool: ToolDescriptor): Set<string> => {
-    let words = topicsOf.get(tool);
-    if (words === undefined) topicsOf.set(tool, (words = topicWords(tool.name)));
-    return words;
-  };
+  let providers = cache.get(catalog);
+  if (providers !== undefined) return providers;
+  const needs = new Map<ToolDescriptor, string[]>();
+  for (const tool of catalog.tools) {
+    const schema: unknown = tool.inputSchema;
+    needs.set(tool, identifiers(isSchemaObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : []));
+  }
+  // Tools by the identifiers they return, so that a parameter looks up its
+  // endings instead of scanning every tool's outputs.
   const returning = new Map<string, Set<ToolDescriptor>>();
   for (const tool of catalog.tools) {
-    // Only names ending in "id" can fill an identifier; skip the rest unsplit.
-    for (const words of propertyNames(tool.outputSchema).filter((name) => /id$/iu.test(name)).map(nameWords)) {
+    for (const words of identifiers(propertyNames(tool.outputSchema))) {
       // A tool that needs the identifier it returns is not where it comes from.
-      if (words.length < 2 || (needs.get(tool) ?? []).some((needed) => fills(needed, words))) continue;
-      const key = words.join(" ");
-      const set = returning.get(key) ?? new Set();
-      set.add(tool);
-      returning.set(key, set);
+      if (needs.get(tool)?.some((needed) => ` ${needed}`.endsWith(` ${words}`))) continue;
+      returning.set(words, (returning.get(words) ?? new Set()).add(tool));
     }
   }
-  const providers = new Map<string, string[][]>();
-  for (const tool of catalog.tools) {
-    const found: string[][] = [];
-    for (const parameter of needs.get(tool) ?? []) {
+  const found = new Map<string, string[][]>();
+  for (const [tool, parameters] of needs) {
+    const topic = new Set(topicWords(tool));
+    for (const parameter of parameters) {
       const candidates = new Set<ToolDescriptor>();
-      for (let start = 0; start + 2 <= parameter.length; start++) {
-        for (const source of returning.get(parameter.slice(start).join(" ")) ?? []) if (source !== tool) candidates.add(source);
+      const words = parameter.split(" ");
+      for (let start = 0; start < words.length - 1; start++) {
+        for (const source of returning.get(words.slice(start).join(" ")) ?? []) if (source !== tool) candidates.add(source);
       }
       if (candidates.size > mostCandidates) continue;
-      const topic = topics(tool);
-      const sources = [...candidates].filter((source) => [...topics(source)].some((word) => topic.has(word)));
+      const sources = [...candidates].filter((source) => topicWords(source).some((word) => topic.has(word)));
       if (sources.length > 0 && sources.length <= mostSources) {
-        found.push(sources.sort((x, y) => (order.get(x) ?? 0) - (order.get(y) ?? 0)).map((source) => source.name));
+        found.set(tool.name, [...(found.get(tool.name) ?? []), sources.map((source) => source.name)]);
       }
     }
-    if (found.length > 0) providers.set(tool.name, found);
   }
+  providers = found;
   cache.set(catalog, providers);
   return providers;
 }

@@ -75,23 +75,17 @@ function withIdentifierProviders(
   ratio: number,
 ): ToolScore[] {
   const top = ranking.slice(0, k);
-  if (providers.size === 0) return top;
-  const rank = new Map(ranking.map((item, at) => [item.name, at]));
   const best = top[0]?.score ?? 0;
+  // Unranked (-1) becomes the largest unsigned number, so it places last.
+  const place = (name: string): number => ranking.findIndex((item) => item.name === name) >>> 0;
   const chosen: ToolScore[] = [];
-  const taken = new Set<string>();
   for (const item of top) {
-    if (chosen.length >= k) break;
-    if (taken.has(item.name)) continue;
     chosen.push(item);
-    taken.add(item.name);
     if (item.score < best * ratio) continue;
     for (const group of providers.get(item.name) ?? []) {
-      if (group.some((name) => taken.has(name) || top.some((other) => other.name === name))) continue;
-      const place = (name: string): number => rank.get(name) ?? Number.POSITIVE_INFINITY;
-      const source = [...group].sort((a, c) => place(a) - place(c))[0] as string;
-      chosen.push({ name: source, score: item.score });
-      taken.add(source);
+      // Never one already chosen or among the top: each tool appears once.
+      if (group.some((name) => [...top, ...chosen].some((other) => other.name === name))) continue;
+      chosen.push({ name: group.reduce((source, name) => (place(name) < place(source) ? name : source)), score: item.score });
     }
   }
   return chosen.slice(0, k);
