@@ -7,9 +7,12 @@ import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
 import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
 
 /**
- * Ranks the tools of a catalog for a request with BM25 over each tool's name
- * (split at `_ . -` and camelCase), title, description and parameter names,
- * descriptions and enum values, names weighing most. Tokenization handles
+ * Ranks the tools of a catalog for a request with BM25F over each tool's name
+ * (split at `_ . -` and camelCase), title, description, parameter names,
+ * descriptions and enum values, and the same of its output schema: names
+ * weigh most, what a tool returns least, and each field is normalized by its
+ * own length, so long parameter descriptions do not bury a match in a name.
+ * Tokenization handles
  * English (stop words, light stemming) and Chinese (character bigrams and
  * unigrams); a bilingual glossary expands the query both ways. The index is
  * built once per catalog object and cached.

@@ -4,6 +4,7 @@
  * @module
  */
 import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
+import { findIdentifierProviders } from "./find-identifier-providers.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
 import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
 import type { ToolDescriptor } from "./tool-descriptor.ts";
@@ -32,7 +33,9 @@ export interface SelectToolsOptions extends ToolSearchOptions {
   k?: number;
   /**
    * A tool co-usage graph, `{ tool: [tools it works with] }` (edges as
-   * given, not symmetrized). Partners of strong hits take the weakest slots.
+   * given, not symmetrized). Partners of strong hits take the slots no tool
+   * matched, and replace weak hits when the request matches them too (ranked
+   * within the first `2k`), best ranked first.
    */
   graph?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -42,8 +45,50 @@ export interface SelectToolsOptions extends ToolSearchOptions {
    * @defaultValue `0.5`
    */
   strongHitRatio?: number;
+  /**
+   * Whether a strong hit brings along the tool that returns an identifier it
+   * requires (see `findIdentifierProviders`): `hotel_search` taking a
+   * `geoId` brings the location search whose output has one.
+   *
+   * @defaultValue `true`
+   */
+  identifierProviders?: boolean;
   /** How deep the fused rankings are taken. @defaultValue `max(50, 4k)` */
   depth?: number;
+}
+
+/**
+ * The best `k` of a ranking, each strong hit followed by the tool that
+ * provides an identifier it requires (the best ranked of them, when several
+ * do), unless that tool is among the `k` already.
+ *
+ * @param ranking - the ranking, best first.
+ * @param k - how many to keep.
+ * @param providers - see `findIdentifierProviders`.
+ * @param ratio - a hit is strong at this share of the best score.
+ * @returns at most `k` scores; a provider has the score of the tool it serves.
+ */
+function withIdentifierProviders(
+  ranking: readonly ToolScore[],
+  k: number,
+  providers: ReadonlyMap<string, readonly (readonly string[])[]>,
+  ratio: number,
+): ToolScore[] {
+  const top = ranking.slice(0, k);
+  const best = top[0]?.score ?? 0;
+  // Unranked (-1) becomes the largest unsigned number, so it places last.
+  const place = (name: string): number => ranking.findIndex((item) => item.name === name) >>> 0;
+  const chosen: ToolScore[] = [];
+  for (const item of top) {
+    chosen.push(item);
+    if (item.score < best * ratio) continue;
+    for (const group of providers.get(item.name) ?? []) {
+      // Never one already chosen or among the top: each tool appears once.
+      if (group.some((name) => [...top, ...chosen].some((other) => other.name === name))) continue;
+      chosen.push({ name: group.reduce((source, name) => (place(name) < place(source) ? name : source)), score: item.score });
+    }
+  }
+  return chosen.slice(0, k);
 }
 
 /**
@@ -55,7 +100,13 @@ export interface SelectToolsOptions extends ToolSearchOptions {
  * @param options - `k`, `graph`, `strongHitRatio`.
  * @returns the selected descriptors.
  */
-function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[], byName: (name: string) => ToolDescriptor | undefined, options: SelectToolsOptions): ToolDescriptor[] {
+function finish(
+  ranking: readonly ToolScore[],
+  tools: readonly ToolDescriptor[],
+  byName: (name: string) => ToolDescriptor | undefined,
+  providers: ReadonlyMap<string, readonly (readonly string[])[]>,
+  options: SelectToolsOptions,
+): ToolDescriptor[] {
   const k = checkK(options.k);
   const known = ranking.filter((item) => byName(item.name) !== undefined);
   if (tools.length <= k) {
@@ -63,7 +114,7 @@ function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[],
     const ranked = new Set(known.map((item) => item.name));
     return [...known.map((item) => byName(item.name) as ToolDescriptor), ...tools.filter((tool) => !ranked.has(tool.name))];
   }
-  const top = known.slice(0, k);
+  const top = withIdentifierProviders(known, k, providers, options.strongHitRatio ?? 0.5);
   const graph = options.graph;
   if (graph !== undefined && top.length > 0) {
     const best = top[0]?.score ?? 0;
@@ -78,7 +129,17 @@ function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[],
     }
     const free = k - top.length;
     const replaceable = top.length - strong.length;
-    const taken = partners.slice(0, free + replaceable);
+    // A partner the request also matches, if only below the cut, may replace
+    // a weak hit; one it does not match only fills a slot nothing matched.
+    // Rank, not graph order, decides among the first: a graph learned from
+    // past runs links much that a given request does not need.
+    const rank = new Map(known.map((item, at) => [item.name, at]));
+    const near = (name: string): boolean => (rank.get(name) ?? Number.POSITIVE_INFINITY) < 2 * k;
+    const taken = partners
+      .filter(near)
+      .sort((a, c) => (rank.get(a) ?? 0) - (rank.get(c) ?? 0))
+      .slice(0, free + replaceable);
+    taken.push(...partners.filter((name) => !near(name)).slice(0, free - Math.max(0, taken.length - replaceable)));
     const kept = top.slice(0, Math.min(top.length, k - taken.length));
     return [...kept.map((item) => item.name), ...taken].map((name) => byName(name) as ToolDescriptor);
   }
@@ -94,8 +155,11 @@ function finish(ranking: readonly ToolScore[], tools: readonly ToolDescriptor[],
  * 2. with a `retriever` (for example embeddings with cosine top-K), its
  *    ranking fused with the lexical one by reciprocal-rank fusion;
  * 3. the best `k`;
- * 4. with a co-usage `graph`, the partners of strong hits (say `hotel_search`
- *    and `weather` for a `flight_search` hit) replace the weakest of those `k`.
+ * 4. a strong hit that requires an identifier (`geoId`) brings along the
+ *    tool whose output has it (see `identifierProviders`);
+ * 5. with a co-usage `graph`, the partners of strong hits (say `hotel_search`
+ *    and `weather` for a `flight_search` hit) take the slots nothing matched,
+ *    and replace weak hits when the request matches them too.
  *
  * Tools without any match are not returned, unless the whole catalog has at
  * most `k` tools (then all are, best first). The order is deterministic:
@@ -125,11 +189,15 @@ export function selectTools(
   const depth = options.depth ?? Math.max(50, 4 * k);
   const byName = (name: string): ToolDescriptor | undefined => catalog.get(name);
   const retriever = options.retriever;
-  const lexical = toolSearchIndex(catalog).search(query, options, retriever === undefined ? k : depth);
-  if (retriever === undefined) return finish(lexical, catalog.tools, byName, options);
+  const providers: ReadonlyMap<string, readonly (readonly string[])[]> =
+    options.identifierProviders === false ? new Map() : findIdentifierProviders(catalog);
+  // Providers and partners are picked by their rank below the cut, so they need the deeper ranking.
+  const shallow = retriever === undefined && providers.size === 0 && options.graph === undefined;
+  const lexical = toolSearchIndex(catalog).search(query, options, shallow ? k : depth);
+  if (retriever === undefined) return finish(lexical, catalog.tools, byName, providers, options);
   const retrieved = retriever(query, catalog.tools);
   const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>
-    finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, options);
+    finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, providers, options);
   if (typeof (retrieved as PromiseLike<unknown>).then === "function") return Promise.resolve(retrieved).then(combine);
   return combine(retrieved as readonly ToolScore[]);
 }

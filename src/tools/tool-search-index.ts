@@ -44,7 +44,7 @@ export interface ToolSearchIndex {
 }
 
 // BM25 parameters and field weights: a name is the strongest evidence of
-// what a tool does, a parameter's description the weakest.
+// what a tool does, a parameter's description weak, an output's the weakest.
 const k1 = 1.2;
 const b = 0.75;
 const nameWeight = 3;
@@ -52,58 +52,93 @@ const titleWeight = 2;
 const descriptionWeight = 1;
 const parameterNameWeight = 1;
 const parameterTextWeight = 0.5;
+// What a tool returns says what it is for ("the number of plays" → `play_count`),
+// less surely than what it takes.
+const outputNameWeight = 0.5;
+const outputTextWeight = 0.25;
 const expansionWeight = 0.6;
 // A single Chinese character is weak evidence next to a bigram (查 in 查询, 查找, 检查…).
 const singleCharacterWeight = 0.3;
 const singleCjkCharacter = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
 
+/** The fields of a tool that are searched, each with its own length normalization. */
+const Field = {
+  Name: 0,
+  Title: 1,
+  Description: 2,
+  ParameterName: 3,
+  ParameterText: 4,
+  OutputName: 5,
+  OutputText: 6,
+} as const;
+type Field = (typeof Field)[keyof typeof Field];
+const fieldCount = 7;
+const fieldWeights = [
+  nameWeight,
+  titleWeight,
+  descriptionWeight,
+  parameterNameWeight,
+  parameterTextWeight,
+  outputNameWeight,
+  outputTextWeight,
+];
+
+/** A tool's terms, counted per field. */
+type FieldBags = Map<string, number>[];
+
 /**
- * Adds weighted terms of a text to a bag.
+ * Counts the terms of a text in one field.
  *
- * @param bag - term → weighted frequency.
+ * @param bags - the tool's bags.
+ * @param field - the field.
  * @param text - the text.
- * @param weight - the field weight.
  */
-function addText(bag: Map<string, number>, text: string, weight: number): void {
-  for (const term of tokenizeText(text)) bag.set(term, (bag.get(term) ?? 0) + weight);
+function addText(bags: FieldBags, field: Field, text: string): void {
+  const bag = bags[field] as Map<string, number>;
+  for (const term of tokenizeText(text)) bag.set(term, (bag.get(term) ?? 0) + 1);
 }
 
 /**
- * Adds parameter names, descriptions and enum values (two levels deep).
+ * Adds property names, descriptions and enum values (two levels deep).
  *
- * @param bag - term → weighted frequency.
+ * @param bags - the tool's bags.
  * @param schema - an object schema.
  * @param depth - the current depth.
+ * @param nameField - the field property names go to.
+ * @param textField - the field descriptions and enum values go to.
  */
-function addParameters(bag: Map<string, number>, schema: unknown, depth: number): void {
+function addParameters(bags: FieldBags, schema: unknown, depth: number, nameField: Field, textField: Field): void {
   if (!isSchemaObject(schema) || depth > 2) return;
   const properties = schema["properties"];
   if (isSchemaObject(properties)) {
     for (const [name, property] of Object.entries(properties)) {
-      addText(bag, name, parameterNameWeight);
+      addText(bags, nameField, name);
       if (!isSchemaObject(property)) continue;
-      if (typeof property["description"] === "string") addText(bag, property["description"], parameterTextWeight);
-      if (Array.isArray(property["enum"])) addText(bag, property["enum"].filter((item) => typeof item === "string").join(" "), parameterTextWeight);
-      addParameters(bag, property, depth + 1);
-      addParameters(bag, property["items"], depth + 1);
+      if (typeof property["description"] === "string") addText(bags, textField, property["description"]);
+      if (Array.isArray(property["enum"])) {
+        addText(bags, textField, property["enum"].filter((item) => typeof item === "string").join(" "));
+      }
+      addParameters(bags, property, depth + 1, nameField, textField);
+      addParameters(bags, property["items"], depth + 1, nameField, textField);
     }
   }
 }
 
 /**
- * The weighted terms of one tool.
+ * The terms of one tool, per field.
  *
  * @param tool - the descriptor.
- * @returns term → weighted frequency.
+ * @returns one bag per field, term → count.
  */
-function documentTerms(tool: ToolDescriptor): Map<string, number> {
-  const bag = new Map<string, number>();
-  addText(bag, tool.name, nameWeight);
-  if (tool.title !== undefined) addText(bag, tool.title, titleWeight);
-  else if (typeof tool.annotations?.title === "string") addText(bag, tool.annotations.title, titleWeight);
-  addText(bag, tool.description, descriptionWeight);
-  addParameters(bag, tool.inputSchema as JsonSchema, 0);
-  return bag;
+function documentFields(tool: ToolDescriptor): FieldBags {
+  const bags: FieldBags = Array.from({ length: fieldCount }, () => new Map<string, number>());
+  addText(bags, Field.Name, tool.name);
+  if (tool.title !== undefined) addText(bags, Field.Title, tool.title);
+  else if (typeof tool.annotations?.title === "string") addText(bags, Field.Title, tool.annotations.title);
+  addText(bags, Field.Description, tool.description);
+  addParameters(bags, tool.inputSchema as JsonSchema, 0, Field.ParameterName, Field.ParameterText);
+  addParameters(bags, tool.outputSchema as JsonSchema, 0, Field.OutputName, Field.OutputText);
+  return bags;
 }
 
 const reverseGlossaries = new WeakMap<object, Map<string, string[]>>();
@@ -171,12 +206,26 @@ export function toolSearchIndex(catalog: CompiledCatalog): ToolSearchIndex {
   const cached = indexes.get(catalog);
   if (cached !== undefined) return cached;
   const tools = catalog.tools;
-  const bags = tools.map(documentTerms);
-  const lengths = bags.map((bag) => [...bag.values()].reduce((sum, weight) => sum + weight, 0));
-  const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length) || 1;
+  // BM25F: each field's counts are normalized by that field's length against
+  // its average, weighted, summed, and only then saturated. A tool with long
+  // parameter descriptions is not penalized for them when its name matches,
+  // as it is when all fields share one length.
+  const fields = tools.map(documentFields);
+  const averages = Array.from({ length: fieldCount }, (_, field) => {
+    let total = 0;
+    for (const bags of fields) for (const count of (bags[field] as Map<string, number>).values()) total += count;
+    return total / Math.max(1, tools.length);
+  });
   const collected = new Map<string, { documents: number[]; weights: number[] }>();
-  bags.forEach((bag, document) => {
-    for (const [term, frequency] of bag) {
+  fields.forEach((bags, document) => {
+    const combined = new Map<string, number>();
+    bags.forEach((bag, field) => {
+      let length = 0;
+      for (const count of bag.values()) length += count;
+      const norm = (fieldWeights[field] ?? 0) / (1 - b + (b * length) / ((averages[field] ?? 0) || 1));
+      if (norm > 0) for (const [term, count] of bag) combined.set(term, (combined.get(term) ?? 0) + count * norm);
+    });
+    for (const [term, frequency] of combined) {
       let posting = collected.get(term);
       if (posting === undefined) {
         posting = { documents: [], weights: [] };
@@ -189,10 +238,7 @@ export function toolSearchIndex(catalog: CompiledCatalog): ToolSearchIndex {
   const postings = new Map<string, { documents: Int32Array; weights: Float64Array }>();
   for (const [term, { documents, weights }] of collected) {
     const idf = Math.log(1 + (tools.length - documents.length + 0.5) / (documents.length + 0.5));
-    const final = weights.map((frequency, at) => {
-      const norm = k1 * (1 - b + (b * (lengths[documents[at] ?? 0] ?? 0)) / average);
-      return (idf * frequency * (k1 + 1)) / (frequency + norm);
-    });
+    const final = weights.map((frequency) => (idf * frequency * (k1 + 1)) / (frequency + k1));
     postings.set(term, { documents: Int32Array.from(documents), weights: Float64Array.from(final) });
   }
   const scores = new Float64Array(tools.length);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
+import { findIdentifierProviders } from "../../src/tools/find-identifier-providers.ts";
+import { compileCatalog, createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
 import type { ToolDescriptor } from "../../src/index.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases } from "../fixtures/tools/catalog.ts";
 
@@ -62,6 +63,19 @@ describe("rankTools", () => {
     expect(rankTools("北京天气", tools, { synonyms: { 天气: "measurements" } }).map((item) => item.name)).toEqual(["weather_history"]);
   });
 
+  it("normalizes each field by its own length, so long parameter descriptions do not bury a name match", () => {
+    const words = "an identifier taken from the results of another lookup in the same collection ".repeat(10);
+    const described = Object.fromEntries(Array.from({ length: 12 }, (_, at) => [`field_${at}`, { type: "string", description: words }]));
+    const tools = [tool("FlightSearch", "Available routes.", described), tool("airport_lookup", "Finds the airport nearest a flight's city"), tool("currency_rates", "Rates")];
+    expect(rankTools("flight", tools).map((item) => item.name)).toEqual(["FlightSearch", "airport_lookup"]);
+  });
+
+  it("reads what a tool returns as a weaker field than what it takes", () => {
+    const counter = { ...tool("PostsReels", "Posts of an account", { user_id: { type: "string" } }), outputSchema: { type: "object", properties: { play_count: { type: "integer", description: "How many times a reel was played" } } } };
+    const tools = [counter, tool("user_search", "Finds an account"), tool("plays", "Lists plays", { play_count: { type: "integer" } })];
+    expect(rankTools("number of plays", tools).map((item) => item.name)).toEqual(["plays", "PostsReels"]);
+  });
+
   it("returns nothing for a query without matches, and ties in catalog order", () => {
     expect(rankTools("", tools)).toEqual([]);
     expect(rankTools("zzz qqq", tools)).toEqual([]);
@@ -89,10 +103,19 @@ describe("selectTools", () => {
     expect(names(selectTools("gamma", small))).toEqual(["c", "a", "b"]);
   });
 
-  it("lets partners of strong hits take the weakest slots (collaborative expansion)", () => {
+  it("lets partners of strong hits take the slots nothing matched (collaborative expansion)", () => {
     const query = "Cheapest flight from Boston to Denver on June 3";
-    expect(names(selectTools(query, catalog, { k: 3 }))).toEqual(["flight_search", "train_ticket_search"]);
-    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "hotel_search", "get_weather_forecast"]);
+    expect(names(selectTools(query, catalog, { k: 4 }))).toEqual(["flight_search", "train_ticket_search"]);
+    expect(names(selectTools(query, catalog, { k: 4, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search", "get_weather_forecast"]);
+    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search"]);
+  });
+
+  it("lets a partner replace a weak hit only when the request matches it too, best ranked first", () => {
+    const tools = [tool("flights", "search flights"), tool("trains", "search trains"), tool("buses", "search buses"), tool("hotels", "hotels near an airport, search by city"), tool("weather", "forecast")];
+    expect(names(selectTools("search flights", tools, { k: 2 }))).toEqual(["flights", "trains"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather", "hotels"] } }))).toEqual(["flights", "hotels"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather"] } }))).toEqual(["flights", "trains"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["hotels", "buses"] } }))).toEqual(["flights", "buses"]);
   });
 
   it("keeps strong hits, fills empty slots with partners and ignores unknown partners", () => {
@@ -101,6 +124,22 @@ describe("selectTools", () => {
     expect(names(selectTools("search flights", tools, { k: 3, graph }))).toEqual(["flights", "hotels", "weather"]);
     expect(names(selectTools("search flights", tools, { k: 2, graph }))).toEqual(["flights", "hotels"]);
     expect(names(selectTools("search flights", tools, { k: 1, graph }))).toEqual(["flights"]);
+  });
+
+  it("brings along the tool that returns an identifier a strong hit requires", () => {
+    const returns = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: "object", properties });
+    const hotels = { ...tool("TravelSearchHotels", "Search hotels by location and dates", { geoId: { type: "string" }, checkIn: { type: "string" } }), inputSchema: { type: "object", properties: { geoId: { type: "string" }, checkIn: { type: "string" } }, required: ["geoId", "checkIn"] } };
+    const tools = [
+      hotels,
+      { ...tool("TravelSearchLocation", "Look up a place", { query: { type: "string" } }), outputSchema: returns({ geoId: { type: "string" }, name: { type: "string" } }) },
+      { ...tool("ForumTopPosts", "Top posts of a forum"), outputSchema: returns({ geoId: { type: "string" } }) },
+      tool("restaurant_search", "Search restaurants by city"),
+      tool("flight_search", "Search flights for dates"),
+      tool("weather", "Weather of a city"),
+    ];
+    const query = "search hotels in Lisbon for May 3";
+    expect(names(selectTools(query, tools, { k: 3 }))).toEqual(["TravelSearchHotels", "TravelSearchLocation", "restaurant_search"]);
+    expect(names(selectTools(query, tools, { k: 3, identifierProviders: false }))).toEqual(["TravelSearchHotels", "restaurant_search", "flight_search"]);
   });
 
   it("fuses a retriever's ranking by reciprocal rank", () => {
@@ -145,6 +184,41 @@ describe("selectTools", () => {
     big.push(tool("refund_invoice", "Refund a paid invoice"));
     expect(names(selectTools("refund an invoice", big, { k: 1 }))).toEqual(["refund_invoice"]);
     expect(selectTools("tickets", big, { k: 6 })).toHaveLength(6);
+  });
+});
+
+describe("findIdentifierProviders", () => {
+  const returns = (...names: string[]): ToolDescriptor["outputSchema"] => ({ type: "object", properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])) });
+  const needs = (name: string, ...required: string[]): ToolDescriptor => ({
+    name,
+    description: "",
+    inputSchema: { type: "object", properties: Object.fromEntries(required.map((key) => [key, { type: "string" }])), required },
+  });
+
+  it("links a required identifier to related tools that return it without needing it", () => {
+    const tools = [
+      needs("SkyFlightSearch", "originSkyId", "date", "id"),
+      { ...needs("SkySearchAirport", "query"), outputSchema: returns("skyId", "entityId") },
+      { ...needs("SkyAirportInfo", "skyId"), outputSchema: returns("skyId") },
+      { ...needs("BlogPosts"), outputSchema: returns("skyId") },
+    ];
+    expect(findIdentifierProviders(compileCatalog(tools))).toEqual(new Map([
+      ["SkyFlightSearch", [["SkySearchAirport"]]],
+      ["SkyAirportInfo", [["SkySearchAirport"]]],
+    ]));
+  });
+
+  it("links nothing when more than three tools return the identifier", () => {
+    const sources = ["a", "b", "c", "d"].map((letter) => ({ ...needs(`shop_list_${letter}`), outputSchema: returns("product_id") }));
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources])).size).toBe(0);
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources.slice(1)])).get("shop_reviews")).toEqual([["shop_list_b", "shop_list_c", "shop_list_d"]]);
+  });
+
+  it("links nothing when more than 64 tools return the identifier, related or not", () => {
+    const others = Array.from({ length: 64 }, (_, at) => ({ ...needs(`feed_${at}`), outputSchema: returns("product_id") }));
+    const source = { ...needs("shop_search"), outputSchema: returns("product_id") };
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others.slice(1)])).get("shop_reviews")).toEqual([["shop_search"]]);
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others])).size).toBe(0);
   });
 });
 
