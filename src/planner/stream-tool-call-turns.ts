@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool, PlanModelToolCall, PlanModelToolResult } from "../model/plan-model.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
@@ -14,6 +14,8 @@ import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import { readModelStream } from "../model/read-model-stream.ts";
+import { canonicalJson } from "../shared/canonical-json.ts";
+import { createStreamedCallArguments, type StreamedCallArguments } from "./streamed-call-arguments.ts";
 
 /** Everything a native tool-call planning run needs. */
 export interface ToolCallTurnsSetup {
@@ -39,50 +41,55 @@ export interface ToolCallTurnsSetup {
   timeouts: ModelTimeouts;
 }
 
-/** A native call as it streams. */
-interface OpenCall {
-  toolName: string;
-  text: string;
-  parser: JsonStreamParser;
-  /** The parser gave up: the input is not JSON. */
-  broken: boolean;
-}
-
-/** A call of the turn, as it will be told back to the model. */
+/** A native call of the turn, from its first part to its final input. */
 interface TurnCall {
+  toolName: string;
+  /** Its arguments as they stream, until the provider says they ended. */
+  streamed?: StreamedCallArguments;
+  /** The call as it will be told back to the model. */
   call: PlanModelToolCall;
-  /** The step it became, or the issues that dropped it. */
+  /** The canonical JSON of the arguments its step (or its issues) were decided on; unset while undecided. */
+  decided?: string;
+  /** The position of its step in the plan, once decided. */
+  at?: number;
+  /** The step it is, or the issues that dropped it. */
   stepId?: string;
   issues?: PlanIssue[];
+  /** What the model also hears when the call did not succeed. */
+  notes: string[];
 }
 
 /** The longest fallback reply, in characters. */
 const maxFallbackLength = 2_000;
 
+/** The longest quote of a call's arguments in a message, in characters. */
+const maxQuoteLength = 200;
+
 /**
- * Reads a call's JSON arguments.
+ * Reads a call's JSON arguments leniently: no text is `{}`.
  *
- * @param open - the call as it streamed.
- * @param whole - the whole input text, when the model sent the call whole.
+ * @param text - the whole input text.
  * @returns the arguments, or undefined when they are not JSON.
  */
-function readArguments(open: OpenCall | undefined, whole: string | undefined): { value: unknown } | undefined {
-  const text = whole ?? open?.text ?? "";
+function readArguments(text: string): { value: unknown } | undefined {
   if (text.trim() === "") return { value: {} };
-  let parser = open?.parser;
-  if (whole !== undefined || parser === undefined || open?.broken === true) {
-    parser = createJsonStreamParser();
-    try {
-      parser.write(text);
-    } catch {
-      return undefined;
-    }
-  }
+  const parser = createJsonStreamParser();
   try {
+    parser.write(text);
     return { value: parser.end() };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Quotes a call's arguments in a message.
+ *
+ * @param text - their text.
+ * @returns the quote, shortened.
+ */
+function quote(text: string): string {
+  return text.length > maxQuoteLength ? `${text.slice(0, maxQuoteLength)}…` : text;
 }
 
 /**
@@ -92,10 +99,11 @@ function readArguments(open: OpenCall | undefined, whole: string | undefined): {
  * @param index - the call's position.
  * @param stepId - the id it would have had.
  * @param message - what happened, without the path.
+ * @param pointer - the place inside the step (`/arguments`).
  * @returns the issue.
  */
-function callIssue(code: PlanIssue["code"], index: number, stepId: string, message: string): PlanIssue {
-  const path = `/steps/${index}`;
+function callIssue(code: PlanIssue["code"], index: number, stepId: string, message: string, pointer = ""): PlanIssue {
+  const path = `/steps/${index}${pointer}`;
   return { code, index, stepId, path, message: `${message} (${path})` };
 }
 
@@ -108,14 +116,13 @@ function callIssue(code: PlanIssue["code"], index: number, stepId: string, messa
  */
 function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelToolResult {
   const base = { callId: entry.call.callId, toolName: entry.call.toolName };
-  if (entry.stepId === undefined) {
-    return { ...base, output: `Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`, isError: true };
-  }
+  const failure = (output: string): PlanModelToolResult => ({ ...base, output: [output, ...entry.notes].join("; "), isError: true });
+  if (entry.stepId === undefined) return failure(`Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`);
   const outcome = outcomes.get(entry.stepId);
-  if (outcome === undefined) return { ...base, output: `Not run: no outcome for step "${entry.stepId}"`, isError: true };
+  if (outcome === undefined) return failure(`Not run: no outcome for step "${entry.stepId}"`);
   if (outcome.status === "succeeded") return { ...base, output: outcome.result ?? null };
-  if (outcome.status === "failed") return { ...base, output: `Failed: ${outcome.error}`, isError: true };
-  return { ...base, output: `Not run: ${outcome.reason}`, isError: true };
+  if (outcome.status === "failed") return failure(`Failed: ${outcome.error}`);
+  return failure(`Not run: ${outcome.reason}`);
 }
 
 /**
@@ -167,25 +174,32 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
 
   try {
     for (let turn = 0; turn < setup.maxTurns; turn++) {
-      const open = new Map<string, OpenCall>();
-      const calls: TurnCall[] = [];
-      const closed = new Set<string>();
+      // By call id, in the order the model began them.
+      const calls = new Map<string, TurnCall>();
       let text = "";
       let dropped = false;
 
-      const close = function* (callId: string, toolName: string, whole: string | undefined): Generator<PlannerEvent> {
-        if (closed.has(callId)) return;
-        closed.add(callId);
-        const streamed = open.get(callId);
-        open.delete(callId);
+      const begin = (callId: string, toolName: string, streamed: boolean): TurnCall => {
+        let entry = calls.get(callId);
+        if (entry === undefined) {
+          entry = { toolName, call: { callId, toolName, input: "" }, notes: [] };
+          if (streamed) entry.streamed = createStreamedCallArguments();
+          calls.set(callId, entry);
+        }
+        return entry;
+      };
+
+      // Makes a call a step, or drops it with its issues, on the arguments read from `input`.
+      const decide = function* (entry: TurnCall, read: { value: unknown } | undefined, input: string): Generator<PlannerEvent> {
         const at = position++;
         const id = `s${at + 1}`;
-        const read = readArguments(streamed, whole);
-        const entry: TurnCall = { call: { callId, toolName, input: read?.value ?? whole ?? streamed?.text ?? "" } };
-        calls.push(entry);
+        entry.at = at;
+        entry.decided = read === undefined ? `\u0000${input}` : canonicalJson(read.value);
+        entry.call.input = read === undefined ? input : read.value;
+        const { toolName } = entry;
         let issues: PlanIssue[];
         if (read === undefined) {
-          issues = [callIssue("invalid-argument", at, id, `The arguments of call "${id}" to "${toolName}" are not JSON: ${JSON.stringify((whole ?? streamed?.text ?? "").slice(0, 200))}`)];
+          issues = [callIssue("invalid-argument", at, id, `The arguments of call "${id}" to "${toolName}" are not JSON: ${JSON.stringify(input.slice(0, maxQuoteLength))}`)];
         } else if (steps.length >= maxSteps - 1) {
           const plural = maxSteps === 1 ? "" : "s";
           issues = [callIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`)];
@@ -203,6 +217,33 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
         entry.issues = issues;
         dropped = true;
         for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
+      };
+
+      // The call's final arguments: the provider's whole input, else all the streamed text. What the model
+      // wrote last wins: a step decided on arguments that differ is superseded, and the turn is not clean.
+      const settle = function* (entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
+        const input = whole ?? entry.streamed?.text ?? "";
+        const read = readArguments(input);
+        if (entry.decided === undefined) {
+          yield* decide(entry, read, input);
+          return;
+        }
+        const final = read === undefined ? `\u0000${input}` : canonicalJson(read.value);
+        if (final === entry.decided) return;
+        const earlier = entry.decided.startsWith("\u0000") ? entry.decided.slice(1) : entry.decided;
+        const stale = entry.stepId;
+        dropped = true;
+        delete entry.stepId;
+        delete entry.issues;
+        if (stale !== undefined) {
+          const index = steps.findIndex((step) => step.id === stale);
+          if (index >= 0) steps.splice(index, 1);
+          rejectedIds.add(stale);
+          const message = `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and a turn with such a call runs none of its side-effecting calls`;
+          entry.notes.push(message);
+          yield { type: "issue", issue: callIssue("invalid-argument", entry.at ?? position, stale, message, "/arguments"), action: "dropped" };
+        }
+        yield* decide(entry, read, input);
       };
 
       const call = readModelStream(
@@ -226,44 +267,48 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
           if (part.type === "text") {
             text += part.text;
           } else if (part.type === "tool-input-start") {
-            if (!closed.has(part.callId) && !open.has(part.callId)) {
-              open.set(part.callId, { toolName: part.toolName, text: "", parser: createJsonStreamParser(), broken: false });
-            }
+            begin(part.callId, part.toolName, true);
           } else if (part.type === "tool-input-delta") {
-            const streamed = open.get(part.callId);
-            if (streamed !== undefined) {
-              streamed.text += part.delta;
-              if (!streamed.broken) {
-                try {
-                  streamed.parser.write(part.delta);
-                } catch {
-                  streamed.broken = true;
-                }
-              }
-            }
+            const entry = calls.get(part.callId);
+            const closed = entry?.streamed?.write(part.delta);
+            // The arguments are complete the moment their JSON closes, though the provider may announce it only at the
+            // end of the turn: the call becomes a step now, and its final input confirms or supersedes it.
+            if (entry !== undefined && closed !== undefined && entry.decided === undefined) yield* decide(entry, { value: closed }, entry.streamed?.text ?? "");
           } else if (part.type === "tool-input-end") {
-            const streamed = open.get(part.callId);
-            if (streamed !== undefined) yield* close(part.callId, streamed.toolName, undefined);
+            const entry = calls.get(part.callId);
+            if (entry?.streamed !== undefined) {
+              yield* settle(entry, undefined);
+              delete entry.streamed;
+            }
           } else if (part.type === "tool-call") {
-            yield* close(part.callId, part.toolName, open.has(part.callId) ? undefined : part.input);
+            const entry = begin(part.callId, part.toolName, false);
+            yield* settle(entry, part.input);
+            delete entry.streamed;
           }
         }
       } finally {
         await call.return("missing");
       }
-      // Calls still open when the turn ended were cut off: they never become steps.
-      for (const [callId, streamed] of open) {
+      for (const entry of calls.values()) {
+        if (entry.streamed === undefined) continue;
+        // Arguments that closed but were never announced as ended are read as they are.
+        if (entry.decided !== undefined) {
+          yield* settle(entry, undefined);
+          continue;
+        }
+        // Calls whose arguments never closed were cut off: they never become steps.
         const at = position++;
         const id = `s${at + 1}`;
-        const issue = callIssue("invalid-step", at, id, `Call "${id}" to "${streamed.toolName}" was cut off before its arguments closed and was dropped`);
-        calls.push({ call: { callId, toolName: streamed.toolName, input: streamed.text }, issues: [issue] });
+        const issue = callIssue("invalid-step", at, id, `Call "${id}" to "${entry.toolName}" was cut off before its arguments closed and was dropped`);
+        entry.call.input = entry.streamed.text;
+        entry.issues = [issue];
         rejectedIds.add(id);
         dropped = true;
         yield { type: "issue", issue, action: "dropped" };
       }
       lastText = text;
       const finishedCleanly = finishReason === "stop" || finishReason === "tool-calls";
-      if (calls.length === 0) {
+      if (calls.size === 0) {
         if (finishReason !== "stop") clean = false;
         else replyText = text.trim();
         break;
@@ -274,11 +319,11 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       // A turn cut off ends the loop; a finished turn with invalid calls goes on, so the model hears why they did not run.
       if (!finishedCleanly) break;
       if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1) break;
-      const ids = calls.flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
+      const ids = [...calls.values()].flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
       const outcomes = new Map((await setup.awaitOutcomes(ids)).map((outcome) => [outcome.id, outcome]));
       if (controller.signal.aborted) break;
-      messages.push({ role: "assistant", text, toolCalls: calls.map((entry) => entry.call) });
-      messages.push({ role: "tool", results: calls.map((entry) => toolResult(entry, outcomes)) });
+      messages.push({ role: "assistant", text, toolCalls: [...calls.values()].map((entry) => entry.call) });
+      messages.push({ role: "tool", results: [...calls.values()].map((entry) => toolResult(entry, outcomes)) });
     }
 
     let fallback = false;
