@@ -127,11 +127,19 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
 
 /**
  * Plans from a model's native tool calls. Each call becomes a tool step
- * (`s1`, `s2`, … in call order across turns) the moment its input closes,
- * validated like a step of a JSON plan: its arguments may reference earlier
- * calls (`"{{s1.price}}"`). A call that does not validate is dropped with
- * its issues, and the model hears why with the turn's results.
+ * (`s1`, `s2`, … in the order their arguments close, across turns) the
+ * moment its input closes — its JSON object closing in the deltas, or its
+ * end part, whichever comes first — validated like a step of a JSON plan:
+ * its arguments may reference earlier calls (`"{{s1.price}}"`). A call that
+ * does not validate is dropped with its issues, and the model hears why
+ * with the turn's results.
  *
+ * - The provider's final input (`tool-call`) wins. Equal to the streamed
+ *   arguments as canonical JSON, it confirms the step; different, it
+ *   supersedes it: an `invalid-argument` issue, the early step leaves the
+ *   plan and its outcome is never the call's answer, the final input becomes
+ *   a new step, and the turn is not clean — so a side-effecting tool runs in
+ *   neither version, and a read-only one runs again.
  * - A turn that ends with calls and finish `tool-calls` (or `stop`), with no
  *   call dropped, is clean: `turn-end` says so. With `awaitOutcomes`, the
  *   outcomes go back to the model for the next turn.

@@ -11,8 +11,12 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** One thing the server does while answering: write an event, wait for the test, or pause. */
-export type Frame = string | { wait: () => Promise<void> } | { pauseMs: number };
+/**
+ * One thing the server does while answering: write an event, wait for the
+ * test, or wait until `atMs` after the answer began (paced against the
+ * clock, so a busy event loop does not slow the stream down).
+ */
+export type Frame = string | { wait: () => Promise<void> } | { atMs: number };
 
 /** A request the server received. */
 export interface ReceivedRequest {
@@ -56,6 +60,7 @@ export async function startOpenAIStreamServer(): Promise<OpenAIStreamServer> {
       requests.push(received);
       const frames = state.respond(received, requests.length - 1);
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      const origin = performance.now();
       for (const frame of frames) {
         if (typeof frame === "string") {
           response.write(frame);
@@ -64,7 +69,8 @@ export async function startOpenAIStreamServer(): Promise<OpenAIStreamServer> {
         } else if ("wait" in frame) {
           await frame.wait();
         } else {
-          await new Promise((resolve) => setTimeout(resolve, frame.pauseMs));
+          const ms = origin + frame.atMs - performance.now();
+          if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
         }
       }
       response.end();
