@@ -19,7 +19,7 @@ import type { AddressInfo } from "node:net";
 export type Frame = string | { wait: () => Promise<void> } | { atMs: number };
 
 /** A request the server received. */
-export interface ReceivedRequest {
+interface ReceivedRequest {
   path: string;
   body: Record<string, unknown>;
 }
@@ -156,7 +156,7 @@ export function chatText(text: string): string[] {
  * @param fields - its fields.
  * @returns the event, with its `event:` line.
  */
-export function responsesEvent(type: string, fields: Record<string, unknown>): string {
+function responsesEvent(type: string, fields: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
 }
 
@@ -219,7 +219,7 @@ export function responsesText(text: string): string[] {
  * @param timeoutMs - the longest wait.
  * @returns the gate.
  */
-export function createGate(timeoutMs = 2_000): { frame: Frame; open(): void; readonly openedByTest: boolean } {
+export function createGate(timeoutMs = 5_000): { frame: Frame; open(): void; readonly openedByTest: boolean } {
   let open = (): void => {};
   let openedByTest = false;
   const opened = new Promise<void>((resolve) => {
