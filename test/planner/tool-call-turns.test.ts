@@ -295,6 +295,32 @@ describe("LLMPlanner in tools mode", () => {
     expect(doneOf(events).clean).toBe(false);
   });
 
+  it("withdraws a step of the turn that references a superseded one", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr":"1+1"}').slice(0, -1),
+        ...streamedCall("c2", "calculator", '{"expr":"{{s1.value}}*2"}').slice(0, -1),
+        { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"2+2"}' },
+        { type: "tool-call", callId: "c2", toolName: "calculator", input: '{"expr":"{{s1.value}}*2"}' },
+        finish("tool-calls"),
+      ],
+      [{ type: "text", text: "Done." }, finish("stop")],
+    ]);
+    const asked: string[][] = [];
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
+      asked.push([...ids]);
+      return ids.map((id) => ({ id, status: "succeeded", result: { value: 4 } }));
+    };
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes }));
+    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue.stepId] : []));
+    expect(dropped).toEqual(["s1", "s2"]);
+    expect(asked).toEqual([["s3"]]);
+    const told = model.requests[1]?.messages?.[1];
+    expect(told?.role === "tool" && told.results[1]).toMatchObject({ callId: "c2", isError: true });
+    expect(told?.role === "tool" && String(told.results[1]?.output)).toContain('references call "s1", whose arguments were superseded');
+    expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s3", "s4"]);
+  });
+
   it("answers in text alone with a clean reply, and with the fallback text when the model says nothing", async () => {
     const talk = await collectEvents(new LLMPlanner({ model: createTurnModel([[{ type: "text", text: "Hello!" }, finish("stop")]]), mode: "tools" }).stream({ query: "hi", tools: mcpTools }));
     expect(doneOf(talk)).toMatchObject({ clean: true, steps: [{ id: "s1", type: "reply", text: "Hello!" }] });
