@@ -247,6 +247,18 @@ describe("native calls through @ai-sdk/openai responses over HTTP", () => {
     const input = server.requests.at(-1)?.body["input"] as { type?: string; output?: unknown }[];
     expect(JSON.stringify(input.find((item) => item.type === "function_call_output")?.output)).toContain("differ from its final arguments");
   });
+  it("with eager \"all\", starts a side-effecting call on its streamed arguments, and its final input too", async () => {
+    const log: string[] = [];
+    const call = responsesCall(0, { id: "call_s", name: "send", arguments: '{"to":"ops"}' }, ['{"to":', '"ops"}'], '{"to":"everyone"}');
+    server.respond = (request) =>
+      JSON.stringify(request.body["input"] ?? "").includes("function_call_output")
+        ? responsesText("Sent.")
+        : [responsesCreated(), ...call.head, mark(log, "end"), ...call.tail, responsesCompleted()];
+    const agent = new EagerAgent({ model: responses(), tools: { send: sendTool(log) }, eager: "all" });
+    await agent.generate({ prompt: "Tell everyone" });
+    // The application's choice: the streamed version ran before the final input arrived, then the final one.
+    expect(log).toEqual(["send ops", "end", "send everyone"]);
+  });
 });
 
 describe("the planner's steps over HTTP", () => {
