@@ -100,20 +100,43 @@ export function callIssue(code: PlanIssue["code"], index: number, stepId: string
   return { code, index, stepId, path, message: `${message} (${path})` };
 }
 
+/** Arguments read from their text, and the key that tells whether two readings agree. */
+interface ArgumentsReading {
+  /** The arguments, or `undefined` when the text is not JSON even leniently. */
+  read: { value: unknown } | undefined;
+  /**
+   * Their canonical JSON when the text is plain JSON; marked apart when the
+   * lenient parser had to repair it (so text after a closed value, say, never
+   * agrees with the value alone) or could not read it at all.
+   */
+  key: string;
+}
+
+/** Marks the key of arguments the lenient parser repaired. */
+const repaired = "\u0001";
+
 /**
- * Reads a call's JSON arguments leniently: no text is `{}`.
+ * Reads a call's JSON arguments: no text is `{}`; plain JSON as `JSON.parse`
+ * reads it; anything else leniently.
  *
  * @param text - the whole input text.
- * @returns the arguments, or undefined when they are not JSON.
+ * @returns the reading.
  */
-function readArguments(text: string): { value: unknown } | undefined {
-  if (text.trim() === "") return { value: {} };
+function readArguments(text: string): ArgumentsReading {
+  if (text.trim() === "") return { read: { value: {} }, key: "{}" };
+  try {
+    const value: unknown = JSON.parse(text);
+    return { read: { value }, key: canonicalJson(value) };
+  } catch {
+    // Not plain JSON: read leniently below.
+  }
   const parser = createJsonStreamParser();
   try {
     parser.write(text);
-    return { value: parser.end() };
+    const value = parser.end();
+    return { read: { value }, key: `${repaired}${canonicalJson(value)}` };
   } catch {
-    return undefined;
+    return { read: undefined, key: `${unreadable}${text}` };
   }
 }
 
@@ -154,7 +177,8 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  *
  * The final input (the whole `tool-call` part, else all the streamed text)
  * is what the model wrote, and it wins. Equal to the arguments the step was
- * made from (as canonical JSON), it confirms the step. Different, it
+ * made from (as canonical JSON; a text the lenient parser had to repair
+ * agrees only with a text repaired to the same value), it confirms the step. Different, it
  * supersedes it: the step is withdrawn from the plan (with an
  * `invalid-argument` issue, and so are the turn's steps that reference it),
  * its result answers no call, and the final input is decided anew as the
@@ -187,12 +211,12 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
   };
 
   // Makes a call a step, or drops it with its issues, on the arguments read from `input`.
-  const decide = function* (entry: TurnCall, read: { value: unknown } | undefined, input: string): Generator<PlannerEvent> {
+  const decide = function* (entry: TurnCall, { read, key }: ArgumentsReading, input: string): Generator<PlannerEvent> {
     const { steps, maxSteps } = plan;
     const at = plan.position++;
     const id = `s${at + 1}`;
     entry.at = at;
-    entry.decided = read === undefined ? `${unreadable}${input}` : canonicalJson(read.value);
+    entry.decided = key;
     entry.call.input = read === undefined ? input : read.value;
     const { toolName } = entry;
     let issues: PlanIssue[];
@@ -240,14 +264,13 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
   // Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step.
   const settle = function* (entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
     const input = whole ?? entry.streamed?.text ?? "";
-    const read = readArguments(input);
+    const reading = readArguments(input);
     if (entry.decided === undefined) {
-      yield* decide(entry, read, input);
+      yield* decide(entry, reading, input);
       return;
     }
-    const final = read === undefined ? `${unreadable}${input}` : canonicalJson(read.value);
-    if (final === entry.decided) return;
-    const earlier = entry.decided.startsWith(unreadable) ? entry.decided.slice(1) : entry.decided;
+    if (reading.key === entry.decided) return;
+    const earlier = entry.decided.startsWith(unreadable) || entry.decided.startsWith(repaired) ? entry.decided.slice(1) : entry.decided;
     const stale = entry.stepId;
     delete entry.issues;
     if (stale !== undefined) {
@@ -257,7 +280,7 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
       );
     }
     dropped = true;
-    yield* decide(entry, read, input);
+    yield* decide(entry, reading, input);
   };
 
   return {
@@ -267,7 +290,9 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
     *delta(callId, delta) {
       const entry = calls.get(callId);
       const closed = entry?.streamed?.write(delta);
-      if (entry !== undefined && closed !== undefined && entry.decided === undefined) yield* decide(entry, { value: closed }, entry.streamed?.text ?? "");
+      if (entry !== undefined && closed !== undefined && entry.decided === undefined) {
+        yield* decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+      }
     },
     *end(callId) {
       const entry = calls.get(callId);

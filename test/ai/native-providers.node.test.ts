@@ -279,4 +279,15 @@ describe("the planner's steps over HTTP", () => {
     const steps = events.flatMap((event) => (event.type === "step" && event.step.type === "tool" ? [event.step.arguments] : []));
     expect(steps).toEqual([{ expr: "2" }, { expr: "1+1+1+1+1" }]);
   });
+
+  it("reports a call whose arguments are not JSON once, with the model's own text", async () => {
+    server.respond = () => [chatChunk({ role: "assistant", content: "" }), chatCallStart(0, { id: "c0", name: "arxiv_search", arguments: "" }, "query=agents"), ...chatEnd("tool_calls")];
+    const planner = new LLMPlanner({ model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")), mode: "tools" });
+    const events: PlannerEvent[] = [];
+    for await (const event of planner.stream({ query: "q", tools: mcpTools })) events.push(event);
+    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue] : []));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toMatchObject({ code: "invalid-argument", stepId: "s1" });
+    expect(dropped[0]?.message).toContain('"query=agents"');
+  });
 });
