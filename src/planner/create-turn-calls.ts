@@ -178,11 +178,11 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  * The final input (the whole `tool-call` part, else all the streamed text)
  * is what the model wrote, and it wins. Equal to the arguments the step was
  * made from (as canonical JSON; a text the lenient parser had to repair
- * agrees only with a text repaired to the same value), it confirms the step. Different, it
- * supersedes it: the step is withdrawn from the plan (with an
- * `invalid-argument` issue, and so are the turn's steps that reference it),
- * its result answers no call, and the final input is decided anew as the
- * next step. The turn is then not clean, so a runtime runs no
+ * agrees only with a text repaired to the same value), it confirms the
+ * step. Different, it supersedes it: the step is withdrawn from the plan
+ * (with an `invalid-argument` issue, and so are the turn's steps that
+ * reference it), its result answers no call, and the final input is decided
+ * anew as the next step. The turn is then not clean, so a runtime runs no
  * side-effecting call of it in either version; a read-only one runs again.
  *
  * @param plan - the plan so far, updated in place.
