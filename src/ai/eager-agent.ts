@@ -115,7 +115,11 @@ function dialogOf(call: EagerAgentCall): Dialog {
  * validated, may reference each other (`"{{s1.price}}"`), and follow the
  * runtime's safety policy: only read-only tools start while the model is
  * still writing; a turn cut off (`length`, an error) runs none of its other
- * calls.
+ * calls. A call's arguments are complete when their JSON closes in the
+ * streamed deltas (`@ai-sdk/openai` announces every call's end only when the
+ * turn ends); the provider's final input then confirms the step, or
+ * supersedes it when it differs: a read-only tool runs again with it, any
+ * other tool runs in neither version.
  *
  * @example
  * ```ts

@@ -194,7 +194,9 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
           } else if (part.type === "tool-input-end") {
             yield { type: "tool-input-end", callId: part.id };
           } else if (part.type === "tool-call") {
-            yield { type: "tool-call", callId: part.toolCallId, toolName: catalogName(part.toolName), input: JSON.stringify(part.input ?? {}) };
+            // Arguments the AI SDK could not parse come as the model's own text: passed as they are, not as a JSON string.
+            const input = part.invalid === true && typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
+            yield { type: "tool-call", callId: part.toolCallId, toolName: catalogName(part.toolName), input };
           } else if (part.type === "error") {
             throw toError(part.error, signal);
           } else if (part.type === "abort") {

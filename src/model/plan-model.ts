@@ -20,7 +20,11 @@ export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" |
  *   call streamed as it is written — its id and tool name, pieces of its
  *   JSON arguments, and the end of its arguments;
  * - `tool-call`: a native tool call whole (its JSON arguments as text); after
- *   a streamed call with the same id it repeats it and may be ignored;
+ *   a streamed call with the same id it is the call's final input, which
+ *   wins over the streamed arguments when the two differ. Providers may send
+ *   `tool-input-end` and `tool-call` for every call only when the turn
+ *   ends: a reader may treat a call's arguments as complete the moment
+ *   their JSON closes;
  * - `finish`: the end, with the reason and the token usage.
  */
 export type PlanModelPart =

@@ -3,17 +3,15 @@
  *
  * @module
  */
-import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
-import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool, PlanModelToolCall, PlanModelToolResult } from "../model/plan-model.ts";
-import type { PlanIssue } from "../plan/plan-issue.ts";
+import type { ModelTimeouts } from "../model/bound-stream.ts";
+import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool } from "../model/plan-model.ts";
+import { readModelStream } from "../model/read-model-stream.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
-import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
+import { callIssue, createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
-import type { ModelTimeouts } from "../model/bound-stream.ts";
-import { readModelStream } from "../model/read-model-stream.ts";
 
 /** Everything a native tool-call planning run needs. */
 export interface ToolCallTurnsSetup {
@@ -39,92 +37,24 @@ export interface ToolCallTurnsSetup {
   timeouts: ModelTimeouts;
 }
 
-/** A native call as it streams. */
-interface OpenCall {
-  toolName: string;
-  text: string;
-  parser: JsonStreamParser;
-  /** The parser gave up: the input is not JSON. */
-  broken: boolean;
-}
-
-/** A call of the turn, as it will be told back to the model. */
-interface TurnCall {
-  call: PlanModelToolCall;
-  /** The step it became, or the issues that dropped it. */
-  stepId?: string;
-  issues?: PlanIssue[];
-}
-
 /** The longest fallback reply, in characters. */
 const maxFallbackLength = 2_000;
 
 /**
- * Reads a call's JSON arguments.
- *
- * @param open - the call as it streamed.
- * @param whole - the whole input text, when the model sent the call whole.
- * @returns the arguments, or undefined when they are not JSON.
- */
-function readArguments(open: OpenCall | undefined, whole: string | undefined): { value: unknown } | undefined {
-  const text = whole ?? open?.text ?? "";
-  if (text.trim() === "") return { value: {} };
-  let parser = open?.parser;
-  if (whole !== undefined || parser === undefined || open?.broken === true) {
-    parser = createJsonStreamParser();
-    try {
-      parser.write(text);
-    } catch {
-      return undefined;
-    }
-  }
-  try {
-    return { value: parser.end() };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Builds an issue for a call at a position.
- *
- * @param code - the issue code.
- * @param index - the call's position.
- * @param stepId - the id it would have had.
- * @param message - what happened, without the path.
- * @returns the issue.
- */
-function callIssue(code: PlanIssue["code"], index: number, stepId: string, message: string): PlanIssue {
-  const path = `/steps/${index}`;
-  return { code, index, stepId, path, message: `${message} (${path})` };
-}
-
-/**
- * Tells a step's outcome to the model.
- *
- * @param entry - the call and what it became.
- * @param outcomes - the outcomes by step id.
- * @returns the tool result.
- */
-function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelToolResult {
-  const base = { callId: entry.call.callId, toolName: entry.call.toolName };
-  if (entry.stepId === undefined) {
-    return { ...base, output: `Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`, isError: true };
-  }
-  const outcome = outcomes.get(entry.stepId);
-  if (outcome === undefined) return { ...base, output: `Not run: no outcome for step "${entry.stepId}"`, isError: true };
-  if (outcome.status === "succeeded") return { ...base, output: outcome.result ?? null };
-  if (outcome.status === "failed") return { ...base, output: `Failed: ${outcome.error}`, isError: true };
-  return { ...base, output: `Not run: ${outcome.reason}`, isError: true };
-}
-
-/**
  * Plans from a model's native tool calls. Each call becomes a tool step
- * (`s1`, `s2`, … in call order across turns) the moment its input closes,
- * validated like a step of a JSON plan: its arguments may reference earlier
- * calls (`"{{s1.price}}"`). A call that does not validate is dropped with
- * its issues, and the model hears why with the turn's results.
+ * (`s1`, `s2`, … in the order their arguments close, across turns) the
+ * moment its input closes — its JSON object closing in the deltas, or its
+ * end part, whichever comes first — validated like a step of a JSON plan:
+ * its arguments may reference earlier calls (`"{{s1.price}}"`). A call that
+ * does not validate is dropped with its issues, and the model hears why
+ * with the turn's results.
  *
+ * - The provider's final input (`tool-call`) wins. Equal to the streamed
+ *   arguments as canonical JSON, it confirms the step; different, it
+ *   supersedes it: an `invalid-argument` issue, the early step leaves the
+ *   plan and its outcome is never the call's answer, the final input becomes
+ *   a new step, and the turn is not clean — so a side-effecting tool runs in
+ *   neither version, and a read-only one runs again.
  * - A turn that ends with calls and finish `tool-calls` (or `stop`), with no
  *   call dropped, is clean: `turn-end` says so. With `awaitOutcomes`, the
  *   outcomes go back to the model for the next turn.
@@ -149,10 +79,9 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  */
 export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGenerator<PlannerEvent, void> {
   const { catalog, maxSteps, usage } = setup;
-  const steps: PlanStep[] = [];
-  const rejectedIds = new Set<string>();
+  const plan: PlanSoFar = { steps: [], rejectedIds: new Set(), position: 0, catalog, maxSteps };
+  const { steps, rejectedIds } = plan;
   const messages: PlanModelMessage[] = [];
-  let position = 0;
   let clean = true;
   let finishReason: FinishReason | "missing" = "missing";
   let replyText: string | undefined;
@@ -167,43 +96,8 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
 
   try {
     for (let turn = 0; turn < setup.maxTurns; turn++) {
-      const open = new Map<string, OpenCall>();
-      const calls: TurnCall[] = [];
-      const closed = new Set<string>();
+      const calls = createTurnCalls(plan);
       let text = "";
-      let dropped = false;
-
-      const close = function* (callId: string, toolName: string, whole: string | undefined): Generator<PlannerEvent> {
-        if (closed.has(callId)) return;
-        closed.add(callId);
-        const streamed = open.get(callId);
-        open.delete(callId);
-        const at = position++;
-        const id = `s${at + 1}`;
-        const read = readArguments(streamed, whole);
-        const entry: TurnCall = { call: { callId, toolName, input: read?.value ?? whole ?? streamed?.text ?? "" } };
-        calls.push(entry);
-        let issues: PlanIssue[];
-        if (read === undefined) {
-          issues = [callIssue("invalid-argument", at, id, `The arguments of call "${id}" to "${toolName}" are not JSON: ${JSON.stringify((whole ?? streamed?.text ?? "").slice(0, 200))}`)];
-        } else if (steps.length >= maxSteps - 1) {
-          const plural = maxSteps === 1 ? "" : "s";
-          issues = [callIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`)];
-        } else {
-          const result = validateStep({ id, type: "tool", name: toolName, arguments: read.value }, { tools: catalog, steps, index: at, rejectedIds });
-          if (result.step !== undefined && result.issues.length === 0) {
-            steps.push(result.step);
-            entry.stepId = result.step.id;
-            yield { type: "step", step: result.step, index: steps.length - 1 };
-            return;
-          }
-          issues = result.issues;
-        }
-        rejectedIds.add(id);
-        entry.issues = issues;
-        dropped = true;
-        for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
-      };
 
       const call = readModelStream(
         setup.model,
@@ -226,66 +120,42 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
           if (part.type === "text") {
             text += part.text;
           } else if (part.type === "tool-input-start") {
-            if (!closed.has(part.callId) && !open.has(part.callId)) {
-              open.set(part.callId, { toolName: part.toolName, text: "", parser: createJsonStreamParser(), broken: false });
-            }
+            calls.start(part.callId, part.toolName);
           } else if (part.type === "tool-input-delta") {
-            const streamed = open.get(part.callId);
-            if (streamed !== undefined) {
-              streamed.text += part.delta;
-              if (!streamed.broken) {
-                try {
-                  streamed.parser.write(part.delta);
-                } catch {
-                  streamed.broken = true;
-                }
-              }
-            }
+            yield* calls.delta(part.callId, part.delta);
           } else if (part.type === "tool-input-end") {
-            const streamed = open.get(part.callId);
-            if (streamed !== undefined) yield* close(part.callId, streamed.toolName, undefined);
+            yield* calls.end(part.callId);
           } else if (part.type === "tool-call") {
-            yield* close(part.callId, part.toolName, open.has(part.callId) ? undefined : part.input);
+            yield* calls.whole(part.callId, part.toolName, part.input);
           }
         }
       } finally {
         await call.return("missing");
       }
-      // Calls still open when the turn ended were cut off: they never become steps.
-      for (const [callId, streamed] of open) {
-        const at = position++;
-        const id = `s${at + 1}`;
-        const issue = callIssue("invalid-step", at, id, `Call "${id}" to "${streamed.toolName}" was cut off before its arguments closed and was dropped`);
-        calls.push({ call: { callId, toolName: streamed.toolName, input: streamed.text }, issues: [issue] });
-        rejectedIds.add(id);
-        dropped = true;
-        yield { type: "issue", issue, action: "dropped" };
-      }
+      yield* calls.finish();
       lastText = text;
       const finishedCleanly = finishReason === "stop" || finishReason === "tool-calls";
-      if (calls.length === 0) {
+      if (calls.size === 0) {
         if (finishReason !== "stop") clean = false;
         else replyText = text.trim();
         break;
       }
-      const turnClean = finishedCleanly && !dropped;
+      const turnClean = finishedCleanly && !calls.dropped;
       yield { type: "turn-end", turn, clean: turnClean, finishReason };
       if (!turnClean) clean = false;
       // A turn cut off ends the loop; a finished turn with invalid calls goes on, so the model hears why they did not run.
       if (!finishedCleanly) break;
       if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1) break;
-      const ids = calls.flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
-      const outcomes = new Map((await setup.awaitOutcomes(ids)).map((outcome) => [outcome.id, outcome]));
+      const outcomes = new Map((await setup.awaitOutcomes(calls.stepIds())).map((outcome) => [outcome.id, outcome]));
       if (controller.signal.aborted) break;
-      messages.push({ role: "assistant", text, toolCalls: calls.map((entry) => entry.call) });
-      messages.push({ role: "tool", results: calls.map((entry) => toolResult(entry, outcomes)) });
+      messages.push(...calls.toMessages(text, outcomes));
     }
 
     let fallback = false;
     const freeId = createIdPicker([...steps.map((step) => step.id), ...rejectedIds]);
     let reply: PlanStep;
     if (replyText !== undefined && replyText !== "") {
-      reply = { id: freeId(`s${position + 1}`), type: "reply", text: replyText };
+      reply = { id: freeId(`s${plan.position + 1}`), type: "reply", text: replyText };
     } else if (steps.length > 0) {
       const sinkReply = buildSinkReply(steps, freeId("reply"));
       reply = sinkReply.reply;
@@ -294,7 +164,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
     } else {
       fallback = true;
       const modelText = lastText.trim();
-      reply = { id: freeId(`s${position + 1}`), type: "reply", text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength) };
+      reply = { id: freeId(`s${plan.position + 1}`), type: "reply", text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength) };
     }
     steps.push(reply);
     yield { type: "step", step: reply, index: steps.length - 1 };

@@ -16,11 +16,21 @@
  * its arguments closed and starts the next turn once the turn's stream and
  * its calls have all ended, measured on plankit's own runs.
  *
+ * Then the same two agents with the real `@ai-sdk/openai` provider
+ * (`.chat()`) over HTTP, against a local server that streams Chat
+ * Completions chunks as OpenAI does: three parallel calls written one after
+ * the other, their arguments closing at 240, 480 and 720 ms, the finish chunk
+ * at 780 ms (the provider announces every call's end only then), and an
+ * answer turn of 240 ms. The look-ups take 1000, 250 and 250 ms, the slow one
+ * asked first, then asked last.
+ *
  * @module
  */
+import { createOpenAI } from "@ai-sdk/openai";
 import { jsonSchema, stepCountIs, tool, ToolLoopAgent } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { EagerAgent } from "../../src/ai.ts";
+import { chatCallDelta, chatCallStart, chatChunk, chatEnd, startOpenAIStreamServer, type Frame, type OpenAIStreamServer } from "../ai/openai-stream-server.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 
@@ -240,6 +250,142 @@ function idealOf(timeline: Timeline): number {
   return total;
 }
 
+// ── over HTTP with the real OpenAI provider ──────────────────────────────
+
+/** When the three calls' arguments close and the turn ends, in ms after the answer began. */
+const httpTurn = { closesAtMs: [240, 480, 720], endsAtMs: 780, answerMs: 240 };
+
+/** An HTTP workload: the look-up time of each of the three calls, in the order the model writes them. */
+interface HttpWorkload {
+  name: string;
+  lookupMs: readonly number[];
+}
+
+const httpWorkloads: HttpWorkload[] = [
+  { name: "slow look-up asked first (1000, 250, 250 ms)", lookupMs: [1000, 250, 250] },
+  { name: "slow look-up asked last (250, 250, 1000 ms)", lookupMs: [250, 250, 1000] },
+];
+
+const httpCities = ["Paris", "Tokyo", "Lagos"];
+
+/** One HTTP run's figures, in ms since it started. */
+interface HttpMeasured {
+  totalMs: number;
+  /** When the server wrote the first turn's finish chunk. */
+  turnEndMs: number;
+  /** When each look-up started, in call order. */
+  toolStartsMs: number[];
+}
+
+/**
+ * The frames of one answer: the three calls, paced to close at `httpTurn.closesAtMs`, or the answer text.
+ *
+ * @param answering - whether the request carries the tool results.
+ * @param onTurnEnd - called as the finish chunk is written.
+ * @returns the frames.
+ */
+function httpFrames(answering: boolean, onTurnEnd: () => void): Frame[] {
+  if (answering) {
+    const text = "Paris, Tokyo and Lagos: looked up.";
+    const pieces = text.match(/.{1,4}/gu) ?? [];
+    return [
+      chatChunk({ role: "assistant", content: "" }),
+      ...pieces.flatMap((piece, index): Frame[] => [{ atMs: ((index + 1) * httpTurn.answerMs) / pieces.length }, chatChunk({ content: piece })]),
+      ...chatEnd("stop"),
+    ];
+  }
+  const frames: Frame[] = [chatChunk({ role: "assistant", content: "" })];
+  for (const [index, city] of httpCities.entries()) {
+    const call = { id: `call_${index}`, name: "lookup", arguments: JSON.stringify({ q: `population of ${city}` }) };
+    const pieces = call.arguments.match(/.{1,4}/gsu) ?? [];
+    const from = index === 0 ? 0 : (httpTurn.closesAtMs[index - 1] ?? 0);
+    const to = httpTurn.closesAtMs[index] ?? 0;
+    frames.push(chatCallStart(index, call));
+    for (const [position, piece] of pieces.entries()) frames.push({ atMs: from + ((position + 1) * (to - from)) / pieces.length }, chatCallDelta(index, piece));
+  }
+  frames.push({ atMs: httpTurn.endsAtMs }, { wait: async () => onTurnEnd() }, ...chatEnd("tool_calls"));
+  return frames;
+}
+
+/** The `lookup` tool of an HTTP run: its time per query from the workload, its start logged. */
+function httpLookup(workload: HttpWorkload, started: number, starts: number[]) {
+  return tool({
+    description: "Look a fact up",
+    inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false }),
+    execute: async ({ q }) => {
+      const index = httpCities.findIndex((city) => q.endsWith(city));
+      starts[index] = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, workload.lookupMs[index] ?? 0));
+      return `${q.length * 104729}`;
+    },
+  });
+}
+
+async function runHttp(server: OpenAIStreamServer, workload: HttpWorkload, contender: "plankit" | "ai-sdk"): Promise<HttpMeasured> {
+  const started = performance.now();
+  let turnEndMs = Number.NaN;
+  server.respond = (request) => {
+    const answering = (request.body["messages"] as { role: string }[]).some((message) => message.role === "tool");
+    return httpFrames(answering, () => {
+      turnEndMs = performance.now() - started;
+    });
+  };
+  const starts: number[] = [];
+  const model = createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model");
+  const lookup = httpLookup(workload, started, starts);
+  let text: string;
+  if (contender === "plankit") {
+    const agent = new EagerAgent({ model, tools: { lookup }, annotations: { lookup: { readOnlyHint: true } } });
+    const result = await agent.generate({ prompt: "Populations of Paris, Tokyo and Lagos?" });
+    if (result.state.reason !== "completed") throw new Error(`plankit run ended with ${result.state.reason}: ${JSON.stringify(result.state.error)}`);
+    text = result.text;
+  } else {
+    const agent = new ToolLoopAgent({ model, tools: { lookup }, stopWhen: stepCountIs(8) });
+    text = await (await agent.stream({ prompt: "Populations of Paris, Tokyo and Lagos?" })).text;
+  }
+  if (text !== "Paris, Tokyo and Lagos: looked up.") throw new Error(`${contender} answered ${JSON.stringify(text)}`);
+  return { totalMs: performance.now() - started, turnEndMs, toolStartsMs: starts };
+}
+
+/**
+ * Runs both agents over HTTP.
+ *
+ * @returns the markdown lines.
+ */
+async function runOverHttp(): Promise<string[]> {
+  const server = await startOpenAIStreamServer();
+  const rows: string[][] = [];
+  try {
+    for (const workload of httpWorkloads) {
+      const plankit: HttpMeasured[] = [];
+      const aiSdk: HttpMeasured[] = [];
+      for (let index = 0; index < runs; index++) {
+        console.error(`  native over HTTP: ${workload.name}, run ${index + 1}/${runs}`);
+        plankit.push(await runHttp(server, workload, "plankit"));
+        aiSdk.push(await runHttp(server, workload, "ai-sdk"));
+      }
+      // How long before the end of the turn each run's first look-up started (negative: after it).
+      const lead = (entries: HttpMeasured[]): number => median(entries.map((entry) => entry.turnEndMs - Math.min(...entry.toolStartsMs)));
+      const ours = median(plankit.map((entry) => entry.totalMs));
+      const theirs = median(aiSdk.map((entry) => entry.totalMs));
+      const starts = (entries: HttpMeasured[]): string => [0, 1, 2].map((call) => median(entries.map((entry) => entry.toolStartsMs[call] ?? Number.NaN)).toFixed(0)).join(" / ");
+      // Each look-up started the instant its arguments closed, the answer turn the instant the turn and the look-ups ended.
+      const ideal = Math.max(httpTurn.endsAtMs, ...workload.lookupMs.map((ms, call) => (httpTurn.closesAtMs[call] ?? 0) + ms)) + httpTurn.answerMs;
+      rows.push([workload.name, ideal.toFixed(0), starts(plankit), lead(plankit).toFixed(0), ours.toFixed(0), starts(aiSdk), lead(aiSdk).toFixed(0), theirs.toFixed(0), `${(theirs / ours).toFixed(2)}x`]);
+    }
+  } finally {
+    await server.close();
+  }
+  return [
+    "### Over HTTP: the real `@ai-sdk/openai` provider (`.chat()`)",
+    "",
+    `A local server streams Chat Completions chunks: three parallel calls whose arguments close at ${httpTurn.closesAtMs.join(", ")} ms, the finish chunk at ${httpTurn.endsAtMs} ms (the provider ends every call only then), an answer turn of ${httpTurn.answerMs} ms; median of ${runs} runs. "Starts" are the three look-ups' start times, "lead" how long before the finish chunk the first one started; the ideal starts each look-up the instant its arguments close and the answer turn the instant the look-ups and the turn ended.`,
+    "",
+    formatTable(["workload", "ideal ms", "plankit starts ms", "plankit lead ms", "plankit ms", "AI SDK starts ms", "AI SDK lead ms", "AI SDK ms", "AI SDK / plankit"], rows),
+    "",
+  ];
+}
+
 /**
  * Runs the benchmark.
  *
@@ -277,5 +423,6 @@ export async function run(): Promise<string> {
     "",
     formatTable(["workload", "plankit median", "plankit p95", "AI SDK median", "AI SDK p95", "calls"], lagRows),
     "",
+    ...(await runOverHttp()),
   ].join("\n");
 }

@@ -21,9 +21,9 @@ describe("LLMPlanner in tools mode", () => {
       events.push(event);
       if (event.type === "step") log.push(`step ${event.step.id}`);
     }
-    // s1 is handed out before the model writes anything of the second call.
-    expect(log.indexOf("step s1")).toBeGreaterThan(log.indexOf("model tool-input-end c1"));
-    expect(log.indexOf("step s1")).toBeLessThan(log.indexOf("model tool-input-start c2"));
+    // s1 is handed out with the delta that closes its JSON, before the end part and the second call.
+    expect(log.indexOf("step s1")).toBe(log.lastIndexOf("model tool-input-delta c1") + 1);
+    expect(log.indexOf("step s1")).toBeLessThan(log.indexOf("model tool-input-end c1"));
     expect(stepsOf(events).slice(0, 2)).toEqual([
       { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "agents" } },
       { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
@@ -184,6 +184,141 @@ describe("LLMPlanner in tools mode", () => {
       { id: "s1", type: "tool", name: "calculator", arguments: { expr: "1+1" } },
       { id: "s2", type: "tool", name: "arxiv_search", arguments: { query: "q", max_results: 2 } },
     ]);
+  });
+
+  it("makes a call a step when its JSON closes, though the provider ends every call only at the end of the turn", async () => {
+    const log: string[] = [];
+    const deltas = (callId: string, input: string) =>
+      [...input].map((character) => ({ type: "tool-input-delta", callId, delta: character }) as const);
+    // Interleaved as OpenAI's parallel calls are, the ends and whole calls only after the last delta.
+    const model = createTurnModel(
+      [
+        [
+          { type: "tool-input-start", callId: "c1", toolName: "calculator" },
+          { type: "tool-input-start", callId: "c2", toolName: "calculator" },
+          ...deltas("c2", '{"expr": "2*3"}'),
+          ...deltas("c1", '{ "expr":"1+1" }'),
+          { type: "tool-input-end", callId: "c1" },
+          { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"1+1"}' },
+          { type: "tool-input-end", callId: "c2" },
+          { type: "tool-call", callId: "c2", toolName: "calculator", input: '{"expr":"2*3"}' },
+          finish("tool-calls"),
+        ],
+      ],
+      log,
+    );
+    const events: PlannerEvent[] = [];
+    for await (const event of new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools })) {
+      events.push(event);
+      if (event.type === "step") log.push(`step ${event.step.id} ${JSON.stringify(event.step.type === "tool" ? event.step.arguments : null)}`);
+    }
+    const c2Closed = log.lastIndexOf("model tool-input-delta c2");
+    const c1Closed = log.lastIndexOf("model tool-input-delta c1");
+    expect(log[c2Closed + 1]).toBe('step s1 {"expr":"2*3"}');
+    expect(log[c1Closed + 1]).toBe('step s2 {"expr":"1+1"}');
+    // The final inputs confirm the steps: nothing more, and the turn is clean.
+    expect(events.filter((event) => event.type === "issue" && event.action === "dropped")).toEqual([]);
+    expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: true });
+    // The model hears its calls in the order it began them.
+    expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s1", "s2", "reply"]);
+  });
+
+  it("runs the provider's final input when it differs from the streamed arguments, never the streamed version", async () => {
+    const model = createTurnModel([
+      [
+        // The streamed arguments close early; the final input the provider reports is another value.
+        ...streamedCall("c1", "calculator", '{"expr":"1+1"}').slice(0, -1),
+        { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"2+2"}' },
+        // Streamed arguments cut short, completed by the final input.
+        { type: "tool-input-start", callId: "c2", toolName: "arxiv_search" },
+        { type: "tool-input-delta", callId: "c2", delta: '{"query":"ag' },
+        { type: "tool-call", callId: "c2", toolName: "arxiv_search", input: '{"query":"agents"}' },
+        finish("tool-calls"),
+      ],
+      [{ type: "text", text: "Done." }, finish("stop")],
+    ]);
+    const asked: string[][] = [];
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({
+        query: "q",
+        tools: mcpTools,
+        awaitOutcomes: async (ids) => {
+          asked.push([...ids]);
+          return ids.map((id) => ({ id, status: "succeeded", result: { id } }));
+        },
+      }),
+    );
+    expect(stepsOf(events).slice(0, 3)).toEqual([
+      { id: "s1", type: "tool", name: "calculator", arguments: { expr: "1+1" } },
+      { id: "s2", type: "tool", name: "calculator", arguments: { expr: "2+2" } },
+      { id: "s3", type: "tool", name: "arxiv_search", arguments: { query: "agents" } },
+    ]);
+    const issue = events.find((event) => event.type === "issue");
+    expect(issue).toMatchObject({ action: "dropped", issue: { code: "invalid-argument", stepId: "s1", path: "/steps/0/arguments" } });
+    expect(issue?.type === "issue" && issue.issue.message).toContain('{"expr":"1+1"}, which differ from its final arguments {"expr":"2+2"}');
+    // A superseded step makes the turn unclean: a side-effecting tool would run in neither version.
+    expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false });
+    // The model's calls are answered by the steps of their final inputs; the early step's result is not used.
+    expect(asked).toEqual([["s2", "s3"]]);
+    expect(model.requests[1]?.messages?.[0]).toEqual({
+      role: "assistant",
+      text: "",
+      toolCalls: [
+        { callId: "c1", toolName: "calculator", input: { expr: "2+2" } },
+        { callId: "c2", toolName: "arxiv_search", input: { query: "agents" } },
+      ],
+    });
+    expect(model.requests[1]?.messages?.[1]).toEqual({
+      role: "tool",
+      results: [
+        { callId: "c1", toolName: "calculator", output: { id: "s2" } },
+        { callId: "c2", toolName: "arxiv_search", output: { id: "s3" } },
+      ],
+    });
+    expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s2", "s3", "s4"]);
+  });
+
+  it("tells the model why a superseded call did not run", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr":"1+1"}').slice(0, -1),
+        { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"3+3"}' },
+        finish("tool-calls"),
+      ],
+      [{ type: "text", text: "Sorry." }, finish("stop")],
+    ]);
+    const outcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => ids.map((id) => ({ id, status: "skipped", reason: "It has side effects" }));
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes: outcomes }));
+    const told = model.requests[1]?.messages?.[1];
+    expect(told?.role === "tool" && told.results[0]).toMatchObject({ callId: "c1", isError: true });
+    expect(told?.role === "tool" && String(told.results[0]?.output)).toMatch(/^Not run: It has side effects; Call "s1" to "calculator" was planned from its streamed arguments/);
+    expect(doneOf(events).clean).toBe(false);
+  });
+
+  it("withdraws a step of the turn that references a superseded one", async () => {
+    const model = createTurnModel([
+      [
+        ...streamedCall("c1", "calculator", '{"expr":"1+1"}').slice(0, -1),
+        ...streamedCall("c2", "calculator", '{"expr":"{{s1.value}}*2"}').slice(0, -1),
+        { type: "tool-call", callId: "c1", toolName: "calculator", input: '{"expr":"2+2"}' },
+        { type: "tool-call", callId: "c2", toolName: "calculator", input: '{"expr":"{{s1.value}}*2"}' },
+        finish("tool-calls"),
+      ],
+      [{ type: "text", text: "Done." }, finish("stop")],
+    ]);
+    const asked: string[][] = [];
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
+      asked.push([...ids]);
+      return ids.map((id) => ({ id, status: "succeeded", result: { value: 4 } }));
+    };
+    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes }));
+    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue.stepId] : []));
+    expect(dropped).toEqual(["s1", "s2"]);
+    expect(asked).toEqual([["s3"]]);
+    const told = model.requests[1]?.messages?.[1];
+    expect(told?.role === "tool" && told.results[1]).toMatchObject({ callId: "c2", isError: true });
+    expect(told?.role === "tool" && String(told.results[1]?.output)).toContain('references call "s1", whose arguments were superseded');
+    expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s3", "s4"]);
   });
 
   it("answers in text alone with a clean reply, and with the fallback text when the model says nothing", async () => {
