@@ -54,7 +54,7 @@ export { SkillSchema, type Skill } from "./decide/skill.ts";
 export type { SkillCatalog } from "./decide/skill-catalog.ts";
 export { deterministicStrategy } from "./decide/strategies/deterministic.ts";
 export { forceSkillStrategy } from "./decide/strategies/force-skill.ts";
-export { llmPlannerStrategy } from "./decide/strategies/llm-planner.ts";
+export { llmPlannerStrategy } from "./decide/strategies/llm-planner-strategy.ts";
 export { noAvailableSkillsStrategy } from "./decide/strategies/no-available-skills.ts";
 export { phaseCompleteStrategy } from "./decide/strategies/phase-complete.ts";
 export { priorityRulesStrategy } from "./decide/strategies/priority-rules.ts";

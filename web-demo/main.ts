@@ -17,7 +17,7 @@ import { describeRunStatus } from "./describe-run-status.ts";
 import { mountApprovalCard } from "./mount-approval-card.ts";
 import { mountGuide } from "./mount-guide.ts";
 import { renderDag } from "./render-dag.ts";
-import { renderStepList } from "./render-step-list.ts";
+import { drawStepList } from "./draw-step-list.ts";
 import { runInBrowser } from "./run-in-browser.ts";
 import { runOnWorker } from "./run-on-worker.ts";
 import { stopStepViews } from "./stop-step-views.ts";
@@ -163,7 +163,7 @@ async function run(): Promise<void> {
   const show = (next: StepView[]): void => {
     views = next;
     renderDag(graph, views);
-    renderStepList(stepList, views);
+    drawStepList(stepList, views);
   };
   const stopped = (): void => {
     show(stopStepViews(views));

@@ -6,7 +6,7 @@
 import type { DecisionStrategy } from "./decision-strategy.ts";
 import { deterministicStrategy } from "./strategies/deterministic.ts";
 import { forceSkillStrategy } from "./strategies/force-skill.ts";
-import { llmPlannerStrategy } from "./strategies/llm-planner.ts";
+import { llmPlannerStrategy } from "./strategies/llm-planner-strategy.ts";
 import { noAvailableSkillsStrategy } from "./strategies/no-available-skills.ts";
 import { phaseCompleteStrategy } from "./strategies/phase-complete.ts";
 import { priorityRulesStrategy } from "./strategies/priority-rules.ts";

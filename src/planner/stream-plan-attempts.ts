@@ -16,7 +16,8 @@ import { validateStep } from "../validate/validate-step.ts";
 import type { ClarifyFunction } from "./build-clarification.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
-import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
+import { buildQuotingReply } from "./build-quoting-reply.ts";
+import { createIdPicker } from "./create-id-picker.ts";
 import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
@@ -362,7 +363,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const planned = steps.slice(seedCount);
         const id = freeId("reply");
         const index = planned.length;
-        const { reply, quoted } = buildSinkReply(planned, id);
+        const { reply, quoted } = buildQuotingReply(planned, id);
         const issue = stepIssue("no-reply", index, id, `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`);
         yield { type: "issue", issue, action: "repaired" };
         steps.push(reply);

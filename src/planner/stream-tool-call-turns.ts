@@ -9,7 +9,8 @@ import { readModelStream } from "../model/read-model-stream.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { buildSinkReply, createIdPicker } from "./build-sink-reply.ts";
+import { buildQuotingReply } from "./build-quoting-reply.ts";
+import { createIdPicker } from "./create-id-picker.ts";
 import { callIssue, createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 
@@ -157,7 +158,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
     if (replyText !== undefined && replyText !== "") {
       reply = { id: freeId(`s${plan.position + 1}`), type: "reply", text: replyText };
     } else if (steps.length > 0) {
-      const sinkReply = buildSinkReply(steps, freeId("reply"));
+      const sinkReply = buildQuotingReply(steps, freeId("reply"));
       reply = sinkReply.reply;
       const quoted = sinkReply.quoted;
       yield { type: "issue", issue: callIssue("no-reply", steps.length, reply.id, `The model gave no answer after its calls; reply "${reply.id}" quoting ${quoted} was added`), action: "repaired" };

@@ -8,7 +8,7 @@ import { referencesOf } from "../plan/references-of.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { checkDecisions, type DecisionTarget } from "./run/check-decisions.ts";
-import type { ApprovalGate, EntryStatus } from "./run/step-table.ts";
+import type { ApprovalState, EntryStatus } from "./run/step-table.ts";
 import type { RunState, StepState } from "../events/run-state.ts";
 
 /**
@@ -20,7 +20,7 @@ import type { RunState, StepState } from "../events/run-state.ts";
 function toTarget(state: StepState): DecisionTarget {
   const status: EntryStatus = state.status === "planned" ? "pending" : state.status === "retrying" ? "running" : state.status;
   const approval = state.approval;
-  let gate: ApprovalGate | undefined;
+  let gate: ApprovalState | undefined;
   if (approval?.status === "denied") gate = { mode: approval.mode, status: "denied", requestId: approval.requestId, reason: approval.reason ?? "" };
   else if (approval !== undefined) gate = { mode: approval.mode, status: approval.status, requestId: approval.requestId, shown: approval.arguments };
   return { step: state.step, status, skipCode: state.skip?.code, deps: referencesOf(state.step), approval: gate };

@@ -67,8 +67,8 @@ export function answerWithTemplate(core: Pick<RunCore, "table" | "emit">, replie
  */
 async function integrate(core: RunCore, replies: Replies, model: PlanModel | undefined): Promise<string | undefined> {
   if (model === undefined || core.config.integrate === "template") return undefined;
-  if (!core.meter.modelCallAllowed()) {
-    core.meter.markHit();
+  if (!core.limits.modelCallAllowed()) {
+    core.limits.markHit();
     return undefined;
   }
   const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(core.input.query, integrationResults(core.table)), signal: core.signal };

@@ -7,7 +7,7 @@
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
 import type { ApprovalRequestStep, RuntimeEvent } from "../../events/runtime-event.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import { ApprovalDesk, type CheckedDecision } from "./approval-desk.ts";
+import { ApprovalRequests, type CheckedDecision } from "./approval-requests.ts";
 import { resolveStepInput } from "./attempt-step.ts";
 import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
@@ -31,7 +31,7 @@ import type { StepEntry } from "./step-table.ts";
 export class Approvals {
   readonly #host: RunCore;
   readonly #replanFor: (entry: StepEntry) => void;
-  readonly #desk: ApprovalDesk;
+  readonly #requests: ApprovalRequests;
   /** Steps that need approval and were not asked yet (their source still streams). */
   #unasked: StepEntry[] = [];
 
@@ -42,12 +42,12 @@ export class Approvals {
   constructor(core: RunCore, replanFor: (entry: StepEntry) => void) {
     this.#host = core;
     this.#replanFor = replanFor;
-    this.#desk = new ApprovalDesk(core.config.registry, core.config.clock, core.config.approvalTimeoutMs);
+    this.#requests = new ApprovalRequests(core.config.registry, core.config.clock, core.config.approvalTimeoutMs);
   }
 
   /** How many steps wait for a decision now. */
   get waiting(): number {
-    return this.#desk.waiting.size;
+    return this.#requests.waiting.size;
   }
 
   /**
@@ -78,7 +78,7 @@ export class Approvals {
     }
     this.#unasked = later;
     if (asked.length === 0) return;
-    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#desk.describe(entry, this.#host.table, entry.approval?.mode ?? "step")));
+    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#requests.describe(entry, this.#host.table, entry.approval?.mode ?? "step")));
   }
 
   /**
@@ -108,7 +108,7 @@ export class Approvals {
     } else if (mode === undefined) {
       return false;
     }
-    const item = this.#desk.describe(entry, table, mode ?? "step");
+    const item = this.#requests.describe(entry, table, mode ?? "step");
     item.arguments = input;
     item.waiting = [];
     this.#ask([entry], "step", 1, [item]);
@@ -119,10 +119,10 @@ export class Approvals {
    * Applies decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalDesk.check}.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalRequests.check}.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
-    const checked = this.#desk.check(decisions, this.#host.table);
+    const checked = this.#requests.check(decisions, this.#host.table);
     for (const decision of checked) this.#decide(decision, "caller");
   }
 
@@ -130,7 +130,7 @@ export class Approvals {
   expire(): void {
     if (this.#host.isEnded()) return;
     const requests = new Set<string>();
-    for (const entry of this.#desk.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
+    for (const entry of this.#requests.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
     for (const requestId of requests) this.#timeOut(requestId);
   }
 
@@ -140,14 +140,14 @@ export class Approvals {
    * @param entry - the step.
    */
   forget(entry: StepEntry): void {
-    if (!this.#desk.waiting.delete(entry)) return;
+    if (!this.#requests.waiting.delete(entry)) return;
     const gate = entry.approval;
-    if (gate?.status === "requested") this.#desk.settled(gate.requestId);
+    if (gate?.status === "requested") this.#requests.settled(gate.requestId);
   }
 
   /** Stops every timer (the run ended). */
   close(): void {
-    this.#desk.close();
+    this.#requests.close();
   }
 
   /**
@@ -159,18 +159,18 @@ export class Approvals {
    * @param items - what the request lists for each.
    */
   #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
-    const requestId = this.#desk.nextRequestId();
+    const requestId = this.#requests.nextRequestId();
     // Frozen: what a consumer does to the request cannot change what the step is compared with later.
     const listed = snapshotValue(items, { freeze: true, what: "An approval request" }) as readonly ApprovalRequestStep[];
     entries.forEach((entry, index) => {
       const item = listed[index] as ApprovalRequestStep;
       entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
-      this.#desk.waiting.add(entry);
+      this.#requests.waiting.add(entry);
     });
     const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: [...listed] };
-    if (this.#desk.timeoutMs !== undefined) event.timeoutMs = this.#desk.timeoutMs;
+    if (this.#requests.timeoutMs !== undefined) event.timeoutMs = this.#requests.timeoutMs;
     this.#host.emit(event);
-    this.#desk.startTimer(requestId, () => this.#timeOut(requestId));
+    this.#requests.startTimer(requestId, () => this.#timeOut(requestId));
   }
 
   /**
@@ -182,7 +182,7 @@ export class Approvals {
   #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
     const { entry, requestId } = decision;
     const { scheduler, table } = this.#host;
-    this.#desk.waiting.delete(entry);
+    this.#requests.waiting.delete(entry);
     // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
     const open = entry.status === "pending";
     const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
@@ -192,17 +192,17 @@ export class Approvals {
         entry.edited = edited;
         event.arguments = edited;
       }
-      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#desk.describe(entry, table, entry.approval?.mode ?? "step").arguments;
+      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#requests.describe(entry, table, entry.approval?.mode ?? "step").arguments;
       entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
       this.#host.emit(event);
-      this.#desk.settled(requestId);
+      this.#requests.settled(requestId);
       if (open) scheduler.reconsider([entry]);
       return;
     }
     event.reason = decision.reason;
     entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
     this.#host.emit(event);
-    this.#desk.settled(requestId);
+    this.#requests.settled(requestId);
     if (!open) return;
     // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
     entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
@@ -220,8 +220,8 @@ export class Approvals {
    */
   #timeOut(requestId: string): void {
     if (this.#host.isEnded()) return;
-    const reason = `No decision within ${this.#desk.timeoutMs ?? 0} ms`;
-    for (const entry of [...this.#desk.waiting]) {
+    const reason = `No decision within ${this.#requests.timeoutMs ?? 0} ms`;
+    for (const entry of [...this.#requests.waiting]) {
       if (entry.approval?.status !== "requested" || entry.approval.requestId !== requestId) continue;
       this.#decide({ entry, requestId, approved: false, reason, replan: false }, "timeout");
     }

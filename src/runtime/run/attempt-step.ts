@@ -13,7 +13,7 @@ import { raceSignal } from "../race-signal.ts";
 import type { CacheHit } from "../result-cache.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
-import type { BudgetMeter } from "./budget-meter.ts";
+import type { UsageLimits } from "./usage-limits.ts";
 import type { RunResultCache } from "./run-result-cache.ts";
 import type { SafetyPolicy } from "./safety-policy.ts";
 import { snapshotValue } from "./snapshot-value.ts";
@@ -32,7 +32,7 @@ export interface AttemptContext {
   readonly runId: string;
   readonly registry: ToolRegistry;
   readonly policy: SafetyPolicy;
-  readonly meter: BudgetMeter;
+  readonly limits: UsageLimits;
   readonly cache: RunResultCache | undefined;
   readonly clock: RuntimeClock;
   /** The run's signal. */
@@ -125,7 +125,7 @@ function attemptTool(context: AttemptContext, entry: StepEntry, name: string, ar
     } catch {
       return undefined;
     }
-    context.meter.countCacheHit();
+    context.limits.countCacheHit();
     context.emit({ type: "step-start", stepId: entry.step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: true });
     return { ok: true, value, cached: true };
   };
@@ -163,7 +163,7 @@ function callTool(
   cache: RunResultCache | undefined,
   key: string,
 ): AttemptOutcome | Promise<AttemptOutcome> {
-  const refusal = context.meter.refuseToolCall();
+  const refusal = context.limits.refuseToolCall();
   if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
   const step = entry.step;
   // The event keeps its own frozen copy: what the tool does to its arguments cannot reach history.
@@ -221,7 +221,7 @@ function attemptModel(context: AttemptContext, entry: StepEntry, prompt: string,
     context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
     return { ok: false, error: { code: "model-error", message: `Step "${step.id}" needs a model and the runtime has none` }, permanent: true };
   }
-  const refusal = context.meter.modelCallRefusal();
+  const refusal = context.limits.modelCallRefusal();
   if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
   context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
   const timeoutMs = context.policy.timeoutOf(step);

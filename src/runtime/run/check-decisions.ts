@@ -11,7 +11,7 @@ import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { StepSkipCode } from "../../events/runtime-event.ts";
 import { snapshotValue } from "./snapshot-value.ts";
-import type { ApprovalGate, EntryStatus } from "./step-table.ts";
+import type { ApprovalState, EntryStatus } from "./step-table.ts";
 
 /** What a decision is checked against: a step, where it stands, what it depends on, and its approval. */
 export interface DecisionTarget {
@@ -20,7 +20,7 @@ export interface DecisionTarget {
   readonly skipCode: StepSkipCode | undefined;
   /** The ids it references or depends on. */
   readonly deps: readonly string[];
-  readonly approval: ApprovalGate | undefined;
+  readonly approval: ApprovalState | undefined;
 }
 
 /** A decision that passed every check, with its step. */
@@ -67,7 +67,7 @@ function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRe
 
 /**
  * Checks a batch of decisions; nothing is applied unless all pass. The
- * live run (`ApprovalDesk`) and a check against a log
+ * live run (`ApprovalRequests`) and a check against a log
  * (`checkApprovalDecisions`) both call it, so they refuse the same
  * decisions with the same messages.
  *

@@ -114,7 +114,7 @@ export class Planning {
     // A planner that only reports its steps in `done` still gets them run.
     for (const step of done?.steps ?? []) if (!host.table.has(step.id)) hooks.add(step, this.#turns.source);
     const usage = done?.usage;
-    host.meter.countPlanner(usage?.modelCalls ?? (this.#error === undefined ? 0 : 1), usage);
+    host.limits.countPlanner(usage?.modelCalls ?? (this.#error === undefined ? 0 : 1), usage);
     this.#end(done, this.#error);
     hooks.executing();
     // Ids that never arrived: their dependents can be decided now.

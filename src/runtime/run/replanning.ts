@@ -95,7 +95,7 @@ export class Replanning {
    * @returns the check.
    */
   possible(): boolean {
-    return !this.#host.isEnded() && !this.#hooks.replyStreaming && this.#host.meter.replanAllowed();
+    return !this.#host.isEnded() && !this.#hooks.replyStreaming && this.#host.limits.replanAllowed();
   }
 
   /**
@@ -109,7 +109,7 @@ export class Replanning {
 
   /** No re-plan will come: the failures are dealt with as they are. */
   giveUp(): void {
-    if (this.#host.meter.replanBudgetSpent()) this.#host.meter.markHit();
+    if (this.#host.limits.replanBudgetSpent()) this.#host.limits.markHit();
     for (const entry of this.#failures) entry.handled = true;
     this.#failures = [];
   }
@@ -117,12 +117,12 @@ export class Replanning {
   /** Asks the planner for a patch, then applies it. */
   async run(): Promise<void> {
     const host = this.#host;
-    const { table, meter, config, input } = host;
+    const { table, limits, config, input } = host;
     const failed = this.#failures;
     this.#failures = [];
     const remaining = table.order.filter((entry) => entry.status === "pending");
-    const attempt = meter.countReplan();
-    meter.usage.modelCalls++;
+    const attempt = limits.countReplan();
+    limits.usage.modelCalls++;
     host.emit({ type: "plan-start", kind: "replan", query: input.query, attempt });
     let patch: { steps: PlanStep[]; clean: boolean } | undefined;
     try {
@@ -138,7 +138,7 @@ export class Replanning {
       const planner = config.planner;
       if (planner.streamReplan !== undefined) {
         // A planner that streams its patch (LLMPlanner) reports its issues, repairs, model calls and whether it ended cleanly.
-        meter.usage.modelCalls--;
+        limits.usage.modelCalls--;
         patch = await this.#readPatch(planner.streamReplan(request), attempt);
       } else {
         const totalMs = config.modelTimeouts.totalMs;
@@ -194,8 +194,8 @@ export class Replanning {
         plannerReading(host, "Re-planning"),
       );
     } finally {
-      if (done === undefined) host.meter.usage.modelCalls++;
-      else host.meter.countPlanner(done.usage.modelCalls, done.usage);
+      if (done === undefined) host.limits.usage.modelCalls++;
+      else host.limits.countPlanner(done.usage.modelCalls, done.usage);
     }
     return done === undefined ? undefined : { steps: done.steps, clean: done.clean };
   }

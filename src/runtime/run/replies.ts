@@ -79,13 +79,13 @@ export class Replies {
    * writes each reference as its step ends.
    */
   advance(): void {
-    const { table, meter, config } = this.#host;
+    const { table, limits, config } = this.#host;
     const view = this.#view;
     let streaming = this.#streaming;
     if (view.phase !== "executing" && view.phase !== "finishing" && !(view.phase === "planning" && streaming !== undefined)) return;
     if (streaming === undefined) {
-      if (view.anyFailure || view.planSource.state !== "clean" || meter.usage.replans > 0) return;
-      if (config.replyStreaming === "safe" && meter.replanAllowed()) return;
+      if (view.anyFailure || view.planSource.state !== "clean" || limits.usage.replans > 0) return;
+      if (config.replyStreaming === "safe" && limits.replanAllowed()) return;
       const last = table.order[table.order.length - 1];
       if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== view.planSource) return;
       if (!ReplyStream.streamable(last.step.text)) return;
@@ -107,11 +107,11 @@ export class Replies {
    * @param draft - the reply's id and text so far.
    */
   draft(draft: ReplyDraft): void {
-    const { table, meter, config } = this.#host;
+    const { table, limits, config } = this.#host;
     const view = this.#view;
     let streaming = this.#streaming;
     if (streaming === undefined) {
-      if (view.phase !== "planning" || view.anyFailure || view.planIssues > 0 || meter.usage.replans > 0) return;
+      if (view.phase !== "planning" || view.anyFailure || view.planIssues > 0 || limits.usage.replans > 0) return;
       // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
       if (view.planSource.state !== "streaming" || view.planSource.attempt !== 1 || table.order.length !== draft.index || table.has(draft.id)) return;
       if (config.replyStreaming === "safe" && !table.order.every((entry) => entry.status === "succeeded")) return;

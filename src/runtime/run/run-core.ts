@@ -18,7 +18,7 @@ import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
-import type { BudgetMeter } from "./budget-meter.ts";
+import type { UsageLimits } from "./usage-limits.ts";
 import type { SideEffectCounter } from "./run-result-cache.ts";
 import type { SafetyPolicy } from "./safety-policy.ts";
 import type { Scheduler } from "./scheduler.ts";
@@ -82,7 +82,7 @@ export interface RunCore {
   readonly input: RunInput;
   readonly table: StepTable;
   readonly policy: SafetyPolicy;
-  readonly meter: BudgetMeter;
+  readonly limits: UsageLimits;
   readonly scheduler: Scheduler;
   /** The run's abort signal. */
   readonly signal: AbortSignal;

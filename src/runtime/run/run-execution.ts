@@ -17,7 +17,7 @@ import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { answerRun, answerWithTemplate } from "./answer-run.ts";
 import { Approvals } from "./approvals.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
-import { BudgetMeter } from "./budget-meter.ts";
+import { UsageLimits } from "./usage-limits.ts";
 import { findRunFailure } from "./finish-run.ts";
 import { guardModel } from "./guard-model.ts";
 import { Planning } from "./planning.ts";
@@ -53,7 +53,7 @@ export class RunExecution {
   readonly #reducer: RunStateReducer = createRunState();
   readonly #table: StepTable;
   readonly #policy: SafetyPolicy;
-  readonly #meter: BudgetMeter;
+  readonly #limits: UsageLimits;
   readonly #core: RunCore;
   readonly #scheduler: Scheduler;
   readonly #model: PlanModel | undefined;
@@ -88,13 +88,13 @@ export class RunExecution {
     const table = new StepTable(input.context);
     this.#table = table;
     this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
-    this.#meter = new BudgetMeter(config.budget, config.maxReplans);
+    this.#limits = new UsageLimits(config.budget, config.maxReplans);
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
-    this.#model = config.model === undefined ? undefined : guardModel(config.model, this.#meter, config.modelTimeouts, config.clock);
+    this.#model = config.model === undefined ? undefined : guardModel(config.model, this.#limits, config.modelTimeouts, config.clock);
     this.#scheduler = new Scheduler(table, {
       view: this.#readinessView(),
       maxConcurrency: config.maxConcurrency,
-      refuseStart: () => this.#meter.refuseStep(),
+      refuseStart: () => this.#limits.refuseStep(),
       start: (entry) => this.#guard(runAttempts(attempts, entry)),
       safety: (entry) => this.#policy.verdictOf(entry.step, entry.source, entry.approval),
       reply: (entry) => this.#replies.run(entry),
@@ -106,7 +106,7 @@ export class RunExecution {
       input,
       table,
       policy: this.#policy,
-      meter: this.#meter,
+      limits: this.#limits,
       scheduler: this.#scheduler,
       signal: this.signal,
       emit: (event) => this.#event(event),
@@ -242,7 +242,7 @@ export class RunExecution {
    * Applies approval decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalDesk.check`.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalRequests.check`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
     if (this.#isEnded()) throw new PlankitError("invalid-approval", `Run "${this.#input.runId}" already ended; no step waits for approval`);
@@ -420,7 +420,7 @@ export class RunExecution {
   async #finish(): Promise<void> {
     await answerRun(this.#core, this.#replies, this.#model);
     if (this.#isEnded()) return;
-    const reason: RunEndReason = this.#meter.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#planning.error) === undefined ? "completed" : "failed";
+    const reason: RunEndReason = this.#limits.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#planning.error) === undefined ? "completed" : "failed";
     await rememberRun(this.#core, reason, this.#reducer.state);
     if (this.#isEnded()) return;
     this.#end(reason, reason === "failed" || reason === "budget" ? findRunFailure(this.#table, this.#stopError, this.#planning.error) : undefined);
@@ -441,7 +441,7 @@ export class RunExecution {
       runId: "",
       t: 0,
       reason,
-      usage: { ...this.#meter.usage },
+      usage: { ...this.#limits.usage },
       durationMs: this.#round(this.#config.clock.now() - this.#startedAt),
     };
     if (error !== undefined && reason !== "completed") event.error = error;

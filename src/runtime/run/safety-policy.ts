@@ -12,7 +12,7 @@ import type { ToolPolicy } from "../tool-policy.ts";
 import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
-import type { ApprovalGate } from "./step-table.ts";
+import type { ApprovalState } from "./step-table.ts";
 
 /** What the policy knows about a step's tool, MCP defaults applied. */
 interface StepTraits {
@@ -87,7 +87,7 @@ export interface SafetyPolicy {
    * @param approval - where its approval stands, if it needs one.
    * @returns the verdict.
    */
-  verdictOf(step: PlanStep, source: StepSource, approval: ApprovalGate | undefined): SafetyVerdict;
+  verdictOf(step: PlanStep, source: StepSource, approval: ApprovalState | undefined): SafetyVerdict;
 }
 
 /** What the policy is built from. */

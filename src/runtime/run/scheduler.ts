@@ -56,7 +56,7 @@ export class Scheduler {
   readonly #queued = new Set<StepEntry>();
   readonly #parked = new Map<StepEntry, WaitReason>();
   readonly #atSource = new Map<StepSource, Set<StepEntry>>();
-  readonly #atGate = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>(), approval: new Set<StepEntry>() };
+  readonly #waitingAt = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>(), approval: new Set<StepEntry>() };
   readonly #work: StepEntry[] = [];
   #draining = false;
 
@@ -118,7 +118,7 @@ export class Scheduler {
    * @param gate - `replan` (a failure was dealt with) or `reply-last` (every other step ended).
    */
   reopen(gate: "replan" | "reply-last"): void {
-    const waiting = this.#atGate[gate];
+    const waiting = this.#waitingAt[gate];
     if (waiting.size === 0) return;
     const list = [...waiting];
     waiting.clear();
@@ -227,7 +227,7 @@ export class Scheduler {
       if (set === undefined) this.#atSource.set(entry.source, new Set([entry]));
       else set.add(entry);
     } else {
-      this.#atGate[reason].add(entry);
+      this.#waitingAt[reason].add(entry);
     }
   }
 
@@ -241,6 +241,6 @@ export class Scheduler {
     if (reason === undefined) return;
     this.#parked.delete(entry);
     if (reason === "source") this.#atSource.get(entry.source)?.delete(entry);
-    else if (reason !== "dependencies") this.#atGate[reason].delete(entry);
+    else if (reason !== "dependencies") this.#waitingAt[reason].delete(entry);
   }
 }

@@ -17,7 +17,7 @@ export type EntryStatus = "pending" | "running" | "succeeded" | "failed" | "skip
  * Where a step that needs approval stands: not asked yet (its source still
  * streams), asked, approved or denied.
  */
-export type ApprovalGate =
+export type ApprovalState =
   | { mode: "plan" | "step"; status: "unasked" }
   | { mode: "plan" | "step"; status: "requested"; requestId: string; shown: Record<string, unknown> }
   | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
@@ -50,7 +50,7 @@ export interface StepEntry {
   /** A reply whose text is already streaming: it cannot be skipped or replaced, only completed. */
   fixed: boolean;
   /** Its approval, when the application's policy asks for one. */
-  approval: ApprovalGate | undefined;
+  approval: ApprovalState | undefined;
   /** Arguments a person approved in place of the planned ones. */
   edited: Record<string, unknown> | undefined;
 }

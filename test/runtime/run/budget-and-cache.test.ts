@@ -1,26 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { BudgetMeter } from "../../../src/runtime/run/budget-meter.ts";
+import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 import { createRunResultCache } from "../../../src/runtime/run/run-result-cache.ts";
 import { createMemoryCache } from "../../../src/runtime/create-memory-cache.ts";
 
-describe("BudgetMeter", () => {
+describe("UsageLimits", () => {
   it("counts and refuses tool calls, steps and model calls, marking the run as stopped by a budget", () => {
-    const meter = new BudgetMeter({ toolCalls: 1, steps: 1, modelCalls: 1 }, 2);
-    expect([meter.refuseToolCall(), meter.refuseStep(), meter.refuseModelCall()]).toEqual([undefined, undefined, undefined]);
-    expect(meter.hit).toBe(false);
-    expect(meter.refuseToolCall()).toBe("The tool call budget of 1 is spent");
-    expect(meter.refuseStep()).toBe("The step budget of 1 is spent");
-    expect(meter.modelCallRefusal()).toBe("The model call budget of 1 is spent");
-    expect(meter.hit).toBe(true);
-    expect(meter.usage).toMatchObject({ toolCalls: 1, modelCalls: 1 });
+    const limits = new UsageLimits({ toolCalls: 1, steps: 1, modelCalls: 1 }, 2);
+    expect([limits.refuseToolCall(), limits.refuseStep(), limits.refuseModelCall()]).toEqual([undefined, undefined, undefined]);
+    expect(limits.hit).toBe(false);
+    expect(limits.refuseToolCall()).toBe("The tool call budget of 1 is spent");
+    expect(limits.refuseStep()).toBe("The step budget of 1 is spent");
+    expect(limits.modelCallRefusal()).toBe("The model call budget of 1 is spent");
+    expect(limits.hit).toBe(true);
+    expect(limits.usage).toMatchObject({ toolCalls: 1, modelCalls: 1 });
   });
 
   it("tells maxReplans apart from a budget", () => {
-    const limited = new BudgetMeter({ replans: 1 }, 3);
+    const limited = new UsageLimits({ replans: 1 }, 3);
     expect(limited.replanAllowed()).toBe(true);
     limited.countReplan();
     expect([limited.replanAllowed(), limited.replanBudgetSpent()]).toEqual([false, true]);
-    const capped = new BudgetMeter({}, 1);
+    const capped = new UsageLimits({}, 1);
     capped.countReplan();
     expect([capped.replanAllowed(), capped.replanBudgetSpent()]).toEqual([false, false]);
   });

@@ -7,7 +7,7 @@ import type { RuntimeEvent, StepSkipCode } from "../../../src/events/runtime-eve
 import type { PlanModel } from "../../../src/model/plan-model.ts";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import { Approvals } from "../../../src/runtime/run/approvals.ts";
-import { BudgetMeter } from "../../../src/runtime/run/budget-meter.ts";
+import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 import { guardModel } from "../../../src/runtime/run/guard-model.ts";
 import { Replanning } from "../../../src/runtime/run/replanning.ts";
 import { Replies } from "../../../src/runtime/run/replies.ts";
@@ -26,11 +26,11 @@ const registry = new ToolRegistry().register([
   { name: "pay", inputSchema: { type: "object" }, execute: () => null },
 ]);
 
-/** A run core over a real table, policy, meter and scheduler, recording what the part does. */
+/** A run core over a real table, policy, limits and scheduler, recording what the part does. */
 function createCore(options: { tools?: RunConfig["policy"]; maxReplans?: number } = {}) {
   const table = new StepTable({});
   const policy = createSafetyPolicy({ registry, eager: "safe", retries: 0, timeoutMs: 1_000, tools: options.tools ?? {} });
-  const meter = new BudgetMeter({}, options.maxReplans ?? 1);
+  const limits = new UsageLimits({}, options.maxReplans ?? 1);
   const events: RuntimeEvent[] = [];
   const skipped: [string, StepSkipCode][] = [];
   let ended = false;
@@ -54,7 +54,7 @@ function createCore(options: { tools?: RunConfig["policy"]; maxReplans?: number 
     input: { runId: "r1", query: "q", history: "", context: {} },
     table,
     policy,
-    meter,
+    limits,
     scheduler,
     signal: new AbortController().signal,
     emit: (event) => events.push({ runId: "r1", t: 0, ...event } as RuntimeEvent),
@@ -104,18 +104,18 @@ describe("Turns", () => {
 
 describe("guardModel", () => {
   it("refuses a call past the model-call budget and counts the tokens of one that ran", async () => {
-    const meter = new BudgetMeter({ modelCalls: 1 }, 0);
+    const limits = new UsageLimits({ modelCalls: 1 }, 0);
     const model: PlanModel = {
       async *stream() {
         yield { type: "text", text: "hi" };
         yield { type: "finish", reason: "stop", usage: { inputTokens: 3, outputTokens: 2 } };
       },
     };
-    const guarded = guardModel(model, meter, { idleMs: 1_000, totalMs: 1_000 }, systemClock);
+    const guarded = guardModel(model, limits, { idleMs: 1_000, totalMs: 1_000 }, systemClock);
     const parts = [];
     for await (const part of guarded.stream({ prompt: "x", purpose: "reflect" })) parts.push(part.type);
     expect(parts).toEqual(["text", "finish"]);
-    expect(meter.usage).toMatchObject({ modelCalls: 1, inputTokens: 3, outputTokens: 2 });
+    expect(limits.usage).toMatchObject({ modelCalls: 1, inputTokens: 3, outputTokens: 2 });
     await expect(guarded.stream({ prompt: "x" })[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: "budget-exceeded" });
   });
 });

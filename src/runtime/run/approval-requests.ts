@@ -24,11 +24,11 @@ export type CheckedDecision = CheckedDecisionOf<StepEntry>;
  *
  * @example
  * ```ts
- * const desk = new ApprovalDesk(registry, clock, 60_000);
- * const item = desk.describe(entry, table);
+ * const requests = new ApprovalRequests(registry, clock, 60_000);
+ * const item = requests.describe(entry, table);
  * ```
  */
-export class ApprovalDesk {
+export class ApprovalRequests {
   readonly #registry: ToolRegistry;
   readonly #clock: RuntimeClock;
   readonly #timeoutMs: number | undefined;

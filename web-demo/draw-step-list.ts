@@ -16,10 +16,10 @@ import type { StepView } from "./to-step-views.ts";
  *
  * @example
  * ```ts
- * renderStepList(document.querySelector("ol#steps")!, toStepViews(reducer.state));
+ * drawStepList(document.querySelector("ol#steps")!, toStepViews(reducer.state));
  * ```
  */
-export function renderStepList(list: HTMLOListElement, views: readonly StepView[]): void {
+export function drawStepList(list: HTMLOListElement, views: readonly StepView[]): void {
   const existing = new Map<string, HTMLLIElement>();
   for (const item of list.querySelectorAll<HTMLLIElement>("li[data-step]")) existing.set(item.dataset["step"] ?? "", item);
   for (const view of views) {

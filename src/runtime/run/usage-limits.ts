@@ -14,11 +14,11 @@ import type { RuntimeUsage } from "../../events/runtime-event.ts";
  *
  * @example
  * ```ts
- * const meter = new BudgetMeter({ toolCalls: 2 }, 2);
- * meter.refuseToolCall(); // undefined, and the call is counted
+ * const limits = new UsageLimits({ toolCalls: 2 }, 2);
+ * limits.refuseToolCall(); // undefined, and the call is counted
  * ```
  */
-export class BudgetMeter {
+export class UsageLimits {
   /** What the run used so far. */
   readonly usage: RuntimeUsage = { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
   readonly #budget: RuntimeBudget;
