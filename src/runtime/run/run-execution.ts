@@ -418,12 +418,13 @@ export class RunExecution {
 
   /** Emits the reply, writes memory and ends the run. */
   async #finish(): Promise<void> {
-    await answerRun(this.#core, this.#replies, this.#model);
+    const failure = findRunFailure(this.#table, this.#stopError, this.#planning.error);
+    await answerRun(this.#core, this.#replies, this.#model, failure);
     if (this.#isEnded()) return;
-    const reason: RunEndReason = this.#limits.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#planning.error) === undefined ? "completed" : "failed";
+    const reason: RunEndReason = this.#limits.hit ? "budget" : failure === undefined ? "completed" : "failed";
     await rememberRun(this.#core, reason, this.#reducer.state);
     if (this.#isEnded()) return;
-    this.#end(reason, reason === "failed" || reason === "budget" ? findRunFailure(this.#table, this.#stopError, this.#planning.error) : undefined);
+    this.#end(reason, reason === "failed" || reason === "budget" ? failure : undefined);
   }
 
   /**
