@@ -13,8 +13,8 @@
 import { createWorker } from "./create-worker.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
-export { PlanSession } from "./durable/plan-session.ts";
-export { PlanWorkflow } from "./durable/plan-workflow.ts";
+export { PlanSession } from "./runs/plan-session.ts";
+export { PlanWorkflow } from "./runs/plan-workflow.ts";
 
 /**
  * The Worker's handlers.

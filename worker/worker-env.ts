@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { DurableRunParams } from "./durable/durable-run-params.ts";
-import type { PlanSession } from "./durable/plan-session.ts";
+import type { DurableRunParams } from "./runs/durable-run-params.ts";
+import type { PlanSession } from "./runs/plan-session.ts";
 
 /**
  * What the Worker reads from its environment. Every field is optional: with

@@ -2,7 +2,7 @@ import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, SELF } f
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
-import { durableStepName } from "../../worker/durable/durable-step-name.ts";
+import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
 import type { MemoryEntry } from "../../src/index.ts";

@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LLMPlanner, ToolRegistry, type PlanModel, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import type { DurableStepConfig } from "../../worker/durable/durable-step.ts";
-import type { RunSetup } from "../../worker/durable/create-run-setup.ts";
-import type { DurableStep, DurableWaitOptions } from "../../worker/durable/durable-step.ts";
-import { durableStepName } from "../../worker/durable/durable-step-name.ts";
-import { executeDurableRun } from "../../worker/durable/execute-durable-run.ts";
+import type { DurableStepConfig } from "../../worker/runs/durable-step.ts";
+import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
+import type { DurableStep, DurableWaitOptions } from "../../worker/runs/durable-step.ts";
+import { durableStepName } from "../../worker/runs/durable-step-name.ts";
+import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { ApprovalDecision } from "../../src/index.ts";
-import { ApprovalsBodySchema } from "../durable/approvals-body-schema.ts";
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { ApprovalsBodySchema } from "../runs/approvals-body-schema.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import type { WorkerRoute } from "./worker-route.ts";

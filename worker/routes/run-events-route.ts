@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { disposeStub } from "../durable/dispose-stub.ts";
-import type { DurableRunParams } from "../durable/durable-run-params.ts";
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { disposeStub } from "../runs/dispose-stub.ts";
+import type { DurableRunParams } from "../runs/durable-run-params.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 

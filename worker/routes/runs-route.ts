@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { createRunId } from "../durable/create-run-id.ts";
-import { disposeStub } from "../durable/dispose-stub.ts";
-import type { DurableRunParams } from "../durable/durable-run-params.ts";
-import { createRunsBodySchema } from "../durable/runs-body-schema.ts";
-import { requireSessions } from "../durable/session-of-run.ts";
+import { createRunId } from "../runs/create-run-id.ts";
+import { disposeStub } from "../runs/dispose-stub.ts";
+import type { DurableRunParams } from "../runs/durable-run-params.ts";
+import { createRunsBodySchema } from "../runs/runs-body-schema.ts";
+import { requireSessions } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import type { WorkerRoute } from "./worker-route.ts";
