@@ -23,6 +23,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runsRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/runs",
+  errors: "problem-details",
   body: "api",
   handle: async (c) => {
     const namespace = requireSessions(c);
