@@ -164,11 +164,13 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
   const routes = createRoutes(options);
   const methodsOf = createMethodLookup(app);
   const cors = corsMiddleware(methodsOf);
-  /** Whether the request passed the `/v1/*` middleware: an API request, which answers preflights and is never an asset. */
+  /** Whether the request passed the `/v1/*` middleware: an API request, which answers preflights, never an asset. */
   const isApiRequest = (c: Context<WorkerAppEnv>) => matchedRoutes(c).some((route) => route.handler === cors);
   app.onError((error, c) => toErrorResponse(error, c.var.errorStyle));
+  // First, so that a refusal by the CORS policy or the token already comes in the route's style.
   for (const route of routes) app.use(route.path, errorStyleMiddleware(route.errors));
   app.use("/v1/*", redactMiddleware(), cors, bearerTokenMiddleware(), requestContextMiddleware(options));
+  // Inside the `/v1/*` middleware, so a 405 is redacted and names the model like any other answer.
   app.use(
     methodNotAllowed({
       app,
@@ -176,7 +178,8 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
         const allowed = orderMethods(methods);
         const allow = [...allowed, ...(isApiRequest(c) ? ["OPTIONS"] : [])].join(", ");
         const detail = `${c.req.path} does not accept ${c.req.method}; use ${allowed.join(" or ")}`;
-        return renderProblem(new HttpProblem(405, detail, { code: "method-not-allowed", headers: { allow } }), c.var.errorStyle);
+        const problem = new HttpProblem(405, detail, { code: "method-not-allowed", headers: { allow } });
+        return renderProblem(problem, c.var.errorStyle);
       },
     }),
   );
@@ -190,7 +193,8 @@ export function createWorker(options: WorkerOptions = {}): { fetch(request: Requ
       const asset = await assets.fetch(c.req.raw);
       if (asset.status !== 404) return asset;
     }
-    return renderProblem(new HttpProblem(404, `No route for ${c.req.method} ${c.req.path}`, { code: "not-found" }), c.var.errorStyle);
+    const problem = new HttpProblem(404, `No route for ${c.req.method} ${c.req.path}`, { code: "not-found" });
+    return renderProblem(problem, c.var.errorStyle);
   });
   return {
     async fetch(request, env, context) {

@@ -159,7 +159,8 @@ function checkDemoBoundary(root: string, importPattern: RegExp): LayerProblem[] 
       const inside = relative(demo, resolve(dirname(file), match[1] ?? ""));
       if (inside.startsWith("..")) continue;
       const line = text.slice(0, match.index).split("\n").length;
-      problems.push({ file: where, line, message: `imports "${match[1]}" from worker/demo/; the core Worker takes what the demo provides through createWorker's options, given in ${workerEntry}` });
+      const message = `imports "${match[1]}" from worker/demo/; the core Worker takes what the demo provides through createWorker's options, given in ${workerEntry}`;
+      problems.push({ file: where, line, message });
     }
   }
   return problems;

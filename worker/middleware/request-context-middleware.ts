@@ -11,10 +11,10 @@ import type { WorkerOptions } from "../worker-options.ts";
 /**
  * Sets what the routes read from the context: `signal` (the signal of the
  * request as it arrived, which fires when the client goes away, kept here
- * because a middleware may replace the request), `selected` (the model),
- * `registry` (the tools, see `selectToolsAndModel`) and `options`. After the route, names the model
- * in `x-plankit-model` and `x-plankit-model-provider` on the response,
- * whatever it is.
+ * because a middleware may replace the request), `selected` (the model)
+ * and `registry` (the tools), both from `selectToolsAndModel`, and
+ * `options`. After the route, names the model in `x-plankit-model` and
+ * `x-plankit-model-provider` on the response, whatever it is.
  *
  * @param options - the Worker's options.
  * @returns the middleware.
