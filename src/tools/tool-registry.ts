@@ -178,7 +178,6 @@ export class ToolRegistry {
    */
   // Each tool of a list keeps its own input type; their outputs are not compared (`any`: a list mixes them).
   register<const Inputs extends readonly ToolSchema[] & { readonly [Index in keyof Inputs]: CheckJsonSchema<Inputs[Index]> }>(tools: {
-    // biome-ignore lint/suspicious/noExplicitAny: a list of tools mixes output schemas
     readonly [Index in keyof Inputs]: ToolDefinition<Inputs[Index], any>;
   }): this;
   register<
