@@ -32,9 +32,6 @@ export interface ToToolJsonSchemaOptions {
   what?: string;
 }
 
-/** The dialects asked of a Standard JSON Schema, in order: the first one it gives is taken. */
-const TARGETS = ["draft-2020-12", "draft-07"] as const;
-
 /**
  * Checks a conversion result.
  *
@@ -51,31 +48,24 @@ function expectSchema(value: unknown, what: string): JsonSchema {
 }
 
 /**
- * Asks a Standard JSON Schema for its JSON Schema, in draft 2020-12 or else draft-07.
+ * Asks a Standard JSON Schema for its JSON Schema in draft 2020-12, else in draft-07
+ * (a library may know only one of them).
  *
  * @param convert - `~standard.jsonSchema.input` or `.output`.
  * @param what - what is converted, for messages.
- * @param vendor - the schema's library, for messages.
  * @returns the JSON Schema.
  */
-function askStandardJsonSchema(convert: (options: { target: string }) => unknown, what: string, vendor: string): JsonSchema {
-  const failures: unknown[] = [];
-  for (const target of TARGETS) {
-    let value: unknown;
+function askStandardJsonSchema(convert: (options: { target: string }) => unknown, what: string): JsonSchema {
+  const reasons = new Set<unknown>();
+  for (const target of ["draft-2020-12", "draft-07"]) {
     try {
-      value = convert({ target });
+      return expectSchema(convert({ target }), `${what}'s JSON Schema (${target})`);
     } catch (error) {
-      failures.push(error);
-      continue;
+      if (PlankitError.isInstance(error)) throw error;
+      reasons.add(error instanceof Error ? error.message : error);
     }
-    return expectSchema(value, `${what}: the ${vendor} schema's JSON Schema (${target})`);
   }
-  const reason = failures.map((failure) => (failure instanceof Error ? failure.message : String(failure))).join("; ");
-  throw new PlankitError(
-    "invalid-catalog",
-    `${what}: the ${vendor} schema could not give its JSON Schema (${reason}); give the tool a plain JSON Schema, or a schema without what JSON Schema cannot express`,
-    { cause: failures[failures.length - 1] },
-  );
+  throw new PlankitError("invalid-catalog", `${what} could not give its JSON Schema (${[...reasons].join("; ")}); give the tool a plain JSON Schema, or a schema JSON Schema can express`);
 }
 
 /**
@@ -113,20 +103,15 @@ export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptio
     return expectSchema(record["jsonSchema"], `${what}: the AI SDK schema's jsonSchema`);
   }
   const standard = record["~standard"];
-  if (isRecord(standard)) {
-    const vendor = typeof standard["vendor"] === "string" ? standard["vendor"] : "unknown";
-    const converter = standard["jsonSchema"];
-    const convert = isRecord(converter) ? converter[options.side ?? "input"] : undefined;
-    if (typeof convert === "function") return askStandardJsonSchema(convert as (options: { target: string }) => unknown, what, vendor);
-    if (options.toJsonSchema !== undefined) {
-      return expectSchema(options.toJsonSchema(schema as never), `${what}: the toJsonSchema converter's result`);
-    }
-    const hint = vendor === "valibot" ? "wrap it with toStandardJsonSchema from @valibot/to-json-schema, " : "";
-    throw new PlankitError(
-      "invalid-catalog",
-      `${what}: the ${vendor} schema validates but cannot give its JSON Schema (it has no ~standard.jsonSchema); ${hint}` +
-        "pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema",
-    );
-  }
-  return record;
+  if (!isRecord(standard)) return record;
+  const subject = `${what}: the ${String(standard["vendor"])} schema`;
+  const converter = standard["jsonSchema"];
+  const convert = isRecord(converter) ? converter[options.side ?? "input"] : undefined;
+  if (typeof convert === "function") return askStandardJsonSchema(convert as (options: { target: string }) => unknown, subject);
+  if (options.toJsonSchema !== undefined) return expectSchema(options.toJsonSchema(schema as never), `${what}: the toJsonSchema converter's result`);
+  const wrap = standard["vendor"] === "valibot" ? "wrap it with toStandardJsonSchema from @valibot/to-json-schema, " : "";
+  throw new PlankitError(
+    "invalid-catalog",
+    `${subject} validates but cannot give its JSON Schema (no ~standard.jsonSchema); ${wrap}pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema`,
+  );
 }

@@ -109,7 +109,7 @@ describe("tools with a Standard Schema", () => {
     expect(error.code).toBe("invalid-catalog");
     expect(error.message).toBe(
       'Tool "t" input: the handmade schema could not give its JSON Schema (no draft-2020-12; no draft-07); ' +
-        "give the tool a plain JSON Schema, or a schema without what JSON Schema cannot express",
+        "give the tool a plain JSON Schema, or a schema JSON Schema can express",
     );
   });
 

@@ -98,7 +98,7 @@ describe("ToolRegistry", () => {
     expect(caught(() => registry.register(calculator)).message).toBe('Tool "calculator" is already registered');
     expect(caught(() => registry.register({ name: "x" } as ToolDefinition)).message).toBe('Tool "x" has no execute function');
     expect(caught(() => registry.register({ name: "y", inputSchema: v.object({ a: v.string() }), execute: () => 1 })).message).toBe(
-      'Tool "y" input: the valibot schema validates but cannot give its JSON Schema (it has no ~standard.jsonSchema); ' +
+      'Tool "y" input: the valibot schema validates but cannot give its JSON Schema (no ~standard.jsonSchema); ' +
         "wrap it with toStandardJsonSchema from @valibot/to-json-schema, pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema",
     );
   });
