@@ -36,13 +36,15 @@ export interface JsonSchemaDefinition {
 }
 
 /**
- * A JSON Schema object whose type names TypeScript may have widened to
- * `string` (a schema held in a `const` without `as const`). A literal that
- * names a type JSON Schema does not know is still refused, by
- * {@link CheckJsonSchema}; the registry checks the rest when it compiles the schema.
+ * A JSON Schema object as TypeScript may see it once a schema is held in a
+ * variable: type names widened to `string`, or a plain
+ * `Record<string, unknown>`. Its `type` is left open here so that a
+ * misspelt name in a literal is reported by {@link CheckJsonSchema} as
+ * "not assignable to JsonSchemaTypeName"; the registry checks every schema
+ * when it compiles it.
  */
 export interface JsonSchemaObject {
-  readonly type?: string | readonly string[];
+  readonly type?: unknown;
   readonly properties?: { readonly [name: string]: JsonSchemaObject | boolean };
   readonly required?: readonly string[];
   readonly [keyword: string]: unknown;

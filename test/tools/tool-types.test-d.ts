@@ -99,6 +99,14 @@ registry.register({
   inputSchema: { type: "object", properties: { a: { type: "numbr" } } },
   execute: () => null,
 });
+// @ts-expect-error a misspelt type name in a list of tools (reported on the call)
+registry.register([{ name: "typo_in_list", inputSchema: { type: "objec" }, execute: () => null }]);
+registry.register({
+  name: "typo_in_items",
+  // @ts-expect-error "strin" is not a JSON Schema type, in a list's items either
+  inputSchema: { type: "object", properties: { tags: { type: "array", items: { type: "strin" } } } },
+  execute: () => null,
+});
 // @ts-expect-error a wrong argument type in the body
 registry.register({ name: "misuse", inputSchema: v.object({ a: v.string() }), execute: ({ a }) => a.toFixed(1) });
 
@@ -113,6 +121,15 @@ declare const loose: Record<string, unknown>;
 registry.register({
   name: "loose",
   inputSchema: loose,
+  execute: (args) => {
+    expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+  },
+});
+// A schema held in a variable without as const stays accepted, with untyped arguments.
+const widened = { type: "object", properties: { a: { type: "number" } }, required: ["a"] };
+registry.register({
+  name: "widened",
+  inputSchema: widened,
   execute: (args) => {
     expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
   },
