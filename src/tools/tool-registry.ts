@@ -134,8 +134,9 @@ function validatorOf(schema: unknown): StandardSchemaV1 | undefined {
 
 /**
  * Tools the runtime can call, with the descriptors the planner sees.
- * `register` takes tools with a JSON Schema, an AI SDK schema or a valibot /
- * Standard Schema (see also `fromMcpTools` and `fromAiSdkTools`); `list()`
+ * `register` takes tools with a JSON Schema, a Standard Schema (valibot, zod,
+ * ArkType) or an AI SDK schema, and types `execute` from it (see also
+ * `defineTool`, `fromMcpTools` and `fromAiSdkTools`); `list()`
  * gives the MCP `tools/list` shape, `describe()` the record shape
  * (`{ [name]: { description, input_schema } }`),
  * and `call()` validates the arguments against the compiled schema before
@@ -149,7 +150,7 @@ function validatorOf(schema: unknown): StandardSchemaV1 | undefined {
  *   description: "Evaluate an arithmetic expression",
  *   inputSchema: { type: "object", properties: { expr: { type: "string" } }, required: ["expr"] },
  *   annotations: { readOnlyHint: true },
- *   execute: ({ expr }) => ({ value: evaluate(String(expr)) }),
+ *   execute: ({ expr }) => ({ value: evaluate(expr) }),
  * });
  * await registry.call("calculator", { expr: "21*2+5" }); // { value: 47 }
  * ```
@@ -171,15 +172,23 @@ export class ToolRegistry {
    * Adds tools. A tool's `inputSchema` and `outputSchema` are turned into JSON
    * Schema once, here (see `toToolJsonSchema`); a Standard Schema also
    * validates every call's arguments and result with its own `~standard.validate`.
+   * Each tool of a list keeps its own argument type.
    *
-   * @param tools - one definition or several.
+   * @param tools - several definitions.
    * @returns the registry, for chaining.
    * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed.
    */
-  // Each tool of a list keeps its own input type; their outputs are not compared (`any`: a list mixes them).
   register<const Inputs extends readonly ToolSchema[] & { readonly [Index in keyof Inputs]: CheckJsonSchema<Inputs[Index]> }>(tools: {
+    // A list mixes output schemas, so their result types are not compared.
     readonly [Index in keyof Inputs]: ToolDefinition<Inputs[Index], any>;
   }): this;
+  /**
+   * Adds a tool, with `execute` typed from its schemas (see {@link ToolDefinition}).
+   *
+   * @param tool - one definition.
+   * @returns the registry, for chaining.
+   * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed.
+   */
   register<
     const Input extends ToolSchema & CheckJsonSchema<Input> = ToolSchema,
     const Output extends ToolSchema & CheckJsonSchema<Output> = ToolSchema,
@@ -266,7 +275,9 @@ export class ToolRegistry {
 
   /**
    * Validates the arguments against the tool's input schema, runs the tool
-   * and (by default) checks a structured result against its output schema.
+   * and (by default) checks a structured result against its output schema. A
+   * Standard Schema validates with its own `~standard.validate`, and the value
+   * it returns is what `execute` receives (and what `call` returns for an output schema).
    *
    * @param name - the tool name.
    * @param args - the arguments (references already resolved).
