@@ -70,6 +70,14 @@ type SubschemaListKeyword = "items" | "prefixItems" | "anyOf" | "oneOf" | "allOf
  * (`S extends CheckJsonSchema<S>`), so a misspelt name is reported where it is written.
  *
  * @typeParam S - the schema.
+ *
+ * @example
+ * ```ts
+ * function takeSchema<const S extends CheckJsonSchema<S>>(schema: S): S {
+ *   return schema;
+ * }
+ * takeSchema({ type: "object", properties: { a: { type: "numbr" } } }); // error: "numbr" is not a JsonSchemaTypeName
+ * ```
  */
 export type CheckJsonSchema<S> = {
   readonly [K in keyof S]: S extends { readonly "~standard": unknown }
