@@ -6,6 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { ToolAnnotations } from "./tool-descriptor.ts";
 import type { ToolDefinition } from "./tool-registry.ts";
+import type { CheckJsonSchema } from "./json-schema-definition.ts";
 import type { InferToolArguments, ToolSchema } from "./tool-schema.ts";
 
 /** What an AI SDK tool's `execute` receives besides its input, as plankit calls it. */
@@ -89,7 +90,11 @@ function describe(description: unknown): string | undefined {
  * new ToolRegistry().register(fromAiSdkTools({ weather }, { annotations: { weather: { readOnlyHint: true } } }));
  * ```
  */
-export function fromAiSdkTools<const Inputs extends Readonly<Record<string, unknown>>>(
+export function fromAiSdkTools<
+  const Inputs extends Readonly<Record<string, unknown>> & {
+    readonly [Name in keyof Inputs]: unknown extends Inputs[Name] ? unknown : CheckJsonSchema<Inputs[Name]>;
+  },
+>(
   tools: { readonly [Name in keyof Inputs]: AiSdkToolLike<Inputs[Name]> },
   options: FromAiSdkToolsOptions = {},
 ): ToolDefinition[] {

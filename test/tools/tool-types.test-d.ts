@@ -174,6 +174,11 @@ fromAiSdkTools({
   },
 });
 
+fromAiSdkTools({
+  // @ts-expect-error a misspelt type name in a plain object's JSON Schema
+  typo: { inputSchema: { type: "objekt" }, execute: () => null },
+});
+
 // The schema types themselves.
 expectTypeOf<InferJsonSchema<{ type: "array"; items: { type: "integer" } }>>().toEqualTypeOf<number[]>();
 expectTypeOf<InferJsonSchema<{ type: "null" }>>().toEqualTypeOf<null>();
