@@ -36,9 +36,11 @@ function toProblem(issue: StandardSchemaIssue, root: unknown, noun: string): Arg
   }
   const label = name === "" ? `(${noun === "field" ? "result" : "arguments"})` : name;
   if (!present) {
-    return { code: "missing-argument", pointer, argument: label, expected: "", text: `missing required ${noun} "${label}": ${issue.message}` };
+    const text = `missing required ${noun} "${label}": ${issue.message}`;
+    return { code: "missing-argument", pointer, argument: label, expected: "", text };
   }
-  return { code: "invalid-argument", pointer, argument: label, expected: "", actual: node, text: `${noun} "${label}" is ${describeValue(node)}: ${issue.message}` };
+  const text = `${noun} "${label}" is ${describeValue(node)}: ${issue.message}`;
+  return { code: "invalid-argument", pointer, argument: label, expected: "", actual: node, text };
 }
 
 /**

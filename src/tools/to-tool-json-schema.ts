@@ -65,7 +65,8 @@ function askStandardJsonSchema(convert: (options: { target: string }) => unknown
       reasons.add(error instanceof Error ? error.message : error);
     }
   }
-  throw new PlankitError("invalid-catalog", `${what} could not give its JSON Schema (${[...reasons].join("; ")}); give the tool a plain JSON Schema, or a schema JSON Schema can express`);
+  const advice = "give the tool a plain JSON Schema, or a schema JSON Schema can express";
+  throw new PlankitError("invalid-catalog", `${what} could not give its JSON Schema (${[...reasons].join("; ")}); ${advice}`);
 }
 
 /**
@@ -110,8 +111,6 @@ export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptio
   if (typeof convert === "function") return askStandardJsonSchema(convert as (options: { target: string }) => unknown, subject);
   if (options.toJsonSchema !== undefined) return expectSchema(options.toJsonSchema(schema as never), `${what}: the toJsonSchema converter's result`);
   const wrap = standard["vendor"] === "valibot" ? "wrap it with toStandardJsonSchema from @valibot/to-json-schema, " : "";
-  throw new PlankitError(
-    "invalid-catalog",
-    `${subject} validates but cannot give its JSON Schema (no ~standard.jsonSchema); ${wrap}pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema`,
-  );
+  const advice = `${wrap}pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema`;
+  throw new PlankitError("invalid-catalog", `${subject} validates but cannot give its JSON Schema (no ~standard.jsonSchema); ${advice}`);
 }

@@ -10,7 +10,7 @@ import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
 import { readJsonSchema } from "./read-json-schema.ts";
-import { checkStandardSchema } from "./check-standard-schema.ts";
+import { checkStandardSchema, type StandardSchemaCheck } from "./check-standard-schema.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import type { CheckJsonSchema } from "./json-schema-definition.ts";
@@ -100,6 +100,30 @@ export interface ToolCallOptions {
  */
 function describeProblems(subject: string, problems: readonly ArgumentProblem[]): string {
   return problems.map((problem) => `${subject}: ${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`).join("; ");
+}
+
+/**
+ * The error for arguments or a result that did not pass their schema.
+ *
+ * @param code - `invalid-argument` or `invalid-output`.
+ * @param subject - e.g. `Tool "search"`.
+ * @param problems - the problems.
+ * @param cause - what the error carries.
+ * @returns the error.
+ */
+function refusal(code: "invalid-argument" | "invalid-output", subject: string, problems: readonly ArgumentProblem[], cause: object): PlankitError {
+  return new PlankitError(code, describeProblems(subject, problems), { cause });
+}
+
+/**
+ * A JSON Schema check in the shape of a Standard Schema one.
+ *
+ * @param problems - what the compiled JSON Schema found.
+ * @param value - the value checked, passed on as it is.
+ * @returns the check.
+ */
+function checked(problems: ArgumentProblem[], value: unknown): StandardSchemaCheck {
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }
 
 /**
@@ -292,37 +316,22 @@ export class ToolRegistry {
       throw new PlankitError("unknown-tool", `Tool "${name}" is not registered${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`);
     }
     const catalog = this.catalog();
-    let input: unknown = args;
-    if (tool.input === undefined) {
-      const problems = catalog.checkArguments(name, args);
-      if (problems.length > 0) throw new PlankitError("invalid-argument", describeProblems(`Tool "${name}"`, problems), { cause: { problems } });
-    } else {
-      const checked = await checkStandardSchema(tool.input, args, "argument");
-      if (!checked.ok) throw new PlankitError("invalid-argument", describeProblems(`Tool "${name}"`, checked.problems), { cause: { problems: checked.problems } });
-      input = checked.value;
-    }
+    const input = tool.input === undefined ? checked(catalog.checkArguments(name, args), args) : await checkStandardSchema(tool.input, args, "argument");
+    if (!input.ok) throw refusal("invalid-argument", `Tool "${name}"`, input.problems, { problems: input.problems });
     if (options.signal?.aborted === true) {
       throw new PlankitError("aborted", `Call of tool "${name}" was aborted before it started`, { cause: options.signal.reason });
     }
     this.#calls++;
-    let result: unknown = await tool.execute(input as Record<string, unknown>, { signal: options.signal, callId: options.callId ?? `${name}-${this.#calls}` });
+    const callId = options.callId ?? `${name}-${this.#calls}`;
+    let result: unknown = await tool.execute(input.value as Record<string, unknown>, { signal: options.signal, callId });
     if (isAsyncIterable(result)) {
       let last: unknown;
       for await (const part of result) last = part;
       result = last;
     }
     if (this.#options.validateOutput === false || tool.descriptor.outputSchema === undefined) return result;
-    if (tool.output !== undefined) {
-      const checked = await checkStandardSchema(tool.output, result, "field");
-      if (!checked.ok) {
-        throw new PlankitError("invalid-output", describeProblems(`Tool "${name}" output`, checked.problems), { cause: { problems: checked.problems, result } });
-      }
-      return checked.value;
-    }
-    const outputProblems = catalog.checkOutput(name, result);
-    if (outputProblems.length > 0) {
-      throw new PlankitError("invalid-output", describeProblems(`Tool "${name}" output`, outputProblems), { cause: { problems: outputProblems, result } });
-    }
-    return result;
+    const output = tool.output === undefined ? checked(catalog.checkOutput(name, result), result) : await checkStandardSchema(tool.output, result, "field");
+    if (!output.ok) throw refusal("invalid-output", `Tool "${name}" output`, output.problems, { problems: output.problems, result });
+    return output.value;
   }
 }
