@@ -156,6 +156,9 @@ function validatorOf(schema: unknown): StandardSchemaV1 | undefined {
   return typeof standard?.validate === "function" ? (schema as StandardSchemaV1) : undefined;
 }
 
+/** The tool names MCP allows (letters, digits, `_`, `-`, `.`, `/`; 1 to 128): what no provider can take is refused. */
+const toolNamePattern = /^[A-Za-z0-9_./-]{1,128}$/u;
+
 /**
  * Tools the runtime can call, with the descriptors the planner sees.
  * `register` takes tools with a JSON Schema, a Standard Schema (valibot, zod,
@@ -220,6 +223,12 @@ export class ToolRegistry {
   register(tools: unknown): this {
     for (const tool of Array.isArray(tools) ? (tools as readonly ToolDefinition[]) : [tools as ToolDefinition]) {
       if (typeof tool.name !== "string" || tool.name === "") throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
+      if (!toolNamePattern.test(tool.name)) {
+        throw new PlankitError(
+          "invalid-catalog",
+          `Tool name ${JSON.stringify(tool.name)} does not match ${String(toolNamePattern)} (MCP's tool names: letters, digits, _ - . /, 128 at most); providers refuse it (OpenAI and Anthropic take only letters, digits, _ and -, 64 at most)`,
+        );
+      }
       if (this.#tools.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
       if (typeof tool.execute !== "function") throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
       const convert = (schema: unknown, side: "input" | "output"): JsonSchema => {

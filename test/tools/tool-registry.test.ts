@@ -196,3 +196,16 @@ describe("fromAiSdkTools", () => {
     expect(caught(() => new ToolRegistry().register(fromAiSdkTools({ lazy }))).message).toBe('Tool "lazy" input: the AI SDK schema\'s jsonSchema is a promise; await the JSON Schema before registering the tool');
   });
 });
+
+describe("tool names", () => {
+  it("refuses a name no provider can take, saying which pattern; keeps MCP's names with dots and slashes", () => {
+    for (const name of ["get weather", "weather!", "tool\n", "x".repeat(129), "naïve"]) {
+      const error = caught(() => new ToolRegistry().register({ name, inputSchema: { type: "object" }, execute: () => 1 }));
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toContain(JSON.stringify(name));
+      expect(error.message).toContain("/^[A-Za-z0-9_./-]{1,128}$/u");
+    }
+    const registry = new ToolRegistry().register(["get_weather", "admin.tools.list", "user-profile/update", "x".repeat(128)].map((name) => ({ name, inputSchema: { type: "object" }, execute: () => 1 })));
+    expect(registry.list()).toHaveLength(4);
+  });
+});
