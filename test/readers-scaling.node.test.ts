@@ -16,6 +16,7 @@ import { createReasoningFilter } from "../src/model/create-reasoning-filter.ts";
 import type { PlanModel, PlanModelPart } from "../src/model/plan-model.ts";
 import { streamModelText } from "../src/model/stream-model-text.ts";
 import { createToolCallReader } from "../src/plan/create-tool-call-reader.ts";
+import { extractJsonObject } from "../src/shared/extract-json-object.ts";
 
 /** A reader: consumes the chunks and ends. */
 type Reader = (chunks: readonly string[]) => void | Promise<void>;
@@ -122,18 +123,18 @@ interface Scaling {
  * timed in turn, several times, and the fastest of each is kept, so a busy
  * moment of the machine weighs on both alike or on neither.
  */
-async function compare(reader: Reader, input: (size: number) => string, chunkSize: number): Promise<Scaling> {
+async function compare(reader: Reader, input: (size: number) => string, chunkSize: number, sizes?: { first: number; largest: number }): Promise<Scaling> {
   const floorMs = 20;
   // Work that grows with the square of the input hides behind the linear work at small sizes (copying
   // the text again on every chunk costs little at 32 K characters): the large text has 256 K characters at
   // least, 64 K in single characters (where the work per chunk is largest, and the chunks most). In single
   // characters it has 256 K at most: a token built from more one-character pieces than that outgrows V8's
   // young generation, and the collector alone then costs ×12 and more at ×8 (a plain `text += c` loop too).
-  const largest = chunkSize === 1 ? 1 << 18 : 1 << 21;
-  let size = chunkSize === 1 ? 1 << 13 : 1 << 15;
+  const largest = sizes?.largest ?? (chunkSize === 1 ? 1 << 18 : 1 << 21);
+  let size = sizes?.first ?? (chunkSize === 1 ? 1 << 13 : 1 << 15);
   let large = cut(input(size * 8), chunkSize);
   await time(reader, [large]); // warm-up
-  while (Math.min(await time(reader, [large]), await time(reader, [large])) < floorMs && size * 8 < largest) {
+  while (Math.min(await time(reader, [large]), await time(reader, [large])) < floorMs && size * 16 <= largest) {
     size *= 2;
     large = cut(input(size * 8), chunkSize);
   }
@@ -170,5 +171,24 @@ describe("readers of model text are linear in their input", () => {
         }
       }, 120_000);
     }
+  }
+});
+
+describe("extractJsonObject is linear in its text", () => {
+  // It reads the first 100 000 characters only: the large text stays within them.
+  const texts: Record<string, (size: number) => string> = {
+    "nested braces that never parse": (size) => `${"{".repeat(size / 2)}${"}".repeat(size / 2)}`,
+    "braces in prose, then the object": (size) => `${"a {b} ".repeat(size / 6)}{"action":"retry"}`,
+    "an unclosed object": (size) => `{"reason": "${"x".repeat(size)}`,
+  };
+  for (const [name, input] of Object.entries(texts)) {
+    it(name, async () => {
+      const read: Reader = (chunks) => void extractJsonObject(chunks.join(""), "action");
+      let scaling = await compare(read, input, 1 << 20, { first: 1 << 10, largest: 100_000 });
+      for (let attempt = 0; attempt < 2 && scaling.oneLarge / scaling.eightSmall > allowed; attempt++) {
+        scaling = await compare(read, input, 1 << 20, { first: 1 << 10, largest: 100_000 });
+      }
+      expect(scaling.oneLarge / scaling.eightSmall, describeScaling(scaling)).toBeLessThanOrEqual(allowed);
+    }, 60_000);
   }
 });
