@@ -522,6 +522,9 @@ class Parser implements JsonStreamParser {
   }
 
   private feedPiece(text: string, base: number, from: number): void {
+    // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
+    // from the window (a model stream's empty text part before a failed candidate lost the text after it).
+    if (text === "") return;
     if (this.speculating && this.windowBases[this.windowBases.length - 1] !== base) {
       this.window.push(text);
       this.windowBases.push(base);

@@ -210,8 +210,9 @@ function setArgument(target: Record<string, unknown>, key: string, value: unknow
 class Reader implements ToolCallReader {
   /**
    * The text not yet consumed, from `bufferBase` on. Prose is dropped as it
-   * is read; while a value is read, chunks go to its parser and are only
-   * appended here (never indexed, so never flattened) until it completes.
+   * is read, up to the start of a value being read; while a value is read,
+   * chunks go to its parser and are only appended here (never indexed, so
+   * never flattened) until it completes.
    */
   private buffer = "";
   private bufferBase = 0;
@@ -330,8 +331,12 @@ class Reader implements ToolCallReader {
     }
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.python;
-    const keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
-    if (this.json === undefined && python?.value === undefined && keep > this.bufferBase) {
+    let keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
+    // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
+    // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
+    // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
+    if (this.json !== undefined) keep = Math.min(keep, this.json.base);
+    if (python?.value === undefined && keep > this.bufferBase) {
       this.buffer = this.buffer.slice(keep - this.bufferBase);
       this.bufferBase = keep;
     }
