@@ -40,11 +40,13 @@ describe("numbers JSON cannot hold", () => {
   for (const cache of ["run", "shared"] as const) {
     for (const [first, second] of [[Number.NaN, null], [Number.POSITIVE_INFINITY, null], [Number.NEGATIVE_INFINITY, null]] as const) {
       it(`a step called with x: ${second} is not served the result cached for x: ${first} (${cache} cache)`, async () => {
-        const { state, seen } = await runPair(first, second, cache);
-        const [s1, s2] = state.steps;
-        expect(s1?.status).toBe("failed");
-        expect(s1?.error?.code).toBe("invalid-result");
-        expect(s1?.error?.message).toContain(`${String(first)} at /x`);
+        const { state, seen, events } = await runPair(first, second, cache);
+        // A step holding a number JSON cannot carry is dropped when planned, naming the path and the value.
+        const issue = events.find((event) => event.type === "step-issue");
+        expect(issue).toMatchObject({ action: "dropped", issue: { code: "invalid-step", stepId: "s1" } });
+        expect(issue?.type === "step-issue" && issue.issue.message).toContain(`${String(first)} at /arguments/x`);
+        const s2 = state.steps.find((step) => step.step.id === "s2");
+        expect(state.steps.some((step) => step.step.id === "s1")).toBe(false);
         expect(s2?.status).toBe("succeeded");
         expect(s2?.cached).not.toBe(true);
         expect(s2?.result).toEqual({ seen: null });

@@ -188,6 +188,19 @@ describe("a plan that lost a step runs no side effect", () => {
   });
 });
 
+describe("a step the run itself drops", () => {
+  it("a planner that says clean but repeats an id lost a step: its side effects do not run", async () => {
+    const log: CallLog = [];
+    const registry = new ToolRegistry().register([loggedTool("transfer", log), loggedTool("balance", log, { annotations: { readOnlyHint: true } })]);
+    const planner = createFakePlanner({ steps: [tool("s1", "balance"), tool("s2", "transfer", { amount: 5 }), tool("s2", "transfer", { amount: 500 }), reply("s3", "done")] });
+    const run = new AgentRuntime({ planner, registry, ...quiet }).run("go");
+    const state = await run.done;
+    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "duplicate-id", stepId: "s2" }, action: "dropped" });
+    expect(state.plan?.clean).toBe(false);
+    expect(log.map((call) => call.name)).toEqual(["balance"]);
+  });
+});
+
 describe("events carry frozen copies", () => {
   it("a consumer that edits step-planned's arguments changes nothing the tool receives", async () => {
     const log: CallLog = [];
