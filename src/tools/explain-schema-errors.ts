@@ -61,7 +61,6 @@ const wrapperKeywords = new Set([
   "then",
   "else",
   "unevaluatedItems",
-  "unevaluatedProperties",
   "propertyNames",
 ]);
 
@@ -116,14 +115,15 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
       return `a string in format "${String(value)}"`;
     case "pattern":
       return `a string matching /${String(value)}/`;
+    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
     case "minimum":
-      return `a number >= ${String(value)}`;
+      return `a number ${schema["exclusiveMinimum"] === true ? ">" : ">="} ${String(value)}`;
     case "maximum":
-      return `a number <= ${String(value)}`;
+      return `a number ${schema["exclusiveMaximum"] === true ? "<" : "<="} ${String(value)}`;
     case "exclusiveMinimum":
-      return typeof value === "number" ? `a number > ${value}` : `a number > ${String(schema["minimum"])}`;
+      return `a number > ${String(value)}`;
     case "exclusiveMaximum":
-      return typeof value === "number" ? `a number < ${value}` : `a number < ${String(schema["maximum"])}`;
+      return `a number < ${String(value)}`;
     case "multipleOf":
       return `a multiple of ${String(value)}`;
     case "minLength":
@@ -202,7 +202,7 @@ export function explainSchemaErrors(
 
   errors.forEach((error, index) => {
     if (consumed.has(index)) return;
-    const pointer = error.instanceLocation.replace(/^#/u, "");
+    const pointer = error.instanceLocation.slice(1);
     const holder = schemaHoldingKeyword(schema, error.keywordLocation);
     if (error.keyword === "anyOf" || error.keyword === "oneOf") {
       const branches: string[] = [];
@@ -219,7 +219,8 @@ export function explainSchemaErrors(
       if (excused(pointer, error.keyword)) return;
       const alternatives = Array.isArray(holder?.[error.keyword]) ? (holder[error.keyword] as unknown[]).length : 0;
       const expected =
-        error.keyword === "oneOf" && !/any subschema/u.test(error.error)
+        // A oneOf that no alternative matches fails like an anyOf; one that several match needs telling apart.
+        error.keyword === "oneOf" && !/\(0 matches\)/u.test(error.error)
           ? "exactly one matching alternative"
           : branches.length === alternatives && branches.length > 0
             ? [...new Set(branches)].join(" or ")
@@ -241,8 +242,8 @@ export function explainSchemaErrors(
       }
       return;
     }
-    if (wrapperKeywords.has(error.keyword)) return;
-    if (error.keyword === "required" || error.keyword === "dependentRequired") {
+    // Draft-07's dependencies names a missing property (`{"a": ["b"]}`) or wraps a schema's errors (`{"a": {…}}`).
+    if (error.keyword === "required" || error.keyword === "dependentRequired" || error.keyword === "dependencies") {
       const property = /required property "(.*)"\.$/u.exec(error.error)?.[1] ?? /but does not have "(.*)"\.$/u.exec(error.error)?.[1];
       if (property !== undefined) {
         if (excused(pointer, error.keyword)) return;
@@ -251,6 +252,7 @@ export function explainSchemaErrors(
         return;
       }
     }
+    if (wrapperKeywords.has(error.keyword)) return;
     if (excused(pointer, error.keyword)) return;
     if (error.keyword === "false") {
       add({ code: "invalid-argument", pointer, argument: name(pointer), expected: "", actual: valueAt(instance, pointer), text: `unexpected ${noun} "${name(pointer)}"` });
@@ -262,8 +264,9 @@ export function explainSchemaErrors(
   // which explains the rest (a number fails a string's pattern because it is not a string).
   const rank = (keyword: string | undefined): number => (keyword === "enum" || keyword === "const" ? 2 : keyword === "type" ? 1 : 0);
   const best = new Map<string, number>();
-  for (const problem of problems) if (problem.code === "invalid-argument") best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
+  // Problems without a keyword (missing or unexpected arguments) rank 0 and stand alone at their pointer.
+  for (const problem of problems) best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
   return problems
-    .filter((problem) => problem.code !== "invalid-argument" || rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
+    .filter((problem) => rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
     .map(({ keyword: _keyword, ...problem }) => problem);
 }
