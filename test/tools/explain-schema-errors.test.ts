@@ -128,6 +128,7 @@ describe("explainSchemaErrors: wrapper errors give way to the errors beneath the
     ["additionalItems", { $schema: draft2019, items: [{ type: "string" }], additionalItems: { type: "string" } }, ["a", 1], ['/1: argument "[1]" is 1, expected string']],
     ["$ref", { $ref: "#/$defs/s", $defs: { s: { type: "string" } } }, 1, [': argument "(arguments)" is 1, expected string']],
     ["allOf", { allOf: [{ type: "string" }] }, 1, [': argument "(arguments)" is 1, expected string']],
+    ["allOf over a length", { allOf: [{ minLength: 3 }] }, "a", [': argument "(arguments)" is "a", expected a string of at least 3 characters']],
     ["dependentSchemas", { dependentSchemas: { a: { required: ["b"] } } }, { a: 1 }, ['/b: missing required argument "b"']],
     ["dependencies with a schema", { $schema: draft07, dependencies: { a: { required: ["b"] } } }, { a: 1 }, ['/b: missing required argument "b"']],
     ["if/then", { if: { type: "string" }, then: { minLength: 2 }, else: { type: "integer" } }, "a", [': argument "(arguments)" is "a", expected a string of at least 2 characters']],
@@ -135,6 +136,18 @@ describe("explainSchemaErrors: wrapper errors give way to the errors beneath the
     ["unevaluatedItems", { prefixItems: [{}], unevaluatedItems: { type: "string" } }, [1, 2], ['/1: argument "[1]" is 2, expected string']],
     ["unevaluatedProperties with a schema", { properties: { a: {} }, unevaluatedProperties: { type: "string" } }, { a: 1, b: 2 }, ['/b: argument "b" is 2, expected string']],
     ["additionalProperties with a schema", { properties: { a: {} }, additionalProperties: { type: "string" } }, { a: 1, b: 2 }, ['/b: argument "b" is 2, expected string']],
+    [
+      "$recursiveRef",
+      { $schema: draft2019, $id: "https://example.com/tree", $recursiveAnchor: true, type: "object", properties: { kids: { type: "array", items: { $recursiveRef: "#" } } } },
+      { kids: [{ kids: [] }, 1] },
+      ['/kids/1: argument "kids[1]" is 1, Instance type "number" is invalid. Expected "object"'],
+    ],
+    [
+      "$recursiveRef over a missing property",
+      { $schema: draft2019, $id: "https://example.com/tree", $recursiveAnchor: true, type: "object", required: ["kids"], properties: { kids: { type: "array", items: { $recursiveRef: "#" } } } },
+      { kids: [{}] },
+      ['/kids/0/kids: missing required argument "kids[0].kids"'],
+    ],
     ["propertyNames", { propertyNames: { maxLength: 1 } }, { ab: 1 }, ['/ab: argument "ab" is 1, expected a string of at most 1 characters']],
   ];
   for (const [keyword, schema, value, expected] of cases) {
@@ -182,12 +195,22 @@ describe("explainSchemaErrors: alternatives", () => {
 
 describe("explainSchemaErrors: unexpected and missing arguments", () => {
   it("names an unexpected argument once, with the accepted ones when there are any", () => {
-    expect(problemsOf({ type: "object", properties: { a: {}, c: {} }, additionalProperties: false }, { a: 1, b: 2 })).toEqual([
-      { code: "invalid-argument", pointer: "/b", argument: "b", expected: "", actual: 2, text: 'unexpected argument "b" (accepted: a, c)' },
+    expect(problemsOf({ type: "object", properties: { a: {}, c: {} }, additionalProperties: false }, { a: 1, extra: 2 })).toEqual([
+      { code: "invalid-argument", pointer: "/extra", argument: "extra", expected: "", actual: 2, text: 'unexpected argument "extra" (accepted: a, c)' },
     ]);
     expect(texts(problemsOf({ type: "object", additionalProperties: false }, { b: 2 }))).toEqual(['/b: unexpected argument "b"']);
     expect(texts(problemsOf({ type: "object", properties: { a: {} }, unevaluatedProperties: false }, { a: 1, b: 2 }))).toEqual(['/b: unexpected argument "b" (accepted: a)']);
     expect(texts(problemsOf({ type: "object", properties: { a: false } }, { a: 1 }))).toEqual(['/a: unexpected argument "a"']);
+  });
+
+  it("names an unexpected argument even when its value is a reference", () => {
+    const schema = { type: "object", properties: { query: { type: "string" } }, additionalProperties: false };
+    expect(texts(problemsOf(schema, { query: "{{s1}}", querry: "{{s1}}" }, { exact: ["/query", "/querry"] }))).toEqual(['/querry: unexpected argument "querry" (accepted: query)']);
+  });
+
+  it("names an unexpected argument of a schema behind a $ref it cannot follow, without the accepted ones", () => {
+    const schema = { type: "object", $defs: { s: { $id: "https://example.com/closed", type: "object", properties: { k: {} }, additionalProperties: false } }, properties: { a: { $ref: "https://example.com/closed" } } };
+    expect(texts(problemsOf(schema, { a: { k: 1, extra: 2 } }))).toEqual(['/a/extra: unexpected argument "a.extra"']);
   });
 
   it("reports an unexpected argument in one place and a forbidden one in another", () => {
@@ -209,6 +232,11 @@ describe("explainSchemaErrors: one complaint per value", () => {
     expect(texts(problemsOf(withX({ type: "string", enum: ["a", "b"] }), { x: 5 }))).toEqual(['/x: argument "x" is 5, expected one of "a", "b"']);
     expect(texts(problemsOf(withX({ type: "string", const: "a" }), { x: 5 }))).toEqual(['/x: argument "x" is 5, expected "a"']);
     expect(texts(problemsOf(withX({ type: ["string", "null"], pattern: "^a", minLength: 3, format: "date" }), { x: 5 }))).toEqual(['/x: argument "x" is 5, expected string or null']);
+  });
+
+  it("keeps a type complaint over a complaint any type can earn", () => {
+    expect(texts(problemsOf(withX({ type: "string", not: { type: "integer" } }), { x: 5 }))).toEqual(['/x: argument "x" is 5, expected string']);
+    expect(texts(problemsOf(withX({ not: { type: "integer" } }), { x: 5 }))).toEqual(['/x: argument "x" is 5, expected a value not matching the excluded schema']);
   });
 
   it("keeps every complaint of equal weight", () => {
