@@ -130,6 +130,16 @@ function valueAt(root: unknown, pointer: string): unknown {
 }
 
 /**
+ * Describes the value of a `type` keyword.
+ *
+ * @param value - a type name or a list of them.
+ * @returns `integer`, `string or null`, …
+ */
+function describeTypes(value: unknown): string {
+  return Array.isArray(value) ? value.join(" or ") : String(value);
+}
+
+/**
  * Describes what a keyword of a schema asks for.
  *
  * @param keyword - the failing keyword.
@@ -140,7 +150,7 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
   const value = schema[keyword];
   switch (keyword) {
     case "type":
-      return Array.isArray(value) ? value.join(" or ") : String(value);
+      return describeTypes(value);
     case "enum":
       return Array.isArray(value) ? `one of ${value.map((item) => describeValue(item, 40)).join(", ")}` : undefined;
     case "const":
@@ -245,8 +255,7 @@ export function explainSchemaErrors(
           consumed.add(otherIndex);
           if (other.keyword === "type" && other.instanceLocation === error.instanceLocation) {
             const branch = schemaHoldingKeyword(schema, other.keywordLocation);
-            const expected = branch === undefined ? undefined : expectation("type", branch);
-            if (expected !== undefined) branches.push(expected);
+            if (branch !== undefined) branches.push(describeTypes(branch["type"]));
           }
         }
       });
@@ -263,7 +272,10 @@ export function explainSchemaErrors(
       return;
     }
     if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
+      // The validator's message for these two keywords always names the property: the checks of it below are defensive.
+      // Stryker disable next-line OptionalChaining: see above.
       const property = /Property "(.*)" does not match/u.exec(error.error)?.[1];
+      // Stryker disable next-line ConditionalExpression: see above.
       if (property !== undefined && holder?.[error.keyword] === false) {
         const at = `${pointer}/${escapePointerSegment(property)}`;
         errors.forEach((other, otherIndex) => {
