@@ -14,7 +14,11 @@ const registry = new ToolRegistry().register([
   {
     name: "send",
     description: "Send a message",
-    inputSchema: { type: "object", properties: { to: { type: "string" }, text: { type: "string" } }, required: ["to"] },
+    inputSchema: {
+      type: "object",
+      properties: { to: { type: "string" }, text: { type: "string" }, priority: { type: "integer" }, when: { type: "string", format: "date" } },
+      required: ["to"],
+    },
     execute: () => ({ sent: true }),
   },
   {
@@ -93,7 +97,8 @@ describe("checkDecisions", () => {
   });
 
   it("passes a copy of edited arguments that fit the tool and reference only what the step depends on", () => {
-    const edited = { to: "{{s0.address}}", text: "from {{context.user}}" };
+    // A placeholder stands for a value still to come: "{{s0.level}}" may be an integer, "{{s0.day}}" a date.
+    const edited = { to: "{{s0.address}}", text: "from {{context.user}}", priority: "{{s0.level}}", when: "{{s0.day}}" };
     const [checked] = checkDecisions({ stepId: "a", approved: true, arguments: edited }, find, registry);
     expect(checked).toMatchObject({ approved: true, arguments: edited });
     expect(checked?.approved === true && checked.arguments).not.toBe(edited);
@@ -124,6 +129,9 @@ describe("checkDecisions", () => {
       'invalid-argument: Edited arguments of step "a" (tool "send"): argument "to" is 42, expected string (/to); argument "text" is 1, expected string (/text)',
     );
     expect((unfit.cause as { problems: { pointer: string }[] }).problems.map((problem) => problem.pointer)).toEqual(["/to", "/text"]);
+    expect(refused({ stepId: "a", approved: true, arguments: { to: "x", when: "on {{s0.day}}", priority: "high {{s0.level}}" } })).toBe(
+      'invalid-argument: Edited arguments of step "a" (tool "send"): argument "priority" is "high {{s0.level}}", expected integer (/priority)',
+    );
     expect(refused({ stepId: "t", approved: true, arguments: {} })).toBe(
       'invalid-argument: Edited arguments of step "t" (tool "tag"): argument "(arguments)" is {}, expected an object with at least 1 properties (/)',
     );
