@@ -49,6 +49,18 @@ describe("lenient repairs: wrappers and joined strings", () => {
     expect(kinds(read('{"a": 1) , "b": 2}'))).toEqual([["stopped", 7], ["closed-object", 7]]);
   });
 
+  it("leaves an array or an object waiting for the wrapped value as it would a value after a comma", () => {
+    expect(read("[1, F(]")).toEqual({
+      value: [1],
+      repairs: [
+        ["function-wrapper", 4, "Read the value inside F(…) at offset 4"],
+        ["trailing-comma", 6, "Ignored a trailing comma at offset 6"],
+      ],
+    });
+    expect(kinds(read('{"x": 1, "a": F('))).toEqual([["function-wrapper", 14], ["dropped-key", 16], ["closed-object", 16]]);
+    expect(read("F(1").value).toBe(1);
+  });
+
   it("does not read wrappers in strict mode", () => {
     expect(read('{"a": F(1)}', { strict: true }).value).toBe('error: Unexpected character "F" at offset 6: expected a value');
   });
@@ -85,6 +97,11 @@ describe("lenient repairs: placeholders", () => {
     expect(kinds(read("[1, ..."))).toEqual([["placeholder", 4], ["closed-array", 7]]);
   });
 
+  it("drops a placeholder where a key would be without dropping a key", () => {
+    expect(read('{"x": 1, ...}')).toEqual({ value: { x: 1 }, repairs: [["placeholder", 9, 'Dropped a "..." placeholder at offset 9']] });
+    expect(read("{...}").value).toEqual({});
+  });
+
   it("stops at a single dot, which stands for nothing", () => {
     expect(read("[1, .]")).toEqual({
       value: [1],
@@ -93,6 +110,8 @@ describe("lenient repairs: placeholders", () => {
         ["closed-array", 4, 'Closed an unfinished array with "]" at offset 4'],
       ],
     });
+    // In an object the dot leaves its key without a value.
+    expect(kinds(read('{"x": 1, "b": .}'))).toEqual([["stopped", 14], ["dropped-key", 14], ["closed-object", 14]]);
   });
 });
 
@@ -140,6 +159,8 @@ describe("lenient repairs: missing commas and colons", () => {
     expect(reading.value).toEqual([1, "x", { a: 1 }, [2], -3, "q", "r", "s", 4]);
     expect(reading.repairs.filter(([kind]) => kind === "inserted-comma").map(([, offset]) => offset)).toEqual([3, 7, 15, 19, 22, 26, 30, 34]);
     expect(read("[1 true]").value).toEqual([1, true]);
+    expect(read("[1 0 9]").value).toEqual([1, 0, 9]);
+    expect(read("[1 t]").repairs[1]).toEqual(["stopped", 3, 'Stopped at unexpected word "t" (expected a value); the rest was ignored at offset 3']);
     // A character that starts no value is no missing comma.
     expect(kinds(read("[1 ) 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
     expect(kinds(read("[1 . 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
