@@ -164,6 +164,7 @@ describe("lenient repairs: missing commas and colons", () => {
     // A character that starts no value is no missing comma.
     expect(kinds(read("[1 ) 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
     expect(kinds(read("[1 . 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
+    expect(kinds(read("[1 @]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
   });
 
   it("inserts a colon after a quoted key before anything that starts a value", () => {
