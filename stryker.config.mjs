@@ -1,7 +1,7 @@
 // StrykerJS configuration for `npm run mutate -- <src/file.ts[:start-end]>`
 // (scripts/mutate.ts picks the mutated files and the test files).
 
-/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+// Options: node_modules/@stryker-mutator/core/schema/stryker-schema.json.
 export default {
   testRunner: "vitest",
   // scripts/mutate.ts passes the test files that speak for the module; related-file
