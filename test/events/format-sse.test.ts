@@ -45,6 +45,7 @@ describe("formatSse", () => {
 
   it("writes retry only for a whole number of milliseconds, zero included", () => {
     expect(formatSse({ retry: 0 })).toBe("retry: 0\n\n");
+    expect(formatSse({ retry: -0 })).toBe("retry: 0\n\n");
     for (const retry of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0.5]) expect(formatSse({ retry, data: "x" })).toBe("data: x\n\n");
   });
 
@@ -76,7 +77,8 @@ describe("formatSse", () => {
             // A parser ignores an id with a NUL, which formatSse removes.
             expect(got?.id).toBe(message.id?.replace(/[\r\n\0]/gu, ""));
           });
-          expect(read.retries).toEqual(messages.flatMap((message) => (message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0 ? [message.retry] : [])));
+          // -0 is a whole number >= 0 too, and goes on the wire as 0.
+          expect(read.retries).toEqual(messages.flatMap((message) => (message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0 ? [Math.abs(message.retry)] : [])));
         },
       ),
       { numRuns: 300 },
