@@ -738,6 +738,10 @@ class Parser implements JsonStreamParser {
 
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
   private startValue(c: number, offset: number): boolean {
+    // Only a string may follow a `+` that joins strings (never set in strict mode).
+    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
+      return this.fail(offset, describe(c), "a string to join");
+    }
     switch (c) {
       case 34:
         this.startString(34, false, offset);
@@ -766,9 +770,6 @@ class Parser implements JsonStreamParser {
         return false;
       }
       return this.fail(offset, describe(c), EXPECTED[this.mode]!);
-    }
-    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
-      return this.fail(offset, describe(c), "a string to join");
     }
     if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
       this.startString(c, false, offset);
