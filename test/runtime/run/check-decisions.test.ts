@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../../src/errors/plankit-error.ts";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import { checkDecisions, type DecisionTarget } from "../../../src/runtime/run/check-decisions.ts";
-import type { ApprovalGate } from "../../../src/runtime/run/step-table.ts";
+import type { ApprovalState } from "../../../src/runtime/run/step-table.ts";
 import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 
 const registry = new ToolRegistry().register([
@@ -29,7 +29,7 @@ const registry = new ToolRegistry().register([
   },
 ]);
 
-const requested = (requestId: string): ApprovalGate => ({ mode: "plan", status: "requested", requestId, shown: {} });
+const requested = (requestId: string): ApprovalState => ({ mode: "plan", status: "requested", requestId, shown: {} });
 const send = (id: string, to = "ann"): PlanStep => ({ id, type: "tool", name: "send", arguments: { to } });
 
 const table = new Map<string, DecisionTarget>([
