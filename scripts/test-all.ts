@@ -1,6 +1,7 @@
 /**
- * `npm test`: type checks, the layer order of `src/`, unused code (knip), the package build and lint, bundle-size budgets, then every suite in Node, workerd, Deno and
- * Chromium, then the end-to-end suite (the web demo in Chromium against
+ * `npm test`: type checks, the layer order of `src/`, lint and format (Biome),
+ * unused code (knip), the package build and lint, bundle-size budgets, then
+ * every suite in Node, workerd, Deno and Chromium, then the end-to-end suite (the web demo in Chromium against
  * `wrangler dev`), then one summary table. Exits non-zero when any step failed, any
  * test failed, a runtime ran no tests, or a portable suite did not run in
  * every runtime.
@@ -10,16 +11,17 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { checkLayers } from "./lib/check-layers.ts";
+import { checkLint } from "./lib/check-lint.ts";
+import { checkPackage } from "./lib/check-package.ts";
+import { checkSize } from "./lib/check-size.ts";
+import { checkUnused } from "./lib/check-unused.ts";
 import { listPortableTestFiles } from "./lib/portable-test-files.ts";
 import { runRuntime, runtimes } from "./lib/run-runtime.ts";
 import { runVitest } from "./lib/run-vitest.ts";
 import type { RuntimeResult } from "./lib/runtime-result.ts";
 import { printSummary } from "./lib/summary.ts";
 import { typecheck } from "./lib/typecheck-projects.ts";
-import { checkPackage } from "./lib/check-package.ts";
-import { checkSize } from "./lib/check-size.ts";
-import { checkLayers } from "./lib/check-layers.ts";
-import { checkUnused } from "./lib/check-unused.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const started = Date.now();
@@ -30,6 +32,8 @@ console.log("\n=== layers ===\n");
 const layerProblems = checkLayers(root);
 for (const problem of layerProblems) console.log(`${problem.file}:${problem.line} ${problem.message}`);
 console.log(layerProblems.length === 0 ? "Layers hold." : `${layerProblems.length} import(s) against the layers.`);
+console.log("\n=== lint and format ===\n");
+const lintOk = checkLint(root);
 console.log("\n=== unused code ===\n");
 const unusedOk = checkUnused(root);
 console.log("\n=== package and bundle size ===\n");
@@ -42,11 +46,11 @@ console.log("\n=== e2e ===\n");
 results.push(await runVitest("e2e", root));
 
 const testsPassed = printSummary(results, listPortableTestFiles(root));
-console.log(
-  failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`,
-);
+console.log(failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`);
 console.log(sizeOk ? "Package lint and bundle sizes passed." : "Package lint or bundle sizes FAILED (see above).");
 console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 console.log(layerProblems.length === 0 ? "Layers hold." : "Layers FAILED (see above).");
 console.log(unusedOk ? "Nothing unused." : "Unused code FAILED (see above).");
-process.exitCode = testsPassed && failedProjects.length === 0 && sizeOk && unusedOk && layerProblems.length === 0 ? 0 : 1;
+console.log(lintOk ? "Lint and format hold." : "Lint or format FAILED (see above).");
+process.exitCode =
+  testsPassed && failedProjects.length === 0 && sizeOk && unusedOk && lintOk && layerProblems.length === 0 ? 0 : 1;

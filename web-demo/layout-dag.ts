@@ -106,7 +106,10 @@ export function layoutDag(steps: readonly DagInput[], sizes: Partial<DagSizes> =
   });
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const rows: number[][] = [];
-  for (const node of nodes) (rows[node.layer] ??= []).push(node.x);
+  for (const node of nodes) {
+    rows[node.layer] ??= [];
+    rows[node.layer]?.push(node.x);
+  }
   for (const row of rows) row?.sort((a, b) => a - b);
   for (const edge of edges) {
     const from = byId.get(edge.from);

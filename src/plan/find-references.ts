@@ -99,7 +99,7 @@ export function findReferences(value: unknown, pointer = ""): FoundReference[] {
     if (typeof current === "string") {
       for (const reference of findReferencesInText(current, at)) found.push(reference);
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => visit(item, `${at}/${index}`));
+      for (const [index, item] of current.entries()) visit(item, `${at}/${index}`);
     } else if (typeof current === "object" && current !== null) {
       for (const [key, item] of Object.entries(current)) visit(item, `${at}/${escapePointerSegment(key)}`);
     }

@@ -42,7 +42,11 @@ const heartbeatText = formatSseComment();
  * return new Response(redactBody(response.body, createRedactor([env.OPENAI_API_KEY])), response);
  * ```
  */
-export function redactBody(body: ReadableStream<Uint8Array>, redactor: Redactor, options: RedactBodyOptions = {}): ReadableStream<Uint8Array> {
+export function redactBody(
+  body: ReadableStream<Uint8Array>,
+  redactor: Redactor,
+  options: RedactBodyOptions = {},
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -64,7 +68,8 @@ export function redactBody(body: ReadableStream<Uint8Array>, redactor: Redactor,
    * @returns the read's result.
    */
   const next = async (): Promise<ReadableStreamReadResult<Uint8Array> | undefined> => {
-    const read = (reading ??= reader.read());
+    reading ??= reader.read();
+    const read = reading;
     if (heartbeatMs === undefined || !atBoundary) return read;
     let stopBeat: () => void = () => undefined;
     const beat = new Promise<undefined>((resolve) => {
