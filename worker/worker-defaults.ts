@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AgentRuntimeOptions } from "../src/index.ts";
+import type { AgentRuntimeOptions, RuntimeBudget } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
 export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs">;
@@ -38,6 +38,10 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  *   approval decision — 7 days, across restarts of its Workflow instance
  *   (`step.waitForEvent`); then the steps still waiting are denied
  *   (`RunSetup.approvalTimeoutMs` sets another bound);
+ * - `durableBudget`: a durable run's budget — the model and tool calls of
+ *   `/v1/run`, counted across restarts; no deadline, since a run may wait
+ *   days for a person (`RunSetup.budget` sets one, counted from the run's
+ *   start);
  * - `cors`: how long browsers may cache a preflight, and the response
  *   headers scripts of other origins may read.
  */
@@ -51,6 +55,7 @@ export const workerDefaults = {
   runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
   durableApprovalTimeoutMs: 7 * 24 * 60 * 60 * 1000,
+  durableBudget: { modelCalls: 12, toolCalls: 40 } satisfies RuntimeBudget,
   cors: {
     maxAgeSeconds: 600,
     exposeHeaders: ["x-plankit-model", "x-plankit-model-provider", "x-plankit-run-id", "x-plankit-turn-id", "location"],

@@ -52,6 +52,14 @@ export interface StepCall {
   /** The run's abort signal. */
   readonly signal: AbortSignal;
   /**
+   * Whether starting the step again has no further effect: a read-only or
+   * idempotent tool, a tool whose policy allows retries, or an `llm` step.
+   * An executor must not start a step that is not repeatable a second time
+   * (after a restart, say); when it cannot tell whether a started attempt
+   * finished, it ends the step with the error code `outcome-unknown`.
+   */
+  readonly repeatable: boolean;
+  /**
    * Runs one attempt exactly as the runtime would: emits `step-start`,
    * calls the tool or model under the time limit, counts it against the
    * budgets and, when it fails and `retryable` is true, emits the
@@ -62,6 +70,17 @@ export interface StepCall {
    * @returns the attempt's outcome.
    */
   attempt(options?: StepAttemptOptions): Promise<StepAttemptOutcome>;
+  /**
+   * Reports that the outcome the executor returns without calling
+   * `attempt()` comes from attempts an earlier process made (a durable
+   * engine's stored result), so the budgets count them as they did then:
+   * a tool call or a model call each (or a cache hit), and the terminal
+   * event carries the last attempt's number.
+   *
+   * @param attempts - how many attempts ran.
+   * @param cached - whether the value came from the result cache.
+   */
+  replayed(attempts: number, cached: boolean): void;
 }
 
 /**

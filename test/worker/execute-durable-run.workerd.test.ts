@@ -318,13 +318,14 @@ describe("executeDurableRun with a stand-in engine and the real session object",
 
     expect(result).toEqual({ runId, reason: "completed", reply: "one! two!?" });
     expect(engine.calls.map((call) => call.name)).toEqual([
+      "started-at",
       "plan",
       await durableStepName("a", { q: "one" }),
       await durableStepName("b", { q: "two" }),
       await durableStepName("c", { q: "one! two!" }),
     ]);
-    expect(engine.calls[1]?.name).toMatch(/^a#[0-9a-f]{12}$/);
-    expect(engine.calls[3]?.config).toEqual({ retries: { limit: 2, delay: 100, backoff: "exponential" }, timeout: 6000 });
+    expect(engine.calls[2]?.name).toMatch(/^a#[0-9a-f]{12}$/);
+    expect(engine.calls[4]?.config).toEqual({ retries: { limit: 2, delay: 100, backoff: "exponential" }, timeout: 6000 });
     expect(engine.maxRunning).toBe(2);
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
@@ -345,10 +346,10 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const runId = "run-crash";
     const session = await openSession("unit-crash", runId);
     const params = { runId, session: "unit-crash", query: "go" };
-    engine.crashAfter = 2;
+    engine.crashAfter = 3;
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(registry, model), createdAt });
-    for (let waited = 0; engine.stored.size < 2 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let waited = 0; engine.stored.size < 3 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const before = await session.summary(runId);
     expect(before).toMatchObject({ ended: false, steps: [{ id: "s1", status: "succeeded" }, { id: "s2", status: "planned" }, { id: "s3", status: "planned" }] });

@@ -62,6 +62,13 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
     timeoutMs: context.policy.timeoutOf(step),
     backoff: setup.backoff,
     signal: context.signal,
+    repeatable: context.policy.mayRepeat(step),
+    replayed: (attempts, cached) => {
+      const count = Math.max(1, Math.floor(attempts));
+      entry.attempts = Math.max(entry.attempts, count);
+      if (cached) context.limits.countCacheHit();
+      else for (let i = 0; i < count; i++) void (step.type === "tool" ? context.limits.refuseToolCall() : context.limits.refuseModelCall());
+    },
     attempt: async (options = {}) => {
       if (!context.isCurrent(entry, generation)) return stopped;
       const number = options.number ?? entry.attempts + 1;
