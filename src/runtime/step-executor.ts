@@ -12,7 +12,15 @@ import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
  * How one attempt (or a whole {@link StepExecutor} call) ended: the value,
  * or the error and whether the step's policy allows another attempt.
  */
-export type StepAttemptOutcome = { ok: true; value: unknown; cached: boolean } | { ok: false; error: RuntimeErrorInfo; retryable: boolean };
+export type StepAttemptOutcome =
+  | { ok: true; value: unknown; cached: boolean }
+  | {
+      ok: false;
+      error: RuntimeErrorInfo;
+      retryable: boolean;
+      /** The budget refused the call before it started (error code `budget-exceeded`): the step is skipped (code `budget`), not failed. An executor that stores outcomes keeps it. */
+      refused?: boolean;
+    };
 
 /** Options of {@link StepCall.attempt}. */
 export interface StepAttemptOptions {
@@ -51,6 +59,8 @@ export interface StepCall {
   readonly backoff: Readonly<BackoffPolicy>;
   /** The run's abort signal. */
   readonly signal: AbortSignal;
+  /** Attempts the step made before this call (a reflector's retry calls the executor again); an executor that numbers attempts itself starts after them. */
+  readonly previousAttempts: number;
   /**
    * Whether starting the step again has no further effect: a read-only or
    * idempotent tool, a tool whose policy allows retries, or an `llm` step.
@@ -77,7 +87,7 @@ export interface StepCall {
    * a tool call or a model call each (or a cache hit), and the terminal
    * event carries the last attempt's number.
    *
-   * @param attempts - how many attempts ran.
+   * @param attempts - how many attempts of this call ran.
    * @param cached - whether the value came from the result cache.
    */
   replayed(attempts: number, cached: boolean): void;

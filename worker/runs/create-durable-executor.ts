@@ -14,7 +14,7 @@ import { toStepConfig } from "./to-step-config.ts";
  * retry can fix, with how many attempts ran and whether the value came from
  * the run's result cache (a replay counts them against the budgets).
  */
-type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo }) & { attempts?: number; cached?: boolean };
+type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo }) & { attempts?: number; cached?: boolean; refused?: boolean };
 
 /** A marker step stores only that its step started: no retries, a short limit. */
 const markerConfig = { retries: { limit: 0, delay: 0 }, timeout: 10_000 } as const;
@@ -84,19 +84,25 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
           return { ok: false, error: { code: "outcome-unknown", message: `Step "${call.step.id}" was started before a restart and its outcome was not stored; it is not started again` }, attempts: 1 };
         }
         ran = true;
-        const outcome = await call.attempt({ number: context.attempt, retryDelayMs: computeEngineRetryDelay(config, context.attempt) });
+        const outcome = await call.attempt({ number: call.previousAttempts + context.attempt, retryDelayMs: computeEngineRetryDelay(config, context.attempt) });
         // The log is best effort here: a session object that cannot be reached must not fail the tool call that succeeded.
         await flush().catch(() => undefined);
         if (outcome.ok) return { ok: true, value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown, attempts: context.attempt, cached: outcome.cached };
         if (outcome.retryable) throw new Error(`[${outcome.error.code}] ${outcome.error.message}`);
-        return { ok: false, error: outcome.error, attempts: context.attempt };
+        return { ok: false, error: outcome.error, attempts: context.attempt, ...(outcome.refused === true ? { refused: true } : {}) };
       });
     } catch (error) {
       // A failure the engine stored earlier: its attempts (the first and every retry) were counted then.
       if (!ran) call.replayed((config.retries?.limit ?? 0) + 1, false);
       return { ok: false, error: readEngineError(error), retryable: false };
     }
-    if (!ran) call.replayed(stored.attempts ?? 1, stored.cached === true);
-    return stored.ok ? { ok: true, value: stored.value, cached: stored.cached === true } : { ok: false, error: stored.error, retryable: false };
+    if (stored.ok) {
+      if (!ran) call.replayed(stored.attempts ?? 1, stored.cached === true);
+      return { ok: true, value: stored.value, cached: stored.cached === true };
+    }
+    // A refusal started nothing: it counts nothing.
+    if (stored.refused === true) return { ok: false, error: stored.error, retryable: false, refused: true };
+    if (!ran) call.replayed(stored.attempts ?? 1, false);
+    return { ok: false, error: stored.error, retryable: false };
   };
 }

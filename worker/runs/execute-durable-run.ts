@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { AgentRuntime, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
+import { AgentRuntime, createModelReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
-import { createDurableModel } from "./create-durable-model.ts";
+import { createDurableModel, createDurableReflector } from "./create-durable-model.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
 import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
@@ -192,6 +192,7 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     registry: setup.registry,
     model: createDurableModel(setup.model, guarded),
     budget: setup.budget ?? workerDefaults.durableBudget,
+    reflector: createDurableReflector(createModelReflector()),
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
     ...(setup.policy === undefined ? {} : { policy: setup.policy }),
     approvalTimeoutMs,

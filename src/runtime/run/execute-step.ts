@@ -63,9 +63,10 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
     backoff: setup.backoff,
     signal: context.signal,
     repeatable: context.policy.mayRepeat(step),
+    previousAttempts: entry.attempts,
     replayed: (attempts, cached) => {
       const count = Math.max(1, Math.floor(attempts));
-      entry.attempts = Math.max(entry.attempts, count);
+      entry.attempts += count;
       if (cached) context.limits.countCacheHit();
       else for (let i = 0; i < count; i++) void (step.type === "tool" ? context.limits.refuseToolCall() : context.limits.refuseModelCall());
     },
@@ -85,7 +86,7 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {
         refused = outcome;
-        return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
+        return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false, refused: true };
       }
       if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
       entry.error = outcome.error;
@@ -104,6 +105,7 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
     final = { ok: false, error: toErrorInfo(error, "tool-error"), retryable: false };
   }
   if (refused !== undefined) return { outcome: refused, durationMs };
+  if (final?.ok === false && final.refused === true) return { outcome: { ok: "skip", code: "budget", reason: final.error.message }, durationMs };
   if (final?.ok === true) {
     if (!setup.fromApplication) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
     // An application executor's value (a durable replay, say) is snapshotted like any result.
