@@ -87,7 +87,7 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
       const id = await startRun({ query: "What is 21*2+5?" });
       const [instance] = await introspector.get();
       await instance?.waitForStatus("complete");
-      expect(await instance?.waitForStepResult({ name })).toEqual({ ok: true, value: { expr: "21*2+5", value: 47 } });
+      expect(await instance?.waitForStepResult({ name })).toEqual({ ok: true, value: { expr: "21*2+5", value: 47 }, attempts: 2, cached: false });
       const log = runtimeEvents(await readMessages(await events(id)));
       expect(invariantProblems(log)).toEqual([]);
       // Attempt 1 failed inside the engine; the runtime ran attempt 2, numbered as the engine numbers it.

@@ -38,7 +38,7 @@ const names = new WeakMap<PlanModelRequest, string>();
  * const named = nameModelCalls(request.model, `model:reflect:${request.step.id}:1`);
  * ```
  */
-export function nameModelCalls(model: PlanModel, name: string): PlanModel {
+function nameModelCalls(model: PlanModel, name: string): PlanModel {
   return {
     stream(request) {
       const named = { ...request };
