@@ -109,7 +109,7 @@ describe("a durable run behaves like the same run in memory", () => {
     const model = runModel();
     const runId = "run-parity-reflect";
     const session = await openSession("parity", runId);
-    const params = { runId, session: "parity", query: "go" };
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
     const setup = setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model);
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
@@ -141,7 +141,7 @@ describe("a durable run behaves like the same run in memory", () => {
     const { registry, calls } = createTools();
     const runId = "run-parity-budget";
     const session = await openSession("parity", runId);
-    const params = { runId, session: "parity", query: "go" };
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
     const setup: RunSetup = { ...setupOf(createFakePlanner({ steps: plan }), registry), budget };
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
@@ -164,7 +164,7 @@ describe("a durable run behaves like the same run in memory", () => {
     const { registry } = createTools();
     const runId = "run-deadline";
     const session = await openSession("parity", runId);
-    const params = { runId, session: "parity", query: "go" };
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
     const setup: RunSetup = { ...setupOf(createFakePlanner({ steps: plan }), registry), budget: { deadlineMs: 300 } };
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
@@ -180,6 +180,24 @@ describe("a durable run behaves like the same run in memory", () => {
   });
 });
 
+describe("an instance created before engine 2", () => {
+  it("replays the way it was made: no start step, no reflection, no recorded model calls", async () => {
+    const engine = new FakeEngine();
+    const { registry, calls } = createTools();
+    const model = runModel();
+    const runId = "run-legacy";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go" };
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model), createdAt: Date.now() });
+    expect(result.reason).toBe("failed");
+    expect(calls.get("flaky")).toBe(1);
+    expect(engine.calls.map((call) => call.name).filter((name) => !name.includes("#"))).toEqual(["plan", "replan-1"]);
+    expect(purposes(model.requests)).toEqual({ integrate: 1 });
+    const events = await loggedEvents(session, runId);
+    expect(events.some((event) => event.type === "reflection")).toBe(false);
+  });
+});
+
 describe("a tool call cut off by a restart", () => {
   it("does not start a side-effecting tool again: the step fails with outcome-unknown and the re-plan decides", async () => {
     const engine = new FakeEngine();
@@ -188,7 +206,7 @@ describe("a tool call cut off by a restart", () => {
     const planner = createFakePlanner({ steps: [tool("s1", "send", { to: "ann" }), reply("s2", "sent to {{s1.sent}}")], replan: () => [reply("s3", "Not sure the message went out.")] });
     const runId = "run-outcome-unknown";
     const session = await openSession("parity", runId);
-    const params = { runId, session: "parity", query: "go" };
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
     const model = runModel();
     const setup = setupOf(planner, registry, model);
     const createdAt = Date.now();
@@ -220,7 +238,7 @@ describe("a tool call cut off by a restart", () => {
     const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "{{s1.value}}")] });
     const runId = "run-read-only-again";
     const session = await openSession("parity", runId);
-    const params = { runId, session: "parity", query: "go" };
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
     const setup = setupOf(planner, registry);
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });

@@ -121,7 +121,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const runId = "run-approval";
     const session = await openSession("unit-approval", runId);
     const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 3_600_000 };
-    const params = { runId, session: "unit-approval", query: "go" };
+    const params = { runId, session: "unit-approval", query: "go", engine: 2 as const };
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     await until(() => engine.waiting);
@@ -160,7 +160,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const runId = "run-approval-timeout";
     const session = await openSession("unit-approval", runId);
     const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 5000 };
-    const params = { runId, session: "unit-approval", query: "go" };
+    const params = { runId, session: "unit-approval", query: "go", engine: 2 as const };
     const createdAt = Date.now();
     const first = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     await until(() => engine.waiting);
@@ -183,7 +183,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry } = createTools(1);
     const runId = "run-parallel";
     const session = await openSession("unit-parallel", runId);
-    const result = await executeDurableRun({ params: { runId, session: "unit-parallel", query: "go" }, step: engine.execution(), session, setup: setupOf(registry, model), createdAt: Date.now() });
+    const result = await executeDurableRun({ params: { runId, session: "unit-parallel", query: "go", engine: 2 as const }, step: engine.execution(), session, setup: setupOf(registry, model), createdAt: Date.now() });
 
     expect(result).toEqual({ runId, reason: "completed", reply: "one! two!?" });
     expect(engine.calls.map((call) => call.name)).toEqual([
@@ -214,7 +214,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools();
     const runId = "run-crash";
     const session = await openSession("unit-crash", runId);
-    const params = { runId, session: "unit-crash", query: "go" };
+    const params = { runId, session: "unit-crash", query: "go", engine: 2 as const };
     engine.crashAfter = 3;
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(registry, model), createdAt });
@@ -245,7 +245,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools(5);
     const runId = "run-failure";
     const session = await openSession("unit-failure", runId);
-    const params = { runId, session: "unit-failure", query: "go" };
+    const params = { runId, session: "unit-failure", query: "go", engine: 2 as const };
     const setup: RunSetup = { registry, planner, model: planningModel([]), selected: { model: planningModel([]), name: "scripted", provider: "test" } };
     const createdAt = Date.now();
     const first = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AgentRuntime, createModelReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
+import { AgentRuntime, createModelReflector, noOpReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
 import { createDurableModel, createDurableReflector } from "./create-durable-model.ts";
@@ -183,16 +183,18 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
       }
     },
   };
+  // An instance created before `engine: 2` replays the way it was made: no reflector, cache or budgets.
+  const legacy = params.engine === undefined;
   // The run's start, stored once: the deadline counts from it in every execution.
-  const startedAt = await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
+  const startedAt = legacy ? Date.now() : await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
     planner: createDurablePlanner({ planner: setup.planner, step: guarded, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
     registry: setup.registry,
-    model: createDurableModel(setup.model, guarded),
-    budget: setup.budget ?? workerDefaults.durableBudget,
-    reflector: createDurableReflector(createModelReflector()),
+    ...(legacy
+      ? { model: setup.model, reflector: noOpReflector, cache: false as const }
+      : { model: createDurableModel(setup.model, guarded), budget: setup.budget ?? workerDefaults.durableBudget, reflector: createDurableReflector(createModelReflector()) }),
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
     ...(setup.policy === undefined ? {} : { policy: setup.policy }),
     approvalTimeoutMs,
