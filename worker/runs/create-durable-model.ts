@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { PlanModel, PlanModelPart, PlanModelRequest, Reflector } from "../../src/index.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/index.ts";
 import type { DurableStep } from "./durable-step.ts";
+import { readModelCallName } from "./name-model-calls.ts";
 
 /** What the engine stores for one model call: the parts it streamed, and the error that ended it early, if any. */
 interface RecordedCall {
@@ -19,40 +20,11 @@ interface RecordedCall {
  */
 const modelCallConfig = { retries: { limit: 0, delay: 0 }, timeout: 180_000 } as const;
 
-/** Names given to requests by {@link nameModelCalls}; the runtime hands the same request object down to the model. */
-const names = new WeakMap<PlanModelRequest, string>();
-
-/**
- * Names the durable steps of the calls made through `model`: each request
- * is stored under `name` (a second call, the name's next occurrence). For
- * callers whose place in the run is known and stable across replays, while
- * their prompt may not be (a reflection's prompt shows the results done so
- * far, which depends on timing).
- *
- * @param model - the model a caller gets (the runtime's guarded model).
- * @param name - the step name of its calls.
- * @returns the model that names its calls.
- *
- * @example
- * ```ts
- * const named = nameModelCalls(request.model, `model:reflect:${request.step.id}:1`);
- * ```
- */
-function nameModelCalls(model: PlanModel, name: string): PlanModel {
-  return {
-    stream(request) {
-      const named = { ...request };
-      names.set(named, name);
-      return model.stream(named);
-    },
-  };
-}
-
 /**
  * Wraps the run's model for a Workflow: each call the run makes itself
  * outside a plan step — reflection after a failure, the integrated answer —
  * is one `step.do`, named by its place in the run: the name
- * {@link nameModelCalls} gave it (`model:reflect:<step id>:<n>`, see
+ * `nameModelCalls` gave it (`model:reflect:<step id>:<n>`, see
  * `createDurableReflector`), else `model:<purpose>:<n>`, the n-th call of
  * that purpose (the run integrates once). The callback reads the whole
  * stream and the engine stores its parts, which are then streamed to the
@@ -83,7 +55,7 @@ export function createDurableModel(model: PlanModel, step: DurableStep): PlanMod
         yield* model.stream(request);
         return;
       }
-      let name = names.get(request);
+      let name = readModelCallName(request);
       if (name === undefined) {
         const purpose = request.purpose ?? "call";
         const count = (counts.get(purpose) ?? 0) + 1;
@@ -101,33 +73,6 @@ export function createDurableModel(model: PlanModel, step: DurableStep): PlanMod
       });
       yield* recorded.parts;
       if (recorded.error !== undefined) throw new Error(recorded.error);
-    },
-  };
-}
-
-/**
- * The run's reflector for a Workflow: `createModelReflector`'s, whose model
- * call for the n-th reflection on a step is the durable step
- * `model:reflect:<step id>:<n>` ({@link nameModelCalls}) — a name that does
- * not depend on timing, so a replay finds the verdict the first execution
- * got (the reflections on one step come one after another).
- *
- * @param inner - the reflector.
- * @returns the reflector that names its model calls.
- *
- * @example
- * ```ts
- * new AgentRuntime({ planner, registry, model: createDurableModel(model, step), reflector: createDurableReflector(createModelReflector()) });
- * ```
- */
-export function createDurableReflector(inner: Reflector): Reflector {
-  const counts = new Map<string, number>();
-  return {
-    reflect(request) {
-      const count = (counts.get(request.step.id) ?? 0) + 1;
-      counts.set(request.step.id, count);
-      const model = request.model;
-      return inner.reflect(model === undefined ? request : { ...request, model: nameModelCalls(model, `model:reflect:${request.step.id.slice(0, 200)}:${count}`) });
     },
   };
 }

@@ -6,7 +6,8 @@
 import { AgentRuntime, createModelReflector, noOpReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
-import { createDurableModel, createDurableReflector } from "./create-durable-model.ts";
+import { createDurableModel } from "./create-durable-model.ts";
+import { createDurableReflector } from "./create-durable-reflector.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
 import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
