@@ -98,6 +98,29 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     }
   }, 30_000);
 
+  it("asks the model to reflect on a step the engine gave up on, inside a step of its own, and stores the run's start", async () => {
+    const introspector = await introspectWorkflow(bindings.PLAN_WORKFLOW);
+    try {
+      const name = await durableStepName("s1", { expr: "21*2+5" });
+      await introspector.modifyAll(async (modifier) => {
+        await modifier.disableRetryDelays();
+        await modifier.mockStepError({ name }, new Error("the calculator is down"), 5);
+      });
+      const id = await startRun({ query: "What is 21*2+5?" });
+      const [instance] = await introspector.get();
+      await instance?.waitForStatus("complete");
+      expect(typeof (await instance?.waitForStepResult({ name: "started-at" }))).toBe("number");
+      const reflection = (await instance?.waitForStepResult({ name: "model:reflect:s1:1" })) as { parts: { type: string }[] };
+      expect(reflection.parts.at(-1)).toMatchObject({ type: "finish" });
+      const log = runtimeEvents(await readMessages(await events(id)));
+      expect(invariantProblems(log)).toEqual([]);
+      expect(log.find((event) => event.type === "step-error" && event.final)).toMatchObject({ stepId: "s1", error: { message: expect.stringContaining("the calculator is down") } });
+      expect(log.filter((event) => event.type === "reflection")).toMatchObject([{ stepId: "s1" }]);
+    } finally {
+      await introspector.dispose();
+    }
+  }, 30_000);
+
   it("cancels a run: the instance is terminated and the log ends with run-end aborted", async () => {
     const id = await startRun({ query: slowQuery });
     await readMessages(await events(id), (message) => message.event === "step-start");
