@@ -3,10 +3,11 @@
  *
  * @module
  */
+
+import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { LlmStep } from "../plan/llm-step-schema.ts";
 import type { ToolStep } from "../plan/tool-step-schema.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
-import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 
 /**
  * How one attempt (or a whole {@link StepExecutor} call) ended: the value,

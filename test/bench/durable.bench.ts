@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { AgentRuntime, ToolRegistry, type PlanStep, type ToolDefinition } from "../../src/index.ts";
+import { AgentRuntime, type PlanStep, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import type { DurableStep } from "../../worker/runs/durable-step.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
@@ -39,19 +39,38 @@ function createTools(): { registry: ToolRegistry; calls: () => number } {
   let calls = 0;
   let flaky = 0;
   const tools: ToolDefinition[] = [
-    { name: "lookup", description: "Look up", inputSchema: { type: "object", properties: { q: { type: "string" } } }, annotations: { readOnlyHint: true }, execute: async ({ q }) => (calls++, await wait(20), { value: `${String(q)}!` }) },
-    { name: "flaky", description: "Fails once", inputSchema: { type: "object", properties: { q: { type: "string" } } }, annotations: { readOnlyHint: true }, execute: ({ q }) => {
-      calls++;
-      if (++flaky === 1) throw new Error("busy");
-      return { value: String(q) };
-    } },
-    { name: "send", description: "Send", inputSchema: { type: "object", properties: { to: { type: "string" } } }, execute: async ({ to }) => (calls++, await wait(10), { sent: to }) },
+    {
+      name: "lookup",
+      description: "Look up",
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+      annotations: { readOnlyHint: true },
+      execute: async ({ q }) => (calls++, await wait(20), { value: `${String(q)}!` }),
+    },
+    {
+      name: "flaky",
+      description: "Fails once",
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+      annotations: { readOnlyHint: true },
+      execute: ({ q }) => {
+        calls++;
+        if (++flaky === 1) throw new Error("busy");
+        return { value: String(q) };
+      },
+    },
+    {
+      name: "send",
+      description: "Send",
+      inputSchema: { type: "object", properties: { to: { type: "string" } } },
+      execute: async ({ to }) => (calls++, await wait(10), { sent: to }),
+    },
   ];
   return { registry: new ToolRegistry().register(tools), calls: () => calls };
 }
 
 function createModel() {
-  return createEchoModel((request) => (request.purpose === "reflect" ? '{"action":"retry","reason":"busy"}' : "The answer."));
+  return createEchoModel((request) =>
+    request.purpose === "reflect" ? '{"action":"retry","reason":"busy"}' : "The answer.",
+  );
 }
 
 /** An in-process engine: stores each step's value (by name and occurrence) after `writeMs`. */
@@ -103,17 +122,32 @@ function createSession() {
 
 async function inMemory(): Promise<number> {
   const { registry } = createTools();
-  const runtime = new AgentRuntime({ maxConcurrency: 8, timeoutMs: 20_000, planner: createFakePlanner({ steps: plan }), registry, model: createModel(), budget: workerDefaults.durableBudget, memory: false });
+  const runtime = new AgentRuntime({
+    maxConcurrency: 8,
+    timeoutMs: 20_000,
+    planner: createFakePlanner({ steps: plan }),
+    registry,
+    model: createModel(),
+    budget: workerDefaults.durableBudget,
+    memory: false,
+  });
   const started = performance.now();
   await runtime.run("go").done;
   return performance.now() - started;
 }
 
-async function durable(writeMs: number): Promise<{ first: number; replay: number; steps: number; replayCalls: number; replayModel: number }> {
+async function durable(
+  writeMs: number,
+): Promise<{ first: number; replay: number; steps: number; replayCalls: number; replayModel: number }> {
   const { registry, calls } = createTools();
   const model = createModel();
   const engine = createEngine(writeMs);
-  const setup: RunSetup = { registry, planner: createFakePlanner({ steps: plan }), model, selected: { model, name: "echo", provider: "bench" } };
+  const setup: RunSetup = {
+    registry,
+    planner: createFakePlanner({ steps: plan }),
+    model,
+    selected: { model, name: "echo", provider: "bench" },
+  };
   const params = { runId: "run_bench", session: "bench", query: "go", engine: 2 as const };
   const session = createSession();
   let started = performance.now();
@@ -123,7 +157,13 @@ async function durable(writeMs: number): Promise<{ first: number; replay: number
   const modelCalls = model.requests.length;
   started = performance.now();
   await executeDurableRun({ params, step: engine.execution(), session, setup });
-  return { first, replay: performance.now() - started, steps: engine.steps(), replayCalls: calls() - toolCalls, replayModel: model.requests.length - modelCalls };
+  return {
+    first,
+    replay: performance.now() - started,
+    steps: engine.steps(),
+    replayCalls: calls() - toolCalls,
+    replayModel: model.requests.length - modelCalls,
+  };
 }
 
 /**

@@ -1,13 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, ToolRegistry, type PlanModelRequest, type PlanStep, type Planner, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  type PlanModelRequest,
+  type Planner,
+  type PlanStep,
+  type RuntimeEvent,
+  type ToolDefinition,
+  ToolRegistry,
+} from "../../src/index.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
-import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
+import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
-
 
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 
@@ -64,7 +71,11 @@ function createTools(): { registry: ToolRegistry; calls: Map<string, number> } {
 
 /** A model for the run's own calls: reflection says `retry`, integration answers from the prompt's length. */
 function runModel() {
-  return createEchoModel((request) => (request.purpose === "reflect" ? '{"action":"retry","reason":"it was busy"}' : `Answer of ${request.prompt.length} characters.`));
+  return createEchoModel((request) =>
+    request.purpose === "reflect"
+      ? '{"action":"retry","reason":"it was busy"}'
+      : `Answer of ${request.prompt.length} characters.`,
+  );
 }
 
 /** How many calls of each purpose a model had. */
@@ -76,13 +87,32 @@ function purposes(requests: readonly PlanModelRequest[]): Record<string, number>
 
 /** The events without what depends on timing or the run id. */
 function comparable(events: readonly RuntimeEvent[]): unknown[] {
-  return events.map((event) => JSON.parse(JSON.stringify(event, (key, value: unknown) => (key === "t" || key === "runId" || key === "durationMs" ? undefined : value))) as unknown);
+  return events.map(
+    (event) =>
+      JSON.parse(
+        JSON.stringify(event, (key, value: unknown) =>
+          key === "t" || key === "runId" || key === "durationMs" ? undefined : value,
+        ),
+      ) as unknown,
+  );
 }
 
 /** The same run in memory, with the runtime settings of a durable run. */
-async function inMemory(planner: Planner, registry: ToolRegistry, budget = workerDefaults.durableBudget): Promise<RuntimeEvent[]> {
+async function inMemory(
+  planner: Planner,
+  registry: ToolRegistry,
+  budget = workerDefaults.durableBudget,
+): Promise<RuntimeEvent[]> {
   const model = runModel();
-  const runtime = new AgentRuntime({ maxConcurrency: workerDefaults.runtime.maxConcurrency, timeoutMs: workerDefaults.runtime.timeoutMs, planner, registry, model, budget, approvalTimeoutMs: workerDefaults.durableApprovalTimeoutMs });
+  const runtime = new AgentRuntime({
+    maxConcurrency: workerDefaults.runtime.maxConcurrency,
+    timeoutMs: workerDefaults.runtime.timeoutMs,
+    planner,
+    registry,
+    model,
+    budget,
+    approvalTimeoutMs: workerDefaults.durableApprovalTimeoutMs,
+  });
   const run = runtime.run("go");
   await run.done;
   return [...run.events];
@@ -93,7 +123,12 @@ function setupOf(planner: Planner, registry: ToolRegistry, model = runModel()): 
 }
 
 /** Retries after reflection; the reply cannot be resolved, so the model integrates the answer. */
-const reflectingPlan: PlanStep[] = [tool("a", "lookup", { q: "one" }), tool("b", "lookup", { q: "one" }), tool("c", "flaky", { q: "{{a.value}}" }, { retries: 0 }), reply("r", "{{c.missing}}")];
+const reflectingPlan: PlanStep[] = [
+  tool("a", "lookup", { q: "one" }),
+  tool("b", "lookup", { q: "one" }),
+  tool("c", "flaky", { q: "{{a.value}}" }, { retries: 0 }),
+  reply("r", "{{c.missing}}"),
+];
 
 describe("a durable run behaves like the same run in memory", () => {
   it("logs the events of the run in memory — reflection, retry, integration — also when it restarts during integration", async () => {
@@ -131,10 +166,18 @@ describe("a durable run behaves like the same run in memory", () => {
   });
 
   it("counts the stored tool calls against the budget after a restart, as the run in memory counts them", async () => {
-    const plan = [tool("a", "lookup", { q: "one" }), tool("b", "lookup", { q: "{{a.value}}" }), tool("c", "lookup", { q: "{{b.value}}" }), reply("r", "{{c.value}}")];
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("b", "lookup", { q: "{{a.value}}" }),
+      tool("c", "lookup", { q: "{{b.value}}" }),
+      reply("r", "{{c.value}}"),
+    ];
     const budget = { toolCalls: 2, modelCalls: 0 };
     const expected = await inMemory(createFakePlanner({ steps: plan }), createTools().registry, budget);
-    expect(expected.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({ type: "step-skipped", code: "budget" });
+    expect(expected.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
 
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("b#");
@@ -153,7 +196,10 @@ describe("a durable run behaves like the same run in memory", () => {
     // a once, b twice (the first call was not stored), c never.
     expect(calls.get("lookup")).toBe(3);
     const events = await loggedEvents(session, runId);
-    expect(events.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({ type: "step-skipped", code: "budget" });
+    expect(events.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
     expect(comparable(events)).toEqual(comparable(expected));
   });
 
@@ -188,7 +234,13 @@ describe("an instance created before engine 2", () => {
     const runId = "run-legacy";
     const session = await openSession("parity", runId);
     const params = { runId, session: "parity", query: "go" };
-    const result = await executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model), createdAt: Date.now() });
+    const result = await executeDurableRun({
+      params,
+      step: engine.execution(),
+      session,
+      setup: setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model),
+      createdAt: Date.now(),
+    });
     expect(result.reason).toBe("failed");
     expect(calls.get("flaky")).toBe(1);
     expect(engine.calls.map((call) => call.name).filter((name) => !name.includes("#"))).toEqual(["plan", "replan-1"]);
@@ -203,7 +255,10 @@ describe("a tool call cut off by a restart", () => {
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("s1#") && !name.endsWith(":started");
     const { registry, calls } = createTools();
-    const planner = createFakePlanner({ steps: [tool("s1", "send", { to: "ann" }), reply("s2", "sent to {{s1.sent}}")], replan: () => [reply("s3", "Not sure the message went out.")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "send", { to: "ann" }), reply("s2", "sent to {{s1.sent}}")],
+      replan: () => [reply("s3", "Not sure the message went out.")],
+    });
     const runId = "run-outcome-unknown";
     const session = await openSession("parity", runId);
     const params = { runId, session: "parity", query: "go", engine: 2 as const };
@@ -221,9 +276,16 @@ describe("a tool call cut off by a restart", () => {
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
     expect(events.filter((event) => event.type === "step-start" && event.stepId === "s1")).toHaveLength(1);
-    expect(events.find((event) => event.type === "step-error" && event.stepId === "s1")).toMatchObject({ final: true, error: { code: "outcome-unknown" } });
+    expect(events.find((event) => event.type === "step-error" && event.stepId === "s1")).toMatchObject({
+      final: true,
+      error: { code: "outcome-unknown" },
+    });
     // The reflector asked for a retry; the runtime refused it, since the tool may have acted.
-    expect(events.find((event) => event.type === "reflection")).toMatchObject({ stepId: "s1", action: "retry", refused: expect.stringContaining("not run again") });
+    expect(events.find((event) => event.type === "reflection")).toMatchObject({
+      stepId: "s1",
+      action: "retry",
+      refused: expect.stringContaining("not run again"),
+    });
     // A replay of the whole run ends the same way without calling anything.
     const requests = model.requests.length;
     expect(await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt })).toEqual(result);

@@ -89,7 +89,11 @@ export class FakeEngine {
           this.#waiter = { key, resolve, reject };
         });
       },
-      do: async <T,>(name: string, config: DurableStepConfig, callback: (context: { attempt: number }) => Promise<T>): Promise<T> => {
+      do: async <T>(
+        name: string,
+        config: DurableStepConfig,
+        callback: (context: { attempt: number }) => Promise<T>,
+      ): Promise<T> => {
         const key = occurrence(name);
         const hit = this.stored.get(key);
         if (hit !== undefined) {
@@ -131,7 +135,10 @@ export async function until(check: () => boolean): Promise<void> {
 }
 
 /** The run's logged runtime events, read through the session's SSE endpoint. */
-export async function loggedEvents(session: { fetch(url: string): Promise<Response> }, runId: string): Promise<RuntimeEvent[]> {
+export async function loggedEvents(
+  session: { fetch(url: string): Promise<Response> },
+  runId: string,
+): Promise<RuntimeEvent[]> {
   const response = await session.fetch(`https://plan-session/events?run=${runId}`);
   const text = await response.text();
   return text
@@ -140,4 +147,3 @@ export async function loggedEvents(session: { fetch(url: string): Promise<Respon
     .map((block) => JSON.parse(block.split("\n")[2]?.slice(6) ?? "null") as RuntimeEvent & { type: string })
     .filter((event) => event.type !== ("model" as string));
 }
-

@@ -14,7 +14,11 @@ import { toStepConfig } from "./to-step-config.ts";
  * retry can fix, with how many attempts ran and whether the value came from
  * the run's result cache (a replay counts them against the budgets).
  */
-type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo }) & { attempts?: number; cached?: boolean; refused?: boolean };
+type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo }) & {
+  attempts?: number;
+  cached?: boolean;
+  refused?: boolean;
+};
 
 /** A marker step stores only that its step started: no retries, a short limit. */
 const markerConfig = { retries: { limit: 0, delay: 0 }, timeout: 10_000 } as const;
@@ -81,15 +85,36 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
     try {
       stored = await step.do(name, config, async (context): Promise<StoredOutcome> => {
         if (!marked) {
-          return { ok: false, error: { code: "outcome-unknown", message: `Step "${call.step.id}" was started before a restart and its outcome was not stored; it is not started again` }, attempts: 1 };
+          return {
+            ok: false,
+            error: {
+              code: "outcome-unknown",
+              message: `Step "${call.step.id}" was started before a restart and its outcome was not stored; it is not started again`,
+            },
+            attempts: 1,
+          };
         }
         ran = true;
-        const outcome = await call.attempt({ number: call.previousAttempts + context.attempt, retryDelayMs: computeEngineRetryDelay(config, context.attempt) });
+        const outcome = await call.attempt({
+          number: call.previousAttempts + context.attempt,
+          retryDelayMs: computeEngineRetryDelay(config, context.attempt),
+        });
         // The log is best effort here: a session object that cannot be reached must not fail the tool call that succeeded.
         await flush().catch(() => undefined);
-        if (outcome.ok) return { ok: true, value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown, attempts: context.attempt, cached: outcome.cached };
+        if (outcome.ok)
+          return {
+            ok: true,
+            value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown,
+            attempts: context.attempt,
+            cached: outcome.cached,
+          };
         if (outcome.retryable) throw new Error(`[${outcome.error.code}] ${outcome.error.message}`);
-        return { ok: false, error: outcome.error, attempts: context.attempt, ...(outcome.refused === true ? { refused: true } : {}) };
+        return {
+          ok: false,
+          error: outcome.error,
+          attempts: context.attempt,
+          ...(outcome.refused === true ? { refused: true } : {}),
+        };
       });
     } catch (error) {
       // A failure the engine stored earlier: its attempts (the first and every retry) were counted then.

@@ -67,7 +67,10 @@ export function createDurableModel(model: PlanModel, step: DurableStep): PlanMod
         try {
           for await (const part of model.stream(request)) parts.push(part);
         } catch (error) {
-          return { parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[], error: error instanceof Error ? error.message : String(error) };
+          return {
+            parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[],
+            error: error instanceof Error ? error.message : String(error),
+          };
         }
         return { parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[] };
       });

@@ -28,7 +28,11 @@ export function createDurableReflector(inner: Reflector): Reflector {
       const count = (counts.get(request.step.id) ?? 0) + 1;
       counts.set(request.step.id, count);
       const model = request.model;
-      return inner.reflect(model === undefined ? request : { ...request, model: nameModelCalls(model, `model:reflect:${request.step.id.slice(0, 200)}:${count}`) });
+      return inner.reflect(
+        model === undefined
+          ? request
+          : { ...request, model: nameModelCalls(model, `model:reflect:${request.step.id.slice(0, 200)}:${count}`) },
+      );
     },
   };
 }

@@ -3,17 +3,26 @@
  *
  * @module
  */
-import { AgentRuntime, createModelReflector, noOpReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  createModelReflector,
+  type MemoryEntry,
+  type MemoryStore,
+  noOpReflector,
+  PlankitError,
+  type RunEndReason,
+  type RunHandle,
+} from "../../src/index.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
 import { createDurableModel } from "./create-durable-model.ts";
-import { createDurableReflector } from "./create-durable-reflector.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
+import { createDurableReflector } from "./create-durable-reflector.ts";
 import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { DurableStep } from "./durable-step.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 
 /**
  * Whether `step.do` failed because the engine is tearing this execution
@@ -60,7 +69,8 @@ async function awaitDecisions(run: RunHandle, step: DurableStep, timeoutMs: numb
     run.expireApprovals();
     return;
   }
-  const decisions = typeof payload === "object" && payload !== null ? (payload as { decisions?: unknown }).decisions : undefined;
+  const decisions =
+    typeof payload === "object" && payload !== null ? (payload as { decisions?: unknown }).decisions : undefined;
   try {
     run.approve(decisions as never);
   } catch (error) {
@@ -187,15 +197,26 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   // An instance created before `engine: 2` replays the way it was made: no reflector, cache or budgets.
   const legacy = params.engine === undefined;
   // The run's start, stored once: the deadline counts from it in every execution.
-  const startedAt = legacy ? Date.now() : await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
+  const startedAt = legacy
+    ? Date.now()
+    : await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
-    planner: createDurablePlanner({ planner: setup.planner, step: guarded, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
+    planner: createDurablePlanner({
+      planner: setup.planner,
+      step: guarded,
+      registry: setup.registry,
+      ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
+    }),
     registry: setup.registry,
     ...(legacy
       ? { model: setup.model, reflector: noOpReflector, cache: false as const }
-      : { model: createDurableModel(setup.model, guarded), budget: setup.budget ?? workerDefaults.durableBudget, reflector: createDurableReflector(createModelReflector()) }),
+      : {
+          model: createDurableModel(setup.model, guarded),
+          budget: setup.budget ?? workerDefaults.durableBudget,
+          reflector: createDurableReflector(createModelReflector()),
+        }),
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
     ...(setup.policy === undefined ? {} : { policy: setup.policy }),
     approvalTimeoutMs,
