@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AgentRuntimeOptions } from "../src/index.ts";
+import type { AgentRuntimeOptions, RuntimeBudget } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
 export type RuntimeDefaults = Pick<
@@ -41,6 +41,10 @@ export type RuntimeDefaults = Pick<
  *   approval decision — 7 days, across restarts of its Workflow instance
  *   (`step.waitForEvent`); then the steps still waiting are denied
  *   (`RunSetup.approvalTimeoutMs` sets another bound);
+ * - `durableBudget`: a durable run's budget — the model and tool calls of
+ *   `/v1/run`, counted across restarts; no deadline, since a run may wait
+ *   days for a person (`RunSetup.budget` sets one, counted from the run's
+ *   start);
  * - `cors`: how long browsers may cache a preflight, and the response
  *   headers scripts of other origins may read.
  */
@@ -63,6 +67,7 @@ export const workerDefaults = {
     budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 },
   } satisfies RuntimeDefaults,
   durableApprovalTimeoutMs: 7 * 24 * 60 * 60 * 1000,
+  durableBudget: { modelCalls: 12, toolCalls: 40 } satisfies RuntimeBudget,
   cors: {
     maxAgeSeconds: 600,
     exposeHeaders: ["x-plankit-model", "x-plankit-model-provider", "x-plankit-run-id", "x-plankit-turn-id", "location"],

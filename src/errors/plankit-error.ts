@@ -40,7 +40,9 @@ export type PlankitErrorCode =
   | "unavailable-skill"
   | "unknown-phase"
   | "invalid-path"
-  | "invalid-approval";
+  | "invalid-approval"
+  /** A side-effecting step was started by a process that stopped before its outcome was stored; it is not started again. */
+  | "outcome-unknown";
 
 /**
  * The base class of every error plankit throws. `code` is a stable string to

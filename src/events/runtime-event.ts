@@ -42,7 +42,11 @@ export type StepSkipCode =
 
 /** An error, as plain JSON. */
 export interface RuntimeErrorInfo {
-  /** A `PlankitError` code, or `"tool-error"` for anything a tool threw. */
+  /**
+   * A `PlankitError` code, or `"tool-error"` for anything a tool threw;
+   * `"outcome-unknown"` when a durable executor found a side-effecting step
+   * started before a restart with no stored outcome (it did not start it again).
+   */
   code: string;
   /** The error message. */
   message: string;

@@ -237,6 +237,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Values steps can reference as `{{context.key}}`; also shown to the planner. */
   context?: Record<string, unknown>;
+  /**
+   * Time the run already spent in an earlier process, in milliseconds (a
+   * durable run resumed after a restart): `budget.deadlineMs` counts it.
+   *
+   * @defaultValue `0`
+   */
+  elapsedMs?: number;
 }
 
 /**
@@ -454,7 +461,7 @@ export class AgentRuntime {
       waiters.clear();
     };
     const execution = new RunExecution(this.#config, { runId, query, history, context: options.context ?? {} }, emit);
-    const done = execution.execute(options.signal).then(() => execution.state);
+    const done = execution.execute(options.signal, options.elapsedMs).then(() => execution.state);
     const abort = (reason?: string): void => execution.abort("aborted", reason ?? "The run was aborted");
     return {
       runId,

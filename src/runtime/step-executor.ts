@@ -15,7 +15,13 @@ import type { BackoffPolicy } from "./compute-backoff.ts";
  */
 export type StepAttemptOutcome =
   | { ok: true; value: unknown; cached: boolean }
-  | { ok: false; error: RuntimeErrorInfo; retryable: boolean };
+  | {
+      ok: false;
+      error: RuntimeErrorInfo;
+      retryable: boolean;
+      /** The budget refused the call before it started (error code `budget-exceeded`): the step is skipped (code `budget`), not failed. An executor that stores outcomes keeps it. */
+      refused?: boolean;
+    };
 
 /** Options of {@link StepCall.attempt}. */
 export interface StepAttemptOptions {
@@ -54,6 +60,16 @@ export interface StepCall {
   readonly backoff: Readonly<BackoffPolicy>;
   /** The run's abort signal. */
   readonly signal: AbortSignal;
+  /** Attempts the step made before this call (a reflector's retry calls the executor again); an executor that numbers attempts itself starts after them. */
+  readonly previousAttempts: number;
+  /**
+   * Whether starting the step again has no further effect: a read-only or
+   * idempotent tool, a tool whose policy allows retries, or an `llm` step.
+   * An executor must not start a step that is not repeatable a second time
+   * (after a restart, say); when it cannot tell whether a started attempt
+   * finished, it ends the step with the error code `outcome-unknown`.
+   */
+  readonly repeatable: boolean;
   /**
    * Runs one attempt exactly as the runtime would: emits `step-start`,
    * calls the tool or model under the time limit, counts it against the
@@ -65,6 +81,17 @@ export interface StepCall {
    * @returns the attempt's outcome.
    */
   attempt(options?: StepAttemptOptions): Promise<StepAttemptOutcome>;
+  /**
+   * Reports that the outcome the executor returns without calling
+   * `attempt()` comes from attempts an earlier process made (a durable
+   * engine's stored result), so the budgets count them as they did then:
+   * a tool call or a model call each (or a cache hit), and the terminal
+   * event carries the last attempt's number.
+   *
+   * @param attempts - how many attempts of this call ran.
+   * @param cached - whether the value came from the result cache.
+   */
+  replayed(attempts: number, cached: boolean): void;
 }
 
 /**

@@ -242,6 +242,118 @@ describe("executeStep: running step attempts through the caller", () => {
     expect(run.state.reason).toBe("aborted");
   });
 
+  it("tells the executor whether a step is repeatable and how many attempts came before, and counts replayed attempts against the budget", async () => {
+    const { registry, calls } = createTestRegistry();
+    const seen: [string, boolean, number][] = [];
+    // s1 and s2 come from an earlier process: two attempts and one; s3 then finds the tool call budget spent.
+    const stored = new Map<string, [unknown, number]>([
+      ["s1", [{ sent: "bob" }, 2]],
+      ["s2", [{ value: "x!" }, 1]],
+    ]);
+    const executor: StepExecutor = async (call) => {
+      seen.push([call.step.id, call.repeatable, call.previousAttempts]);
+      const hit = stored.get(call.step.id);
+      if (hit === undefined) return call.attempt();
+      call.replayed(hit[1], false);
+      return { ok: true, value: hit[0], cached: false };
+    };
+    const steps = [
+      tool("s1", "send", { to: "bob" }),
+      tool("s2", "lookup", { q: "x" }),
+      tool("s3", "lookup", { q: "{{s2.value}} {{s1.sent}}" }),
+      reply("s4", "ok"),
+    ];
+    const runtime = new AgentRuntime({
+      planner: createFakePlanner({ steps }),
+      registry,
+      memory: false,
+      executeStep: executor,
+      budget: { toolCalls: 3 },
+    });
+    const run = runtime.run("go");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    expect([...seen].sort((a, b) => a[0].localeCompare(b[0]))).toEqual([
+      ["s1", false, 0],
+      ["s2", true, 0],
+      ["s3", true, 0],
+    ]);
+    expect(calls).toEqual([]);
+    expect(events.find((event) => event.type === "step-end" && event.stepId === "s1")).toMatchObject({ attempt: 2 });
+    expect(events.find((event) => "stepId" in event && event.stepId === "s3")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
+    expect(run.state.usage.toolCalls).toBe(3);
+  });
+
+  it("skips a step whose stored outcome is a budget refusal, and numbers a reflector's retry after the attempts before it", async () => {
+    const { registry } = createTestRegistry({ extra: [createFlakyTool(1)] });
+    const previous: number[] = [];
+    const executor: StepExecutor = async (call) => {
+      if (call.step.id === "s2")
+        return {
+          ok: false,
+          error: { code: "budget-exceeded", message: "The tool call budget of 1 is spent" },
+          retryable: false,
+          refused: true,
+        };
+      previous.push(call.previousAttempts);
+      return call.attempt({ number: call.previousAttempts + 1 });
+    };
+    const model = createEchoModel(() => '{"action":"retry","reason":"busy"}');
+    const steps = [
+      tool("s1", "flaky", { from: "a" }, { retries: 0 }),
+      tool("s2", "lookup", { q: "x" }),
+      reply("s3", "ok"),
+    ];
+    const runtime = new AgentRuntime({
+      planner: createFakePlanner({ steps }),
+      registry,
+      memory: false,
+      model,
+      executeStep: executor,
+    });
+    const events = await collect(runtime.run("go"));
+    expect(invariantProblems(events)).toEqual([]);
+    expect(previous).toEqual([0, 1]);
+    expect(stepTrail(events, "s1")).toEqual([
+      "step-start@1",
+      "reflection",
+      "step-error@1",
+      "step-retry@2",
+      "step-start@2",
+      "step-end@2",
+    ]);
+    expect(events.find((event) => "stepId" in event && event.stepId === "s2")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
+  });
+
+  it("counts the time an earlier process spent against the deadline", async () => {
+    const { registry } = createTestRegistry();
+    const steps = [tool("s1", "slow", { ms: 200 }), reply("s2", "ok")];
+    const slow = {
+      name: "slow",
+      description: "Waits",
+      inputSchema: { type: "object", properties: { ms: { type: "number" } } },
+      annotations: { readOnlyHint: true },
+      execute: async ({ ms }: Record<string, unknown>) =>
+        new Promise((resolve) => setTimeout(() => resolve({ waited: ms }), Number(ms))),
+    };
+    registry.register([slow]);
+    const make = () =>
+      new AgentRuntime({
+        planner: createFakePlanner({ steps }),
+        registry,
+        memory: false,
+        budget: { deadlineMs: 1000 },
+      });
+    expect((await make().run("go").done).reason).toBe("completed");
+    expect((await make().run("go", { elapsedMs: 950 }).done).reason).toBe("deadline");
+  });
+
   it("refuses an executeStep that is not a function", () => {
     const { registry } = createTestRegistry();
     expect(

@@ -115,7 +115,12 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
       const id = await startRun({ query: "What is 21*2+5?" });
       const [instance] = await introspector.get();
       await instance?.waitForStatus("complete");
-      expect(await instance?.waitForStepResult({ name })).toEqual({ ok: true, value: { expr: "21*2+5", value: 47 } });
+      expect(await instance?.waitForStepResult({ name })).toEqual({
+        ok: true,
+        value: { expr: "21*2+5", value: 47 },
+        attempts: 2,
+        cached: false,
+      });
       const log = runtimeEvents(await readMessages(await events(id)));
       expect(invariantProblems(log)).toEqual([]);
       // Attempt 1 failed inside the engine; the runtime ran attempt 2, numbered as the engine numbers it.
@@ -125,6 +130,34 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
           .map((event) => `${event.type}@${"attempt" in event ? event.attempt : ""}`),
       ).toEqual(["step-start@2", "step-end@2"]);
       expect(log.find((event) => event.type === "reply")).toMatchObject({ text: "21*2+5 = 47." });
+    } finally {
+      await introspector.dispose();
+    }
+  }, 30_000);
+
+  it("asks the model to reflect on a step the engine gave up on, inside a step of its own, and stores the run's start", async () => {
+    const introspector = await introspectWorkflow(bindings.PLAN_WORKFLOW);
+    try {
+      const name = await durableStepName("s1", { expr: "21*2+5" });
+      await introspector.modifyAll(async (modifier) => {
+        await modifier.disableRetryDelays();
+        await modifier.mockStepError({ name }, new Error("the calculator is down"), 5);
+      });
+      const id = await startRun({ query: "What is 21*2+5?" });
+      const [instance] = await introspector.get();
+      await instance?.waitForStatus("complete");
+      expect(typeof (await instance?.waitForStepResult({ name: "started-at" }))).toBe("number");
+      const reflection = (await instance?.waitForStepResult({ name: "model:reflect:s1:1" })) as {
+        parts: { type: string }[];
+      };
+      expect(reflection.parts.at(-1)).toMatchObject({ type: "finish" });
+      const log = runtimeEvents(await readMessages(await events(id)));
+      expect(invariantProblems(log)).toEqual([]);
+      expect(log.find((event) => event.type === "step-error" && event.final)).toMatchObject({
+        stepId: "s1",
+        error: { message: expect.stringContaining("the calculator is down") },
+      });
+      expect(log.filter((event) => event.type === "reflection")).toMatchObject([{ stepId: "s1" }]);
     } finally {
       await introspector.dispose();
     }

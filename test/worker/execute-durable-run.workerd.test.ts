@@ -3,137 +3,19 @@ import { describe, expect, it } from "vitest";
 import { LLMPlanner, type PlanModel, type RuntimeEvent, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
-import type { DurableStep, DurableStepConfig, DurableWaitOptions } from "../../worker/runs/durable-step.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
+import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 
-/** The engine's error when a wait's time is up. */
-class WaitTimeoutError extends Error {
-  override name = "WorkflowTimeoutError";
-}
-
-/**
- * A stand-in for the Workflows engine: stores each step's outcome and each
- * wait's event (or timeout) by name and occurrence, retries per config,
- * queues events sent before a wait, and can "crash".
- */
-class FakeEngine {
-  readonly stored = new Map<string, { ok: true; value: unknown } | { ok: false; error: unknown }>();
-  readonly calls: { name: string; config: DurableStepConfig }[] = [];
-  readonly waits: { name: string; options: DurableWaitOptions }[] = [];
-  running = 0;
-  maxRunning = 0;
-  /** Once this many steps were stored, every later step.do never settles, as if the process died. */
-  crashAfter = Number.POSITIVE_INFINITY;
-  /** Events sent while no wait was open. */
-  readonly #queue: unknown[] = [];
-  /** The open wait of the current execution. */
-  #waiter: { key: string; resolve: (payload: unknown) => void; reject: (error: unknown) => void } | undefined;
-  #generation = 0;
-
-  /** Sends an event: to the open wait, or to the queue. */
-  send(payload: unknown): void {
-    const waiter = this.#waiter;
-    if (waiter === undefined) {
-      this.#queue.push(payload);
-      return;
-    }
-    this.#waiter = undefined;
-    this.stored.set(waiter.key, { ok: true, value: payload });
-    waiter.resolve(payload);
-  }
-
-  /** Ends the open wait with a timeout. */
-  timeOut(): void {
-    const waiter = this.#waiter;
-    if (waiter === undefined) throw new Error("no wait is open");
-    this.#waiter = undefined;
-    const error = new WaitTimeoutError("Execution timed out after 5000ms");
-    this.stored.set(waiter.key, { ok: false, error });
-    waiter.reject(error);
-  }
-
-  /** Whether the current execution waits for an event. */
-  get waiting(): boolean {
-    return this.#waiter !== undefined;
-  }
-
-  /** The `step` of one execution (occurrence counts start over, as after a restart; the last execution's open wait is dropped). */
-  execution(): DurableStep {
-    const counts = new Map<string, number>();
-    const hang = new Promise<never>(() => undefined);
-    const generation = ++this.#generation;
-    this.#waiter = undefined;
-    const occurrence = (name: string): string => {
-      const count = (counts.get(name) ?? 0) + 1;
-      counts.set(name, count);
-      return `${name}/${count}`;
-    };
-    return {
-      waitForEvent: async (name: string, options: DurableWaitOptions): Promise<unknown> => {
-        const key = `wait:${occurrence(name)}`;
-        const hit = this.stored.get(key);
-        if (hit !== undefined) {
-          if (hit.ok) return hit.value;
-          throw hit.error;
-        }
-        if (generation !== this.#generation) return hang;
-        this.waits.push({ name, options });
-        if (this.#queue.length > 0) {
-          const payload = this.#queue.shift();
-          this.stored.set(key, { ok: true, value: payload });
-          return payload;
-        }
-        return new Promise((resolve, reject) => {
-          this.#waiter = { key, resolve, reject };
-        });
-      },
-      do: async <T>(
-        name: string,
-        config: DurableStepConfig,
-        callback: (context: { attempt: number }) => Promise<T>,
-      ): Promise<T> => {
-        const key = occurrence(name);
-        const hit = this.stored.get(key);
-        if (hit !== undefined) {
-          if (hit.ok) return hit.value as T;
-          throw hit.error;
-        }
-        if (this.stored.size >= this.crashAfter || generation !== this.#generation) return hang;
-        this.calls.push({ name, config });
-        for (let attempt = 1; ; attempt++) {
-          this.running++;
-          this.maxRunning = Math.max(this.maxRunning, this.running);
-          try {
-            const value = await callback({ attempt });
-            if (this.stored.size >= this.crashAfter) return hang;
-            this.stored.set(key, { ok: true, value });
-            return value;
-          } catch (error) {
-            if (attempt > (config.retries?.limit ?? 0)) {
-              this.stored.set(key, { ok: false, error });
-              throw error;
-            }
-          } finally {
-            this.running--;
-          }
-        }
-      },
-    };
-  }
-}
-
-/** Resolves once `check` holds (polling), or fails after two seconds. */
-async function until(check: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > 2000) throw new Error("not reached within 2 s");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The session object of `name`, with the durable run `runId` started in its log. */
+async function openSession(name: string, runId: string) {
+  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
+  await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
+  return session;
 }
 
 /** A model that plans `plan` and counts its calls. */
@@ -200,23 +82,6 @@ function setupOf(registry: ToolRegistry, model: PlanModel): RunSetup {
   };
 }
 
-async function openSession(name: string, runId: string) {
-  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
-  await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
-  return session;
-}
-
-/** The run's logged runtime events, read through the session's SSE endpoint. */
-async function loggedEvents(session: DurableObjectStub, runId: string): Promise<RuntimeEvent[]> {
-  const response = await session.fetch(`https://plan-session/events?run=${runId}`);
-  const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.startsWith("id: "))
-    .map((block) => JSON.parse(block.split("\n")[2]?.slice(6) ?? "null") as RuntimeEvent & { type: string })
-    .filter((event) => event.type !== ("model" as string));
-}
-
 /** The run's logged runtime events up to the first of `type`, for a run that has not ended (its stream stays open). */
 async function loggedEventsUntil(
   session: DurableObjectStub,
@@ -273,7 +138,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
       policy: { send: { approval: "plan" } },
       approvalTimeoutMs: 3_600_000,
     };
-    const params = { runId, session: "unit-approval", query: "go" };
+    const params = { runId, session: "unit-approval", query: "go", engine: 2 as const };
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     await until(() => engine.waiting);
@@ -330,7 +195,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
       policy: { send: { approval: "plan" } },
       approvalTimeoutMs: 5000,
     };
-    const params = { runId, session: "unit-approval", query: "go" };
+    const params = { runId, session: "unit-approval", query: "go", engine: 2 as const };
     const createdAt = Date.now();
     const first = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     await until(() => engine.waiting);
@@ -363,7 +228,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const runId = "run-parallel";
     const session = await openSession("unit-parallel", runId);
     const result = await executeDurableRun({
-      params: { runId, session: "unit-parallel", query: "go" },
+      params: { runId, session: "unit-parallel", query: "go", engine: 2 as const },
       step: engine.execution(),
       session,
       setup: setupOf(registry, model),
@@ -372,13 +237,14 @@ describe("executeDurableRun with a stand-in engine and the real session object",
 
     expect(result).toEqual({ runId, reason: "completed", reply: "one! two!?" });
     expect(engine.calls.map((call) => call.name)).toEqual([
+      "started-at",
       "plan",
       await durableStepName("a", { q: "one" }),
       await durableStepName("b", { q: "two" }),
       await durableStepName("c", { q: "one! two!" }),
     ]);
-    expect(engine.calls[1]?.name).toMatch(/^a#[0-9a-f]{12}$/);
-    expect(engine.calls[3]?.config).toEqual({
+    expect(engine.calls[2]?.name).toMatch(/^a#[0-9a-f]{12}$/);
+    expect(engine.calls[4]?.config).toEqual({
       retries: { limit: 2, delay: 100, backoff: "exponential" },
       timeout: 6000,
     });
@@ -401,11 +267,11 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools();
     const runId = "run-crash";
     const session = await openSession("unit-crash", runId);
-    const params = { runId, session: "unit-crash", query: "go" };
-    engine.crashAfter = 2;
+    const params = { runId, session: "unit-crash", query: "go", engine: 2 as const };
+    engine.crashAfter = 3;
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(registry, model), createdAt });
-    for (let waited = 0; engine.stored.size < 2 && waited < 2000; waited += 5)
+    for (let waited = 0; engine.stored.size < 3 && waited < 2000; waited += 5)
       await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const before = await session.summary(runId);
@@ -452,7 +318,7 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools(5);
     const runId = "run-failure";
     const session = await openSession("unit-failure", runId);
-    const params = { runId, session: "unit-failure", query: "go" };
+    const params = { runId, session: "unit-failure", query: "go", engine: 2 as const };
     const setup: RunSetup = {
       registry,
       planner,

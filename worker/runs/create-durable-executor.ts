@@ -9,8 +9,19 @@ import type { DurableStep } from "./durable-step.ts";
 import { durableStepName } from "./durable-step-name.ts";
 import { toStepConfig } from "./to-step-config.ts";
 
-/** What the engine stores for a plan step: its value, or the failure no retry can fix. */
-type StoredOutcome = { ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo };
+/**
+ * What the engine stores for a plan step: its value, or the failure no
+ * retry can fix, with how many attempts ran and whether the value came from
+ * the run's result cache (a replay counts them against the budgets).
+ */
+type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: RuntimeErrorInfo }) & {
+  attempts?: number;
+  cached?: boolean;
+  refused?: boolean;
+};
+
+/** A marker step stores only that its step started: no retries, a short limit. */
+const markerConfig = { retries: { limit: 0, delay: 0 }, timeout: 10_000 } as const;
 
 /**
  * Reads the error the engine threw for a step (its retries ran out, or its
@@ -31,13 +42,23 @@ function readEngineError(error: unknown): RuntimeErrorInfo {
 /**
  * Creates the runtime's `executeStep` for a Workflow: each `tool` or `llm`
  * step runs inside one `step.do`, named by `durableStepName` (step id and
- * a hash of the resolved input), configured by `toStepConfig` (the step's
- * retries and time limit). Each engine attempt is one runtime attempt,
- * numbered as the engine numbers it, and its events are in the session log
- * before the engine records the attempt. A failure the policy allows to
- * retry is thrown, so the engine retries it after its delay; a value, or a
- * failure no retry can fix, is returned and stored — a replay then gets
- * the same outcome without calling the tool again.
+ * a hash of the resolved input; a second series of the same step — after
+ * a reflector's retry — is the name's next occurrence), configured by
+ * `toStepConfig` (the step's retries and time limit). Each engine attempt
+ * is one runtime attempt, numbered as the engine numbers it, and its
+ * events are in the session log before the engine records the attempt. A
+ * failure the policy allows to retry is thrown, so the engine retries it
+ * after its delay; a value, or a failure no retry can fix, is returned and
+ * stored — a replay then gets the same outcome without calling the tool
+ * again, and the budgets count the attempts it stored.
+ *
+ * A step that is not repeatable (a tool neither read-only nor idempotent,
+ * without retries of its own) first stores a marker step,
+ * `<name>:started`. When an execution finds the marker stored by an
+ * earlier one but the step's outcome not — the process stopped while the
+ * tool ran, and the engine runs the step's callback again — the tool is
+ * not called a second time: the step fails with `outcome-unknown`, stored
+ * like any outcome, and the reflector or a re-plan decides what follows.
  *
  * @param step - the Workflow's steps.
  * @param flush - sends the run's pending events to the session log.
@@ -52,24 +73,61 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
   return async (call) => {
     const name = await durableStepName(call.step.id, call.input);
     const config = toStepConfig(call);
+    let marked = call.repeatable;
+    if (!marked) {
+      await step.do(`${name}:started`, markerConfig, async () => {
+        marked = true;
+        return true;
+      });
+    }
+    let ran = false;
     let stored: StoredOutcome;
     try {
       stored = await step.do(name, config, async (context): Promise<StoredOutcome> => {
+        if (!marked) {
+          return {
+            ok: false,
+            error: {
+              code: "outcome-unknown",
+              message: `Step "${call.step.id}" was started before a restart and its outcome was not stored; it is not started again`,
+            },
+            attempts: 1,
+          };
+        }
+        ran = true;
         const outcome = await call.attempt({
-          number: context.attempt,
+          number: call.previousAttempts + context.attempt,
           retryDelayMs: computeEngineRetryDelay(config, context.attempt),
         });
         // The log is best effort here: a session object that cannot be reached must not fail the tool call that succeeded.
         await flush().catch(() => undefined);
-        if (outcome.ok) return { ok: true, value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown };
+        if (outcome.ok)
+          return {
+            ok: true,
+            value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown,
+            attempts: context.attempt,
+            cached: outcome.cached,
+          };
         if (outcome.retryable) throw new Error(`[${outcome.error.code}] ${outcome.error.message}`);
-        return { ok: false, error: outcome.error };
+        return {
+          ok: false,
+          error: outcome.error,
+          attempts: context.attempt,
+          ...(outcome.refused === true ? { refused: true } : {}),
+        };
       });
     } catch (error) {
+      // A failure the engine stored earlier: its attempts (the first and every retry) were counted then.
+      if (!ran) call.replayed((config.retries?.limit ?? 0) + 1, false);
       return { ok: false, error: readEngineError(error), retryable: false };
     }
-    return stored.ok
-      ? { ok: true, value: stored.value, cached: false }
-      : { ok: false, error: stored.error, retryable: false };
+    if (stored.ok) {
+      if (!ran) call.replayed(stored.attempts ?? 1, stored.cached === true);
+      return { ok: true, value: stored.value, cached: stored.cached === true };
+    }
+    // A refusal started nothing: it counts nothing.
+    if (stored.refused === true) return { ok: false, error: stored.error, retryable: false, refused: true };
+    if (!ran) call.replayed(stored.attempts ?? 1, false);
+    return { ok: false, error: stored.error, retryable: false };
   };
 }

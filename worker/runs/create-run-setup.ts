@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PlanModel, Planner, PlannerProfile, ToolPolicy, ToolRegistry } from "../../src/index.ts";
+import type { PlanModel, Planner, PlannerProfile, RuntimeBudget, ToolPolicy, ToolRegistry } from "../../src/index.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import type { SelectedModel } from "../select-model.ts";
 import { selectToolsAndModel } from "../select-tools-and-model.ts";
@@ -31,6 +31,14 @@ export interface RunSetup {
    * @defaultValue `workerDefaults.durableApprovalTimeoutMs` (7 days)
    */
   approvalTimeoutMs?: number;
+  /**
+   * The durable run's budget: steps, model calls, tool calls, re-plans and
+   * `deadlineMs`, which counts from the run's start across restarts and
+   * includes time spent waiting for a person's decision.
+   *
+   * @defaultValue `workerDefaults.durableBudget` (12 model calls, 40 tool calls, no deadline)
+   */
+  budget?: RuntimeBudget;
 }
 
 /**

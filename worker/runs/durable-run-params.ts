@@ -12,7 +12,7 @@ import type { PlannerProfile } from "../../src/index.ts";
  *
  * @example
  * ```ts
- * const params: DurableRunParams = { runId: createRunId(), session: "chat_42", query: "What is 21*2+5?" };
+ * const params: DurableRunParams = { runId: createRunId(), session: "chat_42", query: "What is 21*2+5?", engine: 2 };
  * await env.PLAN_WORKFLOW.create({ id: params.runId, params });
  * ```
  */
@@ -29,4 +29,12 @@ export interface DurableRunParams {
   tools?: string[];
   /** The most steps a plan may have. */
   maxSteps?: number;
+  /**
+   * How a durable run is executed, so an instance replays the way it was
+   * made across a deploy: `2` — reflection, integration and the start time
+   * as stored steps, budgets, the result cache, markers before side effects.
+   * Instances created without it replay as before: no reflector, no result
+   * cache, no budgets.
+   */
+  engine?: 2;
 }

@@ -5,6 +5,7 @@
  */
 import {
   AgentRuntime,
+  createModelReflector,
   type MemoryEntry,
   type MemoryStore,
   noOpReflector,
@@ -15,7 +16,9 @@ import {
 import { workerDefaults } from "../worker-defaults.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
+import { createDurableModel } from "./create-durable-model.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
+import { createDurableReflector } from "./create-durable-reflector.ts";
 import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
@@ -121,10 +124,16 @@ export interface DurableRunResult {
  * and logs nothing more; the next execution carries on. Memory is the
  * session's.
  *
- * Durable runs have no reflector (a failed step goes to re-plan), no
- * result cache (the engine stores results) and no deadline or call budgets
- * (the engine's limits apply), since those depend on one execution's
- * clock and counters.
+ * The rest of the runtime is the same as in memory: the run's own model
+ * calls (reflection, the integrated answer) are durable steps too
+ * (`createDurableModel`), so a replay makes the same decisions without
+ * asking the model again; the result cache serves identical read-only
+ * calls; the budget (the setup's `budget`, by default
+ * `workerDefaults.durableBudget`) counts stored steps and model calls as
+ * the first execution counted them, and `deadlineMs` counts from the run's
+ * start, stored once in the step `started-at`. A side-effecting step that
+ * was running when the process stopped is not started again: it fails
+ * with `outcome-unknown` (see `createDurableExecutor`).
  *
  * A step the setup's `policy` marks as needing approval waits for a
  * person: once the run has nothing else to do, its `approval-request` is
@@ -185,6 +194,12 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
       }
     },
   };
+  // An instance created before `engine: 2` replays the way it was made: no reflector, cache or budgets.
+  const legacy = params.engine === undefined;
+  // The run's start, stored once: the deadline counts from it in every execution.
+  const startedAt = legacy
+    ? Date.now()
+    : await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
@@ -195,17 +210,21 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
       ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
     }),
     registry: setup.registry,
-    model: setup.model,
+    ...(legacy
+      ? { model: setup.model, reflector: noOpReflector, cache: false as const }
+      : {
+          model: createDurableModel(setup.model, guarded),
+          budget: setup.budget ?? workerDefaults.durableBudget,
+          reflector: createDurableReflector(createModelReflector()),
+        }),
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),
     ...(setup.policy === undefined ? {} : { policy: setup.policy }),
     approvalTimeoutMs,
     memory,
-    reflector: noOpReflector,
-    cache: false,
     idGenerator: () => params.runId,
     executeStep: createDurableExecutor(guarded, () => flush()),
   });
-  const run = runtime.run(params.query);
+  const run = runtime.run(params.query, { elapsedMs: Math.max(0, Date.now() - startedAt) });
   const outbox = createEventOutbox(session, run.runId, run.events, shiftMs);
   flush = () => outbox.flush();
   halt = () => outbox.halt();
@@ -216,7 +235,8 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
       if (run.waitingForApproval && read === run.events.length) {
         // The request is in the log before the execution sleeps: a client reads it there and answers.
         await outbox.flush();
-        await awaitDecisions(run, guarded, approvalTimeoutMs);
+        // A deadline that passes during the wait ends the run; the wait is then moot.
+        await Promise.race([awaitDecisions(run, guarded, approvalTimeoutMs), run.done]);
         continue;
       }
       const next = await iterator.next();

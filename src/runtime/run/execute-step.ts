@@ -79,6 +79,16 @@ export async function executeStep(
     timeoutMs: context.policy.timeoutOf(step),
     backoff: setup.backoff,
     signal: context.signal,
+    repeatable: context.policy.mayRepeat(step),
+    previousAttempts: entry.attempts,
+    replayed: (attempts, cached) => {
+      const count = Math.max(1, Math.floor(attempts));
+      entry.attempts += count;
+      if (cached) context.limits.countCacheHit();
+      else
+        for (let i = 0; i < count; i++)
+          void (step.type === "tool" ? context.limits.refuseToolCall() : context.limits.refuseModelCall());
+    },
     attempt: async (options = {}) => {
       if (!context.isCurrent(entry, generation)) return stopped;
       const number = options.number ?? entry.attempts + 1;
@@ -98,7 +108,12 @@ export async function executeStep(
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {
         refused = outcome;
-        return { ok: false, error: { code: "budget-exceeded", message: outcome.reason }, retryable: false };
+        return {
+          ok: false,
+          error: { code: "budget-exceeded", message: outcome.reason },
+          retryable: false,
+          refused: true,
+        };
       }
       if (outcome.ok) return { ok: true, value: outcome.value, cached: outcome.cached };
       entry.error = outcome.error;
@@ -130,6 +145,8 @@ export async function executeStep(
     final = { ok: false, error: toErrorInfo(error, "tool-error"), retryable: false };
   }
   if (refused !== undefined) return { outcome: refused, durationMs };
+  if (final?.ok === false && final.refused === true)
+    return { outcome: { ok: "skip", code: "budget", reason: final.error.message }, durationMs };
   if (final?.ok === true) {
     if (!setup.fromApplication)
       return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };

@@ -230,9 +230,10 @@ export class RunExecution {
    * Runs to the end.
    *
    * @param signal - the caller's abort signal.
+   * @param elapsedMs - time the run spent before this process; the deadline counts it.
    * @returns resolves after `run-end` was emitted.
    */
-  async execute(signal: AbortSignal | undefined): Promise<void> {
+  async execute(signal: AbortSignal | undefined, elapsedMs = 0): Promise<void> {
     this.#startedAt = this.#config.clock.now();
     if (signal !== undefined) {
       if (signal.aborted) {
@@ -247,7 +248,7 @@ export class RunExecution {
     if (deadlineMs !== undefined && deadlineMs < maxTimerMs) {
       this.#deadlineTimer = this.#config.clock.setTimeout(
         () => this.abort("deadline", `The run passed its deadline of ${deadlineMs} ms`),
-        clampTimerMs(deadlineMs, deadlineMs),
+        clampTimerMs(Math.max(0, deadlineMs - (elapsedMs > 0 ? elapsedMs : 0)), deadlineMs),
       );
     }
     this.#guard(this.#planning.run());

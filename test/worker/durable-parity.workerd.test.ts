@@ -1,0 +1,315 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  AgentRuntime,
+  type PlanModelRequest,
+  type Planner,
+  type PlanStep,
+  type RuntimeEvent,
+  type ToolDefinition,
+  ToolRegistry,
+} from "../../src/index.ts";
+import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
+import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
+import { workerDefaults } from "../../worker/worker-defaults.ts";
+import type { WorkerEnv } from "../../worker/worker-env.ts";
+import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
+import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
+
+const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
+
+/** The session object of `name`, with the durable run `runId` started in its log. */
+async function openSession(name: string, runId: string) {
+  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
+  await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
+  return session;
+}
+
+/** Tools that count their calls: `lookup` (read-only, 20 ms), `flaky` (read-only, fails its first call), `send` (side effects). */
+function createTools(): { registry: ToolRegistry; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const count = (name: string): number => {
+    const next = (calls.get(name) ?? 0) + 1;
+    calls.set(name, next);
+    return next;
+  };
+  const tools: ToolDefinition[] = [
+    {
+      name: "lookup",
+      description: "Look a thing up",
+      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      annotations: { readOnlyHint: true },
+      execute: async ({ q }) => {
+        count("lookup");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { value: `${String(q)}!` };
+      },
+    },
+    {
+      name: "flaky",
+      description: "Fails at first",
+      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      annotations: { readOnlyHint: true },
+      execute: ({ q }) => {
+        if (count("flaky") <= 1) throw new Error("the service is busy");
+        return { value: `${String(q)}?` };
+      },
+    },
+    {
+      name: "send",
+      description: "Send a message",
+      inputSchema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+      execute: async ({ to }) => {
+        count("send");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return { sent: to };
+      },
+    },
+  ];
+  return { registry: new ToolRegistry().register(tools), calls };
+}
+
+/** A model for the run's own calls: reflection says `retry`, integration answers from the prompt's length. */
+function runModel() {
+  return createEchoModel((request) =>
+    request.purpose === "reflect"
+      ? '{"action":"retry","reason":"it was busy"}'
+      : `Answer of ${request.prompt.length} characters.`,
+  );
+}
+
+/** How many calls of each purpose a model had. */
+function purposes(requests: readonly PlanModelRequest[]): Record<string, number> {
+  const counted: Record<string, number> = {};
+  for (const request of requests) counted[request.purpose ?? "none"] = (counted[request.purpose ?? "none"] ?? 0) + 1;
+  return counted;
+}
+
+/** The events without what depends on timing or the run id. */
+function comparable(events: readonly RuntimeEvent[]): unknown[] {
+  return events.map(
+    (event) =>
+      JSON.parse(
+        JSON.stringify(event, (key, value: unknown) =>
+          key === "t" || key === "runId" || key === "durationMs" ? undefined : value,
+        ),
+      ) as unknown,
+  );
+}
+
+/** The same run in memory, with the runtime settings of a durable run. */
+async function inMemory(
+  planner: Planner,
+  registry: ToolRegistry,
+  budget = workerDefaults.durableBudget,
+): Promise<RuntimeEvent[]> {
+  const model = runModel();
+  const runtime = new AgentRuntime({
+    maxConcurrency: workerDefaults.runtime.maxConcurrency,
+    timeoutMs: workerDefaults.runtime.timeoutMs,
+    planner,
+    registry,
+    model,
+    budget,
+    approvalTimeoutMs: workerDefaults.durableApprovalTimeoutMs,
+  });
+  const run = runtime.run("go");
+  await run.done;
+  return [...run.events];
+}
+
+function setupOf(planner: Planner, registry: ToolRegistry, model = runModel()): RunSetup {
+  return { registry, planner, model, selected: { model, name: "scripted", provider: "test" } };
+}
+
+/** Retries after reflection; the reply cannot be resolved, so the model integrates the answer. */
+const reflectingPlan: PlanStep[] = [
+  tool("a", "lookup", { q: "one" }),
+  tool("b", "lookup", { q: "one" }),
+  tool("c", "flaky", { q: "{{a.value}}" }, { retries: 0 }),
+  reply("r", "{{c.missing}}"),
+];
+
+describe("a durable run behaves like the same run in memory", () => {
+  it("logs the events of the run in memory — reflection, retry, integration — also when it restarts during integration", async () => {
+    const memoryTools = createTools();
+    const expected = await inMemory(createFakePlanner({ steps: reflectingPlan }), memoryTools.registry);
+    expect(expected.some((event) => event.type === "reflection")).toBe(true);
+    expect(expected.find((event) => event.type === "reply")).toMatchObject({ source: "model" });
+    const end = expected.at(-1);
+
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("model:integrate:");
+    const { registry, calls } = createTools();
+    const model = runModel();
+    const runId = "run-parity-reflect";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup = setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model);
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY);
+    expect(purposes(model.requests)).toEqual({ reflect: 1, integrate: 1 });
+
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(end?.type === "run-end" ? end.reason : undefined).toBe(result.reason);
+    // Only the call the engine had not stored is asked again; no tool is called again.
+    expect(purposes(model.requests)).toEqual({ reflect: 1, integrate: 2 });
+    expect(Object.fromEntries(calls)).toEqual(Object.fromEntries(memoryTools.calls));
+    const events = await loggedEvents(session, runId);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(comparable(events)).toEqual(comparable(expected));
+    const answer = expected.find((event) => event.type === "reply");
+    expect(result.reply).toBe(answer?.type === "reply" ? answer.text : "");
+  });
+
+  it("counts the stored tool calls against the budget after a restart, as the run in memory counts them", async () => {
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("b", "lookup", { q: "{{a.value}}" }),
+      tool("c", "lookup", { q: "{{b.value}}" }),
+      reply("r", "{{c.value}}"),
+    ];
+    const budget = { toolCalls: 2, modelCalls: 0 };
+    const expected = await inMemory(createFakePlanner({ steps: plan }), createTools().registry, budget);
+    expect(expected.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
+
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("b#");
+    const { registry, calls } = createTools();
+    const runId = "run-parity-budget";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup: RunSetup = { ...setupOf(createFakePlanner({ steps: plan }), registry), budget };
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY);
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(result.reason).toBe("budget");
+    // a once, b twice (the first call was not stored), c never.
+    expect(calls.get("lookup")).toBe(3);
+    const events = await loggedEvents(session, runId);
+    expect(events.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({
+      type: "step-skipped",
+      code: "budget",
+    });
+    expect(comparable(events)).toEqual(comparable(expected));
+  });
+
+  it("keeps the deadline across a restart: it counts from the stored start", async () => {
+    const plan = [tool("a", "lookup", { q: "one" }), reply("r", "{{a.value}}")];
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("a#");
+    const { registry } = createTools();
+    const runId = "run-deadline";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup: RunSetup = { ...setupOf(createFakePlanner({ steps: plan }), registry), budget: { deadlineMs: 300 } };
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(result.reason).toBe("deadline");
+    const events = await loggedEvents(session, runId);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "deadline" });
+  });
+});
+
+describe("an instance created before engine 2", () => {
+  it("replays the way it was made: no start step, no reflection, no recorded model calls", async () => {
+    const engine = new FakeEngine();
+    const { registry, calls } = createTools();
+    const model = runModel();
+    const runId = "run-legacy";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go" };
+    const result = await executeDurableRun({
+      params,
+      step: engine.execution(),
+      session,
+      setup: setupOf(createFakePlanner({ steps: reflectingPlan }), registry, model),
+      createdAt: Date.now(),
+    });
+    expect(result.reason).toBe("failed");
+    expect(calls.get("flaky")).toBe(1);
+    expect(engine.calls.map((call) => call.name).filter((name) => !name.includes("#"))).toEqual(["plan", "replan-1"]);
+    expect(purposes(model.requests)).toEqual({ integrate: 1 });
+    const events = await loggedEvents(session, runId);
+    expect(events.some((event) => event.type === "reflection")).toBe(false);
+  });
+});
+
+describe("a tool call cut off by a restart", () => {
+  it("does not start a side-effecting tool again: the step fails with outcome-unknown and the re-plan decides", async () => {
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("s1#") && !name.endsWith(":started");
+    const { registry, calls } = createTools();
+    const planner = createFakePlanner({
+      steps: [tool("s1", "send", { to: "ann" }), reply("s2", "sent to {{s1.sent}}")],
+      replan: () => [reply("s3", "Not sure the message went out.")],
+    });
+    const runId = "run-outcome-unknown";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const model = runModel();
+    const setup = setupOf(planner, registry, model);
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY);
+    expect(calls.get("send")).toBe(1);
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(calls.get("send")).toBe(1);
+    expect(result).toMatchObject({ reason: "completed", reply: "Not sure the message went out." });
+    const events = await loggedEvents(session, runId);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.filter((event) => event.type === "step-start" && event.stepId === "s1")).toHaveLength(1);
+    expect(events.find((event) => event.type === "step-error" && event.stepId === "s1")).toMatchObject({
+      final: true,
+      error: { code: "outcome-unknown" },
+    });
+    // The reflector asked for a retry; the runtime refused it, since the tool may have acted.
+    expect(events.find((event) => event.type === "reflection")).toMatchObject({
+      stepId: "s1",
+      action: "retry",
+      refused: expect.stringContaining("not run again"),
+    });
+    // A replay of the whole run ends the same way without calling anything.
+    const requests = model.requests.length;
+    expect(await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt })).toEqual(result);
+    expect(calls.get("send")).toBe(1);
+    expect(model.requests).toHaveLength(requests);
+  });
+
+  it("runs a read-only tool again", async () => {
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("s1#");
+    const { registry, calls } = createTools();
+    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "{{s1.value}}")] });
+    const runId = "run-read-only-again";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup = setupOf(planner, registry);
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY);
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(result).toMatchObject({ reason: "completed", reply: "x!" });
+    expect(calls.get("lookup")).toBe(2);
+    expect(engine.calls.some((call) => call.name.endsWith(":started"))).toBe(false);
+  });
+});

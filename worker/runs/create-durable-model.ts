@@ -1,0 +1,81 @@
+/**
+ * The run's own model calls as durable steps.
+ *
+ * @module
+ */
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/index.ts";
+import type { DurableStep } from "./durable-step.ts";
+import { readModelCallName } from "./name-model-calls.ts";
+
+/** What the engine stores for one model call: the parts it streamed, and the error that ended it early, if any. */
+interface RecordedCall {
+  parts: PlanModelPart[];
+  error?: string;
+}
+
+/**
+ * One model call: no engine retries (a run in memory does not retry these
+ * either; a failure is stored like a result), and a limit past the
+ * runtime's own bound on one call, which reports first.
+ */
+const modelCallConfig = { retries: { limit: 0, delay: 0 }, timeout: 180_000 } as const;
+
+/**
+ * Wraps the run's model for a Workflow: each call the run makes itself
+ * outside a plan step — reflection after a failure, the integrated answer —
+ * is one `step.do`, named by its place in the run: the name
+ * `nameModelCalls` gave it (`model:reflect:<step id>:<n>`, see
+ * `createDurableReflector`), else `model:<purpose>:<n>`, the n-th call of
+ * that purpose (the run integrates once). The callback reads the whole
+ * stream and the engine stores its parts, which are then streamed to the
+ * run; an execution that replays the run after a restart gets them
+ * without asking the model again, so it makes the same decisions. A
+ * stream that fails is stored with the parts before the failure and fails
+ * again at the same place on replay. `llm` steps pass through: they
+ * already run inside their plan step's `step.do` (`createDurableExecutor`).
+ *
+ * The runtime's budget and timeouts (`guardModel`) wrap this model, so a
+ * replayed call counts against `modelCalls` and its tokens as the first
+ * execution counted them.
+ *
+ * @param model - the run's model.
+ * @param step - the Workflow's steps.
+ * @returns the durable model.
+ *
+ * @example
+ * ```ts
+ * new AgentRuntime({ planner, registry, model: createDurableModel(setup.model, step), executeStep });
+ * ```
+ */
+export function createDurableModel(model: PlanModel, step: DurableStep): PlanModel {
+  const counts = new Map<string, number>();
+  return {
+    async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
+      if (request.purpose === "llm-step") {
+        yield* model.stream(request);
+        return;
+      }
+      let name = readModelCallName(request);
+      if (name === undefined) {
+        const purpose = request.purpose ?? "call";
+        const count = (counts.get(purpose) ?? 0) + 1;
+        counts.set(purpose, count);
+        name = `model:${purpose}:${count}`;
+      }
+      const recorded = await step.do(name, modelCallConfig, async (): Promise<RecordedCall> => {
+        const parts: PlanModelPart[] = [];
+        try {
+          for await (const part of model.stream(request)) parts.push(part);
+        } catch (error) {
+          return {
+            parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[],
+            error: error instanceof Error ? error.message : String(error),
+          };
+        }
+        return { parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[] };
+      });
+      yield* recorded.parts;
+      if (recorded.error !== undefined) throw new Error(recorded.error);
+    },
+  };
+}
