@@ -1,9 +1,25 @@
 /**
  * plankit/ui — a run's state for any front end: a framework-free store fed by
- * run events, SSE or JSONL streams, or a run's event-stream URL, and custom
- * elements that render it (defined on import where custom elements exist).
+ * run events, SSE or JSONL streams, or a run's event-stream URL, and the
+ * custom elements `<plankit-run>`, `<plankit-plan-graph>`, `<plankit-steps>`,
+ * `<plankit-approval>` and `<plankit-reply>` that render it. Importing it
+ * defines the elements where custom elements exist, and does nothing else
+ * elsewhere, so servers can use the store.
  *
  * @module
  */
+import { defineRunElements } from "./ui/define-run-elements.ts";
+
 export { createRunStore, type RunConnection, type RunHandleLike, type RunSource, type RunStore, type RunStoreOptions } from "./ui/create-run-store.ts";
 export type { RunEventFormat } from "./ui/read-run-events.ts";
+export { defineRunElements } from "./ui/define-run-elements.ts";
+export { layoutPlanGraph, type GraphEdge, type GraphInput, type GraphLayout, type GraphLayoutOptions, type GraphNode } from "./ui/layout-plan-graph.ts";
+export { parseEditedArguments, type EditedArguments } from "./ui/parse-edited-arguments.ts";
+export type { DecisionEventDetail } from "./ui/approval-element.ts";
+export { RunElement } from "./ui/run-element.ts";
+export { PlanGraphElement } from "./ui/plan-graph-element.ts";
+export { StepsElement } from "./ui/steps-element.ts";
+export { ApprovalElement } from "./ui/approval-element.ts";
+export { ReplyElement } from "./ui/reply-element.ts";
+
+defineRunElements();
