@@ -143,3 +143,140 @@ describe("<plankit-run> from recorded runs", () => {
     await tab.close();
   }, 60_000);
 });
+
+const livePlan = [
+  { id: "s1", tool: "lookup", args: { topic: "Paris" } },
+  { id: "s2", tool: "save_note", args: { text: "Paris: {{s1.value}}" } },
+  { id: "s3", reply: "Saved {{s2.saved}} characters." },
+];
+
+/** Starts the live run and waits for its approval card to take the focus. */
+async function startLive(tab: Page): Promise<void> {
+  await tab.evaluate((plan) => (globalThis as unknown as { runPage: RunPage }).runPage.startLive(plan), livePlan);
+  await tab.locator('button[data-approve="s2"]').waitFor({ timeout: 30_000 });
+  await tab.waitForFunction(() => {
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.getAttribute("part") === "card";
+  });
+}
+
+/** The live run's end: its state and the tools it called. */
+async function liveEnd(tab: Page) {
+  await tab.waitForFunction(() => (globalThis as unknown as { runPage: RunPage }).runPage.store?.getSnapshot().status === "ended", undefined, { timeout: 30_000 });
+  return tab.evaluate(() => {
+    const { store, toolLog, decisions } = (globalThis as unknown as { runPage: RunPage }).runPage;
+    const state = store!.getSnapshot();
+    return { reason: state.reason, reply: state.reply?.text, toolLog, decisions };
+  });
+}
+
+/** What the approval card shows for a decided step. */
+const decidedItem = (tab: Page, stepId: string) =>
+  tab.evaluate((id) => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector(`li[data-step="${id}"].decided`)?.textContent ?? "", stepId);
+
+describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
+  it("moves the focus to the approval card, is axe-clean while it waits, and approves with Tab and Enter", async () => {
+    const { tab, errors } = await open(900);
+    await startLive(tab);
+    expect(await axeViolations(tab)).toEqual([]);
+    await tab.screenshot({ path: `${screenshots}approval-900.png`, fullPage: true });
+    await tab.keyboard.press("Tab");
+    expect(await focused(tab)).toBe("textarea[part=arguments]");
+    await tab.keyboard.press("Tab");
+    expect(await focused(tab)).toBe("input[part=reason]");
+    await tab.keyboard.press("Tab");
+    expect(await focused(tab)).toBe("button[part=approve-button]");
+    await tab.keyboard.press("Enter");
+    const end = await liveEnd(tab);
+    expect(end.reason).toBe("completed");
+    expect(end.toolLog).toEqual([
+      { tool: "lookup", arguments: { topic: "Paris" } },
+      { tool: "save_note", arguments: { text: "Paris: facts about Paris" } },
+    ]);
+    expect(end.decisions).toEqual([{ stepId: "s2", approved: true }]);
+    expect(end.reply).toBe("Saved 24 characters.");
+    expect(await decidedItem(tab, "s2")).toBe('save_note (s2) approved{"text":"Paris: facts about Paris"}');
+    expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+
+  it("refuses edited arguments that are not a JSON object, inline, then runs the edited ones and shows them", async () => {
+    const { tab, errors } = await open(375);
+    await startLive(tab);
+    const errorText = () => tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector("[part=error]")?.textContent ?? "");
+    const invalid = () => tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector("textarea")?.getAttribute("aria-invalid") ?? null);
+    const submit = async (text: string) => {
+      await tab.keyboard.press("ControlOrMeta+A");
+      await tab.keyboard.type(text);
+      await tab.keyboard.press("Tab");
+      await tab.keyboard.press("Tab");
+      expect(await focused(tab)).toBe("button[part=approve-button]");
+      await tab.keyboard.press("Enter");
+    };
+    await tab.keyboard.press("Tab");
+    await submit('{"text": ');
+    expect(await errorText()).toMatch(/^The arguments of s2 are not valid JSON: /u);
+    expect(await focused(tab)).toBe("textarea[part=arguments]");
+    expect(await invalid()).toBe("true");
+    expect(await axeViolations(tab)).toEqual([]);
+    await tab.screenshot({ path: `${screenshots}approval-error-375.png`, fullPage: true });
+    await submit('["groceries"]');
+    expect(await errorText()).toBe('The arguments of s2 must be a JSON object ({ "name": value, … }), not an array');
+    expect(await focused(tab)).toBe("textarea[part=arguments]");
+    await submit('{"text":"milk and eggs"}');
+    const end = await liveEnd(tab);
+    expect(end.decisions).toEqual([{ stepId: "s2", approved: true, arguments: { text: "milk and eggs" } }]);
+    expect(end.toolLog.filter((call) => call.tool === "save_note")).toEqual([{ tool: "save_note", arguments: { text: "milk and eggs" } }]);
+    expect(end.reply).toBe("Saved 13 characters.");
+    expect((await listedSteps(tab)).find((step) => step.id === "s2")).toEqual({ id: "s2", status: "succeeded", arguments: '{"text":"milk and eggs"}', note: "" });
+    expect(await decidedItem(tab, "s2")).toBe('save_note (s2) approved{"text":"milk and eggs"}');
+    expect((await drawnGraph(tab)).nodes.find((node) => node.id === "s2")?.title).toContain('{"text":"milk and eggs"}');
+    expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+
+  it("denies with a reason: the step is skipped, its tool never runs, and the card says why", async () => {
+    const { tab, errors } = await open(900);
+    await startLive(tab);
+    await tab.keyboard.press("Tab");
+    await tab.keyboard.press("Tab");
+    expect(await focused(tab)).toBe("input[part=reason]");
+    await tab.keyboard.type("not today");
+    await tab.keyboard.press("Tab");
+    await tab.keyboard.press("Tab");
+    expect(await focused(tab)).toBe("button[part=deny-button]");
+    await tab.keyboard.press("Enter");
+    const end = await liveEnd(tab);
+    expect(end.decisions).toEqual([{ stepId: "s2", approved: false, reason: "not today" }]);
+    expect(end.toolLog.map((call) => call.tool)).toEqual(["lookup"]);
+    expect(end.reason).toBe("completed");
+    expect((await listedSteps(tab)).find((step) => step.id === "s2")?.status).toBe("skipped");
+    expect(await decidedItem(tab, "s2")).toBe("save_note (s2) denied: not today");
+    expect(await axeViolations(tab)).toEqual([]);
+    expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+});
+
+describe("<plankit-run> in a React 19 page", () => {
+  it("renders from useRun's store in StrictMode: every step, the reply, axe-clean", async () => {
+    const { tab, errors } = await open(1024);
+    await tab.evaluate((list) => (globalThis as unknown as { runPage: RunPage }).runPage.mountReact(list), recorded.twelve!);
+    await tab.locator(".react-status", { hasText: "ended: 12 steps" }).waitFor({ timeout: 30_000 });
+    await tab.screenshot({ path: `${screenshots}react-1024.png`, fullPage: true });
+    const state = replay(recorded.twelve!);
+    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(state.steps.map((step) => [step.step.id, step.status]));
+    const reply = await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-reply")?.shadowRoot?.querySelector("[part=reply]")?.textContent);
+    expect(reply).toBe(state.reply?.text);
+    const graph = await drawnGraph(tab);
+    expect(graph.nodes).toHaveLength(12);
+    expect(layoutProblems(graph.nodes, graph.edges, graph.svgWidth)).toEqual([]);
+    // The store's snapshot is the same object between events, so React renders a bounded number of times.
+    const renders = await tab.evaluate(() => (globalThis as unknown as { runPage: RunPage }).runPage.renders);
+    expect(renders).toBeLessThanOrEqual(2 * (recorded.twelve!.length + 2));
+    expect(await axeViolations(tab)).toEqual([]);
+    expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+});
