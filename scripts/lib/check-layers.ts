@@ -12,7 +12,17 @@ import { dirname, join, relative, resolve, sep } from "node:path";
  * The folders of `src/`, lowest first: a folder may import only from those
  * before it. The entry files at the root of `src/` may import anything.
  */
-export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "events", "planner", "runtime", "decide", "openai", "ai"] as const;
+export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "events", "ui", "react", "planner", "runtime", "decide", "openai", "ai"] as const;
+
+/**
+ * Folders held to a narrower diet than the order allows: the front-end
+ * layers stay small and framework-free, so `ui/` reads only events (and the
+ * error and helper folders below them), and `react/` only `ui/`.
+ */
+const allowedImports: Readonly<Partial<Record<string, readonly string[]>>> = {
+  ui: ["errors", "shared", "events"],
+  react: ["ui"],
+};
 
 /** One import that goes against the order, or from a folder the order does not name. */
 export interface LayerProblem {
@@ -85,6 +95,8 @@ export function checkLayers(root: string): LayerProblem[] {
         problems.push({ file: where, line, message: `imports "${match[1]}" from folder "src/${target}", which is not in the declared layer order` });
       } else if ((rank.get(target) ?? 0) > (rank.get(from) ?? 0)) {
         problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})` });
+      } else if (allowedImports[from] !== undefined && !allowedImports[from].includes(target)) {
+        problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}; src/${from} may import only from ${allowedImports[from].map((name) => `src/${name}`).join(", ")}` });
       }
     }
   }

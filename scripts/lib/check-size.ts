@@ -17,9 +17,11 @@ interface SizeBudget {
   maxGzipBytes: number;
   /** Leave out the core modules the entry imports: measure only what a subpath entry adds to `plankit`. */
   beyondCore?: boolean;
+  /** Leave out the modules of `src/ui/`: measure only what `plankit/react` adds to `plankit/ui`. */
+  beyondUi?: boolean;
 }
 
-/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
+/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
   { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 60 * 1024 },
   { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 61 * 1024 },
@@ -32,7 +34,18 @@ const budgets: SizeBudget[] = [
   { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 3.5 * 1024 },
   { label: "`plankit/test`", entry: 'export * from "./src/test.ts";', maxGzipBytes: 22 * 1024 },
   { label: "`plankit/ai` beyond the core, without `ai`", entry: 'export * from "./src/ai.ts";', maxGzipBytes: 6 * 1024, beyondCore: true },
+  { label: "`plankit/ui` (store and elements)", entry: 'export * from "./src/ui.ts";', maxGzipBytes: 12 * 1024 },
+  { label: "`createRunStore` alone", entry: 'export { createRunStore } from "./src/ui/create-run-store.ts";', maxGzipBytes: 5 * 1024 },
+  { label: "`plankit/react` beyond `plankit/ui`, without React", entry: 'export * from "./src/react.ts";', maxGzipBytes: 1024, beyondUi: true },
 ];
+
+/** Marks the imports of `src/react/` that reach into `src/ui/` as external: an application importing both entries shares them. */
+const uiExternal: Plugin = {
+  name: "ui-external",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/ui\// }, (args) => (/[\\/]src[\\/]react$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined));
+  },
+};
 
 /** Marks the imports of `src/ai/` that leave that folder as external: an application importing both entries shares them. */
 const coreExternal: Plugin = {
@@ -63,8 +76,8 @@ export async function checkSize(root: string): Promise<boolean> {
       minify: true,
       format: "esm",
       platform: "browser",
-      external: ["ai"],
-      plugins: budget.beyondCore === true ? [coreExternal] : [],
+      external: ["ai", "react"],
+      plugins: budget.beyondCore === true ? [coreExternal] : budget.beyondUi === true ? [uiExternal] : [],
       write: false,
       logLevel: "error",
     });

@@ -4,9 +4,7 @@
  * @module
  */
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import type { ApprovalDecision } from "../events/approval-decision.ts";
-import type { RunState } from "../events/run-state.ts";
-import { createRunStore, type RunConnection, type RunSource, type RunStore, type RunStoreOptions } from "../ui/create-run-store.ts";
+import { createRunStore, type ApprovalDecision, type RunConnection, type RunSource, type RunState, type RunStore, type RunStoreOptions } from "../ui/create-run-store.ts";
 
 /** What {@link useRun} returns. */
 export interface UseRunResult {

@@ -13,6 +13,8 @@ import { describeHttpFailure } from "./describe-http-failure.ts";
 import { followRunEvents } from "./follow-run-events.ts";
 import { readRunEvents, type RunEventFormat } from "./read-run-events.ts";
 
+export type { ApprovalDecision, RunState };
+
 /** The parts of a runtime's `RunHandle` a store uses. */
 export interface RunHandleLike extends AsyncIterable<RuntimeEvent> {
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void;

@@ -5,7 +5,7 @@
  */
 
 /** One dispatched Server-Sent Events message. */
-export interface SseParserMessage {
+interface SseParserMessage {
   /** The last `id:` seen so far (it persists across messages, as in `EventSource`). */
   id: string | undefined;
   /** The `event:` field, `"message"` when absent. */

@@ -9,7 +9,7 @@ import { describeHttpFailure } from "./describe-http-failure.ts";
 import { readRunEvents } from "./read-run-events.ts";
 
 /** Where a followed stream stands. */
-export type FollowStatus = "connecting" | "open" | "reconnecting";
+type FollowStatus = "connecting" | "open" | "reconnecting";
 
 /** How {@link followRunEvents} reads. */
 export interface FollowRunEventsOptions {

@@ -12,7 +12,7 @@ import { themeStyles } from "./theme-styles.ts";
  * module loads in Node or workerd (where the store is still useful) and the
  * element classes are simply never defined.
  */
-export const ElementBase: typeof HTMLElement = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+const ElementBase: typeof HTMLElement = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 /**
  * An element that shows a run's store: set its `store` property, or its

@@ -85,7 +85,7 @@ describe("createRunStore: the snapshot is replay(events)", () => {
       { type: "step-planned", runId: "r", t: 1, step: { id: "s2", type: "tool", name: "b", arguments: {} }, index: 1, source: "plan", safe: true },
     ];
     const stream = new TransformStream<RuntimeEvent, RuntimeEvent>();
-    const live = createRunStore(stream.readable.pipeThrough(new TransformStream({ transform: (event, controller) => controller.enqueue(`${JSON.stringify(event)}\n`) })));
+    const live = createRunStore(stream.readable.pipeThrough(new TransformStream<RuntimeEvent, string>({ transform: (event, controller) => controller.enqueue(`${JSON.stringify(event)}\n`) })));
     const writer = stream.writable.getWriter();
     await writer.write(events[0] as RuntimeEvent);
     await new Promise((resolve) => setTimeout(resolve, 0));
