@@ -102,7 +102,7 @@ export class ApprovalElement extends RunViewElement {
     const id = step.step.id;
     const approval = step.approval!;
     const original = JSON.stringify(approval.arguments, null, 2);
-    const description = (step.step as { description?: string }).description;
+    const description = this.#describe(step);
     const textarea = element("textarea", { id: `arguments-${id}`, part: "arguments", rows: String(Math.min(8, original.split("\n").length + 1)), spellcheck: "false", "aria-describedby": `error-${id}` });
     textarea.value = original;
     const reason = element("input", { id: `reason-${id}`, part: "reason", type: "text", maxlength: "500" });
@@ -159,6 +159,21 @@ export class ApprovalElement extends RunViewElement {
       void send(why === "" ? { stepId: id, approved: false } : { stepId: id, approved: false, reason: why });
     });
     return item;
+  }
+
+  /**
+   * What the request said the step does: the step's description, else its
+   * tool's. The run state keeps no descriptions, so the store's events are asked.
+   */
+  #describe(step: StepState): string | undefined {
+    const events = this.#store?.events ?? [];
+    for (let index = events.length - 1; index >= 0; index--) {
+      const event = events[index];
+      if (event?.type !== "approval-request") continue;
+      const item = event.steps.find((candidate) => candidate.stepId === step.step.id);
+      if (item !== undefined) return item.description;
+    }
+    return (step.step as { description?: string }).description;
   }
 
   #drawDecided(step: StepState): HTMLLIElement {

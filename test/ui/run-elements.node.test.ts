@@ -259,6 +259,24 @@ describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
   }, 60_000);
 });
 
+describe("<plankit-run> stops a live run", () => {
+  it("from the keyboard: Shift+Tab from the card reaches Stop, and the run ends aborted without the waiting tool", async () => {
+    const { tab, errors } = await open(900);
+    await startLive(tab);
+    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector(".title")?.textContent)).toBe("save_note (s2): Save a note for the user");
+    await tab.keyboard.press("Shift+Tab");
+    expect(await focused(tab)).toBe("button[part=stop-button]");
+    await tab.keyboard.press("Enter");
+    const end = await liveEnd(tab);
+    expect(end.reason).toBe("aborted");
+    expect(end.toolLog.map((call) => call.tool)).toEqual(["lookup"]);
+    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent)).toMatch(/^Ended: aborted/u);
+    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=stop-button]")?.hasAttribute("hidden"))).toBe(true);
+    expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+});
+
 describe("<plankit-run> in a React 19 page", () => {
   it("renders from useRun's store in StrictMode: every step, the reply, axe-clean", async () => {
     const { tab, errors } = await open(1024);
