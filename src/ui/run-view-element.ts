@@ -27,6 +27,7 @@ export abstract class RunViewElement extends ElementBase {
   #unsubscribe: (() => void) | undefined;
   #rendered: RunState | undefined;
   #renderedConnection: RunConnection | undefined;
+  #sourceQueued = false;
   /** The element's shadow root. */
   protected readonly root: ShadowRoot;
 
@@ -58,9 +59,17 @@ export abstract class RunViewElement extends ElementBase {
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    if (previous === value) return;
+    if (previous === value || (name !== "src" && name !== "token") || this.#sourceQueued) return;
+    // `src` and `token` often change together (parsing, a framework's update): make one store for both.
+    this.#sourceQueued = true;
+    queueMicrotask(() => {
+      this.#sourceQueued = false;
+      this.#useSource();
+    });
+  }
+
+  #useSource(): void {
     const src = this.getAttribute("src");
-    if (name !== "src" && name !== "token") return;
     if (src === null || src === "") {
       if (this.#ownStore !== undefined) this.store = undefined;
       return;

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/events.ts";
 import { replay } from "../../src/events.ts";
 import { layoutProblems } from "./layout-invariants.ts";
+import { serveRunEvents, type RunEventsRoutes } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 import type { DrawnGraph, RunPage } from "./run-page/run-page.ts";
 
@@ -27,6 +28,7 @@ let server: Server;
 let origin: string;
 let browser: Browser;
 const recorded: Partial<Record<keyof typeof plans, RuntimeEvent[]>> = {};
+const routes: RunEventsRoutes = { runs: {}, drops: [], token: "t0k", requests: [] };
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
@@ -43,7 +45,9 @@ beforeAll(async () => {
   });
   const script = bundle.outputFiles[0]?.text ?? "";
   const html = '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>plankit run view</title><style>body{margin:0;padding:8px}</style><body><main><h1>Run</h1><div id="view"></div></main><script type="module" src="/page.js"></script></body></html>';
+  routes.runs["failed"] = recorded.failed!;
   server = createServer((request, response) => {
+    if (serveRunEvents(routes, request, response)) return;
     if (request.url === "/page.js") response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
   });
@@ -255,6 +259,27 @@ describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
     expect(await decidedItem(tab, "s2")).toBe("save_note (s2) denied: not today");
     expect(await axeViolations(tab)).toEqual([]);
     expect(errors).toEqual([]);
+    await tab.close();
+  }, 60_000);
+});
+
+describe("<plankit-run src token>", () => {
+  it("reads a run's event stream with the token, resumes after a dropped connection, and shows the run", async () => {
+    routes.requests.length = 0;
+    routes.drops.push(6);
+    const { tab, errors } = await open(800);
+    await tab.evaluate(() => {
+      (document.querySelector("#view") as HTMLElement).innerHTML = '<plankit-run src="/v1/runs/failed/events" token="t0k"></plankit-run>';
+    });
+    await tab.waitForFunction(() => /^Ended: failed/u.test(document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? ""), undefined, { timeout: 30_000 });
+    const state = replay(recorded.failed!);
+    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(state.steps.map((step) => [step.step.id, step.status]));
+    expect(routes.requests.map((request) => [request.lastEventId, request.authorization])).toEqual([
+      [undefined, "Bearer t0k"],
+      ["5", "Bearer t0k"],
+    ]);
+    expect(await axeViolations(tab)).toEqual([]);
+    expect(errors.filter((error) => !error.includes("ERR_"))).toEqual([]);
     await tab.close();
   }, 60_000);
 });
