@@ -81,12 +81,18 @@ export abstract class RunViewElement extends ElementBase {
   }
 
   connectedCallback(): void {
+    if (this.#store === undefined && !this.#sourceQueued && (this.getAttribute("src") ?? "") !== "") this.#useSource();
     this.#follow();
   }
 
   disconnectedCallback(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    // A store made from `src` stops reading once the element is gone for good (not merely moved).
+    queueMicrotask(() => {
+      if (this.isConnected || this.#ownStore === undefined) return;
+      this.store = undefined;
+    });
   }
 
   #follow(): void {

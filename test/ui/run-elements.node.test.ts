@@ -279,6 +279,20 @@ describe("<plankit-run src token>", () => {
       ["5", "Bearer t0k"],
     ]);
     expect(await axeViolations(tab)).toEqual([]);
+    // Taken out, its store is closed; put back, it reads the run again from the start.
+    const reread = await tab.evaluate(async () => {
+      const view = document.querySelector("plankit-run") as HTMLElement & { store?: { getConnection(): { status: string } } };
+      const before = view.store;
+      view.remove();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const closed = before?.getConnection().status;
+      document.querySelector("#view")?.append(view);
+      return { closed, replaced: view.store !== before && view.store !== undefined };
+    });
+    expect(reread).toEqual({ closed: "done", replaced: true });
+    await tab.waitForFunction(() => /^Ended: failed/u.test(document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? ""));
+    expect(routes.requests.at(-1)?.lastEventId).toBeUndefined();
+    expect(routes.requests).toHaveLength(3);
     expect(errors.filter((error) => !error.includes("ERR_"))).toEqual([]);
     await tab.close();
   }, 60_000);
