@@ -11,7 +11,9 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { createSnapshotBuilder } from "./create-snapshot-builder.ts";
 import { describeHttpFailure } from "./describe-http-failure.ts";
 import { followRunEvents } from "./follow-run-events.ts";
-import { readRunEvents, type RunEventFormat } from "./read-run-events.ts";
+import { readEventIterable } from "./read-event-iterable.ts";
+import { readEventResponse } from "./read-event-response.ts";
+import type { RunEventFormat } from "./read-run-events.ts";
 
 export type { ApprovalDecision, RunState };
 
@@ -156,21 +158,6 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The format of a response: by its content type, else `auto`.
- *
- * @param response - the response.
- * @param format - what the caller said.
- * @returns the format.
- */
-function formatOf(response: Response, format: RunEventFormat): RunEventFormat {
-  if (format !== "auto") return format;
-  const type = response.headers.get("content-type") ?? "";
-  if (type.startsWith("text/event-stream")) return "sse";
-  if (/ndjson|jsonl|json-seq/u.test(type)) return "jsonl";
-  return "auto";
-}
-
-/**
  * Creates a store of a run's state from its events, read from a run handle,
  * an async iterable, an SSE or JSONL response or stream, or a run's event
  * stream URL. The state comes from the same reducer as `replay` and the live
@@ -255,33 +242,9 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
         onStatus: (status) => setConnection({ status }),
       });
     } else if (source instanceof Response || source instanceof ReadableStream) {
-      const response = source instanceof Response ? source : undefined;
-      if (response !== undefined && !response.ok) throw new PlankitError("invalid-options", await describeHttpFailure("GET", response.url || "the response", response));
-      const body = response === undefined ? (source as ReadableStream<Uint8Array | string>) : response.body;
-      if (body === null) return;
-      await readRunEvents(body, response === undefined ? (options.format ?? "auto") : formatOf(response, options.format ?? "auto"), { onEvent: apply }, controller.signal);
+      await readEventResponse(source, options.format ?? "auto", apply, controller.signal);
     } else {
-      const iterator = (source as AsyncIterable<RuntimeEvent>)[Symbol.asyncIterator]();
-      // A closed store stops waiting at once, even if the iterator never answers again.
-      let onAbort = (): void => {};
-      const aborted = new Promise<never>((_resolve, reject) => {
-        onAbort = () => {
-          reject(controller.signal.reason);
-          // A RunHandle's iterator aborts the run when returned early: closing a view must not stop the run.
-          if (handle === undefined) void Promise.resolve(iterator.return?.()).catch(() => {});
-        };
-      });
-      aborted.catch(() => {});
-      controller.signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        for (;;) {
-          const next = await Promise.race([iterator.next(), aborted]);
-          if (next.done === true) break;
-          apply(next.value);
-        }
-      } finally {
-        controller.signal.removeEventListener("abort", onAbort);
-      }
+      await readEventIterable(source as AsyncIterable<RuntimeEvent>, apply, controller.signal, handle !== undefined);
     }
   };
 

@@ -11,7 +11,7 @@ import { encodeSse } from "../../src/events.ts";
 import type { RuntimeEvent } from "../../src/events.ts";
 
 /** One request the stand-in answered. */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   lastEventId: string | undefined;
