@@ -7,3 +7,4 @@
  * @module
  */
 export { useRun, type UseRunResult } from "./react/use-run.ts";
+export type { RunElementProps } from "./react/run-elements-jsx.ts";

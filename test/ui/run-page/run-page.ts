@@ -125,3 +125,7 @@ const page: RunPage = {
   },
 };
 (globalThis as { runPage?: RunPage }).runPage = page;
+
+/** The JSX types of `plankit/react` give the run elements a typed `store`. */
+const typedProps: import("react").JSX.IntrinsicElements["plankit-run"] = { store: createRunStore(iterate([]), { lazy: true }), className: "run" };
+void typedProps;
