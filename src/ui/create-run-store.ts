@@ -182,7 +182,8 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
   const events: RuntimeEvent[] = [];
   const listeners = new Set<() => void>();
   const controller = new AbortController();
-  options.signal?.addEventListener("abort", () => controller.abort(options.signal?.reason), { once: true });
+  if (options.signal?.aborted === true) controller.abort(options.signal.reason);
+  else options.signal?.addEventListener("abort", () => controller.abort(options.signal?.reason), { once: true });
   let connection: RunConnection = { status: "reading" };
   let scheduled = false;
   let started = false;

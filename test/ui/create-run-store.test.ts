@@ -164,6 +164,36 @@ function fakeRunServer(events: readonly RuntimeEvent[], drops: { afterEvents: nu
   return { requests, fetcher };
 }
 
+describe("createRunStore: lazy stores and signals", () => {
+  it("a lazy store reads nothing before the first subscribe, then everything", async () => {
+    let pulled = 0;
+    async function* counted(): AsyncGenerator<RuntimeEvent> {
+      pulled++;
+      yield { type: "plan-start", runId: "r", t: 0, kind: "plan", query: "q", attempt: 1 };
+    }
+    const store = createRunStore(counted(), { lazy: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(pulled).toBe(0);
+    expect(store.getSnapshot()).toEqual(replay([]));
+    const unsubscribe = store.subscribe(() => {});
+    expect((await store.done).query).toBe("q");
+    expect(pulled).toBe(1);
+    unsubscribe();
+  });
+
+  it("an aborted signal closes the store, before or while it reads", async () => {
+    const early = createRunStore(iterate([]), { signal: AbortSignal.abort() });
+    await early.done;
+    expect(early.getConnection()).toEqual({ status: "closed" });
+    const controller = new AbortController();
+    const never = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<RuntimeEvent>>(() => {}) }) };
+    const waiting = createRunStore(never, { signal: controller.signal });
+    controller.abort();
+    await waiting.done;
+    expect(waiting.getConnection()).toEqual({ status: "closed" });
+  });
+});
+
 describe("createRunStore from a run's event-stream URL", () => {
   it("resumes after any dropped stream: every event once, in order, the 204 ends it", async () => {
     await fc.assert(
