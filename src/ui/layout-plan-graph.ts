@@ -130,8 +130,9 @@ export function layoutPlanGraph(steps: readonly GraphInput[], width: number, opt
       if (source === undefined || source.row >= target.row) continue;
       const sx = source.x + source.width / 2;
       const tx = target.x + target.width / 2;
-      const below = source.y + source.height + rowGap / 2;
-      const above = target.y - rowGap / 2;
+      // Each node of a row turns at its own height in the gap, so lines from different nodes do not run on top of each other.
+      const below = source.y + source.height + rowGap * turnAt(source, rows);
+      const above = target.y - rowGap * (1 - turnAt(target, rows));
       if (target.row === source.row + 1) {
         edges.push({ from: id, to: step.id, points: [[sx, source.y + source.height], [sx, below], [tx, below], [tx, target.y]] });
         continue;
@@ -142,6 +143,19 @@ export function layoutPlanGraph(steps: readonly GraphInput[], width: number, opt
   }
   const height = rows.length === 0 ? 0 : margin * 2 + rows.length * nodeHeight + (rows.length - 1) * rowGap;
   return { width, height, nodes: [...nodes.values()], edges };
+}
+
+/**
+ * Where in the gap below its row a node's lines turn, as a fraction of the
+ * gap strictly between 0 and 1: spread by the node's place in its row.
+ *
+ * @param node - the node.
+ * @param rows - the rows.
+ * @returns the fraction.
+ */
+function turnAt(node: GraphNode, rows: readonly GraphNode[][]): number {
+  const row = rows[node.row] ?? [node];
+  return (row.indexOf(node) + 1) / (row.length + 1);
 }
 
 /**

@@ -3,13 +3,15 @@
  *
  * @module
  */
-import type { RunState, StepState } from "../events/run-state.ts";
+import type { RunState, StepState, StepStatus } from "../events/run-state.ts";
 import { stepArguments, stepName, statusWords, toLine } from "./describe-step.ts";
 import { findStepDependencies } from "./find-step-dependencies.ts";
 import { layoutPlanGraph } from "./layout-plan-graph.ts";
 import { RunViewElement } from "./run-view-element.ts";
 
 const svgNamespace = "http://www.w3.org/2000/svg";
+/** A mark per status, so a narrow box still shows it (the words are in its title). */
+const statusMarks: Record<StepStatus, string> = { planned: "○", running: "▶", retrying: "↻", succeeded: "✓", failed: "✗", skipped: "–" };
 /** The average width of a character of the node text, to cut lines before they overflow. */
 const characterWidth = 7;
 
@@ -125,7 +127,8 @@ export class PlanGraphElement extends RunViewElement {
       const step = byId.get(node.id);
       if (step === undefined) continue;
       const status = step.status;
-      const title = `${node.id} · ${stepName(step)} (${statusWords[status]})`;
+      const label = `${statusMarks[status]} ${node.id} · ${stepName(step)}`;
+      const title = `${label} (${statusWords[status]})`;
       const detail = toLine(stepArguments(step));
       const length = Math.max(4, Math.floor((node.width - 16) / characterWidth));
       graph.append(
@@ -134,7 +137,7 @@ export class PlanGraphElement extends RunViewElement {
           { class: "node", part: `node node-${status}`, "data-step": node.id, "data-status": status, ...(step.approval === undefined ? {} : { "data-approval": step.approval.status }) },
           svg("title", {}, detail === "" ? title : `${title}\n${detail}`),
           svg("rect", { x: node.x, y: node.y, width: node.width, height: node.height, rx: 6 }),
-          svg("text", { x: node.x + 8, y: node.y + 18 }, fit(title, length)),
+          svg("text", { x: node.x + 8, y: node.y + 18 }, fit(label, length)),
           svg("text", { x: node.x + 8, y: node.y + 35, class: "detail" }, fit(detail, length)),
         ),
       );

@@ -53,7 +53,7 @@ export function createDemoRuntime(plan: readonly object[], log: ToolLog = []): A
   ]);
   const text = JSON.stringify(plan);
   return new AgentRuntime({
-    planner: new LLMPlanner({ model: createScriptedModel({ responses: () => text, charsPerToken: 64 }), maxSteps: 50 }),
+    planner: new LLMPlanner({ model: createScriptedModel({ responses: { plan: () => text, other: () => "Some of the facts could not be found." }, charsPerToken: 64 }), maxSteps: 50 }),
     registry,
     memory: false,
     retries: 0,
