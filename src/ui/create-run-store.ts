@@ -227,7 +227,9 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
     throw new PlankitError("invalid-options", `createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not ${source === null ? "null" : typeof source}`);
   }
   const handle = isRunHandle(source) ? source : undefined;
-  const runUrl = url !== undefined && /\/events\/?$/u.test(url.pathname) ? url.href.replace(/\/events\/?(?=$|[?#])/u, "") : undefined;
+  // The run's routes sit beside its event stream: `…/v1/runs/:id/events` → `…/v1/runs/:id` (without the stream's query).
+  const runUrl = url !== undefined && /\/events\/?$/u.test(url.pathname) ? new URL(url.pathname.replace(/\/events\/?$/u, ""), url).href : undefined;
+  if (url !== undefined) connection = { status: "connecting" };
   const fetcher = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
 
   const read = async (): Promise<void> => {

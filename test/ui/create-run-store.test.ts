@@ -250,7 +250,7 @@ describe("createRunStore from a run's event-stream URL", () => {
 
   it("posts decisions to …/approvals and stop to …/cancel, with the token, and names a refusal", async () => {
     const server = fakeRunServer([], []);
-    const store = createRunStore("https://api.test/v1/runs/r1/events", { fetch: server.fetcher, token: "t0k", delay: async () => undefined });
+    const store = createRunStore("https://api.test/v1/runs/r1/events?after=3", { fetch: server.fetcher, token: "t0k", delay: async () => undefined });
     await store.done;
     expect(store.canApprove && store.canStop).toBe(true);
     await store.approve({ stepId: "s1", approved: true, arguments: { text: "milk" } });
