@@ -34,8 +34,11 @@ export {
   type ToolCallOptions,
   type ToolDefinition,
   type ToolExecuteOptions,
+  type ToolExecuteResult,
   type ToolRegistryOptions,
 } from "./tools/tool-registry.ts";
+export { defineTool } from "./tools/define-tool.ts";
+export type { InferToolArguments, InferToolResult, ToolSchema } from "./tools/tool-schema.ts";
 export type {
   CompletedStep,
   FailedStep,

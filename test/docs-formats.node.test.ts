@@ -22,7 +22,7 @@ function readAll(text: string): unknown[] {
 
 describe("docs/formats.md", () => {
   it("has examples", () => {
-    expect(examples.length).toBe(13);
+    expect(examples.length).toBe(14);
   });
 
   for (const example of examples) {

@@ -44,4 +44,21 @@ describe("the layers of src/", () => {
     expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["worker/index.ts:3"]);
     expect(checkLayers(base)[0]?.message).toContain('worker/ imports "../src/tools/registry.ts", a module behind plankit\'s entries');
   });
+
+  it("name a Worker file outside worker/demo/ that imports the demo, and let worker/index.ts compose them", () => {
+    const base = tree("demo-boundary", { "index.ts": "export const core = 1;\n" });
+    const files: Record<string, string> = {
+      "worker/demo/create-demo-tools.ts": 'import { core } from "../../src/index.ts";\nexport const tools = core;\n',
+      "worker/demo/demo-options.ts": 'import { tools } from "./create-demo-tools.ts";\nexport const options = { tools };\n',
+      "worker/index.ts": 'import { options } from "./demo/demo-options.ts";\nexport default options;\n',
+      "worker/routes/guide-route.ts": 'import { core } from "../../src/index.ts";\nimport type { options } from "../demo/demo-options.ts";\n',
+      "worker/demo-free.ts": 'export const free = import("./demo/create-demo-tools.ts");\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(base, path, ".."), { recursive: true });
+      writeFileSync(join(base, path), text);
+    }
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["worker/demo-free.ts:1", "worker/routes/guide-route.ts:2"]);
+    expect(checkLayers(base)[1]?.message).toContain('imports "../demo/demo-options.ts" from worker/demo/');
+  });
 });

@@ -6,7 +6,7 @@
 import { AgentRuntime, LLMPlanner, PlankitError, type ApprovalDecision } from "../src/index.ts";
 import { createDemoModel, demoModelName } from "../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
-import { workerDefaults } from "../worker/worker-defaults.ts";
+import { demoApprovalPolicy } from "../worker/demo/demo-approval-policy.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import type { DemoRun } from "./demo-run.ts";
 
@@ -30,7 +30,7 @@ export function runInBrowser(query: string, signal?: AbortSignal): DemoRun {
   const model = createDemoModel();
   const registry = createDemoTools();
   const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search" });
-  const runtime = new AgentRuntime({ planner, registry, model, maxConcurrency: 8, timeoutMs: 20_000, policy: workerDefaults.approvalPolicy });
+  const runtime = new AgentRuntime({ planner, registry, model, maxConcurrency: 8, timeoutMs: 20_000, policy: demoApprovalPolicy });
   const run = runtime.run(query, signal === undefined ? {} : { signal });
   const events = async function* (): AsyncGenerator<DemoEvent> {
     yield { type: "model", name: `${demoModelName}, in this browser`, provider: "demo" };

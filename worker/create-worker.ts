@@ -3,11 +3,13 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { matchedRoutes } from "hono/route";
 import { TrieRouter } from "hono/router/trie-router";
 import { HttpProblem } from "./http/http-problem.ts";
-import { renderProblem } from "./http/render-problem.ts";
+import { type ErrorStyle, renderProblem } from "./http/render-problem.ts";
 import { bearerTokenMiddleware } from "./middleware/bearer-token-middleware.ts";
 import { bodyLimitMiddleware } from "./middleware/body-limit-middleware.ts";
 import { corsMiddleware } from "./middleware/cors-middleware.ts";
@@ -15,7 +17,7 @@ import { redactMiddleware } from "./middleware/redact-middleware.ts";
 import { requestContextMiddleware } from "./middleware/request-context-middleware.ts";
 import { chatCompletionsRoute } from "./routes/chat-completions-route.ts";
 import { chatRoute } from "./routes/chat-route.ts";
-import { guideRoute } from "./routes/guide-route.ts";
+import { createGuideRoute } from "./routes/create-guide-route.ts";
 import { healthRoute } from "./routes/health-route.ts";
 import { modelRoute } from "./routes/model-route.ts";
 import { modelsRoute } from "./routes/models-route.ts";
@@ -34,40 +36,80 @@ import type { WorkerOptions } from "./worker-options.ts";
 
 export type { WorkerOptions } from "./worker-options.ts";
 
-/** The routes under `/v1/`, each in its own file under `routes/`. */
-const apiRoutes: readonly WorkerRoute[] = [
-  planRoute,
-  runRoute,
-  guideRoute,
-  chatRoute,
-  chatCompletionsRoute,
-  modelsRoute,
-  modelRoute,
-  toolsRoute,
-  runsRoute,
-  runStatusRoute,
-  runCancelRoute,
-  runApprovalsRoute,
-  runEventsRoute,
-];
+/**
+ * The Worker's routes, each in its own file under `routes/` with its
+ * method, path and error style: `/health`, and the API under `/v1/`
+ * (`/v1/guide` when the options hold a guided conversation).
+ *
+ * @param options - the Worker's options.
+ * @returns the routes.
+ */
+function createRoutes(options: WorkerOptions): WorkerRoute[] {
+  return [
+    healthRoute,
+    planRoute,
+    runRoute,
+    ...(options.guide === undefined ? [] : [createGuideRoute(options.guide)]),
+    chatRoute,
+    chatCompletionsRoute,
+    modelsRoute,
+    modelRoute,
+    toolsRoute,
+    runsRoute,
+    runStatusRoute,
+    runCancelRoute,
+    runApprovalsRoute,
+    runEventsRoute,
+  ];
+}
 
 /** The order methods are listed in `Allow` and `Access-Control-Allow-Methods`. */
-const methodOrder = ["GET", "HEAD", "POST"];
+const methodOrder = ["GET", "HEAD", "POST", "OPTIONS"];
+
+/**
+ * Sorts methods into {@link methodOrder}; any other method goes last.
+ *
+ * @param methods - the methods.
+ * @returns them, sorted.
+ */
+function orderMethods(methods: Iterable<string>): string[] {
+  const rank = (method: string) => (methodOrder.includes(method) ? methodOrder.indexOf(method) : methodOrder.length);
+  return [...methods].sort((a, b) => rank(a) - rank(b));
+}
 
 /**
  * Builds the function that lists the methods a path accepts (a `GET` route
- * accepts `HEAD` too), from the routes.
+ * accepts `HEAD` too) from the app's own route table, once every route is
+ * registered: what a preflight allows.
  *
- * @param routes - the routes.
+ * @param app - the app.
  * @returns the lookup; empty for a path no route has.
  */
-function createMethodTable(routes: readonly WorkerRoute[]): (path: string) => string[] {
-  const router = new TrieRouter<string>();
-  for (const route of routes) router.add("ALL", route.path, route.method);
+function createMethodLookup(app: Hono<WorkerAppEnv>): (path: string) => string[] {
+  let router: TrieRouter<string> | undefined;
   return (path) => {
+    if (router === undefined) {
+      router = new TrieRouter<string>();
+      // Middleware is registered for every method ("ALL"); only routes name one.
+      for (const route of app.routes) if (route.method !== "ALL") router.add("ALL", route.path, route.method);
+    }
     const methods = new Set(router.match("ALL", path)[0].map(([method]) => method));
     if (methods.has("GET")) methods.add("HEAD");
-    return methodOrder.filter((method) => methods.has(method));
+    return orderMethods(methods);
+  };
+}
+
+/**
+ * Records a route's error style for everything that answers a request to
+ * its path, whatever the method: its middleware, its handler, a 405.
+ *
+ * @param style - the route's error style.
+ * @returns the middleware.
+ */
+function errorStyleMiddleware(style: ErrorStyle): MiddlewareHandler<WorkerAppEnv> {
+  return async (c, next) => {
+    c.set("errorStyle", style);
+    await next();
   };
 }
 
@@ -78,83 +120,88 @@ function createMethodTable(routes: readonly WorkerRoute[]): (path: string) => st
  * of the error, which may carry configuration.
  *
  * @param error - what was thrown.
- * @param path - the request's path (it picks the error shape).
+ * @param style - the error style of the request's route.
  * @returns the response.
  */
-function toErrorResponse(error: unknown, path: string): Response {
-  if (error instanceof HttpProblem) return renderProblem(error, path);
+function toErrorResponse(error: unknown, style: ErrorStyle | undefined): Response {
+  if (error instanceof HttpProblem) return renderProblem(error, style);
   if (error instanceof HTTPException) return error.getResponse();
-  return renderProblem(new HttpProblem(500, "The request failed inside the Worker", { code: "internal-error" }), path);
+  return renderProblem(new HttpProblem(500, "The request failed inside the Worker", { code: "internal-error" }), style);
 }
 
 /**
- * Creates the Worker's fetch handler, a Hono app:
- *
- * - `GET /health` → `{ ok: true }`;
- * - `GET /v1/tools` → the tools (MCP descriptors) and the model;
- * - `POST /v1/plan` → SSE of planner events (see `planRoute`);
- * - `POST /v1/run` → SSE of runtime events, `model` first and `run-end`
- *   last (see `runRoute`);
- * - `POST /v1/chat/completions`, `GET /v1/models`, `GET /v1/models/:id` →
- *   the OpenAI Chat Completions API over runs (model `plankit`), with
- *   OpenAI's error shape (see `chatCompletionsRoute`);
- * - `POST /v1/chat` → the AI SDK UI message stream of a run, for `useChat`;
- * - `POST /v1/runs`, `GET /v1/runs/:id`, `POST /v1/runs/:id/cancel`,
- *   `GET /v1/runs/:id/events` → durable and session runs;
- * - `POST /v1/runs/:id/approvals` → decisions on a session run's steps
- *   that wait for approval (see `runApprovalsRoute`);
- * - `POST /v1/guide` → SSE of one turn of the guided demo conversation;
- * - other `GET`s → the static assets (the web demo), when bound;
- * - anything else → 404, or 405 with `Allow` for a known path.
+ * Creates the Worker's fetch handler, a Hono app over the routes of
+ * `createRoutes` (see each route for what it answers), the static assets
+ * (the web demo, when bound) for other `GET`s outside `/v1/`, and 404 —
+ * or, for a path a route has, 405 with `Allow` (Hono's `methodNotAllowed`).
  *
  * `/v1/*` requests pass, in order: the redaction of secrets from the
  * response and the `retry:` hint of event streams (see
  * `redactMiddleware`), the CORS policy (see `corsMiddleware`; 403 for
  * unlisted origins, preflights answered), the bearer token when
  * `PLANKIT_TOKEN` is set (401), the model and tools of the request, the
- * body limit (413), then the route, which checks the body (415, 400). Every API response names the model in `x-plankit-model`;
- * every event stream starts with a `retry:` hint. Errors are RFC 9457
- * problem details, except on the OpenAI routes. A client that goes away
- * aborts its plan or run and every tool and model call in it, streamed or
- * not.
+ * body limit (413), then the route, which checks the body (415, 400).
+ * Every API response names the model in `x-plankit-model`; every event
+ * stream starts with a `retry:` hint. Errors are rendered in the error
+ * style of the route whose path was asked for (OpenAI's on the OpenAI
+ * routes), RFC 9457 problem details where no route has the path. A client
+ * that goes away aborts its plan or run and every tool and model call in
+ * it, streamed or not.
  *
- * @param options - tools, model selection and runtime settings to swap out.
+ * The Worker knows no tools, model or playbook of its own: the application
+ * gives them in `options` (`worker/index.ts` gives the demo's).
+ *
+ * @param options - the tools, models, approval policy, guided conversation and runtime settings.
  * @returns the handler.
  *
  * @example
  * ```ts
- * export default createWorker();
+ * export default createWorker({ createTools: () => createMyTools() });
  * ```
  */
 export function createWorker(options: WorkerOptions = {}): { fetch(request: Request, env: WorkerEnv, context?: unknown): Promise<Response> } {
   const app = new Hono<WorkerAppEnv>();
-  const methodsOf = createMethodTable([healthRoute, ...apiRoutes]);
-  app.onError((error, c) => toErrorResponse(error, c.req.path));
-  app.use("/v1/*", redactMiddleware(), corsMiddleware(methodsOf), bearerTokenMiddleware(), requestContextMiddleware(options));
-  for (const route of [healthRoute, ...apiRoutes]) {
+  const routes = createRoutes(options);
+  const methodsOf = createMethodLookup(app);
+  const cors = corsMiddleware(methodsOf);
+  /** Whether the request passed the `/v1/*` middleware: an API request, which answers preflights, never an asset. */
+  const isApiRequest = (c: Context<WorkerAppEnv>) => matchedRoutes(c).some((route) => route.handler === cors);
+  app.onError((error, c) => toErrorResponse(error, c.var.errorStyle));
+  // First, so that a refusal by the CORS policy or the token already comes in the route's style.
+  for (const route of routes) app.use(route.path, errorStyleMiddleware(route.errors));
+  app.use("/v1/*", redactMiddleware(), cors, bearerTokenMiddleware(), requestContextMiddleware(options));
+  // Inside the `/v1/*` middleware, so a 405 is redacted and names the model like any other answer.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        const allowed = orderMethods(methods);
+        const allow = [...allowed, ...(isApiRequest(c) ? ["OPTIONS"] : [])].join(", ");
+        const detail = `${c.req.path} does not accept ${c.req.method}; use ${allowed.join(" or ")}`;
+        const problem = new HttpProblem(405, detail, { code: "method-not-allowed", headers: { allow } });
+        return renderProblem(problem, c.var.errorStyle);
+      },
+    }),
+  );
+  for (const route of routes) {
     if (route.body === undefined) app.on(route.method, route.path, route.handle);
     else app.on(route.method, route.path, bodyLimitMiddleware(route.body), route.handle);
   }
-  app.all("*", async (c) => {
-    const path = c.req.path;
-    const methods = methodsOf(path);
-    if (methods.length > 0) {
-      const allow = [...methods, ...(path.startsWith("/v1/") ? ["OPTIONS"] : [])].join(", ");
-      throw new HttpProblem(405, `${path} does not accept ${c.req.method}; use ${methods.join(" or ")}`, { code: "method-not-allowed", headers: { allow } });
-    }
+  app.notFound(async (c) => {
     const assets = c.env?.ASSETS;
-    if (assets !== undefined && (c.req.method === "GET" || c.req.method === "HEAD") && !path.startsWith("/v1/")) {
+    if (assets !== undefined && (c.req.method === "GET" || c.req.method === "HEAD") && !isApiRequest(c)) {
       const asset = await assets.fetch(c.req.raw);
       if (asset.status !== 404) return asset;
     }
-    throw new HttpProblem(404, `No route for ${c.req.method} ${path}`, { code: "not-found" });
+    const problem = new HttpProblem(404, `No route for ${c.req.method} ${c.req.path}`, { code: "not-found" });
+    return renderProblem(problem, c.var.errorStyle);
   });
   return {
     async fetch(request, env, context) {
       try {
         return await app.fetch(request, env, context as ExecutionContext | undefined);
       } catch (error) {
-        return toErrorResponse(error, new URL(request.url).pathname);
+        return toErrorResponse(error, undefined);
       }
     },
   };

@@ -7,7 +7,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createWorkersAI } from "workers-ai-provider";
 import type { PlanModel } from "../src/index.ts";
 import { fromLanguageModel } from "../src/ai.ts";
-import { createDemoModel, demoModelName } from "./demo/create-demo-model.ts";
+import { HttpProblem } from "./http/http-problem.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
 /** The Workers AI model used when `PLANKIT_MODEL` names none. */
@@ -16,9 +16,9 @@ const defaultWorkersAiModel = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 /** The model a request runs with, and how the Worker names it in responses. */
 export interface SelectedModel {
   model: PlanModel;
-  /** The model's name: the demo model's, or the configured model id. */
+  /** The model's name: the configured model id, or the offline model's name. */
   name: string;
-  /** `demo` (offline), `openai`, `openai-compatible` (a custom base URL), `workers-ai`, or any name a custom selection gives. */
+  /** `openai`, `openai-compatible` (a custom base URL), `workers-ai`, or the name an offline model or a custom selection gives (the demo's: `demo`). */
   provider: string;
 }
 
@@ -28,20 +28,23 @@ export interface SelectedModel {
  * `@ai-sdk/openai`'s chat API (which OpenAI-compatible servers also speak)
  * and `fromLanguageModel`; else, with a Workers AI binding `AI`,
  * `PLANKIT_MODEL` (default `@cf/meta/llama-3.3-70b-instruct-fp8-fast`)
- * through `workers-ai-provider`; otherwise the offline demo model,
- * streaming at `PLANKIT_DEMO_TOKENS_PER_SECOND`. The name never includes
- * the key or the base URL.
+ * through `workers-ai-provider`; otherwise the offline model the
+ * application gives (the demo's, in `worker/index.ts`). The name never
+ * includes the key or the base URL.
  *
  * @param env - the Worker's environment.
+ * @param offlineModel - the model when the environment configures none.
  * @returns the model and its name.
+ * @throws {HttpProblem} 503 `model-not-configured` when the environment
+ *   configures no model and there is no offline model.
  *
  * @example
  * ```ts
- * const { model, name } = selectModel(env);
+ * const { model, name } = selectModel(env, offlineModel);
  * response.headers.set("x-plankit-model", name);
  * ```
  */
-export function selectModel(env: WorkerEnv): SelectedModel {
+export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => SelectedModel): SelectedModel {
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const baseURL = env.OPENAI_BASE_URL?.trim() ?? "";
   if (apiKey === "" && baseURL === "" && env.AI !== undefined) {
@@ -49,8 +52,10 @@ export function selectModel(env: WorkerEnv): SelectedModel {
     return { model: fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }), name: modelId, provider: "workers-ai" };
   }
   if (apiKey === "" && baseURL === "") {
-    const rate = Number(env.PLANKIT_DEMO_TOKENS_PER_SECOND ?? "45");
-    return { model: createDemoModel({ tokensPerSecond: rate > 0 ? rate : 45 }), name: demoModelName, provider: "demo" };
+    if (offlineModel !== undefined) return offlineModel(env);
+    throw new HttpProblem(503, "No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL (and PLANKIT_MODEL), or bind Workers AI as AI", {
+      code: "model-not-configured",
+    });
   }
   const modelId = env.PLANKIT_MODEL?.trim() || "gpt-4o-mini";
   const openai = createOpenAI({ apiKey: apiKey === "" ? "not-needed" : apiKey, ...(baseURL === "" ? {} : { baseURL }) });

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ToolRegistry } from "../src/index.ts";
+import type { ErrorStyle } from "./http/render-problem.ts";
 import type { SelectedModel } from "./select-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 import type { WorkerOptions } from "./worker-options.ts";
@@ -23,5 +24,7 @@ export interface WorkerAppEnv {
     registry: ToolRegistry;
     /** The options the Worker was created with. */
     options: WorkerOptions;
+    /** The error style of the route whose path was asked for; unset where no route has the path (problem details). */
+    errorStyle?: ErrorStyle;
   };
 }

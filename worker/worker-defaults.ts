@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AgentRuntimeOptions, ToolPolicy } from "../src/index.ts";
+import type { AgentRuntimeOptions } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
 export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs">;
@@ -11,11 +11,11 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
 /**
  * The Worker's defaults:
  *
- * - `bodyLimitBytes`: the largest body of `/v1/plan`, `/v1/run`,
- *   `/v1/guide` and `/v1/runs` (`PLANKIT_MAX_BODY_BYTES` overrides it, and
- *   the chat limit too);
- * - `chatBodyLimitBytes`: the largest body of `/v1/chat` and
- *   `/v1/chat/completions`, which carry the conversation's history;
+ * - `bodyLimitBytes`: the largest body of a route that reads one
+ *   (`body: "api"`; `PLANKIT_MAX_BODY_BYTES` overrides it, and the chat
+ *   limit too);
+ * - `chatBodyLimitBytes`: the largest body of a chat route
+ *   (`body: "chat"`), whose body carries the conversation's history;
  * - `chatModelId`: the one model Chat Completions clients see;
  * - `retryMs`: the `retry:` hint every event stream starts with, how long
  *   an `EventSource` waits before it reconnects;
@@ -26,17 +26,14 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  *   that left fails and cancels the stream, which aborts the run within
  *   about two heartbeats where nothing else reports the disconnect
  *   (`wrangler dev`);
- * - `runtime`: the settings of a run answered in the request
- *   (`/v1/run`, `/v1/chat`, `/v1/chat/completions`); nobody can approve a
- *   step there, so `approvalTimeoutMs` is 1: a step that a `policy` (the
- *   `runtime` option) marks as needing approval is denied at once and the
- *   run answers without it, instead of waiting until its deadline;
+ * - `runtime`: the settings of a run answered in the request (`startRun`);
+ *   nobody can approve a step there, so `approvalTimeoutMs` is 1: a step
+ *   that a `policy` (the `runtime` option) marks as needing approval is
+ *   denied at once and the run answers without it, instead of waiting until
+ *   its deadline;
  * - `sessionRuntime`: the settings of a run in a session object
  *   (`POST /v1/runs` with `durable: false`), which may take longer — and
  *   waits up to 5 minutes for an approval (the run's deadline);
- * - `approvalPolicy`: which tools a session or durable run asks a person
- *   about (`createRunSetup`; a fork's `PlanSession.createSetup` and
- *   `PlanWorkflow.createSetup` may set their own);
  * - `durableApprovalTimeoutMs`: how long a durable run waits for each
  *   approval decision — 7 days, across restarts of its Workflow instance
  *   (`step.waitForEvent`); then the steps still waiting are denied
@@ -53,7 +50,6 @@ export const workerDefaults = {
   streamHeartbeatMs: 400,
   runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
   sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
-  approvalPolicy: { save_note: { approval: "plan" } } as Readonly<Record<string, ToolPolicy>>,
   durableApprovalTimeoutMs: 7 * 24 * 60 * 60 * 1000,
   cors: {
     maxAgeSeconds: 600,

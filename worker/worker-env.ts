@@ -3,12 +3,13 @@
  *
  * @module
  */
-import type { DurableRunParams } from "./durable/durable-run-params.ts";
-import type { PlanSession } from "./durable/plan-session.ts";
+import type { DurableRunParams } from "./runs/durable-run-params.ts";
+import type { PlanSession } from "./runs/plan-session.ts";
 
 /**
  * What the Worker reads from its environment. Every field is optional: with
- * none set, the Worker serves the offline demo model without a token.
+ * none set, the Worker plans with the application's offline model (the
+ * deployed Worker's is the demo model) and asks for no token.
  *
  * @example
  * ```toml
@@ -31,7 +32,7 @@ export interface WorkerEnv {
    * (default `@cf/meta/llama-3.3-70b-instruct-fp8-fast`).
    */
   AI?: Ai;
-  /** An OpenAI (or compatible server) API key: plans come from that model instead of the demo model. */
+  /** An OpenAI (or compatible server) API key: plans come from that model instead of the offline model. */
   OPENAI_API_KEY?: string;
   /** The base URL of an OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
   OPENAI_BASE_URL?: string;
@@ -43,6 +44,6 @@ export interface WorkerEnv {
   PLANKIT_CORS_ORIGINS?: string;
   /** The largest request body accepted, in bytes (default 16384). */
   PLANKIT_MAX_BODY_BYTES?: string;
-  /** The demo model's streaming rate in tokens per second (default 45; `Infinity` for no delay). */
+  /** The offline demo model's streaming rate in tokens per second (default 45; `Infinity` for no delay), read by `worker/demo/`. */
   PLANKIT_DEMO_TOKENS_PER_SECOND?: string;
 }

@@ -101,6 +101,7 @@ export function checkLayers(root: string): LayerProblem[] {
     }
   }
   problems.push(...checkConsumers(root, importPattern));
+  problems.push(...checkDemoBoundary(root, importPattern));
   return problems;
 }
 
@@ -135,6 +136,43 @@ function checkConsumers(root: string, importPattern: RegExp): LayerProblem[] {
         const line = text.slice(0, match.index).split("\n").length;
         problems.push({ file: relative(root, file).split(sep).join("/"), line, message: `${folder}/ imports "${match[1]}", a module behind plankit's entries; import its public entry (src/index.ts, src/plan.ts, …)` });
       }
+    }
+  }
+  return problems;
+}
+
+/** The Worker's entry, the one file outside `worker/demo/` that composes the core Worker with the demo. */
+const workerEntry = "worker/index.ts";
+
+/**
+ * Checks that the core Worker knows nothing of the demo: no file of
+ * `worker/` outside `worker/demo/` imports from `worker/demo/`, except
+ * {@link workerEntry}, which gives the demo's options to the core.
+ *
+ * @param root - the repository root.
+ * @param importPattern - the pattern of a relative import.
+ * @returns the problems, in file order.
+ */
+function checkDemoBoundary(root: string, importPattern: RegExp): LayerProblem[] {
+  const worker = join(root, "worker");
+  const demo = join(worker, "demo");
+  let files: string[];
+  try {
+    files = sourceFiles(worker);
+  } catch {
+    return [];
+  }
+  const problems: LayerProblem[] = [];
+  for (const file of files.sort()) {
+    const where = relative(root, file).split(sep).join("/");
+    if (where === workerEntry || !relative(demo, file).startsWith("..")) continue;
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(importPattern)) {
+      const inside = relative(demo, resolve(dirname(file), match[1] ?? ""));
+      if (inside.startsWith("..")) continue;
+      const line = text.slice(0, match.index).split("\n").length;
+      const message = `imports "${match[1]}" from worker/demo/; the core Worker takes what the demo provides through createWorker's options, given in ${workerEntry}`;
+      problems.push({ file: where, line, message });
     }
   }
   return problems;

@@ -23,12 +23,12 @@ interface SizeBudget {
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
-  { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 60 * 1024 },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 61 * 1024 },
+  { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 62.5 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 63 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
-  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/json.ts";', maxGzipBytes: 7 * 1024 },
+  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/json.ts";', maxGzipBytes: 7.5 * 1024 },
   { label: "`plankit/plan`", entry: 'export * from "./src/plan.ts";', maxGzipBytes: 33 * 1024 },
-  { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 21 * 1024 },
+  { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 22 * 1024 },
   { label: "`plankit/events`", entry: 'export * from "./src/events.ts";', maxGzipBytes: 3 * 1024 },
   { label: "`plankit/decide`", entry: 'export * from "./src/decide.ts";', maxGzipBytes: 15 * 1024 },
   { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 3.5 * 1024 },

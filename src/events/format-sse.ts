@@ -39,7 +39,8 @@ export function formatSse(message: SseMessage): string {
   let text = "";
   if (message.id !== undefined) text += `id: ${String(message.id).replace(/[\r\n\0]/gu, "")}\n`;
   if (message.event !== undefined) text += `event: ${message.event.replace(/[\r\n]/gu, "")}\n`;
-  if (message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0) text += `retry: ${message.retry}\n`;
+  const retry = message.retry ?? -1;
+  if (Number.isInteger(retry) && retry >= 0) text += `retry: ${retry}\n`;
   if (message.data !== undefined) for (const line of message.data.split(/\r\n|\r|\n/u)) text += `data: ${line}\n`;
   return `${text}\n`;
 }

@@ -522,6 +522,9 @@ class Parser implements JsonStreamParser {
   }
 
   private feedPiece(text: string, base: number, from: number): void {
+    // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
+    // from the window (a model stream's empty text part before a failed candidate lost the text after it).
+    if (text === "") return;
     if (this.speculating && this.windowBases[this.windowBases.length - 1] !== base) {
       this.window.push(text);
       this.windowBases.push(base);
@@ -735,6 +738,10 @@ class Parser implements JsonStreamParser {
 
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
   private startValue(c: number, offset: number): boolean {
+    // Only a string may follow a `+` that joins strings (never set in strict mode).
+    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
+      return this.fail(offset, describe(c), "a string to join");
+    }
     switch (c) {
       case 34:
         this.startString(34, false, offset);
@@ -763,9 +770,6 @@ class Parser implements JsonStreamParser {
         return false;
       }
       return this.fail(offset, describe(c), EXPECTED[this.mode]!);
-    }
-    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
-      return this.fail(offset, describe(c), "a string to join");
     }
     if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
       this.startString(c, false, offset);

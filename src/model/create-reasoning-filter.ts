@@ -33,6 +33,11 @@ export interface ReasoningFilter {
  */
 export function createReasoningFilter(): ReasoningFilter {
   let state: "start" | "inside" | "after" | "pass" = "start";
+  // Start state: the chunks so far (handed out unchanged if no block opens), and the text after the leading
+  // spaces, which stays shorter than the longest opener. Keeping them apart keeps the work per chunk in
+  // proportion to the chunk: trimming the whole held text again on every chunk made long leading space quadratic.
+  let heldChunks: string[] = [];
+  let candidate = "";
   let held = "";
   let closer = "";
 
@@ -60,23 +65,28 @@ export function createReasoningFilter(): ReasoningFilter {
       if (state === "pass") return chunk;
       if (state === "after") return after(chunk);
       if (state === "inside") return inside(held + chunk);
-      held += chunk;
-      const text = held.trimStart();
-      if (text === "") return "";
-      const opener = OPENERS.find((tag) => text.startsWith(tag));
+      heldChunks.push(chunk);
+      candidate += candidate === "" ? chunk.trimStart() : chunk;
+      if (candidate === "") return "";
+      const opener = OPENERS.find((tag) => candidate.startsWith(tag));
       if (opener !== undefined) {
         state = "inside";
         closer = `</${opener.slice(1)}`;
-        return inside(text.slice(opener.length));
+        const rest = candidate.slice(opener.length);
+        heldChunks = [];
+        candidate = "";
+        return inside(rest);
       }
-      if (OPENERS.some((tag) => tag.startsWith(text))) return "";
+      if (OPENERS.some((tag) => tag.startsWith(candidate))) return "";
       state = "pass";
-      const out = held;
-      held = "";
+      const out = heldChunks.join("");
+      heldChunks = [];
+      candidate = "";
       return out;
     },
     end() {
-      const out = state === "start" ? held : "";
+      const out = state === "start" ? heldChunks.join("") : "";
+      heldChunks = [];
       held = "";
       return out;
     },

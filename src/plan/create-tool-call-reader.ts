@@ -117,6 +117,8 @@ const maxNameLength = 256;
 const toolsMarker = "[TOOL_CALLS]";
 const argumentsMarker = "[ARGS]";
 const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
+/** A string whose whole content is one call: `get_weather(city="Paris")`, `math.gcd(num1=12, num2=18)`. */
+const quotedCallPattern = /^[A-Za-z_$][\w$.-]*\s*\([\s\S]*\)$/u;
 
 /** A JSON value being read. */
 interface JsonRead {
@@ -210,8 +212,9 @@ function setArgument(target: Record<string, unknown>, key: string, value: unknow
 class Reader implements ToolCallReader {
   /**
    * The text not yet consumed, from `bufferBase` on. Prose is dropped as it
-   * is read; while a value is read, chunks go to its parser and are only
-   * appended here (never indexed, so never flattened) until it completes.
+   * is read, up to the start of a value being read; while a value is read,
+   * chunks go to its parser and are only appended here (never indexed, so
+   * never flattened) until it completes.
    */
   private buffer = "";
   private bufferBase = 0;
@@ -220,6 +223,10 @@ class Reader implements ToolCallReader {
   /** A pythonic call may start here: the answer's start, after a call tag, in a fence. */
   private callPosition = true;
   private inFence = false;
+  /** Calls of catalog tools in the open fence. */
+  private fenceCalls = 0;
+  /** A fenced block of catalog calls closed: calls of other functions after it are not read. */
+  private answered = false;
   /** Inside a `#` comment of a code fence, up to the line end. */
   private inComment = false;
   /**
@@ -310,9 +317,27 @@ class Reader implements ToolCallReader {
     return this.buffer.slice(from - this.bufferBase, to - this.bufferBase);
   }
 
-  private emit(step: unknown): void {
+  private emit(step: unknown, inBlock = true): void {
+    // After the answer's block, calls of other functions are the model's examples and tests, not calls.
+    if (this.answered && this.isForeignCall(step)) return;
     this.found = true;
+    if (inBlock && this.inFence && isRecord(step) && !this.isForeignCall(step)) this.fenceCalls++;
     this.out.push(step);
+  }
+
+  /** Whether a step calls a function the catalog does not have (never, without a catalog). */
+  private isForeignCall(step: unknown): boolean {
+    const names = this.options.parameterNames;
+    if (names === undefined || !isRecord(step)) return false;
+    const name = step["name"] ?? step["tool"];
+    return typeof name === "string" && names(name) === undefined;
+  }
+
+  /** A fence closed: a block that called catalog tools was the answer. */
+  private closeFence(): void {
+    this.inFence = false;
+    if (this.fenceCalls > 0) this.answered = true;
+    this.fenceCalls = 0;
   }
 
   /** Reads as far as the text allows (to the end once `end()` was called), then drops what was read. */
@@ -330,8 +355,12 @@ class Reader implements ToolCallReader {
     }
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.python;
-    const keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
-    if (this.json === undefined && python?.value === undefined && keep > this.bufferBase) {
+    let keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
+    // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
+    // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
+    // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
+    if (this.json !== undefined) keep = Math.min(keep, this.json.base);
+    if (python?.value === undefined && keep > this.bufferBase) {
       this.buffer = this.buffer.slice(keep - this.bufferBase);
       this.bufferBase = keep;
     }
@@ -428,8 +457,18 @@ class Reader implements ToolCallReader {
       return true;
     }
     if (c === 34 && this.callPosition) {
+      // A quoted value where a call may stand: an answer JSON-encoded in a string, or a call quoted whole.
       this.startJson(at, undefined);
       return true;
+    }
+    if (c === 39 && this.callPosition) {
+      // A Python string where a call may stand, when a call opens it (`'math.gcd(num1=12)'`); an apostrophe opens prose.
+      const call = this.callAhead(at + 1);
+      if (call === undefined) return false;
+      if (call) {
+        this.startJson(at, undefined);
+        return true;
+      }
     }
     if (this.callPosition && isIdentifierStart(c)) {
       const call = this.callAhead(at);
@@ -574,7 +613,7 @@ class Reader implements ToolCallReader {
     }
     let j = at + 3;
     if (this.inFence) {
-      this.inFence = false;
+      this.closeFence();
       this.callPosition = false;
       this.pos = j;
       return true;
@@ -712,6 +751,9 @@ class Reader implements ToolCallReader {
    */
   private takeRoot(read: JsonRead, root: unknown, broken: string | undefined): void {
     this.found = true;
+    // Calls quoted as strings, alone or in a list: `["f(a=1)", "g(b=2)"]`.
+    const quoted = typeof root === "string" ? [root] : Array.isArray(root) && root.length > 0 ? root : [];
+    if (broken === undefined && quoted.length > 0 && quoted.every((item) => typeof item === "string" && quotedCallPattern.test(item.trim())) && this.readNested(read, quoted as string[])) return;
     const list = this.stepListOf(read, root);
     if (list === null) return;
     if (list !== undefined) {
@@ -726,23 +768,38 @@ class Reader implements ToolCallReader {
     if (typeof root === "string") {
       const inner = root.trim();
       const first = inner.charCodeAt(0);
-      if (first === 91 || first === 123 || first === 60 || first === 96) {
-        // A whole answer JSON-encoded inside a string.
-        const nested = new Reader(this.options);
-        const steps = nested.write(inner);
-        const rest = nested.end();
-        if (steps.length + rest.steps.length + rest.cutOff.length + rest.dropped.length > 0) {
-          for (const step of [...steps, ...rest.steps]) this.emit(step);
-          for (const cut of rest.cutOff) this.cutOff.push({ offset: read.base, what: cut.what });
-          for (const drop of rest.dropped) this.dropped.push({ offset: read.base, message: drop.message });
-          return;
-        }
-      }
+      // A whole answer JSON-encoded inside a string.
+      if ((first === 91 || first === 123 || first === 60 || first === 96) && this.readNested(read, [inner])) return;
     }
     const step = this.callOf(read, root);
     if (step === undefined) this.values.push(root);
-    else if (broken === undefined) this.emit(step);
+    // Arguments a marker before the fence named are a call of that marker, not a block of calls.
+    else if (broken === undefined) this.emit(step, !read.named);
     else this.dropBroken(read, step, broken);
+  }
+
+  /**
+   * Reads texts found inside a value (a string holding an answer or a call)
+   * as answers of their own, and takes their calls when each text held one.
+   *
+   * @param read - the read that gave the value.
+   * @param texts - the texts.
+   * @returns whether every text held a call, cut off or dropped (then all are taken).
+   */
+  private readNested(read: JsonRead, texts: readonly string[]): boolean {
+    const results = texts.map((text) => {
+      const nested = new Reader(this.options);
+      const steps = nested.write(text.trim());
+      const rest = nested.end();
+      return { steps: [...steps, ...rest.steps], rest };
+    });
+    if (!results.every(({ steps, rest }) => steps.length + rest.cutOff.length + rest.dropped.length > 0)) return false;
+    for (const { steps, rest } of results) {
+      for (const step of steps) this.emit(step);
+      for (const cut of rest.cutOff) this.cutOff.push({ offset: read.base, what: cut.what });
+      for (const drop of rest.dropped) this.dropped.push({ offset: read.base, message: drop.message });
+    }
+    return true;
   }
 
   /** The step a root value is: a named call's arguments, or what {@link toCallStep} reads. */

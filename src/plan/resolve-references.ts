@@ -93,7 +93,6 @@ export function resolveReferences(value: unknown, results: StepResults, options:
   const keep = options.missing === "keep";
   const resolveText = (text: string): unknown => {
     const references = findReferencesInText(text);
-    if (references.length === 0) return text;
     const values = references.map((reference) => {
       const found = lookUp(results, reference);
       if (found === absent && !keep) {
@@ -104,8 +103,8 @@ export function resolveReferences(value: unknown, results: StepResults, options:
       }
       return found;
     });
-    const first = references[0];
-    if (references.length === 1 && first !== undefined && first.exact) return values[0] === absent ? text : values[0];
+    // An exact reference spans the whole string, so it is the only one.
+    if (references[0]?.exact === true) return values[0] === absent ? text : values[0];
     let output = "";
     let position = 0;
     references.forEach((reference, index) => {
@@ -126,6 +125,7 @@ export function resolveReferences(value: unknown, results: StepResults, options:
       });
       return changed ? next : current;
     }
+    // Stryker disable next-line ConditionalExpression: a number or boolean has no entries, so the object path returns it as it is.
     if (typeof current === "object" && current !== null) {
       let changed = false;
       const next: Record<string, unknown> = {};

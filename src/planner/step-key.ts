@@ -4,23 +4,7 @@
  * @module
  */
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-
-/**
- * Serializes a JSON value with object keys sorted, so equal values give equal text.
- *
- * @param value - a JSON value.
- * @returns the canonical text.
- */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
+import { canonicalJson } from "../shared/canonical-json.ts";
 
 /**
  * A key for what a step does, ignoring its id, description and policy: two
@@ -40,7 +24,7 @@ function stableJson(value: unknown): string {
  * ```
  */
 export function stepKey(step: PlanStep): string {
-  if (step.type === "tool") return `tool:${step.name}:${stableJson(step.arguments)}`;
+  if (step.type === "tool") return `tool:${step.name}:${canonicalJson(step.arguments)}`;
   if (step.type === "llm") return `llm:${step.prompt}`;
   return `reply:${step.text}`;
 }

@@ -9,6 +9,7 @@ import { createToolCallReader } from "../plan/create-tool-call-reader.ts";
 import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
@@ -278,6 +279,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             }
           }
         }
+      } catch (error) {
+        // A failed re-ask hides why it was asked: the error names the issues it was to repair.
+        throw attempt === 0 || !PlankitError.isInstance(error) || error.code === "aborted" ? error : repairFailure(error, finalIssues);
       } finally {
         await call.return("missing");
       }
@@ -392,4 +396,16 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     // Leaving early (the consumer stopped, or an error): stop the model too.
     if (!completed) controller.abort();
   }
+}
+
+/**
+ * The error of a repair re-ask that failed, naming the issues it was asked to repair.
+ *
+ * @param error - the model call's error.
+ * @param issues - what the repair was asked for.
+ * @returns the error, with the same code.
+ */
+function repairFailure(error: PlankitError, issues: readonly PlanIssue[]): PlankitError {
+  const asked = issues.map((issue) => issue.message).join("; ");
+  return new PlankitError(error.code, `${error.message}, while re-asking the model to repair its plan (${asked})`, { cause: error });
 }

@@ -1,25 +1,33 @@
 /**
- * A canonical JSON text for cache keys.
+ * A canonical text for cache keys and for telling values apart.
  *
  * @module
  */
 
 /**
- * Serializes a JSON value with object keys sorted at every depth, so equal
- * values give equal text whatever order their keys were written in. As with
- * `JSON.stringify`, `undefined` and functions are left out of objects and
- * become `null` in arrays; non-finite numbers become `null`.
+ * Serializes a value with object keys sorted at every depth, so two values
+ * give the same text exactly when they are deep-equal, whatever order their
+ * keys were written in. Numbers are compared as `Object.is` compares them:
+ * `-0` is written `-0` (still JSON), and `NaN`, `Infinity` and `-Infinity`,
+ * which JSON cannot hold, are written as those bare words, so none of them
+ * shares a key with `null` or `0` (a result cached for `{x: NaN}` is never
+ * served for `{x: null}`). Everything else is written as by `JSON.stringify`:
+ * `toJSON` is applied, `undefined`, functions and symbols are left out of
+ * objects and become `null` in arrays, and a BigInt is written as its
+ * decimal text in a string.
  *
- * @param value - a JSON value.
- * @returns its canonical text.
+ * @param value - a JSON value (the numbers above included).
+ * @returns its canonical text: JSON unless it holds `NaN` or an infinity.
  *
  * @example
  * ```ts
  * canonicalJson({ b: 1, a: [true, { d: 2, c: 3 }] }); // '{"a":[true,{"c":3,"d":2}],"b":1}'
+ * canonicalJson({ x: NaN }) === canonicalJson({ x: null }); // false
  * ```
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
+    if (typeof value === "number") return writeNumber(value);
     if (typeof value === "bigint") return JSON.stringify(value.toString());
     return JSON.stringify(value) ?? "null";
   }
@@ -34,4 +42,15 @@ export function canonicalJson(value: unknown): string {
     parts.push(`${JSON.stringify(key)}:${canonicalJson(item)}`);
   }
   return `{${parts.join(",")}}`;
+}
+
+/**
+ * Writes a number so that different numbers (by `Object.is`) get different text.
+ *
+ * @param value - any number.
+ * @returns its JSON text, or `-0`, `NaN`, `Infinity`, `-Infinity`.
+ */
+function writeNumber(value: number): string {
+  if (Number.isFinite(value)) return Object.is(value, -0) ? "-0" : JSON.stringify(value);
+  return String(value);
 }

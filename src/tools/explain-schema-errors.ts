@@ -45,28 +45,60 @@ export interface ReferenceLocations {
   embedded: ReadonlySet<string>;
 }
 
-const wrapperKeywords = new Set([
-  "properties",
-  "patternProperties",
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "$ref",
-  "$dynamicRef",
-  "$recursiveRef",
-  "allOf",
-  "dependentSchemas",
-  "dependencies",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "propertyNames",
-]);
+/**
+ * Whether a keyword only reports that its subschemas failed: their own errors say more.
+ *
+ * @param keyword - a failing keyword.
+ * @returns whether its error is dropped.
+ */
+function isWrapperKeyword(keyword: string): boolean {
+  // A switch rather than a module-level Set: nothing is built at import time.
+  switch (keyword) {
+    case "properties":
+    case "patternProperties":
+    case "items":
+    case "prefixItems":
+    case "additionalItems":
+    case "$ref":
+    // Stryker disable next-line all: @cfworker/json-schema does not evaluate $dynamicRef yet, so no error carries it.
+    case "$dynamicRef":
+    case "$recursiveRef":
+    case "allOf":
+    case "dependentSchemas":
+    case "dependencies":
+    case "if":
+    // Stryker disable next-line all: @cfworker/json-schema reports a failing then or else branch under the if keyword.
+    case "then":
+    // Stryker disable next-line all: see then.
+    case "else":
+    case "unevaluatedItems":
+    case "propertyNames":
+      return true;
+  }
+  return false;
+}
 
-// Keywords about a string's content, which a reference inside text makes unknowable.
-const contentKeywords = new Set(["format", "pattern", "enum", "const", "minLength", "maxLength", "anyOf", "oneOf", "not"]);
+/**
+ * Whether a keyword judges a string's content, which a reference inside text makes unknowable.
+ *
+ * @param keyword - a failing keyword.
+ * @returns whether a reference embedded in the string excuses its error.
+ */
+function isContentKeyword(keyword: string): boolean {
+  switch (keyword) {
+    case "format":
+    case "pattern":
+    case "enum":
+    case "const":
+    case "minLength":
+    case "maxLength":
+    case "anyOf":
+    case "oneOf":
+    case "not":
+      return true;
+  }
+  return false;
+}
 
 /**
  * Renders an argument pointer the way people write it.
@@ -90,10 +122,21 @@ function argumentName(pointer: string): string {
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
   for (const segment of splitPointer(pointer)) {
+    // Stryker disable next-line all: error locations lie inside the instance, so every node on the way is an object or an array.
     if (typeof node !== "object" || node === null) return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
   return node;
+}
+
+/**
+ * Describes the value of a `type` keyword.
+ *
+ * @param value - a type name or a list of them.
+ * @returns `integer`, `string or null`, …
+ */
+function describeTypes(value: unknown): string {
+  return Array.isArray(value) ? value.join(" or ") : String(value);
 }
 
 /**
@@ -107,7 +150,7 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
   const value = schema[keyword];
   switch (keyword) {
     case "type":
-      return Array.isArray(value) ? value.join(" or ") : typeof value === "string" ? value : undefined;
+      return describeTypes(value);
     case "enum":
       return Array.isArray(value) ? `one of ${value.map((item) => describeValue(item, 40)).join(", ")}` : undefined;
     case "const":
@@ -116,14 +159,15 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
       return `a string in format "${String(value)}"`;
     case "pattern":
       return `a string matching /${String(value)}/`;
+    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
     case "minimum":
-      return `a number >= ${String(value)}`;
+      return `a number ${schema["exclusiveMinimum"] === true ? ">" : ">="} ${String(value)}`;
     case "maximum":
-      return `a number <= ${String(value)}`;
+      return `a number ${schema["exclusiveMaximum"] === true ? "<" : "<="} ${String(value)}`;
     case "exclusiveMinimum":
-      return typeof value === "number" ? `a number > ${value}` : `a number > ${String(schema["minimum"])}`;
+      return `a number > ${String(value)}`;
     case "exclusiveMaximum":
-      return typeof value === "number" ? `a number < ${value}` : `a number < ${String(schema["maximum"])}`;
+      return `a number < ${String(value)}`;
     case "multipleOf":
       return `a multiple of ${String(value)}`;
     case "minLength":
@@ -144,9 +188,8 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
       return "an array containing a matching item";
     case "not":
       return "a value not matching the excluded schema";
-    default:
-      return undefined;
   }
+  return undefined;
 }
 
 /**
@@ -192,7 +235,7 @@ export function explainSchemaErrors(
   };
   const excused = (pointer: string, keyword: string): boolean => {
     for (const at of references.exact) if (pointer === at || pointer.startsWith(`${at}/`)) return true;
-    return references.embedded.has(pointer) && contentKeywords.has(keyword);
+    return references.embedded.has(pointer) && isContentKeyword(keyword);
   };
   const invalid = (pointer: string, expected: string, fallback: string, keyword: string): void => {
     const actual = valueAt(instance, pointer);
@@ -202,24 +245,25 @@ export function explainSchemaErrors(
 
   errors.forEach((error, index) => {
     if (consumed.has(index)) return;
-    const pointer = error.instanceLocation.replace(/^#/u, "");
+    const pointer = error.instanceLocation.slice(1);
     const holder = schemaHoldingKeyword(schema, error.keywordLocation);
     if (error.keyword === "anyOf" || error.keyword === "oneOf") {
       const branches: string[] = [];
       errors.forEach((other, otherIndex) => {
-        if (otherIndex > index && other.keywordLocation.startsWith(`${error.keywordLocation}/`)) {
+        // The errors of the alternatives follow their anyOf / oneOf.
+        if (other.keywordLocation.startsWith(`${error.keywordLocation}/`)) {
           consumed.add(otherIndex);
           if (other.keyword === "type" && other.instanceLocation === error.instanceLocation) {
             const branch = schemaHoldingKeyword(schema, other.keywordLocation);
-            const expected = branch === undefined ? undefined : expectation("type", branch);
-            if (expected !== undefined) branches.push(expected);
+            if (branch !== undefined) branches.push(describeTypes(branch["type"]));
           }
         }
       });
       if (excused(pointer, error.keyword)) return;
       const alternatives = Array.isArray(holder?.[error.keyword]) ? (holder[error.keyword] as unknown[]).length : 0;
       const expected =
-        error.keyword === "oneOf" && !/any subschema/u.test(error.error)
+        // A oneOf that no alternative matches fails like an anyOf; one that several match needs telling apart.
+        error.keyword === "oneOf" && !/\(0 matches\)/u.test(error.error)
           ? "exactly one matching alternative"
           : branches.length === alternatives && branches.length > 0
             ? [...new Set(branches)].join(" or ")
@@ -228,22 +272,27 @@ export function explainSchemaErrors(
       return;
     }
     if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
+      // The validator's message for these two keywords always names the property: the checks of it below are defensive.
+      // Stryker disable next-line OptionalChaining: see above.
       const property = /Property "(.*)" does not match/u.exec(error.error)?.[1];
+      // Stryker disable next-line ConditionalExpression: see above.
       if (property !== undefined && holder?.[error.keyword] === false) {
         const at = `${pointer}/${escapePointerSegment(property)}`;
         errors.forEach((other, otherIndex) => {
-          if (otherIndex > index && other.instanceLocation === `#${at}` && other.keyword === "false") consumed.add(otherIndex);
+          // Stryker disable next-line ConditionalExpression: the validator checks the other keywords of a schema before these two, so the only later error at the key is its false schema.
+          if (other.instanceLocation === `#${at}` && other.keyword === "false") consumed.add(otherIndex);
         });
-        if (excused(at, error.keyword)) return;
+        // A key the schema does not accept is unexpected whatever its value, a reference included.
         const accepted = isSchemaObject(holder["properties"]) ? Object.keys(holder["properties"]) : [];
         const list = accepted.length === 0 ? "" : ` (accepted: ${accepted.join(", ")})`;
         add({ code: "invalid-argument", pointer: at, argument: name(at), expected: "", actual: valueAt(instance, at), text: `unexpected ${noun} "${name(at)}"${list}` });
       }
       return;
     }
-    if (wrapperKeywords.has(error.keyword)) return;
-    if (error.keyword === "required" || error.keyword === "dependentRequired") {
-      const property = /required property "(.*)"\.$/u.exec(error.error)?.[1] ?? /but does not have "(.*)"\.$/u.exec(error.error)?.[1];
+    // Draft-07's dependencies names a missing property (`{"a": ["b"]}`) or wraps a schema's errors (`{"a": {…}}`).
+    // Stryker disable next-line ConditionalExpression: no other keyword's message matches the two patterns below.
+    if (error.keyword === "required" || error.keyword === "dependentRequired" || error.keyword === "dependencies") {
+      const property = /required property "(.*)"/u.exec(error.error)?.[1] ?? /but does not have "(.*)"/u.exec(error.error)?.[1];
       if (property !== undefined) {
         if (excused(pointer, error.keyword)) return;
         const at = `${pointer}/${escapePointerSegment(property)}`;
@@ -251,6 +300,7 @@ export function explainSchemaErrors(
         return;
       }
     }
+    if (isWrapperKeyword(error.keyword)) return;
     if (excused(pointer, error.keyword)) return;
     if (error.keyword === "false") {
       add({ code: "invalid-argument", pointer, argument: name(pointer), expected: "", actual: valueAt(instance, pointer), text: `unexpected ${noun} "${name(pointer)}"` });
@@ -262,8 +312,9 @@ export function explainSchemaErrors(
   // which explains the rest (a number fails a string's pattern because it is not a string).
   const rank = (keyword: string | undefined): number => (keyword === "enum" || keyword === "const" ? 2 : keyword === "type" ? 1 : 0);
   const best = new Map<string, number>();
-  for (const problem of problems) if (problem.code === "invalid-argument") best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
+  // Problems without a keyword (missing or unexpected arguments) rank 0 and stand alone at their pointer.
+  for (const problem of problems) best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
   return problems
-    .filter((problem) => problem.code !== "invalid-argument" || rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
+    .filter((problem) => rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
     .map(({ keyword: _keyword, ...problem }) => problem);
 }

@@ -1,6 +1,7 @@
 import type { Playbook } from "../../src/decide/playbook.ts";
 import type { Skill } from "../../src/decide/skill.ts";
 import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
+import type { ToolSchema } from "../../src/tools/tool-schema.ts";
 
 /** Skills of a small flight-booking conversation, each run by the tool of the same name. */
 export const guidedSkills: Skill[] = [
@@ -44,7 +45,7 @@ const messageOnly = {
 
 /** The tools of {@link guidedSkills}: keyword readers over the message, and a flight search. */
 export function guidedTools(overrides: Partial<Record<string, ToolDefinition["execute"]>> = {}): ToolRegistry {
-  const tool = (name: string, execute: ToolDefinition["execute"], inputSchema: unknown = messageOnly): ToolDefinition => ({
+  const tool = (name: string, execute: ToolDefinition["execute"], inputSchema: ToolSchema = messageOnly): ToolDefinition => ({
     name,
     inputSchema,
     execute: overrides[name] ?? execute,

@@ -289,6 +289,20 @@ function chunked(text: string, size: number): string[] {
   return chunks;
 }
 
+/** The one error lenient end() may throw: the text holds no value at all. */
+function expectNoValueFound(error: unknown, text: string): void {
+  expect(error, JSON.stringify(text)).toBeInstanceOf(JsonStreamError);
+  const { code, message, offset } = error as JsonStreamError;
+  expect({ code, message, offset }).toStrictEqual({ code: "json-syntax", message: `No JSON value found in the text (${text.length} characters)`, offset: text.length });
+}
+
+/** Whether NaN appears anywhere in a parsed value. */
+function containsNaN(value: unknown): boolean {
+  if (typeof value === "number") return Number.isNaN(value);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(containsNaN);
+}
+
 function runLenient(chunks: string[]) {
   const parser = createJsonStreamParser();
   const elements = chunks.flatMap((chunk) => parser.write(chunk));
@@ -379,27 +393,97 @@ describe("invariant 5: lenient for model output", () => {
     );
   });
 
-  it("never throws from write(), whatever the text (property)", () => {
+  it("never throws from write(), throws from end() only when no value was found, and reads every split alike (property)", () => {
     const noisy = fc.string({ unit: fc.constantFrom(..."[]{},:\"'“”‘’\\/*\n 0-+1.eEtrueTrueNonefalsx#`".split("")), maxLength: 60 });
+    /** The parse of `chunks`: its value, or the error end() threw. */
+    const read = (chunks: readonly string[], prose: boolean): { value: unknown } | { error: unknown } => {
+      const parser = createJsonStreamParser({ prose });
+      for (const chunk of chunks) parser.write(chunk);
+      try {
+        return { value: parser.end() };
+      } catch (error) {
+        return { error };
+      }
+    };
     fc.assert(
       fc.property(noisy, fc.array(fc.nat(), { maxLength: 5 }), fc.boolean(), (text, cuts, prose) => {
-        const parser = createJsonStreamParser({ prose });
-        let start = 0;
-        for (const cut of [...cuts.map((c) => c % (text.length + 1))].sort((a, b) => a - b)) {
-          parser.write(text.slice(start, Math.max(start, cut)));
-          start = Math.max(start, cut);
+        // Cuts may repeat: a stream may hand over empty chunks.
+        const points = cuts.map((cut) => cut % (text.length + 1)).sort((a, b) => a - b);
+        const chunks = [...points, text.length].map((point, index) => text.slice(index === 0 ? 0 : points[index - 1], point));
+        const whole = read([text], prose);
+        const split = read(chunks, prose);
+        if ("error" in whole) {
+          expectNoValueFound(whole.error, text);
+          // A text that is JSON as a whole always holds a value.
+          expect(() => JSON.parse(text), JSON.stringify(text)).toThrow();
+        } else {
+          expect(containsNaN(whole.value), JSON.stringify(text)).toBe(false);
         }
-        parser.write(text.slice(start));
-        try {
-          parser.end();
-        } catch (error) {
-          // Only a text with no value at all may fail, and only with a typed error.
-          expect(error).toBeInstanceOf(JsonStreamError);
-          expect((error as JsonStreamError).code).toBe("json-syntax");
-        }
+        expect(split, `${JSON.stringify(chunks)} read apart`).toStrictEqual(whole);
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("never throws from end() on a text that holds a JSON array or object after prose, whatever follows it (property)", () => {
+    // Prose without brackets, quotes or comment marks: a bracket or quote before the value may open a candidate
+    // that fails after the value began, and candidates inside failed text are not tried again (that keeps the
+    // parser linear); `//` and `/*` may comment the value out.
+    const prose = fc.string({ unit: fc.constantFrom(..."abc xyz,:;!?-+.#*\\\n<>`0123456789".split("")), maxLength: 30 });
+    const noise = fc.string({ unit: fc.constantFrom(..."[]{},:\"'\\/*\n 0-+1.eEtrueNonex#`<>()".split("")), maxLength: 30 });
+    const container = fc.oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
+    fc.assert(
+      fc.property(prose, container, noise, fc.array(fc.nat(), { maxLength: 5 }), (before, value, after, cuts) => {
+        const text = `${before}${JSON.stringify(value)}${after}`;
+        const parser = createJsonStreamParser();
+        let start = 0;
+        for (const cut of [...cuts.map((c) => c % (text.length + 1))].sort((a, b) => a - b)) {
+          parser.write(text.slice(start, cut));
+          start = cut;
+        }
+        parser.write(text.slice(start));
+        expect(containsNaN(parser.end()), JSON.stringify(text)).toBe(false);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reads a number cut off by the end of the text as the digits before the cut, and drops one without digits, never NaN", () => {
+    const cases: [string, unknown][] = [
+      ["1e+", 1],
+      ["1e-", 1],
+      ["-1.5e", -1.5],
+      ["2.", 2],
+      [".5e+", 0.5],
+      ["+7e", 7],
+      ["[1e+", [1]],
+      ['{"a": 1e-', { a: 1 }],
+      ['{"a": -', {}],
+      ['{"a": +', {}],
+      ["[1, -", [1]],
+      ["[1, .", [1]],
+    ];
+    for (const [text, expected] of cases) {
+      for (let cut = 0; cut <= text.length; cut++) {
+        const parser = createJsonStreamParser();
+        parser.write(text.slice(0, cut));
+        parser.write(text.slice(cut));
+        const value = parser.end();
+        expect(value, `${JSON.stringify(text)} cut at ${cut}`).toStrictEqual(expected);
+        expect(containsNaN(value)).toBe(false);
+      }
+    }
+    for (const text of ["-", "+", ".", "-e", "x -"]) {
+      const parser = createJsonStreamParser();
+      parser.write(text);
+      let error: unknown;
+      try {
+        parser.end();
+      } catch (caught) {
+        error = caught;
+      }
+      expectNoValueFound(error, text);
+    }
   });
 
   it("stops cleanly at an unrecoverable character, keeping what came before", () => {

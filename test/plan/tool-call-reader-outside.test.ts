@@ -452,6 +452,17 @@ const answers: Answer[] = [
     values: [{ temperature: 21, unit: "C" }],
   },
   { what: "a plain reply", text: "The capital of France is Paris. 🇫🇷", calls: [] },
+  { what: "a call quoted as a Python string in a list", text: `['get_weather(city="Paris")']`, calls: [weather("Paris")] },
+  { what: "calls quoted as JSON strings in a list", text: '["get_weather(city=\'Paris\')", "get_weather(city=\'Rome\', days=2)"]', calls: [weather("Paris"), weather("Rome", { days: 2 })] },
+  { what: "a call quoted alone in single quotes", text: `'get_weather(city="Paris", days=3)'`, calls: [weather("Paris", { days: 3 })] },
+  { what: "a call quoted alone in double quotes", text: `"get_weather(city='Oslo')"`, calls: [weather("Oslo")] },
+  { what: "a list of strings, one of them no call", text: '["hello", "get_weather(city=\'Paris\')"]', calls: [], values: [["hello", "get_weather(city='Paris')"]] },
+  { what: "a quoted sentence that is no call", text: "'It's raining,' she said.", calls: [] },
+  {
+    what: "a fenced block of calls, then explanations and fences calling other functions",
+    text: 'Here is the call:\n```python\nget_weather(city="Paris")\n```\nThis asks for the forecast.\n### Instruction:\nWrite a test for it.\n```python\nhelper_check(value=1)\n```\nAnd then:\n```\nformat_report(title="x")\n```',
+    calls: [weather("Paris")],
+  },
 ];
 
 describe("createToolCallReader, from outside: answers as models write them", () => {
@@ -516,6 +527,21 @@ describe("LLMPlanner, from outside: plans from answers as models write them", ()
   it("plans a Mistral answer written with CRLF line ends", async () => {
     const { done } = await planWith('[TOOL_CALLS] [\r\n{"name": "get_weather", "arguments": {"city": "Paris"}},\r\n{"name": "math_factorial", "arguments": {"number": 5}}\r\n]</s>');
     expect(done.steps).toEqual(both);
+  });
+
+  it("plans calls quoted as strings in a list", async () => {
+    const { done } = await planWith(`["get_weather(city='Paris')", 'math.factorial(number=5)']`);
+    expect(done.steps).toEqual(both);
+  });
+
+  it("plans the first fenced block of calls, not the examples and tests the model writes after it", async () => {
+    const { done, issues } = await planWith(
+      '```python\nget_weather(city="Paris")\nmath.factorial(number=5)\n```\n\nExplanation: the first call gets the forecast.\n\n### Instruction:\nNow write a unit test.\n```python\nassert_equal(actual=1, expected=1)\nrun_tests(verbose=True)\n```',
+    );
+    expect(done.steps).toEqual(both);
+    // Only the reply the answer lacks is added: no call of the test code is read, so nothing is dropped.
+    expect(issues).toEqual(['The plan did not end with a reply step; reply "reply" quoting "s1", "s2" was added (/steps/2)']);
+    expect(done.clean).toBe(true);
   });
 
   it("plans a python fence with comments", async () => {

@@ -302,7 +302,7 @@ describe("approval: decisions", () => {
     expect(state.steps[0]?.approval).toMatchObject({ status: "approved", arguments: { to: "bob", text: "edited" } });
   });
 
-  it("refuses decisions for unknown, unasked, not-gated and already-decided steps, naming the step", async () => {
+  it("refuses decisions for unknown, not-gated and already-decided steps, naming the step", async () => {
     const { runtime } = setup([tool("s1", "send", { to: "ann" }), tool("s2", "lookup", { q: "a" }), reply("s3", "ok")], { send: { approval: "plan" } });
     const run = runtime.run("go");
     await untilWaiting(run);
@@ -314,6 +314,30 @@ describe("approval: decisions", () => {
     expect(thrown(() => run.approve({ stepId: "s1", approved: false })).message).toBe('Step "s1" was already approved');
     await run.done;
     expect(thrown(() => run.approve({ stepId: "s1", approved: true })).message).toContain("already ended");
+  });
+
+  it("refuses a decision for a gated step whose plan is still streaming, and takes it once the step is asked", async () => {
+    const gate = deferred();
+    const planner = createFakePlanner({
+      steps: [tool("s1", "send", { to: "ann" }), reply("s2", "ok")],
+      afterStep: async (step) => {
+        if (step.id === "s1") await gate.promise;
+      },
+    });
+    const { runtime, calls } = setup([], { send: { approval: "plan" } }, { planner });
+    const run = runtime.run("go");
+    await untilEvent(run, "step-planned");
+    expect(run.waitingForApproval).toBe(false);
+    const early = thrown(() => run.approve({ stepId: "s1", approved: true }));
+    expect(early).toMatchObject({ code: "invalid-approval", message: 'Step "s1" has not been asked for approval yet: the source that wrote it is still streaming' });
+    // The refusal changed nothing: no decision was recorded and the step is still unasked.
+    expect(run.events.filter((event) => event.type === "approval-decision")).toEqual([]);
+    gate.resolve();
+    await untilWaiting(run);
+    expect(run.state.awaitingApproval).toEqual(["s1"]);
+    run.approve({ stepId: "s1", approved: true });
+    expect((await run.done).reason).toBe("completed");
+    expect(calls.map((call) => call.name)).toEqual(["send"]);
   });
 
   it("a step tool whose arguments were all known when shown is not asked again", async () => {

@@ -45,35 +45,96 @@ function outcome(action: () => unknown): string {
   }
 }
 
-const decisionArbitrary: fc.Arbitrary<ApprovalDecision> = fc.oneof(
+/** Edited arguments a person might send, for `send` (s2, which depends on s1) and `remove` (s3, which depends on nothing). */
+const edits = [
+  { to: "bob", text: "hi" },
+  { to: 42 },
+  { text: "no recipient" },
+  { id: "r2" },
+  { to: "bob", text: "{{s1.value}}" },
+  { to: "bob", text: "{{s4.value}}" },
+  { to: "{{context.user}}" },
+  "bob",
+  [1],
+  null,
+] as const;
+
+const decisionArbitrary: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ stepId: fc.constantFrom("s1", "s2", "s3", "s4", "s5", "s9"), approved: fc.constant(true as const) }),
-  fc.record({
-    stepId: fc.constantFrom("s2", "s3"),
-    approved: fc.constant(true as const),
-    arguments: fc.oneof(
-      fc.constant({ to: "bob", text: "hi" }),
-      fc.constant({ to: 42 }),
-      fc.constant({ text: "no recipient" }),
-      fc.constant({ id: "r2" }),
-      fc.constant({ to: "bob", text: "{{s1.value}}" }),
-      fc.constant({ to: "bob", text: "{{s4.value}}" }),
-    ),
-  }),
-  fc.record({ stepId: fc.constantFrom("s2", "s3", "s4"), approved: fc.constant(false as const), reason: fc.constantFrom("no", "later") }),
+  fc.record({ stepId: fc.constantFrom("s2", "s3", "s4"), approved: fc.constant(true as const), arguments: fc.constantFrom(...edits) }),
+  fc.record({ stepId: fc.constantFrom("s2", "s3", "s4"), approved: fc.constant(false as const), reason: fc.constantFrom("no", "later", 5, undefined), replan: fc.boolean() }),
+  fc.record({ stepId: fc.constantFrom("s2", "s3"), approved: fc.constant(false as const), arguments: fc.constantFrom(...edits) }),
+  fc.record({ stepId: fc.constantFrom("s2", 2, undefined), approved: fc.constantFrom(true, "yes", 1, undefined) }),
+  fc.constantFrom("approve s2", null, 7, ["s2"]),
 );
 
+/** How the oracle shows a value in a message: JSON, `undefined` for none. */
+function shown(value: unknown): string {
+  return value === undefined ? "undefined" : JSON.stringify(value);
+}
+
+/**
+ * What checking decisions against the waiting run must give, worked out from
+ * the documented rules alone: which steps wait (s2 `send` after s1, s3
+ * `remove`), what each tool's schema requires, and which steps each may
+ * reference. Either `ok` or the `code: message` of the first refusal.
+ */
+function expectedOutcome(input: unknown): string {
+  const list = Array.isArray(input) ? input : [input];
+  const waiting: Record<string, { tool: string; required: string; types: Record<string, string>; deps: string[] }> = {
+    s2: { tool: "send", required: "to", types: { to: "string", text: "string" }, deps: ["s1"] },
+    s3: { tool: "remove", required: "id", types: { id: "string" }, deps: [] },
+  };
+  const decided: string[] = [];
+  for (const [index, decision] of list.entries()) {
+    const where = Array.isArray(input) ? `Decision ${index}` : "The decision";
+    if (typeof decision !== "object" || decision === null || Array.isArray(decision)) return `invalid-approval: ${where} must be an object with stepId and approved, got ${shown(decision)}`;
+    const { stepId, approved, reason, arguments: edited } = decision as Record<string, unknown>;
+    if (typeof stepId !== "string") return `invalid-approval: ${where} needs a stepId string, got ${shown(stepId)}`;
+    if (typeof approved !== "boolean") return `invalid-approval: ${where} for step "${stepId}" needs approved: true or false, got ${shown(approved)}`;
+    if (decided.includes(stepId)) return `invalid-approval: Step "${stepId}" is decided twice in one call`;
+    decided.push(stepId);
+    if (!["s1", "s2", "s3", "s4", "s5"].includes(stepId)) return `invalid-approval: No step "${stepId}" in this run`;
+    const gate = waiting[stepId];
+    if (gate === undefined) return `invalid-approval: Step "${stepId}" does not need approval`;
+    if (!approved) {
+      if (reason !== undefined && typeof reason !== "string") return `invalid-approval: The reason for step "${stepId}" must be a string, got ${shown(reason)}`;
+      continue;
+    }
+    if (edited === undefined) continue;
+    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
+      return `invalid-argument: Edited arguments of step "${stepId}" must be an object, got ${shown(edited)} (/)`;
+    }
+    const fields = Object.entries(edited as Record<string, unknown>);
+    for (const [key, value] of fields) {
+      const referenced = typeof value === "string" ? /\{\{(\w+)\./u.exec(value)?.[1] : undefined;
+      if (referenced !== undefined && referenced !== "context" && !gate.deps.includes(referenced)) {
+        return `invalid-approval: Edited arguments of step "${stepId}" reference step "${referenced}", which it does not depend on (/${key})`;
+      }
+    }
+    const problems: string[] = [];
+    if (!fields.some(([key]) => key === gate.required)) problems.push(`missing required argument "${gate.required}" (/${gate.required})`);
+    for (const [key, value] of fields) {
+      const exactReference = typeof value === "string" && /^\{\{[^}]+\}\}$/u.test(value);
+      if (gate.types[key] === "string" && typeof value !== "string" && !exactReference) problems.push(`argument "${key}" is ${shown(value)}, expected string (/${key})`);
+    }
+    if (problems.length > 0) return `invalid-argument: Edited arguments of step "${stepId}" (tool "${gate.tool}"): ${problems.join("; ")}`;
+  }
+  return "ok";
+}
+
 describe("checkApprovalDecisions", () => {
-  it("refuses and accepts exactly what the live run refuses and accepts, with the same message", async () => {
+  it("refuses and accepts what the documented rules say, live and against the log, with the same message", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(decisionArbitrary, { minLength: 1, maxLength: 3 }), async (decisions) => {
+      fc.asyncProperty(fc.oneof(decisionArbitrary, fc.array(decisionArbitrary, { minLength: 1, maxLength: 3 })), async (decisions) => {
         const { run, registry } = await waitingRun();
-        const recorded = checkApprovalDecisions.bind(undefined, replay(run.events), decisions, registry);
-        const expected = outcome(recorded);
-        expect(outcome(() => run.approve(decisions))).toBe(expected);
+        const expected = expectedOutcome(decisions);
+        expect(outcome(() => checkApprovalDecisions(replay(run.events), decisions as ApprovalDecision[], registry))).toBe(expected);
+        expect(outcome(() => run.approve(decisions as ApprovalDecision[]))).toBe(expected);
         run.abort();
         await run.done;
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 

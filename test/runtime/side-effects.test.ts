@@ -188,6 +188,19 @@ describe("a plan that lost a step runs no side effect", () => {
   });
 });
 
+describe("a step the run itself drops", () => {
+  it("a planner that says clean but repeats an id lost a step: its side effects do not run", async () => {
+    const log: CallLog = [];
+    const registry = new ToolRegistry().register([loggedTool("transfer", log), loggedTool("balance", log, { annotations: { readOnlyHint: true } })]);
+    const planner = createFakePlanner({ steps: [tool("s1", "balance"), tool("s2", "transfer", { amount: 5 }), tool("s2", "transfer", { amount: 500 }), reply("s3", "done")] });
+    const run = new AgentRuntime({ planner, registry, ...quiet }).run("go");
+    const state = await run.done;
+    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "duplicate-id", stepId: "s2" }, action: "dropped" });
+    expect(state.plan?.clean).toBe(false);
+    expect(log.map((call) => call.name)).toEqual(["balance"]);
+  });
+});
+
 describe("events carry frozen copies", () => {
   it("a consumer that edits step-planned's arguments changes nothing the tool receives", async () => {
     const log: CallLog = [];
@@ -358,7 +371,7 @@ describe("properties over random plans, failures and reflector answers", () => {
     );
   });
 
-  it("a plan that lost a step to maxSteps or after its reply runs no side effect; a denied-only run completes", async () => {
+  it("a plan that lost a step to maxSteps or after its reply runs no side effect", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (plan, maxSteps, trailing) => {
         const log: CallLog = [];
@@ -376,4 +389,55 @@ describe("properties over random plans, failures and reflector answers", () => {
       { numRuns: 80 },
     );
   });
+
+  it("a run whose only unmet steps were denied completes, and its answer names each denied step", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ asks: fc.boolean(), uses: fc.array(fc.nat(), { maxLength: 2 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        async (specs, decisions, replyUsesAll) => {
+          const log: CallLog = [];
+          const registry = new ToolRegistry().register([loggedTool("ask", log), loggedTool("free", log, { annotations: { readOnlyHint: true } })]);
+          const steps: PlanStep[] = specs.map((spec, index) => {
+            // References only to earlier steps: a DAG whose denials cascade.
+            const uses = spec.uses.filter((target) => target < index).map((target) => `{{s${target + 1}.ok}}`);
+            return tool(`s${index + 1}`, spec.asks ? "ask" : "free", { n: index, after: uses.join(" ") });
+          });
+          steps.push(reply("r", replyUsesAll ? steps.map((step) => `{{${step.id}.ok}}`).join(" ") : "done"));
+          const run = new AgentRuntime({ planner: createFakePlanner({ steps }), registry, ...quiet, policy: { ask: { approval: "step" } } }).run("go");
+          const denied: string[] = [];
+          let decided = 0;
+          for (;;) {
+            await untilWaiting(run);
+            if (run.state.status === "ended") break;
+            run.approve(
+              run.state.awaitingApproval.map((stepId) => {
+                const approved = decisions[decided++ % decisions.length] ?? true;
+                if (!approved) denied.push(stepId);
+                return approved ? { stepId, approved } : { stepId, approved, reason: "no" };
+              }),
+            );
+          }
+          expect(run.state.reason).toBe("completed");
+          const text = run.state.reply?.text ?? "";
+          // A reply step that ran says what it says; an answer the runtime wrote names every denied step.
+          if (run.state.reply?.source === "template") for (const stepId of denied) expect(text).toContain(`${stepId} (ask) was not done: denied (no)`);
+          expect(log.filter((call) => call.name === "ask")).toHaveLength(specs.filter((spec) => spec.asks).length - denied.length - skippedAfterDenial(run.state.steps, denied));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
+
+/**
+ * How many `ask` steps were not asked because a step they needed was denied.
+ *
+ * @param steps - the run's steps.
+ * @param denied - the ids a person denied.
+ * @returns the count.
+ */
+function skippedAfterDenial(steps: readonly { step: PlanStep; status: string; skip?: { code: string } }[], denied: readonly string[]): number {
+  return steps.filter((state) => state.step.type === "tool" && state.step.name === "ask" && state.status === "skipped" && !denied.includes(state.step.id)).length;
+}

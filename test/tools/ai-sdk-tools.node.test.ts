@@ -26,6 +26,6 @@ describe("fromAiSdkTools with the real AI SDK", () => {
     const controller = new AbortController();
     await expect(registry.call("weather", { city: "Rome" }, { signal: controller.signal, callId: "s1" })).resolves.toEqual({ city: "Rome", celsius: 21, toolCallId: "s1", aborted: false });
     await expect(registry.call("echo", { text: "hi" })).resolves.toBe("hi");
-    await expect(registry.call("echo", { text: "" })).rejects.toThrow('Tool "echo": argument "text" is "", expected a string of at least 1 characters (/text)');
+    await expect(registry.call("echo", { text: "" })).rejects.toThrow('Tool "echo": argument "text" is "": Invalid length: Expected >=1 but received 0 (/text)');
   });
 });

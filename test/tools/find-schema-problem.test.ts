@@ -3,6 +3,7 @@ import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { findSchemaProblem } from "../../src/tools/find-schema-problem.ts";
 import { normalizeCatalog } from "../../src/tools/normalize-catalog.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
+import type { JsonSchema } from "../../src/tools/tool-descriptor.ts";
 
 const types = '"array", "boolean", "integer", "null", "number", "object", "string" (or a list of them)';
 
@@ -48,7 +49,9 @@ describe("malformed tool schemas", () => {
     const registry = new ToolRegistry();
     let error: unknown;
     try {
-      registry.register({ name: "add", description: "Add", inputSchema: { type: "object", properties: { a: { type: "numbr" } } }, execute: () => 0 });
+      // A schema typed as a plain record: written as a literal, "numbr" would not compile.
+      const inputSchema: JsonSchema = { type: "object", properties: { a: { type: "numbr" } } };
+      registry.register({ name: "add", description: "Add", inputSchema, execute: () => 0 });
     } catch (caught) {
       error = caught;
     }

@@ -6,6 +6,7 @@ import { createScriptedModel } from "../../src/test.ts";
 import { compileCatalog, normalizeCatalog } from "../../src/tools.ts";
 import { readCatalog } from "../../src/tools/read-catalog.ts";
 import { readJsonSchema } from "../../src/tools/read-json-schema.ts";
+import type { JsonSchema } from "../../src/tools/tool-descriptor.ts";
 import { readToolSchema } from "../../src/tools/read-tool-schema.ts";
 import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 
@@ -67,7 +68,7 @@ describe("reading a catalog in a protocol's shape (the core every function that 
 
   it("refuses a data set's type names in a registered schema, and takes them once read", async () => {
     const inputSchema = { type: "dict", properties: { city: { type: "str" } }, required: ["city"] };
-    const define = (schema: unknown) => ({ name: "weather", inputSchema: schema, execute: (args: Record<string, unknown>) => args });
+    const define = (schema: JsonSchema) => ({ name: "weather", inputSchema: schema, execute: (args: Record<string, unknown>) => args });
     expect(caught(() => new ToolRegistry().register(define(inputSchema))).message).toContain('Tool "weather" has a malformed input schema: /type must be one of');
     expect(caught(() => new ToolRegistry().register(define({ city: { type: "str", required: true } }))).message).toBe(`Tool "weather" input schema has no JSON Schema keyword (keys: city); ${hint}`);
     const registry = new ToolRegistry().register(define(readToolSchema(inputSchema, "weather input")));

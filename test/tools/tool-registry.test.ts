@@ -98,11 +98,12 @@ describe("ToolRegistry", () => {
     expect(caught(() => registry.register(calculator)).message).toBe('Tool "calculator" is already registered');
     expect(caught(() => registry.register({ name: "x" } as ToolDefinition)).message).toBe('Tool "x" has no execute function');
     expect(caught(() => registry.register({ name: "y", inputSchema: v.object({ a: v.string() }), execute: () => 1 })).message).toBe(
-      "A valibot schema cannot convert itself to JSON Schema; pass a toJsonSchema converter (for valibot: toJsonSchema from @valibot/to-json-schema)",
+      'Tool "y" input: the valibot schema validates but cannot give its JSON Schema (no ~standard.jsonSchema); ' +
+        "wrap it with toStandardJsonSchema from @valibot/to-json-schema, pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema",
     );
   });
 
-  it("converts valibot schemas with @valibot/to-json-schema, and validates against them", async () => {
+  it("converts valibot schemas with the toJsonSchema option, and validates with valibot", async () => {
     const registry = new ToolRegistry({ toJsonSchema }).register({
       name: "weather",
       description: "Current weather",
@@ -111,7 +112,7 @@ describe("ToolRegistry", () => {
     });
     expect(registry.get("weather")?.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] });
     await expect(registry.call("weather", { city: "Paris" })).resolves.toEqual({ city: "Paris", celsius: 21 });
-    expect((await rejection(registry.call("weather", { city: "Paris", days: 1.5 }))).message).toBe('Tool "weather": argument "days" is 1.5, expected integer (/days)');
+    expect((await rejection(registry.call("weather", { city: "Paris", days: 1.5 }))).message).toBe('Tool "weather": argument "days" is 1.5: Invalid integer: Received 1.5 (/days)');
   });
 
   it("uses a Standard Schema's own JSON Schema converter when it has one", () => {
@@ -192,6 +193,19 @@ describe("fromAiSdkTools", () => {
   it("refuses tools without execute and schemas still being loaded", () => {
     expect(caught(() => fromAiSdkTools({ client: { inputSchema: { jsonSchema: {} } } })).message).toBe('AI SDK tool "client" has no execute function; plankit can only register tools it can run');
     const lazy = { inputSchema: { jsonSchema: Promise.resolve({ type: "object" }) }, execute: () => 1 };
-    expect(caught(() => new ToolRegistry().register(fromAiSdkTools({ lazy }))).message).toBe("The AI SDK schema's jsonSchema is a promise; await the JSON Schema before registering the tool");
+    expect(caught(() => new ToolRegistry().register(fromAiSdkTools({ lazy }))).message).toBe('Tool "lazy" input: the AI SDK schema\'s jsonSchema is a promise; await the JSON Schema before registering the tool');
+  });
+});
+
+describe("tool names", () => {
+  it("refuses a name no provider can take, saying which pattern; keeps MCP's names with dots and slashes", () => {
+    for (const name of ["get weather", "weather!", "tool\n", "x".repeat(129), "naïve"]) {
+      const error = caught(() => new ToolRegistry().register({ name, inputSchema: { type: "object" }, execute: () => 1 }));
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toContain(JSON.stringify(name));
+      expect(error.message).toContain("/^[A-Za-z0-9_./-]{1,128}$/u");
+    }
+    const registry = new ToolRegistry().register(["get_weather", "admin.tools.list", "user-profile/update", "x".repeat(128)].map((name) => ({ name, inputSchema: { type: "object" }, execute: () => 1 })));
+    expect(registry.list()).toHaveLength(4);
   });
 });

@@ -53,13 +53,53 @@ describe("validatePlan: flat plans", () => {
     ]);
   });
 
-  it("never throws for a bad plan", () => {
+  it("never throws, and every issue has a stable code, a step index, a JSON Pointer and a message naming it (property)", () => {
+    // The stable codes, as the design lists them.
+    const stableCodes = ["invalid-step", "unknown-tool", "missing-argument", "invalid-argument", "unknown-reference", "forward-reference", "duplicate-id", "too-many-steps", "empty-plan", "no-reply"];
+    const text = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("{{s1}}", "{{s2.value}}", "{{s9.x}}", "{{s1.results[0].title}}", "see {{s3}} and {{context.user}}", "$step:s1.key"));
+    const argument = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }));
+    const step = fc.record(
+      {
+        id: fc.constantFrom("s1", "s2", "s3", "x y", "", 7),
+        type: fc.constantFrom("tool", "llm", "reply", "other"),
+        name: fc.constantFrom("arxiv_search", "calculator", "nope"),
+        arguments: fc.oneof(fc.dictionary(fc.constantFrom("query", "max_results", "expr", "extra", "a/b~c"), argument, { maxKeys: 3 }), argument),
+        prompt: text,
+        text,
+        dependsOn: fc.array(fc.constantFrom("s1", "s2", "s9"), { maxLength: 2 }),
+      },
+      { requiredKeys: ["type"] },
+    );
+    const plan = fc.oneof(fc.array(fc.oneof(step, fc.anything()), { maxLength: 5 }), fc.anything());
+    const pointer = /^(?:\/(?:[^~/]|~[01])*)*$/u;
     fc.assert(
-      fc.property(fc.anything(), (raw) => {
-        const { steps, issues } = validatePlan(raw, exampleTools);
-        expect(Array.isArray(steps) && Array.isArray(issues)).toBe(true);
+      fc.property(plan, fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (raw, maxSteps) => {
+        const { steps, issues } = validatePlan(raw, exampleTools, maxSteps === undefined ? {} : { maxSteps });
+        expect(Array.isArray(steps)).toBe(true);
+        for (const issue of issues) {
+          expect(Object.keys(issue).every((key) => ["code", "index", "stepId", "path", "message"].includes(key))).toBe(true);
+          expect(stableCodes).toContain(issue.code);
+          expect(Number.isInteger(issue.index) && issue.index >= -1).toBe(true);
+          if (Array.isArray(raw)) expect(issue.index).toBeLessThan(Math.max(raw.length, 1));
+          expect(issue.path).toMatch(pointer);
+          if (issue.index >= 0) expect(issue.path.startsWith("/steps")).toBe(true);
+          if (issue.path !== "") expect(issue.message.endsWith(` (${issue.path})`)).toBe(true);
+          if (issue.stepId !== undefined) expect(typeof issue.stepId).toBe("string");
+          expect(typeof issue.message).toBe("string");
+          expect(issue.message.trim()).not.toBe("");
+        }
+        // The accepted steps are canonical: unique string ids, a known type, and plain JSON.
+        const ids = steps.map((accepted) => accepted.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        for (const accepted of steps) {
+          expect(["tool", "llm", "reply"]).toContain(accepted.type);
+          expect(JSON.parse(JSON.stringify(accepted))).toEqual(accepted);
+        }
+        if (maxSteps !== undefined) expect(steps.length).toBeLessThanOrEqual(maxSteps);
+        // The same input gives the same verdict.
+        expect(validatePlan(raw, exampleTools, maxSteps === undefined ? {} : { maxSteps })).toEqual({ steps, issues });
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 });

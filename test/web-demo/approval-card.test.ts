@@ -5,7 +5,7 @@ import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts"
 import type { ApprovalRequestEvent } from "../../src/events.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
-import { workerDefaults } from "../../worker/worker-defaults.ts";
+import { demoApprovalPolicy } from "../../worker/demo/demo-approval-policy.ts";
 import { describeRunStatus } from "../../web-demo/describe-run-status.ts";
 import { parseEditedArguments } from "../../web-demo/parse-edited-arguments.ts";
 import { runInBrowser } from "../../web-demo/run-in-browser.ts";
@@ -21,7 +21,7 @@ const tools = createDemoTools().list();
 async function untilWaiting(options: { approvalTimeoutMs?: number } = {}) {
   const model = createDemoModel({ tokensPerSecond: Infinity });
   const registry = createDemoTools();
-  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, model, policy: workerDefaults.approvalPolicy, ...options });
+  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, model, policy: demoApprovalPolicy, ...options });
   const run = runtime.run(noteQuery);
   const iterator = run[Symbol.asyncIterator]();
   const reducer = createRunState();

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const origin = "https://plankit.test";
@@ -22,7 +23,7 @@ async function runEvents(response: Response): Promise<Record<string, unknown>[]>
 }
 
 describe("a tool needing approval in a run answered in the request", () => {
-  const guarded = createWorker({ runtime: { policy: { save_note: { approval: "plan" } } } });
+  const guarded = createWorker({ ...demoWorkerOptions, runtime: { policy: { save_note: { approval: "plan" } } } });
 
   it("is denied at once on /v1/run: nobody can approve it there, and the run answers without it", async () => {
     const events = await runEvents(await guarded.fetch(post("/v1/run", { query: noteQuery }), workerEnv));
@@ -45,7 +46,7 @@ describe("a tool needing approval in a run answered in the request", () => {
   }, 30_000);
 
   it("runs the note step without asking when the policy needs no approval (the default)", async () => {
-    const events = await runEvents(await createWorker().fetch(post("/v1/run", { query: noteQuery }), workerEnv));
+    const events = await runEvents(await createWorker(demoWorkerOptions).fetch(post("/v1/run", { query: noteQuery }), workerEnv));
     expect(events.some((event) => event.type === "approval-request")).toBe(false);
     expect(events.some((event) => event.type === "step-end")).toBe(true);
   }, 30_000);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/test.ts";
 import { ToolRegistry } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
 
 const origin = "https://plankit.test";
@@ -73,6 +74,7 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
       },
     });
     const worker = createWorker({
+      ...demoWorkerOptions,
       createTools: () => leaky,
       selectModel: () => ({ name: "fixed", provider: "openai", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
     });
@@ -91,6 +93,7 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
   it("aborts the run when the client stops reading", async () => {
     const { registry, state } = createHangingTool();
     const worker = createWorker({
+      ...demoWorkerOptions,
       createTools: () => registry,
       selectModel: () => ({ name: "fixed", provider: "demo", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
     });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/index.ts";
-import { computeEngineRetryDelay } from "../../worker/durable/compute-engine-retry-delay.ts";
-import { createClosingEvents } from "../../worker/durable/create-closing-events.ts";
-import { createEventKeyer } from "../../worker/durable/create-event-keyer.ts";
-import { createEventOutbox } from "../../worker/durable/create-event-outbox.ts";
-import { createRunId } from "../../worker/durable/create-run-id.ts";
-import { durableStepName } from "../../worker/durable/durable-step-name.ts";
-import type { LoggedEvent } from "../../worker/durable/logged-event.ts";
-import { parseRunId } from "../../worker/durable/parse-run-id.ts";
-import { toStepConfig } from "../../worker/durable/to-step-config.ts";
+import { computeEngineRetryDelay } from "../../worker/runs/compute-engine-retry-delay.ts";
+import { createClosingEvents } from "../../worker/runs/create-closing-events.ts";
+import { createEventKeyer } from "../../worker/runs/create-event-keyer.ts";
+import { createEventOutbox } from "../../worker/runs/create-event-outbox.ts";
+import { createRunId } from "../../worker/runs/create-run-id.ts";
+import { durableStepName } from "../../worker/runs/durable-step-name.ts";
+import type { LoggedEvent } from "../../worker/runs/logged-event.ts";
+import { parseRunId } from "../../worker/runs/parse-run-id.ts";
+import { toStepConfig } from "../../worker/runs/to-step-config.ts";
 
 const usage = { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
 const base = { runId: "run-1" };

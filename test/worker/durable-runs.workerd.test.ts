@@ -2,7 +2,8 @@ import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, SELF } f
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
-import { durableStepName } from "../../worker/durable/durable-step-name.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
+import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
 import type { MemoryEntry } from "../../src/index.ts";
@@ -194,13 +195,13 @@ describe("the /v1/runs routes", () => {
     expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual(["#/durable", "#/session"]);
     expect((await SELF.fetch(new Request(`${origin}/v1/runs/${id}`, { method: "DELETE" }))).status).toBe(405);
 
-    const unbound = await createWorker().fetch(post("/v1/runs", { query: "x" }), {});
+    const unbound = await createWorker(demoWorkerOptions).fetch(post("/v1/runs", { query: "x" }), {});
     expect(unbound.status).toBe(501);
     expect(await unbound.json()).toMatchObject({ code: "not-configured" });
   });
 
   it("keep the token, CORS and preflight rules of the other routes", async () => {
-    const worker = createWorker();
+    const worker = createWorker(demoWorkerOptions);
     const guarded = { ...(env as unknown as WorkerEnv), PLANKIT_TOKEN: "correct-horse-battery", PLANKIT_CORS_ORIGINS: "https://app.example.com" };
     expect((await worker.fetch(post("/v1/runs", { query: "x" }), guarded)).status).toBe(401);
     expect((await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`), guarded)).status).toBe(401);
@@ -250,9 +251,10 @@ describe("the end of a run's event stream", () => {
 
 describe("secrets in the run routes", () => {
   it("are redacted from the status and the event log of a run, however short", async () => {
-    const worker = createWorker();
-    const secretEnv = { ...(env as unknown as WorkerEnv), OPENAI_API_KEY: "Paris", PLANKIT_TOKEN: "tok" };
-    const auth = { authorization: "Bearer tok" };
+    const worker = createWorker(demoWorkerOptions);
+    // Redaction ignores case, so a token "tok" would take the "Tok" of "Tokyo" too: this one is short and occurs nowhere.
+    const secretEnv = { ...(env as unknown as WorkerEnv), OPENAI_API_KEY: "Paris", PLANKIT_TOKEN: "t~k" };
+    const auth = { authorization: "Bearer t~k" };
     const created = await worker.fetch(post("/v1/runs", { query: "compare the populations of Tokyo and Paris and compute their ratio", durable: false, session: "secret-test" }, auth), secretEnv);
     expect(created.status).toBe(202);
     const { id } = (await created.json()) as { id: string };

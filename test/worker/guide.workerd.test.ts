@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import type { DecisionState } from "../../src/decide.ts";
 import type { PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { parseStrictSse as parseSse, type SseMessage as Message } from "./parse-strict-sse.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const origin = "https://plankit.test";
 const fast: WorkerEnv = { PLANKIT_DEMO_TOKENS_PER_SECOND: "Infinity" };
-const worker = createWorker();
+const worker = createWorker(demoWorkerOptions);
 
 function guide(body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${origin}/v1/guide`, {
@@ -99,7 +100,7 @@ describe("POST /v1/guide", () => {
         yield { type: "finish", reason: "stop" };
       },
     };
-    const custom = createWorker({ selectModel: () => ({ model, name: "custom", provider: "test" }) });
+    const custom = createWorker({ ...demoWorkerOptions, selectModel: () => ({ model, name: "custom", provider: "test" }) });
     const { response, end } = await turn("salut", undefined, custom);
     expect(response.headers.get("x-plankit-model")).toBe("custom");
     expect(end["reply"]).toBe("Bonjour !");

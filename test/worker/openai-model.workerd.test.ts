@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createStubFetch, type StubRequest } from "../ai/openai-stub.ts";
 
@@ -32,7 +33,7 @@ describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => 
     const plan = '[{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}]';
     globalThis.fetch = createStubFetch(() => ({ text: plan, chunkSize: 7, usage: { prompt_tokens: 400, completion_tokens: 30 } }), requests);
     const env: WorkerEnv = { OPENAI_API_KEY: "sk-stub-key", OPENAI_BASE_URL: "https://llm.stub.test/v1", PLANKIT_MODEL: "stub-model-7b" };
-    const response = await createWorker().fetch(
+    const response = await createWorker(demoWorkerOptions).fetch(
       new Request("https://plankit.test/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
       env,
     );
@@ -53,7 +54,7 @@ describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => 
   it("reports an upstream failure as a failed run without leaking the key", async () => {
     globalThis.fetch = createStubFetch(() => ({ text: "", status: 401 }));
     const env: WorkerEnv = { OPENAI_API_KEY: "sk-stub-key", OPENAI_BASE_URL: "https://llm.stub.test/v1" };
-    const response = await createWorker().fetch(
+    const response = await createWorker(demoWorkerOptions).fetch(
       new Request("https://plankit.test/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
       env,
     );

@@ -3,16 +3,18 @@ import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/test.ts";
 import { ToolRegistry, type PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
 import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import type { SelectedModel } from "../../worker/select-model.ts";
 import { selectModel } from "../../worker/select-model.ts";
+import { selectDemoModel } from "../../worker/demo/select-demo-model.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const origin = "https://plankit.test";
 const fast: WorkerEnv = { PLANKIT_DEMO_TOKENS_PER_SECOND: "Infinity" };
-const worker = createWorker();
+const worker = createWorker(demoWorkerOptions);
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${origin}${path}`, {
@@ -142,6 +144,7 @@ describe("POST /v1/plan", () => {
 
   it("reports a failed model with an error event, and still ends with done", async () => {
     const failing = createWorker({
+      ...demoWorkerOptions,
       selectModel: () => ({
         name: "broken",
         provider: "openai",
@@ -351,6 +354,7 @@ describe("client disconnects", () => {
   it("abort the run: the running tool sees its signal fire and stops", async () => {
     const { registry, state } = createHangingTool();
     const disconnecting = createWorker({
+      ...demoWorkerOptions,
       createTools: () => registry,
       selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
     });
@@ -368,6 +372,7 @@ describe("client disconnects", () => {
   it("are noticed by a write: a quiet stream writes heartbeat comments while its tool runs, and a cancel aborts the tool", async () => {
     const { registry, state } = createHangingTool();
     const disconnecting = createWorker({
+      ...demoWorkerOptions,
       createTools: () => registry,
       selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
     });
@@ -392,7 +397,7 @@ describe("client disconnects", () => {
         await new Promise<void>((resolve) => request.signal?.addEventListener("abort", () => resolve(), { once: true }));
       },
     };
-    const disconnecting = createWorker({ selectModel: () => ({ name: "slow", provider: "demo", model: slowModel }) });
+    const disconnecting = createWorker({ ...demoWorkerOptions, selectModel: () => ({ name: "slow", provider: "demo", model: slowModel }) });
     const response = await disconnecting.fetch(post("/v1/plan", { query: "anything" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await readUntil(reader, (sofar) => sofar.includes("event: model"));
@@ -431,16 +436,18 @@ describe("secrets", () => {
     });
     const env: WorkerEnv = { OPENAI_API_KEY: apiKey, PLANKIT_TOKEN: token };
     const auth = { authorization: `Bearer ${token}` };
-    const plan = await createWorker({ selectModel: () => leaky }).fetch(post("/v1/plan", { query: "x" }, auth), env);
+    const plan = await createWorker({ ...demoWorkerOptions, selectModel: () => leaky }).fetch(post("/v1/plan", { query: "x" }, auth), env);
     const planText = await plan.text();
     expect(planText).toContain("[redacted]");
     const run = await createWorker({
+      ...demoWorkerOptions,
       createTools: () => tools,
       selectModel: () => ({ name: "fixed", provider: "openai", model: fixedModel([{ type: "tool", name: "leak", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
     }).fetch(post("/v1/run", { query: "x" }, auth), env);
     const runText = await run.text();
     expect(runText).toContain("cannot use [redacted]");
     const broken = await createWorker({
+      ...demoWorkerOptions,
       createTools: () => {
         throw new Error(`misconfigured with ${apiKey}`);
       },
@@ -457,7 +464,7 @@ describe("secrets", () => {
     const env: WorkerEnv = { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: "https://user:pass@llm.internal.example/v1", PLANKIT_MODEL: "qwen2.5-7b-instruct" };
     expect(selectModel(env)).toMatchObject({ name: "qwen2.5-7b-instruct", provider: "openai-compatible" });
     expect(selectModel({ OPENAI_API_KEY: apiKey })).toMatchObject({ name: "gpt-4o-mini", provider: "openai" });
-    expect(selectModel({})).toMatchObject({ name: "plankit-demo (offline, scripted)", provider: "demo" });
+    expect(selectModel({}, selectDemoModel)).toMatchObject({ name: "plankit-demo (offline, scripted)", provider: "demo" });
     const response = await worker.fetch(new Request(`${origin}/v1/tools`), env);
     expect(response.headers.get("x-plankit-model")).toBe("qwen2.5-7b-instruct");
     expect(response.headers.get("x-plankit-model-provider")).toBe("openai-compatible");
@@ -477,7 +484,7 @@ describe("the demo tools in workerd", () => {
 describe("secrets of any length", () => {
   it("are redacted whole wherever they appear, in every response, streamed or not", async () => {
     // The demo model plans; the key is only a secret to keep out.
-    const worker = createWorker({ selectModel: () => selectModel(fast) });
+    const worker = createWorker({ ...demoWorkerOptions, selectModel: () => selectModel(fast, selectDemoModel) });
     const env: WorkerEnv = { ...fast, OPENAI_API_KEY: "Tokyo", PLANKIT_TOKEN: "k1" };
     const auth = { authorization: "Bearer k1" };
     const run = await worker.fetch(post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }, auth), env);
@@ -545,6 +552,7 @@ describe("a client leaving a completion that is not streamed", () => {
       },
     });
     const disconnecting = createWorker({
+      ...demoWorkerOptions,
       createTools: () => registry,
       selectModel: () => ({
         name: "fixed",

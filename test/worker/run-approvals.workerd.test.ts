@@ -1,7 +1,7 @@
 import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseRunId } from "../../worker/durable/parse-run-id.ts";
+import { parseRunId } from "../../worker/runs/parse-run-id.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
 import { readMessages, runtimeEvents, type Message } from "./read-messages.ts";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { selectModel } from "../../worker/select-model.ts";
+import { selectDemoModel } from "../../worker/demo/select-demo-model.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { parseStrictSse } from "./parse-strict-sse.ts";
 
@@ -40,7 +42,7 @@ describe("the Worker on Workers AI (an AI binding, no OpenAI settings)", () => {
     const calls: RunCall[] = [];
     const plan = '[\n{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}\n]';
     const env: WorkerEnv = { AI: createFakeAi(plan, calls), PLANKIT_MODEL: "@cf/qwen/qwen2.5-coder-32b-instruct" };
-    const response = await createWorker().fetch(
+    const response = await createWorker(demoWorkerOptions).fetch(
       new Request(`${origin}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
       env,
     );
@@ -70,6 +72,6 @@ describe("the Worker on Workers AI (an AI binding, no OpenAI settings)", () => {
     const ai = createFakeAi("[]", []);
     expect(selectModel({ AI: ai })).toMatchObject({ name: "@cf/meta/llama-3.3-70b-instruct-fp8-fast", provider: "workers-ai" });
     expect(selectModel({ AI: ai, OPENAI_API_KEY: "sk-test" })).toMatchObject({ name: "gpt-4o-mini", provider: "openai" });
-    expect(selectModel({})).toMatchObject({ provider: "demo" });
+    expect(selectModel({}, selectDemoModel)).toMatchObject({ provider: "demo" });
   });
 });

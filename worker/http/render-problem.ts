@@ -8,30 +8,24 @@ import { openAIErrorResponse } from "./openai-error-response.ts";
 import { problemResponse } from "./problem-response.ts";
 
 /**
- * Whether a path is one of the OpenAI-compatible routes
- * (`/v1/chat/completions`, `/v1/models`, `/v1/models/:id`), whose errors
- * OpenAI clients read.
- *
- * @param path - the URL path.
- * @returns whether it is.
+ * How a route answers its errors: `openai`, OpenAI's
+ * `{ error: { message, type, param, code } }` that OpenAI clients read;
+ * `problem-details`, RFC 9457 problem details.
  */
-function isOpenAIPath(path: string): boolean {
-  return path === "/v1/chat/completions" || path === "/v1/models" || path.startsWith("/v1/models/");
-}
+export type ErrorStyle = "openai" | "problem-details";
 
 /**
- * Renders a problem for the route it happened on: OpenAI's error shape on
- * the OpenAI routes, RFC 9457 problem details everywhere else.
+ * Renders a problem in the error style of the route it happened on.
  *
  * @param problem - the problem.
- * @param path - the request's path.
+ * @param style - the route's error style.
  * @returns the response.
  *
  * @example
  * ```ts
- * app.onError((error, c) => renderProblem(toProblem(error), c.req.path));
+ * app.onError((error, c) => renderProblem(error instanceof HttpProblem ? error : internalError, c.var.errorStyle));
  * ```
  */
-export function renderProblem(problem: HttpProblem, path: string): Response {
-  return isOpenAIPath(path) ? openAIErrorResponse(problem) : problemResponse(problem);
+export function renderProblem(problem: HttpProblem, style: ErrorStyle = "problem-details"): Response {
+  return style === "openai" ? openAIErrorResponse(problem) : problemResponse(problem);
 }

@@ -33,7 +33,7 @@ export function bearerTokenMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     if (token === "") return next();
     const refuse = (code: "missing-token" | "invalid-token", header: string) => () => {
       const detail = code === "missing-token" ? "This API needs an Authorization: Bearer <token> header" : "The bearer token is not valid";
-      return renderProblem(new HttpProblem(401, detail, { code, headers: { "www-authenticate": header } }), c.req.path);
+      return renderProblem(new HttpProblem(401, detail, { code, headers: { "www-authenticate": header } }), c.var.errorStyle);
     };
     return bearerAuth({
       token,

@@ -17,7 +17,7 @@ import { workerDefaults } from "../worker-defaults.ts";
  * `workerDefaults.bodyLimitBytes`, or for chats (whose bodies carry the
  * history) `workerDefaults.chatBodyLimitBytes`.
  *
- * @param kind - `api` for the plan, run, guide and runs routes; `chat` for the chat routes.
+ * @param kind - the route's `body`: `chat` for a body that carries a conversation, `api` for any other.
  * @returns the middleware.
  *
  * @example

@@ -18,7 +18,7 @@ import { workerDefaults } from "../worker-defaults.ts";
  * signal does not fire), and passes every response body of `/v1/*` — JSON, problems, event streams,
  * whole or streamed, the status routes' included — through the redactor of
  * the Worker's secrets (`OPENAI_API_KEY`, `PLANKIT_TOKEN`): each secret is
- * replaced with `[redacted]` wherever it appears, whatever its length,
+ * replaced with `[redacted]` wherever it appears, in any case, whatever its length,
  * even split across chunks (see `redactBody`). Without secrets the
  * response passes untouched but for `x-content-type-options: nosniff`,
  * which every response of `/v1/*` carries.

@@ -4,18 +4,17 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { createDemoTools } from "../demo/create-demo-tools.ts";
-import { selectModel } from "../select-model.ts";
+import { selectToolsAndModel } from "../select-tools-and-model.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
 import type { WorkerOptions } from "../worker-options.ts";
 
 /**
  * Sets what the routes read from the context: `signal` (the signal of the
  * request as it arrived, which fires when the client goes away, kept here
- * because a middleware may replace the request), `selected` (the model),
- * `registry` (the tools) and `options`. After the route, names the model
- * in `x-plankit-model` and `x-plankit-model-provider` on the response,
- * whatever it is.
+ * because a middleware may replace the request), `selected` (the model)
+ * and `registry` (the tools), both from `selectToolsAndModel`, and
+ * `options`. After the route, names the model in `x-plankit-model` and
+ * `x-plankit-model-provider` on the response, whatever it is.
  *
  * @param options - the Worker's options.
  * @returns the middleware.
@@ -26,15 +25,12 @@ import type { WorkerOptions } from "../worker-options.ts";
  * ```
  */
 export function requestContextMiddleware(options: WorkerOptions): MiddlewareHandler<WorkerAppEnv> {
-  const createTools = options.createTools ?? (() => createDemoTools());
-  const chooseModel = options.selectModel ?? selectModel;
   return async (c, next) => {
     c.set("signal", c.req.raw.signal);
     c.set("options", options);
-    const env = c.env ?? {};
-    const selected = chooseModel(env);
+    const { registry, selected } = selectToolsAndModel(options, c.env ?? {});
     c.set("selected", selected);
-    c.set("registry", createTools(env));
+    c.set("registry", registry);
     await next();
     c.res.headers.set("x-plankit-model", selected.name);
     c.res.headers.set("x-plankit-model-provider", selected.provider);

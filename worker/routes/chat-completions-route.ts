@@ -31,6 +31,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const chatCompletionsRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/chat/completions",
+  errors: "openai",
   body: "chat",
   handle: async (c) => {
     const body = await readJsonBody(c.req.raw, createChatCompletionsBodySchema(), '{"messages":[{"role":"user","content":"…"}]}');

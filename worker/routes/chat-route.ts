@@ -19,6 +19,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const chatRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/chat",
+  errors: "problem-details",
   body: "chat",
   handle: async (c) => {
     const body = await readJsonBody(c.req.raw, createChatBodySchema(c.var.registry.list().map((tool) => tool.name)), '{"messages":[…]}');

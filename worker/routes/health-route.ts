@@ -9,5 +9,6 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const healthRoute: WorkerRoute = {
   method: "GET",
   path: "/health",
+  errors: "problem-details",
   handle: (c) => c.json({ ok: true }, 200, { "cache-control": "no-store" }),
 };

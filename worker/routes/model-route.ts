@@ -14,6 +14,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const modelRoute: WorkerRoute = {
   method: "GET",
   path: "/v1/models/:id{.+}",
+  errors: "openai",
   handle: (c) => {
     const model = describeChatModel();
     const id = c.req.param("id");

@@ -23,5 +23,6 @@ export function describeChatModel(): { id: string; object: "model"; created: num
 export const modelsRoute: WorkerRoute = {
   method: "GET",
   path: "/v1/models",
+  errors: "openai",
   handle: (c) => c.json({ object: "list", data: [describeChatModel()] }, 200, { "cache-control": "no-store" }),
 };

@@ -52,11 +52,12 @@ async function* endWithDone(events: AsyncIterable<PlannerEvent>): AsyncGenerator
 export const planRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/plan",
+  errors: "problem-details",
   body: "api",
   handle: async (c) => {
-    const { selected, registry } = c.var;
+    const { selected, registry, options } = c.var;
     const body = await readJsonBody(c.req.raw, createRequestBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…"}');
-    const { planner, tools } = createRequestPlanner(selected.model, registry, body);
+    const { planner, tools } = createRequestPlanner(selected.model, registry, body, options);
     const controller = abortOnDisconnect(c.var.signal);
     const profile = body.profile as PlannerProfile | string | undefined;
     const events = planner.stream({ query: body.query, tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });

@@ -4,8 +4,8 @@
  * @module
  */
 import type { ApprovalDecision } from "../../src/index.ts";
-import { ApprovalsBodySchema } from "../durable/approvals-body-schema.ts";
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { ApprovalsBodySchema } from "../runs/approvals-body-schema.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -25,6 +25,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runApprovalsRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/approvals",
+  errors: "problem-details",
   body: "api",
   handle: async (c) => {
     const { runId, stub } = sessionOfRun(c);

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { disposeStub } from "../durable/dispose-stub.ts";
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { disposeStub } from "../runs/dispose-stub.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
@@ -17,6 +17,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runCancelRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/cancel",
+  errors: "problem-details",
   handle: async (c) => {
     const { runId, stub } = sessionOfRun(c);
     const summary = await stub.summary(runId);

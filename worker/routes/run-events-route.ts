@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -17,6 +17,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runEventsRoute: WorkerRoute = {
   method: "GET",
   path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/events",
+  errors: "problem-details",
   handle: async (c) => {
     const { runId, stub } = sessionOfRun(c);
     const forwarded = new URL("https://plan-session/events");

@@ -19,6 +19,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/run",
+  errors: "problem-details",
   body: "api",
   handle: async (c) => {
     const { selected, registry } = c.var;

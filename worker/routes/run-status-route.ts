@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { disposeStub } from "../durable/dispose-stub.ts";
-import type { DurableRunParams } from "../durable/durable-run-params.ts";
-import { sessionOfRun } from "../durable/session-of-run.ts";
+import { disposeStub } from "../runs/dispose-stub.ts";
+import type { DurableRunParams } from "../runs/durable-run-params.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
@@ -43,6 +43,7 @@ async function readWorkflowStatus(workflow: Workflow<DurableRunParams>, id: stri
 export const runStatusRoute: WorkerRoute = {
   method: "GET",
   path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}",
+  errors: "problem-details",
   handle: async (c) => {
     const { runId, session, stub } = sessionOfRun(c);
     const summary = await stub.summary(runId);

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { createRunId } from "../durable/create-run-id.ts";
-import { disposeStub } from "../durable/dispose-stub.ts";
-import type { DurableRunParams } from "../durable/durable-run-params.ts";
-import { createRunsBodySchema } from "../durable/runs-body-schema.ts";
-import { requireSessions } from "../durable/session-of-run.ts";
+import { createRunId } from "../runs/create-run-id.ts";
+import { disposeStub } from "../runs/dispose-stub.ts";
+import type { DurableRunParams } from "../runs/durable-run-params.ts";
+import { createRunsBodySchema } from "../runs/runs-body-schema.ts";
+import { requireSessions } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -23,6 +23,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const runsRoute: WorkerRoute = {
   method: "POST",
   path: "/v1/runs",
+  errors: "problem-details",
   body: "api",
   handle: async (c) => {
     const namespace = requireSessions(c);

@@ -38,7 +38,7 @@ export interface RunRequest {
  */
 export function startRun(c: Context<WorkerAppEnv>, request: RunRequest): { run: RunHandle; stop: () => void } {
   const { selected, registry, options } = c.var;
-  const { planner } = createRequestPlanner(selected.model, registry, request);
+  const { planner } = createRequestPlanner(selected.model, registry, request, options);
   const controller = abortOnDisconnect(c.var.signal);
   const profile = request.profile as PlannerProfile | string | undefined;
   const runtime = new AgentRuntime({

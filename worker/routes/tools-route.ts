@@ -12,6 +12,7 @@ import type { WorkerRoute } from "./worker-route.ts";
 export const toolsRoute: WorkerRoute = {
   method: "GET",
   path: "/v1/tools",
+  errors: "problem-details",
   handle: (c) => {
     const { name, provider } = c.var.selected;
     return c.json({ model: { name, provider }, tools: c.var.registry.list() }, 200, { "cache-control": "no-store" });

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel, PlanModelRequest } from "../../model/plan-model.ts";
 import { buildIntegrationPrompt } from "../../planner/build-integration-prompt.ts";
 import { integrationResults, renderTemplateReply } from "./finish-run.ts";
@@ -19,14 +20,15 @@ import type { StepEntry } from "./step-table.ts";
  * @param core - the run.
  * @param replies - its reply.
  * @param model - the run's model (counted, budgeted, bounded), if any.
+ * @param failure - what made the run fail, for a template answer with nothing else to say.
  * @returns resolves after `reply` (or once the run ended meanwhile).
  *
  * @example
  * ```ts
- * await answerRun(core, replies, model);
+ * await answerRun(core, replies, model, undefined);
  * ```
  */
-export async function answerRun(core: RunCore, replies: Replies, model: PlanModel | undefined): Promise<void> {
+export async function answerRun(core: RunCore, replies: Replies, model: PlanModel | undefined, failure: RuntimeErrorInfo | undefined): Promise<void> {
   if (replies.finishStreaming(false)) return;
   let last: StepEntry | undefined;
   for (const entry of core.table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
@@ -36,7 +38,7 @@ export async function answerRun(core: RunCore, replies: Replies, model: PlanMode
   }
   const integrated = await integrate(core, replies, model);
   if (core.isEnded()) return;
-  if (integrated === undefined) answerWithTemplate(core, replies);
+  if (integrated === undefined) answerWithTemplate(core, replies, failure);
   else core.emit({ type: "reply", text: integrated, source: "model" });
 }
 
@@ -45,14 +47,15 @@ export async function answerRun(core: RunCore, replies: Replies, model: PlanMode
  *
  * @param core - the run.
  * @param replies - its reply.
+ * @param failure - what made the run fail, said when there is nothing else.
  *
  * @example
  * ```ts
  * answerWithTemplate(core, replies); // reply-delta, then reply with source "template"
  * ```
  */
-export function answerWithTemplate(core: Pick<RunCore, "table" | "emit">, replies: Replies): void {
-  const text = renderTemplateReply(core.table);
+export function answerWithTemplate(core: Pick<RunCore, "table" | "emit">, replies: Replies, failure?: RuntimeErrorInfo): void {
+  const text = renderTemplateReply(core.table, failure);
   replies.write(text);
   core.emit({ type: "reply", text, source: "template" });
 }

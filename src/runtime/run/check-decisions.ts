@@ -53,7 +53,7 @@ function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRe
   const embedded = new Set<string>();
   for (const reference of findReferences(copy)) {
     if (reference.id !== CONTEXT_REFERENCE_ROOT && !entry.deps.includes(reference.id)) {
-      throw new PlankitError("invalid-approval", `Edited arguments of step "${step.id}" reference step "${reference.id}", which it does not depend on (${reference.pointer === "" ? "/" : reference.pointer})`);
+      throw new PlankitError("invalid-approval", `Edited arguments of step "${step.id}" reference step "${reference.id}", which it does not depend on (${reference.pointer})`);
     }
     (reference.exact ? exact : embedded).add(reference.pointer);
   }

@@ -12,9 +12,11 @@ import type { IntegrationResult } from "../../planner/build-integration-prompt.t
 import type { StepEntry, StepTable } from "./step-table.ts";
 
 /**
- * The fixed answer when no reply step ran and no model integrated one.
+ * The fixed answer when no reply step ran and no model integrated one: the
+ * results, what was not done, or, when there is nothing, what went wrong.
  *
  * @param table - the run's steps.
+ * @param failure - what made the run fail, if anything.
  * @returns the text.
  *
  * @example
@@ -22,7 +24,7 @@ import type { StepEntry, StepTable } from "./step-table.ts";
  * renderTemplateReply(table); // "Results:\n- s1 (weather): {\"temp\":21}"
  * ```
  */
-export function renderTemplateReply(table: StepTable): string {
+export function renderTemplateReply(table: StepTable, failure?: RuntimeErrorInfo): string {
   const lines: string[] = [];
   const declined = declinedSteps(table);
   for (const entry of table.order) {
@@ -33,7 +35,8 @@ export function renderTemplateReply(table: StepTable): string {
     else if (declined.has(entry.step.id)) lines.push(`- ${label} was not done: ${notDoneReason(entry, declined)}`);
     else if (entry.status === "skipped" && entry.skipCode !== "replaced") lines.push(`- ${label} was not done (${entry.skipCode ?? "skipped"})`);
   }
-  return lines.length === 0 ? "(no valid reply)" : `Results:\n${lines.join("\n")}`;
+  if (lines.length > 0) return `Results:\n${lines.join("\n")}`;
+  return failure === undefined ? "(no valid reply)" : `No answer: ${failure.message}`;
 }
 
 /**

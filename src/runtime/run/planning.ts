@@ -171,7 +171,7 @@ export class Planning {
    */
   #end(done: PlannerDone | undefined, error: RuntimeErrorInfo | undefined): void {
     this.#ended = true;
-    const clean = error === undefined && done?.clean === true;
+    const clean = error === undefined && done?.clean === true && this.#turns.source.lost !== true;
     this.#turns.source.state = clean ? "clean" : "unclean";
     const usage = done?.usage;
     const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {

@@ -313,15 +313,14 @@ export class RunExecution {
    */
   #register(planned: PlanStep, source: StepSource): StepEntry | undefined {
     // The run's own frozen copy: neither the planner nor a consumer of `step-planned` can change what runs.
-    const step = snapshotValue(planned, { freeze: true, what: `Step "${planned.id}"` }) as PlanStep;
-    if (this.#table.has(step.id)) {
-      this.#event({
-        type: "step-issue",
-        issue: { code: "duplicate-id", index: this.#table.order.length, stepId: step.id, path: "/steps", message: `Step id "${step.id}" is already taken; the step was dropped` },
-        action: "dropped",
-      });
-      return undefined;
+    let step: PlanStep;
+    try {
+      step = snapshotValue(planned, { freeze: true, what: `Step "${planned.id}"` }) as PlanStep;
+    } catch (error) {
+      // A step that is not JSON (NaN, a function) cannot be carried in events: it is dropped, and its source lost it.
+      return this.#drop(source, planned.id, "invalid-step", toErrorInfo(error, "invalid-step").message);
     }
+    if (this.#table.has(step.id)) return this.#drop(source, step.id, "duplicate-id", `Step id "${step.id}" is already taken; the step was dropped`);
     const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
     const entry = this.#table.add(step, source);
     if (mode !== undefined) this.#approvals.track(entry, mode);
@@ -331,6 +330,18 @@ export class RunExecution {
     return entry;
   }
 
+
+  /**
+   * Drops a step the run cannot take; its source lost it, so none of its side effects run.
+   *
+   * @returns `undefined`, for {@link RunExecution.#register}.
+   */
+  #drop(source: StepSource, stepId: string, code: "invalid-step" | "duplicate-id", message: string): undefined {
+    source.lost = true;
+    if (source.state === "clean") source.state = "unclean";
+    this.#event({ type: "step-issue", issue: { code, index: this.#table.order.length, stepId, path: "/steps", message }, action: "dropped" });
+    return undefined;
+  }
 
   /** Moves the run on after any change; re-entrant calls are folded into a loop. */
   #settle(): void {
@@ -418,12 +429,13 @@ export class RunExecution {
 
   /** Emits the reply, writes memory and ends the run. */
   async #finish(): Promise<void> {
-    await answerRun(this.#core, this.#replies, this.#model);
+    const failure = findRunFailure(this.#table, this.#stopError, this.#planning.error);
+    await answerRun(this.#core, this.#replies, this.#model, failure);
     if (this.#isEnded()) return;
-    const reason: RunEndReason = this.#limits.hit ? "budget" : findRunFailure(this.#table, this.#stopError, this.#planning.error) === undefined ? "completed" : "failed";
+    const reason: RunEndReason = this.#limits.hit ? "budget" : failure === undefined ? "completed" : "failed";
     await rememberRun(this.#core, reason, this.#reducer.state);
     if (this.#isEnded()) return;
-    this.#end(reason, reason === "failed" || reason === "budget" ? findRunFailure(this.#table, this.#stopError, this.#planning.error) : undefined);
+    this.#end(reason, reason === "failed" || reason === "budget" ? failure : undefined);
   }
 
   /**

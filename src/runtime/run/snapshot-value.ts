@@ -8,8 +8,9 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 /**
  * Copies a JSON-like value: plain data is copied, getters are read once,
  * `toJSON` (dates) is applied, and the copy is frozen when asked. Functions,
- * BigInts, symbols and cycles cannot be carried in events or history, so
- * they throw.
+ * BigInts, symbols, cycles and numbers JSON cannot hold (`NaN`, `Infinity`,
+ * `-Infinity`) cannot be carried in events or history, so they throw; `-0`
+ * is kept.
  *
  * @param value - a step result or arguments.
  * @param options - `freeze` makes the copy deeply immutable; `what` names the value in errors.
@@ -28,8 +29,10 @@ export function snapshotValue(value: unknown, options: { freeze: boolean; what: 
   };
   const visit = (current: unknown, path: string): unknown => {
     switch (typeof current) {
-      case "string":
       case "number":
+        // JSON has no NaN or infinity: the log would say null while history said NaN.
+        return Number.isFinite(current) ? current : fail(path, String(current));
+      case "string":
       case "boolean":
       case "undefined":
         return current;

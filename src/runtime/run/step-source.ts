@@ -22,6 +22,8 @@ export interface StepSource {
   readonly attempt: number;
   /** `streaming` while steps may still arrive; then `clean` (finished normally and validated) or `unclean`. */
   state: "streaming" | "clean" | "unclean";
+  /** The run dropped a step of it (a taken id, a step that is not JSON): it can end only unclean. */
+  lost?: boolean;
   /** Side-effecting steps of an unclean source that were skipped for it (`unsafe-plan`): its reply would report on them. */
   withheld?: number;
 }

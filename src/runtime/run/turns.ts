@@ -43,7 +43,7 @@ export class Turns {
    */
   next(clean: boolean): StepSource {
     const ended = this.#source;
-    ended.state = clean ? "clean" : "unclean";
+    ended.state = clean && ended.lost !== true ? "clean" : "unclean";
     this.#source = { kind: "plan", attempt: ended.attempt + 1, state: "streaming" };
     return ended;
   }

@@ -11,6 +11,7 @@
 import { createScriptedModel } from "../../../src/test.ts";
 import type { ToolRegistry } from "../../../src/index.ts";
 import { createWorker } from "../../../worker/create-worker.ts";
+import { demoWorkerOptions } from "../../../worker/demo/demo-worker-options.ts";
 import { createDemoTools } from "../../../worker/demo/create-demo-tools.ts";
 import type { WorkerEnv } from "../../../worker/worker-env.ts";
 
@@ -50,8 +51,9 @@ const countingPlan = [
   { type: "reply", text: "Counted {{s3.done}} calls." },
 ];
 
-const demo = createWorker({ createTools });
+const demo = createWorker({ ...demoWorkerOptions, createTools });
 const counting = createWorker({
+  ...demoWorkerOptions,
   createTools,
   selectModel: () => ({ name: "counting (scripted)", provider: "demo", model: createScriptedModel({ responses: () => JSON.stringify(countingPlan) }) }),
 });

@@ -81,8 +81,9 @@ export function createSqlMemoryStore(sql: SqlStorage, options: SqlMemoryStoreOpt
       return ranked.read(query);
     },
     async write(entry: MemoryEntry) {
-      const content = canonicalJson(entry.content ?? null);
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(content)));
+      // The key tells NaN from null; the stored text is plain JSON, which reading parses.
+      const content = JSON.stringify(entry.content ?? null) ?? "null";
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(entry.content ?? null))));
       const hex = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
       prepare();
       sql.exec("INSERT OR IGNORE INTO memory (run_id, kind, digest, query, content, at) VALUES (?, ?, ?, ?, ?, ?)", entry.runId, entry.kind, hex, entry.query, content, entry.at);

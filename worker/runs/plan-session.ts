@@ -222,14 +222,16 @@ export class PlanSession extends DurableObject<WorkerEnv> {
 
   /**
    * The planner, tools and model of a session run. Override it in a
-   * subclass to run other tools or another model (and `PlanWorkflow`'s
-   * hook of the same name for durable runs).
+   * subclass to give the application's tools and model (and `PlanWorkflow`'s
+   * hook of the same name for durable runs), as `worker/index.ts` does with
+   * the demo's.
    *
    * @param params - the run's parameters.
-   * @returns the setup; by default `createRunSetup(env, params)`.
+   * @returns the setup; by default `createRunSetup(env, params, {})`: no
+   *   tools, and the model the environment configures.
    */
   protected createSetup(params: DurableRunParams): RunSetup {
-    return createRunSetup(this.env, params);
+    return createRunSetup(this.env, params, {});
   }
 
   /**

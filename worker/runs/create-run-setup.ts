@@ -5,10 +5,10 @@
  */
 import type { PlanModel, Planner, PlannerProfile, ToolPolicy, ToolRegistry } from "../../src/index.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
-import { createDemoTools } from "../demo/create-demo-tools.ts";
-import { selectModel, type SelectedModel } from "../select-model.ts";
-import { workerDefaults } from "../worker-defaults.ts";
+import type { SelectedModel } from "../select-model.ts";
+import { selectToolsAndModel } from "../select-tools-and-model.ts";
 import type { WorkerEnv } from "../worker-env.ts";
+import type { WorkerOptions } from "../worker-options.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 
 /** What a run needs, built from the environment and the run's parameters. */
@@ -34,27 +34,30 @@ export interface RunSetup {
 }
 
 /**
- * Builds a run's planner, tools and model the way `POST /v1/run` does: the
- * demo tools, the model `selectModel` picks from the environment, and the
+ * Builds a run's planner, tools and model the way `POST /v1/run` does from
+ * the same options: the tools and model of `selectToolsAndModel`, the
  * planner of `createRequestPlanner` (every tool, or the `tools` the request
- * named, and the request's `maxSteps`), and the approval policy of
- * `workerDefaults.approvalPolicy` (`save_note` needs approval). The session object and the Workflow call it on
- * their own side, since they cannot receive live objects from the request.
+ * named, and the request's `maxSteps`), and the options' `approvalPolicy`.
+ * The session object and the Workflow call it on their own side (from
+ * their `createSetup`), since they cannot receive live objects from the
+ * request.
  *
  * @param env - the Worker's environment.
  * @param params - the run's parameters.
+ * @param options - the Worker's options (the application's tools, model and approval policy).
  * @returns the setup.
+ * @throws {HttpProblem} 503 `model-not-configured` (see `selectModel`).
  *
  * @example
  * ```ts
- * const { planner, registry, model } = createRunSetup(env, { runId, session, query: "21*2+5?" });
+ * const { planner, registry, model } = createRunSetup(env, { tools: ["calculator"] }, { createTools: () => createMyTools() });
  * ```
  */
-export function createRunSetup(env: WorkerEnv, params: Pick<DurableRunParams, "tools" | "maxSteps" | "profile">): RunSetup {
-  const registry = createDemoTools();
-  const selected = selectModel(env);
-  const { planner } = createRequestPlanner(selected.model, registry, params);
-  const setup: RunSetup = { registry, planner, model: selected.model, selected, policy: workerDefaults.approvalPolicy };
+export function createRunSetup(env: WorkerEnv, params: Pick<DurableRunParams, "tools" | "maxSteps" | "profile">, options: WorkerOptions): RunSetup {
+  const { registry, selected } = selectToolsAndModel(options, env);
+  const { planner } = createRequestPlanner(selected.model, registry, params, options);
+  const setup: RunSetup = { registry, planner, model: selected.model, selected };
+  if (options.approvalPolicy !== undefined) setup.policy = options.approvalPolicy;
   if (params.profile !== undefined) setup.profile = params.profile;
   return setup;
 }

@@ -19,7 +19,8 @@ import { executeDurableRun, type DurableRunResult } from "./execute-durable-run.
  * `approval` event (`step.waitForEvent`, which `POST /v1/runs/:id/approvals`
  * sends) — see `executeDurableRun`. Events and memory go to the
  * run's session object (`PLAN_SESSION`). Override {@link PlanWorkflow.createSetup}
- * in a subclass to run other tools or another model.
+ * in a subclass to give the application's tools and model, as
+ * `worker/index.ts` does with the demo's.
  *
  * @example
  * ```toml
@@ -58,9 +59,10 @@ export class PlanWorkflow extends WorkflowEntrypoint<WorkerEnv, DurableRunParams
    * The run's planner, tools and model.
    *
    * @param params - the run's parameters.
-   * @returns the setup; by default `createRunSetup(env, params)`.
+   * @returns the setup; by default `createRunSetup(env, params, {})`: no
+   *   tools, and the model the environment configures.
    */
   protected createSetup(params: DurableRunParams): RunSetup {
-    return createRunSetup(this.env, params);
+    return createRunSetup(this.env, params, {});
   }
 }
