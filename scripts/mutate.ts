@@ -29,7 +29,9 @@ for (let index = 0; index < args.length; index += 1) {
   else targets.push(arg);
 }
 if (targets.length === 0) {
-  console.error("usage: npm run mutate -- <src/file.ts[:start-end]>... [--tests test/a.test.ts,test/b.test.ts] [stryker options]");
+  console.error(
+    "usage: npm run mutate -- <src/file.ts[:start-end]>... [--tests test/a.test.ts,test/b.test.ts] [stryker options]",
+  );
   process.exit(2);
 }
 for (const target of targets) {
@@ -57,7 +59,9 @@ function listTestFiles(folder: string): string[] {
 if (tests.length === 0) {
   const names = targets.flatMap((target) => {
     const source = readFileSync(join(root, target.replace(/:\d+-\d+$/u, "")), "utf8");
-    return [...source.matchAll(/^export (?:async )?(?:function\*? ?|class |const )([A-Za-z_$][\w$]*)/gmu)].map((match) => match[1] ?? "");
+    return [...source.matchAll(/^export (?:async )?(?:function\*? ?|class |const )([A-Za-z_$][\w$]*)/gmu)].map(
+      (match) => match[1] ?? "",
+    );
   });
   const pattern = new RegExp(`\\b(?:${names.join("|")})\\b`, "u");
   for (const file of listTestFiles(join(root, "test"))) {
@@ -70,8 +74,12 @@ if (tests.length === 0) {
 }
 console.log(`mutating ${targets.join(", ")}\nagainst ${tests.join(", ")}`);
 const stryker = join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js");
-const result = spawnSync(process.execPath, [stryker, "run", "--mutate", targets.join(","), "--testFiles", tests.join(","), ...passThrough], {
-  cwd: root,
-  stdio: "inherit",
-});
+const result = spawnSync(
+  process.execPath,
+  [stryker, "run", "--mutate", targets.join(","), "--testFiles", tests.join(","), ...passThrough],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 process.exitCode = result.status ?? 1;

@@ -17,7 +17,11 @@ const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "")
 const { bytes } = await buildDemo(root);
 console.log(`Built the web demo (main.js ${(bytes / 1024).toFixed(1)} KiB); starting wrangler dev…`);
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-const child = spawn(process.execPath, [wrangler, "dev", ...process.argv.slice(2)], { cwd: root, env: wranglerEnvironment(), stdio: "inherit" });
+const child = spawn(process.execPath, [wrangler, "dev", ...process.argv.slice(2)], {
+  cwd: root,
+  env: wranglerEnvironment(),
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
   process.exitCode = code ?? (signal === null ? 1 : 128);

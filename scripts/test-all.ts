@@ -10,16 +10,16 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { checkLayers } from "./lib/check-layers.ts";
+import { checkPackage } from "./lib/check-package.ts";
+import { checkSize } from "./lib/check-size.ts";
+import { checkUnused } from "./lib/check-unused.ts";
 import { listPortableTestFiles } from "./lib/portable-test-files.ts";
 import { runRuntime, runtimes } from "./lib/run-runtime.ts";
 import { runVitest } from "./lib/run-vitest.ts";
 import type { RuntimeResult } from "./lib/runtime-result.ts";
 import { printSummary } from "./lib/summary.ts";
 import { typecheck } from "./lib/typecheck-projects.ts";
-import { checkPackage } from "./lib/check-package.ts";
-import { checkSize } from "./lib/check-size.ts";
-import { checkLayers } from "./lib/check-layers.ts";
-import { checkUnused } from "./lib/check-unused.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const started = Date.now();
@@ -42,11 +42,10 @@ console.log("\n=== e2e ===\n");
 results.push(await runVitest("e2e", root));
 
 const testsPassed = printSummary(results, listPortableTestFiles(root));
-console.log(
-  failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`,
-);
+console.log(failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`);
 console.log(sizeOk ? "Package lint and bundle sizes passed." : "Package lint or bundle sizes FAILED (see above).");
 console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 console.log(layerProblems.length === 0 ? "Layers hold." : "Layers FAILED (see above).");
 console.log(unusedOk ? "Nothing unused." : "Unused code FAILED (see above).");
-process.exitCode = testsPassed && failedProjects.length === 0 && sizeOk && unusedOk && layerProblems.length === 0 ? 0 : 1;
+process.exitCode =
+  testsPassed && failedProjects.length === 0 && sizeOk && unusedOk && layerProblems.length === 0 ? 0 : 1;

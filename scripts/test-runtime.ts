@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { listPortableTestFiles } from "./lib/portable-test-files.ts";
-import { runRuntime, runtimes, type Runtime } from "./lib/run-runtime.ts";
+import { type Runtime, runRuntime, runtimes } from "./lib/run-runtime.ts";
 import type { RuntimeResult } from "./lib/runtime-result.ts";
 import { printSummary } from "./lib/summary.ts";
 
@@ -16,7 +16,9 @@ const root = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "")
 const requested = process.argv.slice(2);
 const unknown = requested.filter((name) => !(runtimes as readonly string[]).includes(name));
 if (requested.length === 0 || unknown.length > 0) {
-  console.error(`usage: node scripts/test-runtime.ts <${runtimes.join("|")}>...${unknown.length > 0 ? ` (unknown: ${unknown.join(", ")})` : ""}`);
+  console.error(
+    `usage: node scripts/test-runtime.ts <${runtimes.join("|")}>...${unknown.length > 0 ? ` (unknown: ${unknown.join(", ")})` : ""}`,
+  );
   process.exit(2);
 }
 const state = {};

@@ -5,6 +5,16 @@
  *
  * @module
  */
+
+export { createRunState, type RunStateReducer } from "./events/create-run-state.ts";
+export type { Dialog, DialogMessage } from "./events/dialog.ts";
+export { encodeJsonl } from "./events/encode-jsonl.ts";
+export { encodeSse } from "./events/encode-sse.ts";
+export { formatSse, formatSseComment, type SseMessage } from "./events/format-sse.ts";
+export { JsonlEncoderStream } from "./events/jsonl-encoder-stream.ts";
+export { parseJsonl } from "./events/parse-jsonl.ts";
+export { replay } from "./events/replay.ts";
+export type { ReflectionRecord, RunState, StepApproval, StepState, StepStatus } from "./events/run-state.ts";
 export type {
   ApprovalDecisionEvent,
   ApprovalRequestEvent,
@@ -31,15 +41,6 @@ export type {
   StepSkippedEvent,
   StepStartEvent,
 } from "./events/runtime-event.ts";
-export type { ReflectionRecord, RunState, StepApproval, StepState, StepStatus } from "./events/run-state.ts";
-export { createRunState, type RunStateReducer } from "./events/create-run-state.ts";
-export { replay } from "./events/replay.ts";
-export { encodeJsonl } from "./events/encode-jsonl.ts";
-export { toJsonl } from "./events/to-jsonl.ts";
-export { parseJsonl } from "./events/parse-jsonl.ts";
-export { encodeSse } from "./events/encode-sse.ts";
-export { formatSse, formatSseComment, type SseMessage } from "./events/format-sse.ts";
-export { JsonlEncoderStream } from "./events/jsonl-encoder-stream.ts";
 export { SseEncoderStream } from "./events/sse-encoder-stream.ts";
+export { toJsonl } from "./events/to-jsonl.ts";
 export { toReadableStream } from "./events/to-readable-stream.ts";
-export type { Dialog, DialogMessage } from "./events/dialog.ts";

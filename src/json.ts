@@ -13,7 +13,7 @@ export {
   type JsonStreamParserOptions,
   type PartialString,
 } from "./json/create-json-stream-parser.ts";
+export { JsonElementStream } from "./json/json-element-stream.ts";
 export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
 export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";
-export { JsonElementStream } from "./json/json-element-stream.ts";
 export { canonicalJson } from "./shared/canonical-json.ts";

@@ -4,7 +4,12 @@
  *
  * @module
  */
-export { toChatCompletionChunks, type ChatCompletionChunk, type ChatCompletionChunkOptions } from "./openai/to-chat-completion-chunks.ts";
+
+export { type ChatCompletion, collectChatCompletion } from "./openai/collect-chat-completion.ts";
 export { fromChatMessages } from "./openai/from-chat-messages.ts";
+export {
+  type ChatCompletionChunk,
+  type ChatCompletionChunkOptions,
+  toChatCompletionChunks,
+} from "./openai/to-chat-completion-chunks.ts";
 export { toChatCompletionStream } from "./openai/to-chat-completion-stream.ts";
-export { collectChatCompletion, type ChatCompletion } from "./openai/collect-chat-completion.ts";

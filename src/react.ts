@@ -6,5 +6,6 @@
  *
  * @module
  */
-export { useRun, type UseRunResult } from "./react/use-run.ts";
+
 export type { RunElementProps } from "./react/run-elements-jsx.ts";
+export { type UseRunResult, useRun } from "./react/use-run.ts";

@@ -10,7 +10,7 @@ export {
   type ScriptedModel,
   type ScriptedModelOptions,
   type ScriptedResponder,
-  type ScriptedResponsesByPurpose,
   type ScriptedResponse,
+  type ScriptedResponsesByPurpose,
 } from "./model/create-scripted-model.ts";
 export { createFixedPlanner, type FixedPlanner, type FixedPlannerOptions } from "./planner/create-fixed-planner.ts";

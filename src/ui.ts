@@ -10,16 +10,30 @@
  */
 import { defineRunElements } from "./ui/define-run-elements.ts";
 
-export { createRunStore, type RunConnection, type RunHandleLike, type RunSource, type RunStore, type RunStoreOptions } from "./ui/create-run-store.ts";
-export type { RunEventFormat } from "./ui/read-run-events.ts";
-export { defineRunElements } from "./ui/define-run-elements.ts";
-export { layoutPlanGraph, type GraphEdge, type GraphInput, type GraphLayout, type GraphLayoutOptions, type GraphNode } from "./ui/layout-plan-graph.ts";
-export { parseEditedArguments, type EditedArguments } from "./ui/parse-edited-arguments.ts";
 export type { DecisionEventDetail } from "./ui/approval-element.ts";
-export { RunElement } from "./ui/run-element.ts";
-export { PlanGraphElement } from "./ui/plan-graph-element.ts";
-export { StepsElement } from "./ui/steps-element.ts";
 export { ApprovalElement } from "./ui/approval-element.ts";
+export {
+  createRunStore,
+  type RunConnection,
+  type RunHandleLike,
+  type RunSource,
+  type RunStore,
+  type RunStoreOptions,
+} from "./ui/create-run-store.ts";
+export { defineRunElements } from "./ui/define-run-elements.ts";
+export {
+  type GraphEdge,
+  type GraphInput,
+  type GraphLayout,
+  type GraphLayoutOptions,
+  type GraphNode,
+  layoutPlanGraph,
+} from "./ui/layout-plan-graph.ts";
+export { type EditedArguments, parseEditedArguments } from "./ui/parse-edited-arguments.ts";
+export { PlanGraphElement } from "./ui/plan-graph-element.ts";
+export type { RunEventFormat } from "./ui/read-run-events.ts";
 export { ReplyElement } from "./ui/reply-element.ts";
+export { RunElement } from "./ui/run-element.ts";
+export { StepsElement } from "./ui/steps-element.ts";
 
 defineRunElements();

@@ -8,7 +8,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const doc = readFileSync(`${root}docs/formats.md`, "utf8");
 
 /** Every example of the page: a text block, "reads as" or "parses as", then a json block. */
-const examples = [...doc.matchAll(/(`{3,4})text\n([\s\S]*?)\n\1\n\n(reads|parses) as\n\n```json\n([\s\S]*?)\n```/gu)].map((match) => ({
+const examples = [
+  ...doc.matchAll(/(`{3,4})text\n([\s\S]*?)\n\1\n\n(reads|parses) as\n\n```json\n([\s\S]*?)\n```/gu),
+].map((match) => ({
   text: match[2]!,
   how: match[3] as "reads" | "parses",
   expected: JSON.parse(match[4]!) as unknown,
@@ -44,7 +46,10 @@ describe("docs/formats.md", () => {
       const parser = createJsonStreamParser();
       parser.write(written!);
       expect(parser.end(), written).toEqual(JSON.parse(read!));
-      expect(parser.repairs.map((repair) => repair.kind), written).toContain(kind);
+      expect(
+        parser.repairs.map((repair) => repair.kind),
+        written,
+      ).toContain(kind);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { pathToFileURL, fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -14,7 +14,9 @@ interface CodeBlock {
 
 /** The Markdown pages whose TypeScript blocks must run: the README and every page in docs/. */
 function pages(): string[] {
-  const docs = readdirSync(`${root}docs`).filter((name) => name.endsWith(".md")).sort();
+  const docs = readdirSync(`${root}docs`)
+    .filter((name) => name.endsWith(".md"))
+    .sort();
   return ["README.md", ...docs.map((name) => `docs/${name}`)];
 }
 
@@ -35,8 +37,15 @@ function blocksOf(page: string): CodeBlock[] {
  */
 function withSourceImports(code: string): string {
   return code
-    .replace(/from "plankit(?:\/([a-z]+))?"/gu, (_whole, entry: string | undefined) => `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`)
-    .replace(/from "\.\/([^"]+)"/gu, (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`);
+    .replace(
+      /from "plankit(?:\/([a-z]+))?"/gu,
+      (_whole, entry: string | undefined) =>
+        `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`,
+    )
+    .replace(
+      /from "\.\/([^"]+)"/gu,
+      (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`,
+    );
 }
 
 /** What the block promises to print: the `// text` comments after `console.log(…);`, in order. */
@@ -72,9 +81,19 @@ describe("every TypeScript block of the README and docs/", () => {
     }
     it(`${block.page}:${block.line} runs and prints what it promises`, () => {
       writeFileSync(file, withSourceImports(block.code));
-      const output = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 30_000, cwd: `${root}.tmp/docs` });
+      const output = execFileSync(process.execPath, [file], {
+        encoding: "utf8",
+        timeout: 30_000,
+        cwd: `${root}.tmp/docs`,
+      });
       const promised = promisedOutput(block.code);
-      if (promised.length > 0) expect(output.trim().split("\n").map((line) => line.trim())).toEqual(promised);
+      if (promised.length > 0)
+        expect(
+          output
+            .trim()
+            .split("\n")
+            .map((line) => line.trim()),
+        ).toEqual(promised);
     });
   }
 });

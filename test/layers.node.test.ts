@@ -33,32 +33,52 @@ describe("the layers of src/", () => {
       "tools/registry.ts": '\nimport { x } from "../index.ts";\nexport const y = import("../extras/more.ts");\n',
       "extras/more.ts": "export const more = 1;\n",
     });
-    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["src/extras/more.ts:1", "src/runtime/run.ts:1", "src/tools/registry.ts:2", "src/tools/registry.ts:3"]);
-    expect(checkLayers(base).find((problem) => problem.file === "src/runtime/run.ts")?.message).toContain('src/runtime imports "../decide/decide.ts" from src/decide, a higher layer');
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual([
+      "src/extras/more.ts:1",
+      "src/runtime/run.ts:1",
+      "src/tools/registry.ts:2",
+      "src/tools/registry.ts:3",
+    ]);
+    expect(checkLayers(base).find((problem) => problem.file === "src/runtime/run.ts")?.message).toContain(
+      'src/runtime imports "../decide/decide.ts" from src/decide, a higher layer',
+    );
   });
 
   it("name a Worker or demo import of a module behind the public entries", () => {
-    const base = tree("consumer", { "index.ts": 'export * from "./tools/registry.ts";\n', "tools/registry.ts": "export const registry = 1;\n" });
+    const base = tree("consumer", {
+      "index.ts": 'export * from "./tools/registry.ts";\n',
+      "tools/registry.ts": "export const registry = 1;\n",
+    });
     mkdirSync(join(base, "worker"), { recursive: true });
-    writeFileSync(join(base, "worker", "index.ts"), 'import { registry } from "../src/index.ts";\n\nimport { registry as again } from "../src/tools/registry.ts";\n');
+    writeFileSync(
+      join(base, "worker", "index.ts"),
+      'import { registry } from "../src/index.ts";\n\nimport { registry as again } from "../src/tools/registry.ts";\n',
+    );
     expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["worker/index.ts:3"]);
-    expect(checkLayers(base)[0]?.message).toContain('worker/ imports "../src/tools/registry.ts", a module behind plankit\'s entries');
+    expect(checkLayers(base)[0]?.message).toContain(
+      'worker/ imports "../src/tools/registry.ts", a module behind plankit\'s entries',
+    );
   });
 
   it("name a Worker file outside worker/demo/ that imports the demo, and let worker/index.ts compose them", () => {
     const base = tree("demo-boundary", { "index.ts": "export const core = 1;\n" });
     const files: Record<string, string> = {
       "worker/demo/create-demo-tools.ts": 'import { core } from "../../src/index.ts";\nexport const tools = core;\n',
-      "worker/demo/demo-options.ts": 'import { tools } from "./create-demo-tools.ts";\nexport const options = { tools };\n',
+      "worker/demo/demo-options.ts":
+        'import { tools } from "./create-demo-tools.ts";\nexport const options = { tools };\n',
       "worker/index.ts": 'import { options } from "./demo/demo-options.ts";\nexport default options;\n',
-      "worker/routes/guide-route.ts": 'import { core } from "../../src/index.ts";\nimport type { options } from "../demo/demo-options.ts";\n',
+      "worker/routes/guide-route.ts":
+        'import { core } from "../../src/index.ts";\nimport type { options } from "../demo/demo-options.ts";\n',
       "worker/demo-free.ts": 'export const free = import("./demo/create-demo-tools.ts");\n',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(base, path, ".."), { recursive: true });
       writeFileSync(join(base, path), text);
     }
-    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual(["worker/demo-free.ts:1", "worker/routes/guide-route.ts:2"]);
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual([
+      "worker/demo-free.ts:1",
+      "worker/routes/guide-route.ts:2",
+    ]);
     expect(checkLayers(base)[1]?.message).toContain('imports "../demo/demo-options.ts" from worker/demo/');
   });
 });

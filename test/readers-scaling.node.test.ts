@@ -69,9 +69,11 @@ function endQuietly(end: () => unknown): void {
 /** Adversarial texts of about `size` characters. */
 const inputs: Record<string, (size: number) => string> = {
   "leading whitespace": (size) => `${" \n\t".repeat(size / 3)}[{"id":"s1","type":"reply","text":"hi"}]`,
-  "prose before the JSON": (size) => `${"Let me think about which tool to use. ".repeat(size / 38)}[{"type":"reply","text":"hi"}]`,
+  "prose before the JSON": (size) =>
+    `${"Let me think about which tool to use. ".repeat(size / 38)}[{"type":"reply","text":"hi"}]`,
   "prose with stray brackets": (size) => `${'a [b {c (d <e "x: '.repeat(size / 16)}[1]`,
-  "a long think block": (size) => `<think>${"maybe [1] or {\"a\": 2} < > ".repeat(size / 26)}</think>\n[{"type":"reply","text":"hi"}]`,
+  "a long think block": (size) =>
+    `<think>${'maybe [1] or {"a": 2} < > '.repeat(size / 26)}</think>\n[{"type":"reply","text":"hi"}]`,
   "an unterminated string": (size) => `[{"type":"reply","text":"${"word ".repeat(size / 5)}`,
   "an unterminated call": (size) => `get_weather(a="${"word ".repeat(size / 5)}`,
   "many small elements": (size) => `[${'{"type":"reply","text":"x"},'.repeat(size / 28)}{"type":"reply","text":"y"}]`,
@@ -86,8 +88,19 @@ const inputs: Record<string, (size: number) => string> = {
  * (the filter behind an async iterator) look at leading text only.
  */
 const only: Record<string, ReadonlySet<string>> = {
-  "JSON stream parser (strict)": new Set(["leading whitespace", "an unterminated string", "many small elements", "a long number", "unclosed openers"]),
-  "reasoning filter": new Set(["leading whitespace", "prose before the JSON", "a long think block", "an unterminated string"]),
+  "JSON stream parser (strict)": new Set([
+    "leading whitespace",
+    "an unterminated string",
+    "many small elements",
+    "a long number",
+    "unclosed openers",
+  ]),
+  "reasoning filter": new Set([
+    "leading whitespace",
+    "prose before the JSON",
+    "a long think block",
+    "an unterminated string",
+  ]),
   "model-stream reader": new Set(["leading whitespace", "prose before the JSON", "a long think block"]),
 };
 
@@ -123,7 +136,12 @@ interface Scaling {
  * timed in turn, several times, and the fastest of each is kept, so a busy
  * moment of the machine weighs on both alike or on neither.
  */
-async function compare(reader: Reader, input: (size: number) => string, chunkSize: number, sizes?: { first: number; largest: number }): Promise<Scaling> {
+async function compare(
+  reader: Reader,
+  input: (size: number) => string,
+  chunkSize: number,
+  sizes?: { first: number; largest: number },
+): Promise<Scaling> {
   const floorMs = 20;
   // Work that grows with the square of the input hides behind the linear work at small sizes (copying
   // the text again on every chunk costs little at 32 K characters): the large text has 256 K characters at
@@ -164,10 +182,15 @@ describe("readers of model text are linear in their input", () => {
       it(`${readerName}: ${inputName}`, async () => {
         for (const chunkSize of [1, 16, 4096]) {
           let scaling = await compare(reader, input, chunkSize);
-          if (process.env["SHOW_SCALING"]) console.log(`${readerName} | ${inputName} | ${chunkSize}: ${describeScaling(scaling)}`);
+          if (process.env["SHOW_SCALING"])
+            console.log(`${readerName} | ${inputName} | ${chunkSize}: ${describeScaling(scaling)}`);
           // Twice more before failing: a slow moment of a busy machine is not a quadratic reader, which is slow every time.
-          for (let attempt = 0; attempt < 2 && scaling.oneLarge / scaling.eightSmall > allowed; attempt++) scaling = await compare(reader, input, chunkSize);
-          expect(scaling.oneLarge / scaling.eightSmall, `${inputName} in ${chunkSize}-character chunks: ${describeScaling(scaling)}`).toBeLessThanOrEqual(allowed);
+          for (let attempt = 0; attempt < 2 && scaling.oneLarge / scaling.eightSmall > allowed; attempt++)
+            scaling = await compare(reader, input, chunkSize);
+          expect(
+            scaling.oneLarge / scaling.eightSmall,
+            `${inputName} in ${chunkSize}-character chunks: ${describeScaling(scaling)}`,
+          ).toBeLessThanOrEqual(allowed);
         }
       }, 120_000);
     }

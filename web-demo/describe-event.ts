@@ -27,15 +27,27 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
     case "plan-start":
       return { time, text: `plan-start (${event.kind} ${event.attempt})` };
     case "plan-end":
-      return { time, text: `plan-end: ${event.steps} step(s), ${event.clean ? "clean" : `unclean (${event.finishReason})`}` };
+      return {
+        time,
+        text: `plan-end: ${event.steps} step(s), ${event.clean ? "clean" : `unclean (${event.finishReason})`}`,
+      };
     case "step-planned":
-      return { time, text: `step-planned ${event.step.id} (${event.step.type === "tool" ? event.step.name : event.step.type}${event.safe ? "" : ", waits for the full plan"})` };
+      return {
+        time,
+        text: `step-planned ${event.step.id} (${event.step.type === "tool" ? event.step.name : event.step.type}${event.safe ? "" : ", waits for the full plan"})`,
+      };
     case "step-issue":
       return { time, text: `step-issue ${event.issue.code}: ${event.issue.message} (${event.action})` };
     case "step-start":
-      return { time, text: `step-start ${event.stepId}${event.tool === undefined ? "" : ` (${event.tool})`}${event.attempt > 1 ? `, attempt ${event.attempt}` : ""}` };
+      return {
+        time,
+        text: `step-start ${event.stepId}${event.tool === undefined ? "" : ` (${event.tool})`}${event.attempt > 1 ? `, attempt ${event.attempt}` : ""}`,
+      };
     case "step-end":
-      return { time, text: `step-end ${event.stepId} (${Math.round(event.durationMs)} ms${event.cached ? ", cached" : ""})` };
+      return {
+        time,
+        text: `step-end ${event.stepId} (${Math.round(event.durationMs)} ms${event.cached ? ", cached" : ""})`,
+      };
     case "step-error":
       return { time, text: `step-error ${event.stepId}: ${event.error.message}${event.final ? "" : " (will retry)"}` };
     case "step-retry":
@@ -45,16 +57,28 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
     case "reflection":
       return { time, text: `reflection on ${event.stepId}: ${event.action} — ${event.reason}` };
     case "replan":
-      return { time, text: `replan ${event.attempt}: replaced ${event.replaced.join(", ") || "nothing"}, added ${event.added.join(", ")}` };
+      return {
+        time,
+        text: `replan ${event.attempt}: replaced ${event.replaced.join(", ") || "nothing"}, added ${event.added.join(", ")}`,
+      };
     case "approval-request":
-      return { time, text: `approval-request ${event.requestId}: ${event.steps.map((step) => `${step.stepId} (${step.tool})`).join(", ")}` };
+      return {
+        time,
+        text: `approval-request ${event.requestId}: ${event.steps.map((step) => `${step.stepId} (${step.tool})`).join(", ")}`,
+      };
     case "approval-decision":
-      return { time, text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied — ${event.reason ?? ""}`} (${event.by})` };
+      return {
+        time,
+        text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied — ${event.reason ?? ""}`} (${event.by})`,
+      };
     case "reply-delta":
       return { time, text: `reply-delta (${event.delta.length} characters)` };
     case "reply":
       return { time, text: `reply (${event.source})` };
     case "run-end":
-      return { time, text: `run-end: ${event.reason} in ${Math.round(event.durationMs)} ms, ${event.usage.toolCalls} tool call(s), ${event.usage.modelCalls} model call(s)` };
+      return {
+        time,
+        text: `run-end: ${event.reason} in ${Math.round(event.durationMs)} ms, ${event.usage.toolCalls} tool call(s), ${event.usage.modelCalls} model call(s)`,
+      };
   }
 }

@@ -46,7 +46,8 @@ export function describeRunStatus(state: RunState): string {
   const running = state.steps.filter((step) => step.status === "running" || step.status === "retrying").length;
   const asked = state.awaitingApproval.length;
   if (asked > 0 && running === 0) return `Waiting for your approval of ${asked} step${asked === 1 ? "" : "s"}…`;
-  if (running > 0) return `Running ${running} step${running === 1 ? "" : "s"}${state.plan.done ? "" : " while the plan streams"}…`;
+  if (running > 0)
+    return `Running ${running} step${running === 1 ? "" : "s"}${state.plan.done ? "" : " while the plan streams"}…`;
   if (!state.plan.done) return "Planning…";
   return state.reply === undefined ? "Writing the reply…" : "Finishing…";
 }

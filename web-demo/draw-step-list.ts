@@ -21,7 +21,8 @@ import type { StepView } from "./to-step-views.ts";
  */
 export function drawStepList(list: HTMLOListElement, views: readonly StepView[]): void {
   const existing = new Map<string, HTMLLIElement>();
-  for (const item of list.querySelectorAll<HTMLLIElement>("li[data-step]")) existing.set(item.dataset["step"] ?? "", item);
+  for (const item of list.querySelectorAll<HTMLLIElement>("li[data-step]"))
+    existing.set(item.dataset["step"] ?? "", item);
   for (const view of views) {
     let item = existing.get(view.id);
     if (item === undefined) {

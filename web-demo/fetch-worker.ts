@@ -29,7 +29,11 @@ export interface WorkerCallOptions {
  * const response = await fetchWorker("/v1/runs", { method: "POST", body: { query, durable: false } });
  * ```
  */
-export async function fetchWorker(path: string, init: { method: "GET" | "POST"; body?: unknown; accept?: string }, options: WorkerCallOptions = {}): Promise<Response> {
+export async function fetchWorker(
+  path: string,
+  init: { method: "GET" | "POST"; body?: unknown; accept?: string },
+  options: WorkerCallOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { accept: init.accept ?? "application/json" };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (options.token !== undefined && options.token !== "") headers["authorization"] = `Bearer ${options.token}`;

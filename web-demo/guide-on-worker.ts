@@ -23,6 +23,10 @@ import { postEventStream, type WorkerCallOptions } from "./post-event-stream.ts"
  * for await (const event of guideOnWorker("I'd like to go to Tokyo", {})) console.log(event.type);
  * ```
  */
-export function guideOnWorker(message: string, state: DecisionState, options: WorkerCallOptions = {}): AsyncGenerator<GuideStreamEvent> {
+export function guideOnWorker(
+  message: string,
+  state: DecisionState,
+  options: WorkerCallOptions = {},
+): AsyncGenerator<GuideStreamEvent> {
   return postEventStream<GuideStreamEvent>("/v1/guide", { message, state }, options);
 }

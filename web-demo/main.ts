@@ -6,23 +6,24 @@
  *
  * @module
  */
-import { createRunState } from "../src/events.ts";
+
 import type { ApprovalRequestEvent } from "../src/events.ts";
+import { createRunState } from "../src/events.ts";
 import type { RuntimeEvent, ToolDescriptor } from "../src/index.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import type { DemoRun } from "./demo-run.ts";
 import { describeEvent } from "./describe-event.ts";
 import { describeRunStatus } from "./describe-run-status.ts";
+import { drawStepList } from "./draw-step-list.ts";
 import { mountApprovalCard } from "./mount-approval-card.ts";
 import { mountGuide } from "./mount-guide.ts";
 import { renderDag } from "./render-dag.ts";
-import { drawStepList } from "./draw-step-list.ts";
 import { runInBrowser } from "./run-in-browser.ts";
 import { runOnWorker } from "./run-on-worker.ts";
 import { stopStepViews } from "./stop-step-views.ts";
 import { toApprovalCard } from "./to-approval-card.ts";
-import { toStepViews, type StepView } from "./to-step-views.ts";
+import { type StepView, toStepViews } from "./to-step-views.ts";
 
 /**
  * Finds a required element.
@@ -54,7 +55,9 @@ let controller: AbortController | undefined;
 let activeRun: DemoRun | undefined;
 let tools: readonly ToolDescriptor[] = [];
 const approvalCard = mountApprovalCard(element<HTMLElement>("#approval"), (decisions) =>
-  activeRun === undefined ? Promise.reject(new Error("No run is waiting for a decision")) : activeRun.approve(decisions),
+  activeRun === undefined
+    ? Promise.reject(new Error("No run is waiting for a decision"))
+    : activeRun.approve(decisions),
 );
 
 /**
@@ -82,7 +85,12 @@ function showTools(descriptors: readonly ToolDescriptor[]): void {
       const hint = document.createElement("span");
       const annotations = tool.annotations ?? {};
       hint.className = annotations.destructiveHint === true ? "hint side-effect" : "hint";
-      hint.textContent = annotations.destructiveHint === true ? "side effects: runs after the plan is complete" : annotations.readOnlyHint === true ? "read-only: may start while the plan streams" : "";
+      hint.textContent =
+        annotations.destructiveHint === true
+          ? "side effects: runs after the plan is complete"
+          : annotations.readOnlyHint === true
+            ? "read-only: may start while the plan streams"
+            : "";
       const description = document.createElement("p");
       description.textContent = tool.description;
       item.append(name, " ", hint, description);
@@ -244,7 +252,8 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-e
     query.focus();
   });
 }
-for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) radio.addEventListener("change", () => void describeMode());
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]'))
+  radio.addEventListener("change", () => void describeMode());
 token.addEventListener("change", () => void describeMode());
 void describeMode();
 mountGuide(() => token.value);

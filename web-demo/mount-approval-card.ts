@@ -19,7 +19,12 @@ export interface ApprovalCardControl {
 }
 
 /** Words for a step's status on its badge. */
-const statusText: Record<ApprovalCardStep["status"], string> = { requested: "needs approval", approved: "approved", denied: "denied", stopped: "not run" };
+const statusText: Record<ApprovalCardStep["status"], string> = {
+  requested: "needs approval",
+  approved: "approved",
+  denied: "denied",
+  stopped: "not run",
+};
 
 /**
  * Creates an element with a class and text.
@@ -56,7 +61,10 @@ function create<K extends keyof HTMLElementTagNameMap>(tag: K, className: string
  * card.show(toApprovalCard(request, reducer.state, tools));
  * ```
  */
-export function mountApprovalCard(root: HTMLElement, decide: (decisions: ApprovalDecision[]) => Promise<void>): ApprovalCardControl {
+export function mountApprovalCard(
+  root: HTMLElement,
+  decide: (decisions: ApprovalDecision[]) => Promise<void>,
+): ApprovalCardControl {
   const heading = create("h2", "", "");
   heading.id = "approval-heading";
   heading.tabIndex = -1;
@@ -132,7 +140,8 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
         for (const line of step.lines) {
           const value = create("dd", "");
           value.append(create("span", "", line.value));
-          if (line.waitsOn.length > 0) value.append(create("span", "approval-waits", ` (waits on ${line.waitsOn.join(", ")})`));
+          if (line.waitsOn.length > 0)
+            value.append(create("span", "approval-waits", ` (waits on ${line.waitsOn.join(", ")})`));
           list.append(create("dt", "", line.name), value);
         }
         const why = create("p", "approval-why", `Why: ${step.why}`);
@@ -209,13 +218,19 @@ export function mountApprovalCard(root: HTMLElement, decide: (decisions: Approva
         return;
       }
       const changed = JSON.stringify(parsed.arguments) !== JSON.stringify(step.arguments);
-      decisions.push(changed ? { stepId: step.stepId, approved: true, arguments: parsed.arguments } : { stepId: step.stepId, approved: true });
+      decisions.push(
+        changed
+          ? { stepId: step.stepId, approved: true, arguments: parsed.arguments }
+          : { stepId: step.stepId, approved: true },
+      );
     }
     if (decisions.length > 0) void send(decisions);
   });
   denyButton.addEventListener("click", () => {
     const why = reason.value.trim();
-    const decisions: ApprovalDecision[] = waiting().map((step) => (why === "" ? { stepId: step.stepId, approved: false } : { stepId: step.stepId, approved: false, reason: why }));
+    const decisions: ApprovalDecision[] = waiting().map((step) =>
+      why === "" ? { stepId: step.stepId, approved: false } : { stepId: step.stepId, approved: false, reason: why },
+    );
     if (decisions.length > 0) void send(decisions);
   });
   editButton.addEventListener("click", () => {

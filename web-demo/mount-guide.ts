@@ -56,7 +56,8 @@ export function mountGuide(readToken: () => string): void {
       ...playbook.phases.map((phase, index) => {
         const item = document.createElement("li");
         item.dataset["phase"] = phase.id;
-        item.dataset["state"] = finished || index < current ? "done" : index === Math.max(current, 0) ? "current" : "pending";
+        item.dataset["state"] =
+          finished || index < current ? "done" : index === Math.max(current, 0) ? "current" : "pending";
         item.textContent = phase.id;
         if (phase.description !== undefined) item.title = phase.description;
         return item;

@@ -24,16 +24,26 @@ export type ParsedArguments = { ok: true; arguments: Record<string, unknown> } |
  * ```
  */
 export function parseEditedArguments(stepId: string, text: string): ParsedArguments {
-  if (text.trim() === "") return { ok: false, message: `The arguments of ${stepId} are empty: write them as one JSON object, like {"title": "…"}.` };
+  if (text.trim() === "")
+    return {
+      ok: false,
+      message: `The arguments of ${stepId} are empty: write them as one JSON object, like {"title": "…"}.`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `The arguments of ${stepId} are not valid JSON: ${error instanceof Error ? error.message : String(error)}.` };
+    return {
+      ok: false,
+      message: `The arguments of ${stepId} are not valid JSON: ${error instanceof Error ? error.message : String(error)}.`,
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    return { ok: false, message: `The arguments of ${stepId} must be one JSON object of the tool's arguments, not ${kind}.` };
+    return {
+      ok: false,
+      message: `The arguments of ${stepId} must be one JSON object of the tool's arguments, not ${kind}.`,
+    };
   }
   return { ok: true, arguments: value as Record<string, unknown> };
 }

@@ -22,7 +22,11 @@ export type { WorkerCallOptions } from "./fetch-worker.ts";
  * for await (const event of postEventStream<{ type: string }>("/v1/run", { query })) console.log(event.type);
  * ```
  */
-export async function* postEventStream<T>(path: string, body: unknown, options: WorkerCallOptions = {}): AsyncGenerator<T> {
+export async function* postEventStream<T>(
+  path: string,
+  body: unknown,
+  options: WorkerCallOptions = {},
+): AsyncGenerator<T> {
   const response = await fetchWorker(path, { method: "POST", body, accept: "text/event-stream" }, options);
   if (response.body === null) throw new Error(`The Worker refused the request (${response.status}: an empty body)`);
   for await (const message of readServerSentEvents(response.body, options.signal)) {

@@ -31,7 +31,10 @@ export interface ServerSentEvent {
  * for await (const message of readServerSentEvents(response.body!)) console.log(message.event, JSON.parse(message.data));
  * ```
  */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ServerSentEvent> {
+export async function* readServerSentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const onAbort = (): void => {

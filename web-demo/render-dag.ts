@@ -108,7 +108,15 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
   svg.style.setProperty("--graph-width", `${width}px`);
   if (svg.querySelector("defs") === null) {
     const defs = svgElement("defs");
-    const marker = svgElement("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+    const marker = svgElement("marker", {
+      id: "arrow",
+      viewBox: "0 0 10 10",
+      refX: 9,
+      refY: 5,
+      markerWidth: 7,
+      markerHeight: 7,
+      orient: "auto-start-reverse",
+    });
     marker.append(svgElement("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }));
     defs.append(marker);
     svg.append(defs, svgElement("g", { class: "edges" }), svgElement("g", { class: "nodes" }));
@@ -123,14 +131,20 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
       const to = position.get(edge.to);
       // Arrows that skip a layer go around the nodes in between: drawn lighter, dashed.
       const long = from !== undefined && to !== undefined && to.layer - from.layer > 1;
-      const path = svgElement("path", { class: long ? "edge long" : "edge", "marker-end": "url(#arrow)", "data-from": edge.from, "data-to": edge.to });
+      const path = svgElement("path", {
+        class: long ? "edge long" : "edge",
+        "marker-end": "url(#arrow)",
+        "data-from": edge.from,
+        "data-to": edge.to,
+      });
       path.setAttribute("d", toPathData(edge.points));
       return path;
     }),
   );
 
   const existing = new Map<string, SVGGElement>();
-  for (const element of nodeGroup.querySelectorAll<SVGGElement>("g[data-step-id]")) existing.set(element.dataset["stepId"] ?? "", element);
+  for (const element of nodeGroup.querySelectorAll<SVGGElement>("g[data-step-id]"))
+    existing.set(element.dataset["stepId"] ?? "", element);
   for (const view of views) {
     const place = position.get(view.id);
     if (place === undefined) continue;
@@ -152,7 +166,9 @@ export function renderDag(svg: SVGSVGElement, views: readonly StepView[]): void 
     group.dataset["state"] = view.state;
     group.classList.toggle("replanned", view.replanned);
     const [title, , heading, detail, state] = [...group.children] as SVGElement[];
-    const status = [view.state === "approval" ? "needs approval" : view.state, view.timing].filter((part) => part !== "").join(" · ");
+    const status = [view.state === "approval" ? "needs approval" : view.state, view.timing]
+      .filter((part) => part !== "")
+      .join(" · ");
     const room = nodeWidth - 20;
     if (heading !== undefined) fitText(heading, `${view.id} · ${view.label}`, room);
     if (detail !== undefined) fitText(detail, view.detail, room);

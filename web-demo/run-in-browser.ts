@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AgentRuntime, LLMPlanner, PlankitError, type ApprovalDecision } from "../src/index.ts";
+import { AgentRuntime, type ApprovalDecision, LLMPlanner, PlankitError } from "../src/index.ts";
 import { createDemoModel, demoModelName } from "../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import { demoApprovalPolicy } from "../worker/demo/demo-approval-policy.ts";
@@ -30,7 +30,14 @@ export function runInBrowser(query: string, signal?: AbortSignal): DemoRun {
   const model = createDemoModel();
   const registry = createDemoTools();
   const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search" });
-  const runtime = new AgentRuntime({ planner, registry, model, maxConcurrency: 8, timeoutMs: 20_000, policy: demoApprovalPolicy });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    model,
+    maxConcurrency: 8,
+    timeoutMs: 20_000,
+    policy: demoApprovalPolicy,
+  });
   const run = runtime.run(query, signal === undefined ? {} : { signal });
   const events = async function* (): AsyncGenerator<DemoEvent> {
     yield { type: "model", name: `${demoModelName}, in this browser`, provider: "demo" };
@@ -44,7 +51,14 @@ export function runInBrowser(query: string, signal?: AbortSignal): DemoRun {
         return Promise.resolve();
       } catch (error) {
         // The same words the Worker answers with: the runtime's message names the step and the argument's path.
-        return Promise.reject(new Error(PlankitError.isInstance(error) ? `The run refused the decision (${error.code}: ${error.message})` : String(error), { cause: error }));
+        return Promise.reject(
+          new Error(
+            PlankitError.isInstance(error)
+              ? `The run refused the decision (${error.code}: ${error.message})`
+              : String(error),
+            { cause: error },
+          ),
+        );
       }
     },
   };

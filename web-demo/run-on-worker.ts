@@ -30,7 +30,11 @@ async function* followEvents(runId: string, options: RunOnWorkerOptions, onEnd: 
   let idle = 0;
   for (;;) {
     const query = after === undefined ? "" : `?after=${encodeURIComponent(after)}`;
-    const response = await fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/events${query}`, { method: "GET", accept: "text/event-stream" }, options);
+    const response = await fetchWorker(
+      `/v1/runs/${encodeURIComponent(runId)}/events${query}`,
+      { method: "GET", accept: "text/event-stream" },
+      options,
+    );
     // 204: the log had ended at `after`.
     if (response.status === 204 || response.body === null) return;
     let progressed = false;
@@ -46,7 +50,8 @@ async function* followEvents(runId: string, options: RunOnWorkerOptions, onEnd: 
     }
     if (options.signal?.aborted === true) return;
     idle = progressed ? 0 : idle + 1;
-    if (idle >= reconnectsWithoutProgress) throw new Error(`The Worker's event stream of run ${runId} keeps ending before the run does`);
+    if (idle >= reconnectsWithoutProgress)
+      throw new Error(`The Worker's event stream of run ${runId} keeps ending before the run does`);
   }
 }
 
@@ -74,7 +79,8 @@ export function runOnWorker(query: string, options: RunOnWorkerOptions = {}): De
   signal?.addEventListener(
     "abort",
     () => {
-      if (runId !== undefined && !ended) fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/cancel`, { method: "POST" }, call).catch(() => undefined);
+      if (runId !== undefined && !ended)
+        fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/cancel`, { method: "POST" }, call).catch(() => undefined);
     },
     { once: true },
   );
@@ -82,7 +88,9 @@ export function runOnWorker(query: string, options: RunOnWorkerOptions = {}): De
     const response = await fetchWorker("/v1/runs", { method: "POST", body: { query, durable: false } }, options);
     runId = ((await response.json()) as { id: string }).id;
     if (signal?.aborted === true) {
-      await fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/cancel`, { method: "POST" }, call).catch(() => undefined);
+      await fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/cancel`, { method: "POST" }, call).catch(
+        () => undefined,
+      );
       return;
     }
     yield* followEvents(runId, options, () => {
@@ -93,7 +101,11 @@ export function runOnWorker(query: string, options: RunOnWorkerOptions = {}): De
     events: events(),
     async approve(decisions: ApprovalDecision[]): Promise<void> {
       if (runId === undefined) throw new Error("The run has not started yet");
-      await fetchWorker(`/v1/runs/${encodeURIComponent(runId)}/approvals`, { method: "POST", body: { decisions } }, call);
+      await fetchWorker(
+        `/v1/runs/${encodeURIComponent(runId)}/approvals`,
+        { method: "POST", body: { decisions } },
+        call,
+      );
     },
   };
 }

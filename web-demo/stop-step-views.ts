@@ -20,6 +20,8 @@ import type { StepView } from "./to-step-views.ts";
  */
 export function stopStepViews(views: readonly StepView[]): StepView[] {
   return views.map((view) =>
-    view.state === "running" || view.state === "waiting" || view.state === "approval" || view.state === "planned" ? { ...view, state: "aborted", note: "stopped before it finished" } : view,
+    view.state === "running" || view.state === "waiting" || view.state === "approval" || view.state === "planned"
+      ? { ...view, state: "aborted", note: "stopped before it finished" }
+      : view,
   );
 }

@@ -86,7 +86,10 @@ function explain(tool: string, descriptor: ToolDescriptor | undefined, mode: "pl
       : annotations.destructiveHint === false
         ? `${tool} changes state, so the application asks a person before it runs`
         : `${tool} changes state and may overwrite or delete data, so the application asks a person before it runs`;
-  const scope = mode === "plan" ? "one approval covers it for this plan" : "it asks again if its resolved arguments differ from these";
+  const scope =
+    mode === "plan"
+      ? "one approval covers it for this plan"
+      : "it asks again if its resolved arguments differ from these";
   return `${effect}; ${scope}.`;
 }
 
@@ -107,7 +110,10 @@ function firstSegment(pointer: string): string {
  * @param waiting - what still waits on references.
  * @returns one line per top-level argument, in the object's order.
  */
-function toLines(args: Record<string, unknown>, waiting: readonly { pointer: string; reference: string }[]): ApprovalArgumentLine[] {
+function toLines(
+  args: Record<string, unknown>,
+  waiting: readonly { pointer: string; reference: string }[],
+): ApprovalArgumentLine[] {
   return Object.entries(args).map(([name, value]) => ({
     name,
     value: typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)),
@@ -134,7 +140,11 @@ function toLines(args: Record<string, unknown>, waiting: readonly { pointer: str
  * if (request !== undefined) card.show(toApprovalCard(request, reducer.state, { tools }));
  * ```
  */
-export function toApprovalCard(request: ApprovalRequestEvent, state: RunState, options: ApprovalCardOptions = {}): ApprovalCard {
+export function toApprovalCard(
+  request: ApprovalRequestEvent,
+  state: RunState,
+  options: ApprovalCardOptions = {},
+): ApprovalCard {
   const descriptors = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
   const entries = new Map(state.steps.map((entry) => [entry.step.id, entry]));
   const stopped = options.stopped === true && state.status !== "ended";
@@ -146,32 +156,85 @@ export function toApprovalCard(request: ApprovalRequestEvent, state: RunState, o
     const waiting = approval?.waiting ?? listed.waiting;
     let status: ApprovalCardStep["status"] = approval?.status ?? "requested";
     let outcome = "";
-    if (status === "approved") outcome = approval?.requestId === request.requestId && JSON.stringify(approval.arguments) !== JSON.stringify(listed.arguments) ? "approved with edited arguments" : "approved";
-    else if (status === "denied") outcome = approval?.by === "timeout" ? `denied: ${approval.reason ?? "no decision in time"}` : `denied${approval?.reason === undefined || approval.reason === "" ? "" : `: ${approval.reason}`}`;
+    if (status === "approved")
+      outcome =
+        approval?.requestId === request.requestId &&
+        JSON.stringify(approval.arguments) !== JSON.stringify(listed.arguments)
+          ? "approved with edited arguments"
+          : "approved";
+    else if (status === "denied")
+      outcome =
+        approval?.by === "timeout"
+          ? `denied: ${approval.reason ?? "no decision in time"}`
+          : `denied${approval?.reason === undefined || approval.reason === "" ? "" : `: ${approval.reason}`}`;
     else if (ended) {
       status = "stopped";
       outcome = "not run: the run ended before a decision";
     }
-    return { stepId: listed.stepId, tool: listed.tool, description: listed.description, why: explain(listed.tool, descriptors.get(listed.tool), listed.mode), arguments: args, lines: toLines(args, waiting), status, outcome };
+    return {
+      stepId: listed.stepId,
+      tool: listed.tool,
+      description: listed.description,
+      why: explain(listed.tool, descriptors.get(listed.tool), listed.mode),
+      arguments: args,
+      lines: toLines(args, waiting),
+      status,
+      outcome,
+    };
   });
   const count = steps.length;
   const heading = `Approval needed: ${count} step${count === 1 ? "" : "s"} with side effects`;
   const timedOut = steps.some((step) => entries.get(step.stepId)?.approval?.by === "timeout");
   if (timedOut) {
     const wait = request.timeoutMs === undefined ? "in time" : `within ${formatWait(request.timeoutMs)}`;
-    return { requestId: request.requestId, phase: "timed-out", heading, summary: `The approval timed out: no decision came ${wait}, so the waiting steps were denied and did not run.`, steps };
+    return {
+      requestId: request.requestId,
+      phase: "timed-out",
+      heading,
+      summary: `The approval timed out: no decision came ${wait}, so the waiting steps were denied and did not run.`,
+      steps,
+    };
   }
   if (steps.some((step) => step.status === "stopped")) {
     const why = reason === "aborted" ? "was stopped" : `ended (${reason ?? "ended"})`;
-    const summary = reason === "deadline" ? `The approval timed out: the run reached its deadline before a decision, so the waiting steps did not run.` : `The run ${why} before a decision: the waiting steps did not run.`;
-    return { requestId: request.requestId, phase: reason === "deadline" ? "timed-out" : "ended", heading, summary, steps };
+    const summary =
+      reason === "deadline"
+        ? `The approval timed out: the run reached its deadline before a decision, so the waiting steps did not run.`
+        : `The run ${why} before a decision: the waiting steps did not run.`;
+    return {
+      requestId: request.requestId,
+      phase: reason === "deadline" ? "timed-out" : "ended",
+      heading,
+      summary,
+      steps,
+    };
   }
   if (steps.some((step) => step.status === "requested")) {
-    const limit = request.timeoutMs === undefined ? "" : ` Without a decision within ${formatWait(request.timeoutMs)} they are denied.`;
-    return { requestId: request.requestId, phase: "open", heading, summary: `The plan is complete. ${count === 1 ? "This step waits" : "These steps wait"} for your decision; steps that need none keep running.${limit}`, steps };
+    const limit =
+      request.timeoutMs === undefined
+        ? ""
+        : ` Without a decision within ${formatWait(request.timeoutMs)} they are denied.`;
+    return {
+      requestId: request.requestId,
+      phase: "open",
+      heading,
+      summary: `The plan is complete. ${count === 1 ? "This step waits" : "These steps wait"} for your decision; steps that need none keep running.${limit}`,
+      steps,
+    };
   }
   const approved = steps.filter((step) => step.status === "approved").map((step) => step.stepId);
   const denied = steps.filter((step) => step.status === "denied").map((step) => step.stepId);
-  const parts = [approved.length > 0 ? `Approved: ${approved.join(", ")}.` : "", denied.length > 0 ? `Denied: ${denied.join(", ")} (skipped, with the steps that use ${denied.length === 1 ? "its" : "their"} results).` : ""];
-  return { requestId: request.requestId, phase: "decided", heading, summary: parts.filter((part) => part !== "").join(" "), steps };
+  const parts = [
+    approved.length > 0 ? `Approved: ${approved.join(", ")}.` : "",
+    denied.length > 0
+      ? `Denied: ${denied.join(", ")} (skipped, with the steps that use ${denied.length === 1 ? "its" : "their"} results).`
+      : "",
+  ];
+  return {
+    requestId: request.requestId,
+    phase: "decided",
+    heading,
+    summary: parts.filter((part) => part !== "").join(" "),
+    steps,
+  };
 }

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { referencesOf } from "../src/plan.ts";
+
 import type { RunState } from "../src/index.ts";
+import { referencesOf } from "../src/plan.ts";
 
 /** The state the demo shows for a step. */
 type StepViewState = "planned" | "waiting" | "approval" | "running" | "done" | "failed" | "skipped" | "aborted";
@@ -72,7 +73,10 @@ export function toStepViews(state: RunState): StepView[] {
     const { step } = entry;
     const dependsOn = referencesOf(step).filter((id) => status.has(id));
     const label = step.type === "tool" ? step.name : step.type;
-    const detail = shorten(step.type === "tool" ? JSON.stringify(step.arguments) : step.type === "llm" ? step.prompt : step.text, 90);
+    const detail = shorten(
+      step.type === "tool" ? JSON.stringify(step.arguments) : step.type === "llm" ? step.prompt : step.text,
+      90,
+    );
     let view: StepViewState;
     let note = "";
     switch (entry.status) {
@@ -97,7 +101,8 @@ export function toStepViews(state: RunState): StepView[] {
         const blockers = dependsOn.filter((id) => status.get(id) !== "succeeded");
         if (entry.approval?.status === "requested") {
           view = "approval";
-          note = blockers.length > 0 ? `waits for your approval and for ${blockers.join(", ")}` : "waits for your approval";
+          note =
+            blockers.length > 0 ? `waits for your approval and for ${blockers.join(", ")}` : "waits for your approval";
         } else if (blockers.length > 0) {
           view = "waiting";
           note = `waits for ${blockers.join(", ")}`;
@@ -111,7 +116,8 @@ export function toStepViews(state: RunState): StepView[] {
       }
     }
     let timing = "";
-    if (entry.startedAt !== undefined && entry.endedAt !== undefined) timing = `took ${formatMs(entry.endedAt - entry.startedAt)} (from ${formatMs(entry.startedAt)})`;
+    if (entry.startedAt !== undefined && entry.endedAt !== undefined)
+      timing = `took ${formatMs(entry.endedAt - entry.startedAt)} (from ${formatMs(entry.startedAt)})`;
     else if (entry.startedAt !== undefined) timing = `started at ${formatMs(entry.startedAt)}`;
     if (entry.attempts > 1) timing += `${timing === "" ? "" : ", "}attempt ${entry.attempts}`;
     return { id: step.id, state: view, label, detail, dependsOn, timing, note, replanned: entry.source === "replan" };

@@ -159,7 +159,9 @@ function toErrorResponse(error: unknown, style: ErrorStyle | undefined): Respons
  * export default createWorker({ createTools: () => createMyTools() });
  * ```
  */
-export function createWorker(options: WorkerOptions = {}): { fetch(request: Request, env: WorkerEnv, context?: unknown): Promise<Response> } {
+export function createWorker(options: WorkerOptions = {}): {
+  fetch(request: Request, env: WorkerEnv, context?: unknown): Promise<Response>;
+} {
   const app = new Hono<WorkerAppEnv>();
   const routes = createRoutes(options);
   const methodsOf = createMethodLookup(app);

@@ -31,6 +31,7 @@ export function restrictPlanner(planner: Planner, tools: readonly ToolDescriptor
     replan: (request) => inner.replan({ ...request, tools: catalog }),
   };
   const streamReplan = inner.streamReplan;
-  if (typeof streamReplan === "function") restricted.streamReplan = (request) => streamReplan.call(inner, { ...request, tools: catalog });
+  if (typeof streamReplan === "function")
+    restricted.streamReplan = (request) => streamReplan.call(inner, { ...request, tools: catalog });
   return restricted;
 }

@@ -5,8 +5,8 @@
  */
 import { createOpenAI } from "@ai-sdk/openai";
 import { createWorkersAI } from "workers-ai-provider";
-import type { PlanModel } from "../src/index.ts";
 import { fromLanguageModel } from "../src/ai.ts";
+import type { PlanModel } from "../src/index.ts";
 import { HttpProblem } from "./http/http-problem.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
@@ -49,16 +49,27 @@ export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => S
   const baseURL = env.OPENAI_BASE_URL?.trim() ?? "";
   if (apiKey === "" && baseURL === "" && env.AI !== undefined) {
     const modelId = env.PLANKIT_MODEL?.trim() || defaultWorkersAiModel;
-    return { model: fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }), name: modelId, provider: "workers-ai" };
+    return {
+      model: fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }),
+      name: modelId,
+      provider: "workers-ai",
+    };
   }
   if (apiKey === "" && baseURL === "") {
     if (offlineModel !== undefined) return offlineModel(env);
-    throw new HttpProblem(503, "No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL (and PLANKIT_MODEL), or bind Workers AI as AI", {
-      code: "model-not-configured",
-    });
+    throw new HttpProblem(
+      503,
+      "No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL (and PLANKIT_MODEL), or bind Workers AI as AI",
+      {
+        code: "model-not-configured",
+      },
+    );
   }
   const modelId = env.PLANKIT_MODEL?.trim() || "gpt-4o-mini";
-  const openai = createOpenAI({ apiKey: apiKey === "" ? "not-needed" : apiKey, ...(baseURL === "" ? {} : { baseURL }) });
+  const openai = createOpenAI({
+    apiKey: apiKey === "" ? "not-needed" : apiKey,
+    ...(baseURL === "" ? {} : { baseURL }),
+  });
   return {
     model: fromLanguageModel(openai.chat(modelId), { temperature: 0, maxRetries: 1 }),
     name: modelId,

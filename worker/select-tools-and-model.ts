@@ -4,7 +4,7 @@
  * @module
  */
 import { ToolRegistry } from "../src/index.ts";
-import { selectModel, type SelectedModel } from "./select-model.ts";
+import { type SelectedModel, selectModel } from "./select-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 import type { WorkerOptions } from "./worker-options.ts";
 
@@ -25,7 +25,11 @@ import type { WorkerOptions } from "./worker-options.ts";
  * const { registry, selected } = selectToolsAndModel({ createTools: () => createMyTools() }, env);
  * ```
  */
-export function selectToolsAndModel(options: WorkerOptions, env: WorkerEnv): { registry: ToolRegistry; selected: SelectedModel } {
-  const selected = options.selectModel === undefined ? selectModel(env, options.offlineModel) : options.selectModel(env);
+export function selectToolsAndModel(
+  options: WorkerOptions,
+  env: WorkerEnv,
+): { registry: ToolRegistry; selected: SelectedModel } {
+  const selected =
+    options.selectModel === undefined ? selectModel(env, options.offlineModel) : options.selectModel(env);
   return { registry: options.createTools?.(env) ?? new ToolRegistry(), selected };
 }

@@ -20,7 +20,11 @@ import type { GuidedConversation, GuidedEvent, GuidedTurnOptions } from "../src/
  * for await (const event of streamGuidedTurn(conversation, "to Tokyo", { state })) console.log(event.type);
  * ```
  */
-export async function* streamGuidedTurn(conversation: GuidedConversation, message: string, options: Omit<GuidedTurnOptions, "onEvent"> = {}): AsyncGenerator<GuidedEvent> {
+export async function* streamGuidedTurn(
+  conversation: GuidedConversation,
+  message: string,
+  options: Omit<GuidedTurnOptions, "onEvent"> = {},
+): AsyncGenerator<GuidedEvent> {
   const queue: GuidedEvent[] = [];
   let wake: (() => void) | undefined;
   let settled = false;

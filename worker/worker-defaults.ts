@@ -6,7 +6,10 @@
 import type { AgentRuntimeOptions } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
-export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs">;
+export type RuntimeDefaults = Pick<
+  AgentRuntimeOptions,
+  "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs"
+>;
 
 /**
  * The Worker's defaults:
@@ -48,8 +51,17 @@ export const workerDefaults = {
   retryMs: 3000,
   heartbeatMs: 1000,
   streamHeartbeatMs: 400,
-  runtime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 }, approvalTimeoutMs: 1 } satisfies RuntimeDefaults,
-  sessionRuntime: { maxConcurrency: 8, timeoutMs: 20_000, budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 } } satisfies RuntimeDefaults,
+  runtime: {
+    maxConcurrency: 8,
+    timeoutMs: 20_000,
+    budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 },
+    approvalTimeoutMs: 1,
+  } satisfies RuntimeDefaults,
+  sessionRuntime: {
+    maxConcurrency: 8,
+    timeoutMs: 20_000,
+    budget: { deadlineMs: 300_000, modelCalls: 12, toolCalls: 40 },
+  } satisfies RuntimeDefaults,
   durableApprovalTimeoutMs: 7 * 24 * 60 * 60 * 1000,
   cors: {
     maxAgeSeconds: 600,

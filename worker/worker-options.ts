@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { AgentRuntimeOptions, ToolPolicy, ToolRegistry } from "../src/index.ts";
+
 import type { Playbook, Skill } from "../src/decide.ts";
+import type { AgentRuntimeOptions, ToolPolicy, ToolRegistry } from "../src/index.ts";
 import type { SelectedModel } from "./select-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 

@@ -23,7 +23,10 @@ const demoOutputDirectory = "web-demo/dist";
  * const { directory } = await buildDemo(process.cwd());
  * ```
  */
-export async function buildDemo(root: string, options: { minify?: boolean } = {}): Promise<{ directory: string; bytes: number }> {
+export async function buildDemo(
+  root: string,
+  options: { minify?: boolean } = {},
+): Promise<{ directory: string; bytes: number }> {
   const directory = join(root, demoOutputDirectory);
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });

@@ -15,10 +15,21 @@ const vitestExports = ["describe", "it", "test", "expect", "beforeEach", "afterE
 
 /** vitest features the harness does not implement, found by a scan of the source. */
 const unsupported: { pattern: RegExp; what: string }[] = [
-  { pattern: /\b(?:describe|it|test)\s*\.\s*(?:skip|only|todo|each|for|concurrent|sequential|skipIf|runIf|fails|extend|scoped)\b/, what: "modifier (.skip/.only/.each/…)" },
+  {
+    pattern:
+      /\b(?:describe|it|test)\s*\.\s*(?:skip|only|todo|each|for|concurrent|sequential|skipIf|runIf|fails|extend|scoped)\b/,
+    what: "modifier (.skip/.only/.each/…)",
+  },
   { pattern: /\bexpect\s*\.\s*(?:soft|poll|addSnapshotSerializer)\b/, what: "expect.soft/poll/snapshot serializer" },
-  { pattern: /\.\s*to(?:Match|Throw)(?:Inline|File)?Snapshot\b|\.toMatchSnapshot\b|\.toThrowErrorMatchingSnapshot\b/, what: "snapshot matcher" },
-  { pattern: /\bto(?:Have)?(?:BeenCalled|BeenCalledWith|BeenCalledTimes|BeenLastCalledWith|BeenNthCalledWith|Returned|ReturnedWith|ReturnedTimes)\b/, what: "mock matcher" },
+  {
+    pattern: /\.\s*to(?:Match|Throw)(?:Inline|File)?Snapshot\b|\.toMatchSnapshot\b|\.toThrowErrorMatchingSnapshot\b/,
+    what: "snapshot matcher",
+  },
+  {
+    pattern:
+      /\bto(?:Have)?(?:BeenCalled|BeenCalledWith|BeenCalledTimes|BeenLastCalledWith|BeenNthCalledWith|Returned|ReturnedWith|ReturnedTimes)\b/,
+    what: "mock matcher",
+  },
 ];
 
 /** Where the bundle went. */
@@ -69,7 +80,11 @@ function harnessPlugin(root: string, testFiles: string[]): Plugin {
         loader: "js",
       }));
       pluginBuild.onResolve({ filter: /^vitest\// }, (args) => ({
-        errors: [{ text: `"${args.path}" is not available in portable suites (imported by ${toPosix(relative(root, args.importer))})` }],
+        errors: [
+          {
+            text: `"${args.path}" is not available in portable suites (imported by ${toPosix(relative(root, args.importer))})`,
+          },
+        ],
       }));
       pluginBuild.onLoad({ filter: /\.test\.ts$/ }, (args) => {
         const file = toPosix(relative(root, args.path));
@@ -119,6 +134,9 @@ export async function buildPortableBundle(root: string): Promise<PortableBundle>
     logLevel: "warning",
     plugins: [harnessPlugin(root, testFiles)],
   });
-  writeFileSync(join(directory, "index.html"), '<!doctype html>\n<meta charset="utf-8">\n<title>plankit portable tests</title>\n');
+  writeFileSync(
+    join(directory, "index.html"),
+    '<!doctype html>\n<meta charset="utf-8">\n<title>plankit portable tests</title>\n',
+  );
   return { directory, file, testFiles };
 }

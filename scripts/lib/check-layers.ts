@@ -12,7 +12,23 @@ import { dirname, join, relative, resolve, sep } from "node:path";
  * The folders of `src/`, lowest first: a folder may import only from those
  * before it. The entry files at the root of `src/` may import anything.
  */
-export const layerOrder = ["errors", "shared", "json", "model", "plan", "tools", "validate", "events", "ui", "react", "planner", "runtime", "decide", "openai", "ai"] as const;
+export const layerOrder = [
+  "errors",
+  "shared",
+  "json",
+  "model",
+  "plan",
+  "tools",
+  "validate",
+  "events",
+  "ui",
+  "react",
+  "planner",
+  "runtime",
+  "decide",
+  "openai",
+  "ai",
+] as const;
 
 /**
  * Folders held to a narrower diet than the order allows: the front-end
@@ -82,7 +98,11 @@ export function checkLayers(root: string): LayerProblem[] {
     const text = readFileSync(file, "utf8");
     const where = relative(root, file).split(sep).join("/");
     if (from !== "" && !rank.has(from)) {
-      problems.push({ file: where, line: 1, message: `folder "src/${from}" is not in the declared layer order (scripts/lib/check-layers.ts)` });
+      problems.push({
+        file: where,
+        line: 1,
+        message: `folder "src/${from}" is not in the declared layer order (scripts/lib/check-layers.ts)`,
+      });
       continue;
     }
     for (const match of text.matchAll(importPattern)) {
@@ -90,13 +110,29 @@ export function checkLayers(root: string): LayerProblem[] {
       if (from === "" || target === from) continue;
       const line = text.slice(0, match.index).split("\n").length;
       if (target === "") {
-        problems.push({ file: where, line, message: `src/${from} imports the entry file "${match[1]}"; import the module itself` });
+        problems.push({
+          file: where,
+          line,
+          message: `src/${from} imports the entry file "${match[1]}"; import the module itself`,
+        });
       } else if (!rank.has(target)) {
-        problems.push({ file: where, line, message: `imports "${match[1]}" from folder "src/${target}", which is not in the declared layer order` });
+        problems.push({
+          file: where,
+          line,
+          message: `imports "${match[1]}" from folder "src/${target}", which is not in the declared layer order`,
+        });
       } else if ((rank.get(target) ?? 0) > (rank.get(from) ?? 0)) {
-        problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})` });
+        problems.push({
+          file: where,
+          line,
+          message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})`,
+        });
       } else if (allowedImports[from] !== undefined && !allowedImports[from].includes(target)) {
-        problems.push({ file: where, line, message: `src/${from} imports "${match[1]}" from src/${target}; src/${from} may import only from ${allowedImports[from].map((name) => `src/${name}`).join(", ")}` });
+        problems.push({
+          file: where,
+          line,
+          message: `src/${from} imports "${match[1]}" from src/${target}; src/${from} may import only from ${allowedImports[from].map((name) => `src/${name}`).join(", ")}`,
+        });
       }
     }
   }
@@ -123,7 +159,9 @@ function checkConsumers(root: string, importPattern: RegExp): LayerProblem[] {
     const directory = join(root, folder);
     let files: string[];
     try {
-      files = sourceFiles(directory).filter((file) => !file.includes(`${sep}node_modules${sep}`) && !file.includes(`${sep}dist${sep}`));
+      files = sourceFiles(directory).filter(
+        (file) => !file.includes(`${sep}node_modules${sep}`) && !file.includes(`${sep}dist${sep}`),
+      );
     } catch {
       continue;
     }
@@ -134,7 +172,11 @@ function checkConsumers(root: string, importPattern: RegExp): LayerProblem[] {
         const inside = relative(source, target);
         if (inside.startsWith("..") || !inside.includes(sep)) continue;
         const line = text.slice(0, match.index).split("\n").length;
-        problems.push({ file: relative(root, file).split(sep).join("/"), line, message: `${folder}/ imports "${match[1]}", a module behind plankit's entries; import its public entry (src/index.ts, src/plan.ts, …)` });
+        problems.push({
+          file: relative(root, file).split(sep).join("/"),
+          line,
+          message: `${folder}/ imports "${match[1]}", a module behind plankit's entries; import its public entry (src/index.ts, src/plan.ts, …)`,
+        });
       }
     }
   }

@@ -21,13 +21,20 @@ import { formatMessage } from "publint/utils";
  */
 export async function checkPackage(root: string): Promise<boolean> {
   try {
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+      { cwd: root, stdio: "inherit" },
+    );
   } catch {
     console.log("npm run build FAILED");
     return false;
   }
   const { messages, pkg } = await publint({ pkgDir: root, strict: true });
-  for (const message of messages) console.log(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
-  console.log(messages.length === 0 ? "Package: built, publint clean." : `Package: publint found ${messages.length} problem(s).`);
+  for (const message of messages)
+    console.log(`publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
+  console.log(
+    messages.length === 0 ? "Package: built, publint clean." : `Package: publint found ${messages.length} problem(s).`,
+  );
   return messages.length === 0;
 }

@@ -23,27 +23,51 @@ interface SizeBudget {
 
 /** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
-  { label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`", entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";', maxGzipBytes: 62.5 * 1024 },
+  {
+    label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
+    entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
+    maxGzipBytes: 62.5 * 1024,
+  },
   { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 63 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
-  { label: "`createJsonStreamParser` alone", entry: 'export { createJsonStreamParser } from "./src/json.ts";', maxGzipBytes: 7.5 * 1024 },
+  {
+    label: "`createJsonStreamParser` alone",
+    entry: 'export { createJsonStreamParser } from "./src/json.ts";',
+    maxGzipBytes: 7.5 * 1024,
+  },
   { label: "`plankit/plan`", entry: 'export * from "./src/plan.ts";', maxGzipBytes: 33 * 1024 },
   { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 22 * 1024 },
   { label: "`plankit/events`", entry: 'export * from "./src/events.ts";', maxGzipBytes: 3 * 1024 },
   { label: "`plankit/decide`", entry: 'export * from "./src/decide.ts";', maxGzipBytes: 15 * 1024 },
   { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 3.5 * 1024 },
   { label: "`plankit/test`", entry: 'export * from "./src/test.ts";', maxGzipBytes: 22 * 1024 },
-  { label: "`plankit/ai` beyond the core, without `ai`", entry: 'export * from "./src/ai.ts";', maxGzipBytes: 6 * 1024, beyondCore: true },
+  {
+    label: "`plankit/ai` beyond the core, without `ai`",
+    entry: 'export * from "./src/ai.ts";',
+    maxGzipBytes: 6 * 1024,
+    beyondCore: true,
+  },
   { label: "`plankit/ui` (store and elements)", entry: 'export * from "./src/ui.ts";', maxGzipBytes: 12 * 1024 },
-  { label: "`createRunStore` alone", entry: 'export { createRunStore } from "./src/ui/create-run-store.ts";', maxGzipBytes: 5 * 1024 },
-  { label: "`plankit/react` beyond `plankit/ui`, without React", entry: 'export * from "./src/react.ts";', maxGzipBytes: 1024, beyondUi: true },
+  {
+    label: "`createRunStore` alone",
+    entry: 'export { createRunStore } from "./src/ui/create-run-store.ts";',
+    maxGzipBytes: 5 * 1024,
+  },
+  {
+    label: "`plankit/react` beyond `plankit/ui`, without React",
+    entry: 'export * from "./src/react.ts";',
+    maxGzipBytes: 1024,
+    beyondUi: true,
+  },
 ];
 
 /** Marks the imports of `src/react/` that reach into `src/ui/` as external: an application importing both entries shares them. */
 const uiExternal: Plugin = {
   name: "ui-external",
   setup(builder) {
-    builder.onResolve({ filter: /^\.\.\/ui\// }, (args) => (/[\\/]src[\\/]react$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined));
+    builder.onResolve({ filter: /^\.\.\/ui\// }, (args) =>
+      /[\\/]src[\\/]react$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -51,7 +75,9 @@ const uiExternal: Plugin = {
 const coreExternal: Plugin = {
   name: "core-external",
   setup(builder) {
-    builder.onResolve({ filter: /^\.\.\// }, (args) => (/[\\/]src[\\/]ai$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined));
+    builder.onResolve({ filter: /^\.\.\// }, (args) =>
+      /[\\/]src[\\/]ai$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -86,7 +112,9 @@ export async function checkSize(root: string): Promise<boolean> {
     const within = gzip <= budget.maxGzipBytes;
     ok &&= within;
     const kib = (bytes: number) => (bytes / 1024).toFixed(1).padStart(8);
-    console.log(`${budget.label.padEnd(56)}${kib(code.length)}  ${kib(gzip)}  ${kib(budget.maxGzipBytes)}${within ? "" : "  OVER BUDGET"}`);
+    console.log(
+      `${budget.label.padEnd(56)}${kib(code.length)}  ${kib(gzip)}  ${kib(budget.maxGzipBytes)}${within ? "" : "  OVER BUDGET"}`,
+    );
   }
   return ok;
 }

@@ -19,10 +19,17 @@ import { join } from "node:path";
  * ```
  */
 export function checkUnused(root: string): boolean {
-  const result = spawnSync(process.execPath, [join(root, "node_modules", "knip", "bin", "knip.js"), "--no-progress"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+  const result = spawnSync(process.execPath, [join(root, "node_modules", "knip", "bin", "knip.js"), "--no-progress"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 300_000,
+  });
   const output = `${result.stdout}${result.stderr}`.trim();
   if (output !== "") console.log(output);
   const ok = result.status === 0;
-  console.log(ok ? "Nothing unused." : "Unused code or dependencies FOUND (see above; knip.json configures the check).");
+  console.log(
+    ok ? "Nothing unused." : "Unused code or dependencies FOUND (see above; knip.json configures the check).",
+  );
   return ok;
 }

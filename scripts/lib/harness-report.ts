@@ -18,7 +18,11 @@ import type { RuntimeResult } from "./runtime-result.ts";
  * const result = toRuntimeResult("deno", report, 1200);
  * ```
  */
-export function toRuntimeResult(runtime: "deno" | "chromium", report: HarnessReport, durationMs: number): RuntimeResult {
+export function toRuntimeResult(
+  runtime: "deno" | "chromium",
+  report: HarnessReport,
+  durationMs: number,
+): RuntimeResult {
   const files = [...new Set(report.files.filter((file) => file.endsWith(".test.ts")))].sort();
   const errors = [...report.errors];
   // vitest fails a file that defines no test; so does this.

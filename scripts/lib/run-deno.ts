@@ -39,7 +39,15 @@ export async function runDeno(root: string, bundle: PortableBundle): Promise<Run
     ].join("\n"),
   );
   const deno = join(root, "node_modules", ".bin", "deno");
-  const args = ["run", "--no-config", "--no-lock", "--no-prompt", "--allow-env", `--allow-read=${bundle.directory}`, main];
+  const args = [
+    "run",
+    "--no-config",
+    "--no-lock",
+    "--no-prompt",
+    "--allow-env",
+    `--allow-read=${bundle.directory}`,
+    main,
+  ];
   let stdout = "";
   const exit = await new Promise<{ code: number; error?: string }>((resolve) => {
     const child = spawn(deno, args, {
@@ -61,7 +69,11 @@ export async function runDeno(root: string, bundle: PortableBundle): Promise<Run
     else if (line !== "") console.log(line);
   }
   if (report === undefined) {
-    return failedStep("deno", `deno exited with code ${exit.code} without a report${exit.error ? `: ${exit.error}` : ""}`, durationMs);
+    return failedStep(
+      "deno",
+      `deno exited with code ${exit.code} without a report${exit.error ? `: ${exit.error}` : ""}`,
+      durationMs,
+    );
   }
   const result = toRuntimeResult("deno", report, durationMs);
   if (exit.code !== 0) {

@@ -43,7 +43,11 @@ export async function runRuntime(
   try {
     bundle = await state.bundle;
   } catch (error) {
-    return failedStep(runtime, `Building the portable bundle failed: ${error instanceof Error ? error.message : String(error)}`, Date.now() - started);
+    return failedStep(
+      runtime,
+      `Building the portable bundle failed: ${error instanceof Error ? error.message : String(error)}`,
+      Date.now() - started,
+    );
   }
   return runtime === "deno" ? runDeno(root, bundle) : runChromium(bundle);
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { wranglerEnvironment } from "./wrangler-environment.ts";
@@ -33,7 +33,9 @@ export function findFreePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -90,11 +92,27 @@ export async function startWranglerDev(
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
   const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-  const args = [wrangler, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await findFreePort()), "--log-level", "warn"];
+  const args = [
+    wrangler,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(await findFreePort()),
+    "--log-level",
+    "warn",
+  ];
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   args.push(...(options.args ?? []));
   let output = "";
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...wranglerEnvironment(), CI: "1" }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...wranglerEnvironment(), CI: "1" },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const server: WranglerDev = { url, output: () => output, stop: () => stopProcess(child, 5000) };

@@ -44,7 +44,9 @@ export function printSummary(results: RuntimeResult[], portableFiles: string[]):
     if (result.tests.length === 0) problems.push(`${prefix} ran 0 tests`);
     for (const test of result.tests) {
       if (test.status === "failed") {
-        problems.push(`${prefix} FAIL ${test.file} > ${test.name}\n    ${firstLines(test.error ?? "(no message)", 12).replaceAll("\n", "\n    ")}`);
+        problems.push(
+          `${prefix} FAIL ${test.file} > ${test.name}\n    ${firstLines(test.error ?? "(no message)", 12).replaceAll("\n", "\n    ")}`,
+        );
       } else if (test.status === "skipped") {
         problems.push(`${prefix} SKIPPED ${test.file} > ${test.name} (skipped tests are not allowed)`);
       }

@@ -102,7 +102,8 @@ export function chatRunsOf<RUN extends HeldRun>(runtime: object): ChatRuns<RUN> 
     hold(chatId, messageId, held, limit, reason) {
       const earlier = chats.get(chatId)?.get(messageId);
       // One run per message: one held before is replaced, and nothing could answer it any more.
-      if (earlier !== undefined && remove(chatId, messageId, earlier) && earlier.held.run !== held.run) earlier.held.run.abort?.(reason);
+      if (earlier !== undefined && remove(chatId, messageId, earlier) && earlier.held.run !== held.run)
+        earlier.held.run.abort?.(reason);
       const entry: Entry = { held, clock: limit.clock };
       let messages = chats.get(chatId);
       if (messages === undefined) {

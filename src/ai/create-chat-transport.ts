@@ -11,11 +11,11 @@ import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { describeValue } from "../shared/describe-value.ts";
-import { systemClock, type RuntimeClock } from "../shared/runtime-clock.ts";
+import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import { chatRunsOf, type HeldChatRun } from "./chat-runs-of.ts";
 import { fromUIApprovalResponses } from "./from-ui-approval-responses.ts";
 import { fromUIMessages } from "./from-ui-messages.ts";
-import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
+import { type ToUIMessageStreamOptions, toUIMessageStream } from "./to-ui-message-stream.ts";
 
 /**
  * A run as the transport uses it: its events, and for approvals (an
@@ -101,7 +101,8 @@ const defaultApprovalWaitMs = 1_800_000;
  * @returns the message, when it is an assistant's.
  */
 function continuedMessage(messages: readonly UIMessage[], messageId: string | undefined): UIMessage | undefined {
-  const message = messageId === undefined ? messages[messages.length - 1] : messages.find((candidate) => candidate.id === messageId);
+  const message =
+    messageId === undefined ? messages[messages.length - 1] : messages.find((candidate) => candidate.id === messageId);
   return message?.role === "assistant" ? message : undefined;
 }
 
@@ -129,7 +130,8 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
   const events = run.events ?? [];
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
-    if (event?.type === "approval-request") return event.timeoutMs !== undefined && run.done !== undefined ? undefined : defaultApprovalWaitMs;
+    if (event?.type === "approval-request")
+      return event.timeoutMs !== undefined && run.done !== undefined ? undefined : defaultApprovalWaitMs;
   }
   return defaultApprovalWaitMs;
 }
@@ -182,10 +184,19 @@ function approvalWaitOf(run: ChatRun, option: number | undefined): number | unde
  * }
  * ```
  */
-export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(runtime: ChatRuntime, options: ChatTransportOptions = {}): ChatTransport<UI_MESSAGE> {
+export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(
+  runtime: ChatRuntime,
+  options: ChatTransportOptions = {},
+): ChatTransport<UI_MESSAGE> {
   const { maxApprovalWaitMs, clock = systemClock, ...streamOptions } = options;
-  if (maxApprovalWaitMs !== undefined && (typeof maxApprovalWaitMs !== "number" || Number.isNaN(maxApprovalWaitMs) || maxApprovalWaitMs < 1)) {
-    throw new PlankitError("invalid-options", `Option maxApprovalWaitMs must be a number of at least 1, got ${typeof maxApprovalWaitMs === "number" ? String(maxApprovalWaitMs) : describeValue(maxApprovalWaitMs)}`);
+  if (
+    maxApprovalWaitMs !== undefined &&
+    (typeof maxApprovalWaitMs !== "number" || Number.isNaN(maxApprovalWaitMs) || maxApprovalWaitMs < 1)
+  ) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option maxApprovalWaitMs must be a number of at least 1, got ${typeof maxApprovalWaitMs === "number" ? String(maxApprovalWaitMs) : describeValue(maxApprovalWaitMs)}`,
+    );
   }
   const runs = chatRunsOf<ChatRun>(runtime);
   /** Keeps a run that waits for answers for the chat's next request about the message. */
@@ -194,7 +205,12 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
     const ms = approvalWaitOf(held.run, maxApprovalWaitMs);
     runs.hold(chatId, messageId, held, { ms, clock }, `No approval answer came within ${ms} ms`);
   };
-  const stream = (run: ChatRun, chatId: string, messageId: string, skipEvents: number): ReadableStream<UIMessageChunk> => {
+  const stream = (
+    run: ChatRun,
+    chatId: string,
+    messageId: string,
+    skipEvents: number,
+  ): ReadableStream<UIMessageChunk> => {
     let sent = skipEvents;
     const events = run.waitingForApproval === undefined ? run : untilApprovalWait(run, (count) => (sent = count));
     const chunks = toUIMessageStream(events, { ...streamOptions, messageId, skipEvents });
@@ -207,7 +223,12 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
       }),
     );
   };
-  const resume = (held: HeldChatRun<ChatRun>, chatId: string, message: UIMessage, abortSignal: AbortSignal | undefined): ReadableStream<UIMessageChunk> => {
+  const resume = (
+    held: HeldChatRun<ChatRun>,
+    chatId: string,
+    message: UIMessage,
+    abortSignal: AbortSignal | undefined,
+  ): ReadableStream<UIMessageChunk> => {
     const { run } = held;
     const decisions = run.state === undefined ? [] : fromUIApprovalResponses(message, run.state);
     try {
@@ -235,7 +256,11 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(ru
       }
       const dialog = fromUIMessages(messages);
       // A run kept for a message the chat no longer has (regenerated, cut from its history) is aborted.
-      runs.dropAllBut(chatId, new Set(messages.map((message) => message.id)), "The chat no longer has the run's message");
+      runs.dropAllBut(
+        chatId,
+        new Set(messages.map((message) => message.id)),
+        "The chat no longer has the run's message",
+      );
       const id = options.messageId ?? messageId;
       const run = runtime.run(dialog, abortSignal === undefined ? {} : { signal: abortSignal });
       const streamId = id ?? run.state?.runId ?? (run as { runId?: string }).runId;

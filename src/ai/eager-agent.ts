@@ -5,18 +5,18 @@
  */
 import type { LanguageModel, UIMessageChunk } from "ai";
 import { PlankitError } from "../errors/plankit-error.ts";
+import type { Dialog } from "../events/dialog.ts";
+import type { RunState } from "../events/run-state.ts";
 import { LLMPlanner } from "../planner/llm-planner.ts";
 import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runtime/agent-runtime.ts";
-import type { Dialog } from "../events/dialog.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
-import type { RunState } from "../events/run-state.ts";
-import { fromAiSdkTools, type AiSdkToolLike } from "../tools/from-ai-sdk-tools.ts";
+import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
-import { fromLanguageModel, type FromLanguageModelOptions } from "./from-language-model.ts";
+import { type FromLanguageModelOptions, fromLanguageModel } from "./from-language-model.ts";
 import { fromUIMessages } from "./from-ui-messages.ts";
-import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
-import { toUIMessageStreamResponse, type ToUIMessageStreamResponseOptions } from "./to-ui-message-stream-response.ts";
+import { type ToUIMessageStreamOptions, toUIMessageStream } from "./to-ui-message-stream.ts";
+import { type ToUIMessageStreamResponseOptions, toUIMessageStreamResponse } from "./to-ui-message-stream-response.ts";
 
 /** Settings of {@link EagerAgent}: a `ToolLoopAgent`'s, plus what plankit needs to start tools early. */
 export interface EagerAgentSettings extends Omit<AgentRuntimeOptions, "planner" | "registry" | "model"> {
@@ -142,8 +142,11 @@ export class EagerAgent {
    * @throws PlankitError `invalid-options` for a bad limit or option; `invalid-catalog` for a tool without `execute`.
    */
   constructor(settings: EagerAgentSettings) {
-    const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } = settings;
-    const registry = new ToolRegistry().register(fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }));
+    const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } =
+      settings;
+    const registry = new ToolRegistry().register(
+      fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }),
+    );
     this.planner = new LLMPlanner({
       model: fromLanguageModel(model, modelOptions),
       mode: "tools",

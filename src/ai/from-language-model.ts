@@ -4,19 +4,27 @@
  * @module
  */
 import {
-  jsonSchema,
-  streamText,
-  tool,
   type FinishReason as AiFinishReason,
   type JSONSchema7,
   type JSONValue,
+  jsonSchema,
   type LanguageModel,
   type LanguageModelCallOptions,
   type ModelMessage,
+  streamText,
   type ToolSet,
+  tool,
 } from "ai";
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { FinishReason, PlanModel, PlanModelMessage, PlanModelPart, PlanModelRequest, PlanModelTool, PlanModelUsage } from "../model/plan-model.ts";
+import type {
+  FinishReason,
+  PlanModel,
+  PlanModelMessage,
+  PlanModelPart,
+  PlanModelRequest,
+  PlanModelTool,
+  PlanModelUsage,
+} from "../model/plan-model.ts";
 
 type StreamTextOptions = Parameters<typeof streamText>[0];
 
@@ -94,7 +102,10 @@ function providerNames(tools: readonly PlanModelTool[]): Map<string, string> {
  */
 function toolOutput(result: { output: unknown; isError?: boolean }) {
   const json = (result.output === undefined ? null : JSON.parse(JSON.stringify(result.output) ?? "null")) as JSONValue;
-  if (result.isError === true) return typeof json === "string" ? { type: "error-text" as const, value: json } : { type: "error-json" as const, value: json };
+  if (result.isError === true)
+    return typeof json === "string"
+      ? { type: "error-text" as const, value: json }
+      : { type: "error-json" as const, value: json };
   return typeof json === "string" ? { type: "text" as const, value: json } : { type: "json" as const, value: json };
 }
 
@@ -114,13 +125,23 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
         role: "assistant",
         content: [
           ...(message.text === "" ? [] : [{ type: "text" as const, text: message.text }]),
-          ...message.toolCalls.map((call) => ({ type: "tool-call" as const, toolCallId: call.callId, toolName: name(call.toolName), input: call.input })),
+          ...message.toolCalls.map((call) => ({
+            type: "tool-call" as const,
+            toolCallId: call.callId,
+            toolName: name(call.toolName),
+            input: call.input,
+          })),
         ],
       });
     } else {
       messages.push({
         role: "tool",
-        content: message.results.map((result) => ({ type: "tool-result" as const, toolCallId: result.callId, toolName: name(result.toolName), output: toolOutput(result) })),
+        content: message.results.map((result) => ({
+          type: "tool-result" as const,
+          toolCallId: result.callId,
+          toolName: name(result.toolName),
+          output: toolOutput(result),
+        })),
       });
     }
   }
@@ -165,7 +186,10 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       const fromProvider = providerNames(offered);
       const toProvider = new Map([...fromProvider].map(([provider, name]) => [name, provider]));
       const catalogName = (name: string): string => fromProvider.get(name) ?? name;
-      const input = request.messages !== undefined && request.messages.length > 0 ? { messages: toModelMessages(request, toProvider) } : { prompt: request.prompt };
+      const input =
+        request.messages !== undefined && request.messages.length > 0
+          ? { messages: toModelMessages(request, toProvider) }
+          : { prompt: request.prompt };
       const call: StreamTextOptions = {
         ...options,
         model,
@@ -176,7 +200,10 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       if (offered.length > 0) {
         const tools: ToolSet = {};
         for (const entry of offered) {
-          tools[toProvider.get(entry.name) ?? entry.name] = tool({ description: entry.description, inputSchema: jsonSchema(entry.inputSchema as JSONSchema7) });
+          tools[toProvider.get(entry.name) ?? entry.name] = tool({
+            description: entry.description,
+            inputSchema: jsonSchema(entry.inputSchema as JSONSchema7),
+          });
         }
         call.tools = tools;
       }
@@ -195,12 +222,17 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
             yield { type: "tool-input-end", callId: part.id };
           } else if (part.type === "tool-call") {
             // Arguments the AI SDK could not parse come as the model's own text: passed as they are, not as a JSON string.
-            const input = part.invalid === true && typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
+            const input =
+              part.invalid === true && typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
             yield { type: "tool-call", callId: part.toolCallId, toolName: catalogName(part.toolName), input };
           } else if (part.type === "error") {
             throw toError(part.error, signal);
           } else if (part.type === "abort") {
-            throw new PlankitError("aborted", `The model stream was aborted${part.reason === undefined ? "" : `: ${part.reason}`}`, { cause: signal?.reason });
+            throw new PlankitError(
+              "aborted",
+              `The model stream was aborted${part.reason === undefined ? "" : `: ${part.reason}`}`,
+              { cause: signal?.reason },
+            );
           } else if (part.type === "finish") {
             const usage: PlanModelUsage = {};
             if (part.totalUsage.inputTokens !== undefined) usage.inputTokens = part.totalUsage.inputTokens;

@@ -31,13 +31,31 @@ export function fromUIApprovalResponses(message: unknown, state: RunState): Appr
   const decisions: ApprovalDecision[] = [];
   for (const part of parts as unknown[]) {
     if (typeof part !== "object" || part === null) continue;
-    const { state: partState, toolCallId, approval } = part as { state?: unknown; toolCallId?: unknown; approval?: { id?: unknown; approved?: unknown; reason?: unknown } };
+    const {
+      state: partState,
+      toolCallId,
+      approval,
+    } = part as {
+      state?: unknown;
+      toolCallId?: unknown;
+      approval?: { id?: unknown; approved?: unknown; reason?: unknown };
+    };
     if (partState !== "approval-responded" || typeof toolCallId !== "string" || !waiting.has(toolCallId)) continue;
     const requestId = state.steps.find((step) => step.step.id === toolCallId)?.approval?.requestId;
-    if (requestId === undefined || approval?.id !== approvalIdOf(state.runId, requestId, toolCallId) || typeof approval.approved !== "boolean") continue;
+    if (
+      requestId === undefined ||
+      approval?.id !== approvalIdOf(state.runId, requestId, toolCallId) ||
+      typeof approval.approved !== "boolean"
+    )
+      continue;
     waiting.delete(toolCallId);
     if (approval.approved) decisions.push({ stepId: toolCallId, approved: true });
-    else decisions.push(typeof approval.reason === "string" ? { stepId: toolCallId, approved: false, reason: approval.reason } : { stepId: toolCallId, approved: false });
+    else
+      decisions.push(
+        typeof approval.reason === "string"
+          ? { stepId: toolCallId, approved: false, reason: approval.reason }
+          : { stepId: toolCallId, approved: false },
+      );
   }
   return decisions;
 }

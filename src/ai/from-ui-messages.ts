@@ -4,8 +4,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { describeValue } from "../shared/describe-value.ts";
 import type { DialogMessage } from "../events/dialog.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { truncateJson } from "../shared/truncate-json.ts";
 
 const roles = new Set(["user", "assistant", "system"]);
@@ -32,16 +32,23 @@ const maxResultChars = 400;
  * ```
  */
 export function fromUIMessages(messages: readonly unknown[]): DialogMessage[] {
-  if (!Array.isArray(messages)) throw new PlankitError("invalid-input", `messages must be an array of UI messages, got ${describeValue(messages)}`);
+  if (!Array.isArray(messages))
+    throw new PlankitError("invalid-input", `messages must be an array of UI messages, got ${describeValue(messages)}`);
   const dialog: DialogMessage[] = [];
   messages.forEach((message: unknown, index: number) => {
     const where = `messages[${index}]`;
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      throw new PlankitError("invalid-input", `${where} must be an object with role and parts, got ${describeValue(message)}`);
+      throw new PlankitError(
+        "invalid-input",
+        `${where} must be an object with role and parts, got ${describeValue(message)}`,
+      );
     }
     const { role, parts, content } = message as Record<string, unknown>;
     if (typeof role !== "string" || !roles.has(role)) {
-      throw new PlankitError("invalid-input", `${where}.role must be "user", "assistant" or "system", got ${describeValue(role)}`);
+      throw new PlankitError(
+        "invalid-input",
+        `${where}.role must be "user", "assistant" or "system", got ${describeValue(role)}`,
+      );
     }
     let text: string;
     if (Array.isArray(parts)) {
@@ -51,7 +58,12 @@ export function fromUIMessages(messages: readonly unknown[]): DialogMessage[] {
         if (typeof part !== "object" || part === null) continue;
         const { type, text: partText, state, toolName, input, output } = part as Record<string, unknown>;
         if (type === "text" && typeof partText === "string") texts.push(partText);
-        else if (role === "assistant" && state === "output-available" && typeof type === "string" && (type === "dynamic-tool" || type.startsWith("tool-"))) {
+        else if (
+          role === "assistant" &&
+          state === "output-available" &&
+          typeof type === "string" &&
+          (type === "dynamic-tool" || type.startsWith("tool-"))
+        ) {
           const name = typeof toolName === "string" ? toolName : type.slice("tool-".length);
           results.push(`- ${name} ${truncateJson(input, maxResultChars)} → ${truncateJson(output, maxResultChars)}`);
         }
@@ -61,7 +73,10 @@ export function fromUIMessages(messages: readonly unknown[]): DialogMessage[] {
     } else if (typeof content === "string") {
       text = content;
     } else {
-      throw new PlankitError("invalid-input", `${where}.parts must be a list of message parts, got ${describeValue(parts)}`);
+      throw new PlankitError(
+        "invalid-input",
+        `${where}.parts must be a list of message parts, got ${describeValue(parts)}`,
+      );
     }
     if (text.trim() !== "") dialog.push({ role: role as DialogMessage["role"], content: text });
   });

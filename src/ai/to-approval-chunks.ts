@@ -42,13 +42,25 @@ export function approvalIdOf(runId: string, requestId: string, stepId: string): 
  */
 export function toApprovalChunks(event: ApprovalRequestEvent | ApprovalDecisionEvent): UIMessageChunk[] {
   if (event.type === "approval-decision") {
-    const chunk: UIMessageChunk = { type: "tool-approval-response", approvalId: approvalIdOf(event.runId, event.requestId, event.stepId), approved: event.approved, providerExecuted: true };
+    const chunk: UIMessageChunk = {
+      type: "tool-approval-response",
+      approvalId: approvalIdOf(event.runId, event.requestId, event.stepId),
+      approved: event.approved,
+      providerExecuted: true,
+    };
     if (event.reason !== undefined) chunk.reason = event.reason;
     return [chunk];
   }
   const chunks: UIMessageChunk[] = [];
   for (const step of event.steps) {
-    const input: UIMessageChunk = { type: "tool-input-available", toolCallId: step.stepId, toolName: step.tool, input: step.arguments, dynamic: true, providerExecuted: true };
+    const input: UIMessageChunk = {
+      type: "tool-input-available",
+      toolCallId: step.stepId,
+      toolName: step.tool,
+      input: step.arguments,
+      dynamic: true,
+      providerExecuted: true,
+    };
     if (step.description !== "") input.title = step.description;
     chunks.push(input, {
       type: "tool-approval-request",

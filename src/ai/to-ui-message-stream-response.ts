@@ -5,7 +5,7 @@
  */
 import { formatSse } from "../events/format-sse.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
-import { toUIMessageStream, type ToUIMessageStreamOptions } from "./to-ui-message-stream.ts";
+import { type ToUIMessageStreamOptions, toUIMessageStream } from "./to-ui-message-stream.ts";
 
 /** Options of {@link toUIMessageStreamResponse}. */
 export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptions {
@@ -35,7 +35,10 @@ export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptio
  * };
  * ```
  */
-export function toUIMessageStreamResponse(events: AsyncIterable<RuntimeEvent>, options: ToUIMessageStreamResponseOptions = {}): Response {
+export function toUIMessageStreamResponse(
+  events: AsyncIterable<RuntimeEvent>,
+  options: ToUIMessageStreamResponseOptions = {},
+): Response {
   const { status = 200, headers: extra, ...streamOptions } = options;
   const headers = new Headers(extra);
   headers.set("content-type", "text/event-stream; charset=utf-8");

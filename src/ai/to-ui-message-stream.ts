@@ -86,22 +86,51 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
       case "step-start":
         // The input with its references resolved.
         if (toolNames.has(event.stepId) && event.input !== undefined) {
-          chunks.push(tool(event.stepId, toolNames.get(event.stepId) === LLM_TOOL_NAME && event.tool === undefined ? { prompt: event.input } : event.input));
+          chunks.push(
+            tool(
+              event.stepId,
+              toolNames.get(event.stepId) === LLM_TOOL_NAME && event.tool === undefined
+                ? { prompt: event.input }
+                : event.input,
+            ),
+          );
         }
         break;
       case "step-end":
-        if (toolNames.has(event.stepId)) chunks.push({ type: "tool-output-available", toolCallId: event.stepId, output: event.result, dynamic: true, providerExecuted: true });
+        if (toolNames.has(event.stepId))
+          chunks.push({
+            type: "tool-output-available",
+            toolCallId: event.stepId,
+            output: event.result,
+            dynamic: true,
+            providerExecuted: true,
+          });
         break;
       case "step-error":
-        if (event.final && toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: event.error.message, dynamic: true, providerExecuted: true });
+        if (event.final && toolNames.has(event.stepId))
+          chunks.push({
+            type: "tool-output-error",
+            toolCallId: event.stepId,
+            errorText: event.error.message,
+            dynamic: true,
+            providerExecuted: true,
+          });
         break;
       case "approval-request":
       case "approval-decision":
         chunks.push(...toApprovalChunks(event));
         break;
       case "step-skipped":
-        if (toolNames.has(event.stepId) && event.code === "denied") chunks.push({ type: "tool-output-denied", toolCallId: event.stepId });
-        else if (toolNames.has(event.stepId)) chunks.push({ type: "tool-output-error", toolCallId: event.stepId, errorText: `Skipped: ${event.reason}`, dynamic: true, providerExecuted: true });
+        if (toolNames.has(event.stepId) && event.code === "denied")
+          chunks.push({ type: "tool-output-denied", toolCallId: event.stepId });
+        else if (toolNames.has(event.stepId))
+          chunks.push({
+            type: "tool-output-error",
+            toolCallId: event.stepId,
+            errorText: `Skipped: ${event.reason}`,
+            dynamic: true,
+            providerExecuted: true,
+          });
         break;
       case "reply-delta": {
         if (event.delta === "") break;
@@ -116,7 +145,11 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
       case "reply": {
         if (open === undefined) {
           const id = `${event.runId}-reply-${++replies}`;
-          chunks.push({ type: "text-start", id }, { type: "text-delta", id, delta: event.text }, { type: "text-end", id });
+          chunks.push(
+            { type: "text-start", id },
+            { type: "text-delta", id, delta: event.text },
+            { type: "text-end", id },
+          );
           break;
         }
         // The deltas were the reply; should they have fallen short of it, what is missing follows.
@@ -131,7 +164,8 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
         if (open !== undefined) chunks.push({ type: "text-end", id: open.id });
         open = undefined;
         if (event.reason === "aborted") chunks.push({ type: "abort", reason: event.error?.message ?? "aborted" });
-        else if (event.reason === "failed") chunks.push({ type: "error", errorText: event.error?.message ?? "The run failed" });
+        else if (event.reason === "failed")
+          chunks.push({ type: "error", errorText: event.error?.message ?? "The run failed" });
         chunks.push({ type: "finish-step" }, { type: "finish", finishReason: finishReasons[event.reason] });
         break;
       default:
@@ -178,7 +212,10 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
  * return toUIMessageStreamResponse(run); // the response useChat reads
  * ```
  */
-export function toUIMessageStream(events: AsyncIterable<RuntimeEvent>, options: ToUIMessageStreamOptions = {}): ReadableStream<UIMessageChunk> {
+export function toUIMessageStream(
+  events: AsyncIterable<RuntimeEvent>,
+  options: ToUIMessageStreamOptions = {},
+): ReadableStream<UIMessageChunk> {
   const chunker = createChunker(options);
   let iterator: AsyncIterator<RuntimeEvent> | undefined;
   let skip = options.skipEvents ?? 0;

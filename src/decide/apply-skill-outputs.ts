@@ -5,13 +5,13 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { DecisionState } from "./decision-state.ts";
 import { isPresent } from "./is-present.ts";
 import { jsonEqual } from "./json-equal.ts";
 import { parseStatePath } from "./parse-state-path.ts";
 import { resolvePath } from "./resolve-path.ts";
 import type { Skill } from "./skill.ts";
-import { isRecord } from "../shared/is-record.ts";
 
 /** What {@link applySkillOutputs} did. */
 export interface AppliedSkillOutputs {
@@ -24,7 +24,6 @@ export interface AppliedSkillOutputs {
 }
 
 type JsonRecord = Record<string, unknown>;
-
 
 /**
  * A copy of `record` with `key` set. `defineProperty` keeps a key such as
@@ -52,7 +51,7 @@ function withPath(record: JsonRecord | undefined, keys: readonly string[], value
 function targetGroup(data: Readonly<Record<string, unknown>>, leaf: string, fallback: string): string {
   let withLeaf: string | undefined;
   for (const [name, group] of Object.entries(data)) {
-    if (!isRecord(group) || !Object.prototype.hasOwnProperty.call(group, leaf)) continue;
+    if (!isRecord(group) || !Object.hasOwn(group, leaf)) continue;
     if (isPresent(group[leaf])) return name;
     withLeaf ??= name;
   }
@@ -108,17 +107,23 @@ export function applySkillOutputs(state: DecisionState, skill: Skill, result: un
   const written: string[] = [];
   const changed: string[] = [];
   for (const path of new Set(provides)) {
-    if (!Object.prototype.hasOwnProperty.call(result, path) || result[path] === undefined) continue;
+    if (!Object.hasOwn(result, path) || result[path] === undefined) continue;
     const parsed = parseStatePath(path);
     if (parsed.kind === "invalid") {
-      throw new PlankitError("invalid-path", `Skill "${skill.name}" provides "${path}", which is not a state path: ${parsed.problem}`);
+      throw new PlankitError(
+        "invalid-path",
+        `Skill "${skill.name}" provides "${path}", which is not a state path: ${parsed.problem}`,
+      );
     }
     const value: unknown = structuredClone(result[path]);
     const before = resolvePath(next, path);
     if (parsed.kind === "leaf") {
       const data = next.data ?? {};
       const group = targetGroup(data, parsed.name, skill.name);
-      next = { ...next, data: withKey(data, group, withKey(data[group], parsed.name, value)) as NonNullable<DecisionState["data"]> };
+      next = {
+        ...next,
+        data: withKey(data, group, withKey(data[group], parsed.name, value)) as NonNullable<DecisionState["data"]>,
+      };
     } else {
       next = { ...next, [parsed.kind]: withPath(next[parsed.kind], [parsed.field, ...parsed.rest], value) };
     }

@@ -10,7 +10,7 @@ import { findUnmetRequirement } from "./find-unmet-requirement.ts";
 import type { Phase } from "./phase.ts";
 import type { Playbook } from "./playbook.ts";
 import type { Skill } from "./skill.ts";
-import { toSkillMap, type SkillCatalog } from "./skill-catalog.ts";
+import { type SkillCatalog, toSkillMap } from "./skill-catalog.ts";
 
 /**
  * The skills the current phase may run, filtered in this order:

@@ -44,19 +44,26 @@ function cut(text: string, limit: number): string {
  */
 export function buildGuidedReplyPrompt(input: GuidedReplyInput): { system: string; prompt: string } {
   const { phase } = input;
-  const lines = [`Kind: ${input.action}`, `Phase: ${phase.id}${phase.description === undefined ? "" : ` — ${phase.description}`}`];
+  const lines = [
+    `Kind: ${input.action}`,
+    `Phase: ${phase.id}${phase.description === undefined ? "" : ` — ${phase.description}`}`,
+  ];
   if (input.missing.length === 0) lines.push("Still needed: nothing");
   else {
     lines.push("Still needed:");
-    for (const entry of input.missing) lines.push(`- ${entry.goal}${entry.hint === undefined || entry.hint === "" ? "" : `: ${entry.hint}`}`);
+    for (const entry of input.missing)
+      lines.push(`- ${entry.goal}${entry.hint === undefined || entry.hint === "" ? "" : `: ${entry.hint}`}`);
   }
   if (input.recorded.length === 0) lines.push("Recorded this turn: nothing");
   else {
     lines.push("Recorded this turn:");
-    for (const entry of input.recorded) lines.push(`- ${entry.path}: ${cut(JSON.stringify(entry.value) ?? "null", maxValueLength)}`);
+    for (const entry of input.recorded)
+      lines.push(`- ${entry.path}: ${cut(JSON.stringify(entry.value) ?? "null", maxValueLength)}`);
   }
   lines.push(`Reason: ${input.reason}`, `User message: ${input.message}`);
   const state = input.state;
-  lines.push(`State: ${cut(JSON.stringify({ profile: state.profile ?? {}, data: state.data ?? {}, decisions: state.decisions ?? {} }), maxStateLength)}`);
+  lines.push(
+    `State: ${cut(JSON.stringify({ profile: state.profile ?? {}, data: state.data ?? {}, decisions: state.decisions ?? {} }), maxStateLength)}`,
+  );
   return { system, prompt: lines.join("\n") };
 }

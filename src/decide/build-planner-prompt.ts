@@ -36,7 +36,11 @@ export function buildPlannerPrompt(context: StrategyContext): { system: string; 
     const description = skill.description ?? "";
     return `- ${skill.name}: ${description}${provides.length > 0 ? ` (provides: ${provides.join(", ")})` : ""}`;
   });
-  let stateText = JSON.stringify({ profile: state.profile ?? {}, data: state.data ?? {}, decisions: state.decisions ?? {} });
+  let stateText = JSON.stringify({
+    profile: state.profile ?? {},
+    data: state.data ?? {},
+    decisions: state.decisions ?? {},
+  });
   if (stateText.length > maxStateLength) stateText = `${stateText.slice(0, maxStateLength)}… (cut)`;
   const lines = [
     `Phase: ${phase.id}${phase.description === undefined ? "" : ` — ${phase.description}`}`,

@@ -5,16 +5,16 @@
  */
 import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { PlanModel } from "../model/plan-model.ts";
-import { collectModelText } from "../model/collect-model-text.ts";
 import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
+import type { PlanModel } from "../model/plan-model.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { applySkillOutputs } from "./apply-skill-outputs.ts";
 import { availableSkills } from "./available-skills.ts";
 import { buildGuidedReplyPrompt } from "./build-guided-reply-prompt.ts";
 import { decide } from "./decide.ts";
 import type { Decision } from "./decision.ts";
-import { DecisionStateSchema, type DecisionState } from "./decision-state.ts";
+import { type DecisionState, DecisionStateSchema } from "./decision-state.ts";
 import type { DecisionStrategy } from "./decision-strategy.ts";
 import type { GuidedEvent, GuidedReplyEvent, GuidedTurnUsage } from "./guided-event.ts";
 import type { GuidedReplyInput, MissingGoal, RecordedValue } from "./guided-reply-input.ts";
@@ -25,7 +25,7 @@ import type { Playbook } from "./playbook.ts";
 import { renderGuidedReply } from "./render-guided-reply.ts";
 import { resolvePath } from "./resolve-path.ts";
 import type { Skill } from "./skill.ts";
-import { toSkillMap, type SkillCatalog } from "./skill-catalog.ts";
+import { type SkillCatalog, toSkillMap } from "./skill-catalog.ts";
 import type { ValidatePlaybookOptions } from "./validate-playbook.ts";
 
 /** An event without the fields the turn adds (`turnId`, `t`). */
@@ -170,7 +170,10 @@ function defaultNow(): number {
  * @returns its code and message.
  */
 function toErrorInfo(error: unknown): RuntimeErrorInfo {
-  return { code: PlankitError.isInstance(error) ? error.code : "tool-error", message: error instanceof Error ? error.message : String(error) };
+  return {
+    code: PlankitError.isInstance(error) ? error.code : "tool-error",
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 /**
@@ -187,7 +190,12 @@ function defaultSkillArguments(skill: Skill, { message, state }: SkillArgumentsC
   for (const path of [...(requires?.all ?? []), ...(requires?.any ?? [])]) {
     const resolved = resolvePath(state, path);
     if (!resolved.found || !isPresent(resolved.value)) continue;
-    Object.defineProperty(inputs, path, { value: resolved.value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(inputs, path, {
+      value: resolved.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return { message, inputs };
 }
@@ -199,7 +207,10 @@ function defaultSkillArguments(skill: Skill, { message, state }: SkillArgumentsC
  * @returns the names.
  */
 function allowedNames(playbook: Playbook): Set<string> {
-  return new Set([...(playbook.allowed_skills ?? []), ...playbook.phases.flatMap((phase) => phase.allowed_skills ?? [])]);
+  return new Set([
+    ...(playbook.allowed_skills ?? []),
+    ...playbook.phases.flatMap((phase) => phase.allowed_skills ?? []),
+  ]);
 }
 
 /**
@@ -247,12 +258,18 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
   }
   for (const name of allowedNames(playbook)) {
     if (!registry.has(name)) {
-      throw new PlankitError("unknown-tool", `Skill "${name}" is allowed by the playbook, but the registry has no tool "${name}": register a tool named after the skill`);
+      throw new PlankitError(
+        "unknown-tool",
+        `Skill "${name}" is allowed by the playbook, but the registry has no tool "${name}": register a tool named after the skill`,
+      );
     }
   }
   const maxDecisions = options.maxDecisions ?? 32;
   if (!Number.isInteger(maxDecisions) || maxDecisions < 1) {
-    throw new PlankitError("invalid-options", `Option maxDecisions must be an integer of at least 1, got ${String(maxDecisions)}`);
+    throw new PlankitError(
+      "invalid-options",
+      `Option maxDecisions must be an integer of at least 1, got ${String(maxDecisions)}`,
+    );
   }
   const phases = new PhaseManager(playbook);
   const skillArguments = options.skillArguments ?? defaultSkillArguments;
@@ -264,7 +281,10 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
     if (!parsed.success) {
       const issue = parsed.issues[0];
       const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
-      throw new PlankitError("invalid-options", `${what} is not a decision state${where === "" ? "" : ` (at ${where})`}: ${issue.message}`);
+      throw new PlankitError(
+        "invalid-options",
+        `${what} is not a decision state${where === "" ? "" : ` (at ${where})`}: ${issue.message}`,
+      );
     }
     return structuredClone(parsed.output);
   };
@@ -276,12 +296,18 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
     const phase = phases.current(state);
     const available = availableSkills(state, playbook, phase, skills);
     return phases.missingGoals(phase, state).map((goal) => {
-      const provider = available.find((skill) => skill.outputs?.provides?.includes(goal)) ?? [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
+      const provider =
+        available.find((skill) => skill.outputs?.provides?.includes(goal)) ??
+        [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
       return provider?.description === undefined ? { goal } : { goal, hint: provider.description };
     });
   };
 
-  async function runTurn(message: string, turnOptions: GuidedTurnOptions, startState: DecisionState): Promise<GuidedTurn> {
+  async function runTurn(
+    message: string,
+    turnOptions: GuidedTurnOptions,
+    startState: DecisionState,
+  ): Promise<GuidedTurn> {
     const { signal, onEvent } = turnOptions;
     const turnId = idGenerator();
     const started = now();
@@ -339,16 +365,26 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
         } else if (decision.action === "replan") {
           const next = decision.next_phase;
           if (next === undefined || phases.get(next) === undefined) {
-            throw new PlankitError("unknown-phase", `Strategy "${decision.strategy}" moved to phase ${JSON.stringify(next)}, which the playbook lacks`);
+            throw new PlankitError(
+              "unknown-phase",
+              `Strategy "${decision.strategy}" moved to phase ${JSON.stringify(next)}, which the playbook lacks`,
+            );
           }
           emit({ type: "phase-change", from: decision.phase, to: next, reason: decision.reason });
           state = { ...state, current_task_id: next };
         } else {
           const name = decision.skill ?? "";
           const skill = skills.get(name);
-          if (skill === undefined) throw new PlankitError("unavailable-skill", `Strategy "${decision.strategy}" chose skill "${name}", which is not in the skill registry`);
+          if (skill === undefined)
+            throw new PlankitError(
+              "unavailable-skill",
+              `Strategy "${decision.strategy}" chose skill "${name}", which is not in the skill registry`,
+            );
           if (ran.has(name)) {
-            outcome = { action: "respond", reason: `"${name}" already ran this turn and was chosen again, so it waits for the user` };
+            outcome = {
+              action: "respond",
+              reason: `"${name}" already ran this turn and was chosen again, so it waits for the user`,
+            };
             break;
           }
           ran.add(name);
@@ -358,14 +394,33 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
           let applied;
           try {
             usage.toolCalls++;
-            const result = await registry.call(name, input, { ...(signal === undefined ? {} : { signal }), callId: `${turnId}:${name}` });
+            const result = await registry.call(name, input, {
+              ...(signal === undefined ? {} : { signal }),
+              callId: `${turnId}:${name}`,
+            });
             checkAbort();
             applied = applySkillOutputs(state, skill, result);
-            emit({ type: "skill-end", skill: name, result, written: applied.written, changed: applied.changed, durationMs: Math.max(0, now() - skillStarted) });
+            emit({
+              type: "skill-end",
+              skill: name,
+              result,
+              written: applied.written,
+              changed: applied.changed,
+              durationMs: Math.max(0, now() - skillStarted),
+            });
           } catch (error) {
-            emit({ type: "skill-error", skill: name, error: toErrorInfo(error), durationMs: Math.max(0, now() - skillStarted) });
+            emit({
+              type: "skill-error",
+              skill: name,
+              error: toErrorInfo(error),
+              durationMs: Math.max(0, now() - skillStarted),
+            });
             if (PlankitError.isInstance(error)) throw error;
-            throw new PlankitError("tool-error", `Skill "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+            throw new PlankitError(
+              "tool-error",
+              `Skill "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            );
           }
           state = applied.state;
           if (decision.strategy === "force_skill" && state.force_skill === name) {
@@ -376,7 +431,8 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
             const resolved = resolvePath(state, path);
             recorded.push({ path, value: resolved.found ? resolved.value : null, skill: name });
           }
-          if (applied.changed.length === 0) outcome = { action: "respond", reason: `"${name}" recorded nothing new, so the turn asks the user` };
+          if (applied.changed.length === 0)
+            outcome = { action: "respond", reason: `"${name}" recorded nothing new, so the turn asks the user` };
         }
       }
       checkAbort();
@@ -389,15 +445,31 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
         message,
         state,
       };
-      const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = { type: "reply", text: "", action: outcome.action, source: "template", reason: outcome.reason };
+      const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = {
+        type: "reply",
+        text: "",
+        action: outcome.action,
+        source: "template",
+        reason: outcome.reason,
+      };
       if (countedModel !== undefined) {
         try {
-          const answer = await collectModelText(countedModel, { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) }, { what: "The guided reply" });
+          const answer = await collectModelText(
+            countedModel,
+            { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) },
+            { what: "The guided reply" },
+          );
           if (answer.text.trim() !== "" && answer.finishReason === "stop") {
             reply.text = answer.text.trim();
             reply.source = "model";
           } else {
-            reply.error = { code: "model-error", message: answer.text.trim() === "" ? "The model's reply was empty" : `The model's reply did not finish cleanly (${answer.finishReason})` };
+            reply.error = {
+              code: "model-error",
+              message:
+                answer.text.trim() === ""
+                  ? "The model's reply was empty"
+                  : `The model's reply did not finish cleanly (${answer.finishReason})`,
+            };
           }
         } catch (error) {
           checkAbort();
@@ -407,10 +479,29 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       if (reply.source === "template") reply.text = renderGuidedReply(input);
       emit(reply);
       const phase = phases.current(state).id;
-      emit({ type: "turn-end", phase, finished: outcome.action === "finish", reply: reply.text, state, usage: { ...usage }, durationMs: Math.max(0, now() - started) });
-      return { turnId, reply: reply.text, action: outcome.action, finished: outcome.action === "finish", phase, state, decisions, events };
+      emit({
+        type: "turn-end",
+        phase,
+        finished: outcome.action === "finish",
+        reply: reply.text,
+        state,
+        usage: { ...usage },
+        durationMs: Math.max(0, now() - started),
+      });
+      return {
+        turnId,
+        reply: reply.text,
+        action: outcome.action,
+        finished: outcome.action === "finish",
+        phase,
+        state,
+        decisions,
+        events,
+      };
     } catch (error) {
-      const failure = PlankitError.isInstance(error) ? error : new PlankitError("tool-error", error instanceof Error ? error.message : String(error), { cause: error });
+      const failure = PlankitError.isInstance(error)
+        ? error
+        : new PlankitError("tool-error", error instanceof Error ? error.message : String(error), { cause: error });
       emit({
         type: "turn-end",
         phase: phases.current(startState).id,
@@ -430,9 +521,15 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       return ownState;
     },
     async turn(message, turnOptions = {}) {
-      if (typeof message !== "string") throw new PlankitError("invalid-options", `The message must be a string, got ${typeof message}`);
-      if (turnOptions.state !== undefined) return runTurn(message, turnOptions, parseState(turnOptions.state, "The turn's state"));
-      if (busy) throw new PlankitError("invalid-options", "A turn is already running on this conversation: wait for it, or pass the state explicitly");
+      if (typeof message !== "string")
+        throw new PlankitError("invalid-options", `The message must be a string, got ${typeof message}`);
+      if (turnOptions.state !== undefined)
+        return runTurn(message, turnOptions, parseState(turnOptions.state, "The turn's state"));
+      if (busy)
+        throw new PlankitError(
+          "invalid-options",
+          "A turn is already running on this conversation: wait for it, or pass the state explicitly",
+        );
       busy = true;
       try {
         const turn = await runTurn(message, turnOptions, ownState);

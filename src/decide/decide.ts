@@ -6,14 +6,14 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { availableSkills } from "./available-skills.ts";
-import { defaultStrategies } from "./default-strategies.ts";
 import type { Decision } from "./decision.ts";
 import type { DecisionState } from "./decision-state.ts";
 import type { DecisionStrategy, StrategyContext } from "./decision-strategy.ts";
 import type { DecisionTrace, StrategyAttempt } from "./decision-trace.ts";
+import { defaultStrategies } from "./default-strategies.ts";
 import { PhaseManager } from "./phase-manager.ts";
 import type { Playbook } from "./playbook.ts";
-import { toSkillMap, type SkillCatalog } from "./skill-catalog.ts";
+import { type SkillCatalog, toSkillMap } from "./skill-catalog.ts";
 
 /** The inputs of one decision. */
 export interface DecideOptions {
@@ -72,7 +72,8 @@ export interface DecideOptions {
  */
 export async function decide(options: DecideOptions): Promise<Decision> {
   const { state, playbook, model, signal, message, onTrace } = options;
-  if (signal?.aborted) throw new PlankitError("aborted", "The decision was aborted before it started", { cause: signal.reason });
+  if (signal?.aborted)
+    throw new PlankitError("aborted", "The decision was aborted before it started", { cause: signal.reason });
   const phases = new PhaseManager(playbook);
   const phase = phases.current(state);
   const skills = toSkillMap(options.skills);
@@ -112,7 +113,13 @@ export async function decide(options: DecideOptions): Promise<Decision> {
     if (outcome.skill !== undefined) trace.skill = outcome.skill;
     if (outcome.next_phase !== undefined) trace.next_phase = outcome.next_phase;
     onTrace?.(trace);
-    const decision: Decision = { action: outcome.action, phase: phase.id, strategy: strategy.name, reason: outcome.reason, trace };
+    const decision: Decision = {
+      action: outcome.action,
+      phase: phase.id,
+      strategy: strategy.name,
+      reason: outcome.reason,
+      trace,
+    };
     if (outcome.skill !== undefined) decision.skill = outcome.skill;
     if (outcome.next_phase !== undefined) decision.next_phase = outcome.next_phase;
     return decision;

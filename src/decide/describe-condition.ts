@@ -18,9 +18,13 @@ import type { Condition } from "./condition.ts";
  * ```
  */
 export function describeCondition(condition: Condition, defaultPath?: string): string {
-  if ("all" in condition) return `all(${condition.all.map((inner) => describeCondition(inner, defaultPath)).join(", ")})`;
-  if ("any" in condition) return `any(${condition.any.map((inner) => describeCondition(inner, defaultPath)).join(", ")})`;
+  if ("all" in condition)
+    return `all(${condition.all.map((inner) => describeCondition(inner, defaultPath)).join(", ")})`;
+  if ("any" in condition)
+    return `any(${condition.any.map((inner) => describeCondition(inner, defaultPath)).join(", ")})`;
   if ("not" in condition) return `not(${describeCondition(condition.not, defaultPath)})`;
   const path = condition.path ?? defaultPath ?? "<gate_field>";
-  return "value" in condition ? `${path} ${condition.op} ${JSON.stringify(condition.value)}` : `${path} ${condition.op}`;
+  return "value" in condition
+    ? `${path} ${condition.op} ${JSON.stringify(condition.value)}`
+    : `${path} ${condition.op}`;
 }

@@ -46,7 +46,10 @@ export function evaluateCondition(condition: Condition, state: DecisionState, de
   if ("not" in condition) return !evaluateCondition(condition.not, state, defaultPath);
   const path = condition.path ?? defaultPath;
   if (path === undefined) {
-    throw new PlankitError("invalid-path", `Condition ${JSON.stringify(condition)} has no "path" and there is no gate_field to test`);
+    throw new PlankitError(
+      "invalid-path",
+      `Condition ${JSON.stringify(condition)} has no "path" and there is no gate_field to test`,
+    );
   }
   const resolved = resolvePath(state, path);
   const value = resolved.found ? resolved.value : undefined;

@@ -23,6 +23,7 @@ export function explainUnavailableSkill(context: StrategyContext, name: string):
   const skill = context.skills.get(name);
   if (!skill) return `"${name}" is not in the skill registry`;
   const allowed = allowedSkillNames(context.playbook, context.phase);
-  if (!allowed.includes(name)) return `phase "${context.phase.id}" does not allow it (allowed_skills: ${allowed.join(", ") || "none"})`;
+  if (!allowed.includes(name))
+    return `phase "${context.phase.id}" does not allow it (allowed_skills: ${allowed.join(", ") || "none"})`;
   return findUnmetRequirement(skill, context.state, false);
 }

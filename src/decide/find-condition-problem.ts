@@ -15,7 +15,6 @@ const presenceOperators = new Set(["present", "missing"]);
 const orderOperators = new Set(["gt", "gte", "lt", "lte"]);
 const operators = ["present", "missing", "eq", "neq", "in", "gt", "gte", "lt", "lte"];
 
-
 /**
  * Finds the first structural problem in a condition (see `Condition` for the
  * language). Used by the condition schema so a bad condition is reported with
@@ -37,11 +36,15 @@ export function findConditionProblem(value: unknown, pointer = ""): ConditionPro
   for (const combinator of ["all", "any", "not"] as const) {
     if (!(combinator in value)) continue;
     if (keys.length !== 1) {
-      return { pointer, message: `"${combinator}" must be the only key of its condition (found ${keys.map((key) => `"${key}"`).join(", ")})` };
+      return {
+        pointer,
+        message: `"${combinator}" must be the only key of its condition (found ${keys.map((key) => `"${key}"`).join(", ")})`,
+      };
     }
     const inner = value[combinator];
     if (combinator === "not") return findConditionProblem(inner, `${pointer}/not`);
-    if (!Array.isArray(inner)) return { pointer: `${pointer}/${combinator}`, message: `"${combinator}" must be an array of conditions` };
+    if (!Array.isArray(inner))
+      return { pointer: `${pointer}/${combinator}`, message: `"${combinator}" must be an array of conditions` };
     for (let index = 0; index < inner.length; index++) {
       const problem = findConditionProblem(inner[index], `${pointer}/${combinator}/${index}`);
       if (problem) return problem;
@@ -53,11 +56,17 @@ export function findConditionProblem(value: unknown, pointer = ""): ConditionPro
   }
   const op = value.op;
   if (typeof op !== "string" || !operators.includes(op)) {
-    return { pointer: `${pointer}/op`, message: `unknown operator ${JSON.stringify(op)}: use one of ${operators.join(", ")}` };
+    return {
+      pointer: `${pointer}/op`,
+      message: `unknown operator ${JSON.stringify(op)}: use one of ${operators.join(", ")}`,
+    };
   }
   for (const key of keys) {
     if (key !== "path" && key !== "op" && key !== "value") {
-      return { pointer: `${pointer}/${key}`, message: `unexpected key "${key}" (a condition leaf has "path", "op" and "value")` };
+      return {
+        pointer: `${pointer}/${key}`,
+        message: `unexpected key "${key}" (a condition leaf has "path", "op" and "value")`,
+      };
     }
   }
   if ("path" in value && typeof value.path !== "string") {

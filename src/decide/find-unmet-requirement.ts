@@ -24,7 +24,8 @@ import type { Skill } from "./skill.ts";
 export function findUnmetRequirement(skill: Skill, state: DecisionState, direct: boolean): string | undefined {
   const meta = skill.meta ?? {};
   if (!direct && meta.internal === true) return "it is internal (meta.internal) and only runs when called directly";
-  if (!direct && meta.api_call_only === true) return "it is api_call_only (meta.api_call_only) and only runs when called directly";
+  if (!direct && meta.api_call_only === true)
+    return "it is api_call_only (meta.api_call_only) and only runs when called directly";
   const missing = (meta.requires?.all ?? []).filter((path) => !isPathPresent(state, path));
   if (missing.length > 0) {
     return `requires.all ${missing.length === 1 ? "path" : "paths"} ${missing.map((path) => `"${path}"`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing`;

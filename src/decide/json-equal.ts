@@ -28,6 +28,6 @@ export function jsonEqual(left: unknown, right: unknown): boolean {
   const keys = Object.keys(leftRecord);
   return (
     keys.length === Object.keys(rightRecord).length &&
-    keys.every((key) => Object.prototype.hasOwnProperty.call(rightRecord, key) && jsonEqual(leftRecord[key], rightRecord[key]))
+    keys.every((key) => Object.hasOwn(rightRecord, key) && jsonEqual(leftRecord[key], rightRecord[key]))
   );
 }

@@ -6,7 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { Playbook } from "./playbook.ts";
 import type { SkillCatalog } from "./skill-catalog.ts";
-import { validatePlaybook, type ValidatePlaybookOptions } from "./validate-playbook.ts";
+import { type ValidatePlaybookOptions, validatePlaybook } from "./validate-playbook.ts";
 
 /**
  * Validates a playbook (see `validatePlaybook`) and returns it typed, or
@@ -26,9 +26,13 @@ export function parsePlaybook(input: unknown, skills: SkillCatalog, options?: Va
   const issues = validatePlaybook(input, skills, options);
   if (issues.length > 0) {
     const lines = issues.map((issue) => `- [${issue.code}] ${issue.message}`);
-    throw new PlankitError("invalid-playbook", `The playbook has ${issues.length} ${issues.length === 1 ? "issue" : "issues"}:\n${lines.join("\n")}`, {
-      cause: issues,
-    });
+    throw new PlankitError(
+      "invalid-playbook",
+      `The playbook has ${issues.length} ${issues.length === 1 ? "issue" : "issues"}:\n${lines.join("\n")}`,
+      {
+        cause: issues,
+      },
+    );
   }
   return input as Playbook;
 }

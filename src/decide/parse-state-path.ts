@@ -49,7 +49,10 @@ export function parseStatePath(path: string): StatePath {
     return { kind: root, field, rest };
   }
   if (field !== undefined) {
-    return { kind: "invalid", problem: `a dotted path must start with "profile." or "decisions."; data leaves are bare names` };
+    return {
+      kind: "invalid",
+      problem: `a dotted path must start with "profile." or "decisions."; data leaves are bare names`,
+    };
   }
   return { kind: "leaf", name: root };
 }

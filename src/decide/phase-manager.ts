@@ -148,7 +148,10 @@ export class PhaseManager {
     const id = typeof phase === "string" ? phase : phase.id;
     const index = this.#byId.get(id);
     if (index === undefined) {
-      throw new PlankitError("unknown-phase", `The playbook has no phase "${id}" (phases: ${this.phases.map((item) => item.id).join(", ")})`);
+      throw new PlankitError(
+        "unknown-phase",
+        `The playbook has no phase "${id}" (phases: ${this.phases.map((item) => item.id).join(", ")})`,
+      );
     }
     return index;
   }

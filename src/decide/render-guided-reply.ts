@@ -34,10 +34,16 @@ function listWords(items: readonly string[]): string {
 export function renderGuidedReply(input: GuidedReplyInput): string {
   const parts: string[] = [];
   if (input.recorded.length > 0) {
-    parts.push(`Noted — ${input.recorded.map((entry) => `${describeGoal(entry.path)}: ${renderRecordedValue(entry.value).replace(/\.$/u, "")}`).join("; ")}.`);
+    parts.push(
+      `Noted — ${input.recorded.map((entry) => `${describeGoal(entry.path)}: ${renderRecordedValue(entry.value).replace(/\.$/u, "")}`).join("; ")}.`,
+    );
   }
   if (input.action === "finish") {
-    parts.push(parts.length === 0 ? "All done: every phase of this conversation is complete." : "That completes this conversation.");
+    parts.push(
+      parts.length === 0
+        ? "All done: every phase of this conversation is complete."
+        : "That completes this conversation.",
+    );
   } else if (input.missing.length > 0) {
     parts.push(`Still needed: ${listWords(input.missing.map((entry) => describeGoal(entry.goal)))}.`);
   } else if (parts.length === 0) {

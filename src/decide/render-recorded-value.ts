@@ -18,7 +18,13 @@ import { describeValue } from "../shared/describe-value.ts";
  */
 export function renderRecordedValue(value: unknown): string {
   if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "object" && item !== null && typeof (item as { text?: unknown }).text === "string")) {
+  if (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(
+      (item) => typeof item === "object" && item !== null && typeof (item as { text?: unknown }).text === "string",
+    )
+  ) {
     return value.map((item) => (item as { text: string }).text).join(" ");
   }
   return describeValue(value, 300);

@@ -4,16 +4,15 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { DecisionState } from "./decision-state.ts";
 import { isPresent } from "./is-present.ts";
 import { parseStatePath } from "./parse-state-path.ts";
-import { isRecord } from "../shared/is-record.ts";
 
 /** The result of {@link resolvePath}: whether the path exists and its value. */
 export type ResolvedPath = { found: true; value: unknown } | { found: false };
 
-const own = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
+const own = (object: object, key: string): boolean => Object.hasOwn(object, key);
 
 function descend(value: unknown, keys: readonly string[]): ResolvedPath {
   let current = value;

@@ -24,7 +24,8 @@ export function toSkillMap(skills: SkillCatalog): ReadonlyMap<string, Skill> {
   if (!Array.isArray(skills)) return skills as ReadonlyMap<string, Skill>;
   const map = new Map<string, Skill>();
   for (const skill of skills as readonly Skill[]) {
-    if (map.has(skill.name)) throw new PlankitError("invalid-catalog", `Two skills are named "${skill.name}": skill names must be unique`);
+    if (map.has(skill.name))
+      throw new PlankitError("invalid-catalog", `Two skills are named "${skill.name}": skill names must be unique`);
     map.set(skill.name, skill);
   }
   return map;

@@ -7,11 +7,11 @@ import * as v from "valibot";
 import type { Condition } from "./condition.ts";
 import { findConditionProblem } from "./find-condition-problem.ts";
 import { parseStatePath } from "./parse-state-path.ts";
-import { PlaybookSchema, type Playbook } from "./playbook.ts";
+import { type Playbook, PlaybookSchema } from "./playbook.ts";
 import type { PlaybookIssue, PlaybookIssueCode } from "./playbook-issue.ts";
 import type { PriorityRule } from "./priority-rule.ts";
 import type { Skill } from "./skill.ts";
-import { toSkillMap, type SkillCatalog } from "./skill-catalog.ts";
+import { type SkillCatalog, toSkillMap } from "./skill-catalog.ts";
 
 /** Options of {@link validatePlaybook}. */
 export interface ValidatePlaybookOptions {
@@ -36,7 +36,11 @@ function pointerOf(issue: v.BaseIssue<unknown>): string {
 function skillFields(skills: Iterable<Skill>, kind: "profile" | "decisions"): Set<string> {
   const fields = new Set<string>();
   for (const skill of skills) {
-    const paths = [...(skill.outputs?.provides ?? []), ...(skill.meta?.requires?.all ?? []), ...(skill.meta?.requires?.any ?? [])];
+    const paths = [
+      ...(skill.outputs?.provides ?? []),
+      ...(skill.meta?.requires?.all ?? []),
+      ...(skill.meta?.requires?.any ?? []),
+    ];
     for (const path of paths) {
       const parsed = parseStatePath(path);
       if (parsed.kind === kind) fields.add(parsed.field);
@@ -46,8 +50,10 @@ function skillFields(skills: Iterable<Skill>, kind: "profile" | "decisions"): Se
 }
 
 function conditionLeaves(condition: Condition, pointer: string): { path: string | undefined; pointer: string }[] {
-  if ("all" in condition) return condition.all.flatMap((inner, index) => conditionLeaves(inner, `${pointer}/all/${index}`));
-  if ("any" in condition) return condition.any.flatMap((inner, index) => conditionLeaves(inner, `${pointer}/any/${index}`));
+  if ("all" in condition)
+    return condition.all.flatMap((inner, index) => conditionLeaves(inner, `${pointer}/all/${index}`));
+  if ("any" in condition)
+    return condition.any.flatMap((inner, index) => conditionLeaves(inner, `${pointer}/any/${index}`));
   if ("not" in condition) return conditionLeaves(condition.not, `${pointer}/not`);
   return [{ path: condition.path, pointer }];
 }
@@ -78,7 +84,11 @@ function conditionLeaves(condition: Condition, pointer: string): { path: string 
  * for (const issue of validatePlaybook(JSON.parse(text), skills)) console.error(issue.code, issue.path, issue.message);
  * ```
  */
-export function validatePlaybook(playbook: unknown, skills: SkillCatalog, options: ValidatePlaybookOptions = {}): PlaybookIssue[] {
+export function validatePlaybook(
+  playbook: unknown,
+  skills: SkillCatalog,
+  options: ValidatePlaybookOptions = {},
+): PlaybookIssue[] {
   const parsed = v.safeParse(PlaybookSchema, playbook);
   if (!parsed.success) {
     return parsed.issues.map((issue) => {
@@ -95,7 +105,11 @@ export function validatePlaybook(playbook: unknown, skills: SkillCatalog, option
   return checkPlaybook(parsed.output, toSkillMap(skills), options);
 }
 
-function checkPlaybook(playbook: Playbook, registry: ReadonlyMap<string, Skill>, options: ValidatePlaybookOptions): PlaybookIssue[] {
+function checkPlaybook(
+  playbook: Playbook,
+  registry: ReadonlyMap<string, Skill>,
+  options: ValidatePlaybookOptions,
+): PlaybookIssue[] {
   const issues: PlaybookIssue[] = [];
   const report = (code: PlaybookIssueCode, path: string, message: string): void => {
     issues.push({ code, path, message: `${message} (${path})` });
@@ -124,42 +138,77 @@ function checkPlaybook(playbook: Playbook, registry: ReadonlyMap<string, Skill>,
     const fields = allowed[parsed.kind];
     if (!fields.has(parsed.field)) {
       const known = [...fields].join(", ") || "none";
-      report("unknown-field", pointer, `${what} "${path}" names ${parsed.kind} field "${parsed.field}", which is not in the allow-list (allowed: ${known})`);
+      report(
+        "unknown-field",
+        pointer,
+        `${what} "${path}" names ${parsed.kind} field "${parsed.field}", which is not in the allow-list (allowed: ${known})`,
+      );
     }
   };
 
-  const checkCondition = (condition: Condition, pointer: string, what: string, defaultPath: string | undefined): void => {
+  const checkCondition = (
+    condition: Condition,
+    pointer: string,
+    what: string,
+    defaultPath: string | undefined,
+  ): void => {
     for (const leaf of conditionLeaves(condition, pointer)) {
       if (leaf.path === undefined) {
         if (defaultPath === undefined) {
-          report("missing-condition-path", leaf.pointer, `${what} has a condition without "path" and there is no gate_field to default to: add "path"`);
+          report(
+            "missing-condition-path",
+            leaf.pointer,
+            `${what} has a condition without "path" and there is no gate_field to default to: add "path"`,
+          );
         }
       } else checkPath(leaf.path, `${leaf.pointer}/path`, `${what} condition path`);
     }
   };
 
-  const checkRule = (rule: PriorityRule, pointer: string, what: string, phaseLists: { id: string; names: readonly string[] }[]): void => {
+  const checkRule = (
+    rule: PriorityRule,
+    pointer: string,
+    what: string,
+    phaseLists: { id: string; names: readonly string[] }[],
+  ): void => {
     checkCondition(rule.when, `${pointer}/when`, what, undefined);
     const skill = registry.get(rule.skill);
     if (!skill) {
-      report("unknown-skill", `${pointer}/skill`, `${what} forces skill "${rule.skill}", which is not in the skill registry`);
+      report(
+        "unknown-skill",
+        `${pointer}/skill`,
+        `${what} forces skill "${rule.skill}", which is not in the skill registry`,
+      );
       return;
     }
     for (const { id, names } of phaseLists) {
       if (!names.includes(rule.skill)) {
-        report("rule-skill-not-allowed", `${pointer}/skill`, `${what} forces skill "${rule.skill}", which phase "${id}" does not allow (allowed_skills: ${names.join(", ") || "none"})`);
+        report(
+          "rule-skill-not-allowed",
+          `${pointer}/skill`,
+          `${what} forces skill "${rule.skill}", which phase "${id}" does not allow (allowed_skills: ${names.join(", ") || "none"})`,
+        );
       }
     }
     const meta = skill.meta ?? {};
     if (meta.internal === true || meta.api_call_only === true) {
       const flag = meta.internal === true ? "internal" : "api_call_only";
-      report("rule-skill-restricted", `${pointer}/skill`, `${what} forces skill "${rule.skill}", which is ${flag} and never chosen by the planner`);
+      report(
+        "rule-skill-restricted",
+        `${pointer}/skill`,
+        `${what} forces skill "${rule.skill}", which is ${flag} and never chosen by the planner`,
+      );
     }
   };
 
   const checkAllowList = (names: readonly string[], pointer: string, what: string): void => {
     names.forEach((name, index) => {
-      if (!registry.has(name)) report("unknown-skill", `${pointer}/${index}`, `${what} allows skill "${name}", which is not in the skill registry`);
+      if (!registry.has(name))
+        report(
+          "unknown-skill",
+          `${pointer}/${index}`,
+          `${what} allows skill "${name}", which is not in the skill registry`,
+        );
     });
   };
 
@@ -171,24 +220,40 @@ function checkPlaybook(playbook: Playbook, registry: ReadonlyMap<string, Skill>,
   playbook.phases.forEach((phase, index) => {
     const pointer = `/phases/${index}`;
     const what = `Phase "${phase.id}"`;
-    if (seen.has(phase.id)) report("duplicate-phase", `${pointer}/id`, `${what} appears twice: phase ids must be unique`);
+    if (seen.has(phase.id))
+      report("duplicate-phase", `${pointer}/id`, `${what} appears twice: phase ids must be unique`);
     seen.add(phase.id);
     if (phase.allowed_skills) checkAllowList(phase.allowed_skills, `${pointer}/allowed_skills`, what);
     const names = phase.allowed_skills ?? playbook.allowed_skills;
     if (names === undefined) {
-      report("no-allowed-skills", pointer, `${what} has no allowed_skills and neither has the playbook: list the skills it may run`);
+      report(
+        "no-allowed-skills",
+        pointer,
+        `${what} has no allowed_skills and neither has the playbook: list the skills it may run`,
+      );
     } else phaseLists.push({ id: phase.id, names });
 
     if (phase.gate_field !== undefined) {
       checkPath(phase.gate_field, `${pointer}/gate_field`, `${what} gate_field`);
       if (phase.gate_value === undefined && phase.gate_check === undefined) {
-        report("gate-without-check", `${pointer}/gate_field`, `${what} has gate_field "${phase.gate_field}" but neither gate_value nor gate_check: say what the gate expects`);
+        report(
+          "gate-without-check",
+          `${pointer}/gate_field`,
+          `${what} has gate_field "${phase.gate_field}" but neither gate_value nor gate_check: say what the gate expects`,
+        );
       }
     } else if (phase.gate_value !== undefined) {
-      report("gate-value-without-field", `${pointer}/gate_value`, `${what} has gate_value ${JSON.stringify(phase.gate_value)} but no gate_field to compare it with`);
+      report(
+        "gate-value-without-field",
+        `${pointer}/gate_value`,
+        `${what} has gate_value ${JSON.stringify(phase.gate_value)} but no gate_field to compare it with`,
+      );
     }
-    if (phase.gate_check !== undefined) checkCondition(phase.gate_check, `${pointer}/gate_check`, `${what} gate_check`, phase.gate_field);
-    (phase.checkpoints ?? []).forEach((path, position) => checkPath(path, `${pointer}/checkpoints/${position}`, `${what} checkpoint`));
+    if (phase.gate_check !== undefined)
+      checkCondition(phase.gate_check, `${pointer}/gate_check`, `${what} gate_check`, phase.gate_field);
+    (phase.checkpoints ?? []).forEach((path, position) =>
+      checkPath(path, `${pointer}/checkpoints/${position}`, `${what} checkpoint`),
+    );
     const ownList = names === undefined ? [] : [{ id: phase.id, names }];
     (phase.priority_rules ?? []).forEach((rule, position) =>
       checkRule(rule, `${pointer}/priority_rules/${position}`, `${what} priority_rules[${position}]`, ownList),

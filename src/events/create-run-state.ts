@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { RuntimeEvent } from "./runtime-event.ts";
+
 import type { RunState, StepState } from "./run-state.ts";
+import type { RuntimeEvent } from "./runtime-event.ts";
 
 /** A run state and the function that folds events into it. */
 export interface RunStateReducer {
@@ -119,7 +120,11 @@ export function createRunState(): RunStateReducer {
         step.endedAt = event.t;
         break;
       case "reflection": {
-        const record: RunState["reflections"][number] = { stepId: event.stepId, action: event.action, reason: event.reason };
+        const record: RunState["reflections"][number] = {
+          stepId: event.stepId,
+          action: event.action,
+          reason: event.reason,
+        };
         if (event.arguments !== undefined) record.arguments = event.arguments;
         if (event.refused !== undefined) record.refused = event.refused;
         state.reflections.push(record);
@@ -129,7 +134,13 @@ export function createRunState(): RunStateReducer {
         for (const item of event.steps) {
           const target = byId.get(item.stepId);
           if (target === undefined) continue;
-          target.approval = { status: "requested", requestId: event.requestId, mode: item.mode, arguments: item.arguments, waiting: item.waiting };
+          target.approval = {
+            status: "requested",
+            requestId: event.requestId,
+            mode: item.mode,
+            arguments: item.arguments,
+            waiting: item.waiting,
+          };
           if (!state.awaitingApproval.includes(item.stepId)) state.awaitingApproval.push(item.stepId);
         }
         break;
@@ -156,7 +167,10 @@ export function createRunState(): RunStateReducer {
         state.replyDraft = (state.replyDraft ?? "") + event.delta;
         break;
       case "reply":
-        state.reply = event.stepId === undefined ? { text: event.text, source: event.source } : { text: event.text, source: event.source, stepId: event.stepId };
+        state.reply =
+          event.stepId === undefined
+            ? { text: event.text, source: event.source }
+            : { text: event.text, source: event.source, stepId: event.stepId };
         break;
       case "run-end":
         state.status = "ended";

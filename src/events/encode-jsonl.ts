@@ -49,7 +49,9 @@ function stringifyEvent(event: RuntimeEvent): string {
   // text does not contain stands in for each -0 in a second pass, then is replaced.
   let marker = "-0~";
   while (text.includes(marker)) marker += "~";
-  return JSON.stringify(event, createReplacer(lenient, found, marker)).split(`"${marker}"`).join("-0");
+  return JSON.stringify(event, createReplacer(lenient, found, marker))
+    .split(`"${marker}"`)
+    .join("-0");
 }
 
 /**
@@ -81,7 +83,11 @@ function holdsNegativeZero(value: unknown): boolean {
  * @param marker - what to write for `-0`, if anything.
  * @returns the replacer.
  */
-function createReplacer(lenient: boolean, found: { negativeZero: boolean }, marker: string | undefined): (key: string, value: unknown) => unknown {
+function createReplacer(
+  lenient: boolean,
+  found: { negativeZero: boolean },
+  marker: string | undefined,
+): (key: string, value: unknown) => unknown {
   const seen = new WeakSet<object>();
   return (_key, value) => {
     if (value === 0 && Object.is(value, -0)) {

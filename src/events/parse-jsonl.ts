@@ -27,7 +27,9 @@ export function parseJsonl(text: string): RuntimeEvent[] {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new PlankitError("json-syntax", `Line ${index + 1} of the event log is not JSON: ${String(error)}`, { cause: error });
+      throw new PlankitError("json-syntax", `Line ${index + 1} of the event log is not JSON: ${String(error)}`, {
+        cause: error,
+      });
     }
     if (typeof value !== "object" || value === null || typeof (value as { type?: unknown }).type !== "string") {
       throw new PlankitError("json-syntax", `Line ${index + 1} of the event log is not an event object`);

@@ -4,8 +4,8 @@
  * @module
  */
 import { createRunState } from "./create-run-state.ts";
-import type { RuntimeEvent } from "./runtime-event.ts";
 import type { RunState } from "./run-state.ts";
+import type { RuntimeEvent } from "./runtime-event.ts";
 
 /**
  * Rebuilds a run's state from its events, with the same reducer the live run

@@ -31,7 +31,14 @@ export type RunEndReason = "completed" | "failed" | "aborted" | "budget" | "dead
  * - `aborted`: the run was aborted, ran past its deadline, or a reflector stopped it;
  * - `denied`: a person denied its approval, or no decision came in time.
  */
-export type StepSkipCode = "dependency-failed" | "unknown-dependency" | "unsafe-plan" | "replaced" | "budget" | "aborted" | "denied";
+export type StepSkipCode =
+  | "dependency-failed"
+  | "unknown-dependency"
+  | "unsafe-plan"
+  | "replaced"
+  | "budget"
+  | "aborted"
+  | "denied";
 
 /** An error, as plain JSON. */
 export interface RuntimeErrorInfo {

@@ -30,11 +30,13 @@ function describeThrown(value: unknown): string {
   if (value === undefined) return "undefined was thrown";
   if (value === null) return "null was thrown";
   if (typeof value === "string") return value === "" ? "an empty string was thrown" : value;
-  if (typeof value !== "object" && typeof value !== "function") return `${typeof value} ${safely(() => String(value)) ?? "?"} was thrown`;
+  if (typeof value !== "object" && typeof value !== "function")
+    return `${typeof value} ${safely(() => String(value)) ?? "?"} was thrown`;
   const json = safely(() => JSON.stringify(value));
   if (typeof json === "string" && json !== "{}" && json.length <= 500) return `a non-Error value was thrown: ${json}`;
   const text = safely(() => String(value));
-  if (typeof text === "string" && text !== "[object Object]" && text !== "") return `a non-Error value was thrown: ${text.slice(0, 500)}`;
+  if (typeof text === "string" && text !== "[object Object]" && text !== "")
+    return `a non-Error value was thrown: ${text.slice(0, 500)}`;
   const tag = safely(() => Object.prototype.toString.call(value)) ?? "[object]";
   return `a non-Error value was thrown (${tag})`;
 }
@@ -58,7 +60,10 @@ export function toErrorInfo(error: unknown, fallbackCode: string): RuntimeErrorI
     const plankit = error as PlankitError;
     const code = safely(() => plankit.code);
     const message = safely(() => plankit.message);
-    return { code: typeof code === "string" ? code : fallbackCode, message: typeof message === "string" ? message : "unknown error" };
+    return {
+      code: typeof code === "string" ? code : fallbackCode,
+      message: typeof message === "string" ? message : "unknown error",
+    };
   }
   if (safely(() => error instanceof Error) === true) {
     const message = safely(() => (error as Error).message);

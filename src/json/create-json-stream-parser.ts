@@ -228,7 +228,6 @@ const LOOSE_NUMBER = "Read a leading + or . in a number";
 const MAX_SHARED_LENGTH = 16;
 const MAX_SHARED = 4096;
 
-
 const EXPECTED: Record<number, string> = {
   [PREAMBLE]: "a JSON value",
   [VALUE]: "a value",
@@ -255,7 +254,16 @@ const EXPECTED: Record<number, string> = {
 /** What each escape character stands for, by character code ("" where it is no escape). */
 const ESCAPES: readonly string[] = (() => {
   const table = new Array<string>(128).fill("");
-  for (const [c, value] of [[34, '"'], [92, "\\"], [47, "/"], [98, "\b"], [102, "\f"], [110, "\n"], [114, "\r"], [116, "\t"]] as const) {
+  for (const [c, value] of [
+    [34, '"'],
+    [92, "\\"],
+    [47, "/"],
+    [98, "\b"],
+    [102, "\f"],
+    [110, "\n"],
+    [114, "\r"],
+    [116, "\t"],
+  ] as const) {
     table[c] = value;
   }
   return table;
@@ -276,9 +284,7 @@ const LITERALS = new Map<string, { value: unknown; python: boolean }>([
 const LENIENT_FAILURE = { lenientFailure: true };
 
 function isIdentifierCode(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127
-  );
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127;
 }
 
 function isIdentifierStart(c: number): boolean {
@@ -288,8 +294,16 @@ function isIdentifierStart(c: number): boolean {
 function isLenientSpace(c: number): boolean {
   // No-break, BOM, line/paragraph separators, the Unicode space characters and zero-width space.
   return (
-    c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0x85 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200b) || c === 0x202f || c === 0x205f
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x3000 ||
+    c === 0x85 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x202f ||
+    c === 0x205f
   );
 }
 
@@ -323,11 +337,13 @@ function checkOptions(options: JsonStreamParserOptions): void {
   if (typeof options !== "object" || options === null) fail(`options must be an object, got ${String(options)}`);
   for (const name of ["strict", "prose", "keepElements"] as const) {
     const value = options[name];
-    if (value !== undefined && typeof value !== "boolean") fail(`${name} must be a boolean, got ${JSON.stringify(value)}`);
+    if (value !== undefined && typeof value !== "boolean")
+      fail(`${name} must be a boolean, got ${JSON.stringify(value)}`);
   }
   for (const name of ["maxDepth", "maxTokenSize"] as const) {
     const value = options[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) fail(`${name} must be an integer >= 1, got ${String(value)}`);
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      fail(`${name} must be an integer >= 1, got ${String(value)}`);
   }
   const keys = options.unwrapKeys;
   if (keys !== undefined && !(Array.isArray(keys) && keys.every((key) => typeof key === "string"))) {
@@ -421,7 +437,10 @@ class Parser implements JsonStreamParser {
     }
     if (this.none.length !== 0) this.none.length = 0; // a caller added to it
     this.out = this.none;
-    if (this.mode === DONE || (this.mode === AFTER_ROOT && !this.strict && !this.speculating && this.openParens === 0)) {
+    if (
+      this.mode === DONE ||
+      (this.mode === AFTER_ROOT && !this.strict && !this.speculating && this.openParens === 0)
+    ) {
       this.noteSuffix(chunk, 0, this.offset);
       this.offset += chunk.length;
       return this.none;
@@ -432,14 +451,21 @@ class Parser implements JsonStreamParser {
       this.run(chunk, this.offset);
     }
     this.offset += chunk.length;
-    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0) this.restOffset = this.offset;
+    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0)
+      this.restOffset = this.offset;
     if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
     return this.out;
   }
 
   partialString(): PartialString | undefined {
     const mode = this.mode;
-    if ((mode !== STRING && mode !== ESCAPE && mode !== UNICODE) || this.tokenIsKey || this.concatenating || this.speculating) return undefined;
+    if (
+      (mode !== STRING && mode !== ESCAPE && mode !== UNICODE) ||
+      this.tokenIsKey ||
+      this.concatenating ||
+      this.speculating
+    )
+      return undefined;
     const d = this.emitDepth;
     if (d === 0 || this.depth !== d + 1 || this.isArray[d] !== false) return undefined;
     const key = this.keys[d];
@@ -449,7 +475,11 @@ class Parser implements JsonStreamParser {
 
   get status(): "reading" | "done" | "rejected" {
     if (this.rejected) return "rejected";
-    return this.hasRoot && (this.mode === DONE || (this.mode === AFTER_ROOT && this.openParens === 0)) && !this.speculating ? "done" : "reading";
+    return this.hasRoot &&
+      (this.mode === DONE || (this.mode === AFTER_ROOT && this.openParens === 0)) &&
+      !this.speculating
+      ? "done"
+      : "reading";
   }
 
   end(): unknown {
@@ -459,7 +489,12 @@ class Parser implements JsonStreamParser {
     if (this.strict) return this.endStrict();
     if (this.mode !== AFTER_ROOT && this.mode !== DONE) this.finish(this.offset);
     if (!this.hasRoot) {
-      throw new JsonStreamError("json-syntax", `No JSON value found in the text (${this.offset} characters)`, this.offset, EXPECTED[PREAMBLE]!);
+      throw new JsonStreamError(
+        "json-syntax",
+        `No JSON value found in the text (${this.offset} characters)`,
+        this.offset,
+        EXPECTED[PREAMBLE]!,
+      );
     }
     return this.root;
   }
@@ -564,7 +599,8 @@ class Parser implements JsonStreamParser {
 
   private repair(kind: JsonRepairKind, offset: number, message: string): void {
     // A stop is always kept: it says the rest of the text was not read.
-    if (this.repairs.length < MAX_REPAIRS || kind === "stopped") this.repairs.push({ kind, offset, message: `${message} at offset ${offset}` });
+    if (this.repairs.length < MAX_REPAIRS || kind === "stopped")
+      this.repairs.push({ kind, offset, message: `${message} at offset ${offset}` });
   }
 
   /** A syntax error at `offset`: thrown in strict mode; a backtrack or a clean stop in lenient mode. */
@@ -597,7 +633,12 @@ class Parser implements JsonStreamParser {
 
   private checkTokenSize(length: number, offset: number): void {
     if (length > this.maxTokenSize) {
-      this.limit("json-token-size", offset, `A single token is longer than maxTokenSize (${this.maxTokenSize})`, "a shorter token");
+      this.limit(
+        "json-token-size",
+        offset,
+        `A single token is longer than maxTokenSize (${this.maxTokenSize})`,
+        "a shorter token",
+      );
     }
   }
 
@@ -724,7 +765,10 @@ class Parser implements JsonStreamParser {
       this.concatenating = false;
       const d = this.depth - 1;
       const container = this.stack[d];
-      const previous = this.isArray[d] === true ? (container as unknown[]).pop() : (container as Record<string, unknown>)[this.keys[d]!];
+      const previous =
+        this.isArray[d] === true
+          ? (container as unknown[]).pop()
+          : (container as Record<string, unknown>)[this.keys[d]!];
       this.completeValue(`${String(previous)}${text}`);
     } else {
       this.completeValue(text);
@@ -1017,277 +1061,281 @@ class Parser implements JsonStreamParser {
     const n = text.length;
     const strict = this.strict;
     switch (mode) {
-    case ESCAPE: {
-      const escaped = c < 128 ? ESCAPES[c]! : "";
-      if (escaped !== "") {
-        this.text += escaped;
-        this.mode = STRING;
-      } else if (c === 117) {
-        this.unicodeValue = 0;
-        this.unicodeDigits = 0;
-        this.mode = UNICODE;
-      } else if (strict) {
-        this.fail(base + i, describe(c), "an escape character");
-      } else {
-        this.repair("invalid-escape", base + i, `Kept the character of an invalid escape \\${String.fromCharCode(c)}`);
-        this.text += String.fromCharCode(c);
-        this.mode = STRING;
-      }
-      i++;
-      return i;
-    }
-    case UNICODE: {
-      const h = hexValue(c);
-      if (h < 0) {
-        if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-        this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
-        this.mode = STRING;
-        return i; // the character is ordinary string content
-      }
-      this.unicodeValue = this.unicodeValue * 16 + h;
-      if (++this.unicodeDigits === 4) {
-        this.text += String.fromCharCode(this.unicodeValue);
-        this.mode = STRING;
-      }
-      i++;
-      return i;
-    }
-    case NUMBER: {
-      let j = i;
-      let state = this.numberState;
-      let ended = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        const digit = d >= 48 && d <= 57;
-        let next = -1;
-        switch (state) {
-          case N_START:
-          case N_MINUS:
-            if (d === 48) next = N_ZERO;
-            else if (digit) next = N_INT;
-            else if (state === N_START && d === 45) next = N_MINUS;
-            else if (strict) break;
-            else if (d === 46 || (d === 43 && state === N_START)) {
-              // Lenient: `.5`, `-.5`, `+5`.
-              next = d === 46 ? N_DOT : N_MINUS;
-              this.repair("loose-number", base + j, LOOSE_NUMBER);
-            }
-            break;
-          case N_ZERO:
-            if (d === 46) next = N_DOT;
-            else if (d === 101 || d === 69) next = N_E;
-            else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
-            break;
-          case N_INT:
-            if (digit) next = N_INT;
-            else if (d === 46) next = N_DOT;
-            else if (d === 101 || d === 69) next = N_E;
-            break;
-          case N_DOT:
-            if (digit) next = N_FRACTION;
-            break;
-          case N_FRACTION:
-            if (digit) next = N_FRACTION;
-            else if (d === 101 || d === 69) next = N_E;
-            break;
-          case N_E:
-            if (d === 43 || d === 45) next = N_E_SIGN;
-            else if (digit) next = N_EXPONENT;
-            break;
-          case N_E_SIGN:
-          case N_EXPONENT:
-            if (digit) next = N_EXPONENT;
-            break;
+      case ESCAPE: {
+        const escaped = c < 128 ? ESCAPES[c]! : "";
+        if (escaped !== "") {
+          this.text += escaped;
+          this.mode = STRING;
+        } else if (c === 117) {
+          this.unicodeValue = 0;
+          this.unicodeDigits = 0;
+          this.mode = UNICODE;
+        } else if (strict) {
+          this.fail(base + i, describe(c), "an escape character");
+        } else {
+          this.repair(
+            "invalid-escape",
+            base + i,
+            `Kept the character of an invalid escape \\${String.fromCharCode(c)}`,
+          );
+          this.text += String.fromCharCode(c);
+          this.mode = STRING;
         }
-        if (next < 0) {
-          ended = true;
-          break;
-        }
-        state = next;
-        j++;
-      }
-      this.numberState = state;
-      if (j > i) {
-        this.text += text.slice(i, j);
-        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-      }
-      if (!ended) return -1;
-      if (this.numberComplete()) {
-        this.completeValue(Number(this.text));
-      } else if (strict || !/\d/.test(this.text)) {
-        // A sign or a dot without a digit is no number.
-        this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
-      } else {
-        this.completeTruncatedNumber(base + j);
-      }
-      this.text = "";
-      i = j;
-      return i;
-    }
-    case LITERAL: {
-      const literal = this.literal;
-      let k = this.text.length;
-      while (i < n && k < literal.length) {
-        const d = text.charCodeAt(i);
-        if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
         i++;
-        k++;
+        return i;
       }
-      if (k === literal.length) {
+      case UNICODE: {
+        const h = hexValue(c);
+        if (h < 0) {
+          if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
+          this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
+          this.mode = STRING;
+          return i; // the character is ordinary string content
+        }
+        this.unicodeValue = this.unicodeValue * 16 + h;
+        if (++this.unicodeDigits === 4) {
+          this.text += String.fromCharCode(this.unicodeValue);
+          this.mode = STRING;
+        }
+        i++;
+        return i;
+      }
+      case NUMBER: {
+        let j = i;
+        let state = this.numberState;
+        let ended = false;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          const digit = d >= 48 && d <= 57;
+          let next = -1;
+          switch (state) {
+            case N_START:
+            case N_MINUS:
+              if (d === 48) next = N_ZERO;
+              else if (digit) next = N_INT;
+              else if (state === N_START && d === 45) next = N_MINUS;
+              else if (strict) break;
+              else if (d === 46 || (d === 43 && state === N_START)) {
+                // Lenient: `.5`, `-.5`, `+5`.
+                next = d === 46 ? N_DOT : N_MINUS;
+                this.repair("loose-number", base + j, LOOSE_NUMBER);
+              }
+              break;
+            case N_ZERO:
+              if (d === 46) next = N_DOT;
+              else if (d === 101 || d === 69) next = N_E;
+              else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
+              break;
+            case N_INT:
+              if (digit) next = N_INT;
+              else if (d === 46) next = N_DOT;
+              else if (d === 101 || d === 69) next = N_E;
+              break;
+            case N_DOT:
+              if (digit) next = N_FRACTION;
+              break;
+            case N_FRACTION:
+              if (digit) next = N_FRACTION;
+              else if (d === 101 || d === 69) next = N_E;
+              break;
+            case N_E:
+              if (d === 43 || d === 45) next = N_E_SIGN;
+              else if (digit) next = N_EXPONENT;
+              break;
+            case N_E_SIGN:
+            case N_EXPONENT:
+              if (digit) next = N_EXPONENT;
+              break;
+          }
+          if (next < 0) {
+            ended = true;
+            break;
+          }
+          state = next;
+          j++;
+        }
+        this.numberState = state;
+        if (j > i) {
+          this.text += text.slice(i, j);
+          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        }
+        if (!ended) return -1;
+        if (this.numberComplete()) {
+          this.completeValue(Number(this.text));
+        } else if (strict || !/\d/.test(this.text)) {
+          // A sign or a dot without a digit is no number.
+          this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
+        } else {
+          this.completeTruncatedNumber(base + j);
+        }
         this.text = "";
-        this.completeValue(LITERALS.get(literal)!.value);
-      } else {
-        this.text = literal.slice(0, k);
-      }
-      return i;
-    }
-    case IDENT: {
-      let j = i;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
-        j++;
-      }
-      if (j > i) {
-        this.text += text.slice(i, j);
-        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-      }
-      if (j === n) return -1;
-      this.endIdentifier(base + j, text.charCodeAt(j));
-      i = j;
-      return i;
-    }
-    case ELLIPSIS: {
-      const d = this.depth - 1;
-      if (this.text === "." && c >= 48 && c <= 57 && (this.isArray[d] === true || this.keys[d] !== undefined)) {
-        // `.5`: a number after all; the number scanner reads on from its dot.
-        this.repair("loose-number", base + i - 1, LOOSE_NUMBER);
-        this.numberState = N_DOT;
-        this.mode = NUMBER;
+        i = j;
         return i;
       }
-      if (c === 46 || c === 0x2026) {
-        this.text += String.fromCharCode(c);
-        i++;
+      case LITERAL: {
+        const literal = this.literal;
+        let k = this.text.length;
+        while (i < n && k < literal.length) {
+          const d = text.charCodeAt(i);
+          if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+          i++;
+          k++;
+        }
+        if (k === literal.length) {
+          this.text = "";
+          this.completeValue(LITERALS.get(literal)!.value);
+        } else {
+          this.text = literal.slice(0, k);
+        }
         return i;
       }
-      this.endPlaceholder(base + i);
-      return i;
-    }
-    case UNQUOTED: {
-      let j = i;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
-        j++;
-      }
-      if (j > i) {
-        this.text += text.slice(i, j);
-        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-      }
-      if (j === n) return -1;
-      this.endUnquoted(base + j);
-      i = j;
-      return i;
-    }
-    case STRING_EOL: {
-      if (c === 32 || c === 9 || c === 10 || c === 13) {
-        this.lineEnd += String.fromCharCode(c);
-        i++;
+      case IDENT: {
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
+          j++;
+        }
+        if (j > i) {
+          this.text += text.slice(i, j);
+          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        }
+        if (j === n) return -1;
+        this.endIdentifier(base + j, text.charCodeAt(j));
+        i = j;
         return i;
       }
-      if (c === 125 || c === 93 || c === 44) {
-        this.closeAtLineEnd(base + i);
+      case ELLIPSIS: {
+        const d = this.depth - 1;
+        if (this.text === "." && c >= 48 && c <= 57 && (this.isArray[d] === true || this.keys[d] !== undefined)) {
+          // `.5`: a number after all; the number scanner reads on from its dot.
+          this.repair("loose-number", base + i - 1, LOOSE_NUMBER);
+          this.numberState = N_DOT;
+          this.mode = NUMBER;
+          return i;
+        }
+        if (c === 46 || c === 0x2026) {
+          this.text += String.fromCharCode(c);
+          i++;
+          return i;
+        }
+        this.endPlaceholder(base + i);
         return i;
       }
-      if (c === this.closeQuote) {
-        this.mode = STRING_EOL_QUOTE;
-        i++;
+      case UNQUOTED: {
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+          j++;
+        }
+        if (j > i) {
+          this.text += text.slice(i, j);
+          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        }
+        if (j === n) return -1;
+        this.endUnquoted(base + j);
+        i = j;
         return i;
       }
-      this.keepLineEnd(base + i);
-      return i;
-    }
-    case STRING_EOL_QUOTE: {
-      if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
-        // The quote closed the string, line end and all.
+      case STRING_EOL: {
+        if (c === 32 || c === 9 || c === 10 || c === 13) {
+          this.lineEnd += String.fromCharCode(c);
+          i++;
+          return i;
+        }
+        if (c === 125 || c === 93 || c === 44) {
+          this.closeAtLineEnd(base + i);
+          return i;
+        }
+        if (c === this.closeQuote) {
+          this.mode = STRING_EOL_QUOTE;
+          i++;
+          return i;
+        }
         this.keepLineEnd(base + i);
-        this.endString();
         return i;
       }
-      // The quote opened the next key (or element): the string ended at the line end.
-      const quote = this.closeQuote;
-      this.closeAtLineEnd(base + i);
-      if (this.mode === OBJECT_NEXT) {
-        this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
-        this.mode = OBJECT_KEY;
-        this.startString(quote, true, base + i);
-      } else {
-        this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
-        if (this.depth === this.emitDepth) this.flushPending();
-        this.mode = ARRAY_VALUE;
-        this.startString(quote, false, base + i);
+      case STRING_EOL_QUOTE: {
+        if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
+          // The quote closed the string, line end and all.
+          this.keepLineEnd(base + i);
+          this.endString();
+          return i;
+        }
+        // The quote opened the next key (or element): the string ended at the line end.
+        const quote = this.closeQuote;
+        this.closeAtLineEnd(base + i);
+        if (this.mode === OBJECT_NEXT) {
+          this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
+          this.mode = OBJECT_KEY;
+          this.startString(quote, true, base + i);
+        } else {
+          this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
+          if (this.depth === this.emitDepth) this.flushPending();
+          this.mode = ARRAY_VALUE;
+          this.startString(quote, false, base + i);
+        }
+        return i;
       }
-      return i;
-    }
-    case PREAMBLE: {
-      // Lenient: find where the root value may start. "[" and "{" anywhere; a
-      // scalar only as the very first non-space character of the text.
-      let j = i;
-      for (; j < n; j++) {
+      case PREAMBLE: {
+        // Lenient: find where the root value may start. "[" and "{" anywhere; a
+        // scalar only as the very first non-space character of the text.
+        let j = i;
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (d === 91 || d === 123) break;
+          if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
+          if (!this.sawContent) break;
+        }
+        if (j === n) return -1;
         const d = text.charCodeAt(j);
-        if (d === 91 || d === 123) break;
-        if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
-        if (!this.sawContent) break;
+        if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
+        this.speculating = true;
+        this.speculationStart = base + j;
+        this.window = [text];
+        this.windowBases = [base];
+        this.sawContent = true;
+        this.mode = VALUE;
+        i = j;
+        if (this.startValue(d, base + j)) i++;
+        return i;
       }
-      if (j === n) return -1;
-      const d = text.charCodeAt(j);
-      if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
-      this.speculating = true;
-      this.speculationStart = base + j;
-      this.window = [text];
-      this.windowBases = [base];
-      this.sawContent = true;
-      this.mode = VALUE;
-      i = j;
-      if (this.startValue(d, base + j)) i++;
-      return i;
-    }
-    case COMMENT_START: {
-      if (c === 47) this.mode = LINE_COMMENT;
-      else if (c === 42) this.mode = BLOCK_COMMENT;
-      else {
-        this.mode = this.returnMode;
-        this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+      case COMMENT_START: {
+        if (c === 47) this.mode = LINE_COMMENT;
+        else if (c === 42) this.mode = BLOCK_COMMENT;
+        else {
+          this.mode = this.returnMode;
+          this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+        }
+        this.repair("comment", base + i - 1, "Skipped a comment");
+        i++;
+        return i;
       }
-      this.repair("comment", base + i - 1, "Skipped a comment");
-      i++;
-      return i;
-    }
-    case LINE_COMMENT: {
-      let j = i;
-      while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
-      if (j < n) this.mode = this.returnMode;
-      i = j;
-      return i;
-    }
-    case BLOCK_COMMENT: {
-      const j = text.indexOf("*", i);
-      if (j < 0) return -1;
-      this.mode = BLOCK_COMMENT_STAR;
-      i = j + 1;
-      return i;
-    }
-    case BLOCK_COMMENT_STAR: {
-      if (c === 47) this.mode = this.returnMode;
-      else if (c !== 42) this.mode = BLOCK_COMMENT;
-      i++;
-      return i;
-    }
-    case DONE:
-      return -1;
-    default:
-      break;
+      case LINE_COMMENT: {
+        let j = i;
+        while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+        if (j < n) this.mode = this.returnMode;
+        i = j;
+        return i;
+      }
+      case BLOCK_COMMENT: {
+        const j = text.indexOf("*", i);
+        if (j < 0) return -1;
+        this.mode = BLOCK_COMMENT_STAR;
+        i = j + 1;
+        return i;
+      }
+      case BLOCK_COMMENT_STAR: {
+        if (c === 47) this.mode = this.returnMode;
+        else if (c !== 42) this.mode = BLOCK_COMMENT;
+        i++;
+        return i;
+      }
+      case DONE:
+        return -1;
+      default:
+        break;
     }
     return -2;
   }
@@ -1306,7 +1354,10 @@ class Parser implements JsonStreamParser {
     if (c === 43) {
       const d = this.depth - 1;
       const container = this.stack[d];
-      const previous = this.isArray[d] === true ? (container as unknown[])[(container as unknown[]).length - 1] : (container as Record<string, unknown>)[this.keys[d]!];
+      const previous =
+        this.isArray[d] === true
+          ? (container as unknown[])[(container as unknown[]).length - 1]
+          : (container as Record<string, unknown>)[this.keys[d]!];
       // Elements already handed out cannot change.
       if (typeof previous === "string" && this.depth !== this.emitDepth) {
         this.repair("concatenated-string", offset, "Joined strings concatenated with +");
@@ -1331,7 +1382,12 @@ class Parser implements JsonStreamParser {
     if (this.isArray[d] === true) {
       this.mode = ARRAY_NEXT;
     } else {
-      if (this.keys[d] !== undefined) this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, whose value is a placeholder`);
+      if (this.keys[d] !== undefined)
+        this.repair(
+          "dropped-key",
+          offset,
+          `Dropped the key ${JSON.stringify(this.keys[d])}, whose value is a placeholder`,
+        );
       this.mode = OBJECT_NEXT;
     }
   }
@@ -1344,7 +1400,11 @@ class Parser implements JsonStreamParser {
       value = value.slice(0, -1);
       this.repair("opened-quote", this.unquotedAt, "Read a string whose opening quote is missing");
     } else {
-      this.repair("unquoted-string", this.unquotedAt, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
+      this.repair(
+        "unquoted-string",
+        this.unquotedAt,
+        `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`,
+      );
     }
     void offset;
     this.completeValue(value);
@@ -1368,8 +1428,15 @@ class Parser implements JsonStreamParser {
 
   private canStartValue(c: number): boolean {
     return (
-      c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 123 || c === 91 || c === 45 ||
-      (c >= 48 && c <= 57) || isIdentifierStart(c)
+      c === 34 ||
+      c === 39 ||
+      c === 0x201c ||
+      c === 0x2018 ||
+      c === 123 ||
+      c === 91 ||
+      c === 45 ||
+      (c >= 48 && c <= 57) ||
+      isIdentifierStart(c)
     );
   }
 
@@ -1403,7 +1470,8 @@ class Parser implements JsonStreamParser {
       this.mode = VALUE;
       this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
     }
-    if (literal.python) this.repair("python-literal", offset - word.length, `Read Python's ${word} as ${JSON.stringify(literal.value)}`);
+    if (literal.python)
+      this.repair("python-literal", offset - word.length, `Read Python's ${word} as ${JSON.stringify(literal.value)}`);
     this.completeValue(literal.value);
   }
 
@@ -1429,7 +1497,8 @@ class Parser implements JsonStreamParser {
     if (this.isArray[d] === true) {
       this.mode = ARRAY_NEXT;
     } else {
-      if (this.keys[d] !== undefined) this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, which has no value`);
+      if (this.keys[d] !== undefined)
+        this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, which has no value`);
       this.mode = OBJECT_NEXT;
     }
   }
@@ -1487,7 +1556,8 @@ class Parser implements JsonStreamParser {
           this.mode = OBJECT_NEXT;
           break;
         }
-        const name = mode === LITERAL ? this.literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
+        const name =
+          mode === LITERAL ? this.literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
         const literal = name === undefined ? undefined : LITERALS.get(name);
         if (name !== undefined && literal !== undefined) {
           if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
@@ -1507,7 +1577,11 @@ class Parser implements JsonStreamParser {
     }
     while (this.depth > 0) {
       const array = this.isArray[this.depth - 1] === true;
-      this.repair(array ? "closed-array" : "closed-object", offset, array ? 'Closed an unfinished array with "]"' : 'Closed an unfinished object with "}"');
+      this.repair(
+        array ? "closed-array" : "closed-object",
+        offset,
+        array ? 'Closed an unfinished array with "]"' : 'Closed an unfinished object with "}"',
+      );
       this.close();
     }
     this.speculating = false;

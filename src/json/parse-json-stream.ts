@@ -48,7 +48,10 @@ async function* iterate(source: TextSource): AsyncGenerator<string> {
  * }
  * ```
  */
-export async function* parseJsonStream(source: TextSource, options: JsonStreamParserOptions = {}): AsyncGenerator<unknown, void> {
+export async function* parseJsonStream(
+  source: TextSource,
+  options: JsonStreamParserOptions = {},
+): AsyncGenerator<unknown, void> {
   const parser = createJsonStreamParser(options);
   for await (const chunk of iterate(source)) {
     yield* parser.write(chunk);

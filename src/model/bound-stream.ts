@@ -4,8 +4,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { RuntimeClock } from "../shared/runtime-clock.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
+import type { RuntimeClock } from "../shared/runtime-clock.ts";
 
 /** The time limits of one model call (or any stream). */
 export interface ModelTimeouts {
@@ -37,7 +37,13 @@ export const defaultModelTimeouts: Readonly<ModelTimeouts> = { idleMs: 60_000, t
  * for await (const part of boundStream(model.stream(request), { idleMs: 60_000, totalMs: 300_000 }, systemClock, "Integration", signal)) …
  * ```
  */
-export async function* boundStream<T>(parts: AsyncIterable<T>, timeouts: ModelTimeouts, clock: RuntimeClock, what: string, signal: AbortSignal | undefined): AsyncGenerator<T> {
+export async function* boundStream<T>(
+  parts: AsyncIterable<T>,
+  timeouts: ModelTimeouts,
+  clock: RuntimeClock,
+  what: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<T> {
   const iterator = parts[Symbol.asyncIterator]();
   const startedAt = clock.now();
   let exhausted = false;
@@ -54,7 +60,12 @@ export async function* boundStream<T>(parts: AsyncIterable<T>, timeouts: ModelTi
       const timeout = new Promise<never>((_, reject) => {
         timer = clock.setTimeout(() => reject(new PlankitError("timeout", message)), clampTimerMs(idle, idle));
         if (signal !== undefined) {
-          onAbort = (): void => reject(PlankitError.isInstance(signal.reason) ? signal.reason : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason }));
+          onAbort = (): void =>
+            reject(
+              PlankitError.isInstance(signal.reason)
+                ? signal.reason
+                : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason }),
+            );
           if (signal.aborted) onAbort();
           else signal.addEventListener("abort", onAbort, { once: true });
         }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { FinishReason, PlanModel, PlanModelRequest, PlanModelUsage } from "./plan-model.ts";
-import { addTokens, readModelStream, type ModelCallUsage, type ModelStreamOptions } from "./read-model-stream.ts";
+import { addTokens, type ModelCallUsage, type ModelStreamOptions, readModelStream } from "./read-model-stream.ts";
 
 /** The whole answer of one model call. */
 export interface ModelText {
@@ -30,7 +30,11 @@ export interface ModelText {
  * const { text } = await collectModelText(model, { purpose: "reflect", prompt: "…", signal }, { what: "Reflection" });
  * ```
  */
-export async function collectModelText(model: PlanModel, request: PlanModelRequest, options: ModelStreamOptions): Promise<ModelText> {
+export async function collectModelText(
+  model: PlanModel,
+  request: PlanModelRequest,
+  options: ModelStreamOptions,
+): Promise<ModelText> {
   const own: ModelCallUsage = { modelCalls: 0 };
   const call = readModelStream(model, request, { ...options, usage: own });
   let text = "";

@@ -30,7 +30,10 @@ export type ScriptedResponse = string | ScriptedAnswer;
  * @param call - the 1-based number of this call.
  * @returns the answer.
  */
-export type ScriptedResponder = (request: PlanModelRequest, call: number) => ScriptedResponse | PromiseLike<ScriptedResponse>;
+export type ScriptedResponder = (
+  request: PlanModelRequest,
+  call: number,
+) => ScriptedResponse | PromiseLike<ScriptedResponse>;
 
 /**
  * Answers by the request's `purpose`: each key holds the answers for calls
@@ -38,7 +41,9 @@ export type ScriptedResponder = (request: PlanModelRequest, call: number) => Scr
  * request; `other` answers calls without a purpose or without a key of
  * their own.
  */
-export type ScriptedResponsesByPurpose = Partial<Record<PlanModelPurpose | "other", readonly ScriptedResponse[] | ScriptedResponder>>;
+export type ScriptedResponsesByPurpose = Partial<
+  Record<PlanModelPurpose | "other", readonly ScriptedResponse[] | ScriptedResponder>
+>;
 
 /** Options of {@link createScriptedModel}. */
 export interface ScriptedModelOptions {
@@ -88,7 +93,19 @@ export interface ScriptedModel extends PlanModel {
 }
 
 /** The keys of {@link ScriptedResponsesByPurpose}. */
-const purposeKeys = new Set<string>(["plan", "repair", "replan", "reason", "understand", "reflect", "integrate", "llm-step", "decide", "guided-reply", "other"]);
+const purposeKeys = new Set<string>([
+  "plan",
+  "repair",
+  "replan",
+  "reason",
+  "understand",
+  "reflect",
+  "integrate",
+  "llm-step",
+  "decide",
+  "guided-reply",
+  "other",
+]);
 
 /**
  * Builds the error thrown when the signal fires.
@@ -168,14 +185,28 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   const tokensPerSecond = options.tokensPerSecond ?? Infinity;
   const firstTokenMs = options.firstTokenMs ?? 0;
   const responses = options.responses as unknown;
-  if (!Array.isArray(responses) && typeof responses !== "function" && (typeof responses !== "object" || responses === null)) {
-    throw new PlankitError("invalid-options", `Option responses must be an array of answers, a function of the request or answers by purpose, got ${responses === null ? "null" : typeof responses}`);
+  if (
+    !Array.isArray(responses) &&
+    typeof responses !== "function" &&
+    (typeof responses !== "object" || responses === null)
+  ) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option responses must be an array of answers, a function of the request or answers by purpose, got ${responses === null ? "null" : typeof responses}`,
+    );
   }
   if (!Array.isArray(responses) && typeof responses === "object" && responses !== null) {
     for (const [key, value] of Object.entries(responses)) {
-      if (!purposeKeys.has(key)) throw new PlankitError("invalid-options", `Option responses has an unknown purpose "${key}"; use one of ${[...purposeKeys].join(", ")}`);
+      if (!purposeKeys.has(key))
+        throw new PlankitError(
+          "invalid-options",
+          `Option responses has an unknown purpose "${key}"; use one of ${[...purposeKeys].join(", ")}`,
+        );
       if (!Array.isArray(value) && typeof value !== "function") {
-        throw new PlankitError("invalid-options", `Option responses.${key} must be an array of answers or a function of the request, got ${value === null ? "null" : typeof value}`);
+        throw new PlankitError(
+          "invalid-options",
+          `Option responses.${key} must be an array of answers or a function of the request, got ${value === null ? "null" : typeof value}`,
+        );
       }
     }
   }
@@ -206,7 +237,11 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     if (Array.isArray(source)) {
       const list = source as readonly ScriptedResponse[];
       const response = list[call - 1];
-      if (response === undefined) throw new PlankitError("model-error", `The scripted model has no answer for call ${call} (it has ${list.length})`);
+      if (response === undefined)
+        throw new PlankitError(
+          "model-error",
+          `The scripted model has no answer for call ${call} (it has ${list.length})`,
+        );
       return response;
     }
     const byPurpose = source as ScriptedResponsesByPurpose;
@@ -215,10 +250,18 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const nth = (callsByKey.get(key) ?? 0) + 1;
     callsByKey.set(key, nth);
     const what = request.purpose === undefined ? "a call without a purpose" : `purpose "${request.purpose}"`;
-    if (entry === undefined) throw new PlankitError("model-error", `The scripted model has no answers for ${what} (call ${call}) and no "other" answers`);
+    if (entry === undefined)
+      throw new PlankitError(
+        "model-error",
+        `The scripted model has no answers for ${what} (call ${call}) and no "other" answers`,
+      );
     if (typeof entry === "function") return entry(request, nth);
     const response = (entry as readonly ScriptedResponse[])[nth - 1];
-    if (response === undefined) throw new PlankitError("model-error", `The scripted model has no answer for call ${nth} of "${key}" (it has ${(entry as readonly ScriptedResponse[]).length})`);
+    if (response === undefined)
+      throw new PlankitError(
+        "model-error",
+        `The scripted model has no answer for call ${nth} of "${key}" (it has ${(entry as readonly ScriptedResponse[]).length})`,
+      );
     return response;
   }
 
@@ -229,7 +272,12 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     if (signal?.aborted) throw abortError(signal);
     const response = await pick(request, call);
     const answer: ScriptedAnswer = typeof response === "string" ? { text: response } : response;
-    const finishReason = answer.finishReason === undefined ? (options.finishReason === undefined ? "stop" : options.finishReason) : answer.finishReason;
+    const finishReason =
+      answer.finishReason === undefined
+        ? options.finishReason === undefined
+          ? "stop"
+          : options.finishReason
+        : answer.finishReason;
 
     const started = clock();
     let virtual = 0;
@@ -263,7 +311,11 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     if (answer.error !== undefined) throw answer.error;
     if (finishReason !== null) {
       const input = (request.system ?? "").length + request.prompt.length;
-      yield { type: "finish", reason: finishReason, usage: { inputTokens: Math.ceil(input / charsPerToken), outputTokens: tokens } };
+      yield {
+        type: "finish",
+        reason: finishReason,
+        usage: { inputTokens: Math.ceil(input / charsPerToken), outputTokens: tokens },
+      };
     }
   }
 

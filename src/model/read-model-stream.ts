@@ -5,7 +5,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { systemClock, type RuntimeClock } from "../shared/runtime-clock.ts";
+import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import { boundStream, type ModelTimeouts } from "./bound-stream.ts";
 import { createReasoningFilter } from "./create-reasoning-filter.ts";
 import type { FinishReason, PlanModel, PlanModelPart, PlanModelRequest, PlanModelUsage } from "./plan-model.ts";
@@ -66,7 +66,9 @@ export function addTokens(total: PlanModelUsage, usage: PlanModelUsage | undefin
  * @returns the error.
  */
 function abortError(signal: AbortSignal, what: string): PlankitError {
-  return PlankitError.isInstance(signal.reason) ? signal.reason : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
+  return PlankitError.isInstance(signal.reason)
+    ? signal.reason
+    : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
 }
 
 /**
@@ -89,7 +91,11 @@ function abortError(signal: AbortSignal, what: string): PlankitError {
  * for (let next = await call.next(); !next.done; next = await call.next()) console.log(next.value);
  * ```
  */
-export async function* readModelStream(model: PlanModel, request: PlanModelRequest, options: ModelStreamOptions): AsyncGenerator<ModelCallPart, FinishReason | "missing"> {
+export async function* readModelStream(
+  model: PlanModel,
+  request: PlanModelRequest,
+  options: ModelStreamOptions,
+): AsyncGenerator<ModelCallPart, FinishReason | "missing"> {
   const { signal } = request;
   const { what, usage } = options;
   if (signal?.aborted) throw abortError(signal, what);
@@ -100,7 +106,11 @@ export async function* readModelStream(model: PlanModel, request: PlanModelReque
   let exhausted = false;
   try {
     const source = model.stream(request);
-    iterator = (options.timeouts === undefined ? source : boundStream(source, options.timeouts, options.clock ?? systemClock, what, signal))[Symbol.asyncIterator]();
+    iterator = (
+      options.timeouts === undefined
+        ? source
+        : boundStream(source, options.timeouts, options.clock ?? systemClock, what, signal)
+    )[Symbol.asyncIterator]();
     const first = iterator.next();
     // The call is under way; whatever can be done before its first part arrives is off the critical path.
     options.whileWaiting?.();
@@ -125,9 +135,13 @@ export async function* readModelStream(model: PlanModel, request: PlanModelReque
   } catch (error) {
     if (signal?.aborted) throw abortError(signal, what);
     if (PlankitError.isInstance(error)) throw error;
-    throw new PlankitError("model-error", `${what} failed: the model stream threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
-      cause: error,
-    });
+    throw new PlankitError(
+      "model-error",
+      `${what} failed: the model stream threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     // Close the model's stream when leaving early (finish part, error, or the consumer stopped). Not awaited: a model
     // stalled inside an await would hold its return() until the caller's abort, which comes only after this throws.

@@ -4,7 +4,7 @@
  * @module
  */
 import type { FinishReason, PlanModel, PlanModelRequest } from "./plan-model.ts";
-import { readModelStream, type ModelStreamOptions } from "./read-model-stream.ts";
+import { type ModelStreamOptions, readModelStream } from "./read-model-stream.ts";
 
 /**
  * Streams only the text of one model call (see {@link readModelStream}: a
@@ -20,7 +20,11 @@ import { readModelStream, type ModelStreamOptions } from "./read-model-stream.ts
  * for await (const piece of streamModelText(model, { purpose: "plan", prompt }, { what: "Planning" })) console.log(piece);
  * ```
  */
-export async function* streamModelText(model: PlanModel, request: PlanModelRequest, options: ModelStreamOptions): AsyncGenerator<string, FinishReason | "missing"> {
+export async function* streamModelText(
+  model: PlanModel,
+  request: PlanModelRequest,
+  options: ModelStreamOptions,
+): AsyncGenerator<string, FinishReason | "missing"> {
   const call = readModelStream(model, request, options);
   try {
     for (let next = await call.next(); ; next = await call.next()) {

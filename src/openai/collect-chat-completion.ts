@@ -12,7 +12,11 @@ export interface ChatCompletion {
   /** Unix seconds. */
   created: number;
   model: string;
-  choices: { index: 0; message: { role: "assistant"; content: string; reasoning_content?: string }; finish_reason: "stop" | "length" }[];
+  choices: {
+    index: 0;
+    message: { role: "assistant"; content: string; reasoning_content?: string };
+    finish_reason: "stop" | "length";
+  }[];
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 

@@ -68,11 +68,17 @@ function progressLine(event: RuntimeEvent, tools: Map<string, string>): string |
   switch (event.type) {
     case "step-start":
       if (event.tool !== undefined) tools.set(event.stepId, event.tool);
-      return event.tool === undefined ? undefined : `${event.stepId} ${event.tool} ${JSON.stringify(event.input ?? {})}`;
+      return event.tool === undefined
+        ? undefined
+        : `${event.stepId} ${event.tool} ${JSON.stringify(event.input ?? {})}`;
     case "step-end":
-      return tools.has(event.stepId) ? `${event.stepId} done in ${Math.round(event.durationMs)} ms${event.cached ? " (cached)" : ""}` : undefined;
+      return tools.has(event.stepId)
+        ? `${event.stepId} done in ${Math.round(event.durationMs)} ms${event.cached ? " (cached)" : ""}`
+        : undefined;
     case "step-error":
-      return event.final ? `${event.stepId} failed: ${event.error.message}` : `${event.stepId} attempt ${event.attempt} failed: ${event.error.message}`;
+      return event.final
+        ? `${event.stepId} failed: ${event.error.message}`
+        : `${event.stepId} attempt ${event.attempt} failed: ${event.error.message}`;
     case "step-skipped":
       return `${event.stepId} skipped: ${event.reason}`;
     case "replan":
@@ -103,11 +109,17 @@ function progressLine(event: RuntimeEvent, tools: Map<string, string>): string |
  * const body = toChatCompletionStream(toChatCompletionChunks(run, { model: "plankit" }), () => run.abort());
  * ```
  */
-export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent>, options: ChatCompletionChunkOptions): AsyncGenerator<ChatCompletionChunk> {
+export async function* toChatCompletionChunks(
+  events: AsyncIterable<RuntimeEvent>,
+  options: ChatCompletionChunkOptions,
+): AsyncGenerator<ChatCompletionChunk> {
   const created = Math.floor(Date.now() / 1000);
   const tools = new Map<string, string>();
   let id = options.id;
-  const chunk = (delta: ChatCompletionChunk["choices"][number]["delta"], finish: ChatCompletionChunk["choices"][number]["finish_reason"] = null): ChatCompletionChunk => ({
+  const chunk = (
+    delta: ChatCompletionChunk["choices"][number]["delta"],
+    finish: ChatCompletionChunk["choices"][number]["finish_reason"] = null,
+  ): ChatCompletionChunk => ({
     id: id ?? "chatcmpl",
     object: "chat.completion.chunk",
     created,
@@ -133,7 +145,8 @@ export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent
     }
     if (event.type === "reply") {
       // The deltas were the reply; should they have fallen short of it, what is missing follows.
-      const missing = written === "" ? event.text : event.text.startsWith(written) ? event.text.slice(written.length) : "";
+      const missing =
+        written === "" ? event.text : event.text.startsWith(written) ? event.text.slice(written.length) : "";
       if (missing !== "") yield chunk({ content: missing });
       written = "";
     }
@@ -141,7 +154,15 @@ export async function* toChatCompletionChunks(events: AsyncIterable<RuntimeEvent
       yield chunk({}, finishReasons[event.reason]);
       if (options.includeUsage === true) {
         const { inputTokens, outputTokens } = event.usage;
-        yield { ...chunk({}), choices: [], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } };
+        yield {
+          ...chunk({}),
+          choices: [],
+          usage: {
+            prompt_tokens: inputTokens,
+            completion_tokens: outputTokens,
+            total_tokens: inputTokens + outputTokens,
+          },
+        };
       }
     }
   }

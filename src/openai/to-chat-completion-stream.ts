@@ -22,7 +22,10 @@ import type { ChatCompletionChunk } from "./to-chat-completion-chunks.ts";
  * return new Response(body, { headers: { "content-type": "text/event-stream" } });
  * ```
  */
-export function toChatCompletionStream(chunks: AsyncIterable<ChatCompletionChunk>, onCancel?: () => void): ReadableStream<Uint8Array> {
+export function toChatCompletionStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  onCancel?: () => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   let finished = false;

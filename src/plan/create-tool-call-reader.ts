@@ -20,12 +20,25 @@
  *
  * @module
  */
-import { createJsonStreamParser, type JsonStreamParser, type PartialString } from "../json/create-json-stream-parser.ts";
+import {
+  createJsonStreamParser,
+  type JsonStreamParser,
+  type PartialString,
+} from "../json/create-json-stream-parser.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { toCallStep } from "./to-call-step.ts";
 
 /** Keys under which a root object may wrap its list of steps or calls. */
-const WRAPPER_KEYS: readonly string[] = ["steps", "plan", "tool_calls", "calls", "actions", "function_calls", "functions", "tasks"];
+const WRAPPER_KEYS: readonly string[] = [
+  "steps",
+  "plan",
+  "tool_calls",
+  "calls",
+  "actions",
+  "function_calls",
+  "functions",
+  "tasks",
+];
 
 /** Something that was cut off by the end of the text before it closed. */
 export interface CutOffCall {
@@ -103,11 +116,30 @@ export interface ToolCallReader {
  * (see {@link tagName}).
  */
 const callTags = new Set([
-  "tool_call", "tool_calls", "function_call", "function_calls", "functioncall", "tools", "python_tag", "toolcall", "tool_code",
-  "tool_calls_begin", "tool_call_begin",
+  "tool_call",
+  "tool_calls",
+  "function_call",
+  "function_calls",
+  "functioncall",
+  "tools",
+  "python_tag",
+  "toolcall",
+  "tool_code",
+  "tool_calls_begin",
+  "tool_call_begin",
 ]);
 /** Special tokens that end a model turn or a call block. */
-const endTags = new Set(["eom_id", "eot_id", "im_end", "end", "call", "function", "tool_call_end", "tool_calls_end", "end_of_sentence"]);
+const endTags = new Set([
+  "eom_id",
+  "eot_id",
+  "im_end",
+  "end",
+  "call",
+  "function",
+  "tool_call_end",
+  "tool_calls_end",
+  "end_of_sentence",
+]);
 /** DeepSeek's separator between a call's name and its arguments: `get_weather<｜tool▁sep｜>{…}`. */
 const separatorTag = "tool_sep";
 /** The longest tag looked for, so that a lone `<` in prose is decided quickly. */
@@ -187,7 +219,8 @@ function isBar(c: number): boolean {
  */
 function tagName(inside: string): { name: string; written: string; closing: boolean } {
   let inner = inside.trim();
-  if (inner.length > 1 && isBar(inner.charCodeAt(0)) && isBar(inner.charCodeAt(inner.length - 1))) inner = inner.slice(1, -1);
+  if (inner.length > 1 && isBar(inner.charCodeAt(0)) && isBar(inner.charCodeAt(inner.length - 1)))
+    inner = inner.slice(1, -1);
   const closing = inner.startsWith("/");
   if (closing) inner = inner.slice(1);
   const written = inner.trim();
@@ -289,7 +322,13 @@ class Reader implements ToolCallReader {
       this.found = true;
       this.cutOff.push({ offset: this.pendingAt, what: `the call "${this.pendingName}"` });
     }
-    return { steps: this.out, cutOff: this.cutOff, dropped: this.dropped, values: this.values, found: this.found || this.out.length > 0 };
+    return {
+      steps: this.out,
+      cutOff: this.cutOff,
+      dropped: this.dropped,
+      values: this.values,
+      found: this.found || this.out.length > 0,
+    };
   }
 
   partialString(): PartialString | undefined {
@@ -355,7 +394,10 @@ class Reader implements ToolCallReader {
     }
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.python;
-    let keep = python !== undefined && (python.phase === "key" || python.phase === "equals") ? Math.min(this.pos, python.keyStart) : this.pos;
+    let keep =
+      python !== undefined && (python.phase === "key" || python.phase === "equals")
+        ? Math.min(this.pos, python.keyStart)
+        : this.pos;
     // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
     // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
     // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
@@ -388,7 +430,8 @@ class Reader implements ToolCallReader {
       // A second word on the line: it holds no lone tool name.
       if (this.afterWord) this.lineIsWord = false;
       this.afterWord = false;
-      if (this.word !== undefined) this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
+      if (this.word !== undefined)
+        this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
       return;
     }
     this.word = "";
@@ -413,7 +456,8 @@ class Reader implements ToolCallReader {
   private stepProse(): boolean {
     const at = this.pos;
     const c = this.code(at);
-    if (this.nameFollows && !isNamePart(c) && (this.word !== "" || !(isBlank(c) || isNewline(c)))) this.takeFollowingName();
+    if (this.nameFollows && !isNamePart(c) && (this.word !== "" || !(isBlank(c) || isNewline(c))))
+      this.takeFollowingName();
     if (this.inComment) {
       // A comment line keeps the call position of the fence it is in.
       if (isNewline(c)) this.inComment = false;
@@ -536,7 +580,8 @@ class Reader implements ToolCallReader {
     const at = this.pos;
     // Waiting for the rest of a tag, the search goes on where it stopped.
     let close = this.waitingAt === at ? this.waitedTo : at + 1;
-    while (close < this.total && close - at <= maxTagLength && this.code(close) !== 62 && this.code(close) !== 60) close++;
+    while (close < this.total && close - at <= maxTagLength && this.code(close) !== 62 && this.code(close) !== 60)
+      close++;
     if (close === this.total && !this.ended && close - at <= maxTagLength) return this.wait(at, close);
     if (this.code(close) !== 62) {
       this.callPosition = false;
@@ -682,7 +727,12 @@ class Reader implements ToolCallReader {
     if (parser.status === "rejected") {
       this.pos = read.base + (parser.restOffset ?? 1);
       // A marker named the call: its arguments are unreadable from the first member on.
-      if (read.named) this.dropBroken(read, { name: read.name }, `${JSON.stringify(this.slice(this.pos, this.pos + 1))} at offset ${this.pos}`);
+      if (read.named)
+        this.dropBroken(
+          read,
+          { name: read.name },
+          `${JSON.stringify(this.slice(this.pos, this.pos + 1))} at offset ${this.pos}`,
+        );
       return true;
     }
     this.pos = read.base + (parser.restOffset ?? this.total - read.base);
@@ -705,7 +755,9 @@ class Reader implements ToolCallReader {
     if (stop === undefined) return undefined;
     const at = read.base + stop.offset;
     const c = this.code(at);
-    const lost = repairs.some((repair) => repair.offset === stop.offset && (repair.kind === "dropped-key" || repair.kind === "dropped-value"));
+    const lost = repairs.some(
+      (repair) => repair.offset === stop.offset && (repair.kind === "dropped-key" || repair.kind === "dropped-value"),
+    );
     if (!lost && c === 96) return undefined;
     if (!lost && c === 60) {
       if (at + 1 >= this.total && !this.ended) return "";
@@ -720,7 +772,10 @@ class Reader implements ToolCallReader {
     this.found = true;
     const name = callNameOf(step);
     const call = name === undefined ? "A call" : `The call "${name}"`;
-    this.dropped.push({ offset: read.base, message: `${call} breaks off at an unexpected ${broken} before its JSON closed, so its arguments are incomplete; it was dropped` });
+    this.dropped.push({
+      offset: read.base,
+      message: `${call} breaks off at an unexpected ${broken} before its JSON closed, so its arguments are incomplete; it was dropped`,
+    });
   }
 
   /**
@@ -753,7 +808,13 @@ class Reader implements ToolCallReader {
     this.found = true;
     // Calls quoted as strings, alone or in a list: `["f(a=1)", "g(b=2)"]`.
     const quoted = typeof root === "string" ? [root] : Array.isArray(root) && root.length > 0 ? root : [];
-    if (broken === undefined && quoted.length > 0 && quoted.every((item) => typeof item === "string" && quotedCallPattern.test(item.trim())) && this.readNested(read, quoted as string[])) return;
+    if (
+      broken === undefined &&
+      quoted.length > 0 &&
+      quoted.every((item) => typeof item === "string" && quotedCallPattern.test(item.trim())) &&
+      this.readNested(read, quoted as string[])
+    )
+      return;
     const list = this.stepListOf(read, root);
     if (list === null) return;
     if (list !== undefined) {
@@ -804,7 +865,9 @@ class Reader implements ToolCallReader {
 
   /** The step a root value is: a named call's arguments, or what {@link toCallStep} reads. */
   private callOf(read: JsonRead, root: unknown): Record<string, unknown> | undefined {
-    return read.named && read.name !== undefined && isRecord(root) ? { name: read.name, arguments: root } : toCallStep(root, read.name);
+    return read.named && read.name !== undefined && isRecord(root)
+      ? { name: read.name, arguments: root }
+      : toCallStep(root, read.name);
   }
 
   /** The text ended inside a JSON value: close it and report what was cut off. */
@@ -820,7 +883,8 @@ class Reader implements ToolCallReader {
     const list = this.stepListOf(read, root);
     if (list === null) return;
     if (list !== undefined) {
-      for (let index = read.streamed; index < list.length; index++) this.cutOff.push({ offset: read.base, what: "its JSON" });
+      for (let index = read.streamed; index < list.length; index++)
+        this.cutOff.push({ offset: read.base, what: "its JSON" });
       return;
     }
     if (this.callOf(read, root) !== undefined) this.cutOff.push({ offset: read.base, what: "its JSON" });
@@ -831,7 +895,18 @@ class Reader implements ToolCallReader {
 
   private newPython(bracketed: boolean, at: number): PythonRead {
     this.breakWord();
-    return { bracketed, phase: "name", start: at, name: "", key: "", keyStart: at, arguments: {}, positional: [], value: undefined, valueBase: at };
+    return {
+      bracketed,
+      phase: "name",
+      start: at,
+      name: "",
+      key: "",
+      keyStart: at,
+      arguments: {},
+      positional: [],
+      value: undefined,
+      valueBase: at,
+    };
   }
 
   /** The text is no call after all: it is prose from `pos` on. */
@@ -932,7 +1007,8 @@ class Reader implements ToolCallReader {
           return this.leavePython();
         }
         // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
-        if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0)) return this.leavePython();
+        if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
+          return this.leavePython();
         if (read.key === "") read.positional.push(value.end());
         else setArgument(read.arguments, read.key, value.end());
         this.pos = read.valueBase + (value.restOffset ?? this.total - read.valueBase);
@@ -1039,7 +1115,9 @@ class Reader implements ToolCallReader {
       return;
     }
     if (read.positional.length > names.length) {
-      drop(`passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`);
+      drop(
+        `passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`,
+      );
       return;
     }
     const args: Record<string, unknown> = {};
@@ -1058,7 +1136,8 @@ class Reader implements ToolCallReader {
   /** The text ended inside a pythonic call list. */
   private endPython(read: PythonRead): void {
     this.python = undefined;
-    if (read.phase === "name" || read.phase === "separator" || read.phase === "after" || read.phase === "comment") return;
+    if (read.phase === "name" || read.phase === "separator" || read.phase === "after" || read.phase === "comment")
+      return;
     this.found = true;
     this.cutOff.push({ offset: read.start, what: `the call "${read.name}(…"` });
   }

@@ -4,12 +4,12 @@
  * @module
  */
 import { describeType, describeValue } from "../shared/describe-value.ts";
-import { normalizeSketch, type NormalizeSketchOptions, type PlanEntry } from "./normalize-sketch.ts";
-import { normalizeStep } from "./normalize-step.ts";
 import { isRecord } from "../shared/is-record.ts";
-import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
+import { type NormalizeSketchOptions, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
+import { normalizeStep } from "./normalize-step.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
+import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
 
 /** Options of {@link normalizePlan}. */
 export type NormalizePlanOptions = NormalizeSketchOptions;
@@ -59,7 +59,10 @@ export function normalizePlan(raw: unknown, options: NormalizePlanOptions = {}):
  * @param options - normalization options.
  * @returns the steps with their positions, the issues, and the number of positions the plan has.
  */
-export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } {
+export function readPlanEntries(
+  raw: unknown,
+  options: NormalizePlanOptions = {},
+): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } {
   let list: unknown[];
   if (Array.isArray(raw)) {
     list = raw;
@@ -68,14 +71,22 @@ export function readPlanEntries(raw: unknown, options: NormalizePlanOptions = {}
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
   } else if (isRecord(raw) && Array.isArray(raw["task_nodes"])) {
-    const sketch = normalizeSketch(taskGraphToSketch(raw), options, { vertices: "task_nodes", edges: "task_links", vertex: "node", edge: "link" });
+    const sketch = normalizeSketch(taskGraphToSketch(raw), options, {
+      vertices: "task_nodes",
+      edges: "task_links",
+      vertex: "node",
+      edge: "link",
+    });
     const last = sketch.entries.at(-1);
     return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
   } else if (isRecord(raw) && Array.isArray(raw["steps"])) {
     list = raw["steps"];
   } else if (isRecord(raw) && Array.isArray(raw["plan"])) {
     list = raw["plan"];
-  } else if (isRecord(raw) && ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))) {
+  } else if (
+    isRecord(raw) &&
+    ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))
+  ) {
     list = [raw];
   } else {
     const message = `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`;

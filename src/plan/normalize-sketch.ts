@@ -4,8 +4,8 @@
  * @module
  */
 import { describeValue } from "../shared/describe-value.ts";
-import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
 import { mapStrings } from "../shared/map-strings.ts";
+import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 
@@ -16,8 +16,9 @@ export interface PlanEntry {
   /** The canonical step. */
   step: PlanStep;
 }
-import { normalizeStep, type NormalizeStepOptions } from "./normalize-step.ts";
+
 import { isRecord } from "../shared/is-record.ts";
+import { type NormalizeStepOptions, normalizeStep } from "./normalize-step.ts";
 
 /** Options of {@link normalizeSketch}. */
 export interface NormalizeSketchOptions extends NormalizeStepOptions {
@@ -70,13 +71,18 @@ const retReference = new RegExp(REFERENCE_SOURCE, "gu");
  * @param retOf - declared `ret` name by vertex id.
  * @returns the rewritten value.
  */
-function rewriteRet(value: unknown, retOwner: ReadonlyMap<string, string>, retOf: ReadonlyMap<string, string>): unknown {
+function rewriteRet(
+  value: unknown,
+  retOwner: ReadonlyMap<string, string>,
+  retOf: ReadonlyMap<string, string>,
+): unknown {
   return mapStrings(value, (text) =>
     text.replace(retReference, (source, id: string, path: string) => {
       let owner = id;
       if (!retOf.has(id) && retOwner.has(id)) owner = retOwner.get(id) ?? id;
       const first = /^\.([^\s{}.[\]]+)/u.exec(path);
-      const rest = first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
+      const rest =
+        first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
       return owner === id && rest === path ? source : `{{${owner}${rest}}}`;
     }),
   );
@@ -117,7 +123,11 @@ function toSketchArguments(args: unknown, tool: unknown, options: NormalizeSketc
  * @returns the endpoints, or `undefined`.
  */
 function readEdge(edge: unknown): [string, string] | undefined {
-  const pair = Array.isArray(edge) ? edge : isRecord(edge) ? [edge["source"] ?? edge["from"], edge["target"] ?? edge["to"]] : [];
+  const pair = Array.isArray(edge)
+    ? edge
+    : isRecord(edge)
+      ? [edge["source"] ?? edge["from"], edge["target"] ?? edge["to"]]
+      : [];
   const [source, target] = pair.map((end: unknown) => (typeof end === "number" ? String(end) : end));
   return typeof source === "string" && typeof target === "string" && pair.length === 2 ? [source, target] : undefined;
 }
@@ -163,13 +173,24 @@ export function normalizeSketch(
   rawVertices.forEach((raw: unknown, position) => {
     const path = `/${wording.vertices}/${position}`;
     if (!isRecord(raw)) {
-      issues.push({ code: "invalid-step", index: -1, path, message: `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)} (${path})` });
+      issues.push({
+        code: "invalid-step",
+        index: -1,
+        path,
+        message: `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)} (${path})`,
+      });
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
     const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
     if (vertices.has(id)) {
-      issues.push({ code: "duplicate-id", index: -1, stepId: id, path, message: `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex} (${path})` });
+      issues.push({
+        code: "duplicate-id",
+        index: -1,
+        stepId: id,
+        path,
+        message: `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex} (${path})`,
+      });
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
@@ -190,7 +211,12 @@ export function normalizeSketch(
     const path = `/${wording.edges}/${position}`;
     const edge = readEdge(raw);
     if (edge === undefined) {
-      issues.push({ code: "invalid-step", index: -1, path, message: `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})` });
+      issues.push({
+        code: "invalid-step",
+        index: -1,
+        path,
+        message: `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})`,
+      });
       return;
     }
     const [source, target] = edge;
@@ -215,7 +241,11 @@ export function normalizeSketch(
     } else {
       candidate["type"] = "tool";
       candidate["name"] = tool;
-      candidate["arguments"] = rewriteRet(toSketchArguments(raw["args"] ?? raw["arguments"], tool, options), retOwner, retOf);
+      candidate["arguments"] = rewriteRet(
+        toSketchArguments(raw["args"] ?? raw["arguments"], tool, options),
+        retOwner,
+        retOf,
+      );
       if (description !== undefined) candidate["description"] = description;
     }
     const edgeOnly = [...vertex.after];
@@ -262,7 +292,11 @@ export function normalizeSketch(
     const sinks = order.filter((vertex) => !hasSuccessor.has(vertex.id));
     let id = "reply";
     for (let suffix = 1; vertices.has(id); suffix++) id = `reply_${suffix}`;
-    const reply = normalizeStep({ id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") }, order.length, options);
+    const reply = normalizeStep(
+      { id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") },
+      order.length,
+      options,
+    );
     if (reply.step !== undefined) entries.push({ position: order.length, step: reply.step });
   }
   return { entries, issues };
@@ -276,7 +310,11 @@ export function normalizeSketch(
  * @param placed - the ids that were placed.
  * @returns the cycle as ids (first id repeated at the end), or `undefined` when `start` only depends on one.
  */
-function findCycle(start: Vertex, vertices: ReadonlyMap<string, Vertex>, placed: ReadonlySet<string>): string[] | undefined {
+function findCycle(
+  start: Vertex,
+  vertices: ReadonlyMap<string, Vertex>,
+  placed: ReadonlySet<string>,
+): string[] | undefined {
   const path: string[] = [];
   const onPath = new Set<string>();
   const done = new Set<string>();

@@ -5,11 +5,11 @@
  */
 import * as v from "valibot";
 import { describeType, describeValue } from "../shared/describe-value.ts";
-import type { PlanIssue } from "./plan-issue.ts";
-import { mapStrings } from "../shared/map-strings.ts";
-import { PlanStepSchema, type PlanStep } from "./plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { mapStrings } from "../shared/map-strings.ts";
+import type { PlanIssue } from "./plan-issue.ts";
+import { type PlanStep, PlanStepSchema } from "./plan-step-schema.ts";
+import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
@@ -49,7 +49,6 @@ const typeAliases: Readonly<Record<string, PlanStep["type"]>> = {
   respond: "reply",
   response: "reply",
 };
-
 
 /**
  * Returns the first of `keys` that `raw` defines.
@@ -124,7 +123,11 @@ const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.
  */
 function rewriteDelimitedReferences(value: unknown): unknown {
   return mapStrings(value, (text) =>
-    text.includes("$") ? text.replace(delimitedReference, (source, id: string, path: string) => (stepLikeId.test(id) ? `{{${id}${path}}}` : source)) : text,
+    text.includes("$")
+      ? text.replace(delimitedReference, (source, id: string, path: string) =>
+          stepLikeId.test(id) ? `{{${id}${path}}}` : source,
+        )
+      : text,
   );
 }
 
@@ -149,7 +152,8 @@ function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<strin
     const bare = bareReference.exec(text);
     if (bare !== null) {
       const id = bare[1] ?? "";
-      if (id === CONTEXT_REFERENCE_ROOT || dependencies.has(id) || stepLikeId.test(id)) return `{{${id}${bare[2] ?? ""}}}`;
+      if (id === CONTEXT_REFERENCE_ROOT || dependencies.has(id) || stepLikeId.test(id))
+        return `{{${id}${bare[2] ?? ""}}}`;
     }
     return text
       .replace(stepReference, (_match, id: string, path: string) => `{{${id}${path}}}`)
@@ -167,10 +171,19 @@ function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<strin
  */
 function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject | string {
   const dependsOn = toIdList(pick(raw, "dependencies", "dependsOn", "depends_on"));
-  const dependencies = new Set(Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : []);
+  const dependencies = new Set(
+    Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : [],
+  );
   let action = pick(raw, "action");
   if (action === undefined) {
-    action = pick(raw, "tool") !== undefined ? "use_tool" : pick(raw, "topic") !== undefined ? "query_kb" : pick(raw, "question") !== undefined ? "llm_reasoning" : undefined;
+    action =
+      pick(raw, "tool") !== undefined
+        ? "use_tool"
+        : pick(raw, "topic") !== undefined
+          ? "query_kb"
+          : pick(raw, "question") !== undefined
+            ? "llm_reasoning"
+            : undefined;
   }
   const candidate: RawObject = { id: toId(pick(raw, "step_id", "id")) };
   if (action === "query_kb") {
@@ -199,7 +212,8 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
   }
   candidate["dependsOn"] = dependsOn;
   candidate["description"] = pick(raw, "description");
-  if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"]) candidate["description"] = undefined;
+  if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"])
+    candidate["description"] = undefined;
   candidate["retries"] = pick(raw, "max_retries", "retries");
   candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
   return candidate;
@@ -228,7 +242,10 @@ function fromFlat(raw: RawObject): RawObject {
     else if (pick(raw, "reply", "text") !== undefined) type = "reply";
   }
   const label = pick(raw, "label");
-  const candidate: RawObject = { id: toId(pick(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)), type };
+  const candidate: RawObject = {
+    id: toId(pick(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)),
+    type,
+  };
   if (resultCall) {
     const results = toArguments(pick(raw, "arguments"));
     candidate["text"] = isRecord(results)
@@ -239,7 +256,9 @@ function fromFlat(raw: RawObject): RawObject {
   } else if (type === "tool") {
     candidate["name"] = fn === undefined ? pick(raw, "name", "tool", "tool_name") : pick(fn, "name");
     candidate["arguments"] = toArguments(
-      fn === undefined ? pick(raw, "arguments", "args", "params", "parameters", "input") : pick(fn, "arguments", "parameters"),
+      fn === undefined
+        ? pick(raw, "arguments", "args", "params", "parameters", "input")
+        : pick(fn, "arguments", "parameters"),
     );
   } else if (type === "llm") {
     candidate["prompt"] = pick(raw, "prompt", "question");
@@ -302,7 +321,12 @@ export function normalizeStep(raw: unknown, position: number, options: Normalize
   const rawId = typeof candidate === "string" ? toId(pick(raw, "step_id", "id")) : candidate["id"];
   const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
   if (typeof candidate === "string") {
-    const issue: PlanIssue = { code: "invalid-step", index: position, path: `${pointer}/action`, message: `${label} ${candidate} (${pointer}/action)` };
+    const issue: PlanIssue = {
+      code: "invalid-step",
+      index: position,
+      path: `${pointer}/action`,
+      message: `${label} ${candidate} (${pointer}/action)`,
+    };
     if (typeof rawId === "string") issue.stepId = rawId;
     return { issues: [issue] };
   }

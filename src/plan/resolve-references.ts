@@ -4,8 +4,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { findReferencesInText, type FoundReference } from "./find-references.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { type FoundReference, findReferencesInText } from "./find-references.ts";
 
 /** Step results by id: a `Map` or a plain record. */
 export type StepResults = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
@@ -89,7 +89,11 @@ function toText(value: unknown): string {
  * // { n: 47, note: "got 47" }
  * ```
  */
-export function resolveReferences(value: unknown, results: StepResults, options: ResolveReferencesOptions = {}): unknown {
+export function resolveReferences(
+  value: unknown,
+  results: StepResults,
+  options: ResolveReferencesOptions = {},
+): unknown {
   const keep = options.missing === "keep";
   const resolveText = (text: string): unknown => {
     const references = findReferencesInText(text);

@@ -21,9 +21,17 @@ export const stepPolicyEntries = {
   dependsOn: v.optional(v.array(StepIdSchema, "dependsOn must be an array of step ids")),
   description: v.optional(v.string("description must be a string")),
   retries: v.optional(
-    v.pipe(v.number("retries must be a number"), v.integer("retries must be an integer"), v.minValue(0, "retries must not be negative")),
+    v.pipe(
+      v.number("retries must be a number"),
+      v.integer("retries must be an integer"),
+      v.minValue(0, "retries must not be negative"),
+    ),
   ),
   timeoutMs: v.optional(
-    v.pipe(v.number("timeoutMs must be a number"), v.gtValue(0, "timeoutMs must be positive"), v.finite("timeoutMs must be finite")),
+    v.pipe(
+      v.number("timeoutMs must be a number"),
+      v.gtValue(0, "timeoutMs must be positive"),
+      v.finite("timeoutMs must be finite"),
+    ),
   ),
 } as const;

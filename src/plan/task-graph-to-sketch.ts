@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { mapStrings } from "../shared/map-strings.ts";
+
 import { isRecord } from "../shared/is-record.ts";
+import { mapStrings } from "../shared/map-strings.ts";
 
 /** `<node-j>`: the output of the j-th node (from 0). */
 const nodeReference = /<node-(\d+)>/gu;
@@ -17,7 +18,9 @@ const nodeReference = /<node-(\d+)>/gu;
  * @returns the rewritten value.
  */
 function rewriteNodeTags(value: unknown): unknown {
-  return mapStrings(value, (text) => (text.includes("<node-") ? text.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`) : text));
+  return mapStrings(value, (text) =>
+    text.includes("<node-") ? text.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`) : text,
+  );
 }
 
 /**

@@ -10,19 +10,57 @@ import { isRecord } from "../shared/is-record.ts";
  * Keys whose presence makes an object a step (or call object) in a shape
  * `normalizeStep` reads: the canonical, compact, flat, step-list and OpenAI shapes.
  */
-const stepKeys = ["type", "action", "step_id", "name", "tool", "tool_name", "function", "reply", "text", "prompt"] as const;
+const stepKeys = [
+  "type",
+  "action",
+  "step_id",
+  "name",
+  "tool",
+  "tool_name",
+  "function",
+  "reply",
+  "text",
+  "prompt",
+] as const;
 
 /** Single keys that wrap one call object: `{"function_call": {name, arguments}}`. */
 const callWrapperKeys = new Set(["function_call", "tool_call", "call"]);
 
 /** Keys that name a part of a plan, never a tool, so `{key: {...}}` is not read as a call of `key`. */
 const planKeys = new Set([
-  "steps", "plan", "tool_calls", "calls", "actions", "function_calls", "functions", "tasks",
-  "vertices", "edges", "task_nodes", "task_links", "arguments", "parameters", "params", "args", "input", "result", "error",
+  "steps",
+  "plan",
+  "tool_calls",
+  "calls",
+  "actions",
+  "function_calls",
+  "functions",
+  "tasks",
+  "vertices",
+  "edges",
+  "task_nodes",
+  "task_links",
+  "arguments",
+  "parameters",
+  "params",
+  "args",
+  "input",
+  "result",
+  "error",
 ]);
 
 /** Keys of whole plans (wrappers, sketches, task graphs): such an object is never one tool's arguments. */
-const structureKeys = new Set(["steps", "plan", "tool_calls", "calls", "function_calls", "vertices", "edges", "task_nodes", "task_links"]);
+const structureKeys = new Set([
+  "steps",
+  "plan",
+  "tool_calls",
+  "calls",
+  "function_calls",
+  "vertices",
+  "edges",
+  "task_nodes",
+  "task_links",
+]);
 
 /** A tool name as models write them: letters, digits, `_`, `-` and `.`, not starting with a digit. */
 const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
@@ -40,7 +78,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   parser.write(trimmed);
   try {
     const value = parser.end();
-    return isRecord(value) && parser.restOffset !== undefined && trimmed.slice(parser.restOffset).trim() === "" ? value : undefined;
+    return isRecord(value) && parser.restOffset !== undefined && trimmed.slice(parser.restOffset).trim() === ""
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }
@@ -74,7 +114,8 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 export function toCallStep(value: unknown, name?: string): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
   if (stepKeys.some((key) => Object.hasOwn(value, key))) return value;
-  if (name !== undefined && !Object.keys(value).some((key) => structureKeys.has(key))) return { name, arguments: value };
+  if (name !== undefined && !Object.keys(value).some((key) => structureKeys.has(key)))
+    return { name, arguments: value };
   const keys = Object.keys(value);
   if (keys.length !== 1) return undefined;
   const key = keys[0]!;

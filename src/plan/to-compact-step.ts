@@ -33,7 +33,11 @@ type CompactPolicy = Pick<PlanStep, "dependsOn" | "description" | "retries" | "t
 export function toCompactStep(step: PlanStep): CompactStep {
   const { id, type: _type, dependsOn, description, retries, timeoutMs } = step;
   const head =
-    step.type === "tool" ? { id, tool: step.name, args: step.arguments } : step.type === "llm" ? { id, prompt: step.prompt } : { id, reply: step.text };
+    step.type === "tool"
+      ? { id, tool: step.name, args: step.arguments }
+      : step.type === "llm"
+        ? { id, prompt: step.prompt }
+        : { id, reply: step.text };
   const compact: CompactStep = { ...head };
   if (dependsOn !== undefined) compact.dependsOn = dependsOn;
   if (description !== undefined) compact.description = description;

@@ -4,9 +4,9 @@
  * @module
  */
 import * as v from "valibot";
+import { isRecord } from "../shared/is-record.ts";
 import { StepIdSchema } from "./step-id-schema.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
-import { isRecord } from "../shared/is-record.ts";
 
 /**
  * A step that calls a tool from the catalog:
@@ -22,10 +22,7 @@ export const ToolStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("tool"),
   name: v.pipe(v.string("a tool step needs a tool name"), v.minLength(1, "the tool name must not be empty")),
-  arguments: v.custom<Record<string, unknown>>(
-    (value) => isRecord(value),
-    "arguments must be an object",
-  ),
+  arguments: v.custom<Record<string, unknown>>((value) => isRecord(value), "arguments must be an object"),
   ...stepPolicyEntries,
 });
 

@@ -27,7 +27,8 @@ function describeArgument(tool: ToolDescriptor | undefined, name: string): strin
   const properties = tool?.inputSchema["properties"];
   if (typeof properties !== "object" || properties === null || !Object.hasOwn(properties, name)) return undefined;
   const schema = (properties as Record<string, unknown>)[name];
-  const description = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>)["description"] : undefined;
+  const description =
+    typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>)["description"] : undefined;
   return typeof description === "string" && description.trim() !== "" ? description.trim() : undefined;
 }
 
@@ -47,12 +48,19 @@ function describeArgument(tool: ToolDescriptor | undefined, name: string): strin
  * // 'To use "calculator" (Do arithmetic) I need "expr" (the expression). Could you provide it?'
  * ```
  */
-export function buildClarification(step: ToolStep, missing: readonly string[], tool: ToolDescriptor | undefined): string {
+export function buildClarification(
+  step: ToolStep,
+  missing: readonly string[],
+  tool: ToolDescriptor | undefined,
+): string {
   const what = tool?.description.trim() ?? "";
   const names = missing.map((name) => {
     const description = describeArgument(tool, name);
     return description === undefined ? `"${name}"` : `"${name}" (${description})`;
   });
-  const list = names.length <= 1 ? (names[0] ?? "more details") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1] ?? ""}`;
+  const list =
+    names.length <= 1
+      ? (names[0] ?? "more details")
+      : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1] ?? ""}`;
   return `To use "${step.name}"${what === "" ? "" : ` (${what})`} I need ${list}. Could you provide ${names.length > 1 ? "them" : "it"}?`;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { renderPlanRules } from "./render-plan-rules.ts";
-import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { type PlanSectionsInput, renderPlanSections } from "./render-plan-sections.ts";
 import { tagBlock } from "./tag-block.ts";
 
 /** What {@link buildPlanPrompt} needs. */

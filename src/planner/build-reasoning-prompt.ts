@@ -4,7 +4,7 @@
  * @module
  */
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
+import { type PlanSectionsInput, renderPlanSections } from "./render-plan-sections.ts";
 
 /**
  * Builds the chain-of-thought prompt of two-stage planning: the

@@ -26,12 +26,16 @@ export const reflectionSystemPrompt =
 export function buildReflectionPrompt(request: ReflectionRequest, maxResultChars: number): string {
   const lines = [`# Request\n${request.query}`, `# Failed step\n${JSON.stringify(request.step)}`];
   if (request.tool !== undefined) {
-    lines.push(`# Tool\n${request.tool.name}: ${request.tool.description}\nInput schema: ${JSON.stringify(request.tool.inputSchema)}`);
+    lines.push(
+      `# Tool\n${request.tool.name}: ${request.tool.description}\nInput schema: ${JSON.stringify(request.tool.inputSchema)}`,
+    );
   }
   lines.push(`# Input of the last attempt\n${truncateJson(request.input, maxResultChars)}`);
   lines.push(`# Error after ${request.attempts} attempt(s)\n${request.error.code}: ${request.error.message}`);
   if (request.completed.length > 0) {
-    lines.push(`# Completed steps\n${request.completed.map(({ step, result }) => `${step.id}: ${truncateJson(result, maxResultChars)}`).join("\n")}`);
+    lines.push(
+      `# Completed steps\n${request.completed.map(({ step, result }) => `${step.id}: ${truncateJson(result, maxResultChars)}`).join("\n")}`,
+    );
   }
   lines.push(
     [
@@ -45,4 +49,3 @@ export function buildReflectionPrompt(request: ReflectionRequest, maxResultChars
   );
   return lines.join("\n\n");
 }
-

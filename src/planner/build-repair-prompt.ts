@@ -7,8 +7,8 @@ import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { renderIssueList } from "./render-issue-list.ts";
-import { tagBlock } from "./tag-block.ts";
 import { renderStepList } from "./render-step-list.ts";
+import { tagBlock } from "./tag-block.ts";
 
 /** What {@link buildRepairPrompt} needs. */
 export interface RepairPromptInput {

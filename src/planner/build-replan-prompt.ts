@@ -7,9 +7,9 @@ import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { CompletedStep, FailedStep } from "./planner-event.ts";
 import { renderPlanRules } from "./render-plan-rules.ts";
-import { renderPlanSections, type PlanSectionsInput } from "./render-plan-sections.ts";
-import { tagBlock } from "./tag-block.ts";
+import { type PlanSectionsInput, renderPlanSections } from "./render-plan-sections.ts";
 import { renderStepList } from "./render-step-list.ts";
+import { tagBlock } from "./tag-block.ts";
 
 /** What {@link buildReplanPrompt} needs. */
 export interface ReplanPromptInput extends PlanSectionsInput {
@@ -68,7 +68,12 @@ function previewResult(result: unknown): unknown {
 export function buildReplanPrompt(input: ReplanPromptInput): PlanPrompt {
   const maxSteps = input.maxSteps ?? 6;
   const sections = renderPlanSections(input);
-  sections.push(tagBlock("COMPLETED_STEPS", renderStepList(input.completed.map(({ step, result }) => ({ ...step, result: previewResult(result) })))));
+  sections.push(
+    tagBlock(
+      "COMPLETED_STEPS",
+      renderStepList(input.completed.map(({ step, result }) => ({ ...step, result: previewResult(result) }))),
+    ),
+  );
   sections.push(tagBlock("FAILED_STEPS", renderStepList(input.failed.map(({ step, error }) => ({ ...step, error })))));
   sections.push(tagBlock("REMAINING_STEPS", renderStepList(input.remaining)));
   sections.push(

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { PlannerProfile } from "./planner-event.ts";
+
 import type { PlanPrompt } from "./build-plan-prompt.ts";
+import type { PlannerProfile } from "./planner-event.ts";
 import { renderProfile } from "./render-profile.ts";
 import { tagBlock } from "./tag-block.ts";
 
@@ -41,7 +42,12 @@ const rules = [
  * ```
  */
 export function buildToolCallPrompt(input: ToolCallPromptInput): PlanPrompt {
-  const profile = input.profile === undefined ? "" : typeof input.profile === "string" ? input.profile.trim() : renderProfile(input.profile);
+  const profile =
+    input.profile === undefined
+      ? ""
+      : typeof input.profile === "string"
+        ? input.profile.trim()
+        : renderProfile(input.profile);
   const context = input.context?.trim() ?? "";
   return {
     system: profile === "" ? rules : `${profile}\n\n${rules}`,

@@ -6,8 +6,8 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { createPlanValidator } from "../validate/create-plan-validator.ts";
-import type { PlannerEvent, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import type { Planner } from "./planner.ts";
+import type { PlannerEvent, PlanRequest, ReplanRequest } from "./planner-event.ts";
 
 /** Options of {@link createFixedPlanner}. */
 export interface FixedPlannerOptions {
@@ -63,9 +63,15 @@ export interface FixedPlanner extends Planner {
  * console.log((await run.done).reply?.text); // 2 + 3 = 5
  * ```
  */
-export function createFixedPlanner(steps: readonly unknown[] | ((request: PlanRequest) => readonly unknown[]), options: FixedPlannerOptions = {}): FixedPlanner {
+export function createFixedPlanner(
+  steps: readonly unknown[] | ((request: PlanRequest) => readonly unknown[]),
+  options: FixedPlannerOptions = {},
+): FixedPlanner {
   if (!Array.isArray(steps) && typeof steps !== "function") {
-    throw new PlankitError("invalid-options", `createFixedPlanner needs an array of steps or a function returning one, got ${steps === null ? "null" : typeof steps}`);
+    throw new PlankitError(
+      "invalid-options",
+      `createFixedPlanner needs an array of steps or a function returning one, got ${steps === null ? "null" : typeof steps}`,
+    );
   }
   const requests: PlanRequest[] = [];
   const replans: ReplanRequest[] = [];
@@ -75,14 +81,20 @@ export function createFixedPlanner(steps: readonly unknown[] | ((request: PlanRe
     async *stream(request: PlanRequest): AsyncGenerator<PlannerEvent, void> {
       requests.push(request);
       const raw = typeof steps === "function" ? steps(request) : steps;
-      if (!Array.isArray(raw)) throw new PlankitError("invalid-options", `The fixed planner's function returned ${raw === null ? "null" : typeof raw}, not an array of steps`);
+      if (!Array.isArray(raw))
+        throw new PlankitError(
+          "invalid-options",
+          `The fixed planner's function returned ${raw === null ? "null" : typeof raw}, not an array of steps`,
+        );
       const validator = createPlanValidator(request.tools);
       let index = 0;
       for (const step of raw) {
-        if (request.signal?.aborted === true) throw new PlankitError("aborted", "Planning was aborted", { cause: request.signal.reason });
+        if (request.signal?.aborted === true)
+          throw new PlankitError("aborted", "Planning was aborted", { cause: request.signal.reason });
         const result = validator.push(step);
         for (const issue of result.issues) yield { type: "issue", issue, action: "dropped" };
-        if (result.step !== undefined && result.issues.length === 0) yield { type: "step", step: result.step, index: index++ };
+        if (result.step !== undefined && result.issues.length === 0)
+          yield { type: "step", step: result.step, index: index++ };
       }
       const closing = validator.end();
       for (const issue of closing) yield { type: "issue", issue, action: "dropped" };

@@ -95,7 +95,13 @@ const unreadable = "\u0000";
  * callIssue("too-many-steps", 3, "s4", 'Call "s4" to "search" exceeds the limit of 4 steps');
  * ```
  */
-export function callIssue(code: PlanIssue["code"], index: number, stepId: string, message: string, pointer = ""): PlanIssue {
+export function callIssue(
+  code: PlanIssue["code"],
+  index: number,
+  stepId: string,
+  message: string,
+  pointer = "",
+): PlanIssue {
   const path = `/steps/${index}${pointer}`;
   return { code, index, stepId, path, message: `${message} (${path})` };
 }
@@ -159,8 +165,13 @@ function quote(text: string): string {
  */
 function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelToolResult {
   const base = { callId: entry.call.callId, toolName: entry.call.toolName };
-  const failure = (output: string): PlanModelToolResult => ({ ...base, output: [output, ...entry.notes].join("; "), isError: true });
-  if (entry.stepId === undefined) return failure(`Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`);
+  const failure = (output: string): PlanModelToolResult => ({
+    ...base,
+    output: [output, ...entry.notes].join("; "),
+    isError: true,
+  });
+  if (entry.stepId === undefined)
+    return failure(`Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`);
   const outcome = outcomes.get(entry.stepId);
   if (outcome === undefined) return failure(`Not run: no outcome for step "${entry.stepId}"`);
   if (outcome.status === "succeeded") return { ...base, output: outcome.result ?? null };
@@ -221,12 +232,29 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
     const { toolName } = entry;
     let issues: PlanIssue[];
     if (read === undefined) {
-      issues = [callIssue("invalid-argument", at, id, `The arguments of call "${id}" to "${toolName}" are not JSON: ${JSON.stringify(input.slice(0, maxQuoteLength))}`)];
+      issues = [
+        callIssue(
+          "invalid-argument",
+          at,
+          id,
+          `The arguments of call "${id}" to "${toolName}" are not JSON: ${JSON.stringify(input.slice(0, maxQuoteLength))}`,
+        ),
+      ];
     } else if (steps.length >= maxSteps - 1) {
       const plural = maxSteps === 1 ? "" : "s";
-      issues = [callIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`)];
+      issues = [
+        callIssue(
+          "too-many-steps",
+          at,
+          id,
+          `Call "${id}" to "${toolName}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`,
+        ),
+      ];
     } else {
-      const result = validateStep({ id, type: "tool", name: toolName, arguments: read.value }, { tools: plan.catalog, steps, index: at, rejectedIds: plan.rejectedIds });
+      const result = validateStep(
+        { id, type: "tool", name: toolName, arguments: read.value },
+        { tools: plan.catalog, steps, index: at, rejectedIds: plan.rejectedIds },
+      );
       if (result.step !== undefined && result.issues.length === 0) {
         steps.push(result.step);
         entry.stepId = result.step.id;
@@ -255,9 +283,13 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
     entry.issues = [issue];
     yield { type: "issue", issue, action: "dropped" };
     for (const other of calls.values()) {
-      const step = other.stepId === undefined ? undefined : plan.steps.find((candidate) => candidate.id === other.stepId);
+      const step =
+        other.stepId === undefined ? undefined : plan.steps.find((candidate) => candidate.id === other.stepId);
       if (step === undefined || !referencesOf(step).includes(stale)) continue;
-      yield* withdraw(other, `Call "${step.id}" to "${other.toolName}" references call "${stale}", whose arguments were superseded, and was withdrawn`);
+      yield* withdraw(
+        other,
+        `Call "${step.id}" to "${other.toolName}" references call "${stale}", whose arguments were superseded, and was withdrawn`,
+      );
     }
   };
 
@@ -270,7 +302,10 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
       return;
     }
     if (reading.key === entry.decided) return;
-    const earlier = entry.decided.startsWith(unreadable) || entry.decided.startsWith(repaired) ? entry.decided.slice(1) : entry.decided;
+    const earlier =
+      entry.decided.startsWith(unreadable) || entry.decided.startsWith(repaired)
+        ? entry.decided.slice(1)
+        : entry.decided;
     const stale = entry.stepId;
     delete entry.issues;
     if (stale !== undefined) {
@@ -314,7 +349,12 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
         }
         const at = plan.position++;
         const id = `s${at + 1}`;
-        const issue = callIssue("invalid-step", at, id, `Call "${id}" to "${entry.toolName}" was cut off before its arguments closed and was dropped`);
+        const issue = callIssue(
+          "invalid-step",
+          at,
+          id,
+          `Call "${id}" to "${entry.toolName}" was cut off before its arguments closed and was dropped`,
+        );
         entry.call.input = entry.streamed.text;
         entry.issues = [issue];
         plan.rejectedIds.add(id);

@@ -5,9 +5,11 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { compileCatalog, type CompiledCatalog } from "../tools/compile-catalog.ts";
+import { type CompiledCatalog, compileCatalog } from "../tools/compile-catalog.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
 import { buildGoalPrompt } from "./build-goal-prompt.ts";
@@ -16,12 +18,10 @@ import { buildReasoningPrompt } from "./build-reasoning-prompt.ts";
 import { buildReplanPrompt } from "./build-replan-prompt.ts";
 import { buildToolCallPrompt } from "./build-tool-call-prompt.ts";
 import type { PlanGoal } from "./plan-goal.ts";
-import type { PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import type { Planner } from "./planner.ts";
+import type { PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
 import { readGoal } from "./read-goal.ts";
 import { streamPlanAttempts } from "./stream-plan-attempts.ts";
-import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.ts";
-import { collectModelText } from "../model/collect-model-text.ts";
 import { streamToolCallTurns } from "./stream-tool-call-turns.ts";
 
 /** How {@link LLMPlanner} asks for a plan. */
@@ -33,7 +33,11 @@ export type PlannerMode = "direct" | "sketch" | "tools";
  * by the request's words, synonyms, a co-usage graph and an optional
  * retriever).
  */
-export type ToolSelector = (query: string, catalog: CompiledCatalog, k: number) => readonly ToolDescriptor[] | PromiseLike<readonly ToolDescriptor[]>;
+export type ToolSelector = (
+  query: string,
+  catalog: CompiledCatalog,
+  k: number,
+) => readonly ToolDescriptor[] | PromiseLike<readonly ToolDescriptor[]>;
 
 /** Options of the {@link LLMPlanner} constructor. */
 export interface LLMPlannerOptions {
@@ -129,7 +133,8 @@ export interface UnderstandRequest {
  * @throws PlankitError `invalid-options` unless it is an integer >= 1.
  */
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new PlankitError("invalid-options", `${name} must be an integer >= 1, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new PlankitError("invalid-options", `${name} must be an integer >= 1, got ${String(value)}`);
   return value;
 }
 
@@ -192,19 +197,27 @@ export class LLMPlanner implements Planner {
    */
   constructor(options: LLMPlannerOptions) {
     if (typeof (options?.model as { stream?: unknown } | undefined)?.stream !== "function") {
-      throw new PlankitError("invalid-options", `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`);
+      throw new PlankitError(
+        "invalid-options",
+        `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`,
+      );
     }
     this.model = options.model;
     this.mode = options.mode ?? "direct";
     if (this.mode !== "direct" && this.mode !== "sketch" && this.mode !== "tools") {
-      throw new PlankitError("invalid-options", `mode must be "direct", "sketch" or "tools", got ${JSON.stringify(this.mode)}`);
+      throw new PlankitError(
+        "invalid-options",
+        `mode must be "direct", "sketch" or "tools", got ${JSON.stringify(this.mode)}`,
+      );
     }
     this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? (this.mode === "tools" ? 24 : 6));
     this.maxTurns = positiveInteger("maxTurns", options.maxTurns ?? 8);
     this.topK = positiveInteger("topK", options.topK ?? 6);
     this.repair = options.repair ?? true;
-    this.#clarify = options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
-    if (options.select !== undefined && typeof options.select !== "function") throw new PlankitError("invalid-options", `Option select must be a function, got ${typeof options.select}`);
+    this.#clarify =
+      options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
+    if (options.select !== undefined && typeof options.select !== "function")
+      throw new PlankitError("invalid-options", `Option select must be a function, got ${typeof options.select}`);
     this.#select = options.select;
     this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
     this.#knowledgeBaseTool = options.knowledgeBaseTool;
@@ -212,7 +225,11 @@ export class LLMPlanner implements Planner {
     if (timeouts !== undefined) {
       for (const key of ["idleMs", "totalMs"] as const) {
         const value: unknown = timeouts[key];
-        if (typeof value !== "number" || !(value > 0)) throw new PlankitError("invalid-options", `modelTimeouts.${key} must be a number > 0, got ${JSON.stringify(value) ?? String(value)}`);
+        if (typeof value !== "number" || !(value > 0))
+          throw new PlankitError(
+            "invalid-options",
+            `modelTimeouts.${key} must be a number > 0, got ${JSON.stringify(value) ?? String(value)}`,
+          );
       }
     }
     this.#timeouts = timeouts ?? defaultModelTimeouts;
@@ -229,11 +246,19 @@ export class LLMPlanner implements Planner {
   async #selectTools(query: string, catalog: CompiledCatalog): Promise<ToolDescriptor[]> {
     if (this.#select === undefined) return [...catalog.tools];
     const picked: unknown = await this.#select(query, catalog, this.topK);
-    if (!Array.isArray(picked)) throw new PlankitError("invalid-options", `The select function returned ${picked === null ? "null" : typeof picked}, not an array of tools`);
+    if (!Array.isArray(picked))
+      throw new PlankitError(
+        "invalid-options",
+        `The select function returned ${picked === null ? "null" : typeof picked}, not an array of tools`,
+      );
     return picked.map((tool: unknown, index) => {
       const name = typeof tool === "object" && tool !== null ? (tool as { name?: unknown }).name : undefined;
       const known = typeof name === "string" ? catalog.get(name) : undefined;
-      if (known === undefined) throw new PlankitError("invalid-options", `The select function returned, at index ${index}, ${typeof name === "string" ? `tool "${name}", which is not in the catalog` : "something that is not a tool"}`);
+      if (known === undefined)
+        throw new PlankitError(
+          "invalid-options",
+          `The select function returned, at index ${index}, ${typeof name === "string" ? `tool "${name}", which is not in the catalog` : "something that is not a tool"}`,
+        );
       return known;
     });
   }
@@ -296,7 +321,15 @@ export class LLMPlanner implements Planner {
     const sections = { query: request.query, tools, profile: request.profile, context: request.context };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
-      const { text: thought } = await collectModelText(this.model, { ...buildReasoningPrompt(sections), purpose: "reason", ...(request.signal === undefined ? {} : { signal: request.signal }) }, { what: "Planning (reasoning)", usage, timeouts: this.#timeouts });
+      const { text: thought } = await collectModelText(
+        this.model,
+        {
+          ...buildReasoningPrompt(sections),
+          purpose: "reason",
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+        },
+        { what: "Planning (reasoning)", usage, timeouts: this.#timeouts },
+      );
       reasoning = thought.trim();
     }
     yield* streamPlanAttempts({
@@ -376,7 +409,11 @@ export class LLMPlanner implements Planner {
   async understand(request: UnderstandRequest): Promise<PlanGoal> {
     const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
     const usage: PlannerUsage = { modelCalls: 0 };
-    const { text } = await collectModelText(this.model, { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) }, { what: "Goal understanding", usage, timeouts: this.#timeouts });
+    const { text } = await collectModelText(
+      this.model,
+      { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) },
+      { what: "Goal understanding", usage, timeouts: this.#timeouts },
+    );
     const parser = createJsonStreamParser();
     parser.write(text);
     let value: unknown;

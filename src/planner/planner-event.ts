@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PlanModelUsage, FinishReason } from "../model/plan-model.ts";
+import type { FinishReason, PlanModelUsage } from "../model/plan-model.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CatalogSource } from "../tools/compile-catalog.ts";

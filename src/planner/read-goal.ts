@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { GoalLevel, PlanGoal } from "./plan-goal.ts";
+
 import { isRecord } from "../shared/is-record.ts";
+import type { GoalLevel, PlanGoal } from "./plan-goal.ts";
 
 const levels: Readonly<Record<string, GoalLevel>> = {
   high: "high",
@@ -18,7 +19,8 @@ const levels: Readonly<Record<string, GoalLevel>> = {
 };
 
 // Secrets in the request call for care with data (a "security" constraint).
-const sensitivePattern = /password|passphrase|passcode|secret|api[\s_-]?key|private[\s_-]?key|access[\s_-]?token|credential|密码|密钥|口令|私钥|令牌/iu;
+const sensitivePattern =
+  /password|passphrase|passcode|secret|api[\s_-]?key|private[\s_-]?key|access[\s_-]?token|credential|密码|密钥|口令|私钥|令牌/iu;
 
 /**
  * Returns the first field of `raw` among `keys` that is set.
@@ -91,8 +93,10 @@ export function readGoal(value: unknown, query: string): PlanGoal {
   const time = text(field(raw, ["time", "time_constraint"]));
   if (time !== undefined) goal.time = time;
   const quality = text(field(raw, ["quality", "quality_requirement"]));
-  if (quality !== undefined && levels[quality.toLowerCase()] !== undefined) goal.quality = levels[quality.toLowerCase()] as GoalLevel;
+  if (quality !== undefined && levels[quality.toLowerCase()] !== undefined)
+    goal.quality = levels[quality.toLowerCase()] as GoalLevel;
   const uncertainty = text(field(raw, ["uncertainty", "uncertainty_level"]));
-  if (uncertainty !== undefined && levels[uncertainty.toLowerCase()] !== undefined) goal.uncertainty = levels[uncertainty.toLowerCase()] as GoalLevel;
+  if (uncertainty !== undefined && levels[uncertainty.toLowerCase()] !== undefined)
+    goal.uncertainty = levels[uncertainty.toLowerCase()] as GoalLevel;
   return goal;
 }

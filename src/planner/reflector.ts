@@ -3,11 +3,12 @@
  *
  * @module
  */
+
+import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import type { CompletedStep } from "./planner-event.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
-import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
+import type { CompletedStep } from "./planner-event.ts";
 
 /**
  * A reflector's verdict on a failed step (how to adjust the plan):

@@ -25,7 +25,8 @@ export function renderGoal(goal: PlanGoal): string {
   const constraints = [...goal.constraints];
   if (goal.time !== undefined) constraints.push(`time: ${goal.time}`);
   if (goal.quality !== undefined) constraints.push(`quality: ${goal.quality}`);
-  if (goal.sensitive) constraints.push("the request involves secrets: never echo them or send them to tools that do not need them");
+  if (goal.sensitive)
+    constraints.push("the request involves secrets: never echo them or send them to tools that do not need them");
   const list = (title: string, items: readonly string[]): void => {
     if (items.length > 0) lines.push(`${title}:`, ...items.map((item) => `- ${item}`));
   };

@@ -21,7 +21,10 @@ import type { PlanIssue } from "../plan/plan-issue.ts";
 export function renderIssueList(issues: readonly PlanIssue[]): string {
   return issues
     .map((issue) => {
-      const located = issue.path === "" || issue.message.includes(`(${issue.path})`) ? issue.message : `${issue.message} (${issue.path})`;
+      const located =
+        issue.path === "" || issue.message.includes(`(${issue.path})`)
+          ? issue.message
+          : `${issue.message} (${issue.path})`;
       return `- [${issue.code}] ${located}`;
     })
     .join("\n");

@@ -23,7 +23,11 @@ import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 export function renderToolList(tools: readonly ToolDescriptor[]): string {
   if (tools.length === 0) return "[]";
   const lines = tools.map((tool) => {
-    const item: Record<string, unknown> = { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+    const item: Record<string, unknown> = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    };
     if (tool.outputSchema !== undefined) item["output_schema"] = tool.outputSchema;
     const readOnly = tool.annotations?.readOnlyHint;
     if (typeof readOnly === "boolean") item["read_only"] = readOnly;

@@ -4,27 +4,28 @@
  *
  * @module
  */
+
+import { PlankitError } from "../errors/plankit-error.ts";
+import type { ModelTimeouts } from "../model/bound-stream.ts";
 import type { FinishReason, PlanModel } from "../model/plan-model.ts";
+import { streamModelText } from "../model/stream-model-text.ts";
 import { createToolCallReader } from "../plan/create-tool-call-reader.ts";
 import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
-import { isRecord } from "../shared/is-record.ts";
-import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
+import { closingIssue } from "../validate/closing-issue.ts";
+import { resolveToolName } from "../validate/resolve-tool-name.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { ClarifyFunction } from "./build-clarification.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
+import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { createIdPicker } from "./create-id-picker.ts";
 import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
-import type { ModelTimeouts } from "../model/bound-stream.ts";
-import { streamModelText } from "../model/stream-model-text.ts";
-import { closingIssue } from "../validate/closing-issue.ts";
-import { resolveToolName } from "../validate/resolve-tool-name.ts";
 
 /** Everything one planning run needs. */
 export interface PlanAttemptsSetup {
@@ -148,7 +149,11 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   const normalizeOptions = setup.knowledgeBaseTool === undefined ? {} : { knowledgeBaseTool: setup.knowledgeBaseTool };
   /** A tool's parameters in schema order, to name a pythonic call's positional arguments; the name as models write it resolves like a step's. */
   const toolParameters = (name: string): readonly string[] | undefined => {
-    const resolved = resolveToolName(name, catalog.tools.map((tool) => tool.name), (candidate) => catalog.get(candidate) !== undefined);
+    const resolved = resolveToolName(
+      name,
+      catalog.tools.map((tool) => tool.name),
+      (candidate) => catalog.get(candidate) !== undefined,
+    );
     return resolved.kind === "found" ? catalog.parameterNames(resolved.name) : undefined;
   };
   const firstPosition = setup.startPosition ?? seedCount;
@@ -196,7 +201,12 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const at = position++;
         const normalized = normalizeStep(raw, at, normalizeOptions).step;
         if (heldReply !== undefined) {
-          const issue = stepIssue("invalid-step", at, normalized?.id, `Step ${normalized === undefined ? at + 1 : `"${normalized.id}"`} comes after the reply step "${heldReply.id}" and was ignored`);
+          const issue = stepIssue(
+            "invalid-step",
+            at,
+            normalized?.id,
+            `Step ${normalized === undefined ? at + 1 : `"${normalized.id}"`} comes after the reply step "${heldReply.id}" and was ignored`,
+          );
           lost = true;
           yield { type: "issue", issue, action: "dropped" };
           return;
@@ -204,28 +214,48 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         if (normalized !== undefined) {
           // A repeated call under a new id is a new step (a read after a write reads again); only a restatement is dropped.
           if (earlier.get(normalized.id) === stepKey(normalized)) {
-            const issue = stepIssue("duplicate-id", at, normalized.id, `Step "${normalized.id}" restates a step already in the plan and was skipped`);
+            const issue = stepIssue(
+              "duplicate-id",
+              at,
+              normalized.id,
+              `Step "${normalized.id}" restates a step already in the plan and was skipped`,
+            );
             yield { type: "issue", issue, action: "dropped" };
             return;
           }
           const full = normalized.type === "reply" ? planSize() >= maxSteps : planSize() >= maxSteps - 1;
           if (full) {
             const plural = maxSteps === 1 ? "" : "s";
-            const issue = stepIssue("too-many-steps", at, normalized.id, `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`);
+            const issue = stepIssue(
+              "too-many-steps",
+              at,
+              normalized.id,
+              `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`,
+            );
             rejectedIds.add(normalized.id);
             lost = true;
             yield { type: "issue", issue, action: "dropped" };
             return;
           }
         }
-        const result = validateStep(normalized ?? raw, { ...normalizeOptions, tools: catalog, steps, index: at, rejectedIds });
+        const result = validateStep(normalized ?? raw, {
+          ...normalizeOptions,
+          tools: catalog,
+          steps,
+          index: at,
+          rejectedIds,
+        });
         const step = result.step;
         if (step !== undefined && result.issues.length === 0) {
           const event = accept(step, at);
           if (event !== undefined) yield event;
           return;
         }
-        if (setup.clarify !== undefined && step?.type === "tool" && result.issues.every((issue) => issue.code === "missing-argument")) {
+        if (
+          setup.clarify !== undefined &&
+          step?.type === "tool" &&
+          result.issues.every((issue) => issue.code === "missing-argument")
+        ) {
           for (const issue of result.issues) yield { type: "issue", issue, action: "repaired" };
           const text = setup.clarify(step, missingArguments(result.issues, at), catalog.get(step.name));
           accept({ id: step.id, type: "reply", text }, at);
@@ -243,7 +273,12 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       const reportWholeDraft = (element: unknown): void => {
         if (setup.onReplyDraft === undefined || draftId === undefined || attempt !== 0 || !isRecord(element)) return;
         const text = element["text"];
-        if (element["id"] === draftId && element["type"] === "reply" && typeof text === "string" && text !== draftText) {
+        if (
+          element["id"] === draftId &&
+          element["type"] === "reply" &&
+          typeof text === "string" &&
+          text !== draftText
+        ) {
           draftText = text;
           setup.onReplyDraft({ id: draftId, text, index: planSize() });
         }
@@ -254,8 +289,20 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       const reader = createToolCallReader({ parameterNames: toolParameters });
       let text = "";
       let streamed = 0;
-      const prepare = attempt === 0 && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
-      const call = streamModelText(setup.model, { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal }, { what: setup.what, usage, timeouts: setup.timeouts, ...(prepare === undefined ? {} : { whileWaiting: prepare }) });
+      const prepare =
+        attempt === 0 && setup.shownTools !== undefined
+          ? (): void => setup.catalog.prepare(setup.shownTools ?? [])
+          : undefined;
+      const call = streamModelText(
+        setup.model,
+        { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal },
+        {
+          what: setup.what,
+          usage,
+          timeouts: setup.timeouts,
+          ...(prepare === undefined ? {} : { whileWaiting: prepare }),
+        },
+      );
       try {
         for (let next = await call.next(); ; next = await call.next()) {
           if (next.done === true) {
@@ -272,7 +319,13 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
             const partial = reader.partialString();
             const id = partial?.members["id"];
             // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
-            if (partial !== undefined && partial.key === "text" && partial.members["type"] === "reply" && typeof id === "string" && partial.text !== draftText) {
+            if (
+              partial !== undefined &&
+              partial.key === "text" &&
+              partial.members["type"] === "reply" &&
+              typeof id === "string" &&
+              partial.text !== draftText
+            ) {
               draftText = partial.text;
               draftId = id;
               setup.onReplyDraft({ id, text: partial.text, index: planSize() });
@@ -281,7 +334,9 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         }
       } catch (error) {
         // A failed re-ask hides why it was asked: the error names the issues it was to repair.
-        throw attempt === 0 || !PlankitError.isInstance(error) || error.code === "aborted" ? error : repairFailure(error, finalIssues);
+        throw attempt === 0 || !PlankitError.isInstance(error) || error.code === "aborted"
+          ? error
+          : repairFailure(error, finalIssues);
       } finally {
         await call.return("missing");
       }
@@ -294,7 +349,12 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       }
       for (const cut of read.cutOff) {
         const at = position++;
-        const issue = stepIssue("invalid-step", at, undefined, `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`);
+        const issue = stepIssue(
+          "invalid-step",
+          at,
+          undefined,
+          `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`,
+        );
         if (heldReply === undefined) repairable.push(issue);
         yield { type: "issue", issue, action: "dropped" };
       }
@@ -308,7 +368,10 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         // No call at all: a plan in another shape (a sketch, a task graph), read whole.
         readable = false;
         for (const value of read.values) {
-          const entries = readPlanEntries(value, { ...normalizeOptions, parameterNames: (tool) => catalog.parameterNames(tool) });
+          const entries = readPlanEntries(value, {
+            ...normalizeOptions,
+            parameterNames: (tool) => catalog.parameterNames(tool),
+          });
           if (entries.count === 0 && entries.issues.some((issue) => issue.index === -1 && issue.path === "")) continue;
           readable = true;
           for (const issue of entries.issues) {
@@ -327,7 +390,11 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         issues.unshift({ code: "invalid-step", index: -1, path: "", message });
       } else if (heldReply === undefined) {
         // Rejected steps count as places of the plan: a plan of invalid steps lacks its reply, it is not empty.
-        const closing = closingIssue(planSize() === 0 && repairable.length === 0 ? 0 : Math.max(1, position - firstPosition), false, (index) => placed.get(index));
+        const closing = closingIssue(
+          planSize() === 0 && repairable.length === 0 ? 0 : Math.max(1, position - firstPosition),
+          false,
+          (index) => placed.get(index),
+        );
         if (closing !== undefined) issues.push(closing);
       }
       finalIssues = issues;
@@ -346,7 +413,13 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
       rejectedIds.clear();
       for (const id of blocked) rejectedIds.add(id);
       yield { type: "repair", attempt, issues };
-      request = buildRepairPrompt({ base: setup.prompt, output: text, issues, accepted: steps.slice(seedCount), stepsLeft: maxSteps - (steps.length - seedCount) });
+      request = buildRepairPrompt({
+        base: setup.prompt,
+        output: text,
+        issues,
+        accepted: steps.slice(seedCount),
+        stepsLeft: maxSteps - (steps.length - seedCount),
+      });
     }
 
     let fallback = false;
@@ -368,7 +441,12 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         const id = freeId("reply");
         const index = planned.length;
         const { reply, quoted } = buildQuotingReply(planned, id);
-        const issue = stepIssue("no-reply", index, id, `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`);
+        const issue = stepIssue(
+          "no-reply",
+          index,
+          id,
+          `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`,
+        );
         yield { type: "issue", issue, action: "repaired" };
         steps.push(reply);
         yield { type: "step", step: reply, index: steps.length - seedCount - 1 };
@@ -386,9 +464,17 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     }
     // A missing reply alone does not make the answer unclean: every step in it was read and validated.
     // A step lost for good does: what the model meant to do is not all there, so no side effect of it runs.
-    const clean = finishReason === "stop" && !fallback && !lost && finalIssues.every((issue) => issue.code === "no-reply");
+    const clean =
+      finishReason === "stop" && !fallback && !lost && finalIssues.every((issue) => issue.code === "no-reply");
     completed = true;
-    const done: PlannerEvent = { type: "done", steps: steps.slice(seedCount), clean, finishReason, fallback, usage: { ...usage } };
+    const done: PlannerEvent = {
+      type: "done",
+      steps: steps.slice(seedCount),
+      clean,
+      finishReason,
+      fallback,
+      usage: { ...usage },
+    };
     if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
     yield done;
   } finally {
@@ -407,5 +493,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
  */
 function repairFailure(error: PlankitError, issues: readonly PlanIssue[]): PlankitError {
   const asked = issues.map((issue) => issue.message).join("; ");
-  return new PlankitError(error.code, `${error.message}, while re-asking the model to repair its plan (${asked})`, { cause: error });
+  return new PlankitError(error.code, `${error.message}, while re-asking the model to repair its plan (${asked})`, {
+    cause: error,
+  });
 }

@@ -109,7 +109,12 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
           ...(messages.length === 0 ? {} : { messages: [...messages] }),
           signal: controller.signal,
         },
-        { what: "Planning", usage, timeouts: setup.timeouts, ...(turn === 0 ? { whileWaiting: (): void => catalog.prepare(setup.tools.map((tool) => tool.name)) } : {}) },
+        {
+          what: "Planning",
+          usage,
+          timeouts: setup.timeouts,
+          ...(turn === 0 ? { whileWaiting: (): void => catalog.prepare(setup.tools.map((tool) => tool.name)) } : {}),
+        },
       );
       try {
         for (let next = await call.next(); ; next = await call.next()) {
@@ -161,11 +166,24 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       const sinkReply = buildQuotingReply(steps, freeId("reply"));
       reply = sinkReply.reply;
       const quoted = sinkReply.quoted;
-      yield { type: "issue", issue: callIssue("no-reply", steps.length, reply.id, `The model gave no answer after its calls; reply "${reply.id}" quoting ${quoted} was added`), action: "repaired" };
+      yield {
+        type: "issue",
+        issue: callIssue(
+          "no-reply",
+          steps.length,
+          reply.id,
+          `The model gave no answer after its calls; reply "${reply.id}" quoting ${quoted} was added`,
+        ),
+        action: "repaired",
+      };
     } else {
       fallback = true;
       const modelText = lastText.trim();
-      reply = { id: freeId(`s${plan.position + 1}`), type: "reply", text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength) };
+      reply = {
+        id: freeId(`s${plan.position + 1}`),
+        type: "reply",
+        text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength),
+      };
     }
     steps.push(reply);
     yield { type: "step", step: reply, index: steps.length - 1 };

@@ -4,7 +4,15 @@
  * @module
  */
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import { createRunStore, type ApprovalDecision, type RunConnection, type RunSource, type RunState, type RunStore, type RunStoreOptions } from "../ui/create-run-store.ts";
+import {
+  type ApprovalDecision,
+  createRunStore,
+  type RunConnection,
+  type RunSource,
+  type RunState,
+  type RunStore,
+  type RunStoreOptions,
+} from "../ui/create-run-store.ts";
 
 /** What {@link useRun} returns. */
 export interface UseRunResult {
@@ -31,7 +39,12 @@ const uses = new WeakMap<RunStore, number>();
  */
 function isRunStore(value: unknown): value is RunStore {
   const candidate = value as Partial<RunStore> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.getSnapshot === "function" && typeof candidate.subscribe === "function";
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.getSnapshot === "function" &&
+    typeof candidate.subscribe === "function"
+  );
 }
 
 /**
@@ -54,7 +67,10 @@ function isRunStore(value: unknown): value is RunStore {
 export function useRun(source: RunSource | RunStore, options?: RunStoreOptions): UseRunResult {
   const owned = !isRunStore(source);
   // The options are read once with the source, like the source's own settings.
-  const store = useMemo(() => (isRunStore(source) ? source : createRunStore(source, { ...options, lazy: true })), [source]);
+  const store = useMemo(
+    () => (isRunStore(source) ? source : createRunStore(source, { ...options, lazy: true })),
+    [source],
+  );
   useEffect(() => {
     if (!owned) return undefined;
     uses.set(store, (uses.get(store) ?? 0) + 1);

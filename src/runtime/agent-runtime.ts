@@ -4,26 +4,26 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { PlanModel } from "../model/plan-model.ts";
-import type { PlannerProfile } from "../planner/planner-event.ts";
-import type { Planner } from "../planner/planner.ts";
-import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ApprovalDecision } from "../events/approval-decision.ts";
-import type { BackoffPolicy } from "./compute-backoff.ts";
+import type { Dialog } from "../events/dialog.ts";
+import type { RunState } from "../events/run-state.ts";
+import type { RuntimeEvent } from "../events/runtime-event.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import type { Planner } from "../planner/planner.ts";
+import type { PlannerProfile } from "../planner/planner-event.ts";
+import type { Reflector } from "../planner/reflector.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
+import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
+import { checkRuntimeOptions } from "./check-runtime-options.ts";
+import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
-import type { Dialog } from "../events/dialog.ts";
 import type { MemoryStore } from "./memory-store.ts";
-import type { Reflector } from "../planner/reflector.ts";
 import type { ResultCache } from "./result-cache.ts";
-import { checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { RunConfig } from "./run/run-core.ts";
 import { RunExecution } from "./run/run-execution.ts";
-import type { RunState } from "../events/run-state.ts";
 import type { RuntimeBudget } from "./runtime-budget.ts";
-import { systemClock, type RuntimeClock } from "../shared/runtime-clock.ts";
-import type { RuntimeEvent } from "../events/runtime-event.ts";
 import type { StepExecutor } from "./step-executor.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 
@@ -391,7 +391,10 @@ export class AgentRuntime {
       sideEffects: { count: 0 },
       caching: options.cache !== false,
       policy: options.policy ?? {},
-      modelTimeouts: { idleMs: options.modelTimeouts?.idleMs ?? 60_000, totalMs: options.modelTimeouts?.totalMs ?? 300_000 },
+      modelTimeouts: {
+        idleMs: options.modelTimeouts?.idleMs ?? 60_000,
+        totalMs: options.modelTimeouts?.totalMs ?? 300_000,
+      },
       memoryTimeoutMs: options.memoryTimeoutMs ?? 5_000,
       replyStreaming: options.replyStreaming ?? "safe",
       integrate: options.integrate ?? "model",
@@ -416,7 +419,10 @@ export class AgentRuntime {
             signal.addEventListener("abort", onAbort, { once: true });
           })),
       executeStep: options.executeStep,
-      approvalTimeoutMs: options.approvalTimeoutMs === undefined ? undefined : clampTimerMs(options.approvalTimeoutMs, options.approvalTimeoutMs),
+      approvalTimeoutMs:
+        options.approvalTimeoutMs === undefined
+          ? undefined
+          : clampTimerMs(options.approvalTimeoutMs, options.approvalTimeoutMs),
     };
   }
 

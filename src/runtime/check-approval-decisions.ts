@@ -4,12 +4,12 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import type { ApprovalDecision } from "../events/approval-decision.ts";
+import type { RunState, StepState } from "../events/run-state.ts";
 import { referencesOf } from "../plan/references-of.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { checkDecisions, type DecisionTarget } from "./run/check-decisions.ts";
 import type { ApprovalState, EntryStatus } from "./run/step-table.ts";
-import type { RunState, StepState } from "../events/run-state.ts";
 
 /**
  * A recorded step as a decision sees it.
@@ -18,11 +18,14 @@ import type { RunState, StepState } from "../events/run-state.ts";
  * @returns the target.
  */
 function toTarget(state: StepState): DecisionTarget {
-  const status: EntryStatus = state.status === "planned" ? "pending" : state.status === "retrying" ? "running" : state.status;
+  const status: EntryStatus =
+    state.status === "planned" ? "pending" : state.status === "retrying" ? "running" : state.status;
   const approval = state.approval;
   let gate: ApprovalState | undefined;
-  if (approval?.status === "denied") gate = { mode: approval.mode, status: "denied", requestId: approval.requestId, reason: approval.reason ?? "" };
-  else if (approval !== undefined) gate = { mode: approval.mode, status: approval.status, requestId: approval.requestId, shown: approval.arguments };
+  if (approval?.status === "denied")
+    gate = { mode: approval.mode, status: "denied", requestId: approval.requestId, reason: approval.reason ?? "" };
+  else if (approval !== undefined)
+    gate = { mode: approval.mode, status: approval.status, requestId: approval.requestId, shown: approval.arguments };
   return { step: state.step, status, skipCode: state.skip?.code, deps: referencesOf(state.step), approval: gate };
 }
 
@@ -45,8 +48,13 @@ function toTarget(state: StepState): DecisionTarget {
  * const decisions = checkApprovalDecisions(replay(log), [{ stepId: "s2", approved: true }], registry);
  * ```
  */
-export function checkApprovalDecisions(state: RunState, decisions: ApprovalDecision | readonly ApprovalDecision[], registry: ToolRegistry): ApprovalDecision[] {
-  if (state.status === "ended") throw new PlankitError("invalid-approval", `Run "${state.runId}" already ended; no step waits for approval`);
+export function checkApprovalDecisions(
+  state: RunState,
+  decisions: ApprovalDecision | readonly ApprovalDecision[],
+  registry: ToolRegistry,
+): ApprovalDecision[] {
+  if (state.status === "ended")
+    throw new PlankitError("invalid-approval", `Run "${state.runId}" already ended; no step waits for approval`);
   const steps = new Map<string, StepState>();
   for (const step of state.steps) steps.set(step.step.id, step);
   const targets = new Map<string, DecisionTarget>();
@@ -59,7 +67,10 @@ export function checkApprovalDecisions(state: RunState, decisions: ApprovalDecis
   };
   return checkDecisions(decisions, find, registry).map((checked): ApprovalDecision => {
     const stepId = checked.entry.step.id;
-    if (!checked.approved) return { stepId, approved: false, reason: checked.reason, ...(checked.replan ? { replan: true } : {}) };
-    return checked.arguments === undefined ? { stepId, approved: true } : { stepId, approved: true, arguments: checked.arguments };
+    if (!checked.approved)
+      return { stepId, approved: false, reason: checked.reason, ...(checked.replan ? { replan: true } : {}) };
+    return checked.arguments === undefined
+      ? { stepId, approved: true }
+      : { stepId, approved: true, arguments: checked.arguments };
   });
 }

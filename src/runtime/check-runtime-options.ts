@@ -19,18 +19,28 @@ function count(minimum: number, integer: boolean) {
   return v.optional(
     v.pipe(
       v.number(expected),
-      v.custom<number>((value) => (value as number) >= minimum && (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY), expected),
+      v.custom<number>(
+        (value) =>
+          (value as number) >= minimum && (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY),
+        expected,
+      ),
     ),
   );
 }
 
-const functionOf = (what: string) => v.custom<(...args: never[]) => unknown>((value) => typeof value === "function", what);
+const functionOf = (what: string) =>
+  v.custom<(...args: never[]) => unknown>((value) => typeof value === "function", what);
 
 const ToolPolicySchema = v.object(
   {
     retries: count(0, true),
     timeoutMs: count(1, false),
-    approval: v.optional(v.custom((value) => value === "plan" || value === "step" || typeof value === "function", '"plan", "step" or a function')),
+    approval: v.optional(
+      v.custom(
+        (value) => value === "plan" || value === "step" || typeof value === "function",
+        '"plan", "step" or a function',
+      ),
+    ),
   },
   "an object",
 );
@@ -48,11 +58,23 @@ const RuntimeOptionsSchema = v.object({
   approvalTimeoutMs: count(1, false),
   modelTimeouts: v.optional(v.object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object")),
   budget: v.optional(
-    v.object({ modelCalls: count(0, true), toolCalls: count(0, true), replans: count(0, true), steps: count(0, true), deadlineMs: count(0, false) }, "an object"),
+    v.object(
+      {
+        modelCalls: count(0, true),
+        toolCalls: count(0, true),
+        replans: count(0, true),
+        steps: count(0, true),
+        deadlineMs: count(0, false),
+      },
+      "an object",
+    ),
   ),
   policy: v.optional(
     v.pipe(
-      v.custom<object>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "an object of tool policies by tool name"),
+      v.custom<object>(
+        (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+        "an object of tool policies by tool name",
+      ),
       v.record(v.string(), ToolPolicySchema),
     ),
   ),
@@ -74,10 +96,14 @@ const RuntimeOptionsSchema = v.object({
  * ```
  */
 export function checkRuntimeOptions(options: unknown): void {
-  if (typeof options !== "object" || options === null) throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
+  if (typeof options !== "object" || options === null)
+    throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
   const result = v.safeParse(RuntimeOptionsSchema, options, { abortEarly: true });
   if (result.success) return;
   const issue = result.issues[0];
   const path = (issue.path ?? []).map((item) => String(item.key)).join(".");
-  throw new PlankitError("invalid-options", `Option ${path} must be ${issue.message}, got ${describeValue(issue.input)}`);
+  throw new PlankitError(
+    "invalid-options",
+    `Option ${path} must be ${issue.message}, got ${describeValue(issue.input)}`,
+  );
 }

@@ -51,7 +51,9 @@ export interface MemoryCacheOptions {
  * const runtime = new AgentRuntime({ planner, registry, cache: createMemoryCache({ ttlMs: 60_000 }) });
  * ```
  */
-export function createMemoryCache(options: MemoryCacheOptions = {}): ResultCache & { readonly size: number; readonly bytes: number; clear(): void } {
+export function createMemoryCache(
+  options: MemoryCacheOptions = {},
+): ResultCache & { readonly size: number; readonly bytes: number; clear(): void } {
   const maxEntries = options.maxEntries ?? 500;
   const ttlMs = options.ttlMs ?? 300_000;
   const maxBytes = options.maxBytes ?? 5_000_000;

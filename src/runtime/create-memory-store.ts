@@ -3,10 +3,11 @@
  *
  * @module
  */
+
+import { truncateJson } from "../shared/truncate-json.ts";
 import { tokenizeText } from "../tools/tokenize-text.ts";
 import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { MemoryEntry, MemoryStore } from "./memory-store.ts";
-import { truncateJson } from "../shared/truncate-json.ts";
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -85,7 +86,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       stored.push({ entry: kept, terms: new Set(tokenizeText(query, { keepNumbers: true })), bytes: size });
       bytes += size;
       let drop = 0;
-      while (drop < stored.length && (stored.length - drop > maxEntries || bytes > maxBytes)) bytes -= (stored[drop++] as { bytes: number }).bytes;
+      while (drop < stored.length && (stored.length - drop > maxEntries || bytes > maxBytes))
+        bytes -= (stored[drop++] as { bytes: number }).bytes;
       if (drop > 0) stored.splice(0, drop);
     },
     entries() {

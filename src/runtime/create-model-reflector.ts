@@ -3,11 +3,12 @@
  *
  * @module
  */
-import { extractJsonObject } from "../shared/extract-json-object.ts";
-import type { PlanModel } from "../model/plan-model.ts";
+
 import { collectModelText } from "../model/collect-model-text.ts";
+import type { PlanModel } from "../model/plan-model.ts";
 import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "../planner/reflector.ts";
+import { extractJsonObject } from "../shared/extract-json-object.ts";
 import { isRecord } from "../shared/is-record.ts";
 
 /** Options of {@link createModelReflector}. */
@@ -44,7 +45,12 @@ function parseReflection(text: string): Reflection | undefined {
   const object = extractJsonObject(text, "action") ?? extractJsonObject(text, "adjust_action");
   if (object === undefined) return undefined;
   const action = object["action"] ?? object["adjust_action"];
-  const reason = typeof object["reason"] === "string" ? object["reason"] : typeof object["diagnosis"] === "string" ? object["diagnosis"] : "";
+  const reason =
+    typeof object["reason"] === "string"
+      ? object["reason"]
+      : typeof object["diagnosis"] === "string"
+        ? object["diagnosis"]
+        : "";
   if (action === "retry") {
     const changed = object["arguments"] ?? object["adjusted_params"];
     if (isRecord(changed)) {
@@ -77,12 +83,16 @@ export function createModelReflector(options: ModelReflectorOptions = {}): Refle
       const model = options.model ?? request.model;
       if (model === undefined) return undefined;
       try {
-        const answer = await collectModelText(model, {
-          purpose: "reflect",
-          system: options.system ?? reflectionSystemPrompt,
-          prompt: buildReflectionPrompt(request, maxResultChars),
-          signal: request.signal,
-        }, { what: "Reflection" });
+        const answer = await collectModelText(
+          model,
+          {
+            purpose: "reflect",
+            system: options.system ?? reflectionSystemPrompt,
+            prompt: buildReflectionPrompt(request, maxResultChars),
+            signal: request.signal,
+          },
+          { what: "Reflection" },
+        );
         return parseReflection(answer.text);
       } catch {
         return undefined;

@@ -3,16 +3,19 @@
  *
  * @module
  */
+
+import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 import type { LlmStep } from "../plan/llm-step-schema.ts";
 import type { ToolStep } from "../plan/tool-step-schema.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
-import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
 
 /**
  * How one attempt (or a whole {@link StepExecutor} call) ended: the value,
  * or the error and whether the step's policy allows another attempt.
  */
-export type StepAttemptOutcome = { ok: true; value: unknown; cached: boolean } | { ok: false; error: RuntimeErrorInfo; retryable: boolean };
+export type StepAttemptOutcome =
+  | { ok: true; value: unknown; cached: boolean }
+  | { ok: false; error: RuntimeErrorInfo; retryable: boolean };
 
 /** Options of {@link StepCall.attempt}. */
 export interface StepAttemptOptions {

@@ -81,7 +81,7 @@ export function extractJsonObject(text: string, preferKey?: string): Record<stri
     }
     if (isRecord(parsed)) {
       const object = parsed as Record<string, unknown>;
-      if (preferKey === undefined || Object.prototype.hasOwnProperty.call(object, preferKey)) return object;
+      if (preferKey === undefined || Object.hasOwn(object, preferKey)) return object;
       first ??= object;
     }
     from = end + 1;

@@ -24,7 +24,12 @@ export function mapStrings(value: unknown, rewrite: (text: string) => string): u
   if (typeof value === "object" && value !== null) {
     const next: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, { value: mapStrings(item, rewrite), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(next, key, {
+        value: mapStrings(item, rewrite),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return next;
   }

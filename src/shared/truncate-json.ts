@@ -25,7 +25,11 @@ function writeBounded(value: unknown, limit: number): { text: string; length: nu
   };
   const ancestors: object[] = [];
   const visit = (current: unknown): boolean => {
-    if (current !== null && typeof current === "object" && typeof (current as { toJSON?: unknown }).toJSON === "function") {
+    if (
+      current !== null &&
+      typeof current === "object" &&
+      typeof (current as { toJSON?: unknown }).toJSON === "function"
+    ) {
       current = (current as { toJSON: () => unknown }).toJSON();
     }
     switch (typeof current) {

@@ -57,7 +57,11 @@ function toProblem(issue: StandardSchemaIssue, root: unknown, noun: string): Arg
  * // { ok: false, problems: [{ pointer: "/a", text: 'argument "a" is "1": Invalid type: Expected number but received "1"', … }] }
  * ```
  */
-export async function checkStandardSchema(schema: StandardSchemaV1, value: unknown, noun: "argument" | "field"): Promise<StandardSchemaCheck> {
+export async function checkStandardSchema(
+  schema: StandardSchemaV1,
+  value: unknown,
+  noun: "argument" | "field",
+): Promise<StandardSchemaCheck> {
   const result = await schema["~standard"].validate(value);
   if (result.issues === undefined) return { ok: true, value: result.value };
   return { ok: false, problems: result.issues.map((issue) => toProblem(issue, value, noun)) };

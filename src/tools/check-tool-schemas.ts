@@ -22,9 +22,13 @@ import type { ToolDescriptor } from "./tool-descriptor.ts";
  */
 export function checkToolSchemas(tool: ToolDescriptor, where?: string): void {
   const at = where === undefined ? "" : ` (${where})`;
-  for (const [schema, label] of [[tool.inputSchema, "input"], [tool.outputSchema, "output"]] as const) {
+  for (const [schema, label] of [
+    [tool.inputSchema, "input"],
+    [tool.outputSchema, "output"],
+  ] as const) {
     if (schema === undefined) continue;
     const problem = findSchemaProblem(schema);
-    if (problem !== undefined) throw new PlankitError("invalid-catalog", `Tool "${tool.name}"${at} has a malformed ${label} schema: ${problem}`);
+    if (problem !== undefined)
+      throw new PlankitError("invalid-catalog", `Tool "${tool.name}"${at} has a malformed ${label} schema: ${problem}`);
   }
 }

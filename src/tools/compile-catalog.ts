@@ -5,7 +5,12 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import { PlankitError } from "../errors/plankit-error.ts";
-import { explainSchemaErrors, type ArgumentProblem, type ExplainSchemaErrorsOptions, type ReferenceLocations } from "./explain-schema-errors.ts";
+import {
+  type ArgumentProblem,
+  type ExplainSchemaErrorsOptions,
+  explainSchemaErrors,
+  type ReferenceLocations,
+} from "./explain-schema-errors.ts";
 import { readCatalog, type ToolCatalogInput } from "./read-catalog.ts";
 import { parameterNames, schemaDraft } from "./schema-navigation.ts";
 import type { JsonSchema, ToolDescriptor } from "./tool-descriptor.ts";
@@ -81,7 +86,9 @@ function compile(tool: string, schema: JsonSchema): Validator {
     // Full output (no short-circuit) so every violation can be reported at once.
     return new Validator(schema as ConstructorParameters<typeof Validator>[0], schemaDraft(schema), false);
   } catch (error) {
-    throw new PlankitError("invalid-catalog", `Tool "${tool}" has a schema that cannot be compiled: ${String(error)}`, { cause: error });
+    throw new PlankitError("invalid-catalog", `Tool "${tool}" has a schema that cannot be compiled: ${String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -109,7 +116,13 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     }
     return validator;
   };
-  const run = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema, value: unknown, options: ExplainSchemaErrorsOptions): ArgumentProblem[] => {
+  const run = (
+    validators: Map<string, Validator>,
+    tool: ToolDescriptor,
+    schema: JsonSchema,
+    value: unknown,
+    options: ExplainSchemaErrorsOptions,
+  ): ArgumentProblem[] => {
     const result = validatorOf(validators, tool, schema).validate(value);
     return result.valid ? [] : explainSchemaErrors(schema, value, result.errors, options);
   };
@@ -132,7 +145,9 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     },
     checkOutput(name, value) {
       const tool = require(name);
-      return tool.outputSchema === undefined ? [] : run(outputValidators, tool, tool.outputSchema, value, { noun: "field" });
+      return tool.outputSchema === undefined
+        ? []
+        : run(outputValidators, tool, tool.outputSchema, value, { noun: "field" });
     },
     prepare(toolNames) {
       for (const name of toolNames) {
@@ -172,7 +187,8 @@ export function compileCatalog(source: CatalogSource): CompiledCatalog {
   const input: unknown = source;
   if (typeof input !== "object" || input === null) return build(readCatalog(source));
   if ((input as Record<symbol, unknown>)[marker] === true) return input as CompiledCatalog;
-  if (typeof (input as { catalog?: unknown }).catalog === "function") return (input as { catalog(): CompiledCatalog }).catalog();
+  if (typeof (input as { catalog?: unknown }).catalog === "function")
+    return (input as { catalog(): CompiledCatalog }).catalog();
   let compiled = cache.get(input);
   if (compiled === undefined) {
     compiled = build(readCatalog(source));

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { ToolDefinition } from "./tool-registry.ts";
+
 import type { CheckJsonSchema } from "./json-schema-definition.ts";
+import type { ToolDefinition } from "./tool-registry.ts";
 import type { ToolSchema } from "./tool-schema.ts";
 
 /**
@@ -28,8 +29,6 @@ import type { ToolSchema } from "./tool-schema.ts";
 export function defineTool<
   const Input extends ToolSchema & CheckJsonSchema<Input> = ToolSchema,
   const Output extends ToolSchema & CheckJsonSchema<Output> = ToolSchema,
->(
-  tool: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
+>(tool: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
   return tool;
 }

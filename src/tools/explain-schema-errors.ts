@@ -4,8 +4,8 @@
  * @module
  */
 import type { OutputUnit } from "@cfworker/json-schema";
-import { describeValue } from "../shared/describe-value.ts";
 import { escapePointerSegment } from "../plan/find-references.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { isSchemaObject, schemaHoldingKeyword, splitPointer } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
@@ -109,7 +109,9 @@ function isContentKeyword(keyword: string): boolean {
 function argumentName(pointer: string): string {
   const segments = splitPointer(pointer);
   if (segments.length === 0) return "(arguments)";
-  return segments.map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+  return segments
+    .map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join("");
 }
 
 /**
@@ -240,7 +242,15 @@ export function explainSchemaErrors(
   const invalid = (pointer: string, expected: string, fallback: string, keyword: string): void => {
     const actual = valueAt(instance, pointer);
     const phrase = expected === "" ? fallback : `expected ${expected}`;
-    add({ code: "invalid-argument", pointer, argument: name(pointer), expected, actual, text: `${noun} "${name(pointer)}" is ${describeValue(actual)}, ${phrase}`, keyword });
+    add({
+      code: "invalid-argument",
+      pointer,
+      argument: name(pointer),
+      expected,
+      actual,
+      text: `${noun} "${name(pointer)}" is ${describeValue(actual)}, ${phrase}`,
+      keyword,
+    });
   };
 
   errors.forEach((error, index) => {
@@ -285,35 +295,63 @@ export function explainSchemaErrors(
         // A key the schema does not accept is unexpected whatever its value, a reference included.
         const accepted = isSchemaObject(holder["properties"]) ? Object.keys(holder["properties"]) : [];
         const list = accepted.length === 0 ? "" : ` (accepted: ${accepted.join(", ")})`;
-        add({ code: "invalid-argument", pointer: at, argument: name(at), expected: "", actual: valueAt(instance, at), text: `unexpected ${noun} "${name(at)}"${list}` });
+        add({
+          code: "invalid-argument",
+          pointer: at,
+          argument: name(at),
+          expected: "",
+          actual: valueAt(instance, at),
+          text: `unexpected ${noun} "${name(at)}"${list}`,
+        });
       }
       return;
     }
     // Draft-07's dependencies names a missing property (`{"a": ["b"]}`) or wraps a schema's errors (`{"a": {…}}`).
     // Stryker disable next-line ConditionalExpression: no other keyword's message matches the two patterns below.
     if (error.keyword === "required" || error.keyword === "dependentRequired" || error.keyword === "dependencies") {
-      const property = /required property "(.*)"/u.exec(error.error)?.[1] ?? /but does not have "(.*)"/u.exec(error.error)?.[1];
+      const property =
+        /required property "(.*)"/u.exec(error.error)?.[1] ?? /but does not have "(.*)"/u.exec(error.error)?.[1];
       if (property !== undefined) {
         if (excused(pointer, error.keyword)) return;
         const at = `${pointer}/${escapePointerSegment(property)}`;
-        add({ code: "missing-argument", pointer: at, argument: name(at), expected: "", text: `missing required ${noun} "${name(at)}"` });
+        add({
+          code: "missing-argument",
+          pointer: at,
+          argument: name(at),
+          expected: "",
+          text: `missing required ${noun} "${name(at)}"`,
+        });
         return;
       }
     }
     if (isWrapperKeyword(error.keyword)) return;
     if (excused(pointer, error.keyword)) return;
     if (error.keyword === "false") {
-      add({ code: "invalid-argument", pointer, argument: name(pointer), expected: "", actual: valueAt(instance, pointer), text: `unexpected ${noun} "${name(pointer)}"` });
+      add({
+        code: "invalid-argument",
+        pointer,
+        argument: name(pointer),
+        expected: "",
+        actual: valueAt(instance, pointer),
+        text: `unexpected ${noun} "${name(pointer)}"`,
+      });
       return;
     }
-    invalid(pointer, (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "", error.error.replace(/\.$/u, ""), error.keyword);
+    invalid(
+      pointer,
+      (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "",
+      error.error.replace(/\.$/u, ""),
+      error.keyword,
+    );
   });
   // One complaint per value: an enum (or const) says the most, then the type,
   // which explains the rest (a number fails a string's pattern because it is not a string).
-  const rank = (keyword: string | undefined): number => (keyword === "enum" || keyword === "const" ? 2 : keyword === "type" ? 1 : 0);
+  const rank = (keyword: string | undefined): number =>
+    keyword === "enum" || keyword === "const" ? 2 : keyword === "type" ? 1 : 0;
   const best = new Map<string, number>();
   // Problems without a keyword (missing or unexpected arguments) rank 0 and stand alone at their pointer.
-  for (const problem of problems) best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
+  for (const problem of problems)
+    best.set(problem.pointer, Math.max(best.get(problem.pointer) ?? 0, rank(problem.keyword)));
   return problems
     .filter((problem) => rank(problem.keyword) >= (best.get(problem.pointer) ?? 0))
     .map(({ keyword: _keyword, ...problem }) => problem);

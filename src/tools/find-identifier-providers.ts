@@ -118,7 +118,8 @@ export function findIdentifierProviders(catalog: CompiledCatalog): ReadonlyMap<s
       const candidates = new Set<ToolDescriptor>();
       const words = parameter.split(" ");
       for (let start = 0; start < words.length - 1; start++) {
-        for (const source of returning.get(words.slice(start).join(" ")) ?? []) if (source !== tool) candidates.add(source);
+        for (const source of returning.get(words.slice(start).join(" ")) ?? [])
+          if (source !== tool) candidates.add(source);
       }
       if (candidates.size > mostCandidates) continue;
       const sources = [...candidates].filter((source) => topicWords(source).some((word) => topic.has(word)));

@@ -8,12 +8,31 @@
 import { isRecord } from "../shared/is-record.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-const SUBSCHEMA = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const SUBSCHEMA = [
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
+const COUNTS = [
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "minContains",
+  "maxContains",
+];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
-
 
 function escape(key: string): string {
   return key.replace(/~/gu, "~0").replace(/\//gu, "~1");
@@ -38,7 +57,8 @@ function escape(key: string): string {
  */
 export function findSchemaProblem(schema: unknown, path = ""): string | undefined {
   if (typeof schema === "boolean") return undefined;
-  if (!isRecord(schema)) return `${path || "the schema"} must be a schema object or a boolean, got ${JSON.stringify(schema) ?? String(schema)}`;
+  if (!isRecord(schema))
+    return `${path || "the schema"} must be a schema object or a boolean, got ${JSON.stringify(schema) ?? String(schema)}`;
   const got = (key: string): string => JSON.stringify(schema[key]) ?? String(schema[key]);
   const type = schema["type"];
   if (type !== undefined) {
@@ -49,21 +69,29 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   }
   const required = schema["required"];
   // draft-03's `required: true` on a property is tolerated (later drafts ignore it).
-  if (required !== undefined && typeof required !== "boolean" && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) {
+  if (
+    required !== undefined &&
+    typeof required !== "boolean" &&
+    !(Array.isArray(required) && required.every((name) => typeof name === "string"))
+  ) {
     return `${path}/required must be a list of property names, got ${got("required")}`;
   }
-  if (schema["enum"] !== undefined && !Array.isArray(schema["enum"])) return `${path}/enum must be a list of values, got ${got("enum")}`;
+  if (schema["enum"] !== undefined && !Array.isArray(schema["enum"]))
+    return `${path}/enum must be a list of values, got ${got("enum")}`;
   for (const key of COUNTS) {
     const value = schema[key];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) return `${path}/${key} must be an integer >= 0, got ${got(key)}`;
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0))
+      return `${path}/${key} must be an integer >= 0, got ${got(key)}`;
   }
   for (const key of NUMBERS) {
     const value = schema[key];
     // draft-04's boolean exclusiveMinimum / exclusiveMaximum are tolerated.
-    if (value !== undefined && typeof value !== "number" && typeof value !== "boolean") return `${path}/${key} must be a number, got ${got(key)}`;
+    if (value !== undefined && typeof value !== "number" && typeof value !== "boolean")
+      return `${path}/${key} must be a number, got ${got(key)}`;
   }
   const multipleOf = schema["multipleOf"];
-  if (multipleOf !== undefined && !(typeof multipleOf === "number" && multipleOf > 0)) return `${path}/multipleOf must be a number > 0, got ${got("multipleOf")}`;
+  if (multipleOf !== undefined && !(typeof multipleOf === "number" && multipleOf > 0))
+    return `${path}/multipleOf must be a number > 0, got ${got("multipleOf")}`;
   const pattern = schema["pattern"];
   if (pattern !== undefined) {
     if (typeof pattern !== "string") return `${path}/pattern must be a string, got ${got("pattern")}`;
@@ -98,7 +126,8 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   for (const key of SCHEMA_LISTS) {
     const list = schema[key];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || list.length === 0) return `${path}/${key} must be a non-empty list of schemas, got ${got(key)}`;
+    if (!Array.isArray(list) || list.length === 0)
+      return `${path}/${key} must be a non-empty list of schemas, got ${got(key)}`;
     for (let index = 0; index < list.length; index++) {
       const problem = findSchemaProblem(list[index], `${path}/${key}/${index}`);
       if (problem !== undefined) return problem;

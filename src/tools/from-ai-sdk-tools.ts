@@ -4,9 +4,9 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import type { CheckJsonSchema } from "./json-schema-definition.ts";
 import type { ToolAnnotations } from "./tool-descriptor.ts";
 import type { ToolDefinition } from "./tool-registry.ts";
-import type { CheckJsonSchema } from "./json-schema-definition.ts";
 import type { InferToolArguments, ToolSchema } from "./tool-schema.ts";
 
 /** What an AI SDK tool's `execute` receives besides its input, as plankit calls it. */
@@ -101,14 +101,25 @@ export function fromAiSdkTools<
   return Object.entries(tools as Readonly<Record<string, AiSdkToolLike>>).map(([name, tool]): ToolDefinition => {
     const execute = tool.execute;
     if (typeof execute !== "function") {
-      throw new PlankitError("invalid-catalog", `AI SDK tool "${name}" has no execute function; plankit can only register tools it can run`);
+      throw new PlankitError(
+        "invalid-catalog",
+        `AI SDK tool "${name}" has no execute function; plankit can only register tools it can run`,
+      );
     }
-    const run = execute as (input: unknown, options: { toolCallId: string; messages: unknown[]; abortSignal?: AbortSignal }) => unknown;
+    const run = execute as (
+      input: unknown,
+      options: { toolCallId: string; messages: unknown[]; abortSignal?: AbortSignal },
+    ) => unknown;
     const definition: ToolDefinition = {
       name,
       inputSchema: tool.inputSchema as ToolSchema,
       execute: (args, { signal, callId }) =>
-        run(args, signal === undefined ? { toolCallId: callId, messages: [] } : { toolCallId: callId, messages: [], abortSignal: signal }),
+        run(
+          args,
+          signal === undefined
+            ? { toolCallId: callId, messages: [] }
+            : { toolCallId: callId, messages: [], abortSignal: signal },
+        ),
     };
     const description = describe(tool.description);
     if (description !== undefined) definition.description = description;

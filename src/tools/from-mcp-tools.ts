@@ -4,15 +4,19 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { isRecord } from "../shared/is-record.ts";
 import { readCatalog } from "./read-catalog.ts";
 import type { ToolDefinition } from "./tool-registry.ts";
-import { isRecord } from "../shared/is-record.ts";
 
 /**
  * Calls a tool on an MCP server (`tools/call`), e.g.
  * `(name, args, { signal }) => client.callTool({ name, arguments: args }, undefined, { signal })`.
  */
-export type McpToolCaller = (name: string, args: Record<string, unknown>, options: { signal?: AbortSignal | undefined }) => unknown;
+export type McpToolCaller = (
+  name: string,
+  args: Record<string, unknown>,
+  options: { signal?: AbortSignal | undefined },
+) => unknown;
 
 /** Options of {@link fromMcpTools}. */
 export interface FromMcpToolsOptions {
@@ -23,7 +27,6 @@ export interface FromMcpToolsOptions {
    */
   raw?: boolean;
 }
-
 
 /**
  * Unwraps an MCP `tools/call` result: `structuredContent` when present;
@@ -42,7 +45,11 @@ function unwrap(name: string, result: unknown): unknown {
     ? content.map((item) => (item as { text: string }).text)
     : undefined;
   if (result["isError"] === true) {
-    throw new PlankitError("tool-error", `Tool "${name}" reported an error: ${texts?.join("\n") ?? JSON.stringify(result["content"])}`, { cause: result });
+    throw new PlankitError(
+      "tool-error",
+      `Tool "${name}" reported an error: ${texts?.join("\n") ?? JSON.stringify(result["content"])}`,
+      { cause: result },
+    );
   }
   if (result["structuredContent"] !== undefined) return result["structuredContent"];
   if (texts === undefined) return result;
@@ -75,12 +82,18 @@ function unwrap(name: string, result: unknown): unknown {
  * );
  * ```
  */
-export function fromMcpTools(list: { tools: readonly unknown[] } | readonly unknown[], caller: McpToolCaller, options: FromMcpToolsOptions = {}): ToolDefinition[] {
-  return readCatalog(list).map((descriptor): ToolDefinition => ({
-    ...descriptor,
-    async execute(args, { signal }) {
-      const result = await caller(descriptor.name, args, { signal });
-      return options.raw === true ? result : unwrap(descriptor.name, result);
-    },
-  }));
+export function fromMcpTools(
+  list: { tools: readonly unknown[] } | readonly unknown[],
+  caller: McpToolCaller,
+  options: FromMcpToolsOptions = {},
+): ToolDefinition[] {
+  return readCatalog(list).map(
+    (descriptor): ToolDefinition => ({
+      ...descriptor,
+      async execute(args, { signal }) {
+        const result = await caller(descriptor.name, args, { signal });
+        return options.raw === true ? result : unwrap(descriptor.name, result);
+      },
+    }),
+  );
 }

@@ -33,7 +33,10 @@ export interface FuseRankingsOptions {
  * // [{ name: "b", score: 0.0325… }, { name: "a", score: 0.0163… }]
  * ```
  */
-export function fuseRankings(rankings: readonly (readonly ToolScore[])[], options: FuseRankingsOptions = {}): ToolScore[] {
+export function fuseRankings(
+  rankings: readonly (readonly ToolScore[])[],
+  options: FuseRankingsOptions = {},
+): ToolScore[] {
   const constant = options.constant ?? 60;
   const fused = new Map<string, { score: number; first: number }>();
   let order = 0;

@@ -15,7 +15,9 @@ type RequiredNames<S> = S extends { readonly required: readonly (infer Name)[] }
 /** An object schema's value: its properties, required or optional; a map when it only has `additionalProperties`. */
 type InferObject<S> = S extends { readonly properties: infer Properties extends { readonly [name: string]: unknown } }
   ? Flatten<
-      { -readonly [K in keyof Properties as K extends RequiredNames<S> ? K : never]: InferJsonSchema<Properties[K]> } & {
+      {
+        -readonly [K in keyof Properties as K extends RequiredNames<S> ? K : never]: InferJsonSchema<Properties[K]>;
+      } & {
         -readonly [K in keyof Properties as K extends RequiredNames<S> ? never : K]?: InferJsonSchema<Properties[K]>;
       }
     >

@@ -61,7 +61,15 @@ type CheckTypeKeyword<T> = T extends readonly (infer Name)[]
 
 /** The keywords whose value is a schema, a list of schemas, or a map of schemas. */
 type SubschemaKeyword = "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas";
-type SubschemaListKeyword = "items" | "prefixItems" | "anyOf" | "oneOf" | "allOf" | "additionalProperties" | "not" | "contains";
+type SubschemaListKeyword =
+  | "items"
+  | "prefixItems"
+  | "anyOf"
+  | "oneOf"
+  | "allOf"
+  | "additionalProperties"
+  | "not"
+  | "contains";
 
 /**
  * What a schema literal `S` must be assignable to: itself, with every `type`

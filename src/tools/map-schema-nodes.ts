@@ -6,12 +6,23 @@
 import { isRecord } from "../shared/is-record.ts";
 
 /** Keywords whose value is one subschema. */
-const SUBSCHEMA = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "items"];
+const SUBSCHEMA = [
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "items",
+];
 /** Keywords whose value maps names to subschemas. */
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 /** Keywords whose value lists subschemas (`items` too, in drafts before 2020-12). */
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-
 
 /**
  * Applies `rewrite` to a schema and then, in what it returned, to every

@@ -5,7 +5,14 @@
  * @module
  */
 import { isRecord } from "../shared/is-record.ts";
-import { finishDescriptor, firstField, readCatalog, toolName, type ToolCatalogInput, type ToolReader } from "./read-catalog.ts";
+import {
+  finishDescriptor,
+  firstField,
+  readCatalog,
+  type ToolCatalogInput,
+  type ToolReader,
+  toolName,
+} from "./read-catalog.ts";
 import { readToolSchema } from "./read-tool-schema.ts";
 import type { JsonSchema, ToolDescriptor } from "./tool-descriptor.ts";
 
@@ -42,7 +49,10 @@ export type DataSetCatalogInput =
  * @returns the descriptor.
  */
 const readDataSetTool: ToolReader = (raw, where, key) => {
-  const name = toolName(key ?? (raw["name"] === undefined && typeof raw["id"] === "string" ? raw["id"] : raw["name"]), where);
+  const name = toolName(
+    key ?? (raw["name"] === undefined && typeof raw["id"] === "string" ? raw["id"] : raw["name"]),
+    where,
+  );
   const tool = `Tool "${name}" (${where})`;
   const input = firstField(raw, INPUT_KEYS);
   const required = raw["required_parameters"];
@@ -52,12 +62,20 @@ const readDataSetTool: ToolReader = (raw, where, key) => {
   else if (Array.isArray(required) || Array.isArray(optional)) {
     // ToolBench: two parameter lists.
     const flag = (list: unknown, isRequired: boolean): unknown[] =>
-      Array.isArray(list) ? list.map((item: unknown) => (isRecord(item) && typeof item["required"] !== "boolean" ? { ...item, required: isRequired } : item)) : [];
+      Array.isArray(list)
+        ? list.map((item: unknown) =>
+            isRecord(item) && typeof item["required"] !== "boolean" ? { ...item, required: isRequired } : item,
+          )
+        : [];
     inputSchema = readToolSchema([...flag(required, true), ...flag(optional, false)], `${tool} input`);
   }
   const output = firstField(raw, OUTPUT_KEYS);
   const description = raw["description"] ?? raw["desc"];
-  const descriptor: ToolDescriptor = { name, description: typeof description === "string" ? description : "", inputSchema };
+  const descriptor: ToolDescriptor = {
+    name,
+    description: typeof description === "string" ? description : "",
+    inputSchema,
+  };
   if (output !== undefined) descriptor.outputSchema = readToolSchema(output, `${tool} output`);
   return finishDescriptor(descriptor, raw, where);
 };

@@ -20,7 +20,8 @@ function renameType(node: Record<string, unknown>): Record<string, unknown> {
     if (fragment === undefined || (fragment["type"] === type && fragment["items"] === undefined)) return node;
     const { type: _type, ...rest } = node;
     const copy: Record<string, unknown> = fragment["type"] === undefined ? rest : { ...node, type: fragment["type"] };
-    if (fragment["items"] !== undefined && node["items"] === undefined && node["prefixItems"] === undefined) copy["items"] = fragment["items"];
+    if (fragment["items"] !== undefined && node["items"] === undefined && node["prefixItems"] === undefined)
+      copy["items"] = fragment["items"];
     return copy;
   }
   if (!Array.isArray(type)) return node;
@@ -34,7 +35,9 @@ function renameType(node: Record<string, unknown>): Record<string, unknown> {
     } else names.push(...(Array.isArray(fragment["type"]) ? fragment["type"] : [fragment["type"]]));
   }
   const unique = [...new Set(names)];
-  return unique.length === type.length && unique.every((name, index) => name === type[index]) ? node : { ...node, type: unique };
+  return unique.length === type.length && unique.every((name, index) => name === type[index])
+    ? node
+    : { ...node, type: unique };
 }
 
 /**

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
-import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
+import { type CatalogSource, compileCatalog } from "./compile-catalog.ts";
+import { type ToolScore, type ToolSearchOptions, toolSearchIndex } from "./tool-search-index.ts";
 
 /**
  * Ranks the tools of a catalog for a request with BM25F over each tool's name

@@ -57,7 +57,11 @@ export function firstField(raw: Record<string, unknown>, keys: readonly string[]
  * @throws PlankitError `invalid-catalog` unless it is a non-empty string.
  */
 export function toolName(name: unknown, where: string): string {
-  if (typeof name !== "string" || name === "") throw new PlankitError("invalid-catalog", `Tool at ${where} needs a non-empty string name, got ${describeValue(name)}`);
+  if (typeof name !== "string" || name === "")
+    throw new PlankitError(
+      "invalid-catalog",
+      `Tool at ${where} needs a non-empty string name, got ${describeValue(name)}`,
+    );
   return name;
 }
 
@@ -69,7 +73,11 @@ export function toolName(name: unknown, where: string): string {
  * @param where - where the tool sits, for messages.
  * @returns the descriptor.
  */
-export function finishDescriptor(descriptor: ToolDescriptor, raw: Record<string, unknown>, where: string): ToolDescriptor {
+export function finishDescriptor(
+  descriptor: ToolDescriptor,
+  raw: Record<string, unknown>,
+  where: string,
+): ToolDescriptor {
   if (typeof raw["title"] === "string") descriptor.title = raw["title"];
   if (isRecord(raw["annotations"])) descriptor.annotations = raw["annotations"] as ToolAnnotations;
   checkToolSchemas(descriptor, where);
@@ -77,7 +85,14 @@ export function finishDescriptor(descriptor: ToolDescriptor, raw: Record<string,
 }
 
 /** Fields only function-calling data sets write: a protocol reader that passed over them would drop the tool's parameters unseen. */
-const DATA_SET_FIELDS = ["query_parameters", "input_parameters", "args", "required_parameters", "optional_parameters", "output_parameters"];
+const DATA_SET_FIELDS = [
+  "query_parameters",
+  "input_parameters",
+  "args",
+  "required_parameters",
+  "optional_parameters",
+  "output_parameters",
+];
 
 /**
  * Reads one tool of a protocol catalog.
@@ -91,7 +106,8 @@ const readProtocolTool: ToolReader = (raw, where, key) => {
   const name = toolName(key ?? raw["name"], where);
   const tool = `Tool "${name}" (${where})`;
   const field = DATA_SET_FIELDS.find((key) => raw[key] !== undefined);
-  if (field !== undefined) throw new PlankitError("invalid-catalog", `${tool} has a data set's field ${field}; ${READ_ELSEWHERE}`);
+  if (field !== undefined)
+    throw new PlankitError("invalid-catalog", `${tool} has a data set's field ${field}; ${READ_ELSEWHERE}`);
   const input = firstField(raw, ["inputSchema", "input_schema", "parameters"]);
   const output = firstField(raw, ["outputSchema", "output_schema"]);
   const description = raw["description"];
@@ -120,12 +136,20 @@ const readProtocolTool: ToolReader = (raw, where, key) => {
  * // [{ name: "calculator", description: "Do arithmetic", inputSchema: { type: "object" } }]
  * ```
  */
-export function readCatalog(catalog: unknown, readTool: ToolReader = readProtocolTool, listKeys: readonly string[] = ["tools"]): ToolDescriptor[] {
+export function readCatalog(
+  catalog: unknown,
+  readTool: ToolReader = readProtocolTool,
+  listKeys: readonly string[] = ["tools"],
+): ToolDescriptor[] {
   let tools: ToolDescriptor[];
   if (Array.isArray(catalog)) {
     tools = catalog.map((item: unknown, index: number) => {
-      if (!isRecord(item)) throw new PlankitError("invalid-catalog", `Tool ${index + 1} must be an object, got ${describeValue(item)}`);
-      return readTool(item["type"] === "function" && isRecord(item["function"]) ? item["function"] : item, `[${index}]`);
+      if (!isRecord(item))
+        throw new PlankitError("invalid-catalog", `Tool ${index + 1} must be an object, got ${describeValue(item)}`);
+      return readTool(
+        item["type"] === "function" && isRecord(item["function"]) ? item["function"] : item,
+        `[${index}]`,
+      );
     });
   } else if (isRecord(catalog) && typeof catalog["list"] === "function") {
     return readCatalog((catalog as { list(): readonly ToolDescriptor[] }).list(), readTool, listKeys);
@@ -133,15 +157,23 @@ export function readCatalog(catalog: unknown, readTool: ToolReader = readProtoco
     return readCatalog(listKeys.map((key) => catalog[key]).find(Array.isArray), readTool, listKeys);
   } else if (isRecord(catalog)) {
     tools = Object.entries(catalog).map(([name, item]) => {
-      if (!isRecord(item)) throw new PlankitError("invalid-catalog", `Tool "${name}" must be an object, got ${describeValue(item)}${Array.isArray(item) ? `; ${READ_ELSEWHERE}` : ""}`);
+      if (!isRecord(item))
+        throw new PlankitError(
+          "invalid-catalog",
+          `Tool "${name}" must be an object, got ${describeValue(item)}${Array.isArray(item) ? `; ${READ_ELSEWHERE}` : ""}`,
+        );
       return readTool(item, `"${name}"`, name);
     });
   } else {
-    throw new PlankitError("invalid-catalog", `A tool catalog must be an array of tools, an object listing them under "tools", or a record of tools by name, got ${describeValue(catalog)}`);
+    throw new PlankitError(
+      "invalid-catalog",
+      `A tool catalog must be an array of tools, an object listing them under "tools", or a record of tools by name, got ${describeValue(catalog)}`,
+    );
   }
   const seen = new Set<string>();
   for (const tool of tools) {
-    if (seen.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" appears twice in the catalog`);
+    if (seen.has(tool.name))
+      throw new PlankitError("invalid-catalog", `Tool "${tool.name}" appears twice in the catalog`);
     seen.add(tool.name);
   }
   return tools;

@@ -21,7 +21,8 @@ const KEYWORDS = new Set(
 );
 
 /** Where data-set shapes are read, for messages that refuse them. */
-export const READ_ELSEWHERE = "read function-calling data sets' parameter lists and maps with normalizeCatalog or readToolSchema from plankit/tools";
+export const READ_ELSEWHERE =
+  "read function-calling data sets' parameter lists and maps with normalizeCatalog or readToolSchema from plankit/tools";
 
 /**
  * Takes a tool's input or output schema as a JSON Schema object. Its
@@ -41,11 +42,22 @@ export const READ_ELSEWHERE = "read function-calling data sets' parameter lists 
  * ```
  */
 export function readJsonSchema(value: unknown, what: string): JsonSchema {
-  if (Array.isArray(value)) throw new PlankitError("invalid-catalog", `${what} schema must be a JSON Schema object, got a list of ${value.length} item(s); ${READ_ELSEWHERE}`);
-  if (!isRecord(value)) throw new PlankitError("invalid-catalog", `${what} schema must be a JSON Schema object, got ${describeValue(value)}`);
+  if (Array.isArray(value))
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} schema must be a JSON Schema object, got a list of ${value.length} item(s); ${READ_ELSEWHERE}`,
+    );
+  if (!isRecord(value))
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} schema must be a JSON Schema object, got ${describeValue(value)}`,
+    );
   const keys = Object.keys(value);
   if (keys.length > 0 && !keys.some((key) => KEYWORDS.has(key) || key.startsWith("x-"))) {
-    throw new PlankitError("invalid-catalog", `${what} schema has no JSON Schema keyword (keys: ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}); ${READ_ELSEWHERE}`);
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} schema has no JSON Schema keyword (keys: ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}); ${READ_ELSEWHERE}`,
+    );
   }
   return value;
 }

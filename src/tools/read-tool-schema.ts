@@ -6,11 +6,11 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import { mapSchemaNodes } from "./map-schema-nodes.ts";
 import { normalizeSchemaTypes } from "./normalize-schema-types.ts";
 import { readTypeName } from "./read-type-name.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
-import { isRecord } from "../shared/is-record.ts";
 
 /** Keywords of an object schema whose value is an object. */
 const OBJECT_KEYWORDS = new Set([
@@ -34,8 +34,20 @@ const OBJECT_KEYWORDS = new Set([
 /** Those of them that map names to schemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** Keywords whose value is a string. */
-const STRING_KEYWORDS = new Set(["type", "description", "title", "format", "pattern", "$ref", "$schema", "$id", "$comment", "$anchor", "contentMediaType", "contentEncoding"]);
-
+const STRING_KEYWORDS = new Set([
+  "type",
+  "description",
+  "title",
+  "format",
+  "pattern",
+  "$ref",
+  "$schema",
+  "$id",
+  "$comment",
+  "$anchor",
+  "contentMediaType",
+  "contentEncoding",
+]);
 
 /**
  * Whether a key and its value read as a JSON Schema keyword: a known
@@ -49,7 +61,10 @@ const STRING_KEYWORDS = new Set(["type", "description", "title", "format", "patt
 function isKeyword(key: string, value: unknown): boolean {
   if (typeof value === "string") return STRING_KEYWORDS.has(key);
   if (!OBJECT_KEYWORDS.has(key)) return false;
-  return !SCHEMA_MAPS.has(key) || Object.values(value as Record<string, unknown>).every((child) => isRecord(child) || typeof child === "boolean");
+  return (
+    !SCHEMA_MAPS.has(key) ||
+    Object.values(value as Record<string, unknown>).every((child) => isRecord(child) || typeof child === "boolean")
+  );
 }
 
 /**
@@ -97,7 +112,16 @@ function fromText(text: string): Record<string, unknown> {
  * @returns the property schema, and whether the parameter is required.
  */
 function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; required: boolean } {
-  const { required, optional, desc, allowed_values: allowed, name: _name, in: _location, schema: nested, ...rest } = raw;
+  const {
+    required,
+    optional,
+    desc,
+    allowed_values: allowed,
+    name: _name,
+    in: _location,
+    schema: nested,
+    ...rest
+  } = raw;
   // An OpenAPI parameter keeps its type under `schema`.
   const schema: Record<string, unknown> = isRecord(nested) ? { ...nested, ...rest } : rest;
   if (Array.isArray(required)) schema["required"] = required;
@@ -109,7 +133,8 @@ function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; requ
     delete schema["type"];
     if (fragment === undefined) {
       const description = schema["description"];
-      schema["description"] = typeof description === "string" && description !== "" ? `${description} (type: ${type})` : `type: ${type}`;
+      schema["description"] =
+        typeof description === "string" && description !== "" ? `${description} (type: ${type})` : `type: ${type}`;
     } else {
       if (fragment["type"] !== undefined) schema["type"] = fragment["type"];
       if (fragment["items"] !== undefined && schema["items"] === undefined) schema["items"] = fragment["items"];
@@ -119,7 +144,10 @@ function readParameter(raw: Record<string, unknown>): { schema: JsonSchema; requ
   if (isRecord(properties) && isParameterMap(properties)) {
     const nested = readParameterMap(properties);
     schema["properties"] = nested["properties"];
-    const names = [...(Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : []), ...((nested["required"] as string[] | undefined) ?? [])];
+    const names = [
+      ...(Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : []),
+      ...((nested["required"] as string[] | undefined) ?? []),
+    ];
     if (names.length > 0) schema["required"] = [...new Set(names)];
   }
   if (isRecord(schema["items"])) schema["items"] = readParameter(schema["items"]).schema;
@@ -137,7 +165,12 @@ function toObjectSchema(parameters: readonly (readonly [string, Record<string, u
   const required: string[] = [];
   for (const [name, raw] of parameters) {
     const parameter = readParameter(raw);
-    Object.defineProperty(properties, name, { value: parameter.schema, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(properties, name, {
+      value: parameter.schema,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     if (parameter.required && !required.includes(name)) required.push(name);
   }
   return required.length === 0 ? { type: "object", properties } : { type: "object", properties, required };
@@ -150,7 +183,12 @@ function toObjectSchema(parameters: readonly (readonly [string, Record<string, u
  * @returns the object schema.
  */
 function readParameterMap(map: Record<string, unknown>): JsonSchema {
-  return toObjectSchema(Object.entries(map).map(([name, item]): [string, Record<string, unknown>] => [name, typeof item === "string" ? fromText(item) : (item as Record<string, unknown>)]));
+  return toObjectSchema(
+    Object.entries(map).map(([name, item]): [string, Record<string, unknown>] => [
+      name,
+      typeof item === "string" ? fromText(item) : (item as Record<string, unknown>),
+    ]),
+  );
 }
 
 /**
@@ -219,7 +257,10 @@ export function readToolSchema(value: unknown, what: string): JsonSchema {
         if (typeof item === "string" && item !== "") return [item, {}];
         const name = isRecord(item) ? item["name"] : undefined;
         if (typeof name !== "string" || name === "") {
-          throw new PlankitError("invalid-catalog", `${what} parameter ${index + 1} needs a name, or an object with a non-empty string name, got ${describeValue(item)}`);
+          throw new PlankitError(
+            "invalid-catalog",
+            `${what} parameter ${index + 1} needs a name, or an object with a non-empty string name, got ${describeValue(item)}`,
+          );
         }
         return [name, item as Record<string, unknown>];
       }),
@@ -227,7 +268,10 @@ export function readToolSchema(value: unknown, what: string): JsonSchema {
   } else if (isRecord(value)) {
     schema = isParameterMap(value) ? readParameterMap(value) : value;
   } else {
-    throw new PlankitError("invalid-catalog", `${what} schema must be a JSON Schema object, a map of parameters or a list of parameters, got ${describeValue(value)}`);
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} schema must be a JSON Schema object, a map of parameters or a list of parameters, got ${describeValue(value)}`,
+    );
   }
   return mapSchemaNodes(normalizeSchemaTypes(schema), liftRequiredFlags);
 }

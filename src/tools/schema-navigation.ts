@@ -111,7 +111,11 @@ export function schemaHoldingKeyword(root: JsonSchema, keywordLocation: string):
  */
 export function parameterNames(schema: JsonSchema): string[] {
   let node: unknown = schema;
-  for (let depth = 0; depth < 8 && isSchemaObject(node) && typeof node["$ref"] === "string" && !isSchemaObject(node["properties"]); depth++) {
+  for (
+    let depth = 0;
+    depth < 8 && isSchemaObject(node) && typeof node["$ref"] === "string" && !isSchemaObject(node["properties"]);
+    depth++
+  ) {
     node = resolveSchemaRef(schema, node["$ref"]);
   }
   return isSchemaObject(node) && isSchemaObject(node["properties"]) ? Object.keys(node["properties"]) : [];

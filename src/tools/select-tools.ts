@@ -3,17 +3,19 @@
  *
  * @module
  */
-import { compileCatalog, type CatalogSource } from "./compile-catalog.ts";
+
+import { PlankitError } from "../errors/plankit-error.ts";
+import { type CatalogSource, compileCatalog } from "./compile-catalog.ts";
 import { findIdentifierProviders } from "./find-identifier-providers.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
-import { toolSearchIndex, type ToolScore, type ToolSearchOptions } from "./tool-search-index.ts";
 import type { ToolDescriptor } from "./tool-descriptor.ts";
-import { PlankitError } from "../errors/plankit-error.ts";
+import { type ToolScore, type ToolSearchOptions, toolSearchIndex } from "./tool-search-index.ts";
 
 /** The number of tools to select: an integer >= 0, 6 by default. */
 function checkK(k: number | undefined): number {
   if (k === undefined) return 6;
-  if (!(Number.isInteger(k) && k >= 0)) throw new PlankitError("invalid-options", `Option k must be an integer >= 0, got ${String(k)}`);
+  if (!(Number.isInteger(k) && k >= 0))
+    throw new PlankitError("invalid-options", `Option k must be an integer >= 0, got ${String(k)}`);
   return k;
 }
 
@@ -85,7 +87,10 @@ function withIdentifierProviders(
     for (const group of providers.get(item.name) ?? []) {
       // Never one already chosen or among the top: each tool appears once.
       if (group.some((name) => [...top, ...chosen].some((other) => other.name === name))) continue;
-      chosen.push({ name: group.reduce((source, name) => (place(name) < place(source) ? name : source)), score: item.score });
+      chosen.push({
+        name: group.reduce((source, name) => (place(name) < place(source) ? name : source)),
+        score: item.score,
+      });
     }
   }
   return chosen.slice(0, k);
@@ -112,7 +117,10 @@ function finish(
   if (tools.length <= k) {
     // The whole catalog fits: give all of it, best first.
     const ranked = new Set(known.map((item) => item.name));
-    return [...known.map((item) => byName(item.name) as ToolDescriptor), ...tools.filter((tool) => !ranked.has(tool.name))];
+    return [
+      ...known.map((item) => byName(item.name) as ToolDescriptor),
+      ...tools.filter((tool) => !ranked.has(tool.name)),
+    ];
   }
   const top = withIdentifierProviders(known, k, providers, options.strongHitRatio ?? 0.5);
   const graph = options.graph;
@@ -124,7 +132,8 @@ function finish(
     const partners: string[] = [];
     for (const hit of strong) {
       for (const partner of graph[hit.name] ?? []) {
-        if (!chosen.has(partner) && byName(partner) !== undefined && !partners.includes(partner)) partners.push(partner);
+        if (!chosen.has(partner) && byName(partner) !== undefined && !partners.includes(partner))
+          partners.push(partner);
       }
     }
     const free = k - top.length;
@@ -177,8 +186,16 @@ function finish(
  * // [flight_search, hotel_search, get_weather]
  * ```
  */
-export function selectTools(query: string, tools: CatalogSource, options?: SelectToolsOptions & { retriever?: ToolRetriever }): ToolDescriptor[];
-export function selectTools(query: string, tools: CatalogSource, options: SelectToolsOptions & { retriever: AsyncToolRetriever }): Promise<ToolDescriptor[]>;
+export function selectTools(
+  query: string,
+  tools: CatalogSource,
+  options?: SelectToolsOptions & { retriever?: ToolRetriever },
+): ToolDescriptor[];
+export function selectTools(
+  query: string,
+  tools: CatalogSource,
+  options: SelectToolsOptions & { retriever: AsyncToolRetriever },
+): Promise<ToolDescriptor[]>;
 export function selectTools(
   query: string,
   tools: CatalogSource,

@@ -4,8 +4,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { JsonSchema } from "./tool-descriptor.ts";
 import { isRecord } from "../shared/is-record.ts";
+import type { JsonSchema } from "./tool-descriptor.ts";
 
 /**
  * Converts a schema object of some library into JSON Schema, such as
@@ -41,7 +41,10 @@ export interface ToToolJsonSchemaOptions {
  */
 function expectSchema(value: unknown, what: string): JsonSchema {
   if (isRecord(value) && typeof value["then"] === "function") {
-    throw new PlankitError("invalid-catalog", `${what} is a promise; await the JSON Schema before registering the tool`);
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} is a promise; await the JSON Schema before registering the tool`,
+    );
   }
   if (!isRecord(value)) throw new PlankitError("invalid-catalog", `${what} did not produce a JSON Schema object`);
   return value;
@@ -66,7 +69,10 @@ function askStandardJsonSchema(convert: (options: { target: string }) => unknown
     }
   }
   const advice = "give the tool a plain JSON Schema, or a schema JSON Schema can express";
-  throw new PlankitError("invalid-catalog", `${what} could not give its JSON Schema (${[...reasons].join("; ")}); ${advice}`);
+  throw new PlankitError(
+    "invalid-catalog",
+    `${what} could not give its JSON Schema (${[...reasons].join("; ")}); ${advice}`,
+  );
 }
 
 /**
@@ -97,7 +103,10 @@ function askStandardJsonSchema(convert: (options: { target: string }) => unknown
 export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptions = {}): JsonSchema {
   const what = options.what ?? "A tool schema";
   if (!isRecord(schema) && typeof schema !== "function") {
-    throw new PlankitError("invalid-catalog", `${what} must be a JSON Schema object, a Standard Schema or an AI SDK schema, got ${typeof schema}`);
+    throw new PlankitError(
+      "invalid-catalog",
+      `${what} must be a JSON Schema object, a Standard Schema or an AI SDK schema, got ${typeof schema}`,
+    );
   }
   const record = schema as Record<string, unknown>;
   if (Object.hasOwn(record, "jsonSchema") || (!("~standard" in record) && "jsonSchema" in record)) {
@@ -108,9 +117,15 @@ export function toToolJsonSchema(schema: unknown, options: ToToolJsonSchemaOptio
   const subject = `${what}: the ${String(standard["vendor"])} schema`;
   const converter = standard["jsonSchema"];
   const convert = isRecord(converter) ? converter[options.side ?? "input"] : undefined;
-  if (typeof convert === "function") return askStandardJsonSchema(convert as (options: { target: string }) => unknown, subject);
-  if (options.toJsonSchema !== undefined) return expectSchema(options.toJsonSchema(schema as never), `${what}: the toJsonSchema converter's result`);
-  const wrap = standard["vendor"] === "valibot" ? "wrap it with toStandardJsonSchema from @valibot/to-json-schema, " : "";
+  if (typeof convert === "function")
+    return askStandardJsonSchema(convert as (options: { target: string }) => unknown, subject);
+  if (options.toJsonSchema !== undefined)
+    return expectSchema(options.toJsonSchema(schema as never), `${what}: the toJsonSchema converter's result`);
+  const wrap =
+    standard["vendor"] === "valibot" ? "wrap it with toStandardJsonSchema from @valibot/to-json-schema, " : "";
   const advice = `${wrap}pass a converter as new ToolRegistry({ toJsonSchema }), or give a plain JSON Schema`;
-  throw new PlankitError("invalid-catalog", `${subject} validates but cannot give its JSON Schema (no ~standard.jsonSchema); ${advice}`);
+  throw new PlankitError(
+    "invalid-catalog",
+    `${subject} validates but cannot give its JSON Schema (no ~standard.jsonSchema); ${advice}`,
+  );
 }

@@ -14,17 +14,41 @@ const englishStopwords = new Set(
 );
 
 // Single characters that carry no topic on their own (they still count inside bigrams).
-const chineseStopCharacters = new Set([..."的了是在我你他她它们把被和与及或一个这那吗呢吧啊请帮给要想能会有也都就还并再然后让对从到为中上下里哪什么怎样些每所其之以于而"]);
+const chineseStopCharacters = new Set([
+  ..."的了是在我你他她它们把被和与及或一个这那吗呢吧啊请帮给要想能会有也都就还并再然后让对从到为中上下里哪什么怎样些每所其之以于而",
+]);
 
 // Words whose final "s" is not a plural.
-const invariableWords = new Set(["news", "series", "species", "always", "alias", "canvas", "atlas", "bias", "gas", "bus", "lens", "yes", "physics", "mathematics", "analytics", "statistics", "economics", "logistics", "diagnostics", "metrics"]);
+const invariableWords = new Set([
+  "news",
+  "series",
+  "species",
+  "always",
+  "alias",
+  "canvas",
+  "atlas",
+  "bias",
+  "gas",
+  "bus",
+  "lens",
+  "yes",
+  "physics",
+  "mathematics",
+  "analytics",
+  "statistics",
+  "economics",
+  "logistics",
+  "diagnostics",
+  "metrics",
+]);
 
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const asciiOnly = /^[\x00-\x7f]*$/u;
 const asciiWordPattern = /[A-Za-z0-9]+/gu;
 const innerCapital = /.\p{Lu}/u;
 // A CJK run, or a run of other letters and digits (so "用arXiv找" splits into "用", "arXiv", "找").
-const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
+const wordPattern =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
 
 /**
  * Porter's measure: the number of vowel–consonant sequences in a word.
@@ -33,7 +57,12 @@ const wordPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scr
  * @returns the measure.
  */
 function measure(word: string): number {
-  return (word.replace(/[^aeiou]+/gu, "C").replace(/[aeiou]+/gu, "V").match(/VC/gu) ?? []).length;
+  return (
+    word
+      .replace(/[^aeiou]+/gu, "C")
+      .replace(/[aeiou]+/gu, "V")
+      .match(/VC/gu) ?? []
+  ).length;
 }
 
 /**
@@ -96,7 +125,8 @@ export function tokenizeText(text: string, options: { keepNumbers?: boolean } = 
   for (const [run] of (ascii ? text : text.normalize("NFKC")).matchAll(ascii ? asciiWordPattern : wordPattern)) {
     if (!ascii && cjk.test(run)) {
       const characters = [...run];
-      for (let index = 0; index + 1 < characters.length; index++) terms.push(`${characters[index]}${characters[index + 1]}`);
+      for (let index = 0; index + 1 < characters.length; index++)
+        terms.push(`${characters[index]}${characters[index + 1]}`);
       for (const character of characters) if (!chineseStopCharacters.has(character)) terms.push(character);
       continue;
     }

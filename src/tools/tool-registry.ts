@@ -5,15 +5,15 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { closestName } from "../shared/closest-name.ts";
-import { compileCatalog, type CompiledCatalog } from "./compile-catalog.ts";
-import type { ArgumentProblem } from "./explain-schema-errors.ts";
-import { toToolJsonSchema, type JsonSchemaConverter } from "./to-tool-json-schema.ts";
-import { checkToolSchemas } from "./check-tool-schemas.ts";
-import { readJsonSchema } from "./read-json-schema.ts";
 import { checkStandardSchema, type StandardSchemaCheck } from "./check-standard-schema.ts";
-import type { StandardSchemaV1 } from "./standard-schema.ts";
-import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
+import { checkToolSchemas } from "./check-tool-schemas.ts";
+import { type CompiledCatalog, compileCatalog } from "./compile-catalog.ts";
+import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import type { CheckJsonSchema } from "./json-schema-definition.ts";
+import { readJsonSchema } from "./read-json-schema.ts";
+import type { StandardSchemaV1 } from "./standard-schema.ts";
+import { type JsonSchemaConverter, toToolJsonSchema } from "./to-tool-json-schema.ts";
+import type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tool-descriptor.ts";
 import type { InferToolArguments, InferToolResult, ToolSchema } from "./tool-schema.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -25,7 +25,9 @@ export interface ToolExecuteOptions {
 }
 
 /** What a tool's `execute` may return: the result, a promise of it, or an async iterable whose last value is the result. */
-export type ToolExecuteResult<Result> = unknown extends Result ? unknown : Result | PromiseLike<Result> | AsyncIterable<Result>;
+export type ToolExecuteResult<Result> = unknown extends Result
+  ? unknown
+  : Result | PromiseLike<Result> | AsyncIterable<Result>;
 
 /**
  * A tool to register: its MCP descriptor fields and an `execute` function.
@@ -99,7 +101,9 @@ export interface ToolCallOptions {
  * @returns the message.
  */
 function describeProblems(subject: string, problems: readonly ArgumentProblem[]): string {
-  return problems.map((problem) => `${subject}: ${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`).join("; ");
+  return problems
+    .map((problem) => `${subject}: ${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`)
+    .join("; ");
 }
 
 /**
@@ -111,7 +115,12 @@ function describeProblems(subject: string, problems: readonly ArgumentProblem[])
  * @param cause - what the error carries.
  * @returns the error.
  */
-function refusal(code: "invalid-argument" | "invalid-output", subject: string, problems: readonly ArgumentProblem[], cause: object): PlankitError {
+function refusal(
+  code: "invalid-argument" | "invalid-output",
+  subject: string,
+  problems: readonly ArgumentProblem[],
+  cause: object,
+): PlankitError {
   return new PlankitError(code, describeProblems(subject, problems), { cause });
 }
 
@@ -133,7 +142,11 @@ function checked(problems: ArgumentProblem[], value: unknown): StandardSchemaChe
  * @returns the check.
  */
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === "function"
+  );
 }
 
 /** A registered tool: its descriptor, its function, and the Standard Schemas that validate its calls. */
@@ -205,10 +218,14 @@ export class ToolRegistry {
    * @returns the registry, for chaining.
    * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed.
    */
-  register<const Inputs extends readonly ToolSchema[] & { readonly [Index in keyof Inputs]: CheckJsonSchema<Inputs[Index]> }>(tools: {
-    // A list mixes output schemas, so their result types are not compared.
-    readonly [Index in keyof Inputs]: ToolDefinition<Inputs[Index], any>;
-  }): this;
+  register<
+    const Inputs extends readonly ToolSchema[] & { readonly [Index in keyof Inputs]: CheckJsonSchema<Inputs[Index]> },
+  >(
+    tools: {
+      // A list mixes output schemas, so their result types are not compared.
+      readonly [Index in keyof Inputs]: ToolDefinition<Inputs[Index], any>;
+    },
+  ): this;
   /**
    * Adds a tool, with `execute` typed from its schemas (see {@link ToolDefinition}).
    *
@@ -222,18 +239,24 @@ export class ToolRegistry {
   >(tool: ToolDefinition<Input, Output>): this;
   register(tools: unknown): this {
     for (const tool of Array.isArray(tools) ? (tools as readonly ToolDefinition[]) : [tools as ToolDefinition]) {
-      if (typeof tool.name !== "string" || tool.name === "") throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
+      if (typeof tool.name !== "string" || tool.name === "")
+        throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
       if (!toolNamePattern.test(tool.name)) {
         throw new PlankitError(
           "invalid-catalog",
           `Tool name ${JSON.stringify(tool.name)} does not match ${String(toolNamePattern)} (MCP's tool names: letters, digits, _ - . /, 128 at most); providers refuse it (OpenAI and Anthropic take only letters, digits, _ and -, 64 at most)`,
         );
       }
-      if (this.#tools.has(tool.name)) throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
-      if (typeof tool.execute !== "function") throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
+      if (this.#tools.has(tool.name))
+        throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
+      if (typeof tool.execute !== "function")
+        throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
       const convert = (schema: unknown, side: "input" | "output"): JsonSchema => {
         const what = `Tool "${tool.name}" ${side}`;
-        const options = this.#options.toJsonSchema === undefined ? { side, what } : { side, what, toJsonSchema: this.#options.toJsonSchema };
+        const options =
+          this.#options.toJsonSchema === undefined
+            ? { side, what }
+            : { side, what, toJsonSchema: this.#options.toJsonSchema };
         return readJsonSchema(toToolJsonSchema(schema, options), what);
       };
       const descriptor: ToolDescriptor = {
@@ -245,7 +268,12 @@ export class ToolRegistry {
       if (tool.outputSchema !== undefined) descriptor.outputSchema = convert(tool.outputSchema, "output");
       if (tool.annotations !== undefined) descriptor.annotations = { ...tool.annotations };
       checkToolSchemas(descriptor);
-      this.#tools.set(tool.name, { descriptor, execute: tool.execute, input: validatorOf(tool.inputSchema), output: validatorOf(tool.outputSchema) });
+      this.#tools.set(tool.name, {
+        descriptor,
+        execute: tool.execute,
+        input: validatorOf(tool.inputSchema),
+        output: validatorOf(tool.outputSchema),
+      });
     }
     this.#compiled = undefined;
     return this;
@@ -291,7 +319,12 @@ export class ToolRegistry {
       const entry: RecordTool = { description: descriptor.description, input_schema: descriptor.inputSchema };
       if (descriptor.outputSchema !== undefined) entry.output_schema = descriptor.outputSchema;
       if (descriptor.annotations !== undefined) entry.annotations = descriptor.annotations;
-      Object.defineProperty(record, descriptor.name, { value: entry, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(record, descriptor.name, {
+        value: entry,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return record;
   }
@@ -322,25 +355,40 @@ export class ToolRegistry {
     const tool = this.#tools.get(name);
     if (tool === undefined) {
       const suggestion = closestName(name, [...this.#tools.keys()]);
-      throw new PlankitError("unknown-tool", `Tool "${name}" is not registered${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`);
+      throw new PlankitError(
+        "unknown-tool",
+        `Tool "${name}" is not registered${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
+      );
     }
     const catalog = this.catalog();
-    const input = tool.input === undefined ? checked(catalog.checkArguments(name, args), args) : await checkStandardSchema(tool.input, args, "argument");
+    const input =
+      tool.input === undefined
+        ? checked(catalog.checkArguments(name, args), args)
+        : await checkStandardSchema(tool.input, args, "argument");
     if (!input.ok) throw refusal("invalid-argument", `Tool "${name}"`, input.problems, { problems: input.problems });
     if (options.signal?.aborted === true) {
-      throw new PlankitError("aborted", `Call of tool "${name}" was aborted before it started`, { cause: options.signal.reason });
+      throw new PlankitError("aborted", `Call of tool "${name}" was aborted before it started`, {
+        cause: options.signal.reason,
+      });
     }
     this.#calls++;
     const callId = options.callId ?? `${name}-${this.#calls}`;
-    let result: unknown = await tool.execute(input.value as Record<string, unknown>, { signal: options.signal, callId });
+    let result: unknown = await tool.execute(input.value as Record<string, unknown>, {
+      signal: options.signal,
+      callId,
+    });
     if (isAsyncIterable(result)) {
       let last: unknown;
       for await (const part of result) last = part;
       result = last;
     }
     if (this.#options.validateOutput === false || tool.descriptor.outputSchema === undefined) return result;
-    const output = tool.output === undefined ? checked(catalog.checkOutput(name, result), result) : await checkStandardSchema(tool.output, result, "field");
-    if (!output.ok) throw refusal("invalid-output", `Tool "${name}" output`, output.problems, { problems: output.problems, result });
+    const output =
+      tool.output === undefined
+        ? checked(catalog.checkOutput(name, result), result)
+        : await checkStandardSchema(tool.output, result, "field");
+    if (!output.ok)
+      throw refusal("invalid-output", `Tool "${name}" output`, output.problems, { problems: output.problems, result });
     return output.value;
   }
 }

@@ -25,7 +25,9 @@ export type ToolSchema = StandardSchemaV1 | StandardJsonSchemaV1 | JsonSchemaObj
  * `output` type, an AI SDK `jsonSchema<T>()` wrapper's `T`, a JSON Schema
  * literal's {@link InferJsonSchema}.
  */
-type InferSchemaValue<S, Side extends "input" | "output"> = S extends { readonly "~standard": { readonly types?: infer Types } }
+type InferSchemaValue<S, Side extends "input" | "output"> = S extends {
+  readonly "~standard": { readonly types?: infer Types };
+}
   ? NonNullable<Types> extends StandardSchemaTypes<infer Input, infer Output>
     ? Side extends "input"
       ? Input
@@ -70,4 +72,8 @@ export type InferToolArguments<S> = ToolSchema extends S
  * type Result = InferToolResult<{ type: "object"; properties: { sum: { type: "number" } }; required: ["sum"] }>; // { sum: number }
  * ```
  */
-export type InferToolResult<S> = [S] extends [undefined] ? unknown : ToolSchema extends S ? unknown : InferSchemaValue<S, "input">;
+export type InferToolResult<S> = [S] extends [undefined]
+  ? unknown
+  : ToolSchema extends S
+    ? unknown
+    : InferSchemaValue<S, "input">;

@@ -175,7 +175,8 @@ function queryTerms(query: string, options: ToolSearchOptions): Map<string, numb
   if (synonyms === undefined) return terms;
   const expand = (text: string): void => {
     for (const term of tokenizeText(text)) {
-      if (!terms.has(term)) terms.set(term, singleCjkCharacter.test(term) ? singleCharacterWeight * expansionWeight : expansionWeight);
+      if (!terms.has(term))
+        terms.set(term, singleCjkCharacter.test(term) ? singleCharacterWeight * expansionWeight : expansionWeight);
     }
   };
   const lowered = query.normalize("NFKC").toLowerCase();
@@ -256,7 +257,8 @@ export function toolSearchIndex(catalog: CompiledCatalog): ToolSearchIndex {
           scores[document] = (scores[document] ?? 0) + weight * (weights[at] ?? 0);
         }
       }
-      const better = (a: number, b: number): boolean => (scores[a] ?? 0) > (scores[b] ?? 0) || ((scores[a] ?? 0) === (scores[b] ?? 0) && a < b);
+      const better = (a: number, b: number): boolean =>
+        (scores[a] ?? 0) > (scores[b] ?? 0) || ((scores[a] ?? 0) === (scores[b] ?? 0) && a < b);
       let best: number[];
       if (limit < touched.length && limit < 64) {
         // Bounded insertion: cheaper than sorting every touched tool when only a few are wanted.

@@ -51,7 +51,12 @@ export interface DecisionEventDetail {
 export class ApprovalElement extends RunViewElement {
   readonly #heading = element("h2", { id: "heading", part: "heading" });
   readonly #list = element("ul");
-  readonly #card = element("section", { part: "card", tabindex: "-1", "aria-labelledby": "heading" }, this.#heading, this.#list);
+  readonly #card = element(
+    "section",
+    { part: "card", tabindex: "-1", "aria-labelledby": "heading" },
+    this.#heading,
+    this.#list,
+  );
   readonly #items = new Map<string, { key: string; item: HTMLLIElement }>();
   #store: RunStore | undefined;
 
@@ -65,7 +70,10 @@ export class ApprovalElement extends RunViewElement {
     const asked = (state?.steps ?? []).filter((step) => step.approval !== undefined);
     const pending = asked.filter((step) => step.approval?.status === "requested");
     this.hidden = asked.length === 0;
-    this.#heading.textContent = pending.length > 0 ? `Approval needed (${pending.length} ${pending.length === 1 ? "step" : "steps"})` : "Approvals";
+    this.#heading.textContent =
+      pending.length > 0
+        ? `Approval needed (${pending.length} ${pending.length === 1 ? "step" : "steps"})`
+        : "Approvals";
     this.#card.dataset["pending"] = String(pending.length > 0);
     let arrived = false;
     const keep = new Set<string>();
@@ -103,18 +111,51 @@ export class ApprovalElement extends RunViewElement {
     const approval = step.approval!;
     const original = JSON.stringify(approval.arguments, null, 2);
     const description = this.#describe(step);
-    const textarea = element("textarea", { id: `arguments-${id}`, part: "arguments", rows: String(Math.min(8, original.split("\n").length + 1)), spellcheck: "false", "aria-describedby": `error-${id}` });
+    const textarea = element("textarea", {
+      id: `arguments-${id}`,
+      part: "arguments",
+      rows: String(Math.min(8, original.split("\n").length + 1)),
+      spellcheck: "false",
+      "aria-describedby": `error-${id}`,
+    });
     textarea.value = original;
     const reason = element("input", { id: `reason-${id}`, part: "reason", type: "text", maxlength: "500" });
     const error = element("p", { id: `error-${id}`, class: "error", part: "error", role: "alert" });
     const canApprove = this.#store?.canApprove === true;
-    const approve = element("button", { type: "button", class: "approve", part: "approve-button", "data-approve": id, disabled: canApprove ? undefined : "" }, `Approve ${id}`);
-    const deny = element("button", { type: "button", class: "deny", part: "deny-button", "data-deny": id, disabled: canApprove ? undefined : "" }, `Deny ${id}`);
+    const approve = element(
+      "button",
+      {
+        type: "button",
+        class: "approve",
+        part: "approve-button",
+        "data-approve": id,
+        disabled: canApprove ? undefined : "",
+      },
+      `Approve ${id}`,
+    );
+    const deny = element(
+      "button",
+      { type: "button", class: "deny", part: "deny-button", "data-deny": id, disabled: canApprove ? undefined : "" },
+      `Deny ${id}`,
+    );
     const item = element(
       "li",
       { part: "approval-step", "data-step": id },
-      element("p", { class: "title" }, element("strong", {}, stepName(step)), ` (${id})${description === undefined ? "" : `: ${description}`}`),
-      ...(approval.waiting.length === 0 ? [] : [element("p", { class: "waiting" }, `Filled in when it runs: ${approval.waiting.map((entry) => entry.reference).join(", ")}`)]),
+      element(
+        "p",
+        { class: "title" },
+        element("strong", {}, stepName(step)),
+        ` (${id})${description === undefined ? "" : `: ${description}`}`,
+      ),
+      ...(approval.waiting.length === 0
+        ? []
+        : [
+            element(
+              "p",
+              { class: "waiting" },
+              `Filled in when it runs: ${approval.waiting.map((entry) => entry.reference).join(", ")}`,
+            ),
+          ]),
       element("label", { for: `arguments-${id}` }, `Arguments of ${id} (JSON; edit to approve different ones)`),
       textarea,
       error,
@@ -123,7 +164,12 @@ export class ApprovalElement extends RunViewElement {
       element("div", { class: "actions" }, approve, deny),
     );
     const send = async (decision: ApprovalDecision): Promise<void> => {
-      const event = new CustomEvent<DecisionEventDetail>("plankit-decision", { detail: { decision }, bubbles: true, composed: true, cancelable: true });
+      const event = new CustomEvent<DecisionEventDetail>("plankit-decision", {
+        detail: { decision },
+        bubbles: true,
+        composed: true,
+        cancelable: true,
+      });
       if (!this.dispatchEvent(event)) return;
       approve.disabled = true;
       deny.disabled = true;
@@ -178,11 +224,19 @@ export class ApprovalElement extends RunViewElement {
 
   #drawDecided(step: StepState): HTMLLIElement {
     const approval = step.approval!;
-    const outcome = approval.status === "approved" ? "approved" : `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`;
+    const outcome =
+      approval.status === "approved"
+        ? "approved"
+        : `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`;
     return element(
       "li",
       { part: "approval-step decided", class: "decided", "data-step": step.step.id, "data-decision": approval.status },
-      element("p", { class: "title" }, element("strong", {}, stepName(step)), ` (${step.step.id}) ${outcome}${approval.by === "timeout" ? " (no answer in time)" : ""}`),
+      element(
+        "p",
+        { class: "title" },
+        element("strong", {}, stepName(step)),
+        ` (${step.step.id}) ${outcome}${approval.by === "timeout" ? " (no answer in time)" : ""}`,
+      ),
       ...(approval.status === "approved" ? [element("code", {}, toLine(approval.arguments))] : []),
     );
   }

@@ -3,11 +3,12 @@
  *
  * @module
  */
+
+import { PlankitError } from "../errors/plankit-error.ts";
 import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { createRunState } from "../events/create-run-state.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
-import { PlankitError } from "../errors/plankit-error.ts";
 import { createSnapshotBuilder } from "./create-snapshot-builder.ts";
 import { describeHttpFailure } from "./describe-http-failure.ts";
 import { followRunEvents } from "./follow-run-events.ts";
@@ -34,7 +35,13 @@ export interface RunHandleLike extends AsyncIterable<RuntimeEvent> {
  *   `Last-Event-ID` after a dropped connection; approve and stop post to
  *   `…/approvals` and `…/cancel` beside it.
  */
-export type RunSource = RunHandleLike | AsyncIterable<RuntimeEvent> | Response | ReadableStream<Uint8Array | string> | string | URL;
+export type RunSource =
+  | RunHandleLike
+  | AsyncIterable<RuntimeEvent>
+  | Response
+  | ReadableStream<Uint8Array | string>
+  | string
+  | URL;
 
 /** Where the store's reading stands. */
 export interface RunConnection {
@@ -133,7 +140,13 @@ export interface RunStore {
  */
 function isRunHandle(value: unknown): value is RunHandleLike {
   const candidate = value as Partial<RunHandleLike> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.approve === "function" && typeof candidate.abort === "function" && Symbol.asyncIterator in candidate;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.approve === "function" &&
+    typeof candidate.abort === "function" &&
+    Symbol.asyncIterator in candidate
+  );
 }
 
 /**
@@ -217,18 +230,28 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
     try {
       url = new URL(source, (globalThis as { location?: { href: string } }).location?.href);
     } catch (error) {
-      throw new PlankitError("invalid-options", `createRunStore: the source ${JSON.stringify(String(source))} is not a URL`, { cause: error });
+      throw new PlankitError(
+        "invalid-options",
+        `createRunStore: the source ${JSON.stringify(String(source))} is not a URL`,
+        { cause: error },
+      );
     }
   } else if (
     !(typeof Response !== "undefined" && source instanceof Response) &&
     !(typeof ReadableStream !== "undefined" && source instanceof ReadableStream) &&
     !(typeof source === "object" && source !== null && Symbol.asyncIterator in source)
   ) {
-    throw new PlankitError("invalid-options", `createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not ${source === null ? "null" : typeof source}`);
+    throw new PlankitError(
+      "invalid-options",
+      `createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not ${source === null ? "null" : typeof source}`,
+    );
   }
   const handle = isRunHandle(source) ? source : undefined;
   // The run's routes sit beside its event stream: `…/v1/runs/:id/events` → `…/v1/runs/:id` (without the stream's query).
-  const runUrl = url !== undefined && /\/events\/?$/u.test(url.pathname) ? new URL(url.pathname.replace(/\/events\/?$/u, ""), url).href : undefined;
+  const runUrl =
+    url !== undefined && /\/events\/?$/u.test(url.pathname)
+      ? new URL(url.pathname.replace(/\/events\/?$/u, ""), url).href
+      : undefined;
   if (url !== undefined) connection = { status: "connecting" };
   const fetcher = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
 
@@ -254,10 +277,17 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
   const start = (): void => {
     if (started) return;
     started = true;
-    read().then(
-      () => setConnection({ status: controller.signal.aborted ? "closed" : "done" }),
-      (error: unknown) => setConnection(controller.signal.aborted ? { status: "closed" } : { status: "failed", error: error instanceof Error ? error : new Error(String(error)) }),
-    ).finally(() => resolveDone(snapshots.build()));
+    read()
+      .then(
+        () => setConnection({ status: controller.signal.aborted ? "closed" : "done" }),
+        (error: unknown) =>
+          setConnection(
+            controller.signal.aborted
+              ? { status: "closed" }
+              : { status: "failed", error: error instanceof Error ? error : new Error(String(error)) },
+          ),
+      )
+      .finally(() => resolveDone(snapshots.build()));
   };
 
   const post = async (path: "approvals" | "cancel", body: unknown): Promise<Response> => {
@@ -286,21 +316,33 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
           handle.approve(list);
         } catch (error) {
           if (PlankitError.isInstance(error)) throw error;
-          throw new PlankitError("invalid-approval", `The run refused the decisions: ${String(error)}`, { cause: error });
+          throw new PlankitError("invalid-approval", `The run refused the decisions: ${String(error)}`, {
+            cause: error,
+          });
         }
         return;
       }
-      if (runUrl === undefined) throw new PlankitError("invalid-options", "approve: this store's source has nowhere to send decisions; pass options.onApprove, a RunHandle or a …/events URL");
+      if (runUrl === undefined)
+        throw new PlankitError(
+          "invalid-options",
+          "approve: this store's source has nowhere to send decisions; pass options.onApprove, a RunHandle or a …/events URL",
+        );
       const response = await post("approvals", { decisions: list });
-      if (!response.ok) throw new PlankitError("invalid-approval", await describeHttpFailure("POST", `${runUrl}/approvals`, response));
+      if (!response.ok)
+        throw new PlankitError("invalid-approval", await describeHttpFailure("POST", `${runUrl}/approvals`, response));
       await response.body?.cancel().catch(() => {});
     },
     async stop() {
       if (options.onStop !== undefined) return options.onStop();
       if (handle !== undefined) return handle.abort("Stopped from the run view");
-      if (runUrl === undefined) throw new PlankitError("invalid-options", "stop: this store's source has nowhere to send a stop; pass options.onStop, a RunHandle or a …/events URL");
+      if (runUrl === undefined)
+        throw new PlankitError(
+          "invalid-options",
+          "stop: this store's source has nowhere to send a stop; pass options.onStop, a RunHandle or a …/events URL",
+        );
       const response = await post("cancel", {});
-      if (!response.ok) throw new PlankitError("invalid-options", await describeHttpFailure("POST", `${runUrl}/cancel`, response));
+      if (!response.ok)
+        throw new PlankitError("invalid-options", await describeHttpFailure("POST", `${runUrl}/cancel`, response));
       await response.body?.cancel().catch(() => {});
     },
     start,

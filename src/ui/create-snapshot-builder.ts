@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { RuntimeEvent } from "../events/runtime-event.ts";
+
 import type { RunState, StepState } from "../events/run-state.ts";
+import type { RuntimeEvent } from "../events/runtime-event.ts";
 
 /** Tracks what changed and builds the next snapshot. */
 export interface SnapshotBuilder {

@@ -29,7 +29,8 @@ export async function describeHttpFailure(method: string, url: string, response:
   let detail = text.slice(0, 200);
   try {
     const problem = JSON.parse(text) as { code?: unknown; detail?: unknown; title?: unknown };
-    const words = typeof problem.detail === "string" ? problem.detail : typeof problem.title === "string" ? problem.title : "";
+    const words =
+      typeof problem.detail === "string" ? problem.detail : typeof problem.title === "string" ? problem.title : "";
     detail = [typeof problem.code === "string" ? problem.code : "", words].filter((part) => part !== "").join(": ");
   } catch {
     // Not JSON: the start of the body is shown as it is.

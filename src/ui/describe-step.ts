@@ -63,9 +63,11 @@ export function toLine(value: unknown): string {
 export function stepNote(step: StepState): string {
   if (step.status === "failed" && step.error !== undefined) return step.error.message;
   if (step.status === "skipped" && step.skip !== undefined) return step.skip.reason;
-  if (step.status === "retrying" && step.error !== undefined) return `attempt ${step.attempts} failed: ${step.error.message}`;
+  if (step.status === "retrying" && step.error !== undefined)
+    return `attempt ${step.attempts} failed: ${step.error.message}`;
   const approval = step.approval;
   if (approval?.status === "requested") return "waits for approval";
-  if (approval?.status === "denied" && step.status !== "skipped") return `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`;
+  if (approval?.status === "denied" && step.status !== "skipped")
+    return `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`;
   return "";
 }

@@ -64,7 +64,11 @@ export async function followRunEvents(url: string, options: FollowRunEventsOptio
   const fail = async (why: string, cause?: unknown): Promise<void> => {
     failures++;
     if (failures > options.maxRetries) {
-      throw new PlankitError("invalid-options", `Gave up reading ${url} after ${failures} failed connections in a row: ${why}`, { cause });
+      throw new PlankitError(
+        "invalid-options",
+        `Gave up reading ${url} after ${failures} failed connections in a row: ${why}`,
+        { cause },
+      );
     }
     options.onStatus("reconnecting");
     await options.delay(Math.min(retryMs * 2 ** (failures - 1), 30_000), options.signal);
@@ -95,7 +99,10 @@ export async function followRunEvents(url: string, options: FollowRunEventsOptio
     const type = response.headers.get("content-type") ?? "";
     if (response.body === null || !type.startsWith("text/event-stream")) {
       await response.body?.cancel().catch(() => {});
-      throw new PlankitError("invalid-options", `GET ${url} answered ${response.status} with ${type === "" ? "no content type" : JSON.stringify(type)}, not text/event-stream`);
+      throw new PlankitError(
+        "invalid-options",
+        `GET ${url} answered ${response.status} with ${type === "" ? "no content type" : JSON.stringify(type)}, not text/event-stream`,
+      );
     }
     options.onStatus("open");
     let received = false;
@@ -124,12 +131,18 @@ export async function followRunEvents(url: string, options: FollowRunEventsOptio
       options.signal.throwIfAborted();
       if (PlankitError.isInstance(error)) throw error;
       if (ended) return;
-      await fail(`the stream broke off${lastEventId === undefined ? "" : ` after event ${lastEventId}`}: ${String(error)}`, error);
+      await fail(
+        `the stream broke off${lastEventId === undefined ? "" : ` after event ${lastEventId}`}: ${String(error)}`,
+        error,
+      );
       continue;
     }
     if (ended) return;
     // Closed before run-end: resume where it stopped.
-    if (!received) await fail(`the stream closed with no new event${lastEventId === undefined ? "" : ` after event ${lastEventId}`}`);
+    if (!received)
+      await fail(
+        `the stream closed with no new event${lastEventId === undefined ? "" : ` after event ${lastEventId}`}`,
+      );
     else options.onStatus("reconnecting");
   }
 }

@@ -75,7 +75,11 @@ export interface GraphLayoutOptions {
  * layout.nodes[1]!.y > layout.nodes[0]!.y; // true
  * ```
  */
-export function layoutPlanGraph(steps: readonly GraphInput[], width: number, options: GraphLayoutOptions = {}): GraphLayout {
+export function layoutPlanGraph(
+  steps: readonly GraphInput[],
+  width: number,
+  options: GraphLayoutOptions = {},
+): GraphLayout {
   const nodeHeight = options.nodeHeight ?? 44;
   const margin = options.margin ?? 12;
   const columnGap = options.columnGap ?? 20;
@@ -106,14 +110,24 @@ export function layoutPlanGraph(steps: readonly GraphInput[], width: number, opt
       const xs = step.dependsOn.map((id) => nodes.get(id)?.x).filter((x): x is number => x !== undefined);
       return xs.length === 0 ? 0 : xs.reduce((sum, x) => sum + x, 0) / xs.length;
     };
-    const ordered = layer.map((step, index) => ({ step, index, at: centre(step) })).sort((a, b) => a.at - b.at || a.index - b.index);
+    const ordered = layer
+      .map((step, index) => ({ step, index, at: centre(step) }))
+      .sort((a, b) => a.at - b.at || a.index - b.index);
     for (let start = 0; start < ordered.length; start += perRow) {
       const members = ordered.slice(start, start + perRow);
       const row = rows.length;
       const total = members.length * nodeWidth + (members.length - 1) * columnGap;
       const left = margin + (available - total) / 2;
       const placed = members.map(({ step }, column): GraphNode => {
-        const node = { id: step.id, x: left + column * (nodeWidth + columnGap), y: margin + row * (nodeHeight + rowGap), width: nodeWidth, height: nodeHeight, layer: layerIndex, row };
+        const node = {
+          id: step.id,
+          x: left + column * (nodeWidth + columnGap),
+          y: margin + row * (nodeHeight + rowGap),
+          width: nodeWidth,
+          height: nodeHeight,
+          layer: layerIndex,
+          row,
+        };
         nodes.set(step.id, node);
         return node;
       });
@@ -134,11 +148,31 @@ export function layoutPlanGraph(steps: readonly GraphInput[], width: number, opt
       const below = source.y + source.height + rowGap * turnAt(source, rows);
       const above = target.y - rowGap * (1 - turnAt(target, rows));
       if (target.row === source.row + 1) {
-        edges.push({ from: id, to: step.id, points: [[sx, source.y + source.height], [sx, below], [tx, below], [tx, target.y]] });
+        edges.push({
+          from: id,
+          to: step.id,
+          points: [
+            [sx, source.y + source.height],
+            [sx, below],
+            [tx, below],
+            [tx, target.y],
+          ],
+        });
         continue;
       }
       const lane = findLane(rows.slice(source.row + 1, target.row), [tx, sx], margin, width, columnGap);
-      edges.push({ from: id, to: step.id, points: [[sx, source.y + source.height], [sx, below], [lane, below], [lane, above], [tx, above], [tx, target.y]] });
+      edges.push({
+        from: id,
+        to: step.id,
+        points: [
+          [sx, source.y + source.height],
+          [sx, below],
+          [lane, below],
+          [lane, above],
+          [tx, above],
+          [tx, target.y],
+        ],
+      });
     }
   }
   const height = rows.length === 0 ? 0 : margin * 2 + rows.length * nodeHeight + (rows.length - 1) * rowGap;
@@ -169,9 +203,16 @@ function turnAt(node: GraphNode, rows: readonly GraphNode[][]): number {
  * @param columnGap - the gap between nodes.
  * @returns the x.
  */
-function findLane(rows: readonly GraphNode[][], preferred: readonly number[], margin: number, width: number, columnGap: number): number {
+function findLane(
+  rows: readonly GraphNode[][],
+  preferred: readonly number[],
+  margin: number,
+  width: number,
+  columnGap: number,
+): number {
   const clearance = Math.min(4, columnGap / 4);
-  const free = (x: number): boolean => rows.every((row) => row.every((node) => x < node.x - clearance || x > node.x + node.width + clearance));
+  const free = (x: number): boolean =>
+    rows.every((row) => row.every((node) => x < node.x - clearance || x > node.x + node.width + clearance));
   const candidates = [...preferred, margin / 2, width - margin / 2];
   for (const row of rows) {
     for (const node of row) candidates.push(node.x - columnGap / 2, node.x + node.width + columnGap / 2);

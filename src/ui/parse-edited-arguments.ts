@@ -26,11 +26,17 @@ export function parseEditedArguments(text: string, stepId: string): EditedArgume
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `The arguments of ${stepId} are not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `The arguments of ${stepId} are not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-    return { ok: false, message: `The arguments of ${stepId} must be a JSON object ({ "name": value, … }), not ${kind}` };
+    return {
+      ok: false,
+      message: `The arguments of ${stepId} must be a JSON object ({ "name": value, … }), not ${kind}`,
+    };
   }
   return { ok: true, arguments: value as Record<string, unknown> };
 }

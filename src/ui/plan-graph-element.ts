@@ -4,14 +4,21 @@
  * @module
  */
 import type { RunState, StepState, StepStatus } from "../events/run-state.ts";
-import { stepArguments, stepName, statusWords, toLine } from "./describe-step.ts";
+import { statusWords, stepArguments, stepName, toLine } from "./describe-step.ts";
 import { findStepDependencies } from "./find-step-dependencies.ts";
 import { layoutPlanGraph } from "./layout-plan-graph.ts";
 import { RunViewElement } from "./run-view-element.ts";
 
 const svgNamespace = "http://www.w3.org/2000/svg";
 /** A mark per status, so a narrow box still shows it (the words are in its title). */
-const statusMarks: Record<StepStatus, string> = { planned: "○", running: "▶", retrying: "↻", succeeded: "✓", failed: "✗", skipped: "–" };
+const statusMarks: Record<StepStatus, string> = {
+  planned: "○",
+  running: "▶",
+  retrying: "↻",
+  succeeded: "✓",
+  failed: "✗",
+  skipped: "–",
+};
 /** The average width of a character of the node text, to cut lines before they overflow. */
 const characterWidth = 7;
 
@@ -118,10 +125,27 @@ export class PlanGraphElement extends RunViewElement {
       viewBox: `0 0 ${layout.width} ${layout.height}`,
     });
     graph.append(
-      svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 8 8", refX: 8, refY: 4, markerWidth: 7, markerHeight: 7, orient: "auto" }, svg("path", { d: "M0 0 L8 4 L0 8 z", class: "arrow" }))),
+      svg(
+        "defs",
+        {},
+        svg(
+          "marker",
+          { id: "arrow", viewBox: "0 0 8 8", refX: 8, refY: 4, markerWidth: 7, markerHeight: 7, orient: "auto" },
+          svg("path", { d: "M0 0 L8 4 L0 8 z", class: "arrow" }),
+        ),
+      ),
     );
     for (const edge of layout.edges) {
-      graph.append(svg("polyline", { class: "edge", part: "edge", "data-from": edge.from, "data-to": edge.to, points: edge.points.map((point) => point.join(",")).join(" "), "marker-end": "url(#arrow)" }));
+      graph.append(
+        svg("polyline", {
+          class: "edge",
+          part: "edge",
+          "data-from": edge.from,
+          "data-to": edge.to,
+          points: edge.points.map((point) => point.join(",")).join(" "),
+          "marker-end": "url(#arrow)",
+        }),
+      );
     }
     for (const node of layout.nodes) {
       const step = byId.get(node.id);
@@ -134,7 +158,13 @@ export class PlanGraphElement extends RunViewElement {
       graph.append(
         svg(
           "g",
-          { class: "node", part: `node node-${status}`, "data-step": node.id, "data-status": status, ...(step.approval === undefined ? {} : { "data-approval": step.approval.status }) },
+          {
+            class: "node",
+            part: `node node-${status}`,
+            "data-step": node.id,
+            "data-status": status,
+            ...(step.approval === undefined ? {} : { "data-approval": step.approval.status }),
+          },
           svg("title", {}, detail === "" ? title : `${title}\n${detail}`),
           svg("rect", { x: node.x, y: node.y, width: node.width, height: node.height, rx: 6 }),
           svg("text", { x: node.x + 8, y: node.y + 18 }, fit(label, length)),

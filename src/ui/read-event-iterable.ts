@@ -23,7 +23,12 @@ import type { RuntimeEvent } from "../events/runtime-event.ts";
  * await readEventIterable(runtime.run("hi"), (event) => console.log(event.type), signal, true);
  * ```
  */
-export async function readEventIterable(events: AsyncIterable<RuntimeEvent>, onEvent: (event: RuntimeEvent) => void, signal: AbortSignal, keepOpen: boolean): Promise<void> {
+export async function readEventIterable(
+  events: AsyncIterable<RuntimeEvent>,
+  onEvent: (event: RuntimeEvent) => void,
+  signal: AbortSignal,
+  keepOpen: boolean,
+): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   let onAbort = (): void => {};
   const aborted = new Promise<never>((_resolve, reject) => {

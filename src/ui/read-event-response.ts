@@ -6,7 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
 import { describeHttpFailure } from "./describe-http-failure.ts";
-import { readRunEvents, type RunEventFormat } from "./read-run-events.ts";
+import { type RunEventFormat, readRunEvents } from "./read-run-events.ts";
 
 /**
  * Reads the events of a response or stream of SSE or JSONL. A response's
@@ -26,11 +26,24 @@ import { readRunEvents, type RunEventFormat } from "./read-run-events.ts";
  * await readEventResponse(await fetch("/v1/run", { method: "POST", body }), "auto", apply, signal);
  * ```
  */
-export async function readEventResponse(source: Response | ReadableStream<Uint8Array | string>, format: RunEventFormat, onEvent: (event: RuntimeEvent) => void, signal: AbortSignal): Promise<void> {
+export async function readEventResponse(
+  source: Response | ReadableStream<Uint8Array | string>,
+  format: RunEventFormat,
+  onEvent: (event: RuntimeEvent) => void,
+  signal: AbortSignal,
+): Promise<void> {
   if (source instanceof ReadableStream) return readRunEvents(source, format, { onEvent }, signal);
-  if (!source.ok) throw new PlankitError("invalid-options", await describeHttpFailure("GET", source.url || "the response", source));
+  if (!source.ok)
+    throw new PlankitError("invalid-options", await describeHttpFailure("GET", source.url || "the response", source));
   if (source.body === null) return;
   const type = source.headers.get("content-type") ?? "";
-  const chosen = format !== "auto" ? format : type.startsWith("text/event-stream") ? "sse" : /ndjson|jsonl|json-seq/u.test(type) ? "jsonl" : "auto";
+  const chosen =
+    format !== "auto"
+      ? format
+      : type.startsWith("text/event-stream")
+        ? "sse"
+        : /ndjson|jsonl|json-seq/u.test(type)
+          ? "jsonl"
+          : "auto";
   return readRunEvents(source.body, chosen, { onEvent }, signal);
 }

@@ -31,10 +31,17 @@ function parseEvent(text: string, where: string): RuntimeEvent {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new PlankitError("json-syntax", `${where} is not JSON: ${String(error)} (${JSON.stringify(text.slice(0, 80))})`, { cause: error });
+    throw new PlankitError(
+      "json-syntax",
+      `${where} is not JSON: ${String(error)} (${JSON.stringify(text.slice(0, 80))})`,
+      { cause: error },
+    );
   }
   if (typeof value !== "object" || value === null || typeof (value as { type?: unknown }).type !== "string") {
-    throw new PlankitError("json-syntax", `${where} is not a run event (an object with a string "type"): ${JSON.stringify(text.slice(0, 80))}`);
+    throw new PlankitError(
+      "json-syntax",
+      `${where} is not a run event (an object with a string "type"): ${JSON.stringify(text.slice(0, 80))}`,
+    );
   }
   return value as RuntimeEvent;
 }
@@ -69,7 +76,14 @@ export async function readRunEvents(
   let lineNumber = 0;
   let messageNumber = 0;
   const sse = createSseParser({
-    onMessage: (message) => handlers.onEvent(parseEvent(message.data, `Server-sent event ${++messageNumber}${message.id === undefined ? "" : ` (id ${message.id})`}`), message.id),
+    onMessage: (message) =>
+      handlers.onEvent(
+        parseEvent(
+          message.data,
+          `Server-sent event ${++messageNumber}${message.id === undefined ? "" : ` (id ${message.id})`}`,
+        ),
+        message.id,
+      ),
     ...(handlers.onRetry === undefined ? {} : { onRetry: handlers.onRetry }),
   });
   const jsonlLine = (text: string): void => {

@@ -19,7 +19,12 @@ p:empty { display: none; }
  * Parts: `reply` (the live region).
  */
 export class ReplyElement extends RunViewElement {
-  readonly #text = element("p", { part: "reply", "aria-live": "polite", "aria-atomic": "false", "aria-relevant": "additions text" });
+  readonly #text = element("p", {
+    part: "reply",
+    "aria-live": "polite",
+    "aria-atomic": "false",
+    "aria-relevant": "additions text",
+  });
   #shown = "";
 
   constructor() {

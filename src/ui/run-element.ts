@@ -18,7 +18,8 @@ plankit-plan-graph, plankit-steps, plankit-reply, plankit-approval { min-width: 
 `;
 
 /** The parts of the inner elements that `<plankit-run>` passes on, so `plankit-run::part(node)` works. */
-const innerParts = "graph, node, node-planned, node-running, node-retrying, node-succeeded, node-failed, node-skipped, edge, list, step, step-planned, step-running, step-retrying, step-succeeded, step-failed, step-skipped, status, arguments, note, card, heading, approval-step, reason, approve-button, deny-button, error, decided, reply";
+const innerParts =
+  "graph, node, node-planned, node-running, node-retrying, node-succeeded, node-failed, node-skipped, edge, list, step, step-planned, step-running, step-retrying, step-succeeded, step-failed, step-skipped, status, arguments, note, card, heading, approval-step, reason, approve-button, deny-button, error, decided, reply";
 
 /**
  * The status line of a run.
@@ -27,17 +28,28 @@ const innerParts = "graph, node, node-planned, node-running, node-retrying, node
  * @param connection - where reading stands.
  * @returns the words and their tone.
  */
-function describeRun(state: RunState | undefined, connection: RunConnection | undefined): { text: string; tone: string } {
-  if (connection?.status === "failed") return { text: `Could not read the run: ${connection.error?.message ?? "unknown error"}`, tone: "danger" };
-  if (state === undefined || state.status === "idle") return { text: connection?.status === "connecting" ? "Connecting…" : "Waiting for the run…", tone: "" };
+function describeRun(
+  state: RunState | undefined,
+  connection: RunConnection | undefined,
+): { text: string; tone: string } {
+  if (connection?.status === "failed")
+    return { text: `Could not read the run: ${connection.error?.message ?? "unknown error"}`, tone: "danger" };
+  if (state === undefined || state.status === "idle")
+    return { text: connection?.status === "connecting" ? "Connecting…" : "Waiting for the run…", tone: "" };
   const done = state.steps.filter((step) => step.status === "succeeded").length;
   const counts = `${done} of ${state.steps.length} steps done`;
   if (state.status === "running") {
     if (connection?.status === "reconnecting") return { text: `Reconnecting… ${counts}`, tone: "" };
-    return { text: state.awaitingApproval.length > 0 ? `Waiting for approval · ${counts}` : `Running · ${counts}`, tone: "" };
+    return {
+      text: state.awaitingApproval.length > 0 ? `Waiting for approval · ${counts}` : `Running · ${counts}`,
+      tone: "",
+    };
   }
   if (state.reason === "completed") return { text: `Completed · ${counts}`, tone: "success" };
-  return { text: `Ended: ${state.reason ?? "unknown"}${state.error === undefined ? "" : ` (${state.error.message})`} · ${counts}`, tone: "danger" };
+  return {
+    text: `Ended: ${state.reason ?? "unknown"}${state.error === undefined ? "" : ` (${state.error.message})`} · ${counts}`,
+    tone: "danger",
+  };
 }
 
 /**
@@ -62,7 +74,10 @@ export class RunElement extends RunViewElement {
 
   constructor() {
     super(styles);
-    this.root.append(element("header", { part: "header" }, element("div", {}, this.#query, this.#status), this.#stop), ...this.#views);
+    this.root.append(
+      element("header", { part: "header" }, element("div", {}, this.#query, this.#status), this.#stop),
+      ...this.#views,
+    );
     this.#stop.addEventListener("click", () => {
       this.#stop.disabled = true;
       this.#store?.stop().catch((error: unknown) => {
@@ -73,7 +88,11 @@ export class RunElement extends RunViewElement {
     });
   }
 
-  protected render(state: RunState | undefined, connection: RunConnection | undefined, store: RunStore | undefined): void {
+  protected render(
+    state: RunState | undefined,
+    connection: RunConnection | undefined,
+    store: RunStore | undefined,
+  ): void {
     if (store !== this.#store) {
       this.#store = store;
       for (const view of this.#views) view.store = store;

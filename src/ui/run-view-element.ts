@@ -122,7 +122,11 @@ export abstract class RunViewElement extends ElementBase {
    * @param connection - where reading stands.
    * @param store - the store.
    */
-  protected abstract render(state: RunState | undefined, connection: RunConnection | undefined, store: RunStore | undefined): void;
+  protected abstract render(
+    state: RunState | undefined,
+    connection: RunConnection | undefined,
+    store: RunStore | undefined,
+  ): void;
 }
 
 /**
@@ -133,7 +137,11 @@ export abstract class RunViewElement extends ElementBase {
  * @param children - text or nodes.
  * @returns the element.
  */
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string | undefined> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | undefined> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) if (value !== undefined) node.setAttribute(name, value);
   node.append(...children);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { RunState, StepState } from "../events/run-state.ts";
-import { stepArguments, stepName, stepNote, statusWords, toLine } from "./describe-step.ts";
+import { statusWords, stepArguments, stepName, stepNote, toLine } from "./describe-step.ts";
 import { element, RunViewElement } from "./run-view-element.ts";
 
 const styles = `

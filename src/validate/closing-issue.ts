@@ -22,14 +22,25 @@ import type { PlanStep } from "../plan/plan-step-schema.ts";
  * closingIssue(2, false, (index) => steps[index]); // { code: "no-reply", index: 1, stepId: "s2", … }
  * ```
  */
-export function closingIssue(count: number, sawReply: boolean, stepAt: (index: number) => PlanStep | undefined, maxSteps?: number): PlanIssue | undefined {
+export function closingIssue(
+  count: number,
+  sawReply: boolean,
+  stepAt: (index: number) => PlanStep | undefined,
+  maxSteps?: number,
+): PlanIssue | undefined {
   if (count === 0) return { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" };
   if (sawReply) return undefined;
   const index = Math.min(count, maxSteps ?? count) - 1;
   const path = `/steps/${index}`;
   const last = stepAt(index);
-  const detail = last === undefined ? "" : `; its last step "${last.id}" is ${last.type === "llm" ? "an" : "a"} ${last.type} step`;
-  const issue: PlanIssue = { code: "no-reply", index, path, message: `The plan does not end with a reply step${detail} (${path})` };
+  const detail =
+    last === undefined ? "" : `; its last step "${last.id}" is ${last.type === "llm" ? "an" : "a"} ${last.type} step`;
+  const issue: PlanIssue = {
+    code: "no-reply",
+    index,
+    path,
+    message: `The plan does not end with a reply step${detail} (${path})`,
+  };
   if (last !== undefined) issue.stepId = last.id;
   return issue;
 }

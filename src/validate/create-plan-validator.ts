@@ -5,10 +5,10 @@
  */
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
-import type { ValidatePlanOptions } from "./validate-plan.ts";
+import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { closingIssue } from "./closing-issue.ts";
-import { validateStep, type ValidateStepResult } from "./validate-step.ts";
+import type { ValidatePlanOptions } from "./validate-plan.ts";
+import { type ValidateStepResult, validateStep } from "./validate-step.ts";
 
 /** Options of {@link createPlanValidator}. */
 export interface PlanValidatorOptions extends ValidatePlanOptions {
@@ -82,10 +82,22 @@ export function createPlanValidator(tools: CatalogSource, options: PlanValidator
     steps,
     issues,
     push(raw, position = next) {
-      const result = validateStep(raw, { ...stepOptions, tools: catalog, steps, index: position, rejectedIds, ...(plannedIds === undefined ? {} : { plannedIds }) });
+      const result = validateStep(raw, {
+        ...stepOptions,
+        tools: catalog,
+        steps,
+        index: position,
+        rejectedIds,
+        ...(plannedIds === undefined ? {} : { plannedIds }),
+      });
       next = Math.max(next, position + 1);
       if (result.step !== undefined) stepAt.set(position, result.step);
-      if (result.step !== undefined && result.step.type === "reply" && !result.issues.some((issue) => issue.code === "too-many-steps")) sawReply = true;
+      if (
+        result.step !== undefined &&
+        result.step.type === "reply" &&
+        !result.issues.some((issue) => issue.code === "too-many-steps")
+      )
+        sawReply = true;
       if (result.step !== undefined && result.issues.length === 0) steps.push(result.step);
       else {
         const id = result.step?.id ?? result.issues.find((issue) => issue.stepId !== undefined)?.stepId;

@@ -44,12 +44,15 @@ export function outputPathProblem(root: JsonSchema, path: readonly string[]): Ou
       if (Array.isArray(branches) && branches.length > 0) {
         const problems = branches.map((branch: unknown) => walk(branch, depth, guard + 1));
         if (problems.some((problem) => problem === undefined)) return undefined;
-        return problems.reduce((deepest, problem) => ((problem?.depth ?? -1) > (deepest?.depth ?? -1) ? problem : deepest));
+        return problems.reduce((deepest, problem) =>
+          (problem?.depth ?? -1) > (deepest?.depth ?? -1) ? problem : deepest,
+        );
       }
     }
     const segment = path[depth] ?? "";
     const properties = isSchemaObject(node["properties"]) ? node["properties"] : undefined;
-    if (properties !== undefined && Object.hasOwn(properties, segment)) return walk(properties[segment], depth + 1, guard);
+    if (properties !== undefined && Object.hasOwn(properties, segment))
+      return walk(properties[segment], depth + 1, guard);
     const patterns = isSchemaObject(node["patternProperties"]) ? node["patternProperties"] : undefined;
     if (patterns !== undefined) {
       for (const [pattern, schema] of Object.entries(patterns)) {
@@ -69,11 +72,16 @@ export function outputPathProblem(root: JsonSchema, path: readonly string[]): Ou
     if (/^\d+$/u.test(segment) && (types.includes("array") || items !== undefined || prefixItems !== undefined)) {
       const index = Number(segment);
       if (Array.isArray(prefixItems) && index < prefixItems.length) return walk(prefixItems[index], depth + 1, guard);
-      if (Array.isArray(items)) return index < items.length ? walk(items[index], depth + 1, guard) : walk(node["additionalItems"], depth + 1, guard);
+      if (Array.isArray(items))
+        return index < items.length
+          ? walk(items[index], depth + 1, guard)
+          : walk(node["additionalItems"], depth + 1, guard);
       return walk(items, depth + 1, guard);
     }
-    if (properties !== undefined || additional === false) return { depth, available: properties === undefined ? [] : Object.keys(properties) };
-    if (types.length > 0 && types.every((type) => primitiveTypes.has(String(type)) || type === "array")) return { depth, available: [] };
+    if (properties !== undefined || additional === false)
+      return { depth, available: properties === undefined ? [] : Object.keys(properties) };
+    if (types.length > 0 && types.every((type) => primitiveTypes.has(String(type)) || type === "array"))
+      return { depth, available: [] };
     return undefined;
   };
   return walk(root, 0, 0);

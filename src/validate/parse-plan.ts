@@ -6,7 +6,7 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import type { CatalogSource } from "../tools/compile-catalog.ts";
-import { validatePlan, type ValidatePlanOptions } from "./validate-plan.ts";
+import { type ValidatePlanOptions, validatePlan } from "./validate-plan.ts";
 
 /**
  * Like `validatePlan`, but returns the steps only when the whole plan is
@@ -27,6 +27,9 @@ export function parsePlan(raw: unknown, tools: CatalogSource, options: ValidateP
   const { steps, issues } = validatePlan(raw, tools, options);
   const first = issues[0];
   if (first === undefined) return steps;
-  const message = issues.length === 1 ? first.message : `${issues.length} problems in the plan:\n- ${issues.map((issue) => issue.message).join("\n- ")}`;
+  const message =
+    issues.length === 1
+      ? first.message
+      : `${issues.length} problems in the plan:\n- ${issues.map((issue) => issue.message).join("\n- ")}`;
   throw new PlankitError(first.code, message, { cause: { issues } });
 }

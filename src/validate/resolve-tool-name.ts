@@ -43,7 +43,11 @@ function fold(name: string): string {
  * resolveToolName("a_b", ["a.b", "a-b"]);                           // { kind: "ambiguous", names: ["a.b", "a-b"] }
  * ```
  */
-export function resolveToolName(name: string, registered: readonly string[], has: (name: string) => boolean = (candidate) => registered.includes(candidate)): ToolNameResolution {
+export function resolveToolName(
+  name: string,
+  registered: readonly string[],
+  has: (name: string) => boolean = (candidate) => registered.includes(candidate),
+): ToolNameResolution {
   if (has(name)) return { kind: "found", name };
   const folded = fold(name);
   const names = registered.filter((candidate) => fold(candidate) === folded);

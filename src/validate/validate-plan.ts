@@ -7,7 +7,7 @@ import { readPlanEntries } from "../plan/normalize-plan.ts";
 import type { NormalizeStepOptions } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
+import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { createPlanValidator } from "./create-plan-validator.ts";
 
 /** Options of {@link validatePlan}. */
@@ -56,7 +56,11 @@ export interface ValidatePlanResult {
  * // issues[0]: { code: "missing-argument", index: 0, stepId: "s1", path: "/steps/0/arguments/query", … }
  * ```
  */
-export function validatePlan(raw: unknown, tools: CatalogSource, options: ValidatePlanOptions = {}): ValidatePlanResult {
+export function validatePlan(
+  raw: unknown,
+  tools: CatalogSource,
+  options: ValidatePlanOptions = {},
+): ValidatePlanResult {
   const catalog = compileCatalog(tools);
   const read = readPlanEntries(raw, { ...options, parameterNames: (name) => catalog.parameterNames(name) });
   const plannedIds = new Map<string, number>();
@@ -70,8 +74,14 @@ export function validatePlan(raw: unknown, tools: CatalogSource, options: Valida
   }
   // A plan that could not be read at all has its reading issue, not an empty-plan one on top.
   const closing = read.count === 0 && read.issues.length > 0 ? [] : validator.end(read.count);
-  const stepIssues = [...read.issues.filter((issue) => issue.index >= 0), ...validator.issues.filter((issue) => !closing.includes(issue))];
+  const stepIssues = [
+    ...read.issues.filter((issue) => issue.index >= 0),
+    ...validator.issues.filter((issue) => !closing.includes(issue)),
+  ];
   // Step issues in plan order (stable: reading issues before validation issues at the same place), then plan-level ones.
   stepIssues.sort((a, b) => a.index - b.index);
-  return { steps: [...validator.steps], issues: [...stepIssues, ...read.issues.filter((issue) => issue.index < 0), ...closing] };
+  return {
+    steps: [...validator.steps],
+    issues: [...stepIssues, ...read.issues.filter((issue) => issue.index < 0), ...closing],
+  };
 }

@@ -3,14 +3,15 @@
  *
  * @module
  */
-import { describeValue } from "../shared/describe-value.ts";
-import { findReferences, type FoundReference } from "../plan/find-references.ts";
-import { normalizeStep, type NormalizeStepOptions } from "../plan/normalize-step.ts";
+
+import { type FoundReference, findReferences } from "../plan/find-references.ts";
+import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
-import { compileCatalog, type CatalogSource } from "../tools/compile-catalog.ts";
 import { closestName } from "../shared/closest-name.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
 import { resolveToolName } from "./resolve-tool-name.ts";
 
@@ -64,7 +65,11 @@ const indexes = new WeakMap<readonly PlanStep[], StepIndex>();
  */
 function indexOf(steps: readonly PlanStep[]): StepIndex {
   let index = indexes.get(steps);
-  if (index === undefined || index.length > steps.length || (index.length > 0 && steps[index.length - 1] !== index.last)) {
+  if (
+    index === undefined ||
+    index.length > steps.length ||
+    (index.length > 0 && steps[index.length - 1] !== index.last)
+  ) {
     index = { length: 0, last: undefined, byId: new Map(), reply: undefined };
     indexes.set(steps, index);
   }
@@ -116,7 +121,11 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   const catalog = compileCatalog(context.tools);
   let ambiguous: string[] | undefined;
   if (step.type === "tool") {
-    const resolution = resolveToolName(step.name, catalog.tools.map((tool) => tool.name), (name) => catalog.get(name) !== undefined);
+    const resolution = resolveToolName(
+      step.name,
+      catalog.tools.map((tool) => tool.name),
+      (name) => catalog.get(name) !== undefined,
+    );
     if (resolution.kind === "found" && resolution.name !== step.name) step = { ...step, name: resolution.name };
     else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
   }
@@ -127,12 +136,20 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
-    report("too-many-steps", pointer, `${label} exceeds the limit of ${context.maxSteps} step${context.maxSteps === 1 ? "" : "s"}`);
+    report(
+      "too-many-steps",
+      pointer,
+      `${label} exceeds the limit of ${context.maxSteps} step${context.maxSteps === 1 ? "" : "s"}`,
+    );
     return { step, issues };
   }
   const earlier = indexOf(context.steps);
   if (earlier.reply !== undefined) {
-    report("invalid-step", pointer, `${label} comes after the reply step "${earlier.reply.id}"; the reply must be the last step`);
+    report(
+      "invalid-step",
+      pointer,
+      `${label} comes after the reply step "${earlier.reply.id}"; the reply must be the last step`,
+    );
   }
   if (earlier.byId.has(step.id) || context.rejectedIds?.has(step.id)) {
     report("duplicate-id", `${pointer}/id`, `${label} reuses the id of an earlier step`);
@@ -149,16 +166,17 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
         ambiguous !== undefined
           ? `; it matches several tools: ${ambiguous.map((name) => `"${name}"`).join(", ")}`
           : suggestion !== undefined
-          ? `; did you mean "${suggestion}"?`
-          : names.length === 0
-            ? "; the catalog is empty"
-            : `; available: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""}`;
+            ? `; did you mean "${suggestion}"?`
+            : names.length === 0
+              ? "; the catalog is empty"
+              : `; available: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""}`;
       report("unknown-tool", `${pointer}/name`, `${label} uses unknown tool ${describeValue(step.name)}${hint}`);
     } else {
       const base = `${pointer}/arguments`;
       const exact = new Set<string>();
       const embedded = new Set<string>();
-      for (const reference of references) (reference.exact ? exact : embedded).add(reference.pointer.slice(base.length));
+      for (const reference of references)
+        (reference.exact ? exact : embedded).add(reference.pointer.slice(base.length));
       for (const problem of catalog.checkArguments(step.name, step.arguments, { exact, embedded })) {
         report(problem.code, `${base}${problem.pointer}`, `${label} (tool "${step.name}"): ${problem.text}`);
       }
@@ -177,7 +195,11 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
     if (target !== undefined) return target;
     const later = context.plannedIds?.get(id);
     if (later !== undefined && later > position) {
-      report("forward-reference", path, `${label} ${describe} step "${id}", which comes later; a step may only use steps before it`);
+      report(
+        "forward-reference",
+        path,
+        `${label} ${describe} step "${id}", which comes later; a step may only use steps before it`,
+      );
     } else if (context.rejectedIds?.has(id) || later !== undefined) {
       report("unknown-reference", path, `${label} ${describe} step "${id}", which is invalid`);
     } else {

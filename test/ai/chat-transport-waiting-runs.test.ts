@@ -3,9 +3,9 @@
  * it on each render: the run that waits for approval answers is found by
  * runtime and chat, continued once, and let go when it ends or waits too long.
  */
-import { lastAssistantMessageIsCompleteWithApprovalResponses, type ChatTransport, type UIMessage } from "ai";
+import { type ChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { createChatTransport, type ChatTransportOptions } from "../../src/ai.ts";
+import { type ChatTransportOptions, createChatTransport } from "../../src/ai.ts";
 import { AgentRuntime, noOpReflector, PlankitError, type RunHandle, type RuntimeClock } from "../../src/index.ts";
 import { createFakePlanner, reply, tool } from "../runtime/fake-planner.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
@@ -15,7 +15,13 @@ import { TestChat, until } from "./test-chat.ts";
 function createRuntime(options: { approvalTimeoutMs?: number } = {}) {
   const { registry, calls } = createTestRegistry();
   const runs: RunHandle[] = [];
-  const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "tokyo" }), tool("s2", "send", { to: "ann", text: "{{s1.value}}" }), reply("s3", "sent {{s2.sent}}")] });
+  const planner = createFakePlanner({
+    steps: [
+      tool("s1", "lookup", { q: "tokyo" }),
+      tool("s2", "send", { to: "ann", text: "{{s1.value}}" }),
+      reply("s3", "sent {{s2.sent}}"),
+    ],
+  });
   const runtime = new AgentRuntime({
     planner,
     registry,
@@ -40,7 +46,10 @@ function createRuntime(options: { approvalTimeoutMs?: number } = {}) {
  * A transport that, like `useChat` with `transport: createChatTransport(runtime)`
  * written in the component, makes a new transport for every request.
  */
-function transportPerRender(runtime: ReturnType<typeof createRuntime>["runtime"], options?: ChatTransportOptions): ChatTransport<UIMessage> & { made: number } {
+function transportPerRender(
+  runtime: ReturnType<typeof createRuntime>["runtime"],
+  options?: ChatTransportOptions,
+): ChatTransport<UIMessage> & { made: number } {
   const transport = {
     made: 0,
     sendMessages: (request: Parameters<ChatTransport<UIMessage>["sendMessages"]>[0]) => {
@@ -75,7 +84,12 @@ function createManualClock(): RuntimeClock & { pending(): number; fire(): void; 
 function requestedApproval(chat: TestChat, stepId: string): string {
   const part = chat.all
     .at(-1)
-    ?.parts.find((candidate) => candidate.type === "dynamic-tool" && candidate.toolCallId === stepId && candidate.state === "approval-requested") as { approval: { id: string } } | undefined;
+    ?.parts.find(
+      (candidate) =>
+        candidate.type === "dynamic-tool" &&
+        candidate.toolCallId === stepId &&
+        candidate.state === "approval-requested",
+    ) as { approval: { id: string } } | undefined;
   expect(part).toBeDefined();
   return part?.approval.id ?? "";
 }
@@ -84,7 +98,11 @@ describe("createChatTransport made on every render", () => {
   it("continues the waiting run: the approved step runs once, the read-only step is not run again, and the run ends", async () => {
     const { runtime, runs, calls } = createRuntime();
     const transport = transportPerRender(runtime);
-    const chat = new TestChat({ id: "chat_1", transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport,
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(calls.map((call) => call.name)).toEqual(["lookup"]);
@@ -114,8 +132,15 @@ describe("createChatTransport made on every render", () => {
     await chat.addToolApprovalResponse({ id: requestedApproval(chat, "s2"), approved: true });
     const answered = structuredClone(chat.all);
 
-    const request = { trigger: "submit-message" as const, messageId: answered[1]?.id, messages: answered, abortSignal: undefined };
-    const elsewhere = await createChatTransport(runtime).sendMessages({ ...request, chatId: "chat_2" }).catch((error: unknown) => error);
+    const request = {
+      trigger: "submit-message" as const,
+      messageId: answered[1]?.id,
+      messages: answered,
+      abortSignal: undefined,
+    };
+    const elsewhere = await createChatTransport(runtime)
+      .sendMessages({ ...request, chatId: "chat_2" })
+      .catch((error: unknown) => error);
     expect(PlankitError.isInstance(elsewhere) && elsewhere.code).toBe("invalid-approval");
     expect((elsewhere as Error).message).toBe(
       'Chat "chat_2" answered approval requests of message "run_1", but no run waits for them any more (it ended, was stopped, or waited too long); send the request again',
@@ -133,7 +158,11 @@ describe("createChatTransport made on every render", () => {
   it("aborts a run nobody answered within maxApprovalWaitMs, and refuses later answers instead of running the plan again", async () => {
     const { runtime, runs, calls } = createRuntime();
     const clock = createManualClock();
-    const chat = new TestChat({ id: "chat_1", transport: transportPerRender(runtime, { maxApprovalWaitMs: 60_000, clock }), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport: transportPerRender(runtime, { maxApprovalWaitMs: 60_000, clock }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(clock.pending()).toBe(1);
@@ -154,7 +183,11 @@ describe("createChatTransport made on every render", () => {
   it("lets go of a run the runtime's approvalTimeoutMs ends, with no timer of its own", async () => {
     const { runtime, runs, calls } = createRuntime({ approvalTimeoutMs: 30 });
     const clock = createManualClock();
-    const chat = new TestChat({ id: "chat_1", transport: transportPerRender(runtime, { clock }), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport: transportPerRender(runtime, { clock }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     const approvalId = requestedApproval(chat, "s2");
@@ -172,7 +205,10 @@ describe("createChatTransport made on every render", () => {
   it("clears its timer when the waiting run ends by itself", async () => {
     const { runtime, runs } = createRuntime({ approvalTimeoutMs: 30 });
     const clock = createManualClock();
-    const chat = new TestChat({ id: "chat_1", transport: createChatTransport(runtime, { maxApprovalWaitMs: 60_000, clock }) });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport: createChatTransport(runtime, { maxApprovalWaitMs: 60_000, clock }),
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(clock.pending()).toBe(1);
@@ -183,7 +219,11 @@ describe("createChatTransport made on every render", () => {
   it("clears its timer when the waiting run is continued, and aborts it when the message is regenerated", async () => {
     const { runtime, runs } = createRuntime();
     const clock = createManualClock();
-    const chat = new TestChat({ id: "chat_1", transport: transportPerRender(runtime, { clock }), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport: transportPerRender(runtime, { clock }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(clock.pending()).toBe(1);
@@ -217,9 +257,14 @@ describe("createChatTransport made on every render", () => {
       })();
       expect(PlankitError.isInstance(error) && error.code).toBe("invalid-options");
     }
-    expect(() => createChatTransport(runtime, { maxApprovalWaitMs: 0 })).toThrow("Option maxApprovalWaitMs must be a number of at least 1, got 0");
+    expect(() => createChatTransport(runtime, { maxApprovalWaitMs: 0 })).toThrow(
+      "Option maxApprovalWaitMs must be a number of at least 1, got 0",
+    );
     const clock = createManualClock();
-    const chat = new TestChat({ id: "chat_1", transport: createChatTransport(runtime, { maxApprovalWaitMs: 1e12, clock }) });
+    const chat = new TestChat({
+      id: "chat_1",
+      transport: createChatTransport(runtime, { maxApprovalWaitMs: 1e12, clock }),
+    });
     await chat.sendMessage({ text: "mail ann the weather" });
     await until(() => chat.current === "ready");
     expect(clock.delays).toEqual([2_147_483_647]);

@@ -3,7 +3,8 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { EagerAgent } from "../../src/ai.ts";
 
-type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -14,16 +15,34 @@ const usage = {
 function createProvider(log: string[]): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doStream: async ({ prompt }) => {
-      const results = prompt.flatMap((message) => (message.role === "tool" ? message.content.flatMap((part) => (part.type === "tool-result" && part.output.type === "json" ? [part.output.value] : [])) : []));
+      const results = prompt.flatMap((message) =>
+        message.role === "tool"
+          ? message.content.flatMap((part) =>
+              part.type === "tool-result" && part.output.type === "json" ? [part.output.value] : [],
+            )
+          : [],
+      );
       const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if (results.length === 0) {
-        for (const [id, city] of [["call_1", "Paris"], ["call_2", "Tokyo"]] as const) {
-          parts.push({ type: "tool-input-start", id, toolName: "weather" }, { type: "tool-input-delta", id, delta: `{"city":"${city}"}` }, { type: "tool-input-end", id });
+        for (const [id, city] of [
+          ["call_1", "Paris"],
+          ["call_2", "Tokyo"],
+        ] as const) {
+          parts.push(
+            { type: "tool-input-start", id, toolName: "weather" },
+            { type: "tool-input-delta", id, delta: `{"city":"${city}"}` },
+            { type: "tool-input-end", id },
+          );
         }
         parts.push({ type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage });
       } else {
         const text = results.map((result) => JSON.stringify(result)).join(" / ");
-        parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage });
+        parts.push(
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: text },
+          { type: "text-end", id: "t" },
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+        );
       }
       // One part every few milliseconds, as a provider streams them.
       const stream = new ReadableStream<StreamPart>({
@@ -48,7 +67,11 @@ function createAgent(log: string[], readOnly: boolean): EagerAgent {
     tools: {
       weather: tool({
         description: "The weather in a city",
-        inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+        inputSchema: jsonSchema<{ city: string }>({
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+        }),
         execute: async ({ city }) => {
           log.push(`tool ${city}`);
           return { city, celsius: city.length * 3 };
@@ -77,7 +100,9 @@ describe("EagerAgent", () => {
 
   it("streams the run as AI SDK UI messages with the tool calls and the answer", async () => {
     const log: string[] = [];
-    const stream = createAgent(log, true).stream({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Paris and Tokyo?" }] }] });
+    const stream = createAgent(log, true).stream({
+      messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Paris and Tokyo?" }] }],
+    });
     let last: UIMessage | undefined;
     for await (const message of readUIMessageStream({ stream: stream.toUIMessageStream() })) last = message;
     const tools = last?.parts.filter((part) => part.type === "dynamic-tool") ?? [];
@@ -85,7 +110,10 @@ describe("EagerAgent", () => {
       ["weather", "output-available"],
       ["weather", "output-available"],
     ]);
-    const text = last?.parts.filter((part) => part.type === "text").map((part) => (part.type === "text" ? part.text : "")).join("");
+    const text = last?.parts
+      .filter((part) => part.type === "text")
+      .map((part) => (part.type === "text" ? part.text : ""))
+      .join("");
     expect(text).toContain('"celsius":15');
   });
 

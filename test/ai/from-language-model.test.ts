@@ -3,10 +3,11 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai.ts";
 import { LLMPlanner, type PlanModelPart } from "../../src/index.ts";
-import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
+import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 
-type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 type UnifiedFinish = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "interrupted" | "other";
 
 const usage = {
@@ -15,7 +16,10 @@ const usage = {
 };
 
 function textParts(deltas: readonly string[], finish: UnifiedFinish | null = "stop"): StreamPart[] {
-  const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t1" }];
+  const parts: StreamPart[] = [
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t1" },
+  ];
   for (const delta of deltas) parts.push({ type: "text-delta", id: "t1", delta });
   parts.push({ type: "text-end", id: "t1" });
   if (finish !== null) parts.push({ type: "finish", finishReason: { unified: finish, raw: finish }, usage });
@@ -23,7 +27,9 @@ function textParts(deltas: readonly string[], finish: UnifiedFinish | null = "st
 }
 
 function mockModel(parts: StreamPart[]): MockLanguageModelV4 {
-  return new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream<StreamPart>(parts) }) });
+  return new MockLanguageModelV4({
+    doStream: async () => ({ stream: convertArrayToReadableStream<StreamPart>(parts) }),
+  });
 }
 
 async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPart[]> {
@@ -31,7 +37,6 @@ async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPa
   for await (const part of parts) collected.push(part);
   return collected;
 }
-
 
 describe("fromLanguageModel", () => {
   it("maps text deltas, the finish reason and usage", async () => {
@@ -47,7 +52,9 @@ describe("fromLanguageModel", () => {
 
   it("sends the system prompt as instructions, the prompt as the user message, and the call settings", async () => {
     const model = mockModel(textParts(["ok"]));
-    await collect(fromLanguageModel(model, { temperature: 0, maxOutputTokens: 500 }).stream({ system: "rules", prompt: "hello" }));
+    await collect(
+      fromLanguageModel(model, { temperature: 0, maxOutputTokens: 500 }).stream({ system: "rules", prompt: "hello" }),
+    );
     const call = model.doStreamCalls[0];
     expect(call?.prompt).toEqual([
       { role: "system", content: "rules" },
@@ -58,7 +65,15 @@ describe("fromLanguageModel", () => {
   });
 
   it("maps every AI SDK finish reason onto the plan model's", async () => {
-    const reasons: UnifiedFinish[] = ["stop", "length", "content-filter", "error", "tool-calls", "interrupted", "other"];
+    const reasons: UnifiedFinish[] = [
+      "stop",
+      "length",
+      "content-filter",
+      "error",
+      "tool-calls",
+      "interrupted",
+      "other",
+    ];
     const mapped = [];
     for (const reason of reasons) {
       const parts = await collect(fromLanguageModel(mockModel(textParts(["x"], reason))).stream({ prompt: "p" }));
@@ -86,12 +101,18 @@ describe("fromLanguageModel", () => {
         prompt: "5! and the weather in Paris",
         tools: [
           { name: "math.factorial", description: "n!", inputSchema: schema },
-          { name: "weather", description: "Weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } },
+          {
+            name: "weather",
+            description: "Weather",
+            inputSchema: { type: "object", properties: { city: { type: "string" } } },
+          },
         ],
       }),
     );
     const offered = model.doStreamCalls[0]?.tools ?? [];
-    expect(offered.map((tool) => (tool.type === "function" ? [tool.name, tool.description, tool.inputSchema] : tool.type))).toEqual([
+    expect(
+      offered.map((tool) => (tool.type === "function" ? [tool.name, tool.description, tool.inputSchema] : tool.type)),
+    ).toEqual([
       ["math_factorial", "n!", schema],
       ["weather", "Weather", { type: "object", properties: { city: { type: "string" } } }],
     ]);
@@ -114,23 +135,57 @@ describe("fromLanguageModel", () => {
         prompt: "5!?",
         tools: [{ name: "math.factorial", description: "n!", inputSchema: { type: "object" } }],
         messages: [
-          { role: "assistant", text: "", toolCalls: [{ callId: "c1", toolName: "math.factorial", input: { number: 5 } }] },
+          {
+            role: "assistant",
+            text: "",
+            toolCalls: [{ callId: "c1", toolName: "math.factorial", input: { number: 5 } }],
+          },
           { role: "tool", results: [{ callId: "c1", toolName: "math.factorial", output: { value: 120 } }] },
-          { role: "assistant", text: "Again.", toolCalls: [{ callId: "c2", toolName: "math.factorial", input: { number: -1 } }] },
-          { role: "tool", results: [{ callId: "c2", toolName: "math.factorial", output: "Failed: negative", isError: true }] },
+          {
+            role: "assistant",
+            text: "Again.",
+            toolCalls: [{ callId: "c2", toolName: "math.factorial", input: { number: -1 } }],
+          },
+          {
+            role: "tool",
+            results: [{ callId: "c2", toolName: "math.factorial", output: "Failed: negative", isError: true }],
+          },
         ],
       }),
     );
     const prompt = model.doStreamCalls[0]?.prompt ?? [];
     expect(prompt.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool"]);
-    expect(prompt[2]).toMatchObject({ role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "math_factorial", input: { number: 5 } }] });
-    expect(prompt[3]).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "math_factorial", output: { type: "json", value: { value: 120 } } }] });
-    expect(prompt[4]).toMatchObject({ content: [{ type: "text", text: "Again." }, { type: "tool-call", toolCallId: "c2" }] });
-    expect(prompt[5]).toMatchObject({ content: [{ type: "tool-result", output: { type: "error-text", value: "Failed: negative" } }] });
+    expect(prompt[2]).toMatchObject({
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: "c1", toolName: "math_factorial", input: { number: 5 } }],
+    });
+    expect(prompt[3]).toMatchObject({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "math_factorial",
+          output: { type: "json", value: { value: 120 } },
+        },
+      ],
+    });
+    expect(prompt[4]).toMatchObject({
+      content: [
+        { type: "text", text: "Again." },
+        { type: "tool-call", toolCallId: "c2" },
+      ],
+    });
+    expect(prompt[5]).toMatchObject({
+      content: [{ type: "tool-result", output: { type: "error-text", value: "Failed: negative" } }],
+    });
   });
 
   it("throws a stream error part as model-error", async () => {
-    const parts: StreamPart[] = [...textParts(["partial"], null), { type: "error", error: new Error("upstream overloaded") }];
+    const parts: StreamPart[] = [
+      ...textParts(["partial"], null),
+      { type: "error", error: new Error("upstream overloaded") },
+    ];
     const seen: PlanModelPart[] = [];
     const error = await failure(
       (async () => {
@@ -165,7 +220,8 @@ describe("fromLanguageModel", () => {
     const deltas = answer.match(/.{1,7}/gsu) ?? [];
     const planner = new LLMPlanner({ model: fromLanguageModel(mockModel(textParts(deltas))) });
     const events = [];
-    for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: exampleTools })) events.push(event);
+    for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: exampleTools }))
+      events.push(event);
     const done = events.at(-1);
     expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
     expect(done?.type === "done" && done.usage).toEqual({ modelCalls: 1, inputTokens: 120, outputTokens: 30 });
@@ -177,15 +233,23 @@ describe("fromLanguageModel", () => {
     const thought = `The user wants surveys. Draft: ${JSON.stringify([examplePlan[0], { type: "tool", name: "calculator", arguments: { expr: "1/0" } }])} — no, keep it simple.\n</think>\n\n`;
     const deltas = `${thought}${JSON.stringify(examplePlan)}`.match(/.{1,5}/gsu) ?? [];
     const plan = async (startWithReasoning: boolean): Promise<unknown[]> => {
-      const model = wrapLanguageModel({ model: mockModel(textParts(deltas)), middleware: extractReasoningMiddleware({ tagName: "think", startWithReasoning }) });
+      const model = wrapLanguageModel({
+        model: mockModel(textParts(deltas)),
+        middleware: extractReasoningMiddleware({ tagName: "think", startWithReasoning }),
+      });
       const planner = new LLMPlanner({ model: fromLanguageModel(model) });
       const steps: unknown[] = [];
       for await (const event of planner.stream({ query: "arXiv surveys and 21*2+5", tools: exampleTools })) {
-        if (event.type === "step") steps.push(event.step.type === "tool" ? [event.step.name, event.step.arguments] : event.step.type);
+        if (event.type === "step")
+          steps.push(event.step.type === "tool" ? [event.step.name, event.step.arguments] : event.step.type);
       }
       return steps;
     };
-    expect(await plan(true)).toEqual([["arxiv_search", examplePlan[0]!.arguments], ["calculator", { expr: "21*2+5" }], "reply"]);
+    expect(await plan(true)).toEqual([
+      ["arxiv_search", examplePlan[0]!.arguments],
+      ["calculator", { expr: "21*2+5" }],
+      "reply",
+    ]);
     // Without it the drafted calls are read as steps too: the reason for the middleware.
     expect((await plan(false)).filter((step) => Array.isArray(step) && step[0] === "calculator")).toHaveLength(2);
   });

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { jsonSchema, tool, type LanguageModel } from "ai";
+import { jsonSchema, type LanguageModel, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EagerAgent, fromLanguageModel } from "../../src/ai.ts";
 import { LLMPlanner, type PlannerEvent } from "../../src/index.ts";
@@ -12,14 +12,14 @@ import {
   chatEnd,
   chatText,
   createGate,
+  type Frame,
+  type OpenAIStreamServer,
   responsesCall,
   responsesCompleted,
   responsesCreated,
   responsesText,
-  startOpenAIStreamServer,
-  type Frame,
-  type OpenAIStreamServer,
   type ScriptedCall,
+  startOpenAIStreamServer,
 } from "./openai-stream-server.ts";
 
 // The real @ai-sdk/openai (Chat Completions and Responses) and @ai-sdk/openai-compatible providers, over HTTP, against
@@ -39,7 +39,8 @@ afterAll(async () => {
 
 const providers: Record<string, () => LanguageModel> = {
   "@ai-sdk/openai chat": () => createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model"),
-  "@ai-sdk/openai-compatible": () => createOpenAICompatible({ name: "local", baseURL: server.baseURL, apiKey: "sk-local" }).chatModel("local-model"),
+  "@ai-sdk/openai-compatible": () =>
+    createOpenAICompatible({ name: "local", baseURL: server.baseURL, apiKey: "sk-local" }).chatModel("local-model"),
 };
 
 /** A frame that logs when the server gets to it. */
@@ -75,7 +76,12 @@ function interleaved(calls: readonly ScriptedCall[], size: number): string[] {
 function weatherTool(log: string[], started: () => void = () => {}) {
   return tool({
     description: "The weather in a city",
-    inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }),
+    inputSchema: jsonSchema<{ city: string }>({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+      additionalProperties: false,
+    }),
     execute: async ({ city }) => {
       log.push(`weather ${city}`);
       started();
@@ -87,7 +93,12 @@ function weatherTool(log: string[], started: () => void = () => {}) {
 function sendTool(log: string[]) {
   return tool({
     description: "Send a message",
-    inputSchema: jsonSchema<{ to: string }>({ type: "object", properties: { to: { type: "string" } }, required: ["to"], additionalProperties: false }),
+    inputSchema: jsonSchema<{ to: string }>({
+      type: "object",
+      properties: { to: { type: "string" } },
+      required: ["to"],
+      additionalProperties: false,
+    }),
     execute: async ({ to }) => {
       log.push(`send ${to}`);
       return { sent: true };
@@ -120,7 +131,12 @@ describe.each(Object.keys(providers))("native calls through %s over HTTP", (name
         log.push("step");
         gate.open();
       }
-      expect({ split, openedByTest: gate.openedByTest, log, steps }).toEqual({ split, openedByTest: true, log: ["step", "finish"], steps: [{ expr: "21*2+5" }] });
+      expect({ split, openedByTest: gate.openedByTest, log, steps }).toEqual({
+        split,
+        openedByTest: true,
+        log: ["step", "finish"],
+        steps: [{ expr: "21*2+5" }],
+      });
     }
   });
 
@@ -128,7 +144,11 @@ describe.each(Object.keys(providers))("native calls through %s over HTTP", (name
     const log: string[] = [];
     const gate = createGate();
     const cities = ["Paris", "Tokyo", "Lagos"];
-    const calls: ScriptedCall[] = cities.map((city, index) => ({ id: `call_${index}`, name: "weather", arguments: JSON.stringify({ city }) }));
+    const calls: ScriptedCall[] = cities.map((city, index) => ({
+      id: `call_${index}`,
+      name: "weather",
+      arguments: JSON.stringify({ city }),
+    }));
     calls.push({ id: "call_3", name: "send", arguments: '{"to":"ops"}' });
     server.respond = (request) =>
       (request.body["messages"] as unknown[]).length > 2
@@ -173,28 +193,51 @@ describe.each(Object.keys(providers))("native calls through %s over HTTP", (name
             mark(log, "finish"),
             ...chatEnd("tool_calls"),
           ];
-    const agent = new EagerAgent({ model: model(), tools: { weather: weatherTool(log), send: sendTool(log) }, annotations: { weather: { readOnlyHint: true } } });
+    const agent = new EagerAgent({
+      model: model(),
+      tools: { weather: weatherTool(log), send: sendTool(log) },
+      annotations: { weather: { readOnlyHint: true } },
+    });
     const { text, state } = await agent.generate({ prompt: "Weather in Oslo, then tell ops" });
     expect(log).toEqual(["weather Oslo", "finish"]);
     expect(text).toBe("I could not send it.");
     expect(state.issues.map((issue) => issue.code)).toContain("invalid-argument");
-    const told = (server.requests.at(-1)?.body["messages"] as { role: string; tool_call_id?: string; content?: string }[]).find((message) => message.tool_call_id === "call_s");
+    const told = (
+      server.requests.at(-1)?.body["messages"] as { role: string; tool_call_id?: string; content?: string }[]
+    ).find((message) => message.tool_call_id === "call_s");
     expect(told?.content).toContain("differ from its final arguments");
   });
 });
 
 describe("native calls through @ai-sdk/openai responses over HTTP", () => {
-  const responses = (): LanguageModel => createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).responses("local-model");
+  const responses = (): LanguageModel =>
+    createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).responses("local-model");
 
   it("starts each call from its argument deltas, before the provider ends it", async () => {
     const log: string[] = [];
     const gate = createGate();
-    const first = responsesCall(0, { id: "call_a", name: "weather", arguments: '{"city":"Paris"}' }, ['{"ci', 'ty":"Pa', 'ris"}']);
-    const second = responsesCall(1, { id: "call_b", name: "weather", arguments: '{"city":"Lima"}' }, ['{"city":', '"Lima"}']);
+    const first = responsesCall(0, { id: "call_a", name: "weather", arguments: '{"city":"Paris"}' }, [
+      '{"ci',
+      'ty":"Pa',
+      'ris"}',
+    ]);
+    const second = responsesCall(1, { id: "call_b", name: "weather", arguments: '{"city":"Lima"}' }, [
+      '{"city":',
+      '"Lima"}',
+    ]);
     server.respond = (request) =>
       request.body["input"] !== undefined && JSON.stringify(request.body["input"]).includes("function_call_output")
         ? responsesText("Paris and Lima.")
-        : [responsesCreated(), ...first.head, ...second.head, gate.frame, mark(log, "end"), ...first.tail, ...second.tail, responsesCompleted()];
+        : [
+            responsesCreated(),
+            ...first.head,
+            ...second.head,
+            gate.frame,
+            mark(log, "end"),
+            ...first.tail,
+            ...second.tail,
+            responsesCompleted(),
+          ];
     const agent = new EagerAgent({
       model: responses(),
       tools: {
@@ -212,12 +255,21 @@ describe("native calls through @ai-sdk/openai responses over HTTP", () => {
 
   it("runs a read-only call again with the final arguments when they differ from the streamed ones, and answers with that run", async () => {
     const log: string[] = [];
-    const call = responsesCall(0, { id: "call_a", name: "weather", arguments: '{"city":"Paris"}' }, ['{"city":"Paris"}'], '{"city":"Lyon"}');
+    const call = responsesCall(
+      0,
+      { id: "call_a", name: "weather", arguments: '{"city":"Paris"}' },
+      ['{"city":"Paris"}'],
+      '{"city":"Lyon"}',
+    );
     server.respond = (request) =>
       JSON.stringify(request.body["input"] ?? "").includes("function_call_output")
         ? responsesText("See the result.")
         : [responsesCreated(), ...call.head, mark(log, "end"), ...call.tail, responsesCompleted()];
-    const agent = new EagerAgent({ model: responses(), tools: { weather: weatherTool(log) }, annotations: { weather: { readOnlyHint: true } } });
+    const agent = new EagerAgent({
+      model: responses(),
+      tools: { weather: weatherTool(log) },
+      annotations: { weather: { readOnlyHint: true } },
+    });
     const { state } = await agent.generate({ prompt: "Weather in Lyon" });
     // The early start read "Paris" (its result unused); the final input "Lyon" is what the model gets an answer for.
     expect(log).toEqual(["weather Paris", "end", "weather Lyon"]);
@@ -231,7 +283,12 @@ describe("native calls through @ai-sdk/openai responses over HTTP", () => {
   });
   it("runs a side-effecting call in neither version when its final arguments differ from the streamed ones", async () => {
     const log: string[] = [];
-    const call = responsesCall(0, { id: "call_s", name: "send", arguments: '{"to":"ops"}' }, ['{"to":', '"ops"}'], '{"to":"everyone"}');
+    const call = responsesCall(
+      0,
+      { id: "call_s", name: "send", arguments: '{"to":"ops"}' },
+      ['{"to":', '"ops"}'],
+      '{"to":"everyone"}',
+    );
     server.respond = (request) =>
       JSON.stringify(request.body["input"] ?? "").includes("function_call_output")
         ? responsesText("Not sent.")
@@ -240,16 +297,27 @@ describe("native calls through @ai-sdk/openai responses over HTTP", () => {
     const { text, state } = await agent.generate({ prompt: "Tell everyone" });
     expect(log).toEqual(["end"]);
     expect(text).toBe("Not sent.");
-    expect(state.steps.filter((step) => step.step.type === "tool").map((step) => [step.step.type === "tool" && step.step.arguments, step.status])).toEqual([
+    expect(
+      state.steps
+        .filter((step) => step.step.type === "tool")
+        .map((step) => [step.step.type === "tool" && step.step.arguments, step.status]),
+    ).toEqual([
       [{ to: "ops" }, "skipped"],
       [{ to: "everyone" }, "skipped"],
     ]);
     const input = server.requests.at(-1)?.body["input"] as { type?: string; output?: unknown }[];
-    expect(JSON.stringify(input.find((item) => item.type === "function_call_output")?.output)).toContain("differ from its final arguments");
+    expect(JSON.stringify(input.find((item) => item.type === "function_call_output")?.output)).toContain(
+      "differ from its final arguments",
+    );
   });
-  it("with eager \"all\", starts a side-effecting call on its streamed arguments, and its final input too", async () => {
+  it('with eager "all", starts a side-effecting call on its streamed arguments, and its final input too', async () => {
     const log: string[] = [];
-    const call = responsesCall(0, { id: "call_s", name: "send", arguments: '{"to":"ops"}' }, ['{"to":', '"ops"}'], '{"to":"everyone"}');
+    const call = responsesCall(
+      0,
+      { id: "call_s", name: "send", arguments: '{"to":"ops"}' },
+      ['{"to":', '"ops"}'],
+      '{"to":"everyone"}',
+    );
     server.respond = (request) =>
       JSON.stringify(request.body["input"] ?? "").includes("function_call_output")
         ? responsesText("Sent.")
@@ -268,24 +336,43 @@ describe("the planner's steps over HTTP", () => {
       { id: "c0", name: "calculator", arguments: '{"expr":"1+1+1+1+1"}' },
       { id: "c1", name: "calculator", arguments: '{"expr":"2"}' },
     ];
-    server.respond = () => [chatChunk({ role: "assistant", content: "" }), ...interleaved(calls, 4), gate.frame, ...chatEnd("tool_calls")];
-    const planner = new LLMPlanner({ model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")), mode: "tools" });
+    server.respond = () => [
+      chatChunk({ role: "assistant", content: "" }),
+      ...interleaved(calls, 4),
+      gate.frame,
+      ...chatEnd("tool_calls"),
+    ];
+    const planner = new LLMPlanner({
+      model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")),
+      mode: "tools",
+    });
     const events: PlannerEvent[] = [];
     for await (const event of planner.stream({ query: "q", tools: mcpTools })) {
       events.push(event);
       if (events.filter((entry) => entry.type === "step").length === 2) gate.open();
     }
     expect(gate.openedByTest).toBe(true);
-    const steps = events.flatMap((event) => (event.type === "step" && event.step.type === "tool" ? [event.step.arguments] : []));
+    const steps = events.flatMap((event) =>
+      event.type === "step" && event.step.type === "tool" ? [event.step.arguments] : [],
+    );
     expect(steps).toEqual([{ expr: "2" }, { expr: "1+1+1+1+1" }]);
   });
 
   it("reports a call whose arguments are not JSON once, with the model's own text", async () => {
-    server.respond = () => [chatChunk({ role: "assistant", content: "" }), chatCallStart(0, { id: "c0", name: "arxiv_search", arguments: "" }, "query=agents"), ...chatEnd("tool_calls")];
-    const planner = new LLMPlanner({ model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")), mode: "tools" });
+    server.respond = () => [
+      chatChunk({ role: "assistant", content: "" }),
+      chatCallStart(0, { id: "c0", name: "arxiv_search", arguments: "" }, "query=agents"),
+      ...chatEnd("tool_calls"),
+    ];
+    const planner = new LLMPlanner({
+      model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")),
+      mode: "tools",
+    });
     const events: PlannerEvent[] = [];
     for await (const event of planner.stream({ query: "q", tools: mcpTools })) events.push(event);
-    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue] : []));
+    const dropped = events.flatMap((event) =>
+      event.type === "issue" && event.action === "dropped" ? [event.issue] : [],
+    );
     expect(dropped).toHaveLength(1);
     expect(dropped[0]).toMatchObject({ code: "invalid-argument", stepId: "s1" });
     expect(dropped[0]?.message).toContain('"query=agents"');

@@ -15,13 +15,25 @@ const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5";
 describe("@ai-sdk/openai against a stub behind fetch", () => {
   it("plans through the chat-completions API", async () => {
     const requests: StubRequest[] = [];
-    const fetch = createStubFetch(() => ({ text: answer, usage: { prompt_tokens: 321, completion_tokens: 60 } }), requests);
+    const fetch = createStubFetch(
+      () => ({ text: answer, usage: { prompt_tokens: 321, completion_tokens: 60 } }),
+      requests,
+    );
     const openai = createOpenAI({ baseURL: "https://llm.stub.test/v1", apiKey: "sk-test", fetch });
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model"), { temperature: 0 }) });
     const events = [];
-    for await (const event of planner.stream({ query, tools: exampleTools, profile: { name: "ResearchAgent", role: "planner", language: "zh" } })) events.push(event);
+    for await (const event of planner.stream({
+      query,
+      tools: exampleTools,
+      profile: { name: "ResearchAgent", role: "planner", language: "zh" },
+    }))
+      events.push(event);
     const done = events.at(-1);
-    expect(done?.type === "done" && done.steps.map((step) => step.type === "tool" ? step.name : step.type)).toEqual(["arxiv_search", "calculator", "reply"]);
+    expect(done?.type === "done" && done.steps.map((step) => (step.type === "tool" ? step.name : step.type))).toEqual([
+      "arxiv_search",
+      "calculator",
+      "reply",
+    ]);
     expect(done?.type === "done" && done.clean).toBe(true);
     expect(done?.type === "done" && done.usage).toEqual({ modelCalls: 1, inputTokens: 321, outputTokens: 60 });
     const request = requests[0];
@@ -45,7 +57,11 @@ describe("@ai-sdk/openai against a stub behind fetch", () => {
     const fetch = createStubFetch(() => ({ text: answer, chunkSize: 16 }), [], {
       at: lastContent,
       // Without the planner's help the gate opens after 2 s and the test fails.
-      wait: () => Promise.race([released.then(() => void (heldUntilStep = true)), new Promise<void>((resolve) => setTimeout(resolve, 2_000))]),
+      wait: () =>
+        Promise.race([
+          released.then(() => void (heldUntilStep = true)),
+          new Promise<void>((resolve) => setTimeout(resolve, 2_000)),
+        ]),
     });
     const openai = createOpenAI({ baseURL: "https://llm.stub.test/v1", apiKey: "sk-test", fetch });
     const planner = new LLMPlanner({ model: fromLanguageModel(openai.chat("stub-model")) });

@@ -46,7 +46,11 @@ beforeAll(async () => {
         response.writeHead(chosen.status, { "content-type": "application/json" }).end(errorBody(chosen.status));
         return;
       }
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       const events = chatCompletionEvents(chosen);
       for (const [index, event] of events.entries()) {
         if (index === events.length - 3) await beforeLastChunk();
@@ -78,7 +82,11 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     for await (const event of planner().stream({ query, tools: exampleTools })) events.push(event);
     const done = events.at(-1);
     expect(done?.type === "done" && done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
-    expect(done).toMatchObject({ clean: true, finishReason: "stop", usage: { modelCalls: 1, inputTokens: 400, outputTokens: 70 } });
+    expect(done).toMatchObject({
+      clean: true,
+      finishReason: "stop",
+      usage: { modelCalls: 1, inputTokens: 400, outputTokens: 70 },
+    });
     const request = requests.at(-1);
     expect(request?.authorization).toBe("Bearer sk-local");
     expect(request?.body).toMatchObject({ model: "local-model", stream: true });
@@ -91,7 +99,11 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
       release = resolve;
     });
     let heldUntilStep = false;
-    beforeLastChunk = () => Promise.race([released.then(() => void (heldUntilStep = true)), new Promise<void>((resolve) => setTimeout(resolve, 2_000))]);
+    beforeLastChunk = () =>
+      Promise.race([
+        released.then(() => void (heldUntilStep = true)),
+        new Promise<void>((resolve) => setTimeout(resolve, 2_000)),
+      ]);
     try {
       const seen: string[] = [];
       for await (const event of planner().stream({ query, tools: exampleTools })) {
@@ -113,7 +125,9 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     for await (const event of planner().stream({ query, tools: exampleTools })) events.push(event);
     expect(events.map((event) => event.type)).toEqual(["repair", "step", "step", "step", "done"]);
     const repairRequest = requests.at(-1)?.body["messages"] as { content: string }[];
-    expect(repairRequest[1]?.content).toContain("<PREVIOUS_ANSWER>\nI will search arXiv first, then calculate.\n</PREVIOUS_ANSWER>");
+    expect(repairRequest[1]?.content).toContain(
+      "<PREVIOUS_ANSWER>\nI will search arXiv first, then calculate.\n</PREVIOUS_ANSWER>",
+    );
   });
 
   it("reports an answer that stopped without a finish reason as unclean", async () => {
@@ -153,7 +167,11 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     const asked: string[][] = [];
     const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
       asked.push([...ids]);
-      return ids.map((id) => ({ id, status: "succeeded", result: id === "s2" ? { value: 47 } : { papers: [], total: 2 } }));
+      return ids.map((id) => ({
+        id,
+        status: "succeeded",
+        result: id === "s2" ? { value: 47 } : { papers: [], total: 2 },
+      }));
     };
     const events: PlannerEvent[] = [];
     for await (const event of native.stream({ query, tools: mcpTools, awaitOutcomes })) events.push(event);
@@ -165,9 +183,21 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
     ]);
     expect(done).toMatchObject({ clean: true, usage: { modelCalls: 2 } });
     expect(asked).toEqual([["s1", "s2"]]);
-    const first = requests.at(-2)?.body as { tools: { type: string; function: { name: string; parameters: unknown } }[] };
-    expect(first.tools.map((tool) => tool.function.name).sort()).toEqual(["arxiv_search", "calculator", "fetch_json", "query_kb"]);
-    const second = requests.at(-1)?.body["messages"] as { role: string; tool_call_id?: string; content?: unknown; tool_calls?: { id: string }[] }[];
+    const first = requests.at(-2)?.body as {
+      tools: { type: string; function: { name: string; parameters: unknown } }[];
+    };
+    expect(first.tools.map((tool) => tool.function.name).sort()).toEqual([
+      "arxiv_search",
+      "calculator",
+      "fetch_json",
+      "query_kb",
+    ]);
+    const second = requests.at(-1)?.body["messages"] as {
+      role: string;
+      tool_call_id?: string;
+      content?: unknown;
+      tool_calls?: { id: string }[];
+    }[];
     expect(second.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "tool"]);
     expect(second[2]?.tool_calls?.map((entry) => entry.id)).toEqual(["call_x", "call_y"]);
     expect(second[4]).toMatchObject({ role: "tool", tool_call_id: "call_y", content: JSON.stringify({ value: 47 }) });

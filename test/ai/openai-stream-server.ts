@@ -56,10 +56,17 @@ export async function startOpenAIStreamServer(): Promise<OpenAIStreamServer> {
   const server: Server = createServer((request, response) => {
     void (async () => {
       const text = await readBody(request);
-      const received: ReceivedRequest = { path: request.url ?? "", body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+      const received: ReceivedRequest = {
+        path: request.url ?? "",
+        body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+      };
       requests.push(received);
       const frames = state.respond(received, requests.length - 1);
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       const origin = performance.now();
       for (const frame of frames) {
         if (typeof frame === "string") {
@@ -92,7 +99,12 @@ export interface ScriptedCall {
   arguments: string;
 }
 
-const chatBase = { id: "chatcmpl-local", object: "chat.completion.chunk", created: 1_700_000_000, model: "local-model" };
+const chatBase = {
+  id: "chatcmpl-local",
+  object: "chat.completion.chunk",
+  created: 1_700_000_000,
+  model: "local-model",
+};
 
 /**
  * One Chat Completions chunk as an SSE event.
@@ -114,7 +126,9 @@ export function chatChunk(delta: Record<string, unknown>, finishReason: string |
  * @returns the event.
  */
 export function chatCallStart(index: number, call: ScriptedCall, first = ""): string {
-  return chatChunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: first } }] });
+  return chatChunk({
+    tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: first } }],
+  });
 }
 
 /**
@@ -136,7 +150,11 @@ export function chatCallDelta(index: number, piece: string): string {
  */
 export function chatEnd(finishReason: string): string[] {
   const usage = { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 };
-  return [chatChunk({}, finishReason), `data: ${JSON.stringify({ ...chatBase, choices: [], usage })}\n\n`, "data: [DONE]\n\n"];
+  return [
+    chatChunk({}, finishReason),
+    `data: ${JSON.stringify({ ...chatBase, choices: [], usage })}\n\n`,
+    "data: [DONE]\n\n",
+  ];
 }
 
 /**
@@ -169,7 +187,9 @@ export function responsesCreated(): string {
 
 /** The event that ends a Responses answer. */
 export function responsesCompleted(): string {
-  return responsesEvent("response.completed", { response: { ...responseHead, usage: { input_tokens: 50, output_tokens: 20 } } });
+  return responsesEvent("response.completed", {
+    response: { ...responseHead, usage: { input_tokens: 50, output_tokens: 20 } },
+  });
 }
 
 /**
@@ -182,15 +202,38 @@ export function responsesCompleted(): string {
  * @param finalArguments - the arguments of the `.done` and `output_item.done` events.
  * @returns the opening and argument events, and the closing events.
  */
-export function responsesCall(outputIndex: number, call: ScriptedCall, pieces: readonly string[], finalArguments = call.arguments): { head: string[]; tail: string[] } {
+export function responsesCall(
+  outputIndex: number,
+  call: ScriptedCall,
+  pieces: readonly string[],
+  finalArguments = call.arguments,
+): { head: string[]; tail: string[] } {
   const item = { type: "function_call", id: `fc_${call.id}`, call_id: call.id, name: call.name };
   return {
     head: [
-      responsesEvent("response.output_item.added", { output_index: outputIndex, item: { ...item, arguments: "", status: "in_progress" } }),
-      ...pieces.map((delta) => responsesEvent("response.function_call_arguments.delta", { item_id: item.id, output_index: outputIndex, delta })),
-      responsesEvent("response.function_call_arguments.done", { item_id: item.id, output_index: outputIndex, arguments: finalArguments }),
+      responsesEvent("response.output_item.added", {
+        output_index: outputIndex,
+        item: { ...item, arguments: "", status: "in_progress" },
+      }),
+      ...pieces.map((delta) =>
+        responsesEvent("response.function_call_arguments.delta", {
+          item_id: item.id,
+          output_index: outputIndex,
+          delta,
+        }),
+      ),
+      responsesEvent("response.function_call_arguments.done", {
+        item_id: item.id,
+        output_index: outputIndex,
+        arguments: finalArguments,
+      }),
     ],
-    tail: [responsesEvent("response.output_item.done", { output_index: outputIndex, item: { ...item, arguments: finalArguments, status: "completed" } })],
+    tail: [
+      responsesEvent("response.output_item.done", {
+        output_index: outputIndex,
+        item: { ...item, arguments: finalArguments, status: "completed" },
+      }),
+    ],
   };
 }
 
@@ -205,7 +248,13 @@ export function responsesText(text: string): string[] {
   return [
     responsesCreated(),
     responsesEvent("response.output_item.added", { output_index: 0, item }),
-    responsesEvent("response.output_text.delta", { item_id: item.id, output_index: 0, content_index: 0, delta: text, logprobs: [] }),
+    responsesEvent("response.output_text.delta", {
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      delta: text,
+      logprobs: [],
+    }),
     responsesEvent("response.output_item.done", { output_index: 0, item: { ...item, status: "completed" } }),
     responsesCompleted(),
   ];

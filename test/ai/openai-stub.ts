@@ -47,12 +47,27 @@ export function chatCompletionEvents(answer: StubAnswer): string[] {
     events.push(chunk({ delta: { content: answer.text.slice(offset, offset + size) }, finish_reason: null }));
   }
   for (const [index, call] of (answer.toolCalls ?? []).entries()) {
-    events.push(chunk({ delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
+    events.push(
+      chunk({
+        delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] },
+        finish_reason: null,
+      }),
+    );
     for (let offset = 0; offset < call.arguments.length; offset += size) {
-      events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: call.arguments.slice(offset, offset + size) } }] }, finish_reason: null }));
+      events.push(
+        chunk({
+          delta: { tool_calls: [{ index, function: { arguments: call.arguments.slice(offset, offset + size) } }] },
+          finish_reason: null,
+        }),
+      );
     }
   }
-  const finishReason = answer.finishReason === undefined ? ((answer.toolCalls ?? []).length > 0 ? "tool_calls" : "stop") : answer.finishReason;
+  const finishReason =
+    answer.finishReason === undefined
+      ? (answer.toolCalls ?? []).length > 0
+        ? "tool_calls"
+        : "stop"
+      : answer.finishReason;
   if (finishReason !== null) events.push(chunk({ delta: {}, finish_reason: finishReason }));
   if (answer.usage !== undefined) {
     const usage = { ...answer.usage, total_tokens: answer.usage.prompt_tokens + answer.usage.completion_tokens };
@@ -94,9 +109,14 @@ export function createStubFetch(
       body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
     };
     requests.push(received);
-    if (request.method !== "POST" || !path.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+    if (request.method !== "POST" || !path.endsWith("/chat/completions"))
+      return new Response("not found", { status: 404 });
     const answer = respond(received);
-    if (answer.status !== undefined) return new Response(errorBody(answer.status), { status: answer.status, headers: { "content-type": "application/json" } });
+    if (answer.status !== undefined)
+      return new Response(errorBody(answer.status), {
+        status: answer.status,
+        headers: { "content-type": "application/json" },
+      });
     const events = chatCompletionEvents(answer);
     const encoder = new TextEncoder();
     let index = 0;
@@ -110,6 +130,9 @@ export function createStubFetch(
         controller.enqueue(encoder.encode(events[index++]));
       },
     });
-    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+    return new Response(body, {
+      status: 200,
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
   };
 }

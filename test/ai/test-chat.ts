@@ -9,7 +9,9 @@ import { expect } from "vitest";
 
 /** A chat whose messages and status the test reads. */
 export class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ConstructorParameters<typeof AbstractChat<UIMessage>>[0] extends infer T ? Omit<T, "state"> : never) {
+  constructor(
+    init: ConstructorParameters<typeof AbstractChat<UIMessage>>[0] extends infer T ? Omit<T, "state"> : never,
+  ) {
     const state: ChatState<UIMessage> = {
       status: "ready" as ChatStatus,
       error: undefined,

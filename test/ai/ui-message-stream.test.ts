@@ -12,11 +12,21 @@ const planText = (steps: unknown[]): string => `[\n${steps.map((step) => JSON.st
 function createRuntime(plan: unknown[]): AgentRuntime {
   const { registry } = createTestRegistry({ latencyMs: 1 });
   const model = createScriptedModel({ responses: [planText(plan)], tokensPerSecond: 5000 });
-  return new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, retries: 0, maxReplans: 0, reflector: noOpReflector, idGenerator: () => "run_1" });
+  return new AgentRuntime({
+    planner: new LLMPlanner({ model }),
+    registry,
+    memory: false,
+    retries: 0,
+    maxReplans: 0,
+    reflector: noOpReflector,
+    idGenerator: () => "run_1",
+  });
 }
 
 /** Sends a conversation the way useChat does, to a handler that answers with `respond`, and reads the assistant message it builds. */
-async function chat(respond: (messages: UIMessage[]) => Response): Promise<{ message: UIMessage | undefined; body: unknown; errors: string[] }> {
+async function chat(
+  respond: (messages: UIMessage[]) => Response,
+): Promise<{ message: UIMessage | undefined; body: unknown; errors: string[] }> {
   let body: unknown;
   const transport = new DefaultChatTransport<UIMessage>({
     api: "https://plankit.test/api/chat",
@@ -34,7 +44,11 @@ async function chat(respond: (messages: UIMessage[]) => Response): Promise<{ mes
   });
   let message: UIMessage | undefined;
   const errors: string[] = [];
-  for await (const state of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error instanceof Error ? error.message : String(error)) })) message = state;
+  for await (const state of readUIMessageStream<UIMessage>({
+    stream,
+    onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
+  }))
+    message = state;
   return { message, body, errors };
 }
 
@@ -46,14 +60,30 @@ describe("toUIMessageStreamResponse read by the AI SDK's chat transport", () => 
       { id: "s3", tool: "combine", args: { parts: ["{{s1.value}}", "{{s2.value}}"] } },
       { id: "s4", reply: "Both: {{s3.text}}" },
     ]);
-    const { message, body, errors } = await chat((messages) => toUIMessageStreamResponse(runtime.run(fromUIMessages(messages))));
+    const { message, body, errors } = await chat((messages) =>
+      toUIMessageStreamResponse(runtime.run(fromUIMessages(messages))),
+    );
     expect(errors).toEqual([]);
     expect(body).toMatchObject({ id: "chat_1", trigger: "submit-message", messages: [{ role: "user" }] });
     expect(message?.id).toBe("run_1");
     expect(message?.role).toBe("assistant");
-    expect(message?.parts.map((part) => part.type)).toEqual(["step-start", "dynamic-tool", "dynamic-tool", "dynamic-tool", "text"]);
+    expect(message?.parts.map((part) => part.type)).toEqual([
+      "step-start",
+      "dynamic-tool",
+      "dynamic-tool",
+      "dynamic-tool",
+      "text",
+    ]);
     const tools = message?.parts.filter((part) => part.type === "dynamic-tool") ?? [];
-    expect(tools.map((part) => [part.toolCallId, part.toolName, part.state, part.input, part.state === "output-available" ? part.output : undefined])).toEqual([
+    expect(
+      tools.map((part) => [
+        part.toolCallId,
+        part.toolName,
+        part.state,
+        part.input,
+        part.state === "output-available" ? part.output : undefined,
+      ]),
+    ).toEqual([
       ["s1", "lookup", "output-available", { q: "Tokyo" }, { value: "Tokyo!" }],
       ["s2", "lookup", "output-available", { q: "Osaka" }, { value: "Osaka!" }],
       ["s3", "combine", "output-available", { parts: ["Tokyo!", "Osaka!"] }, { text: "Tokyo!+Osaka!" }],
@@ -86,7 +116,10 @@ describe("toUIMessageStreamResponse read by the AI SDK's chat transport", () => 
   });
 
   it("sets the stream headers and ends with [DONE]", async () => {
-    const response = toUIMessageStreamResponse(createRuntime([{ id: "s1", reply: "hi" }]).run("hi"), { headers: { "x-run": "1" }, status: 201 });
+    const response = toUIMessageStreamResponse(createRuntime([{ id: "s1", reply: "hi" }]).run("hi"), {
+      headers: { "x-run": "1" },
+      status: 201,
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
@@ -97,7 +130,15 @@ describe("toUIMessageStreamResponse read by the AI SDK's chat transport", () => 
       .split("\n\n")
       .filter((line) => line.startsWith("data: {"))
       .map((line) => JSON.parse(line.slice(6)) as UIMessageChunk);
-    expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish"]);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      "start",
+      "start-step",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "finish-step",
+      "finish",
+    ]);
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
   });
 });
@@ -105,7 +146,10 @@ describe("toUIMessageStreamResponse read by the AI SDK's chat transport", () => 
 describe("toUIMessageStream", () => {
   it("sends every runtime event as a transient data chunk on request, and the message id given", async () => {
     const events: RuntimeEvent[] = [];
-    const run = createRuntime([{ id: "s1", tool: "lookup", args: { q: "x" } }, { id: "s2", reply: "{{s1.value}}" }]).run("x");
+    const run = createRuntime([
+      { id: "s1", tool: "lookup", args: { q: "x" } },
+      { id: "s2", reply: "{{s1.value}}" },
+    ]).run("x");
     async function* recorded(): AsyncGenerator<RuntimeEvent> {
       for await (const event of run) {
         events.push(event);
@@ -133,7 +177,8 @@ describe("toUIMessageStream", () => {
     let returned = false;
     async function* endless(): AsyncGenerator<RuntimeEvent> {
       try {
-        for (let index = 0; ; index++) yield { type: "step-retry", runId: "r", t: index, stepId: "s1", attempt: 1, delayMs: 0, cause: "policy" };
+        for (let index = 0; ; index++)
+          yield { type: "step-retry", runId: "r", t: index, stepId: "s1", attempt: 1, delayMs: 0, cause: "policy" };
       } finally {
         returned = true;
       }
@@ -155,7 +200,13 @@ describe("createChatTransport: a chat that runs plans in place, with no server",
       ]),
     );
     const messages: UIMessage[] = [{ id: "m1", role: "user", parts: [{ type: "text", text: "Tokyo?" }] }];
-    const stream = await transport.sendMessages({ trigger: "regenerate-message", chatId: "c", messageId: "a1", messages, abortSignal: undefined });
+    const stream = await transport.sendMessages({
+      trigger: "regenerate-message",
+      chatId: "c",
+      messageId: "a1",
+      messages,
+      abortSignal: undefined,
+    });
     let message: UIMessage | undefined;
     for await (const state of readUIMessageStream<UIMessage>({ stream, terminateOnError: true })) message = state;
     expect(message?.id).toBe("a1");
@@ -164,12 +215,26 @@ describe("createChatTransport: a chat that runs plans in place, with no server",
 
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    const stopped = await transport.sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages, abortSignal: controller.signal });
+    const stopped = await transport.sendMessages({
+      trigger: "submit-message",
+      chatId: "c",
+      messageId: undefined,
+      messages,
+      abortSignal: controller.signal,
+    });
     const chunks: UIMessageChunk[] = [];
     const reader = stopped.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     expect(chunks.map((chunk) => chunk.type)).toContain("abort");
-    await expect(transport.sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages: [{ id: "x", role: "tool" } as never], abortSignal: undefined })).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(
+      transport.sendMessages({
+        trigger: "submit-message",
+        chatId: "c",
+        messageId: undefined,
+        messages: [{ id: "x", role: "tool" } as never],
+        abortSignal: undefined,
+      }),
+    ).rejects.toMatchObject({ code: "invalid-input" });
   });
 });
 
@@ -178,15 +243,51 @@ describe("fromUIMessages", () => {
     expect(
       fromUIMessages([
         { id: "1", role: "system", parts: [{ type: "text", text: "Be brief." }] },
-        { id: "2", role: "user", parts: [{ type: "text", text: "Weather in Paris?" }, { type: "file", url: "data:,x", mediaType: "text/plain" }, { type: "text", text: "And Rome." }] },
-        { id: "3", role: "assistant", parts: [{ type: "step-start" }, { type: "reasoning", text: "thinking" }, { type: "dynamic-tool", toolName: "lookup", toolCallId: "s1", state: "input-available", input: {} }] },
+        {
+          id: "2",
+          role: "user",
+          parts: [
+            { type: "text", text: "Weather in Paris?" },
+            { type: "file", url: "data:,x", mediaType: "text/plain" },
+            { type: "text", text: "And Rome." },
+          ],
+        },
+        {
+          id: "3",
+          role: "assistant",
+          parts: [
+            { type: "step-start" },
+            { type: "reasoning", text: "thinking" },
+            { type: "dynamic-tool", toolName: "lookup", toolCallId: "s1", state: "input-available", input: {} },
+          ],
+        },
         {
           id: "4",
           role: "assistant",
           parts: [
-            { type: "dynamic-tool", toolName: "weather", toolCallId: "s1", state: "output-available", input: { city: "Paris" }, output: { sky: "sunny" } },
-            { type: "tool-weather", toolCallId: "s2", state: "output-available", input: { city: "Rome" }, output: "x".repeat(500) },
-            { type: "dynamic-tool", toolName: "weather", toolCallId: "s3", state: "output-error", input: { city: "Oslo" }, errorText: "down" },
+            {
+              type: "dynamic-tool",
+              toolName: "weather",
+              toolCallId: "s1",
+              state: "output-available",
+              input: { city: "Paris" },
+              output: { sky: "sunny" },
+            },
+            {
+              type: "tool-weather",
+              toolCallId: "s2",
+              state: "output-available",
+              input: { city: "Rome" },
+              output: "x".repeat(500),
+            },
+            {
+              type: "dynamic-tool",
+              toolName: "weather",
+              toolCallId: "s3",
+              state: "output-error",
+              input: { city: "Oslo" },
+              errorText: "down",
+            },
             { type: "text", text: "Sunny in Paris." },
           ],
         },
@@ -195,16 +296,30 @@ describe("fromUIMessages", () => {
     ).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather in Paris?\n\nAnd Rome." },
-      { role: "assistant", content: `Sunny in Paris.\n\nTool results:\n- weather {"city":"Paris"} → {"sky":"sunny"}\n- weather {"city":"Rome"} → ${"x".repeat(400)}… [100 more characters]` },
+      {
+        role: "assistant",
+        content: `Sunny in Paris.\n\nTool results:\n- weather {"city":"Paris"} → {"sky":"sunny"}\n- weather {"city":"Rome"} → ${"x".repeat(400)}… [100 more characters]`,
+      },
       { role: "assistant", content: "Anything else?" },
     ]);
   });
 
   it("names the message and the value it cannot read", () => {
-    expect(thrownBy(() => fromUIMessages([{ id: "1", role: "tool", parts: [] }])).message).toBe('messages[0].role must be "user", "assistant" or "system", got "tool"');
-    expect(thrownBy(() => fromUIMessages([{ id: "1", role: "user", parts: [] }, { id: "2", role: "user" }])).message).toBe("messages[1].parts must be a list of message parts, got undefined");
+    expect(thrownBy(() => fromUIMessages([{ id: "1", role: "tool", parts: [] }])).message).toBe(
+      'messages[0].role must be "user", "assistant" or "system", got "tool"',
+    );
+    expect(
+      thrownBy(() =>
+        fromUIMessages([
+          { id: "1", role: "user", parts: [] },
+          { id: "2", role: "user" },
+        ]),
+      ).message,
+    ).toBe("messages[1].parts must be a list of message parts, got undefined");
     expect(thrownBy(() => fromUIMessages(["hi"])).code).toBe("invalid-input");
-    expect(thrownBy(() => fromUIMessages("hi" as never)).message).toBe('messages must be an array of UI messages, got "hi"');
+    expect(thrownBy(() => fromUIMessages("hi" as never)).message).toBe(
+      'messages must be an array of UI messages, got "hi"',
+    );
   });
 });
 
@@ -214,7 +329,8 @@ async function* withDeltas(events: AsyncIterable<RuntimeEvent>, parts: number): 
     if (event.type === "reply-delta") continue;
     if (event.type === "reply") {
       const size = Math.ceil(event.text.length / parts);
-      for (let from = 0; from < event.text.length; from += size) yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, from + size) };
+      for (let from = 0; from < event.text.length; from += size)
+        yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, from + size) };
     }
     yield event;
   }
@@ -228,23 +344,40 @@ async function chunksOf(events: AsyncIterable<RuntimeEvent>): Promise<UIMessageC
 }
 
 describe("toUIMessageStream with a reply written in pieces", () => {
-  const plan = [{ id: "s1", tool: "lookup", args: { q: "Tokyo" } }, { id: "s2", reply: "Found {{s1.value}} in the index" }];
+  const plan = [
+    { id: "s1", tool: "lookup", args: { q: "Tokyo" } },
+    { id: "s2", reply: "Found {{s1.value}} in the index" },
+  ];
 
   it("writes one text part piece by piece, closed by the reply, which adds nothing", async () => {
     const chunks = await chunksOf(withDeltas(createRuntime(plan).run("q"), 3));
     const text = chunks.filter((chunk) => chunk.type.startsWith("text-"));
-    expect(text.map((chunk) => chunk.type)).toEqual(["text-start", "text-delta", "text-delta", "text-delta", "text-end"]);
+    expect(text.map((chunk) => chunk.type)).toEqual([
+      "text-start",
+      "text-delta",
+      "text-delta",
+      "text-delta",
+      "text-end",
+    ]);
     expect(new Set(text.map((chunk) => (chunk as { id: string }).id)).size).toBe(1);
-    expect(text.map((chunk) => (chunk.type === "text-delta" ? chunk.delta : "")).join("")).toBe("Found Tokyo! in the index");
+    expect(text.map((chunk) => (chunk.type === "text-delta" ? chunk.delta : "")).join("")).toBe(
+      "Found Tokyo! in the index",
+    );
     // The first piece comes before the run has ended.
-    expect(chunks.findIndex((chunk) => chunk.type === "text-delta")).toBeLessThan(chunks.findIndex((chunk) => chunk.type === "finish"));
+    expect(chunks.findIndex((chunk) => chunk.type === "text-delta")).toBeLessThan(
+      chunks.findIndex((chunk) => chunk.type === "finish"),
+    );
   });
 
   it("builds the same message through the chat transport as a run that sends its reply whole", async () => {
     const whole = await chat(() => toUIMessageStreamResponse(createRuntime(plan).run("q")));
     const pieces = await chat(() => toUIMessageStreamResponse(withDeltas(createRuntime(plan).run("q"), 4)));
     expect(pieces.errors).toEqual([]);
-    expect(pieces.message?.parts.at(-1)).toMatchObject({ type: "text", text: "Found Tokyo! in the index", state: "done" });
+    expect(pieces.message?.parts.at(-1)).toMatchObject({
+      type: "text",
+      text: "Found Tokyo! in the index",
+      state: "done",
+    });
     expect(pieces.message?.parts.map((part) => part.type)).toEqual(whole.message?.parts.map((part) => part.type));
   });
 
@@ -257,7 +390,16 @@ describe("toUIMessageStream with a reply written in pieces", () => {
         yield { ...base, type: "run-end", reason: "aborted", usage, durationMs: 1 } as RuntimeEvent;
       })(),
     );
-    expect(cut.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta", "text-end", "abort", "finish-step", "finish"]);
+    expect(cut.map((chunk) => chunk.type)).toEqual([
+      "start",
+      "start-step",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "abort",
+      "finish-step",
+      "finish",
+    ]);
     const short = await chunksOf(
       (async function* () {
         yield { ...base, type: "reply-delta", delta: "Tok" } as RuntimeEvent;

@@ -11,11 +11,18 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
-import { chromium as playwright, type Browser } from "playwright-core";
+import { type Browser, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageReport } from "./use-chat-page/chat-page.ts";
 
-const launchArguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const launchArguments = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 
 let server: Server;
 let origin: string;
@@ -34,14 +41,20 @@ beforeAll(async () => {
     logLevel: "error",
   });
   const script = bundle.outputFiles[0]?.text ?? "";
-  const page = '<!doctype html><meta charset="utf-8"><title>useChat with plankit</title><body><script type="module" src="/chat.js"></script></body>';
+  const page =
+    '<!doctype html><meta charset="utf-8"><title>useChat with plankit</title><body><script type="module" src="/chat.js"></script></body>';
   server = createServer((request, response) => {
-    if (request.url === "/chat.js") response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    if (request.url === "/chat.js")
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: launchArguments, headless: true });
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: launchArguments,
+    headless: true,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -57,7 +70,10 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     tab.on("console", (message) => {
       if (message.type() === "error") pageErrors.push(message.text());
     });
-    const pageReport = () => tab.evaluate(() => structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport)) as Promise<PageReport>;
+    const pageReport = () =>
+      tab.evaluate(() =>
+        structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport),
+      ) as Promise<PageReport>;
     await tab.goto(origin, { waitUntil: "load", timeout: 60_000 });
 
     await tab.locator('input[name="message"]').fill("Note the weather in Paris");
@@ -72,7 +88,11 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
 
     await approve.click();
     // The answer goes out as the chat's second request; wait for its response to finish.
-    await tab.waitForFunction(() => ((globalThis as { chatPageReport?: PageReport }).chatPageReport?.finishReasons.length ?? 0) >= 2, undefined, { timeout: 30_000 });
+    await tab.waitForFunction(
+      () => ((globalThis as { chatPageReport?: PageReport }).chatPageReport?.finishReasons.length ?? 0) >= 2,
+      undefined,
+      { timeout: 30_000 },
+    );
     await tab.locator('main[data-status="ready"]').waitFor({ timeout: 30_000 });
 
     const done = await pageReport();
@@ -86,7 +106,11 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     expect(done.errors).toEqual([]);
     expect(await tab.locator("section.assistant").count()).toBe(1);
     expect(await tab.locator("section.assistant").getAttribute("data-id")).toBe("run_1");
-    expect(await tab.locator("section.assistant .tool").evaluateAll((nodes) => nodes.map((node) => [node.getAttribute("data-step"), node.getAttribute("data-state")]))).toEqual([
+    expect(
+      await tab
+        .locator("section.assistant .tool")
+        .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute("data-step"), node.getAttribute("data-state")])),
+    ).toEqual([
       ["s1", "output-available"],
       ["s2", "output-available"],
     ]);
@@ -99,7 +123,10 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     const tab = await browser.newPage();
     const pageErrors: string[] = [];
     tab.on("pageerror", (error) => pageErrors.push(error.message));
-    const pageReport = () => tab.evaluate(() => structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport)) as Promise<PageReport>;
+    const pageReport = () =>
+      tab.evaluate(() =>
+        structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport),
+      ) as Promise<PageReport>;
     // The runtime denies an unanswered step after 200 ms, and the run ends with nobody reading it.
     await tab.goto(`${origin}/?approvalTimeoutMs=200`, { waitUntil: "load", timeout: 60_000 });
     await tab.locator('input[name="message"]').fill("Note the weather in Paris");
@@ -107,11 +134,17 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
     const approve = tab.locator('button[data-approve="s2"]');
     await approve.waitFor({ timeout: 30_000 });
     await tab.locator('main[data-status="ready"]').waitFor({ timeout: 30_000 });
-    await tab.waitForFunction(() => ((globalThis as { chatPageReport?: PageReport }).chatPageReport?.ended.length ?? 0) >= 1, undefined, { timeout: 30_000 });
+    await tab.waitForFunction(
+      () => ((globalThis as { chatPageReport?: PageReport }).chatPageReport?.ended.length ?? 0) >= 1,
+      undefined,
+      { timeout: 30_000 },
+    );
 
     await approve.click();
     await tab.locator('main[data-status="error"]').waitFor({ timeout: 30_000 });
-    expect(await tab.locator(".error").textContent()).toMatch(/^Chat "[^"]+" answered approval requests of message "run_1", but no run waits for them any more \(it ended/u);
+    expect(await tab.locator(".error").textContent()).toMatch(
+      /^Chat "[^"]+" answered approval requests of message "run_1", but no run waits for them any more \(it ended/u,
+    );
     const report = await pageReport();
     expect(report.ended).toHaveLength(1);
     expect(report.toolCalls).toEqual({ weather: 1, save_note: 0 });

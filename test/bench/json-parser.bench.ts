@@ -19,10 +19,10 @@ import { fileURLToPath } from "node:url";
 import { findJsonDifference } from "./lib/find-json-difference.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { generatePlanText } from "./lib/generate-plan-text.ts";
-import { type JsonParserContender, jsonParserContenders as contenders } from "./lib/json-parser-contenders.ts";
+import type { JsonMemoryResult } from "./lib/json-memory-worker.ts";
+import { jsonParserContenders as contenders, type JsonParserContender } from "./lib/json-parser-contenders.ts";
 import { median } from "./lib/median.ts";
 import { partialJsonContender } from "./lib/partial-json-contender.ts";
-import type { JsonMemoryResult } from "./lib/json-memory-worker.ts";
 import { type JsonParserWorkerResult, runJsonParserWorker } from "./lib/run-json-parser-worker.ts";
 import { splitText } from "./lib/split-text.ts";
 
@@ -93,7 +93,12 @@ interface Cell {
 }
 
 /** Runs a contender once and fails loudly unless it produced what `JSON.parse` does. */
-async function verify(contender: JsonParserContender, chunks: readonly string[], input: Input, chunkSize: number): Promise<void> {
+async function verify(
+  contender: JsonParserContender,
+  chunks: readonly string[],
+  input: Input,
+  chunkSize: number,
+): Promise<void> {
   const where = `${contender.label}, N=${input.steps}, ${chunkSize}-char chunks`;
   const { run, end } = await contender.load();
   const difference = findJsonDifference(await run(chunks, input.text), input.expected);
@@ -108,14 +113,31 @@ async function verify(contender: JsonParserContender, chunks: readonly string[],
 async function verifyQuadratic(input: Input): Promise<void> {
   const pass = await partialJsonContender.load();
   const difference = findJsonDifference((await pass([input.text], Number.POSITIVE_INFINITY)).last, input.expected);
-  if (difference !== undefined) throw new Error(`parsePartialJson, N=${input.steps}: output differs from JSON.parse ${difference}`);
+  if (difference !== undefined)
+    throw new Error(`parsePartialJson, N=${input.steps}: output differs from JSON.parse ${difference}`);
 }
 
 /** Runs one worker process and makes sure it timed the same input as the one checked here. */
-async function measureInWorker(id: string, input: Input, chunkSize: number, chunkCount: number, budgetMs: number, measureHeap: boolean): Promise<JsonParserWorkerResult> {
-  const result = await runJsonParserWorker({ contender: id, steps: input.steps, seed: input.seed, chunkSize, budgetMs, measureHeap });
+async function measureInWorker(
+  id: string,
+  input: Input,
+  chunkSize: number,
+  chunkCount: number,
+  budgetMs: number,
+  measureHeap: boolean,
+): Promise<JsonParserWorkerResult> {
+  const result = await runJsonParserWorker({
+    contender: id,
+    steps: input.steps,
+    seed: input.seed,
+    chunkSize,
+    budgetMs,
+    measureHeap,
+  });
   if (result.textLength !== input.text.length || result.chunks !== chunkCount) {
-    throw new Error(`${id}, N=${input.steps}, ${chunkSize}-char chunks: the worker generated ${result.textLength} characters in ${result.chunks} chunks, expected ${input.text.length} in ${chunkCount}`);
+    throw new Error(
+      `${id}, N=${input.steps}, ${chunkSize}-char chunks: the worker generated ${result.textLength} characters in ${result.chunks} chunks, expected ${input.text.length} in ${chunkCount}`,
+    );
   }
   return result;
 }
@@ -132,7 +154,9 @@ async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
   const results: JsonParserWorkerResult[][] = contenders.map(() => []);
   for (let round = 0; round < plannedProcesses(input.steps, chunkSize); round++) {
     for (const [index, contender] of contenders.entries()) {
-      results[index]!.push(await measureInWorker(contender.id, input, chunkSize, chunks, RUN_BUDGET_MS, measureHeap && round === 0));
+      results[index]!.push(
+        await measureInWorker(contender.id, input, chunkSize, chunks, RUN_BUDGET_MS, measureHeap && round === 0),
+      );
     }
   }
   for (const [index, contender] of contenders.entries()) {
@@ -142,11 +166,23 @@ async function measureCell(input: Input, chunkSize: number): Promise<Cell> {
     }
   }
   const ms = results.map((own) => median(own.map((result) => result.ms)));
-  const partial = await measureInWorker(partialJsonContender.id, input, chunkSize, chunks, QUADRATIC_BUDGET_MS, measureHeap);
-  if (partial.partial === undefined) throw new Error(`parsePartialJson, N=${input.steps}, ${chunkSize}-char chunks: the worker reported no pass`);
+  const partial = await measureInWorker(
+    partialJsonContender.id,
+    input,
+    chunkSize,
+    chunks,
+    QUADRATIC_BUDGET_MS,
+    measureHeap,
+  );
+  if (partial.partial === undefined)
+    throw new Error(`parsePartialJson, N=${input.steps}, ${chunkSize}-char chunks: the worker reported no pass`);
   const { extrapolated, calls, totalCalls, parsedChars, totalChars } = partial.partial;
-  const progress = contenders.map((contender, index) => `${contender.id} ${results[index]!.map((result) => formatMs(result.ms)).join("/")}`);
-  console.error(`  N=${input.steps}, ${chunkSize}-char chunks: ${progress.join(", ")}, parsePartialJson ${extrapolated ? "≈ " : ""}${formatMs(partial.ms)}${partial.ms >= 100_000 ? "" : " ms"}`);
+  const progress = contenders.map(
+    (contender, index) => `${contender.id} ${results[index]!.map((result) => formatMs(result.ms)).join("/")}`,
+  );
+  console.error(
+    `  N=${input.steps}, ${chunkSize}-char chunks: ${progress.join(", ")}, parsePartialJson ${extrapolated ? "≈ " : ""}${formatMs(partial.ms)}${partial.ms >= 100_000 ? "" : " ms"}`,
+  );
   return {
     steps: input.steps,
     chunkSize,
@@ -204,7 +240,9 @@ function poolBaseline(cells: readonly Cell[]): void {
 /** How many processes each N's pooled `JSON.parse` figure rests on, e.g. "6–8". */
 function processesPerBaseline(cells: readonly Cell[]): string {
   const index = contenders.findIndex((contender) => contender.kind === "baseline");
-  const counts = [...new Set(cells.map((cell) => cell.steps))].map((steps) => cells.filter((cell) => cell.steps === steps).reduce((sum, cell) => sum + cell.processMs[index]!.length, 0));
+  const counts = [...new Set(cells.map((cell) => cell.steps))].map((steps) =>
+    cells.filter((cell) => cell.steps === steps).reduce((sum, cell) => sum + cell.processMs[index]!.length, 0),
+  );
   const low = Math.min(...counts);
   const high = Math.max(...counts);
   return low === high ? `${low}` : `${low}–${high}`;
@@ -216,24 +254,40 @@ function baselineMs(cell: Cell): number {
 
 function tableFor(steps: number, cells: readonly Cell[], input: Input): string {
   const row = cells.filter((cell) => cell.steps === steps);
-  const header = ["parser", ...row.flatMap((cell) => [`${cell.chunkSize}-char ms`, "÷ peer", "÷ JSON.parse"]), `heap MB (${TARGET_CHUNK}-char)`];
+  const header = [
+    "parser",
+    ...row.flatMap((cell) => [`${cell.chunkSize}-char ms`, "÷ peer", "÷ JSON.parse"]),
+    `heap MB (${TARGET_CHUNK}-char)`,
+  ];
   const target = row.find((cell) => cell.chunkSize === TARGET_CHUNK);
   const cellsOf = (ms: (cell: Cell) => number, mark: (cell: Cell) => string): string[] =>
     row.flatMap((cell) => {
       const value = ms(cell);
-      return [`${mark(cell)}${formatMs(value)}${mark(cell) === "" ? "" : " †"}`, formatRatio(value / fastestPeer(cell).ms), formatRatio(value / baselineMs(cell))];
+      return [
+        `${mark(cell)}${formatMs(value)}${mark(cell) === "" ? "" : " †"}`,
+        formatRatio(value / fastestPeer(cell).ms),
+        formatRatio(value / baselineMs(cell)),
+      ];
     });
   const rows = contenders.map((contender, index) => [
     contender.label,
-    ...cellsOf((cell) => cell.ms[index]!, () => ""),
+    ...cellsOf(
+      (cell) => cell.ms[index]!,
+      () => "",
+    ),
     formatMegabytes(target?.allocated?.[index]),
   ]);
   rows.push([
     QUADRATIC_LABEL,
-    ...cellsOf((cell) => cell.quadratic.ms, (cell) => (cell.quadratic.extrapolated ? "≈ " : "")),
+    ...cellsOf(
+      (cell) => cell.quadratic.ms,
+      (cell) => (cell.quadratic.extrapolated ? "≈ " : ""),
+    ),
     formatMegabytes(target?.quadraticAllocated),
   ]);
-  const chunkCounts = row.map((cell) => `${cell.chunks.toLocaleString("en-US")} chunks of ${cell.chunkSize}`).join(", ");
+  const chunkCounts = row
+    .map((cell) => `${cell.chunks.toLocaleString("en-US")} chunks of ${cell.chunkSize}`)
+    .join(", ");
   const bytes = new TextEncoder().encode(input.text).length;
   return [
     `### N = ${steps} steps (${input.text.length.toLocaleString("en-US")} UTF-16 code units, ${bytes.toLocaleString("en-US")} UTF-8 bytes; ${chunkCounts})`,
@@ -246,7 +300,8 @@ function quadraticNotes(cells: readonly Cell[]): string[] {
   return cells.map((cell) => {
     const q = cell.quadratic;
     const where = `N=${cell.steps}, ${cell.chunkSize}-char chunks`;
-    if (!q.extrapolated) return `- ${where}: measured, all ${q.totalCalls.toLocaleString("en-US")} calls, median of ${q.runs} run${q.runs === 1 ? "" : "s"}; final value checked.`;
+    if (!q.extrapolated)
+      return `- ${where}: measured, all ${q.totalCalls.toLocaleString("en-US")} calls, median of ${q.runs} run${q.runs === 1 ? "" : "s"}; final value checked.`;
     return `- ${where}: **extrapolated** — ${q.calls.toLocaleString("en-US")} of ${q.totalCalls.toLocaleString("en-US")} calls ran in ${QUADRATIC_BUDGET_MS / 1000} s, parsing ${q.parsedChars.toLocaleString("en-US")} of the ${q.totalChars.toLocaleString("en-US")} characters all calls would parse; ≈ ${formatMs(q.ms)}${q.ms >= 100_000 ? "" : " ms"} assumes time proportional to characters parsed (a lower bound if longer texts cost more per character). Its value on the whole text was checked.`;
   });
 }
@@ -262,7 +317,10 @@ function quadraticNotes(cells: readonly Cell[]): string[] {
  */
 function pairedRatio(cell: Cell, index: number, other: number): { median: number; low: number; high: number } {
   const rounds = plannedProcesses(cell.steps, cell.chunkSize);
-  const ratios = Array.from({ length: rounds }, (_, round) => cell.processMs[index]![round]! / cell.processMs[other]![round]!);
+  const ratios = Array.from(
+    { length: rounds },
+    (_, round) => cell.processMs[index]![round]! / cell.processMs[other]![round]!,
+  );
   return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
 
@@ -292,7 +350,9 @@ function targets(cells: readonly Cell[], sizes: ReadonlyMap<number, number>): st
     const overBaseline = pairedRatio(target, index, baselineIndex);
     const growth = ms / previous.ms[index]!;
     if (contender.kind === "reference") {
-      lines.push(`- ${contender.label}: ${formatPaired(overBaseline)} \`JSON.parse\` [${(ms / baselineMs(target)).toFixed(2)}×], ${formatPaired(speedup)} faster than jsonparse — what any push parser written in JavaScript costs here at the least.`);
+      lines.push(
+        `- ${contender.label}: ${formatPaired(overBaseline)} \`JSON.parse\` [${(ms / baselineMs(target)).toFixed(2)}×], ${formatPaired(speedup)} faster than jsonparse — what any push parser written in JavaScript costs here at the least.`,
+      );
       return;
     }
     lines.push(
@@ -303,7 +363,11 @@ function targets(cells: readonly Cell[], sizes: ReadonlyMap<number, number>): st
     );
   });
   const others = contenders
-    .map((contender, index) => (contender.kind === "plankit" ? undefined : `${contender.label.split(" (")[0]} ×${(target.ms[index]! / previous.ms[index]!).toFixed(2)}`))
+    .map((contender, index) =>
+      contender.kind === "plankit"
+        ? undefined
+        : `${contender.label.split(" (")[0]} ×${(target.ms[index]! / previous.ms[index]!).toFixed(2)}`,
+    )
     .filter((item) => item !== undefined);
   lines.push(`- For comparison, N=${TARGET_STEPS / 10}→${TARGET_STEPS} growth of the others: ${others.join(", ")}.`);
   return lines;
@@ -314,7 +378,11 @@ const MEMORY_WORKER = fileURLToPath(new URL("./lib/json-memory-worker.ts", impor
 /** Runs one memory scenario in a fresh process (see `lib/json-memory-worker.ts`). */
 function runMemoryWorker(args: readonly string[]): Promise<JsonMemoryResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", "--disable-warning=ExperimentalWarning", MEMORY_WORKER, ...args], { stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "--disable-warning=ExperimentalWarning", MEMORY_WORKER, ...args],
+      { stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
@@ -336,10 +404,18 @@ async function memorySection(): Promise<string[]> {
     const results: JsonMemoryResult[] = [];
     for (const parser of parsers) results.push(await runMemoryWorker([`--scenario=${scenario}`, `--parser=${parser}`]));
     const base = results[0]!.heldBytes!;
-    for (const result of results) rows.push([scenario === "strings-unique" ? "all different" : "100 distinct, repeated", result.parser, formatMegabytes(result.heldBytes), formatRatio(result.heldBytes! / base)]);
+    for (const result of results)
+      rows.push([
+        scenario === "strings-unique" ? "all different" : "100 distinct, repeated",
+        result.parser,
+        formatMegabytes(result.heldBytes),
+        formatRatio(result.heldBytes! / base),
+      ]);
     for (const result of results.slice(1)) {
       const ratio = result.heldBytes! / base;
-      lines.push(`- ${result.parser}, ${scenario}: ${ratio.toFixed(2)}× the heap \`JSON.parse\`'s value holds — ${ratio <= 3 ? "**met**" : "**not met**"} (≤ 3×)`);
+      lines.push(
+        `- ${result.parser}, ${scenario}: ${ratio.toFixed(2)}× the heap \`JSON.parse\`'s value holds — ${ratio <= 3 ? "**met**" : "**not met**"} (≤ 3×)`,
+      );
     }
   }
   const streams = [
@@ -347,7 +423,12 @@ async function memorySection(): Promise<string[]> {
     await runMemoryWorker(["--scenario=stream", "--parser=plankit-strict", "--megabytes=100"]),
     await runMemoryWorker(["--scenario=stream", "--parser=plankit-lenient", "--megabytes=10", "--keep"]),
   ];
-  const streamRows = streams.map((result) => [result.parser, (result.textLength / 1024 / 1024).toFixed(0), (result.elements ?? 0).toLocaleString("en-US"), formatMegabytes(result.peakBytes)]);
+  const streamRows = streams.map((result) => [
+    result.parser,
+    (result.textLength / 1024 / 1024).toFixed(0),
+    (result.elements ?? 0).toLocaleString("en-US"),
+    formatMegabytes(result.peakBytes),
+  ]);
   return [
     "### Memory",
     "",
@@ -398,7 +479,9 @@ export async function run(): Promise<string> {
   const sizes = new Map(inputs.map((input) => [input.steps, input.text.length]));
   const processCounts = cells.flatMap((cell) => cell.rounds.map((own) => own.length));
   const processes = processCounts.reduce((sum, count) => sum + count, cells.length);
-  const thirds = cells.flatMap((cell) => cell.rounds.filter((own) => own.length > plannedProcesses(cell.steps, cell.chunkSize))).length;
+  const thirds = cells.flatMap((cell) =>
+    cell.rounds.filter((own) => own.length > plannedProcesses(cell.steps, cell.chunkSize)),
+  ).length;
   const roundCounts = cells.flatMap((cell) => cell.rounds.flat());
 
   return [

@@ -27,14 +27,23 @@
  * @module
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { jsonSchema, stepCountIs, tool, ToolLoopAgent } from "ai";
+import { jsonSchema, stepCountIs, ToolLoopAgent, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { EagerAgent } from "../../src/ai.ts";
-import { chatCallDelta, chatCallStart, chatChunk, chatEnd, startOpenAIStreamServer, type Frame, type OpenAIStreamServer } from "../ai/openai-stream-server.ts";
+import {
+  chatCallDelta,
+  chatCallStart,
+  chatChunk,
+  chatEnd,
+  type Frame,
+  type OpenAIStreamServer,
+  startOpenAIStreamServer,
+} from "../ai/openai-stream-server.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 
-type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 type Prompt = Parameters<MockLanguageModelV4["doStream"]>[0]["prompt"];
 
 /** The provider's pace. */
@@ -67,8 +76,14 @@ const workloads: Workload[] = [
     name: "8 parallel look-ups, then the answer",
     turn: (index) =>
       index === 0
-        ? { calls: cities.map((city) => ({ name: "lookup", input: JSON.stringify({ q: `population of ${city}` }) })), text: "" }
-        : { calls: [], text: `The populations are: ${cities.join(", ")} — see the figures above, all looked up just now.` },
+        ? {
+            calls: cities.map((city) => ({ name: "lookup", input: JSON.stringify({ q: `population of ${city}` }) })),
+            text: "",
+          }
+        : {
+            calls: [],
+            text: `The populations are: ${cities.join(", ")} — see the figures above, all looked up just now.`,
+          },
   },
   {
     name: "3 dependent turns",
@@ -76,7 +91,10 @@ const workloads: Workload[] = [
       index === 0
         ? { calls: [{ name: "lookup", input: JSON.stringify({ q: "capital of France" }) }], text: "" }
         : index === 1
-          ? { calls: [{ name: "lookup", input: JSON.stringify({ q: `population of ${results.at(-1) ?? "?"}` }) }], text: "" }
+          ? {
+              calls: [{ name: "lookup", input: JSON.stringify({ q: `population of ${results.at(-1) ?? "?"}` }) }],
+              text: "",
+            }
           : { calls: [], text: `The capital's population is ${results.at(-1) ?? "?"}, as looked up.` },
   },
 ];
@@ -94,7 +112,10 @@ function resultsIn(prompt: Prompt): string[] {
     for (const part of message.content) {
       if (part.type !== "tool-result") continue;
       const output = part.output;
-      const value = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output.type === "json" ? output.value : null);
+      const value =
+        output.type === "text" || output.type === "error-text"
+          ? output.value
+          : JSON.stringify(output.type === "json" ? output.value : null);
       results.push(value.replace(/^"|"$/g, ""));
     }
   }
@@ -121,7 +142,11 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
   let callCount = 0;
   return new MockLanguageModelV4({
     doStream: async ({ prompt }) => {
-      const turnTimes = { calledAt: performance.now() - timeline.started, endedAt: 0, calls: [] as { inputEnd: number; runMs: number }[] };
+      const turnTimes = {
+        calledAt: performance.now() - timeline.started,
+        endedAt: 0,
+        calls: [] as { inputEnd: number; runMs: number }[],
+      };
       timeline.turns.push(turnTimes);
       const results = resultsIn(prompt);
       const turnIndex = prompt.filter((message) => message.role === "assistant").length;
@@ -129,7 +154,8 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
       const tokenMs = 1000 / speed.tokensPerSecond;
       const chunks = (text: string): string[] => {
         const pieces: string[] = [];
-        for (let offset = 0; offset < text.length; offset += speed.charsPerToken) pieces.push(text.slice(offset, offset + speed.charsPerToken));
+        for (let offset = 0; offset < text.length; offset += speed.charsPerToken)
+          pieces.push(text.slice(offset, offset + speed.charsPerToken));
         return pieces;
       };
       const stream = new ReadableStream<StreamPart>({
@@ -161,14 +187,20 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
               controller.enqueue({ type: "tool-input-delta", id, delta: piece });
             }
             timeline.inputEnd.set(id, performance.now() - timeline.started);
-            turnTimes.calls.push({ inputEnd: performance.now() - timeline.started, runMs: lookupMs((JSON.parse(call.input) as { q: string }).q) });
+            turnTimes.calls.push({
+              inputEnd: performance.now() - timeline.started,
+              runMs: lookupMs((JSON.parse(call.input) as { q: string }).q),
+            });
             controller.enqueue({ type: "tool-input-end", id });
             controller.enqueue({ type: "tool-call", toolCallId: id, toolName: call.name, input: call.input });
           }
           controller.enqueue({
             type: "finish",
             finishReason: { unified: script.calls.length > 0 ? "tool-calls" : "stop", raw: undefined },
-            usage: { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 50, text: 50, reasoning: undefined } },
+            usage: {
+              inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: 50, text: 50, reasoning: undefined },
+            },
           });
           turnTimes.endedAt = performance.now() - timeline.started;
           controller.close();
@@ -183,7 +215,12 @@ function createProvider(workload: Workload, timeline: Timeline): MockLanguageMod
 function lookupTool(timeline: Timeline) {
   return tool({
     description: "Look a fact up",
-    inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false }),
+    inputSchema: jsonSchema<{ q: string }>({
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+      additionalProperties: false,
+    }),
     execute: async ({ q }) => {
       timeline.toolStart.set(q, performance.now() - timeline.started);
       await new Promise((resolve) => setTimeout(resolve, lookupMs(q)));
@@ -203,11 +240,20 @@ interface Measured {
 }
 
 function freshTimeline(): Timeline {
-  return { started: performance.now(), inputEnd: new Map(), toolStart: new Map(), queryOf: new Map(), turns: [], toolEnd: new Map() };
+  return {
+    started: performance.now(),
+    inputEnd: new Map(),
+    toolStart: new Map(),
+    queryOf: new Map(),
+    turns: [],
+    toolEnd: new Map(),
+  };
 }
 
 function lagsOf(timeline: Timeline): number[] {
-  return [...timeline.inputEnd].map(([id, end]) => (timeline.toolStart.get(timeline.queryOf.get(id) ?? "") ?? Number.NaN) - end);
+  return [...timeline.inputEnd].map(
+    ([id, end]) => (timeline.toolStart.get(timeline.queryOf.get(id) ?? "") ?? Number.NaN) - end,
+  );
 }
 
 async function runPlankit(workload: Workload): Promise<Measured> {
@@ -218,13 +264,18 @@ async function runPlankit(workload: Workload): Promise<Measured> {
     annotations: { lookup: { readOnlyHint: true } },
   });
   const { text, state } = await agent.generate({ prompt: `Run: ${workload.name}` });
-  if (state.reason !== "completed") throw new Error(`plankit run ended with ${state.reason}: ${JSON.stringify(state.error)}`);
+  if (state.reason !== "completed")
+    throw new Error(`plankit run ended with ${state.reason}: ${JSON.stringify(state.error)}`);
   return { totalMs: performance.now() - timeline.started, idealMs: idealOf(timeline), lagsMs: lagsOf(timeline), text };
 }
 
 async function runAiSdk(workload: Workload): Promise<Measured> {
   const timeline = freshTimeline();
-  const agent = new ToolLoopAgent({ model: createProvider(workload, timeline), tools: { lookup: lookupTool(timeline) }, stopWhen: stepCountIs(8) });
+  const agent = new ToolLoopAgent({
+    model: createProvider(workload, timeline),
+    tools: { lookup: lookupTool(timeline) },
+    stopWhen: stepCountIs(8),
+  });
   const result = await agent.stream({ prompt: `Run: ${workload.name}` });
   const text = await result.text;
   return { totalMs: performance.now() - timeline.started, idealMs: idealOf(timeline), lagsMs: lagsOf(timeline), text };
@@ -290,7 +341,10 @@ function httpFrames(answering: boolean, onTurnEnd: () => void): Frame[] {
     const pieces = text.match(/.{1,4}/gu) ?? [];
     return [
       chatChunk({ role: "assistant", content: "" }),
-      ...pieces.flatMap((piece, index): Frame[] => [{ atMs: ((index + 1) * httpTurn.answerMs) / pieces.length }, chatChunk({ content: piece })]),
+      ...pieces.flatMap((piece, index): Frame[] => [
+        { atMs: ((index + 1) * httpTurn.answerMs) / pieces.length },
+        chatChunk({ content: piece }),
+      ]),
       ...chatEnd("stop"),
     ];
   }
@@ -301,7 +355,8 @@ function httpFrames(answering: boolean, onTurnEnd: () => void): Frame[] {
     const from = index === 0 ? 0 : (httpTurn.closesAtMs[index - 1] ?? 0);
     const to = httpTurn.closesAtMs[index] ?? 0;
     frames.push(chatCallStart(index, call));
-    for (const [position, piece] of pieces.entries()) frames.push({ atMs: from + ((position + 1) * (to - from)) / pieces.length }, chatCallDelta(index, piece));
+    for (const [position, piece] of pieces.entries())
+      frames.push({ atMs: from + ((position + 1) * (to - from)) / pieces.length }, chatCallDelta(index, piece));
   }
   frames.push({ atMs: httpTurn.endsAtMs }, { wait: async () => onTurnEnd() }, ...chatEnd("tool_calls"));
   return frames;
@@ -311,7 +366,12 @@ function httpFrames(answering: boolean, onTurnEnd: () => void): Frame[] {
 function httpLookup(workload: HttpWorkload, started: number, starts: number[]) {
   return tool({
     description: "Look a fact up",
-    inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false }),
+    inputSchema: jsonSchema<{ q: string }>({
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+      additionalProperties: false,
+    }),
     execute: async ({ q }) => {
       const index = httpCities.findIndex((city) => q.endsWith(city));
       starts[index] = performance.now() - started;
@@ -321,7 +381,11 @@ function httpLookup(workload: HttpWorkload, started: number, starts: number[]) {
   });
 }
 
-async function runHttp(server: OpenAIStreamServer, workload: HttpWorkload, contender: "plankit" | "ai-sdk"): Promise<HttpMeasured> {
+async function runHttp(
+  server: OpenAIStreamServer,
+  workload: HttpWorkload,
+  contender: "plankit" | "ai-sdk",
+): Promise<HttpMeasured> {
   const started = performance.now();
   let turnEndMs = Number.NaN;
   server.respond = (request) => {
@@ -337,7 +401,8 @@ async function runHttp(server: OpenAIStreamServer, workload: HttpWorkload, conte
   if (contender === "plankit") {
     const agent = new EagerAgent({ model, tools: { lookup }, annotations: { lookup: { readOnlyHint: true } } });
     const result = await agent.generate({ prompt: "Populations of Paris, Tokyo and Lagos?" });
-    if (result.state.reason !== "completed") throw new Error(`plankit run ended with ${result.state.reason}: ${JSON.stringify(result.state.error)}`);
+    if (result.state.reason !== "completed")
+      throw new Error(`plankit run ended with ${result.state.reason}: ${JSON.stringify(result.state.error)}`);
     text = result.text;
   } else {
     const agent = new ToolLoopAgent({ model, tools: { lookup }, stopWhen: stepCountIs(8) });
@@ -365,13 +430,29 @@ async function runOverHttp(): Promise<string[]> {
         aiSdk.push(await runHttp(server, workload, "ai-sdk"));
       }
       // How long before the end of the turn each run's first look-up started (negative: after it).
-      const lead = (entries: HttpMeasured[]): number => median(entries.map((entry) => entry.turnEndMs - Math.min(...entry.toolStartsMs)));
+      const lead = (entries: HttpMeasured[]): number =>
+        median(entries.map((entry) => entry.turnEndMs - Math.min(...entry.toolStartsMs)));
       const ours = median(plankit.map((entry) => entry.totalMs));
       const theirs = median(aiSdk.map((entry) => entry.totalMs));
-      const starts = (entries: HttpMeasured[]): string => [0, 1, 2].map((call) => median(entries.map((entry) => entry.toolStartsMs[call] ?? Number.NaN)).toFixed(0)).join(" / ");
+      const starts = (entries: HttpMeasured[]): string =>
+        [0, 1, 2]
+          .map((call) => median(entries.map((entry) => entry.toolStartsMs[call] ?? Number.NaN)).toFixed(0))
+          .join(" / ");
       // Each look-up started the instant its arguments closed, the answer turn the instant the turn and the look-ups ended.
-      const ideal = Math.max(httpTurn.endsAtMs, ...workload.lookupMs.map((ms, call) => (httpTurn.closesAtMs[call] ?? 0) + ms)) + httpTurn.answerMs;
-      rows.push([workload.name, ideal.toFixed(0), starts(plankit), lead(plankit).toFixed(0), ours.toFixed(0), starts(aiSdk), lead(aiSdk).toFixed(0), theirs.toFixed(0), `${(theirs / ours).toFixed(2)}x`]);
+      const ideal =
+        Math.max(httpTurn.endsAtMs, ...workload.lookupMs.map((ms, call) => (httpTurn.closesAtMs[call] ?? 0) + ms)) +
+        httpTurn.answerMs;
+      rows.push([
+        workload.name,
+        ideal.toFixed(0),
+        starts(plankit),
+        lead(plankit).toFixed(0),
+        ours.toFixed(0),
+        starts(aiSdk),
+        lead(aiSdk).toFixed(0),
+        theirs.toFixed(0),
+        `${(theirs / ours).toFixed(2)}x`,
+      ]);
     }
   } finally {
     await server.close();
@@ -381,7 +462,20 @@ async function runOverHttp(): Promise<string[]> {
     "",
     `A local server streams Chat Completions chunks: three parallel calls whose arguments close at ${httpTurn.closesAtMs.join(", ")} ms, the finish chunk at ${httpTurn.endsAtMs} ms (the provider ends every call only then), an answer turn of ${httpTurn.answerMs} ms; median of ${runs} runs. "Starts" are the three look-ups' start times, "lead" how long before the finish chunk the first one started; the ideal starts each look-up the instant its arguments close and the answer turn the instant the look-ups and the turn ended.`,
     "",
-    formatTable(["workload", "ideal ms", "plankit starts ms", "plankit lead ms", "plankit ms", "AI SDK starts ms", "AI SDK lead ms", "AI SDK ms", "AI SDK / plankit"], rows),
+    formatTable(
+      [
+        "workload",
+        "ideal ms",
+        "plankit starts ms",
+        "plankit lead ms",
+        "plankit ms",
+        "AI SDK starts ms",
+        "AI SDK lead ms",
+        "AI SDK ms",
+        "AI SDK / plankit",
+      ],
+      rows,
+    ),
     "",
   ];
 }
@@ -402,15 +496,33 @@ export async function run(): Promise<string> {
       plankit.push(await runPlankit(workload));
       aiSdk.push(await runAiSdk(workload));
     }
-    if (plankit[0]?.text !== aiSdk[0]?.text) throw new Error(`The answers differ: plankit ${JSON.stringify(plankit[0]?.text)} vs AI SDK ${JSON.stringify(aiSdk[0]?.text)}`);
+    if (plankit[0]?.text !== aiSdk[0]?.text)
+      throw new Error(
+        `The answers differ: plankit ${JSON.stringify(plankit[0]?.text)} vs AI SDK ${JSON.stringify(aiSdk[0]?.text)}`,
+      );
     const ideal = median(plankit.map((entry) => entry.idealMs));
     const ours = median(plankit.map((entry) => entry.totalMs));
     const theirs = median(aiSdk.map((entry) => entry.totalMs));
-    rows.push([workload.name, ideal.toFixed(0), ours.toFixed(0), `${(((ours - ideal) / ideal) * 100).toFixed(1)}%`, theirs.toFixed(0), `${(theirs / ours).toFixed(2)}x`]);
+    rows.push([
+      workload.name,
+      ideal.toFixed(0),
+      ours.toFixed(0),
+      `${(((ours - ideal) / ideal) * 100).toFixed(1)}%`,
+      theirs.toFixed(0),
+      `${(theirs / ours).toFixed(2)}x`,
+    ]);
     const ourLags = plankit.flatMap((entry) => entry.lagsMs).sort((a, b) => a - b);
     const theirLags = aiSdk.flatMap((entry) => entry.lagsMs).sort((a, b) => a - b);
-    const p95 = (values: number[]): number => values[Math.min(values.length - 1, Math.floor(values.length * 0.95))] ?? Number.NaN;
-    lagRows.push([workload.name, median(ourLags).toFixed(2), p95(ourLags).toFixed(2), median(theirLags).toFixed(1), p95(theirLags).toFixed(1), String(ourLags.length)]);
+    const p95 = (values: number[]): number =>
+      values[Math.min(values.length - 1, Math.floor(values.length * 0.95))] ?? Number.NaN;
+    lagRows.push([
+      workload.name,
+      median(ourLags).toFixed(2),
+      p95(ourLags).toFixed(2),
+      median(theirLags).toFixed(1),
+      p95(theirLags).toFixed(1),
+      String(ourLags.length),
+    ]);
   }
   return [
     "## Native tool calls: plankit EagerAgent vs the AI SDK's ToolLoopAgent",

@@ -5,16 +5,32 @@
  *
  * @module
  */
-import { createScriptedModel } from "../../src/test.ts";
+
 import { LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 import { timeRun } from "./lib/time-run.ts";
 
 const tools = [
-  { name: "web_search", description: "Search the web", inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] }, annotations: { readOnlyHint: true } },
-  { name: "fetch_page", description: "Fetch a web page", inputSchema: { type: "object", properties: { url: { type: "string" } }, required: ["url"] }, annotations: { readOnlyHint: true } },
-  { name: "calculator", description: "Do arithmetic", inputSchema: { type: "object", properties: { expr: { type: "string" } }, required: ["expr"] }, annotations: { readOnlyHint: true } },
+  {
+    name: "web_search",
+    description: "Search the web",
+    inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "fetch_page",
+    description: "Fetch a web page",
+    inputSchema: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "calculator",
+    description: "Do arithmetic",
+    inputSchema: { type: "object", properties: { expr: { type: "string" } }, required: ["expr"] },
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 /** A six-step plan as a model writes it: pretty-printed, one step per line. */
@@ -35,7 +51,10 @@ const answer = `[\n${plan.map((step) => `  ${JSON.stringify(step)}`).join(",\n")
  * @param firstTokenMs - its time to first token.
  * @returns milliseconds to the first step, to the last tool step, and to `done`.
  */
-async function timeline(tokensPerSecond: number, firstTokenMs: number): Promise<{ first: number; lastTool: number; done: number }> {
+async function timeline(
+  tokensPerSecond: number,
+  firstTokenMs: number,
+): Promise<{ first: number; lastTool: number; done: number }> {
   const model = createScriptedModel({ responses: [answer], tokensPerSecond, firstTokenMs });
   const planner = new LLMPlanner({ model });
   const started = performance.now();
@@ -80,7 +99,16 @@ export async function run(): Promise<string> {
       `${(done - first).toFixed(0)} ms`,
     ]);
   }
-  const timing = formatTable(["model (answer of ~" + String(tokens) + " tokens)", "first step", "last tool step", "whole plan (= parse at end)", "head start of step 1"], rows);
+  const timing = formatTable(
+    [
+      "model (answer of ~" + String(tokens) + " tokens)",
+      "first step",
+      "last tool step",
+      "whole plan (= parse at end)",
+      "head start of step 1",
+    ],
+    rows,
+  );
 
   // CPU cost: an instant model, so the time is the planner's parsing, validation and events.
   const fast = new LLMPlanner({ model: createScriptedModel({ responses: () => answer, tokensPerSecond: Infinity }) });
@@ -89,11 +117,15 @@ export async function run(): Promise<string> {
   for (let round = 0; round < 15; round++) {
     samples.push(
       (await timeRun(async () => {
-        for (let index = 0; index < 100; index++) await fast.plan({ query: "Compare the populations of Tokyo and Osaka", tools });
+        for (let index = 0; index < 100; index++)
+          await fast.plan({ query: "Compare the populations of Tokyo and Osaka", tools });
       })) / 100,
     );
   }
-  const cost = formatTable(["planner overhead (6 steps, 4-char chunks, instant model)", "per plan"], [["median of 15 × 100 plans", `${(median(samples) * 1000).toFixed(0)} µs`]]);
+  const cost = formatTable(
+    ["planner overhead (6 steps, 4-char chunks, instant model)", "per plan"],
+    [["median of 15 × 100 plans", `${(median(samples) * 1000).toFixed(0)} µs`]],
+  );
 
   return [
     "## Planner streaming",

@@ -37,21 +37,27 @@ const all = readdirSync(directory)
  */
 function summaryOf(file: string): string {
   const comment = /^\/\*\*([\s\S]*?)\*\//u.exec(readFileSync(`${directory}${file}`, "utf8"))?.[1] ?? "";
-  const text = comment.replace(/^\s*\*\s?/gmu, "").replace(/\s+/gu, " ").trim();
+  const text = comment
+    .replace(/^\s*\*\s?/gmu, "")
+    .replace(/\s+/gu, " ")
+    .trim();
   const sentence = /^(.+?\.)(?:\s|$)/u.exec(text)?.[1] ?? text;
   return sentence.length > 110 ? `${sentence.slice(0, 109)}…` : sentence;
 }
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log("Usage: npm run bench [-- <name>…]   runs every benchmark, or those whose file name contains a <name>;");
-  console.log("                                    writes the results to .tmp/bench.md. npm run bench:worker loads the Worker.\n");
+  console.log(
+    "                                    writes the results to .tmp/bench.md. npm run bench:worker loads the Worker.\n",
+  );
   for (const file of all) console.log(`  ${file.replace(/\.bench\.ts$/u, "").padEnd(16)} ${summaryOf(file)}`);
   process.exit(0);
 }
 
 const filters = process.argv.slice(2).map((argument) => argument.toLowerCase());
-const files = all
-  .filter((name) => filters.length === 0 || filters.some((filter) => name.toLowerCase().includes(filter)));
+const files = all.filter(
+  (name) => filters.length === 0 || filters.some((filter) => name.toLowerCase().includes(filter)),
+);
 
 if (files.length === 0) {
   console.error(`No benchmark matches ${filters.map((filter) => JSON.stringify(filter)).join(", ")} in ${directory}`);
@@ -62,7 +68,8 @@ if (files.length === 0) {
 function describeRevision(): string {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-    const changed = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: root, encoding: "utf8" }).trim() !== "";
+    const changed =
+      execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: root, encoding: "utf8" }).trim() !== "";
     return `commit ${commit}${changed ? " with uncommitted changes in src/" : ""}`;
   } catch {
     return "commit unknown";
@@ -70,8 +77,11 @@ function describeRevision(): string {
 }
 
 const machine = `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus()[0]?.model.trim() ?? "unknown CPU"} × ${cpus().length}`;
-const gc = typeof globalThis.gc === "function" ? "GC exposed" : "GC not exposed (run with --expose-gc for steadier figures)";
-const sections: string[] = [`# Benchmarks\n\n${new Date().toISOString().slice(0, 10)}, ${describeRevision()}, ${machine}, ${gc}.\n`];
+const gc =
+  typeof globalThis.gc === "function" ? "GC exposed" : "GC not exposed (run with --expose-gc for steadier figures)";
+const sections: string[] = [
+  `# Benchmarks\n\n${new Date().toISOString().slice(0, 10)}, ${describeRevision()}, ${machine}, ${gc}.\n`,
+];
 console.log(sections[0]);
 
 let failed = false;
@@ -79,7 +89,10 @@ for (const file of files) {
   const started = performance.now();
   console.error(`running ${file}...`);
   // A heartbeat while a module runs; modules that time in child processes keep the event loop free for it.
-  const heartbeat = setInterval(() => console.error(`  still running ${file} (${Math.round((performance.now() - started) / 1000)} s)`), 15_000);
+  const heartbeat = setInterval(
+    () => console.error(`  still running ${file} (${Math.round((performance.now() - started) / 1000)} s)`),
+    15_000,
+  );
   try {
     const module = (await import(pathToFileURL(`${directory}${file}`).href)) as BenchModule;
     const section = await module.run();

@@ -17,11 +17,21 @@
  *
  * @module
  */
-import { jsonSchema, stepCountIs, streamText, tool, type ToolSet } from "ai";
+import { jsonSchema, stepCountIs, streamText, type ToolSet, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { AgentRuntime, LLMPlanner, noOpReflector, ToolRegistry, type PlanModel, type PlanModelPart, type PlanModelRequest, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
-import { createScriptedModel } from "../../src/test.ts";
+import {
+  AgentRuntime,
+  LLMPlanner,
+  noOpReflector,
+  type PlanModel,
+  type PlanModelPart,
+  type PlanModelRequest,
+  type PlanStep,
+  type RuntimeEvent,
+  ToolRegistry,
+} from "../../src/index.ts";
 import { resolveReferences, toCompactStep } from "../../src/plan.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { median } from "./lib/median.ts";
 
@@ -58,19 +68,34 @@ const descriptors = [
   {
     name: "lookup",
     description: "Look a fact up (read-only)",
-    inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true },
   },
   {
     name: "combine",
     description: "Join values into one text (read-only)",
-    inputSchema: { type: "object", properties: { parts: { type: "array", items: { type: "string" } } }, required: ["parts"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { parts: { type: "array", items: { type: "string" } } },
+      required: ["parts"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true },
   },
   {
     name: "save_note",
     description: "Save a note (changes state)",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: false, destructiveHint: false },
   },
 ] as const;
@@ -78,14 +103,24 @@ const descriptors = [
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Runs a tool as every runner does: fixed latency, deterministic result. */
-async function runTool(name: string, args: Record<string, unknown>, latency: Latencies, signal?: AbortSignal, onStart?: (name: string, args: Record<string, unknown>) => void): Promise<unknown> {
+async function runTool(
+  name: string,
+  args: Record<string, unknown>,
+  latency: Latencies,
+  signal?: AbortSignal,
+  onStart?: (name: string, args: Record<string, unknown>) => void,
+): Promise<unknown> {
   onStart?.(name, args);
   await sleep(latency[name] ?? 0, signal);
   const result = behaviour[name];
@@ -106,8 +141,20 @@ const workloads: Workload[] = [
     name: "parallel (8 lookups → combine → reply)",
     query: `Compare the populations of ${cities.join(", ")}.`,
     steps: [
-      ...cities.map((city, index): PlanStep => ({ id: `s${index + 1}`, type: "tool", name: "lookup", arguments: { q: `population of ${city}` } })),
-      { id: "s9", type: "tool", name: "combine", arguments: { parts: cities.map((_, index) => `{{s${index + 1}.value}}`) } },
+      ...cities.map(
+        (city, index): PlanStep => ({
+          id: `s${index + 1}`,
+          type: "tool",
+          name: "lookup",
+          arguments: { q: `population of ${city}` },
+        }),
+      ),
+      {
+        id: "s9",
+        type: "tool",
+        name: "combine",
+        arguments: { parts: cities.map((_, index) => `{{s${index + 1}.value}}`) },
+      },
       { id: "s10", type: "reply", text: "Populations: {{s9.text}}" },
     ],
   },
@@ -133,7 +180,12 @@ const workloads: Workload[] = [
       { id: "s4", type: "tool", name: "combine", arguments: { parts: ["{{s1.value}}", "{{s2.value}}"] } },
       { id: "s5", type: "tool", name: "lookup", arguments: { q: "hotel in Rome near {{s3.value}}" } },
       { id: "s6", type: "tool", name: "lookup", arguments: { q: "museums in Rome" } },
-      { id: "s7", type: "tool", name: "combine", arguments: { parts: ["{{s4.text}}", "{{s5.value}}", "{{s6.value}}"] } },
+      {
+        id: "s7",
+        type: "tool",
+        name: "combine",
+        arguments: { parts: ["{{s4.text}}", "{{s5.value}}", "{{s6.value}}"] },
+      },
       { id: "s8", type: "tool", name: "lookup", arguments: { q: "exchange rate EUR" } },
       { id: "s9", type: "tool", name: "save_note", arguments: { text: "{{s7.text}}; rate {{s8.value}}" } },
       { id: "s10", type: "reply", text: "Trip: {{s7.text}} (note {{s9.id}})" },
@@ -181,7 +233,10 @@ function idealMs(workload: Workload, { speed, latency }: Setup): number {
   const ends = new Map<string, number>();
   let last = 0;
   for (const step of workload.steps) {
-    const ready = Math.max(arrival(braces.get(step.id) ?? 0, speed), ...dependencies(step).map((id) => ends.get(id) ?? 0));
+    const ready = Math.max(
+      arrival(braces.get(step.id) ?? 0, speed),
+      ...dependencies(step).map((id) => ends.get(id) ?? 0),
+    );
     const end = ready + (step.type === "tool" ? (latency[step.name] ?? 0) : 0);
     ends.set(step.id, end);
     last = Math.max(last, end);
@@ -231,8 +286,13 @@ async function runPlankit(workload: Workload, eager: "safe" | "none", { speed, l
     descriptors.map((descriptor) => ({
       ...descriptor,
       annotations: { ...descriptor.annotations },
-      execute: (args: Record<string, unknown>, { signal, callId }: { signal?: AbortSignal | undefined; callId: string }) =>
-        runTool(descriptor.name, args, latency, signal, () => starts.set(callId.split(":")[1] ?? "", performance.now())),
+      execute: (
+        args: Record<string, unknown>,
+        { signal, callId }: { signal?: AbortSignal | undefined; callId: string },
+      ) =>
+        runTool(descriptor.name, args, latency, signal, () =>
+          starts.set(callId.split(":")[1] ?? "", performance.now()),
+        ),
     })),
   );
   const planner = new LLMPlanner({ model: recorded.model, maxSteps: 12, topK: 10 });
@@ -242,7 +302,8 @@ async function runPlankit(workload: Workload, eager: "safe" | "none", { speed, l
   for await (const event of runtime.run(workload.query)) events.push(event);
   const ms = performance.now() - started;
   const end = events[events.length - 1];
-  if (end?.type !== "run-end" || end.reason !== "completed") throw new Error(`plankit ${eager} did not complete ${workload.name}: ${JSON.stringify(end)}`);
+  if (end?.type !== "run-end" || end.reason !== "completed")
+    throw new Error(`plankit ${eager} did not complete ${workload.name}: ${JSON.stringify(end)}`);
   const steps = events.filter((event) => event.type === "step-end").length;
   if (steps !== workload.steps.length) throw new Error(`plankit ran ${steps} of ${workload.steps.length} steps`);
   // Tool start after the chunk holding the step's closing brace, for steps whose inputs existed by then.
@@ -251,7 +312,8 @@ async function runPlankit(workload: Workload, eager: "safe" | "none", { speed, l
   for (const event of events) if (event.type === "step-end") ends.set(event.stepId, started + event.t);
   const braceToStart: number[] = [];
   for (const step of workload.steps) {
-    if (step.type !== "tool" || descriptors.find((item) => item.name === step.name)?.annotations.readOnlyHint !== true) continue;
+    if (step.type !== "tool" || descriptors.find((item) => item.name === step.name)?.annotations.readOnlyHint !== true)
+      continue;
     const brace = braces.get(step.id) ?? 0;
     const chunk = planChunks.find((item) => item.end > brace);
     const start = starts.get(step.id);
@@ -321,10 +383,15 @@ async function runReact(workload: Workload, { speed, latency }: Setup): Promise<
   return { ms, modelCalls: model.calls, inputTokens, outputTokens, braceToStart: [] };
 }
 
-type StreamPart = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 
 /** A stream of parts released on the scripted model's schedule: `token` parts one interval apart, after the first-token delay. */
-function scheduledStream(parts: readonly { part: StreamPart; token: boolean }[], speed: Speed, signal?: AbortSignal): ReadableStream<StreamPart> {
+function scheduledStream(
+  parts: readonly { part: StreamPart; token: boolean }[],
+  speed: Speed,
+  signal?: AbortSignal,
+): ReadableStream<StreamPart> {
   const interval = 1000 / speed.tokensPerSecond;
   const started = performance.now();
   let index = 0;
@@ -350,7 +417,10 @@ function scheduledStream(parts: readonly { part: StreamPart; token: boolean }[],
 function textParts(text: string, id: string, speed: Speed): { part: StreamPart; token: boolean }[] {
   const parts: { part: StreamPart; token: boolean }[] = [{ part: { type: "text-start", id }, token: false }];
   for (let offset = 0; offset < text.length; offset += speed.charsPerToken) {
-    parts.push({ part: { type: "text-delta", id, delta: text.slice(offset, offset + speed.charsPerToken) }, token: true });
+    parts.push({
+      part: { type: "text-delta", id, delta: text.slice(offset, offset + speed.charsPerToken) },
+      token: true,
+    });
   }
   parts.push({ part: { type: "text-end", id }, token: false });
   return parts;
@@ -359,10 +429,14 @@ function textParts(text: string, id: string, speed: Speed): { part: StreamPart; 
 /** The parts of one tool call: its name costs tokens too, then the input JSON streams. */
 function toolCallParts(id: string, name: string, input: string, speed: Speed): { part: StreamPart; token: boolean }[] {
   const parts: { part: StreamPart; token: boolean }[] = [];
-  for (let offset = 0; offset < name.length; offset += speed.charsPerToken) parts.push({ part: { type: "ping" }, token: true });
+  for (let offset = 0; offset < name.length; offset += speed.charsPerToken)
+    parts.push({ part: { type: "ping" }, token: true });
   parts.push({ part: { type: "tool-input-start", id, toolName: name }, token: false });
   for (let offset = 0; offset < input.length; offset += speed.charsPerToken) {
-    parts.push({ part: { type: "tool-input-delta", id, delta: input.slice(offset, offset + speed.charsPerToken) }, token: true });
+    parts.push({
+      part: { type: "tool-input-delta", id, delta: input.slice(offset, offset + speed.charsPerToken) },
+      token: true,
+    });
   }
   parts.push({ part: { type: "tool-input-end", id }, token: false });
   parts.push({ part: { type: "tool-call", toolCallId: id, toolName: name, input }, token: false });
@@ -387,13 +461,28 @@ async function runAiSdk(workload: Workload, parallel: boolean, { speed, latency 
   let outputTokens = 0;
   const model = new MockLanguageModelV4({
     doStream: async (options) => {
-      const done = options.prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).filter((part) => part.type === "tool-result").length;
+      const done = options.prompt
+        .flatMap((message) => (message.role === "tool" ? message.content : []))
+        .filter((part) => part.type === "tool-result").length;
       let wave = 0;
-      for (let seen = 0; wave < waves.length && seen + (waves[wave]?.length ?? 0) <= done; wave++) seen += waves[wave]?.length ?? 0;
+      for (let seen = 0; wave < waves.length && seen + (waves[wave]?.length ?? 0) <= done; wave++)
+        seen += waves[wave]?.length ?? 0;
       const calls = waves[wave];
-      const parts: { part: StreamPart; token: boolean }[] = [{ part: { type: "stream-start", warnings: [] }, token: false }];
+      const parts: { part: StreamPart; token: boolean }[] = [
+        { part: { type: "stream-start", warnings: [] }, token: false },
+      ];
       if (calls === undefined) parts.push(...textParts(answer, "t1", speed));
-      else calls.forEach((step) => parts.push(...toolCallParts(`call-${step.id}`, step.name, JSON.stringify(resolveReferences(step.arguments, results)), speed)));
+      else
+        calls.forEach((step) =>
+          parts.push(
+            ...toolCallParts(
+              `call-${step.id}`,
+              step.name,
+              JSON.stringify(resolveReferences(step.arguments, results)),
+              speed,
+            ),
+          ),
+        );
       const output = parts.filter((item) => item.token).length;
       const input = Math.ceil(JSON.stringify(options.prompt).length / speed.charsPerToken);
       inputTokens += input;
@@ -402,7 +491,10 @@ async function runAiSdk(workload: Workload, parallel: boolean, { speed, latency 
         part: {
           type: "finish",
           finishReason: { unified: calls === undefined ? "stop" : "tool-calls", raw: undefined },
-          usage: { inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: output, text: output, reasoning: undefined } },
+          usage: {
+            inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: output, text: output, reasoning: undefined },
+          },
         },
         token: false,
       });
@@ -414,14 +506,16 @@ async function runAiSdk(workload: Workload, parallel: boolean, { speed, latency 
     tools[descriptor.name] = tool({
       description: descriptor.description,
       inputSchema: jsonSchema<Record<string, unknown>>(descriptor.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: (input: Record<string, unknown>, { abortSignal }: { abortSignal?: AbortSignal }) => runTool(descriptor.name, input, latency, abortSignal),
+      execute: (input: Record<string, unknown>, { abortSignal }: { abortSignal?: AbortSignal }) =>
+        runTool(descriptor.name, input, latency, abortSignal),
     });
   }
   const started = performance.now();
   const result = streamText({ model, tools, prompt: workload.query, stopWhen: stepCountIs(toolSteps.length + 2) });
   const text = await result.text;
   const ms = performance.now() - started;
-  if (text !== answer) throw new Error(`AI SDK loop answered ${JSON.stringify(text)}, expected ${JSON.stringify(answer)}`);
+  if (text !== answer)
+    throw new Error(`AI SDK loop answered ${JSON.stringify(text)}, expected ${JSON.stringify(answer)}`);
   return { ms, modelCalls: model.doStreamCalls.length, inputTokens, outputTokens, braceToStart: [] };
 }
 
@@ -435,7 +529,11 @@ const format = (ms: number): string => `${Math.round(ms)} ms`;
  * @param repeats - runs of plankit "safe" (the median is kept).
  * @returns the measurements by system, and every brace-to-start delay seen.
  */
-async function compare(workload: Workload, setup: Setup, repeats: number): Promise<{ systems: [string, Measurement][]; react: Measurement; safe: Measurement; delays: number[] }> {
+async function compare(
+  workload: Workload,
+  setup: Setup,
+  repeats: number,
+): Promise<{ systems: [string, Measurement][]; react: Measurement; safe: Measurement; delays: number[] }> {
   const safeRuns: Measurement[] = [];
   for (let repeat = 0; repeat < repeats; repeat++) safeRuns.push(await runPlankit(workload, "safe", setup));
   const middle = median(safeRuns.map((item) => item.ms));
@@ -452,8 +550,12 @@ async function compare(workload: Workload, setup: Setup, repeats: number): Promi
   return { systems, react, safe, delays: safeRuns.flatMap((item) => item.braceToStart) };
 }
 
-const describeSpeed = (item: Speed): string => `first token after ${item.firstTokenMs} ms, ${item.tokensPerSecond} tokens/s, ${item.charsPerToken} characters per token`;
-const describeLatency = (item: Latencies): string => Object.entries(item).map(([name, ms]) => `${name} ${ms} ms`).join(", ");
+const describeSpeed = (item: Speed): string =>
+  `first token after ${item.firstTokenMs} ms, ${item.tokensPerSecond} tokens/s, ${item.charsPerToken} characters per token`;
+const describeLatency = (item: Latencies): string =>
+  Object.entries(item)
+    .map(([name, ms]) => `${name} ${ms} ms`)
+    .join(", ");
 
 /** A plan shape for the scaling measurement. */
 type Shape = "chain" | "wide";
@@ -495,15 +597,32 @@ async function timeScaling(shape: Shape, size: number): Promise<number> {
   const planner = {
     async *stream() {
       for (const [index, step] of steps.entries()) yield { type: "step" as const, step, index };
-      yield { type: "done" as const, steps, clean: true, finishReason: "stop" as const, fallback: false, usage: { modelCalls: 1 } };
+      yield {
+        type: "done" as const,
+        steps,
+        clean: true,
+        finishReason: "stop" as const,
+        fallback: false,
+        usage: { modelCalls: 1 },
+      };
     },
     replan: async () => [],
   };
-  const runtime = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, integrate: "template", cache: false });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    memory: false,
+    reflector: noOpReflector,
+    integrate: "template",
+    cache: false,
+  });
   const started = performance.now();
   const state = await runtime.run("go").done;
   const ms = performance.now() - started;
-  if (state.reason !== "completed" || state.reply?.text !== String(size)) throw new Error(`The ${shape} of ${size} steps ended ${state.reason ?? "?"} with ${JSON.stringify(state.reply?.text)}`);
+  if (state.reason !== "completed" || state.reply?.text !== String(size))
+    throw new Error(
+      `The ${shape} of ${size} steps ended ${state.reason ?? "?"} with ${JSON.stringify(state.reply?.text)}`,
+    );
   return ms;
 }
 
@@ -527,7 +646,10 @@ async function measureScaling(): Promise<string[]> {
       }
       times.set(size, median(samples));
     }
-    rows.push([shape === "chain" ? "chain (each step reads the one before)" : "wide DAG (every step reads the first)", ...sizes.map((size) => format(times.get(size) ?? Number.NaN))]);
+    rows.push([
+      shape === "chain" ? "chain (each step reads the one before)" : "wide DAG (every step reads the first)",
+      ...sizes.map((size) => format(times.get(size) ?? Number.NaN)),
+    ]);
     const ratio = (times.get(16_000) ?? Number.NaN) / (times.get(2_000) ?? Number.NaN);
     ratios.push(`${shape}: 16k / 2k steps (×8) takes ×${ratio.toFixed(2)} the time (target ≤ ×12)`);
   }
@@ -536,7 +658,10 @@ async function measureScaling(): Promise<string[]> {
     "",
     "Instant read-only tools, the whole plan handed over at once, median of 3 runs: the runtime's own cost per run (references, validation of arguments, events, state).",
     "",
-    formatTable(["plan", ...sizes.map((size) => `${size / 1000}k steps`)], rows, ["left", ...sizes.map(() => "right" as const)]),
+    formatTable(["plan", ...sizes.map((size) => `${size / 1000}k steps`)], rows, [
+      "left",
+      ...sizes.map(() => "right" as const),
+    ]),
     "",
     ...ratios.map((line) => `- ${line}`),
     "",
@@ -589,7 +714,14 @@ export async function run(): Promise<string> {
     const ideal = idealMs(parallelWorkload, setup);
     const { systems, react } = await compare(parallelWorkload, setup, 1);
     for (const [name, measurement] of systems) {
-      sensitivity.push([label, name, format(measurement.ms), `${(measurement.ms / ideal).toFixed(2)}×`, `${(react.ms / measurement.ms).toFixed(2)}×`, String(measurement.modelCalls)]);
+      sensitivity.push([
+        label,
+        name,
+        format(measurement.ms),
+        `${(measurement.ms / ideal).toFixed(2)}×`,
+        `${(react.ms / measurement.ms).toFixed(2)}×`,
+        String(measurement.modelCalls),
+      ]);
     }
   }
 
@@ -598,7 +730,20 @@ export async function run(): Promise<string> {
     "",
     `Scripted model: ${describeSpeed(mainSpeed)} (the AI SDK mock streams on the same schedule; a tool call's name costs tokens too). Tools: ${describeLatency(mainLatency)}; \`save_note\` changes state, the others are read-only. Wall-clock time of one request to its reply, real timers; plankit "safe" is the median of 3 runs. "vs ideal" divides by the ideal schedule (each step starts the instant its closing brace has streamed and its inputs exist); "speed-up" is ReAct's time divided by the row's.`,
     "",
-    formatTable(["workload", "system", "latency", "vs ideal", "speed-up vs ReAct", "model calls", "input tokens", "output tokens"], rows, ["left", "left", "right", "right", "right", "right", "right", "right"]),
+    formatTable(
+      [
+        "workload",
+        "system",
+        "latency",
+        "vs ideal",
+        "speed-up vs ReAct",
+        "model calls",
+        "input tokens",
+        "output tokens",
+      ],
+      rows,
+      ["left", "left", "right", "right", "right", "right", "right", "right"],
+    ),
     "",
     ...summary,
     "",
@@ -606,7 +751,14 @@ export async function run(): Promise<string> {
     "",
     "The parallel workload under other conditions (one run each):",
     "",
-    formatTable(["condition", "system", "latency", "vs ideal", "speed-up vs ReAct", "model calls"], sensitivity, ["left", "left", "right", "right", "right", "right"]),
+    formatTable(["condition", "system", "latency", "vs ideal", "speed-up vs ReAct", "model calls"], sensitivity, [
+      "left",
+      "left",
+      "right",
+      "right",
+      "right",
+      "right",
+    ]),
     "",
     'In the mixed DAG, plankit "safe" holds `save_note` until the plan finished cleanly, by design; the ideal schedule does not. ReAct and the AI SDK loop pay one time to first token per model call and resend the growing history as input tokens. plankit pays one, but its plan (ids, tool names, references, the reply) takes more output tokens than bare tool-call arguments, so on a flat fan-out its lead over an AI SDK loop with parallel tool calls — three model calls here — is smallest; it grows with dependent steps, slower tools and more model calls saved.',
     "",

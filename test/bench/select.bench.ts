@@ -15,8 +15,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { normalizeCatalog, selectTools, type SelectToolsOptions } from "../../src/tools.ts";
 import type { ToolDescriptor } from "../../src/index.ts";
+import { normalizeCatalog, type SelectToolsOptions, selectTools } from "../../src/tools.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { createPlainBm25 } from "./lib/plain-bm25.ts";
 
@@ -24,8 +24,16 @@ const datasets = fileURLToPath(new URL("../../../shared/datasets/nestful/", impo
 
 const sources = [
   { label: "executable (RapidAPI)", spec: "executable/executable-spec.json", data: "executable/executable-data.json" },
-  { label: "Glaive", spec: "non-executable/non-executable-glaive-spec.json", data: "non-executable/non-executable-glaive-data.json" },
-  { label: "SGD", spec: "non-executable/non-executable-sgd-spec.json", data: "non-executable/non-executable-sgd-data.json" },
+  {
+    label: "Glaive",
+    spec: "non-executable/non-executable-glaive-spec.json",
+    data: "non-executable/non-executable-glaive-data.json",
+  },
+  {
+    label: "SGD",
+    spec: "non-executable/non-executable-sgd-spec.json",
+    data: "non-executable/non-executable-sgd-data.json",
+  },
 ];
 
 interface Request {
@@ -46,11 +54,17 @@ function readJson(path: string): unknown {
 /** The tools of a data-set catalog, the first entry of a repeated name kept. */
 function readCatalog(path: string): { tools: ToolDescriptor[]; repeated: number } {
   const seen = new Set<string>();
-  const raw = (readJson(path) as { name: string }[]).filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
+  const raw = (readJson(path) as { name: string }[]).filter(
+    (tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined,
+  );
   return { tools: normalizeCatalog(raw), repeated: (readJson(path) as unknown[]).length - raw.length };
 }
 
-function readRequests(path: string, source: string, known: ReadonlySet<string>): { requests: Request[]; missing: number } {
+function readRequests(
+  path: string,
+  source: string,
+  known: ReadonlySet<string>,
+): { requests: Request[]; missing: number } {
   const requests: Request[] = [];
   let missing = 0;
   for (const item of readJson(path) as { input: string; output: { name: string }[] }[]) {
@@ -93,13 +107,20 @@ function coUsageGraph(requests: readonly Request[]): Record<string, string[]> {
   return Object.fromEntries(
     [...counts].map(([tool, partners]) => [
       tool,
-      [...partners].filter(([, count]) => count >= 2).sort((a, b) => b[1] - a[1]).map(([name]) => name),
+      [...partners]
+        .filter(([, count]) => count >= 2)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name]) => name),
     ]),
   );
 }
 
 /** Measures with a graph learned from every request but the one ranked. */
-function measureLeaveOneOut(requests: readonly Request[], tools: readonly ToolDescriptor[], options: SelectToolsOptions = {}): { recall: number[]; mrr: number } {
+function measureLeaveOneOut(
+  requests: readonly Request[],
+  tools: readonly ToolDescriptor[],
+  options: SelectToolsOptions = {},
+): { recall: number[]; mrr: number } {
   const totals = { recall: ks.map(() => 0), mrr: 0 };
   requests.forEach((request, at) => {
     const graph = coUsageGraph(requests.filter((_, other) => other !== at));
@@ -152,7 +173,13 @@ export async function run(): Promise<string> {
     return [label, ...recall.map(percent), mrr.toFixed(3)];
   });
   const graphMeasure = measureLeaveOneOut(requests, pooled);
-  const graphRows = [["`selectTools` + co-usage graph (leave-one-out)", ...graphMeasure.recall.map(percent), graphMeasure.mrr.toFixed(3)]];
+  const graphRows = [
+    [
+      "`selectTools` + co-usage graph (leave-one-out)",
+      ...graphMeasure.recall.map(percent),
+      graphMeasure.mrr.toFixed(3),
+    ],
+  ];
   const ownRows = selectors.map(([label, make]) => [
     label,
     ...read.map(({ catalog, requests: own }) => percent(measure(own, make(catalog.tools)).recall[1] ?? 0)),
@@ -175,7 +202,14 @@ export async function run(): Promise<string> {
     "",
     "Recall@6 per source, each request ranked against its own catalog, then against the pool:",
     "",
-    formatTable(["selector", ...read.map((item) => `${item.catalog.label}, own`), ...read.map((item) => `${item.catalog.label}, pooled`)], ownRows),
+    formatTable(
+      [
+        "selector",
+        ...read.map((item) => `${item.catalog.label}, own`),
+        ...read.map((item) => `${item.catalog.label}, pooled`),
+      ],
+      ownRows,
+    ),
     "",
   ].join("\n");
 }

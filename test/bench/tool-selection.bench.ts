@@ -5,10 +5,19 @@
  *
  * @module
  */
-import { compileCatalog, selectTools, type SelectToolsOptions } from "../../src/tools.ts";
+
 import type { ToolDescriptor } from "../../src/index.ts";
-import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases, scenarioCases, type SelectionCase } from "../fixtures/tools/catalog.ts";
+import { compileCatalog, type SelectToolsOptions, selectTools } from "../../src/tools.ts";
 import { createRandom } from "../fixtures/create-random.ts";
+import {
+  catalog,
+  chineseCases,
+  coUsageGraph,
+  englishCases,
+  heldOutCases,
+  type SelectionCase,
+  scenarioCases,
+} from "../fixtures/tools/catalog.ts";
 
 /**
  * Naive keyword top-K: split the request on whitespace, score each tool
@@ -17,7 +26,10 @@ import { createRandom } from "../fixtures/create-random.ts";
  * it always passes `k` tools on).
  */
 function naiveTopK(query: string, tools: readonly ToolDescriptor[], k: number): string[] {
-  const keywords = query.toLowerCase().split(/\s+/u).filter((word) => word !== "");
+  const keywords = query
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((word) => word !== "");
   return tools
     .map((tool, index) => {
       const text = `${tool.name} ${tool.description}`.toLowerCase();
@@ -47,11 +59,118 @@ function plankit(options: SelectToolsOptions): Selector {
   return (query, k) => selectTools(query, catalog, { ...options, k }).map((tool) => tool.name);
 }
 
-
-const verbs = ["get", "list", "create", "update", "delete", "search", "export", "import", "sync", "analyze", "send", "archive", "approve", "schedule", "validate", "render"];
-const nouns = ["invoice", "ticket", "user", "order", "shipment", "report", "document", "contract", "lead", "campaign", "dashboard", "metric", "alert", "backup", "license", "asset", "payment", "refund", "review", "survey", "webhook", "token", "cluster", "pipeline", "dataset", "model", "article", "comment", "playlist", "booking"];
-const systems = ["salesforce", "zendesk", "jira", "stripe", "shopify", "hubspot", "notion", "slack", "github", "gitlab", "datadog", "pagerduty", "airtable", "dropbox", "figma", "asana", "okta", "twilio", "mailchimp", "intercom"];
-const words = ["customer", "account", "status", "date", "range", "region", "team", "project", "priority", "owner", "amount", "currency", "label", "filter", "page", "limit", "query", "summary", "history", "version", "permission", "workspace", "channel", "schedule", "template", "export", "audit", "usage", "quota", "billing", "天气", "订单", "客户", "发票", "报表", "审批", "日程", "文件"];
+const verbs = [
+  "get",
+  "list",
+  "create",
+  "update",
+  "delete",
+  "search",
+  "export",
+  "import",
+  "sync",
+  "analyze",
+  "send",
+  "archive",
+  "approve",
+  "schedule",
+  "validate",
+  "render",
+];
+const nouns = [
+  "invoice",
+  "ticket",
+  "user",
+  "order",
+  "shipment",
+  "report",
+  "document",
+  "contract",
+  "lead",
+  "campaign",
+  "dashboard",
+  "metric",
+  "alert",
+  "backup",
+  "license",
+  "asset",
+  "payment",
+  "refund",
+  "review",
+  "survey",
+  "webhook",
+  "token",
+  "cluster",
+  "pipeline",
+  "dataset",
+  "model",
+  "article",
+  "comment",
+  "playlist",
+  "booking",
+];
+const systems = [
+  "salesforce",
+  "zendesk",
+  "jira",
+  "stripe",
+  "shopify",
+  "hubspot",
+  "notion",
+  "slack",
+  "github",
+  "gitlab",
+  "datadog",
+  "pagerduty",
+  "airtable",
+  "dropbox",
+  "figma",
+  "asana",
+  "okta",
+  "twilio",
+  "mailchimp",
+  "intercom",
+];
+const words = [
+  "customer",
+  "account",
+  "status",
+  "date",
+  "range",
+  "region",
+  "team",
+  "project",
+  "priority",
+  "owner",
+  "amount",
+  "currency",
+  "label",
+  "filter",
+  "page",
+  "limit",
+  "query",
+  "summary",
+  "history",
+  "version",
+  "permission",
+  "workspace",
+  "channel",
+  "schedule",
+  "template",
+  "export",
+  "audit",
+  "usage",
+  "quota",
+  "billing",
+  "天气",
+  "订单",
+  "客户",
+  "发票",
+  "报表",
+  "审批",
+  "日程",
+  "文件",
+];
 
 /** A synthetic catalog of `size` tools named `<system>_<verb>_<noun>_<n>`. */
 function syntheticCatalog(size: number): ToolDescriptor[] {
@@ -62,7 +181,9 @@ function syntheticCatalog(size: number): ToolDescriptor[] {
     const verb = pick(verbs);
     const noun = pick(nouns);
     const description = `${verb[0]?.toUpperCase()}${verb.slice(1)} ${noun}s in ${system}. ${Array.from({ length: 8 }, () => pick(words)).join(" ")}.`;
-    const properties = Object.fromEntries(Array.from({ length: 3 }, () => [pick(words), { type: "string", description: `${pick(words)} ${pick(words)}` }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 3 }, () => [pick(words), { type: "string", description: `${pick(words)} ${pick(words)}` }]),
+    );
     return { name: `${system}_${verb}_${noun}_${index}`, description, inputSchema: { type: "object", properties } };
   });
 }
@@ -99,7 +220,15 @@ export async function run(): Promise<string> {
   compileCatalog(big);
   selectTools("warm up", big);
   const buildTime = performance.now() - buildStart;
-  const queries = [...all.map((item) => item.query), ...heldOutCases.map((item) => item.query), ...Array.from({ length: 40 }, (_, index) => `${verbs[index % verbs.length]} ${nouns[index % nouns.length]} ${systems[index % systems.length]} ${words[index % words.length]}`)];
+  const queries = [
+    ...all.map((item) => item.query),
+    ...heldOutCases.map((item) => item.query),
+    ...Array.from(
+      { length: 40 },
+      (_, index) =>
+        `${verbs[index % verbs.length]} ${nouns[index % nouns.length]} ${systems[index % systems.length]} ${words[index % words.length]}`,
+    ),
+  ];
   const timings: number[] = [];
   for (let round = 0; round < 5; round++) {
     for (const query of queries) {
@@ -139,7 +268,10 @@ export async function run(): Promise<string> {
     "",
     "| selector | @1 | @3 | @6 |",
     "|---|---|---|---|",
-    ...selectors.map(([label, select]) => `| ${label} | ${[1, 3, 6].map((k) => percent(recall(scenarioCases, select, k))).join(" | ")} |`),
+    ...selectors.map(
+      ([label, select]) =>
+        `| ${label} | ${[1, 3, 6].map((k) => percent(recall(scenarioCases, select, k))).join(" | ")} |`,
+    ),
     "",
     `Latency of \`selectTools(query, tools, { k: 6 })\` over ${queries.length} requests × 5 rounds on a synthetic catalog of ${big.length} tools (index built once, ${ms(buildTime)} including schema normalization), and on the fixture catalog with the co-usage graph:`,
     "",

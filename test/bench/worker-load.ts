@@ -21,7 +21,9 @@ import { buildDemo } from "../../scripts/lib/build-demo.ts";
 import { startWranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
-const { values } = parseArgs({ options: { streams: { type: "string", default: "200" }, rate: { type: "string", default: "45" } } });
+const { values } = parseArgs({
+  options: { streams: { type: "string", default: "200" }, rate: { type: "string", default: "45" } },
+});
 const streams = Number(values.streams);
 const rate = values.rate;
 
@@ -53,9 +55,20 @@ interface StreamResult {
  */
 async function runStream(url: string, query: string): Promise<StreamResult> {
   const started = performance.now();
-  const result: StreamResult = { ok: false, headersMs: NaN, firstStepMs: NaN, firstContentMs: NaN, endMs: NaN, events: 0 };
+  const result: StreamResult = {
+    ok: false,
+    headersMs: NaN,
+    firstStepMs: NaN,
+    firstContentMs: NaN,
+    endMs: NaN,
+    events: 0,
+  };
   try {
-    const response = await fetch(`${url}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const response = await fetch(`${url}/v1/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     result.headersMs = performance.now() - started;
     if (response.status !== 200 || response.body === null) {
       result.error = `status ${response.status}`;
@@ -76,9 +89,12 @@ async function runStream(url: string, query: string): Promise<StreamResult> {
         // The retry hint and keep-alive comments are not events.
         if (type === undefined) continue;
         result.events++;
-        if (type === "step-planned" && Number.isNaN(result.firstStepMs)) result.firstStepMs = performance.now() - started;
-        if ((type === "reply-delta" || type === "reply") && Number.isNaN(result.firstContentMs)) result.firstContentMs = performance.now() - started;
-        if (type === "run-end") reason = (JSON.parse(/^data: (.*)$/mu.exec(message)?.[1] ?? "{}") as { reason?: string }).reason;
+        if (type === "step-planned" && Number.isNaN(result.firstStepMs))
+          result.firstStepMs = performance.now() - started;
+        if ((type === "reply-delta" || type === "reply") && Number.isNaN(result.firstContentMs))
+          result.firstContentMs = performance.now() - started;
+        if (type === "run-end")
+          reason = (JSON.parse(/^data: (.*)$/mu.exec(message)?.[1] ?? "{}") as { reason?: string }).reason;
       }
     }
     result.endMs = performance.now() - started;
@@ -122,11 +138,14 @@ try {
   // One warm-up stream, so the first request's module load is not measured.
   await runStream(server.url, queries[0] ?? "");
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: streams }, (_, index) => runStream(server.url, queries[index % queries.length] ?? "")));
+  const results = await Promise.all(
+    Array.from({ length: streams }, (_, index) => runStream(server.url, queries[index % queries.length] ?? "")),
+  );
   const wallMs = performance.now() - started;
   const failures = results.filter((result) => !result.ok);
   const reasons = new Map<string, number>();
-  for (const failure of failures) reasons.set(failure.error ?? "unknown", (reasons.get(failure.error ?? "unknown") ?? 0) + 1);
+  for (const failure of failures)
+    reasons.set(failure.error ?? "unknown", (reasons.get(failure.error ?? "unknown") ?? 0) + 1);
   const ok = results.filter((result) => result.ok);
   report = [
     "## Worker load: concurrent `/v1/run` streams against `wrangler dev`",
@@ -137,10 +156,22 @@ try {
     "",
     "| latency (ms) | streams | p50 | p90 | p99 | max |",
     "|---|---|---|---|---|---|",
-    row("response headers", results.map((result) => result.headersMs)),
-    row("first planned step", ok.map((result) => result.firstStepMs)),
-    row("first content (reply)", ok.map((result) => result.firstContentMs)),
-    row("run end", ok.map((result) => result.endMs)),
+    row(
+      "response headers",
+      results.map((result) => result.headersMs),
+    ),
+    row(
+      "first planned step",
+      ok.map((result) => result.firstStepMs),
+    ),
+    row(
+      "first content (reply)",
+      ok.map((result) => result.firstContentMs),
+    ),
+    row(
+      "run end",
+      ok.map((result) => result.endMs),
+    ),
     "",
     "The demo model streams each plan at a human-like pace, so most of a run's time is the plan being written; the first step starts as soon as its JSON closes.",
     "",

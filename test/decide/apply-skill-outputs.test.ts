@@ -20,7 +20,10 @@ const intake: Skill = {
 
 describe("applySkillOutputs", () => {
   it("writes profile, nested profile, decisions and data leaves, and leaves the input state alone", () => {
-    const state: DecisionState = deepFreeze({ profile: { name: "Ada", address: { street: "Main St" } }, data: { trip: { budget: 900 } } });
+    const state: DecisionState = deepFreeze({
+      profile: { name: "Ada", address: { street: "Main St" } },
+      data: { trip: { budget: 900 } },
+    });
     const applied = applySkillOutputs(state, intake, {
       "profile.address.city": "Lisbon",
       "decisions.plan": "economy",
@@ -34,7 +37,10 @@ describe("applySkillOutputs", () => {
     });
     expect(applied.written).toEqual(["profile.address.city", "decisions.plan", "budget", "dates"]);
     expect(applied.changed).toEqual(applied.written);
-    expect(state).toEqual({ profile: { name: "Ada", address: { street: "Main St" } }, data: { trip: { budget: 900 } } });
+    expect(state).toEqual({
+      profile: { name: "Ada", address: { street: "Main St" } },
+      data: { trip: { budget: 900 } },
+    });
   });
 
   it("writes a leaf into the group the engine reads it from, so the new value is the one resolved", () => {
@@ -47,7 +53,10 @@ describe("applySkillOutputs", () => {
   });
 
   it("skips provided paths the result leaves out or sets to undefined, and tells written from changed", () => {
-    const applied = applySkillOutputs({ profile: { name: "Ada" } }, intake, { "profile.name": "Ada", budget: undefined });
+    const applied = applySkillOutputs({ profile: { name: "Ada" } }, intake, {
+      "profile.name": "Ada",
+      budget: undefined,
+    });
     expect(applied.written).toEqual(["profile.name"]);
     expect(applied.changed).toEqual([]);
     expect(applied.state).toEqual({ profile: { name: "Ada" } });
@@ -72,7 +81,7 @@ describe("applySkillOutputs", () => {
     const result = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
     const applied = applySkillOutputs({}, odd, result);
     const group = applied.state.data?.["odd"] as Record<string, unknown>;
-    expect(Object.prototype.hasOwnProperty.call(group, "__proto__")).toBe(true);
+    expect(Object.hasOwn(group, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(group)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });

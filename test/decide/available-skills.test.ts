@@ -45,17 +45,27 @@ describe("availableSkills", () => {
   });
 
   it("leaves out internal and api_call_only skills, and keeps allow-list order", () => {
-    expect(names(availableSkills({}, playbook, collect, tripSkills))).toEqual(["ask_name", "ask_destination", "ask_dates"]);
-    expect(names(availableSkills({ data: { up: { file_id: "f1" } } }, playbook, collect, new Map(tripSkills.map((skill) => [skill.name, skill]))))).toEqual([
+    expect(names(availableSkills({}, playbook, collect, tripSkills))).toEqual([
       "ask_name",
       "ask_destination",
       "ask_dates",
-      "parse_upload",
     ]);
+    expect(
+      names(
+        availableSkills(
+          { data: { up: { file_id: "f1" } } },
+          playbook,
+          collect,
+          new Map(tripSkills.map((skill) => [skill.name, skill])),
+        ),
+      ),
+    ).toEqual(["ask_name", "ask_destination", "ask_dates", "parse_upload"]);
   });
 
   it("refuses a registry with two skills of one name", async () => {
-    const error = await catchPlankitError(() => availableSkills({}, playbook, collect, [...tripSkills, { name: "ask_name" }]));
+    const error = await catchPlankitError(() =>
+      availableSkills({}, playbook, collect, [...tripSkills, { name: "ask_name" }]),
+    );
     expect(error.code).toBe("invalid-catalog");
   });
 });

@@ -33,8 +33,16 @@ describe("buildGuidedReplyPrompt", () => {
 
   it("says nothing is needed or recorded, and cuts long values and a long state", () => {
     const long = "x".repeat(9_000);
-    const { prompt } = buildGuidedReplyPrompt({ ...input, action: "finish", missing: [], recorded: [{ path: "summary", value: long, skill: "s" }], state: { profile: { note: long } } });
-    expect(prompt).toContain("Kind: finish\nPhase: collect — Where and when\nStill needed: nothing\nRecorded this turn:\n- summary: \"xxx");
+    const { prompt } = buildGuidedReplyPrompt({
+      ...input,
+      action: "finish",
+      missing: [],
+      recorded: [{ path: "summary", value: long, skill: "s" }],
+      state: { profile: { note: long } },
+    });
+    expect(prompt).toContain(
+      'Kind: finish\nPhase: collect — Where and when\nStill needed: nothing\nRecorded this turn:\n- summary: "xxx',
+    );
     const recordedLine = prompt.split("\n").find((line) => line.startsWith("- summary: ")) ?? "";
     expect(recordedLine.endsWith("… (cut)")).toBe(true);
     expect(recordedLine.length).toBeLessThan(2_100);

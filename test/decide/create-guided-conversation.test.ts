@@ -53,7 +53,9 @@ function guidedModel(choices: readonly string[]): ScriptedModel {
 }
 
 function summarize(turn: GuidedTurn): string[] {
-  return turn.decisions.map((decision) => [decision.phase, decision.strategy, decision.action, decision.skill ?? decision.next_phase ?? ""].join(" "));
+  return turn.decisions.map((decision) =>
+    [decision.phase, decision.strategy, decision.action, decision.skill ?? decision.next_phase ?? ""].join(" "),
+  );
 }
 
 describe("createGuidedConversation", () => {
@@ -63,7 +65,12 @@ describe("createGuidedConversation", () => {
       '{"action":"call_skill","skill":"ask_name","reason":"the user gives a name"}',
       '```json\n{"action":"call_skill","skill":"read_destination","reason":"the user names a city"}\n```',
     ]);
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools(), model });
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+      model,
+    });
     const turns: GuidedTurn[] = [];
     let state: DecisionState = deepFreeze({});
     const say = async (message: string, patch: Partial<DecisionState> = {}): Promise<GuidedTurn> => {
@@ -88,9 +95,14 @@ describe("createGuidedConversation", () => {
     expect(name.action).toBe("respond");
 
     const question = await say("How heavy can my bag be?", { _query_mode: true });
-    expect(summarize(question)).toEqual(["collect query_mode call_skill luggage_faq", "collect query_mode call_skill luggage_faq"]);
+    expect(summarize(question)).toEqual([
+      "collect query_mode call_skill luggage_faq",
+      "collect query_mode call_skill luggage_faq",
+    ]);
     expect(question.reply).toBe("respond | needed: dates | recorded: answer");
-    expect(question.events.find((event) => event.type === "reply")).toMatchObject({ reason: '"luggage_faq" already ran this turn and was chosen again, so it waits for the user' });
+    expect(question.events.find((event) => event.type === "reply")).toMatchObject({
+      reason: '"luggage_faq" already ran this turn and was chosen again, so it waits for the user',
+    });
 
     const dates = await say("From 2026-05-01 to 2026-05-08", { _query_mode: null });
     expect(summarize(dates)).toEqual([
@@ -121,13 +133,21 @@ describe("createGuidedConversation", () => {
         find_flights: { flight_options: [{ id: "TP123", to: "Lisbon", on: "2026-05-01" }] },
       },
     });
-    expect(model.requests.filter((request) => request.system?.includes("You choose the next action")).map((request) => /User message: (.*)/u.exec(request.prompt)?.[1])).toEqual([
-      "hi",
-      "My name is Ada and I want to go to Lisbon",
-      "My name is Ada and I want to go to Lisbon",
-    ]);
+    expect(
+      model.requests
+        .filter((request) => request.system?.includes("You choose the next action"))
+        .map((request) => /User message: (.*)/u.exec(request.prompt)?.[1]),
+    ).toEqual(["hi", "My name is Ada and I want to go to Lisbon", "My name is Ada and I want to go to Lisbon"]);
     expect(turns.map((turn) => turn.events.at(-1))).toEqual(
-      turns.map((turn) => expect.objectContaining({ type: "turn-end", reply: turn.reply, state: turn.state, finished: turn.finished, phase: turn.phase })),
+      turns.map((turn) =>
+        expect.objectContaining({
+          type: "turn-end",
+          reply: turn.reply,
+          state: turn.state,
+          finished: turn.finished,
+          phase: turn.phase,
+        }),
+      ),
     );
     expect(turns.map((turn) => (turn.events.at(-1) as { usage: unknown }).usage)).toEqual([
       { decisions: 1, modelCalls: 2, toolCalls: 0 },
@@ -174,16 +194,57 @@ describe("createGuidedConversation", () => {
     expect(turn.events.every((event) => event.turnId === "turn-1")).toBe(true);
     const times = turn.events.map((event) => event.t);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(turn.events[0]).toEqual({ type: "turn-start", turnId: "turn-1", t: 2, message: "on 2026-06-01", phase: "collect" });
-    expect(turn.events[1]).toMatchObject({ type: "decision", trace: { type: "decision-made", phase: "collect", strategy: "deterministic", skill: "read_dates", missing_goals: ["dates"] } });
-    expect(turn.events[2]).toMatchObject({ type: "skill-start", skill: "read_dates", input: { message: "on 2026-06-01", inputs: {} } });
-    expect(turn.events[3]).toMatchObject({ type: "skill-end", skill: "read_dates", result: { dates: ["2026-06-01"] }, written: ["dates"], changed: ["dates"] });
+    expect(turn.events[0]).toEqual({
+      type: "turn-start",
+      turnId: "turn-1",
+      t: 2,
+      message: "on 2026-06-01",
+      phase: "collect",
+    });
+    expect(turn.events[1]).toMatchObject({
+      type: "decision",
+      trace: {
+        type: "decision-made",
+        phase: "collect",
+        strategy: "deterministic",
+        skill: "read_dates",
+        missing_goals: ["dates"],
+      },
+    });
+    expect(turn.events[2]).toMatchObject({
+      type: "skill-start",
+      skill: "read_dates",
+      input: { message: "on 2026-06-01", inputs: {} },
+    });
+    expect(turn.events[3]).toMatchObject({
+      type: "skill-end",
+      skill: "read_dates",
+      result: { dates: ["2026-06-01"] },
+      written: ["dates"],
+      changed: ["dates"],
+    });
     expect(turn.events[5]).toMatchObject({ type: "phase-change", from: "collect", to: "options" });
-    expect(turn.events[7]).toMatchObject({ type: "skill-start", skill: "find_flights", input: { inputs: { destination: "Porto", dates: ["2026-06-01"] } } });
+    expect(turn.events[7]).toMatchObject({
+      type: "skill-start",
+      skill: "find_flights",
+      input: { inputs: { destination: "Porto", dates: ["2026-06-01"] } },
+    });
     expect(turn.events[13]).toMatchObject({ type: "skill-end", skill: "confirm_trip", written: [], changed: [] });
-    expect(turn.events[14]).toMatchObject({ type: "reply", action: "respond", source: "template", reason: '"confirm_trip" recorded nothing new, so the turn asks the user' });
-    expect(turn.reply).toBe("Noted — dates: [\"2026-06-01\"]; flight options: [{\"id\":\"TP123\",\"to\":\"Porto\",\"on\":\"2026-06-01\"}]. Still needed: confirmed.");
-    expect(turn.events.at(-1)).toMatchObject({ type: "turn-end", phase: "confirm", finished: false, usage: { decisions: 5, modelCalls: 0, toolCalls: 3 } });
+    expect(turn.events[14]).toMatchObject({
+      type: "reply",
+      action: "respond",
+      source: "template",
+      reason: '"confirm_trip" recorded nothing new, so the turn asks the user',
+    });
+    expect(turn.reply).toBe(
+      'Noted — dates: ["2026-06-01"]; flight options: [{"id":"TP123","to":"Porto","on":"2026-06-01"}]. Still needed: confirmed.',
+    );
+    expect(turn.events.at(-1)).toMatchObject({
+      type: "turn-end",
+      phase: "confirm",
+      finished: false,
+      usage: { decisions: 5, modelCalls: 0, toolCalls: 3 },
+    });
     expect(conversation.state).toBe(turn.state);
     expect(conversation.state.data?.["trip"]).toEqual({ destination: "Porto" });
   });
@@ -211,21 +272,31 @@ describe("createGuidedConversation", () => {
       "confirm phase_complete finish ",
     ]);
     expect(second.finished).toBe(true);
-    expect(second.reply).toMatch(/^Noted — dates: \["2026-07-01"\]; flight options: .*; confirmed: true\. That completes this conversation\.$/u);
+    expect(second.reply).toMatch(
+      /^Noted — dates: \["2026-07-01"\]; flight options: .*; confirmed: true\. That completes this conversation\.$/u,
+    );
     const after = await conversation.turn("thanks!");
     expect(after.reply).toBe("All done: every phase of this conversation is complete.");
     expect(after.finished).toBe(true);
   });
 
   it("answers a tie without a model by responding, never by guessing", async () => {
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools() });
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+    });
     const turn = await conversation.turn("My name is Ada");
     expect(summarize(turn)).toEqual(["collect no_available_skills respond "]);
     expect(turn.reply).toBe("Still needed: name, destination and dates.");
   });
 
   it("runs a forced skill once and clears force_skill", async () => {
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools() });
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+    });
     const turn = await conversation.turn("to Rome", { state: { force_skill: "read_destination" } });
     expect(summarize(turn)[0]).toBe("collect force_skill call_skill read_destination");
     expect(turn.state.force_skill).toBeUndefined();
@@ -265,9 +336,17 @@ describe("createGuidedConversation", () => {
     const model = createScriptedModel({
       responses: ['{"action":"respond","reason":"greeting"}', { text: "", error: new Error("rate limited") }],
     });
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools(), model });
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+      model,
+    });
     const turn = await conversation.turn("hi");
-    expect(turn.events.find((event) => event.type === "reply")).toMatchObject({ source: "template", error: { code: "model-error", message: "The guided reply failed: the model stream threw Error: rate limited" } });
+    expect(turn.events.find((event) => event.type === "reply")).toMatchObject({
+      source: "template",
+      error: { code: "model-error", message: "The guided reply failed: the model stream threw Error: rate limited" },
+    });
     expect(turn.reply).toBe("Still needed: name, destination and dates.");
   });
 
@@ -287,9 +366,23 @@ describe("createGuidedConversation", () => {
     const error = await catchPlankitError(() => conversation.turn("soon", { onEvent: (event) => events.push(event) }));
     expect(error.code).toBe("tool-error");
     expect(error.message).toBe('Skill "read_dates" failed: calendar offline');
-    expect(events.map((event) => event.type)).toEqual(["turn-start", "decision", "skill-start", "skill-error", "turn-end"]);
-    expect(events[3]).toMatchObject({ skill: "read_dates", error: { code: "tool-error", message: "calendar offline" } });
-    expect(events[4]).toMatchObject({ type: "turn-end", finished: false, state: before, error: { code: "tool-error" } });
+    expect(events.map((event) => event.type)).toEqual([
+      "turn-start",
+      "decision",
+      "skill-start",
+      "skill-error",
+      "turn-end",
+    ]);
+    expect(events[3]).toMatchObject({
+      skill: "read_dates",
+      error: { code: "tool-error", message: "calendar offline" },
+    });
+    expect(events[4]).toMatchObject({
+      type: "turn-end",
+      finished: false,
+      state: before,
+      error: { code: "tool-error" },
+    });
     expect(conversation.state).toBe(before);
   });
 
@@ -319,24 +412,37 @@ describe("createGuidedConversation", () => {
   it("refuses an invalid playbook, a skill without a tool, a bad limit and a bad state", async () => {
     const playbook = guidedPlaybook();
     const invalid = await catchPlankitError(() =>
-      createGuidedConversation({ playbook: { ...playbook, phases: [{ id: "x", allowed_skills: ["nope"] }] }, skills: guidedSkills, registry: guidedTools() }),
+      createGuidedConversation({
+        playbook: { ...playbook, phases: [{ id: "x", allowed_skills: ["nope"] }] },
+        skills: guidedSkills,
+        registry: guidedTools(),
+      }),
     );
     expect(invalid.code).toBe("invalid-playbook");
     expect(invalid.message).toContain('"nope"');
 
     const registry = guidedTools();
     const partial = new ToolRegistry().register(
-      registry.list().filter((tool) => tool.name !== "luggage_faq").map((tool) => ({ ...tool, execute: () => ({}) })),
+      registry
+        .list()
+        .filter((tool) => tool.name !== "luggage_faq")
+        .map((tool) => ({ ...tool, execute: () => ({}) })),
     );
-    const missingTool = await catchPlankitError(() => createGuidedConversation({ playbook, skills: guidedSkills, registry: partial }));
+    const missingTool = await catchPlankitError(() =>
+      createGuidedConversation({ playbook, skills: guidedSkills, registry: partial }),
+    );
     expect(missingTool.code).toBe("unknown-tool");
     expect(missingTool.message).toContain('Skill "luggage_faq"');
 
-    const limit = await catchPlankitError(() => createGuidedConversation({ playbook, skills: guidedSkills, registry, maxDecisions: 0 }));
+    const limit = await catchPlankitError(() =>
+      createGuidedConversation({ playbook, skills: guidedSkills, registry, maxDecisions: 0 }),
+    );
     expect(limit.code).toBe("invalid-options");
 
     const conversation = createGuidedConversation({ playbook, skills: guidedSkills, registry });
-    const state = await catchPlankitError(() => conversation.turn("hi", { state: { profile: "Ada" } as unknown as DecisionState }));
+    const state = await catchPlankitError(() =>
+      conversation.turn("hi", { state: { profile: "Ada" } as unknown as DecisionState }),
+    );
     expect(state.code).toBe("invalid-options");
     expect(state.message).toContain("profile");
     const phase = await catchPlankitError(() => conversation.turn("hi", { state: { current_task_id: "pay" } }));
@@ -344,8 +450,17 @@ describe("createGuidedConversation", () => {
   });
 
   it("stops a chain that never replies at maxDecisions", async () => {
-    const loop: DecisionStrategy = { name: "loop", run: ({ phase }) => ({ hit: true, action: "replan", next_phase: phase.id, reason: "stay" }) };
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools(), strategies: [loop], maxDecisions: 3 });
+    const loop: DecisionStrategy = {
+      name: "loop",
+      run: ({ phase }) => ({ hit: true, action: "replan", next_phase: phase.id, reason: "stay" }),
+    };
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+      strategies: [loop],
+      maxDecisions: 3,
+    });
     const events: GuidedEvent[] = [];
     const error = await catchPlankitError(() => conversation.turn("hi", { onEvent: (event) => events.push(event) }));
     expect(error.code).toBe("budget-exceeded");
@@ -355,25 +470,36 @@ describe("createGuidedConversation", () => {
   });
 
   it("throws aborted for an aborted signal, and refuses a second turn on its own state while one runs", async () => {
-    const conversation = createGuidedConversation({ playbook: guidedPlaybook(), skills: guidedSkills, registry: guidedTools() });
+    const conversation = createGuidedConversation({
+      playbook: guidedPlaybook(),
+      skills: guidedSkills,
+      registry: guidedTools(),
+    });
     const controller = new AbortController();
     controller.abort();
-    expect((await catchPlankitError(() => conversation.turn("hi", { signal: controller.signal }))).code).toBe("aborted");
+    expect((await catchPlankitError(() => conversation.turn("hi", { signal: controller.signal }))).code).toBe(
+      "aborted",
+    );
 
     let release: (() => void) | undefined;
     const slow = createGuidedConversation({
       playbook: guidedPlaybook(),
       skills: guidedSkills,
-      registry: guidedTools({ ask_name: () => new Promise((resolve) => (release = () => resolve({ "profile.name": "Ada" }))) }),
+      registry: guidedTools({
+        ask_name: () => new Promise((resolve) => (release = () => resolve({ "profile.name": "Ada" }))),
+      }),
       state: { data: { trip: { destination: "Porto", dates: ["2026-01-01"] } } },
     });
     const running = slow.turn("My name is Ada");
     const busy = await catchPlankitError(() => slow.turn("again"));
     expect(busy.code).toBe("invalid-options");
     expect(busy.message).toContain("already running");
-    const independent = await slow.turn("to Oslo", { state: { profile: { name: "Bo" }, data: { trip: { dates: ["2026-01-01"] } } } });
+    const independent = await slow.turn("to Oslo", {
+      state: { profile: { name: "Bo" }, data: { trip: { dates: ["2026-01-01"] } } },
+    });
     expect(independent.state.data?.["read_destination"]).toEqual({ destination: "Oslo" });
-    for (let wait = 0; wait < 100 && release === undefined; wait++) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (let wait = 0; wait < 100 && release === undefined; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 0));
     release?.();
     expect((await running).state.profile).toEqual({ name: "Ada" });
     expect(slow.state.profile).toEqual({ name: "Ada" });

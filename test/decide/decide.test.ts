@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { decide } from "../../src/decide/decide.ts";
 import type { Decision } from "../../src/decide/decision.ts";
 import type { DecisionState } from "../../src/decide/decision-state.ts";
+import type { DecisionStrategy } from "../../src/decide/decision-strategy.ts";
 import type { DecisionTrace } from "../../src/decide/decision-trace.ts";
 import { defaultStrategies } from "../../src/decide/default-strategies.ts";
-import type { DecisionStrategy } from "../../src/decide/decision-strategy.ts";
 import { catchPlankitError } from "../fixtures/catch-plankit-error.ts";
 import { createTestModel } from "./scripted-plan-model.ts";
 import { runTripSkill, tripPlaybook, tripSkills } from "./trip-fixture.ts";
@@ -33,7 +33,12 @@ describe("decide", () => {
   it("returns a decision whose trace lists every strategy tried, and hands the same trace to onTrace", async () => {
     const traces: DecisionTrace[] = [];
     const state = { current_task_id: "options", data: { trip: { destination: "Porto", dates: ["d1"] } } };
-    const decision = await decide({ state, playbook: tripPlaybook(), skills: tripSkills, onTrace: (trace) => traces.push(trace) });
+    const decision = await decide({
+      state,
+      playbook: tripPlaybook(),
+      skills: tripSkills,
+      onTrace: (trace) => traces.push(trace),
+    });
     expect(traces).toEqual([decision.trace]);
     expect(decision.trace).toEqual({
       type: "decision-made",
@@ -63,11 +68,16 @@ describe("decide", () => {
   });
 
   it("runs a custom chain and refuses one where nothing decides", async () => {
-    const greet: DecisionStrategy = { name: "greet", run: () => ({ hit: true, action: "respond", reason: "always greet" }) };
+    const greet: DecisionStrategy = {
+      name: "greet",
+      run: () => ({ hit: true, action: "respond", reason: "always greet" }),
+    };
     const decision = await decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills, strategies: [greet] });
     expect(decision).toMatchObject({ action: "respond", strategy: "greet", reason: "always greet" });
     const pass: DecisionStrategy = { name: "pass", run: async () => ({ hit: false, reason: "never" }) };
-    const error = await catchPlankitError(() => decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills, strategies: [pass] }));
+    const error = await catchPlankitError(() =>
+      decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills, strategies: [pass] }),
+    );
     expect(error.code).toBe("invalid-options");
     expect(error.message).toContain("tried pass");
   });
@@ -75,15 +85,23 @@ describe("decide", () => {
   it("throws aborted when the signal already fired", async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await catchPlankitError(() => decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills, signal: controller.signal }));
+    const error = await catchPlankitError(() =>
+      decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills, signal: controller.signal }),
+    );
     expect(error.code).toBe("aborted");
   });
 
   it("throws for an unknown current phase and for a phase without an allow-list", async () => {
-    expect((await catchPlankitError(() => decide({ state: { current_task_id: "pay" }, playbook: tripPlaybook(), skills: tripSkills }))).code).toBe(
-      "unknown-phase",
+    expect(
+      (
+        await catchPlankitError(() =>
+          decide({ state: { current_task_id: "pay" }, playbook: tripPlaybook(), skills: tripSkills }),
+        )
+      ).code,
+    ).toBe("unknown-phase");
+    const error = await catchPlankitError(() =>
+      decide({ state: {}, playbook: { phases: [{ id: "p" }] }, skills: tripSkills }),
     );
-    const error = await catchPlankitError(() => decide({ state: {}, playbook: { phases: [{ id: "p" }] }, skills: tripSkills }));
     expect(error.code).toBe("invalid-playbook");
   });
 
@@ -99,9 +117,15 @@ describe("decide", () => {
       { message: "hi" },
       { message: "how much luggage can I take?" },
       { message: "what is the weather in Porto?", patch: (state) => ({ ...state, _query_mode: true }) },
-      { message: "(export requested by the back office)", patch: (state) => ({ ...state, _query_mode: null, force_skill: "admin_export" }) },
+      {
+        message: "(export requested by the back office)",
+        patch: (state) => ({ ...state, _query_mode: null, force_skill: "admin_export" }),
+      },
       { message: "I'd like to go to Porto" },
-      { message: "here is my itinerary", patch: (state) => ({ ...state, data: { ...state.data, upload: { file_id: "f1" } } }) },
+      {
+        message: "here is my itinerary",
+        patch: (state) => ({ ...state, data: { ...state.data, upload: { file_id: "f1" } } }),
+      },
       { message: "yes, book it" },
     ];
     let state: DecisionState = {};
@@ -109,7 +133,13 @@ describe("decide", () => {
     for (const turn of turns) {
       if (turn.patch) state = turn.patch(state);
       for (let step = 0; step < 10; step++) {
-        const decision = await decide({ state, playbook: tripPlaybook(), skills: tripSkills, model, message: turn.message });
+        const decision = await decide({
+          state,
+          playbook: tripPlaybook(),
+          skills: tripSkills,
+          model,
+          message: turn.message,
+        });
         log.push(decision);
         if (decision.action === "replan") {
           state = { ...state, current_task_id: decision.next_phase ?? null };
@@ -125,7 +155,14 @@ describe("decide", () => {
       }
     }
 
-    expect(log.map((decision) => [decision.phase, decision.strategy, decision.action, decision.skill ?? decision.next_phase ?? ""])).toEqual([
+    expect(
+      log.map((decision) => [
+        decision.phase,
+        decision.strategy,
+        decision.action,
+        decision.skill ?? decision.next_phase ?? "",
+      ]),
+    ).toEqual([
       ["collect", "llm_planner", "call_skill", "ask_name"],
       ["collect", "llm_planner", "respond", ""],
       ["collect", "query_mode", "call_skill", "faq_search"],
@@ -146,7 +183,11 @@ describe("decide", () => {
       "I'd like to go to Porto",
     ]);
     expect(log[0]?.reason).toBe("model: greet the traveller by name first");
-    expect(log.every((decision) => decision.trace.strategy === decision.strategy && decision.trace.attempts.at(-1)?.hit === true)).toBe(true);
+    expect(
+      log.every(
+        (decision) => decision.trace.strategy === decision.strategy && decision.trace.attempts.at(-1)?.hit === true,
+      ),
+    ).toBe(true);
     expect(state.data?.["trip"]?.["booking_id"]).toBe("BK-1");
     expect(state.data?.["trip"]?.["destination"]).toBe("Porto");
   });

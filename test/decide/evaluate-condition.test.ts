@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ConditionSchema, type Condition } from "../../src/decide/condition.ts";
+import { type Condition, ConditionSchema } from "../../src/decide/condition.ts";
 import { describeCondition } from "../../src/decide/describe-condition.ts";
 import { evaluateCondition } from "../../src/decide/evaluate-condition.ts";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
@@ -88,7 +88,9 @@ describe("ConditionSchema", () => {
 
   it("names the exact problem and where it is", () => {
     expect(message({ path: "a", op: "bogus" })).toContain('at /op: unknown operator "bogus"');
-    expect(message({ all: [{ path: "a", op: "in", value: 3 }] })).toBe('at /all/0/value: operator "in" needs an array "value"');
+    expect(message({ all: [{ path: "a", op: "in", value: 3 }] })).toBe(
+      'at /all/0/value: operator "in" needs an array "value"',
+    );
     expect(message({ path: "a", op: "eq" })).toBe('operator "eq" needs a "value"');
     expect(message({ path: "a", op: "present", value: 1 })).toContain('takes no "value"');
     expect(message({ path: "a", op: "gt", value: [1] })).toContain("number or string");

@@ -1,12 +1,16 @@
 import type { Playbook } from "../../src/decide/playbook.ts";
 import type { Skill } from "../../src/decide/skill.ts";
-import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
+import { type ToolDefinition, ToolRegistry } from "../../src/tools/tool-registry.ts";
 import type { ToolSchema } from "../../src/tools/tool-schema.ts";
 
 /** Skills of a small flight-booking conversation, each run by the tool of the same name. */
 export const guidedSkills: Skill[] = [
   { name: "ask_name", description: "Read the traveller's name", outputs: { provides: ["profile.name"] } },
-  { name: "read_destination", description: "Read where the traveller wants to go", outputs: { provides: ["destination"] } },
+  {
+    name: "read_destination",
+    description: "Read where the traveller wants to go",
+    outputs: { provides: ["destination"] },
+  },
   { name: "read_dates", description: "Read the travel dates (YYYY-MM-DD)", outputs: { provides: ["dates"] } },
   {
     name: "find_flights",
@@ -20,7 +24,12 @@ export const guidedSkills: Skill[] = [
     meta: { requires: { all: ["flight_options"] } },
     outputs: { provides: ["decisions.confirmed"] },
   },
-  { name: "luggage_faq", description: "Answer luggage questions", meta: { query: true }, outputs: { provides: ["answer"] } },
+  {
+    name: "luggage_faq",
+    description: "Answer luggage questions",
+    meta: { query: true },
+    outputs: { provides: ["answer"] },
+  },
 ];
 
 /** Three phases over {@link guidedSkills}; the FAQ is the playbook-wide query skill. */
@@ -29,7 +38,12 @@ export function guidedPlaybook(): Playbook {
     id: "flights",
     allowed_skills: ["luggage_faq"],
     phases: [
-      { id: "collect", description: "Who travels where and when", allowed_skills: ["ask_name", "read_destination", "read_dates"], checkpoints: ["profile.name", "destination", "dates"] },
+      {
+        id: "collect",
+        description: "Who travels where and when",
+        allowed_skills: ["ask_name", "read_destination", "read_dates"],
+        checkpoints: ["profile.name", "destination", "dates"],
+      },
       { id: "options", allowed_skills: ["find_flights"], checkpoints: ["flight_options"] },
       { id: "confirm", allowed_skills: ["confirm_trip"], gate_field: "decisions.confirmed", gate_value: true },
     ],
@@ -45,7 +59,11 @@ const messageOnly = {
 
 /** The tools of {@link guidedSkills}: keyword readers over the message, and a flight search. */
 export function guidedTools(overrides: Partial<Record<string, ToolDefinition["execute"]>> = {}): ToolRegistry {
-  const tool = (name: string, execute: ToolDefinition["execute"], inputSchema: ToolSchema = messageOnly): ToolDefinition => ({
+  const tool = (
+    name: string,
+    execute: ToolDefinition["execute"],
+    inputSchema: ToolSchema = messageOnly,
+  ): ToolDefinition => ({
     name,
     inputSchema,
     execute: overrides[name] ?? execute,
@@ -73,7 +91,11 @@ export function guidedTools(overrides: Partial<Record<string, ToolDefinition["ex
         type: "object",
         properties: {
           message: { type: "string" },
-          inputs: { type: "object", properties: { destination: { type: "string" }, dates: { type: "array" } }, required: ["destination", "dates"] },
+          inputs: {
+            type: "object",
+            properties: { destination: { type: "string" }, dates: { type: "array" } },
+            required: ["destination", "dates"],
+          },
         },
         required: ["inputs"],
       },

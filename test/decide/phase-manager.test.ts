@@ -37,7 +37,9 @@ describe("PhaseManager", () => {
 
   it("gates on gate_field equal to gate_value, and lists the field as a goal until it passes", () => {
     expect(phases.gatePasses("confirm", {})).toBe(false);
-    expect(phases.missingGoals("confirm", { decisions: { plan_confirmed: false } })).toEqual(["decisions.plan_confirmed"]);
+    expect(phases.missingGoals("confirm", { decisions: { plan_confirmed: false } })).toEqual([
+      "decisions.plan_confirmed",
+    ]);
     expect(phases.isComplete("confirm", { decisions: { plan_confirmed: false } })).toBe(false);
     expect(phases.isComplete("confirm", { decisions: { plan_confirmed: true } })).toBe(true);
   });
@@ -46,7 +48,16 @@ describe("PhaseManager", () => {
     const playbook: Playbook = {
       allowed_skills: [],
       phases: [
-        { id: "budget", gate_field: "budget", gate_check: { all: [{ op: "gte", value: 100 }, { path: "currency", op: "present" }] } },
+        {
+          id: "budget",
+          gate_field: "budget",
+          gate_check: {
+            all: [
+              { op: "gte", value: 100 },
+              { path: "currency", op: "present" },
+            ],
+          },
+        },
         { id: "free", gate_check: { path: "profile.name", op: "present" } },
         { id: "both", gate_field: "tier", gate_value: "gold", gate_check: { op: "present" } },
       ],

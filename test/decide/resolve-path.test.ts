@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { isPathPresent } from "../../src/decide/is-path-present.ts";
 import { isPresent } from "../../src/decide/is-present.ts";
 import { parseStatePath } from "../../src/decide/parse-state-path.ts";
 import { resolvePath } from "../../src/decide/resolve-path.ts";
+import { PlankitError } from "../../src/errors/plankit-error.ts";
 
 describe("parseStatePath", () => {
   it("reads profile, decisions and leaf paths", () => {

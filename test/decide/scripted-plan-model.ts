@@ -8,7 +8,8 @@ export function createTestModel(answers: readonly string[]): { model: PlanModel;
       requests.push(request);
       const answer = answers[requests.length - 1];
       if (answer === undefined) throw new Error(`the script has no answer for call ${requests.length}`);
-      for (let index = 0; index < answer.length; index += 7) yield { type: "text", text: answer.slice(index, index + 7) };
+      for (let index = 0; index < answer.length; index += 7)
+        yield { type: "text", text: answer.slice(index, index + 7) };
       yield { type: "finish", reason: "stop" };
     },
   };

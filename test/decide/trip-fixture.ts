@@ -49,7 +49,12 @@ export function tripPlaybook(): Playbook {
         priority_rules: [
           {
             id: "upload",
-            when: { all: [{ path: "file_id", op: "present" }, { path: "dates", op: "missing" }] },
+            when: {
+              all: [
+                { path: "file_id", op: "present" },
+                { path: "dates", op: "missing" },
+              ],
+            },
             skill: "parse_upload",
             reason: "an itinerary was uploaded",
           },

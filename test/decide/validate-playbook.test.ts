@@ -76,7 +76,13 @@ describe("validatePlaybook", () => {
     expect(gate).toMatchObject({ code: "unknown-field", path: "/phases/2/gate_field" });
     const explicit = onlyIssue(tripPlaybook(), { profileFields: ["email"] });
     expect(explicit).toMatchObject({ code: "unknown-field", path: "/phases/0/checkpoints/0" });
-    expect(validatePlaybook(variant((p) => (p.phases[0].checkpoints[0] = "profile.email")), tripSkills, { profileFields: ["email"] })).toEqual([]);
+    expect(
+      validatePlaybook(
+        variant((p) => (p.phases[0].checkpoints[0] = "profile.email")),
+        tripSkills,
+        { profileFields: ["email"] },
+      ),
+    ).toEqual([]);
   });
 
   it("gate-without-check: a gate_field needs gate_value or gate_check", () => {
@@ -103,10 +109,12 @@ describe("validatePlaybook", () => {
   });
 
   it("no-allowed-skills: every phase has an allow-list, its own or the playbook's", () => {
-    const issue = onlyIssue(variant((p) => {
-      delete p.allowed_skills;
-      delete p.phases[3].allowed_skills;
-    }));
+    const issue = onlyIssue(
+      variant((p) => {
+        delete p.allowed_skills;
+        delete p.phases[3].allowed_skills;
+      }),
+    );
     expect(issue).toMatchObject({ code: "no-allowed-skills", path: "/phases/3" });
     expect(issue.message).toContain('Phase "book"');
   });
@@ -151,7 +159,10 @@ describe("validatePlaybook", () => {
       tripSkills,
     );
     expect(issues.map((issue) => issue.code)).toEqual(["state-prefix", "data-group-path"]);
-    const escaped = validatePlaybook(variant((p) => (p.phases[0]["a/b~c"] = 1)), tripSkills);
+    const escaped = validatePlaybook(
+      variant((p) => (p.phases[0]["a/b~c"] = 1)),
+      tripSkills,
+    );
     expect(escaped[0]?.path).toBe("/phases/0/a~1b~0c");
   });
 });

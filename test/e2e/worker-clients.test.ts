@@ -5,16 +5,23 @@ import chromium from "@sparticuz/chromium";
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { EventSource } from "eventsource";
 import OpenAI from "openai";
-import { chromium as playwright, type Browser } from "playwright-core";
+import { type Browser, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
 import type { BrowserReport } from "./browser/openai-in-the-browser.ts";
-import { servePage, type PageServer } from "./browser/serve-page.ts";
-import { countCalls, expectStoppedAfterLeaving, sleep, until, type CallCounts } from "./count-calls.ts";
+import { type PageServer, servePage } from "./browser/serve-page.ts";
+import { type CallCounts, countCalls, expectStoppedAfterLeaving, sleep, until } from "./count-calls.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 const token = "e2e-token-7d1f";
-const launchArguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const launchArguments = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 
 let server: WranglerDev;
 let page: PageServer;
@@ -42,7 +49,10 @@ describe("the official openai client against wrangler dev", () => {
     const listed: string[] = [];
     for await (const model of client.models.list()) listed.push(model.id);
     expect(listed).toEqual(["plankit"]);
-    const completion = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "compare the populations of Tokyo and Paris and compute their ratio" }] });
+    const completion = await client.chat.completions.create({
+      model: "plankit",
+      messages: [{ role: "user", content: "compare the populations of Tokyo and Paris and compute their ratio" }],
+    });
     expect(completion.choices[0]?.message.content).toContain("6.58");
     expect(completion.choices[0]?.finish_reason).toBe("stop");
     expect(completion.usage?.total_tokens).toBeGreaterThan(0);
@@ -67,20 +77,44 @@ describe("the official openai client against wrangler dev", () => {
 
   it("surfaces refusals as the SDK's typed errors: status, type, param, code and message", async () => {
     const tools = await client.chat.completions
-      .create({ model: "plankit", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "f", parameters: {} } }] })
+      .create({
+        model: "plankit",
+        messages: [{ role: "user", content: "hi" }],
+        tools: [{ type: "function", function: { name: "f", parameters: {} } }],
+      })
       .catch((error: unknown) => error);
     expect(tools).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(tools).toMatchObject({ status: 400, type: "invalid_request_error", param: "tools", code: "unsupported_parameter" });
+    expect(tools).toMatchObject({
+      status: 400,
+      type: "invalid_request_error",
+      param: "tools",
+      code: "unsupported_parameter",
+    });
     expect((tools as Error).message).toMatch(/^400 tools is not supported \(got 1 tool\)/u);
-    const functions = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "hi" }], functions: [{ name: "f", parameters: {} }] }).catch((error: unknown) => error);
+    const functions = await client.chat.completions
+      .create({
+        model: "plankit",
+        messages: [{ role: "user", content: "hi" }],
+        functions: [{ name: "f", parameters: {} }],
+      })
+      .catch((error: unknown) => error);
     expect(functions).toMatchObject({ status: 400, param: "functions", code: "unsupported_parameter" });
-    const empty = await client.chat.completions.create({ model: "plankit", messages: [] }).catch((error: unknown) => error);
-    expect(empty).toMatchObject({ status: 400, type: "invalid_request_error", param: "messages", code: "invalid_body" });
+    const empty = await client.chat.completions
+      .create({ model: "plankit", messages: [] })
+      .catch((error: unknown) => error);
+    expect(empty).toMatchObject({
+      status: 400,
+      type: "invalid_request_error",
+      param: "messages",
+      code: "invalid_body",
+    });
     expect((empty as Error).message).toContain("messages must not be empty");
     const missing = await client.models.retrieve("gpt-4o").catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect(missing).toMatchObject({ status: 404, type: "invalid_request_error", code: "model_not_found", param: null });
-    const wrongKey = await new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-the-token", maxRetries: 0 }).models.list().catch((error: unknown) => error);
+    const wrongKey = await new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "not-the-token", maxRetries: 0 }).models
+      .list()
+      .catch((error: unknown) => error);
     expect(wrongKey).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(wrongKey).toMatchObject({ status: 401, type: "invalid_request_error", code: "invalid_token" });
     expect(JSON.stringify(wrongKey)).not.toContain(token);
@@ -90,13 +124,22 @@ describe("the official openai client against wrangler dev", () => {
 describe("the AI SDK's OpenAI provider against wrangler dev", () => {
   it("streams the reply as text, and reads a refusal's message", async () => {
     const plankit = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: token });
-    const result = streamText({ model: plankit.chat("plankit"), prompt: "compare the populations of Tokyo and Paris and compute their ratio" });
+    const result = streamText({
+      model: plankit.chat("plankit"),
+      prompt: "compare the populations of Tokyo and Paris and compute their ratio",
+    });
     expect(await result.text).toContain("6.58");
     expect(await result.finishReason).toBe("stop");
     const refused = await generateText({
       model: plankit.chat("plankit"),
       prompt: "hi",
-      tools: { f: tool({ description: "f", inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }), execute: async () => ({}) }) },
+      tools: {
+        f: tool({
+          description: "f",
+          inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }),
+          execute: async () => ({}),
+        }),
+      },
       maxRetries: 0,
     }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ statusCode: 400 });
@@ -108,7 +151,11 @@ describe("a page of another origin, in Chromium, with the official openai client
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: launchArguments, headless: true });
+    browser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: launchArguments,
+      headless: true,
+    });
   });
 
   afterAll(async () => {
@@ -123,9 +170,17 @@ describe("a page of another origin, in Chromium, with the official openai client
       if (message.type() === "error") errors.push(message.text());
     });
     await tab.goto(page.origin, { waitUntil: "load", timeout: 60_000 });
-    await tab.waitForFunction(() => typeof (globalThis as { callPlankit?: unknown }).callPlankit === "function", undefined, { timeout: 30_000 });
+    await tab.waitForFunction(
+      () => typeof (globalThis as { callPlankit?: unknown }).callPlankit === "function",
+      undefined,
+      { timeout: 30_000 },
+    );
     const report = (await tab.evaluate(
-      ([baseURL, key]) => (globalThis as unknown as { callPlankit: (baseURL: string, key: string) => Promise<unknown> }).callPlankit(baseURL, key),
+      ([baseURL, key]) =>
+        (globalThis as unknown as { callPlankit: (baseURL: string, key: string) => Promise<unknown> }).callPlankit(
+          baseURL,
+          key,
+        ),
       [`${server.url}/v1`, token] as const,
     )) as BrowserReport;
     expect(report.model).toBe("plankit");
@@ -141,7 +196,9 @@ describe("a page of another origin, in Chromium, with the official openai client
   }, 120_000);
 
   it("refuses an origin that is not listed", async () => {
-    const response = await fetch(`${server.url}/v1/models`, { headers: { origin: "http://127.0.0.1:1", authorization: `Bearer ${token}` } });
+    const response = await fetch(`${server.url}/v1/models`, {
+      headers: { origin: "http://127.0.0.1:1", authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: "origin_not_allowed" } });
   });
@@ -159,7 +216,10 @@ describe("an EventSource on a durable run", () => {
     const statuses: number[] = [];
     const source = new EventSource(`${server.url}${links.events}`, {
       fetch: async (input, init) => {
-        const response = await fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } });
+        const response = await fetch(input, {
+          ...init,
+          headers: { ...init?.headers, authorization: `Bearer ${token}` },
+        });
         statuses.push(response.status);
         return response;
       },
@@ -167,7 +227,17 @@ describe("an EventSource on a durable run", () => {
     const ids: string[] = [];
     const types: string[] = [];
     const errors: (number | undefined)[] = [];
-    for (const type of ["model", "plan-start", "step-planned", "step-start", "step-end", "reply-delta", "reply", "plan-end", "run-end"]) {
+    for (const type of [
+      "model",
+      "plan-start",
+      "step-planned",
+      "step-start",
+      "step-end",
+      "reply-delta",
+      "reply",
+      "plan-end",
+      "run-end",
+    ]) {
       source.addEventListener(type, (event) => {
         ids.push(event.lastEventId);
         types.push(type);
@@ -194,7 +264,10 @@ describe("a client that leaves", () => {
 
   it("lets a run it stays for finish all its tool calls", async () => {
     const before = await calls();
-    const completion = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "count" }] }, { headers: counting });
+    const completion = await client.chat.completions.create(
+      { model: "plankit", messages: [{ role: "user", content: "count" }] },
+      { headers: counting },
+    );
     expect(completion.choices[0]?.message.content).toMatch(/^Counted \d+ calls\.$/u);
     const after = await calls();
     expect(after.finished - before.finished).toBe(3);

@@ -18,7 +18,9 @@ const answer =
 let server: WranglerDev;
 
 beforeAll(async () => {
-  server = await startWranglerDev(root, { args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")] });
+  server = await startWranglerDev(root, {
+    args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")],
+  });
 });
 
 afterAll(async () => {
@@ -29,7 +31,11 @@ describe("the reply, streamed as the model writes it", () => {
   it("reaches the official openai client in many pieces that join into the answer", async () => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "any", maxRetries: 0 });
     const pieces: string[] = [];
-    for await (const chunk of await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: query }], stream: true })) {
+    for await (const chunk of await client.chat.completions.create({
+      model: "plankit",
+      messages: [{ role: "user", content: query }],
+      stream: true,
+    })) {
       const delta = chunk.choices[0]?.delta.content ?? "";
       if (delta !== "") pieces.push(delta);
     }
@@ -39,11 +45,23 @@ describe("the reply, streamed as the model writes it", () => {
   }, 60_000);
 
   it("sends reply-delta events on /v1/run before the plan has ended, joined the reply's text", async () => {
-    const response = await fetch(`${server.url}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const response = await fetch(`${server.url}/v1/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     const events = (await response.text())
       .split("\n\n")
       .filter((block) => block.includes("\ndata: "))
-      .map((block) => JSON.parse(block.slice(block.indexOf("\ndata: ") + 7)) as { type: string; delta?: string; text?: string; t?: number });
+      .map(
+        (block) =>
+          JSON.parse(block.slice(block.indexOf("\ndata: ") + 7)) as {
+            type: string;
+            delta?: string;
+            text?: string;
+            t?: number;
+          },
+      );
     const types = events.map((event) => event.type);
     const deltas = events.filter((event) => event.type === "reply-delta");
     expect(deltas.map((event) => event.delta).join("")).toBe(answer);

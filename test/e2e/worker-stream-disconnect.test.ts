@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
-import { countCalls, expectStoppedAfterLeaving, sleep, type CallCounts } from "./count-calls.ts";
+import { type CallCounts, countCalls, expectStoppedAfterLeaving, sleep } from "./count-calls.ts";
 
 /*
  * A client that leaves a streamed response. Under wrangler dev the request's signal does not tell the Worker;
@@ -20,7 +20,10 @@ let server: WranglerDev;
 let client: OpenAI;
 
 beforeAll(async () => {
-  server = await startWranglerDev(root, { args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")], vars: { PLANKIT_TOKEN: token } });
+  server = await startWranglerDev(root, {
+    args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")],
+    vars: { PLANKIT_TOKEN: token },
+  });
   client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
 });
 
@@ -36,9 +39,17 @@ describe("a client that leaves a stream", () => {
   it("stops the tools of a streamed completion: no call finishes after it left", async () => {
     const before = await calls();
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "count" }], stream: true }, { headers: counting, signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: "plankit", messages: [{ role: "user", content: "count" }], stream: true },
+      { headers: counting, signal: controller.signal },
+    );
     for await (const chunk of stream) {
-      if ((chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content?.includes("count_call")) break;
+      if (
+        (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content?.includes(
+          "count_call",
+        )
+      )
+        break;
     }
     await expectStoppedAfterLeaving(server.url, before);
   }, 30_000);

@@ -18,7 +18,9 @@ let server: WranglerDev;
 
 beforeAll(async () => {
   // The demo model at its normal pace, as a visitor of the demo sees it.
-  server = await startWranglerDev(root, { args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")] });
+  server = await startWranglerDev(root, {
+    args: ["--config", join(root, "test", "e2e", "fixture-worker", "wrangler.toml")],
+  });
 });
 
 afterAll(async () => {
@@ -32,7 +34,11 @@ describe("the reply, streamed as it is written", () => {
     let firstContentMs: number | undefined;
     let content = "";
     let pieces = 0;
-    for await (const chunk of await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: query }], stream: true })) {
+    for await (const chunk of await client.chat.completions.create({
+      model: "plankit",
+      messages: [{ role: "user", content: query }],
+      stream: true,
+    })) {
       const delta = chunk.choices[0]?.delta.content ?? "";
       if (delta === "") continue;
       firstContentMs ??= performance.now() - started;
@@ -48,12 +54,24 @@ describe("the reply, streamed as it is written", () => {
   }, 60_000);
 
   it("sends reply-delta events on /v1/run before the run ends, joined the reply's text", async () => {
-    const response = await fetch(`${server.url}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const response = await fetch(`${server.url}/v1/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     const text = await response.text();
     const events = text
       .split("\n\n")
       .filter((block) => block.includes("\ndata: "))
-      .map((block) => JSON.parse(block.slice(block.indexOf("\ndata: ") + 7)) as { type: string; delta?: string; text?: string; t?: number });
+      .map(
+        (block) =>
+          JSON.parse(block.slice(block.indexOf("\ndata: ") + 7)) as {
+            type: string;
+            delta?: string;
+            text?: string;
+            t?: number;
+          },
+      );
     const deltas = events.filter((event) => event.type === "reply-delta");
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((event) => event.delta).join("")).toBe(events.find((event) => event.type === "reply")?.text);

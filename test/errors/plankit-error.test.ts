@@ -66,7 +66,12 @@ describe("PlankitError", () => {
       const error = new JsonStreamError("json-syntax", "Unexpected character", 3, "a value");
       expect(JsonStreamError.isInstance(error)).toBe(true);
       expect(PlankitError.isInstance(error)).toBe(true);
-      expect(JsonStreamError.isInstance({ [Symbol.for("plankit.json-stream-error")]: true, [Symbol.for("plankit.error")]: true })).toBe(true);
+      expect(
+        JsonStreamError.isInstance({
+          [Symbol.for("plankit.json-stream-error")]: true,
+          [Symbol.for("plankit.error")]: true,
+        }),
+      ).toBe(true);
       expect(JsonStreamError.isInstance(new PlankitError("json-syntax", "not from the parser"))).toBe(false);
       expect(JsonStreamError.isInstance(new PlankitError("timeout", "slow"))).toBe(false);
       expect(JsonStreamError.isInstance(null)).toBe(false);

@@ -1,33 +1,51 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
-import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { createRunState } from "../../src/events/create-run-state.ts";
 import { encodeJsonl } from "../../src/events/encode-jsonl.ts";
 import { encodeSse } from "../../src/events/encode-sse.ts";
 import { JsonlEncoderStream } from "../../src/events/jsonl-encoder-stream.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
 import { replay } from "../../src/events/replay.ts";
-import type { RuntimeClock } from "../../src/shared/runtime-clock.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { SseEncoderStream } from "../../src/events/sse-encoder-stream.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
 import { toReadableStream } from "../../src/events/to-readable-stream.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import type { RuntimeClock } from "../../src/shared/runtime-clock.ts";
 import { collect, createFakePlanner, reply, tool } from "../runtime/fake-planner.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
 
 /** A clock that advances 1 ms per reading, with real timers. */
 function steppingClock(): RuntimeClock {
   let now = 1000;
-  return { now: () => now++, setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+  return {
+    now: () => now++,
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
 }
 
 async function sampleRun(): Promise<{ events: RuntimeEvent[]; state: ReturnType<typeof replay> }> {
   const { registry } = createTestRegistry();
   const planner = createFakePlanner({
-    steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "fail"), tool("s3", "lookup", { q: "{{s2.x}}" }), reply("s4", "{{s1.value}}")],
+    steps: [
+      tool("s1", "lookup", { q: "a" }),
+      tool("s2", "fail"),
+      tool("s3", "lookup", { q: "{{s2.x}}" }),
+      reply("s4", "{{s1.value}}"),
+    ],
     replan: () => [tool("s5", "lookup", { q: "b" }), reply("s6", "{{s1.value}} {{s5.value}}")],
   });
-  const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 1, clock: steppingClock(), sleep: async () => undefined, idGenerator: () => "run-7", random: () => 0 });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    memory: false,
+    retries: 1,
+    clock: steppingClock(),
+    sleep: async () => undefined,
+    idGenerator: () => "run-7",
+    random: () => 0,
+  });
   const run = runtime.run("go");
   const events = await collect(run);
   return { events, state: run.state };
@@ -41,18 +59,35 @@ describe("events, encoders and replay", () => {
       expect(JSON.parse(JSON.stringify(event))).toEqual(event);
     }
     const perStep = (id: string): string[] =>
-      events.filter((event) => ("stepId" in event && event.stepId === id && event.type !== "reply") || (event.type === "step-planned" && event.step.id === id)).map((event) => event.type);
+      events
+        .filter(
+          (event) =>
+            ("stepId" in event && event.stepId === id && event.type !== "reply") ||
+            (event.type === "step-planned" && event.step.id === id),
+        )
+        .map((event) => event.type);
     expect(perStep("s1")).toEqual(["step-planned", "step-start", "step-end"]);
-    expect(perStep("s2")).toEqual(["step-planned", "step-start", "step-error", "step-retry", "step-start", "step-error"]);
+    expect(perStep("s2")).toEqual([
+      "step-planned",
+      "step-start",
+      "step-error",
+      "step-retry",
+      "step-start",
+      "step-error",
+    ]);
     expect(perStep("s3")).toEqual(["step-planned", "step-skipped"]);
     expect(perStep("s4")).toEqual(["step-planned", "step-skipped"]);
     expect(perStep("s6")).toEqual(["step-planned", "step-start", "step-end"]);
     const position = (predicate: (event: RuntimeEvent) => boolean): number => events.findIndex(predicate);
     expect(events[0]?.type).toBe("plan-start");
     expect(events[events.length - 1]?.type).toBe("run-end");
-    expect(position((event) => event.type === "replan")).toBeLessThan(position((event) => event.type === "step-planned" && event.step.id === "s5"));
+    expect(position((event) => event.type === "replan")).toBeLessThan(
+      position((event) => event.type === "step-planned" && event.step.id === "s5"),
+    );
     expect(position((event) => event.type === "plan-end")).toBeLessThan(position((event) => event.type === "replan"));
-    expect(position((event) => event.type === "step-end" && event.stepId === "s6")).toBeLessThan(position((event) => event.type === "reply"));
+    expect(position((event) => event.type === "step-end" && event.stepId === "s6")).toBeLessThan(
+      position((event) => event.type === "reply"),
+    );
     // The stepping clock advances 1 ms per reading: offsets grow.
     expect(events.map((event) => event.t)).toEqual([...events.map((event) => event.t)].sort((a, b) => a - b));
   });
@@ -92,12 +127,25 @@ describe("events, encoders and replay", () => {
 
   it("encodes JSONL and SSE, and streams both", async () => {
     const event: RuntimeEvent = { type: "reply", runId: "r", t: 3, text: "line one\nline two", source: "template" };
-    expect(encodeJsonl(event)).toBe('{"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n');
-    expect(encodeSse(event, 4)).toBe('id: 4\nevent: reply\ndata: {"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n\n');
+    expect(encodeJsonl(event)).toBe(
+      '{"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n',
+    );
+    expect(encodeSse(event, 4)).toBe(
+      'id: 4\nevent: reply\ndata: {"type":"reply","runId":"r","t":3,"text":"line one\\nline two","source":"template"}\n\n',
+    );
     expect(encodeSse(event)).not.toContain("id:");
     const cyclic: Record<string, unknown> = { a: 1n };
     cyclic["self"] = cyclic;
-    const odd = encodeJsonl({ type: "step-end", runId: "r", t: 1, stepId: "s", attempt: 1, result: cyclic, durationMs: 0, cached: false });
+    const odd = encodeJsonl({
+      type: "step-end",
+      runId: "r",
+      t: 1,
+      stepId: "s",
+      attempt: 1,
+      result: cyclic,
+      durationMs: 0,
+      cached: false,
+    });
     expect(JSON.parse(odd)).toMatchObject({ result: { a: "1", self: "[Circular]" } });
 
     const { events } = await sampleRun();
@@ -119,7 +167,9 @@ describe("events, encoders and replay", () => {
     } catch (error) {
       caught = error;
     }
-    expect(PlankitError.isInstance(caught) && caught.code === "json-syntax" && caught.message.startsWith("Line 3 ")).toBe(true);
+    expect(
+      PlankitError.isInstance(caught) && caught.code === "json-syntax" && caught.message.startsWith("Line 3 "),
+    ).toBe(true);
     expect(() => parseJsonl("[1]")).toThrow("Line 1 of the event log is not an event object");
   });
 

@@ -27,26 +27,38 @@ function cut(text: string, at: readonly number[]): string[] {
 
 describe("formatSse", () => {
   it("frames id, event, retry and data as an independent SSE parser reads them", () => {
-    expect(formatSse({ id: 4, event: "reply", retry: 3000, data: '{"text":"hi"}' })).toBe('id: 4\nevent: reply\nretry: 3000\ndata: {"text":"hi"}\n\n');
+    expect(formatSse({ id: 4, event: "reply", retry: 3000, data: '{"text":"hi"}' })).toBe(
+      'id: 4\nevent: reply\nretry: 3000\ndata: {"text":"hi"}\n\n',
+    );
     expect(formatSse({ data: "[DONE]" })).toBe("data: [DONE]\n\n");
     // A retry hint alone dispatches no event; an empty payload does.
     expect(formatSse({ retry: 3000 })).toBe("retry: 3000\n\n");
-    expect(parse([formatSse({ retry: 3000 }), formatSse({ data: "" })])).toEqual({ messages: [{ id: undefined, event: undefined, data: "" }], retries: [3000] });
+    expect(parse([formatSse({ retry: 3000 }), formatSse({ data: "" })])).toEqual({
+      messages: [{ id: undefined, event: undefined, data: "" }],
+      retries: [3000],
+    });
     expect(formatSseComment("keep-alive")).toBe(": keep-alive\n\n");
-    expect(parse([formatSseComment("a\nb"), formatSse({ data: "x" })]).messages.map((message) => message.data)).toEqual(["x"]);
+    expect(parse([formatSseComment("a\nb"), formatSse({ data: "x" })]).messages.map((message) => message.data)).toEqual(
+      ["x"],
+    );
   });
 
   it("writes a comment that no parser delivers, with its line breaks removed", () => {
     expect(formatSseComment()).toBe(":\n\n");
     expect(formatSseComment("")).toBe(":\n\n");
     expect(formatSseComment("a\r\nb\rc\nd")).toBe(": abcd\n\n");
-    expect(parse([formatSseComment(), formatSseComment("x\rdata: y"), formatSse({ data: "z" })]).messages.map((message) => message.data)).toEqual(["z"]);
+    expect(
+      parse([formatSseComment(), formatSseComment("x\rdata: y"), formatSse({ data: "z" })]).messages.map(
+        (message) => message.data,
+      ),
+    ).toEqual(["z"]);
   });
 
   it("writes retry only for a whole number of milliseconds, zero included", () => {
     expect(formatSse({ retry: 0 })).toBe("retry: 0\n\n");
     expect(formatSse({ retry: -0 })).toBe("retry: 0\n\n");
-    for (const retry of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0.5]) expect(formatSse({ retry, data: "x" })).toBe("data: x\n\n");
+    for (const retry of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0.5])
+      expect(formatSse({ retry, data: "x" })).toBe("data: x\n\n");
   });
 
   it("keeps any payload, name and id intact through a real parser, however the stream is cut (property)", () => {
@@ -60,7 +72,15 @@ describe("formatSse", () => {
     const retry = fc.oneof(fc.nat(100_000), fc.integer({ min: -5, max: -1 }), fc.double({ min: -10, max: 10 }));
     fc.assert(
       fc.property(
-        fc.array(fc.record({ data: text, event: fc.option(text, { nil: undefined }), id: fc.option(text, { nil: undefined }), retry: fc.option(retry, { nil: undefined }) }), { minLength: 1, maxLength: 5 }),
+        fc.array(
+          fc.record({
+            data: text,
+            event: fc.option(text, { nil: undefined }),
+            id: fc.option(text, { nil: undefined }),
+            retry: fc.option(retry, { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 }),
         (messages, at) => {
           const stream = messages.map((message) => formatSse(message)).join("");
@@ -78,7 +98,13 @@ describe("formatSse", () => {
             expect(got?.id).toBe(message.id?.replace(/[\r\n\0]/gu, ""));
           });
           // -0 is a whole number >= 0 too, and goes on the wire as 0.
-          expect(read.retries).toEqual(messages.flatMap((message) => (message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0 ? [Math.abs(message.retry)] : [])));
+          expect(read.retries).toEqual(
+            messages.flatMap((message) =>
+              message.retry !== undefined && Number.isInteger(message.retry) && message.retry >= 0
+                ? [Math.abs(message.retry)]
+                : [],
+            ),
+          );
         },
       ),
       { numRuns: 300 },

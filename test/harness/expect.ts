@@ -6,17 +6,17 @@
  * @module
  */
 import {
-  chai,
-  ChaiStyleAssertions,
-  customMatchers,
-  getState,
-  GLOBAL_EXPECT,
   ASYMMETRIC_MATCHERS_OBJECT,
+  ChaiStyleAssertions,
+  chai,
+  customMatchers,
+  type ExpectStatic,
+  GLOBAL_EXPECT,
+  getState,
   JestAsymmetricMatchers,
   JestChaiExpect,
   JestExtend,
   setState,
-  type ExpectStatic,
 } from "@vitest/expect";
 
 chai.use(JestExtend);
@@ -105,7 +105,10 @@ function createExpect(): ExpectStatic {
   };
   mutable["hasAssertions"] = () => {
     setState(
-      { isExpectingAssertions: true, isExpectingAssertionsError: new Error("expected any number of assertion, but got none") },
+      {
+        isExpectingAssertions: true,
+        isExpectingAssertionsError: new Error("expected any number of assertion, but got none"),
+      },
       expectFunction,
     );
   };

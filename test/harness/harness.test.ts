@@ -33,7 +33,14 @@ describe("hooks and order", () => {
     });
 
     it("runs outer beforeEach before inner beforeEach, and afterEach inner first", () => {
-      expect(log).toEqual(["beforeAll", "outer beforeEach", "test 1", "outer afterEach", "outer beforeEach", "inner beforeEach"]);
+      expect(log).toEqual([
+        "beforeAll",
+        "outer beforeEach",
+        "test 1",
+        "outer afterEach",
+        "outer beforeEach",
+        "inner beforeEach",
+      ]);
       log.push("test 2");
     });
   });

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { expect, setExpectTest, verifyExpectedAssertions, type ExpectTestRecord } from "./expect.ts";
+import { type ExpectTestRecord, expect, setExpectTest, verifyExpectedAssertions } from "./expect.ts";
 
 type Callback = (context: TestContext) => unknown;
 type HookKind = "beforeAll" | "afterAll" | "beforeEach" | "afterEach";
@@ -152,7 +152,7 @@ function describeError(error: unknown): string {
     text = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
   } else {
     try {
-      text = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+      text = typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
     } catch {
       text = String(error);
     }
@@ -203,7 +203,12 @@ function pathOf(suite: Suite): Suite[] {
 }
 
 function fullName(test: TestCase): string {
-  return [...pathOf(test.parent).map((suite) => suite.name).filter((name) => name !== ""), test.name].join(" > ");
+  return [
+    ...pathOf(test.parent)
+      .map((suite) => suite.name)
+      .filter((name) => name !== ""),
+    test.name,
+  ].join(" > ");
 }
 
 function testsOf(suite: Suite): TestCase[] {
@@ -278,7 +283,13 @@ async function runTest(test: TestCase, report: HarnessReport): Promise<void> {
 async function runSuite(suite: Suite, report: HarnessReport): Promise<void> {
   const tests = testsOf(suite);
   if (tests.length === 0) return;
-  const label = suite.name === "" ? suite.file : `${suite.file} > ${pathOf(suite).map((s) => s.name).filter(Boolean).join(" > ")}`;
+  const label =
+    suite.name === ""
+      ? suite.file
+      : `${suite.file} > ${pathOf(suite)
+          .map((s) => s.name)
+          .filter(Boolean)
+          .join(" > ")}`;
   const cleanups: (() => unknown)[] = [];
   let setupError: unknown;
   let setupFailed = false;
@@ -308,7 +319,10 @@ async function runSuite(suite: Suite, report: HarnessReport): Promise<void> {
       else await runSuite(child, report);
     }
   }
-  const teardown = [...[...suite.hooks.afterAll].reverse().map((hook) => hook), ...cleanups.reverse().map((fn) => ({ fn, timeoutMs: defaultTimeoutMs }))];
+  const teardown = [
+    ...[...suite.hooks.afterAll].reverse().map((hook) => hook),
+    ...cleanups.reverse().map((fn) => ({ fn, timeoutMs: defaultTimeoutMs })),
+  ];
   for (const hook of teardown) {
     try {
       await callWithTimeout(hook.fn, hook.timeoutMs, "Hook", suite.name);
@@ -340,7 +354,9 @@ export async function runTests(options: { runtime: string }): Promise<HarnessRep
   };
   const onError = (event: Event) => {
     event.preventDefault();
-    report.errors.push(`Uncaught error: ${describeError((event as ErrorEvent).error ?? (event as ErrorEvent).message)}`);
+    report.errors.push(
+      `Uncaught error: ${describeError((event as ErrorEvent).error ?? (event as ErrorEvent).message)}`,
+    );
   };
   globalThis.addEventListener("unhandledrejection", onRejection);
   globalThis.addEventListener("error", onError);

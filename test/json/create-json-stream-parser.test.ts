@@ -1,11 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { createJsonStreamParser, type JsonStreamParserOptions } from "../../src/json/create-json-stream-parser.ts";
 import { JsonStreamError } from "../../src/json/json-stream-error.ts";
-import { PlankitError } from "../../src/errors/plankit-error.ts";
-import { decodeValidJson, expectSameAsJsonParse, expectSameJson as expectSameValue, isSameJson, toJsonValue } from "./expect-same-json.ts";
-import { invalidFixtures, validFixtures } from "./fixtures.ts";
 import { splitAt } from "../fixtures/split-at.ts";
+import {
+  decodeValidJson,
+  expectSameAsJsonParse,
+  expectSameJson as expectSameValue,
+  isSameJson,
+  toJsonValue,
+} from "./expect-same-json.ts";
+import { invalidFixtures, validFixtures } from "./fixtures.ts";
 
 interface Outcome {
   /** Elements returned by each write() call, one array per call. */
@@ -25,7 +31,6 @@ function characters(text: string): string[] {
   return chunks;
 }
 
-
 function catchError(action: () => void): unknown {
   try {
     action();
@@ -36,7 +41,28 @@ function catchError(action: () => void): unknown {
 }
 
 /** Arbitrary JSON values, including keys and strings full of characters that need care. */
-const trickyString = fc.string({ unit: fc.constantFrom("a", "é", "中", "😀", '"', "\\", "\n", "\u0000", "\u001f", "\ud800", "/", " ", "[", "]", "{", "}", ",", ":") });
+const trickyString = fc.string({
+  unit: fc.constantFrom(
+    "a",
+    "é",
+    "中",
+    "😀",
+    '"',
+    "\\",
+    "\n",
+    "\u0000",
+    "\u001f",
+    "\ud800",
+    "/",
+    " ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+  ),
+});
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -45,7 +71,9 @@ const jsonValue = fc.letrec((tie) => ({
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     trickyString,
     fc.array(tie("value"), { maxLength: 5 }),
-    fc.dictionary(fc.oneof(trickyString, fc.constantFrom("__proto__", "constructor", "0", "10")), tie("value"), { maxKeys: 5 }),
+    fc.dictionary(fc.oneof(trickyString, fc.constantFrom("__proto__", "constructor", "0", "10")), tie("value"), {
+      maxKeys: 5,
+    }),
   ),
 })).value;
 const whitespace = fc.stringMatching(/^[ \t\n\r]{0,3}$/);
@@ -57,7 +85,9 @@ function serialize(value: unknown, gaps: string[]): string {
   const write = (v: unknown): string => {
     if (Array.isArray(v)) return `[${gap()}${v.map((item) => `${gap()}${write(item)}${gap()}`).join(",")}${gap()}]`;
     if (v !== null && typeof v === "object") {
-      const members = Object.entries(v).map(([key, item]) => `${gap()}${JSON.stringify(key)}${gap()}:${gap()}${write(item)}${gap()}`);
+      const members = Object.entries(v).map(
+        ([key, item]) => `${gap()}${JSON.stringify(key)}${gap()}:${gap()}${write(item)}${gap()}`,
+      );
       return `{${members.join(",")}${gap()}}`;
     }
     return JSON.stringify(v);
@@ -65,7 +95,9 @@ function serialize(value: unknown, gaps: string[]): string {
   return `${gap()}${write(value)}${gap()}`;
 }
 
-const jsonSample = fc.tuple(jsonValue, fc.array(whitespace, { minLength: 1, maxLength: 8 })).map(([value, gaps]) => ({ value, text: serialize(value, gaps) }));
+const jsonSample = fc
+  .tuple(jsonValue, fc.array(whitespace, { minLength: 1, maxLength: 8 }))
+  .map(([value, gaps]) => ({ value, text: serialize(value, gaps) }));
 const jsonText = jsonSample.map((sample) => sample.text);
 
 describe("createJsonStreamParser", () => {
@@ -101,7 +133,8 @@ describe("createJsonStreamParser", () => {
       return { reads, copied };
     }
 
-    const step = '{"id":"s1","type":"tool","name":"search","arguments":{"query":"中文 \\"quoted\\" text","limit":3,"exact":true}}';
+    const step =
+      '{"id":"s1","type":"tool","name":"search","arguments":{"query":"中文 \\"quoted\\" text","limit":3,"exact":true}}';
     const plan = (n: number) => `[${Array.from({ length: n }, () => step).join(",")}]`;
     const inputs: [string, string][] = [
       ["a plan", plan(200)],
@@ -167,23 +200,49 @@ describe("createJsonStreamParser", () => {
     it("reads keys right when objects repeat, change or cut short the keys of the objects before them (property)", () => {
       // Keys that share prefixes, are prefixes of each other, or need escapes: the
       // parser predicts each object's keys from the last object in the same place.
-      const key = fc.constantFrom("id", "i", "idx", "type", "typ", "", "a\"b", "é", "\\", "arguments", "argument", "__proto__", "constructor");
-      const written = fc.constantFrom((k: string) => JSON.stringify(k), (k: string) => JSON.stringify(k).replace(/[a-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
+      const key = fc.constantFrom(
+        "id",
+        "i",
+        "idx",
+        "type",
+        "typ",
+        "",
+        'a"b',
+        "é",
+        "\\",
+        "arguments",
+        "argument",
+        "__proto__",
+        "constructor",
+      );
+      const written = fc.constantFrom(
+        (k: string) => JSON.stringify(k),
+        (k: string) => JSON.stringify(k).replace(/[a-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
+      );
       const object = fc.array(fc.tuple(key, written, fc.integer()), { maxLength: 6 });
       const place = fc.array(object, { maxLength: 6 });
       fc.assert(
-        fc.property(fc.array(place, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (places, cuts, strict) => {
-          const writeObject = (members: [string, (k: string) => string, number][]) => `{${members.map(([k, write, v]) => `${write(k)}:${v}`).join(",")}}`;
-          const text = `[${places.map((objects) => `{"items":[${objects.map(writeObject).join(",")}],"more":${writeObject(objects[0] ?? [])}}`).join(",")}]`;
-          const build = (members: [string, unknown, number][]) => {
-            const built: Record<string, unknown> = {};
-            for (const [k, , v] of members) Object.defineProperty(built, k, { value: v, writable: true, enumerable: true, configurable: true });
-            return built;
-          };
-          const expected = toJsonValue(places.map((objects) => ({ items: objects.map(build), more: build(objects[0] ?? []) })));
-          expectSameValue(parseChunks(splitAt(text, cuts), { strict }).value, expected);
-          expectSameValue(parseChunks(characters(text), { strict }).value, expected);
-        }),
+        fc.property(
+          fc.array(place, { minLength: 1, maxLength: 3 }),
+          fc.array(fc.nat(), { maxLength: 12 }),
+          fc.boolean(),
+          (places, cuts, strict) => {
+            const writeObject = (members: [string, (k: string) => string, number][]) =>
+              `{${members.map(([k, write, v]) => `${write(k)}:${v}`).join(",")}}`;
+            const text = `[${places.map((objects) => `{"items":[${objects.map(writeObject).join(",")}],"more":${writeObject(objects[0] ?? [])}}`).join(",")}]`;
+            const build = (members: [string, unknown, number][]) => {
+              const built: Record<string, unknown> = {};
+              for (const [k, , v] of members)
+                Object.defineProperty(built, k, { value: v, writable: true, enumerable: true, configurable: true });
+              return built;
+            };
+            const expected = toJsonValue(
+              places.map((objects) => ({ items: objects.map(build), more: build(objects[0] ?? []) })),
+            );
+            expectSameValue(parseChunks(splitAt(text, cuts), { strict }).value, expected);
+            expectSameValue(parseChunks(characters(text), { strict }).value, expected);
+          },
+        ),
         { numRuns: 200 },
       );
     });
@@ -220,19 +279,27 @@ describe("createJsonStreamParser", () => {
 
     it("emits each element exactly once, at the character that completes it (property)", () => {
       fc.assert(
-        fc.property(fc.array(jsonValue, { maxLength: 8 }), fc.array(whitespace, { minLength: 1, maxLength: 6 }), fc.boolean(), (elements, gaps, strict) => {
-          const { text, due } = layout(elements, gaps);
-          const parser = createJsonStreamParser({ strict });
-          const seen: { element: unknown; at: number }[] = [];
-          for (let i = 0; i < text.length; i++) {
-            for (const element of parser.write(text[i]!)) seen.push({ element, at: i });
-          }
-          parser.end();
-          expect(seen.map((entry) => entry.at)).toStrictEqual(due);
-          // The oracle is the generated value, not JSON.parse(text): some V8 versions
-          // (Deno's) decode an escaped key wrongly after certain earlier parses.
-          expectSameValue(seen.map((entry) => entry.element), elements.map(toJsonValue));
-        }),
+        fc.property(
+          fc.array(jsonValue, { maxLength: 8 }),
+          fc.array(whitespace, { minLength: 1, maxLength: 6 }),
+          fc.boolean(),
+          (elements, gaps, strict) => {
+            const { text, due } = layout(elements, gaps);
+            const parser = createJsonStreamParser({ strict });
+            const seen: { element: unknown; at: number }[] = [];
+            for (let i = 0; i < text.length; i++) {
+              for (const element of parser.write(text[i]!)) seen.push({ element, at: i });
+            }
+            parser.end();
+            expect(seen.map((entry) => entry.at)).toStrictEqual(due);
+            // The oracle is the generated value, not JSON.parse(text): some V8 versions
+            // (Deno's) decode an escaped key wrongly after certain earlier parses.
+            expectSameValue(
+              seen.map((entry) => entry.element),
+              elements.map(toJsonValue),
+            );
+          },
+        ),
         { numRuns: 300 },
       );
     });
@@ -241,7 +308,11 @@ describe("createJsonStreamParser", () => {
       // Found as an intermittent Deno-only failure of the property above, whose oracle
       // was JSON.parse: after a key "\\" was parsed, V8 read a later key "\"" as "\\".
       const poison = '{"h":[],"\\\\":0}';
-      const texts = ['{"h":1,"\\"":2}', '[{"constructor":null,"":null,"\\"":null,"a":null}]', '{"h":[],"\\\\":0,"\\"":1,"\\n":2,"\\/":3}'];
+      const texts = [
+        '{"h":1,"\\"":2}',
+        '[{"constructor":null,"":null,"\\"":null,"a":null}]',
+        '{"h":[],"\\\\":0,"\\"":1,"\\n":2,"\\/":3}',
+      ];
       const expected: unknown[] = [
         { h: 1, '"': 2 },
         [{ constructor: null, "": null, '"': null, a: null }],
@@ -369,7 +440,11 @@ describe("createJsonStreamParser", () => {
         fc.property(jsonText, mutation, fc.array(fc.nat(), { maxLength: 4 }), (text, [kind, at, char], cuts) => {
           const i = text.length === 0 ? 0 : at % text.length;
           const mutated =
-            kind === "insert" ? text.slice(0, i) + char + text.slice(i) : kind === "delete" ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + char + text.slice(i + 1);
+            kind === "insert"
+              ? text.slice(0, i) + char + text.slice(i)
+              : kind === "delete"
+                ? text.slice(0, i) + text.slice(i + 1)
+                : text.slice(0, i) + char + text.slice(i + 1);
           let expected: unknown;
           let valid = true;
           try {
@@ -423,7 +498,7 @@ describe("createJsonStreamParser", () => {
     });
 
     it("names the offending character and the expectation in the message", () => {
-      const error = catchError(() => parseChunks(['[1,', "]"], { strict: true })) as JsonStreamError;
+      const error = catchError(() => parseChunks(["[1,", "]"], { strict: true })) as JsonStreamError;
       expect(error.message).toBe('Unexpected character "]" at offset 3: expected a value');
       const end = catchError(() => parseChunks(['{"a":'], { strict: true })) as JsonStreamError;
       expect(end.message).toBe("Unexpected end of JSON input at offset 5: expected a value");
@@ -437,7 +512,17 @@ describe("createJsonStreamParser", () => {
     });
 
     it("keeps lone surrogates, NUL and huge numbers as JSON.parse does", () => {
-      for (const text of ['"\\ud800"', '"\\udc00x"', '"\\u0000"', "1e400", "-1e400", "123456789012345678901234567890", "-0", "5e-324", "1e-400"]) {
+      for (const text of [
+        '"\\ud800"',
+        '"\\udc00x"',
+        '"\\u0000"',
+        "1e400",
+        "-1e400",
+        "123456789012345678901234567890",
+        "-0",
+        "5e-324",
+        "1e-400",
+      ]) {
         expectSameValue(parseChunks(characters(text), { strict: true }).value, JSON.parse(text));
       }
     });
@@ -467,7 +552,9 @@ describe("createJsonStreamParser", () => {
       expect(error).toBeInstanceOf(JsonStreamError);
       expect(error.code).toBe("json-depth");
       expect(error.offset).toBe(512);
-      const small = catchError(() => parseChunks(['{"a":{"b":{"c":{}}}}'], { strict: true, maxDepth: 3 })) as JsonStreamError;
+      const small = catchError(() =>
+        parseChunks(['{"a":{"b":{"c":{}}}}'], { strict: true, maxDepth: 3 }),
+      ) as JsonStreamError;
       expect(small.code).toBe("json-depth");
       expect(small.message).toContain("maxDepth (3)");
     });
@@ -481,7 +568,9 @@ describe("createJsonStreamParser", () => {
         expect(error.code).toBe("json-token-size");
         expect(parseChunks(chunks, { strict: true, maxTokenSize: 100 }).value).toStrictEqual(["x".repeat(100)]);
       }
-      const number = catchError(() => parseChunks(["1".repeat(60)], { strict: true, maxTokenSize: 50 })) as JsonStreamError;
+      const number = catchError(() =>
+        parseChunks(["1".repeat(60)], { strict: true, maxTokenSize: 50 }),
+      ) as JsonStreamError;
       expect(number.code).toBe("json-token-size");
     });
 
@@ -546,7 +635,7 @@ describe("createJsonStreamParser", () => {
         ['{"a": 1 <b>', "done", 8],
         ['hello {"a": 1}', "rejected", 1],
         ["<tool_call>", "rejected", 1],
-        ['{oops}', "rejected", 5],
+        ["{oops}", "rejected", 5],
         ['ISODate("2020-01-01") tail', "done", 21],
         ['cb( {"a": 1} ); more', "done", 14],
         ["Decimal(1.5 x", "done", 12],
@@ -593,7 +682,8 @@ describe("createJsonStreamParser", () => {
       const parser = createJsonStreamParser({ keepElements: false });
       parser.write("[");
       let handedOut = 0;
-      for (let index = 0; index < 10_000; index++) handedOut += parser.write(`{"id": "s${index}", "n": ${index}},`).length;
+      for (let index = 0; index < 10_000; index++)
+        handedOut += parser.write(`{"id": "s${index}", "n": ${index}},`).length;
       handedOut += parser.write('"last"]').length;
       expect(handedOut).toBe(10_001);
       expect(parser.end()).toStrictEqual([]);
@@ -619,7 +709,8 @@ describe("createJsonStreamParser", () => {
         const partial = parser.partialString();
         if (partial === undefined) continue;
         // The element is the one whose members so far match (the first has no id yet while its id is written).
-        const element = (whole.find((candidate) => candidate.id === partial.members["id"]) ?? whole[partial.key === "id" && parser.offset > 30 ? 1 : 0]) as Record<string, unknown>;
+        const element = (whole.find((candidate) => candidate.id === partial.members["id"]) ??
+          whole[partial.key === "id" && parser.offset > 30 ? 1 : 0]) as Record<string, unknown>;
         expect(String(element[partial.key]).startsWith(partial.text)).toBe(true);
         for (const [key, value] of Object.entries(partial.members)) expect(element[key]).toEqual(value);
         if (partial.key === "text") seen.push(partial.text);
@@ -644,7 +735,11 @@ describe("createJsonStreamParser", () => {
       expect(at('[{"a":{"b":"c')).toBeUndefined();
       expect(at('["plain')).toBeUndefined();
       expect(at('{"text":"x')).toBeUndefined();
-      expect(at('{"steps":[{},{"text":"x', { strict: true, unwrapKeys: ["steps"] })).toEqual({ members: {}, key: "text", text: "x" });
+      expect(at('{"steps":[{},{"text":"x', { strict: true, unwrapKeys: ["steps"] })).toEqual({
+        members: {},
+        key: "text",
+        text: "x",
+      });
       // Lenient: a wrapping root object stays a candidate until it closes.
       expect(at('{"steps":[{},{"text":"x', { prose: false, unwrapKeys: ["steps"] })).toBeUndefined();
       expect(at('[{},{"id":"s2","text":"x')).toEqual({ members: { id: "s2" }, key: "text", text: "x" });

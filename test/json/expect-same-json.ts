@@ -34,7 +34,12 @@ export function toJsonValue(value: unknown): unknown {
   if (typeof value === "object" && value !== null) {
     const result: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      Object.defineProperty(result, key, { value: toJsonValue((value as Record<string, unknown>)[key]), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(result, key, {
+        value: toJsonValue((value as Record<string, unknown>)[key]),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     return result;
   }
@@ -79,7 +84,7 @@ export function decodeValidJson(text: string): unknown {
       const list: unknown[] = [];
       at++;
       space();
-      if (text[at] === "]") return at++, list;
+      if (text[at] === "]") return (at++, list);
       for (;;) {
         list.push(value());
         space();
@@ -90,7 +95,7 @@ export function decodeValidJson(text: string): unknown {
       const object: Record<string, unknown> = {};
       at++;
       space();
-      if (text[at] === "}") return at++, object;
+      if (text[at] === "}") return (at++, object);
       for (;;) {
         space();
         const key = string();
@@ -101,8 +106,12 @@ export function decodeValidJson(text: string): unknown {
         if (text[at++] === "}") return object;
       }
     }
-    for (const [word, literal] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (text.startsWith(word, at)) return (at += word.length), literal;
+    for (const [word, literal] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
+      if (text.startsWith(word, at)) return ((at += word.length), literal);
     }
     const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/u.exec(text.slice(at))![0];
     at += number.length;

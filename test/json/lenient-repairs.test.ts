@@ -26,7 +26,8 @@ function parse(chunks: readonly string[], options: JsonStreamParserOptions = {})
 /** Reads a text whole, checks that every split in two gives the same reading, and returns it. */
 function read(text: string, options: JsonStreamParserOptions = {}): Reading {
   const whole = parse([text], options);
-  for (let at = 1; at < text.length; at++) expect(parse([text.slice(0, at), text.slice(at)], options), `split at ${at}`).toEqual(whole);
+  for (let at = 1; at < text.length; at++)
+    expect(parse([text.slice(0, at), text.slice(at)], options), `split at ${at}`).toEqual(whole);
   return whole;
 }
 
@@ -37,16 +38,29 @@ function kinds(reading: Reading): [string, number][] {
 
 describe("lenient repairs: wrappers and joined strings", () => {
   it("reads the value inside Name(…) wrappers, nested or around the root, and only counts their own parentheses", () => {
-    expect(read('{"id": ObjectId("x")}')).toEqual({ value: { id: "x" }, repairs: [["function-wrapper", 7, "Read the value inside ObjectId(…) at offset 7"]] });
+    expect(read('{"id": ObjectId("x")}')).toEqual({
+      value: { id: "x" },
+      repairs: [["function-wrapper", 7, "Read the value inside ObjectId(…) at offset 7"]],
+    });
     expect(read('[ObjectId("x"), 2]').value).toEqual(["x", 2]);
     expect(read('Decimal("1.5")').value).toBe("1.5");
-    expect(kinds(read('{"a": F(G(1)), "b": 2}'))).toEqual([["function-wrapper", 6], ["function-wrapper", 8]]);
+    expect(kinds(read('{"a": F(G(1)), "b": 2}'))).toEqual([
+      ["function-wrapper", 6],
+      ["function-wrapper", 8],
+    ]);
     expect(read('{"a": F(G(1)), "b": 2}').value).toEqual({ a: 1, b: 2 });
     // Once the wrapper closed, another ")" is no wrapper's.
     const stray = read('{"a": F(1), "b": 2)}');
     expect(stray.value).toEqual({ a: 1, b: 2 });
-    expect(kinds(stray)).toEqual([["function-wrapper", 6], ["stopped", 18], ["closed-object", 18]]);
-    expect(kinds(read('{"a": 1) , "b": 2}'))).toEqual([["stopped", 7], ["closed-object", 7]]);
+    expect(kinds(stray)).toEqual([
+      ["function-wrapper", 6],
+      ["stopped", 18],
+      ["closed-object", 18],
+    ]);
+    expect(kinds(read('{"a": 1) , "b": 2}'))).toEqual([
+      ["stopped", 7],
+      ["closed-object", 7],
+    ]);
   });
 
   it("leaves an array or an object waiting for the wrapped value as it would a value after a comma", () => {
@@ -57,26 +71,40 @@ describe("lenient repairs: wrappers and joined strings", () => {
         ["trailing-comma", 6, "Ignored a trailing comma at offset 6"],
       ],
     });
-    expect(kinds(read('{"x": 1, "a": F('))).toEqual([["function-wrapper", 14], ["dropped-key", 16], ["closed-object", 16]]);
+    expect(kinds(read('{"x": 1, "a": F('))).toEqual([
+      ["function-wrapper", 14],
+      ["dropped-key", 16],
+      ["closed-object", 16],
+    ]);
     expect(read("F(1").value).toBe(1);
   });
 
   it("does not read wrappers in strict mode", () => {
-    expect(read('{"a": F(1)}', { strict: true }).value).toBe('error: Unexpected character "F" at offset 6: expected a value');
+    expect(read('{"a": F(1)}', { strict: true }).value).toBe(
+      'error: Unexpected character "F" at offset 6: expected a value',
+    );
   });
 
   it("joins strings concatenated with +, and only strings", () => {
-    expect(read('{"a": "x" + "y"}')).toEqual({ value: { a: "xy" }, repairs: [["concatenated-string", 10, "Joined strings concatenated with + at offset 10"]] });
-    expect(read("{\"a\": [\"x\" + 'y', \"z\"]}").value).toEqual({ a: ["xy", "z"] });
+    expect(read('{"a": "x" + "y"}')).toEqual({
+      value: { a: "xy" },
+      repairs: [["concatenated-string", 10, "Joined strings concatenated with + at offset 10"]],
+    });
+    expect(read('{"a": ["x" + \'y\', "z"]}').value).toEqual({ a: ["xy", "z"] });
     expect(read('[["a" + \u201cb\u201d]]').value).toEqual([["ab"]]);
     for (const joined of ["1", "-1", "[1]", '{"b": 2}', "true"]) {
       const reading = read(`{"a": "x" + ${joined}}`);
       expect(reading.value, joined).toEqual({ a: "x" });
-      expect(reading.repairs[1]?.[2], joined).toMatch(/^Stopped at unexpected .+ \(expected a string to join\); the rest was ignored at offset 12$/u);
+      expect(reading.repairs[1]?.[2], joined).toMatch(
+        /^Stopped at unexpected .+ \(expected a string to join\); the rest was ignored at offset 12$/u,
+      );
     }
     expect(read('["x", ["y" + -1]]').value).toEqual(["x", ["y"]]);
     // A number is not a string: its "+" is no join.
-    expect(kinds(read('{"a": 1 + 2}'))).toEqual([["stopped", 8], ["closed-object", 8]]);
+    expect(kinds(read('{"a": 1 + 2}'))).toEqual([
+      ["stopped", 8],
+      ["closed-object", 8],
+    ]);
     // An element of the root array is handed out when it closes: it cannot change after.
     expect(read('["a" + "b"]').value).toEqual(["a"]);
   });
@@ -84,9 +112,18 @@ describe("lenient repairs: wrappers and joined strings", () => {
 
 describe("lenient repairs: placeholders", () => {
   it("drops ... and … placeholders in arrays, and the key of one in an object", () => {
-    expect(read("[1, ...]")).toEqual({ value: [1], repairs: [["placeholder", 4, 'Dropped a "..." placeholder at offset 4']] });
-    expect(read("[1, \u2026]")).toEqual({ value: [1], repairs: [["placeholder", 4, 'Dropped a "…" placeholder at offset 4']] });
-    expect(read("[1, .., 2]")).toEqual({ value: [1, 2], repairs: [["placeholder", 4, 'Dropped a ".." placeholder at offset 4']] });
+    expect(read("[1, ...]")).toEqual({
+      value: [1],
+      repairs: [["placeholder", 4, 'Dropped a "..." placeholder at offset 4']],
+    });
+    expect(read("[1, \u2026]")).toEqual({
+      value: [1],
+      repairs: [["placeholder", 4, 'Dropped a "…" placeholder at offset 4']],
+    });
+    expect(read("[1, .., 2]")).toEqual({
+      value: [1, 2],
+      repairs: [["placeholder", 4, 'Dropped a ".." placeholder at offset 4']],
+    });
     expect(read('{"a": ..., "b": 2}')).toEqual({
       value: { b: 2 },
       repairs: [
@@ -94,11 +131,17 @@ describe("lenient repairs: placeholders", () => {
         ["dropped-key", 9, 'Dropped the key "a", whose value is a placeholder at offset 9'],
       ],
     });
-    expect(kinds(read("[1, ..."))).toEqual([["placeholder", 4], ["closed-array", 7]]);
+    expect(kinds(read("[1, ..."))).toEqual([
+      ["placeholder", 4],
+      ["closed-array", 7],
+    ]);
   });
 
   it("drops a placeholder where a key would be without dropping a key", () => {
-    expect(read('{"x": 1, ...}')).toEqual({ value: { x: 1 }, repairs: [["placeholder", 9, 'Dropped a "..." placeholder at offset 9']] });
+    expect(read('{"x": 1, ...}')).toEqual({
+      value: { x: 1 },
+      repairs: [["placeholder", 9, 'Dropped a "..." placeholder at offset 9']],
+    });
     expect(read("{...}").value).toEqual({});
   });
 
@@ -111,7 +154,11 @@ describe("lenient repairs: placeholders", () => {
       ],
     });
     // In an object the dot leaves its key without a value.
-    expect(kinds(read('{"x": 1, "b": .}'))).toEqual([["stopped", 14], ["dropped-key", 14], ["closed-object", 14]]);
+    expect(kinds(read('{"x": 1, "b": .}'))).toEqual([
+      ["stopped", 14],
+      ["dropped-key", 14],
+      ["closed-object", 14],
+    ]);
   });
 });
 
@@ -122,11 +169,17 @@ describe("lenient repairs: unquoted and unclosed strings", () => {
       repairs: [["unquoted-string", 6, 'Read the unquoted value "hello world" as a string at offset 6']],
     });
     const long = "x".repeat(50);
-    expect(read(`{"a": ${long}}`)).toEqual({ value: { a: long }, repairs: [["unquoted-string", 6, `Read the unquoted value "${"x".repeat(40)}" as a string at offset 6`]] });
+    expect(read(`{"a": ${long}}`)).toEqual({
+      value: { a: long },
+      repairs: [["unquoted-string", 6, `Read the unquoted value "${"x".repeat(40)}" as a string at offset 6`]],
+    });
   });
 
   it("reads a value whose opening quote is missing, and keeps inner quotes as text", () => {
-    expect(read('{"a": hello"}')).toEqual({ value: { a: "hello" }, repairs: [["opened-quote", 6, "Read a string whose opening quote is missing at offset 6"]] });
+    expect(read('{"a": hello"}')).toEqual({
+      value: { a: "hello" },
+      repairs: [["opened-quote", 6, "Read a string whose opening quote is missing at offset 6"]],
+    });
     expect(read('{"a": he"llo"}').value).toEqual({ a: 'he"llo"' });
     expect(kinds(read('{"a": he"llo"}'))).toEqual([["unquoted-string", 6]]);
   });
@@ -144,11 +197,17 @@ describe("lenient repairs: unquoted and unclosed strings", () => {
       ],
     });
     expect(read('{"a": "a,b,\n"c": 1}').value).toEqual({ a: "a,b", c: 1 });
-    expect(kinds(read('{"a": "abc\n'))).toEqual([["closed-quote", 11], ["closed-object", 11]]);
+    expect(kinds(read('{"a": "abc\n'))).toEqual([
+      ["closed-quote", 11],
+      ["closed-object", 11],
+    ]);
   });
 
   it("keeps a line end inside a string that goes on", () => {
-    expect(read('{"a": "line1\nline2"}')).toEqual({ value: { a: "line1\nline2" }, repairs: [["control-character", 13, "Kept a raw control character inside a string at offset 13"]] });
+    expect(read('{"a": "line1\nline2"}')).toEqual({
+      value: { a: "line1\nline2" },
+      repairs: [["control-character", 13, "Kept a raw control character inside a string at offset 13"]],
+    });
     expect(read('{"a": "x\r\n  y"}').value).toEqual({ a: "x\r\n  y" });
   });
 });
@@ -157,14 +216,29 @@ describe("lenient repairs: missing commas and colons", () => {
   it("inserts a comma before anything that starts an array element", () => {
     const reading = read('[1 "x" {"a":1} [2] -3 \u201cq\u201d \u2018r\u2019 \'s\' 4]');
     expect(reading.value).toEqual([1, "x", { a: 1 }, [2], -3, "q", "r", "s", 4]);
-    expect(reading.repairs.filter(([kind]) => kind === "inserted-comma").map(([, offset]) => offset)).toEqual([3, 7, 15, 19, 22, 26, 30, 34]);
+    expect(reading.repairs.filter(([kind]) => kind === "inserted-comma").map(([, offset]) => offset)).toEqual([
+      3, 7, 15, 19, 22, 26, 30, 34,
+    ]);
     expect(read("[1 true]").value).toEqual([1, true]);
     expect(read("[1 0 9]").value).toEqual([1, 0, 9]);
-    expect(read("[1 t]").repairs[1]).toEqual(["stopped", 3, 'Stopped at unexpected word "t" (expected a value); the rest was ignored at offset 3']);
+    expect(read("[1 t]").repairs[1]).toEqual([
+      "stopped",
+      3,
+      'Stopped at unexpected word "t" (expected a value); the rest was ignored at offset 3',
+    ]);
     // A character that starts no value is no missing comma.
-    expect(kinds(read("[1 ) 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
-    expect(kinds(read("[1 . 2]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
-    expect(kinds(read("[1 @]"))).toEqual([["stopped", 3], ["closed-array", 3]]);
+    expect(kinds(read("[1 ) 2]"))).toEqual([
+      ["stopped", 3],
+      ["closed-array", 3],
+    ]);
+    expect(kinds(read("[1 . 2]"))).toEqual([
+      ["stopped", 3],
+      ["closed-array", 3],
+    ]);
+    expect(kinds(read("[1 @]"))).toEqual([
+      ["stopped", 3],
+      ["closed-array", 3],
+    ]);
   });
 
   it("inserts a colon after a quoted key before anything that starts a value", () => {
@@ -181,7 +255,10 @@ describe("lenient repairs: missing commas and colons", () => {
     ] as const) {
       const reading = read(text);
       expect(reading.value, text).toEqual({ a: value });
-      expect(reading.repairs.filter(([kind]) => kind === "inserted-colon"), text).toEqual([["inserted-colon", 5, "Inserted a missing colon after a key at offset 5"]]);
+      expect(
+        reading.repairs.filter(([kind]) => kind === "inserted-colon"),
+        text,
+      ).toEqual([["inserted-colon", 5, "Inserted a missing colon after a key at offset 5"]]);
     }
     expect(read('{"a" .5}').value).toBe("error: No JSON value found in the text (8 characters)");
   });
@@ -189,7 +266,10 @@ describe("lenient repairs: missing commas and colons", () => {
 
 describe("lenient repairs: words", () => {
   it("reads unquoted keys, Python literals and tuples", () => {
-    expect(read("{a: 1}")).toEqual({ value: { a: 1 }, repairs: [["unquoted-key", 1, "Read an unquoted key at offset 1"]] });
+    expect(read("{a: 1}")).toEqual({
+      value: { a: 1 },
+      repairs: [["unquoted-key", 1, "Read an unquoted key at offset 1"]],
+    });
     expect(read("[True, None, False]")).toEqual({
       value: [true, null, false],
       repairs: [
@@ -211,9 +291,17 @@ describe("lenient repairs: numbers cut short", () => {
         ["closed-array", 3, 'Closed an unfinished array with "]" at offset 3'],
       ],
     });
-    expect(read("[2.5e").repairs[0]).toEqual(["truncated-number", 5, 'Read the incomplete number "2.5e" as 2.5 at offset 5']);
+    expect(read("[2.5e").repairs[0]).toEqual([
+      "truncated-number",
+      5,
+      'Read the incomplete number "2.5e" as 2.5 at offset 5',
+    ]);
     expect(read("[2.5e").value).toEqual([2.5]);
-    expect(read("[3e-").repairs[0]).toEqual(["truncated-number", 4, 'Read the incomplete number "3e-" as 3 at offset 4']);
+    expect(read("[3e-").repairs[0]).toEqual([
+      "truncated-number",
+      4,
+      'Read the incomplete number "3e-" as 3 at offset 4',
+    ]);
     expect(read("[3E+").value).toEqual([3]);
     expect(read("[-4.").value).toEqual([-4]);
     expect(read("[-")).toEqual({

@@ -69,7 +69,7 @@ const cases: LenientCase[] = [
   },
   {
     name: "unquoted keys",
-    text: "[{id: \"s1\", type: \"tool\", max_results: 2, $ref: 1, dash-key: 0}]",
+    text: '[{id: "s1", type: "tool", max_results: 2, $ref: 1, dash-key: 0}]',
     value: [{ id: "s1", type: "tool", max_results: 2, $ref: 1, "dash-key": 0 }],
     repairs: ["unquoted-key"],
   },
@@ -293,7 +293,11 @@ function chunked(text: string, size: number): string[] {
 function expectNoValueFound(error: unknown, text: string): void {
   expect(error, JSON.stringify(text)).toBeInstanceOf(JsonStreamError);
   const { code, message, offset } = error as JsonStreamError;
-  expect({ code, message, offset }).toStrictEqual({ code: "json-syntax", message: `No JSON value found in the text (${text.length} characters)`, offset: text.length });
+  expect({ code, message, offset }).toStrictEqual({
+    code: "json-syntax",
+    message: `No JSON value found in the text (${text.length} characters)`,
+    offset: text.length,
+  });
 }
 
 /** Whether NaN appears anywhere in a parsed value. */
@@ -328,7 +332,11 @@ describe("invariant 5: lenient for model output", () => {
 
   it("leaves every repair out of strict mode, as JSON.parse does", () => {
     for (const testCase of cases) {
-      if (testCase.repairs.length === 0 || testCase.repairs.every((kind) => kind === "skipped-prefix" || kind === "skipped-suffix")) continue;
+      if (
+        testCase.repairs.length === 0 ||
+        testCase.repairs.every((kind) => kind === "skipped-prefix" || kind === "skipped-suffix")
+      )
+        continue;
       const text = testCase.text;
       expect(() => JSON.parse(text), testCase.name).toThrow();
       expect(() => {
@@ -362,7 +370,11 @@ describe("invariant 5: lenient for model output", () => {
         expect(() => parser.end()).toThrow("No JSON value found");
       }
     }
-    for (const [text, number] of [[".5", 0.5], ["+5 ", 5], ["-.25", -0.25]] as const) {
+    for (const [text, number] of [
+      [".5", 0.5],
+      ["+5 ", 5],
+      ["-.25", -0.25],
+    ] as const) {
       const parser = createJsonStreamParser({ prose: false });
       parser.write(text);
       expect(parser.end()).toBe(number);
@@ -384,7 +396,10 @@ describe("invariant 5: lenient for model output", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.nat(), (value, cut) => {
         const text = JSON.stringify(value, null, cut % 3);
-        const { value: parsed, repairs } = runLenient([text.slice(0, cut % (text.length + 1)), text.slice(cut % (text.length + 1))]);
+        const { value: parsed, repairs } = runLenient([
+          text.slice(0, cut % (text.length + 1)),
+          text.slice(cut % (text.length + 1)),
+        ]);
         // The generated value is the oracle: Deno's JSON.parse misreads some escaped keys.
         expectSameJson(parsed, toJsonValue(value));
         expect(repairs).toStrictEqual([]);
@@ -394,7 +409,10 @@ describe("invariant 5: lenient for model output", () => {
   });
 
   it("never throws from write(), throws from end() only when no value was found, and reads every split alike (property)", () => {
-    const noisy = fc.string({ unit: fc.constantFrom(..."[]{},:\"'“”‘’\\/*\n 0-+1.eEtrueTrueNonefalsx#`".split("")), maxLength: 60 });
+    const noisy = fc.string({
+      unit: fc.constantFrom(..."[]{},:\"'“”‘’\\/*\n 0-+1.eEtrueTrueNonefalsx#`".split("")),
+      maxLength: 60,
+    });
     /** The parse of `chunks`: its value, or the error end() threw. */
     const read = (chunks: readonly string[], prose: boolean): { value: unknown } | { error: unknown } => {
       const parser = createJsonStreamParser({ prose });
@@ -409,7 +427,9 @@ describe("invariant 5: lenient for model output", () => {
       fc.property(noisy, fc.array(fc.nat(), { maxLength: 5 }), fc.boolean(), (text, cuts, prose) => {
         // Cuts may repeat: a stream may hand over empty chunks.
         const points = cuts.map((cut) => cut % (text.length + 1)).sort((a, b) => a - b);
-        const chunks = [...points, text.length].map((point, index) => text.slice(index === 0 ? 0 : points[index - 1], point));
+        const chunks = [...points, text.length].map((point, index) =>
+          text.slice(index === 0 ? 0 : points[index - 1], point),
+        );
         const whole = read([text], prose);
         const split = read(chunks, prose);
         if ("error" in whole) {
@@ -429,9 +449,18 @@ describe("invariant 5: lenient for model output", () => {
     // Prose without brackets, quotes or comment marks: a bracket or quote before the value may open a candidate
     // that fails after the value began, and candidates inside failed text are not tried again (that keeps the
     // parser linear); `//` and `/*` may comment the value out.
-    const prose = fc.string({ unit: fc.constantFrom(..."abc xyz,:;!?-+.#*\\\n<>`0123456789".split("")), maxLength: 30 });
-    const noise = fc.string({ unit: fc.constantFrom(..."[]{},:\"'\\/*\n 0-+1.eEtrueNonex#`<>()".split("")), maxLength: 30 });
-    const container = fc.oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
+    const prose = fc.string({
+      unit: fc.constantFrom(..."abc xyz,:;!?-+.#*\\\n<>`0123456789".split("")),
+      maxLength: 30,
+    });
+    const noise = fc.string({
+      unit: fc.constantFrom(..."[]{},:\"'\\/*\n 0-+1.eEtrueNonex#`<>()".split("")),
+      maxLength: 30,
+    });
+    const container = fc.oneof(
+      fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    );
     fc.assert(
       fc.property(prose, container, noise, fc.array(fc.nat(), { maxLength: 5 }), (before, value, after, cuts) => {
         const text = `${before}${JSON.stringify(value)}${after}`;

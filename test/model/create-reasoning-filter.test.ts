@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { LLMPlanner } from "../../src/index.ts";
 import { createReasoningFilter } from "../../src/model/create-reasoning-filter.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { LLMPlanner } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 
 /** Runs the filter over `text` cut at `cut`, and over single characters. */
@@ -36,7 +36,8 @@ describe("createReasoningFilter", () => {
 
 describe("LLMPlanner with a reasoning model", () => {
   it("plans from the answer after the think block, not from brackets in the thought", async () => {
-    const answer = '<think>I could use [calculator] or {"tool": "x"}… calculator it is.</think>\n[{"id":"s1","tool":"calculator","args":{"expr":"2+2"}},{"id":"s2","reply":"{{s1.value}}"}]';
+    const answer =
+      '<think>I could use [calculator] or {"tool": "x"}… calculator it is.</think>\n[{"id":"s1","tool":"calculator","args":{"expr":"2+2"}},{"id":"s2","reply":"{{s1.value}}"}]';
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer], charsPerToken: 3 }) });
     expect(await planner.plan({ query: "2+2?", tools: mcpTools })).toEqual([
       { id: "s1", type: "tool", name: "calculator", arguments: { expr: "2+2" } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PlankitError, PlanModelPart, PlanModelRequest } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { PlankitError, type PlanModelPart, type PlanModelRequest } from "../../src/index.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 
 async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPart[]> {
@@ -9,7 +9,6 @@ async function collect(parts: AsyncIterable<PlanModelPart>): Promise<PlanModelPa
   return collected;
 }
 
-
 describe("createScriptedModel", () => {
   it("streams each answer in token-sized chunks, then finishes with usage", async () => {
     const model = createScriptedModel({ responses: ['[{"type":"reply","text":"Hello"}]'], charsPerToken: 5 });
@@ -17,7 +16,11 @@ describe("createScriptedModel", () => {
     const texts = parts.flatMap((part) => (part.type === "text" ? [part.text] : []));
     expect(texts.join("")).toBe('[{"type":"reply","text":"Hello"}]');
     expect(texts.slice(0, -1).every((text) => text.length === 5)).toBe(true);
-    expect(parts.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 3, outputTokens: texts.length } });
+    expect(parts.at(-1)).toEqual({
+      type: "finish",
+      reason: "stop",
+      usage: { inputTokens: 3, outputTokens: texts.length },
+    });
   });
 
   it("takes one answer per call, counts the calls and keeps the requests", async () => {
@@ -55,7 +58,11 @@ describe("createScriptedModel", () => {
       responses: [{ text: "cut", finishReason: "length" }, "open", { text: "boom", error: new Error("socket closed") }],
       finishReason: null,
     });
-    expect((await collect(model.stream({ prompt: "1" }))).at(-1)).toEqual({ type: "finish", reason: "length", usage: { inputTokens: 1, outputTokens: 1 } });
+    expect((await collect(model.stream({ prompt: "1" }))).at(-1)).toEqual({
+      type: "finish",
+      reason: "length",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
     expect(await collect(model.stream({ prompt: "2" }))).toEqual([{ type: "text", text: "open" }]);
     const seen: PlanModelPart[] = [];
     let thrown: unknown;
@@ -116,7 +123,8 @@ describe("createScriptedModel", () => {
     const seen: string[] = [];
     const error = await failure(
       (async () => {
-        for await (const part of model.stream({ prompt: "p", signal: controller.signal })) if (part.type === "text") seen.push(part.text);
+        for await (const part of model.stream({ prompt: "p", signal: controller.signal }))
+          if (part.type === "text") seen.push(part.text);
       })(),
     );
     expect(error.code).toBe("aborted");
@@ -158,7 +166,11 @@ describe("createScriptedModel", () => {
 
   it("answers by purpose, counting calls per purpose, with other for calls without a key", async () => {
     const model = createScriptedModel({
-      responses: { plan: ["plan 1", "plan 2"], replan: (request, call) => `patch ${call} for ${request.prompt}`, other: ["free text"] },
+      responses: {
+        plan: ["plan 1", "plan 2"],
+        replan: (request, call) => `patch ${call} for ${request.prompt}`,
+        other: ["free text"],
+      },
     });
     const read = async (request: PlanModelRequest): Promise<string> =>
       (await collect(model.stream(request))).flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
@@ -172,11 +184,17 @@ describe("createScriptedModel", () => {
     expect(error.message).toBe('The scripted model has no answer for call 3 of "plan" (it has 2)');
     const noOther = createScriptedModel({ responses: { plan: ["x"] } });
     const missing = await failure(collect(noOther.stream({ purpose: "integrate", prompt: "f" })));
-    expect(missing.message).toBe('The scripted model has no answers for purpose "integrate" (call 1) and no "other" answers');
+    expect(missing.message).toBe(
+      'The scripted model has no answers for purpose "integrate" (call 1) and no "other" answers',
+    );
   });
 
   it("rejects answers by purpose with an unknown key or a bad value", () => {
-    expect(() => createScriptedModel({ responses: { planning: ["x"] } as never })).toThrow('Option responses has an unknown purpose "planning"');
-    expect(() => createScriptedModel({ responses: { plan: "x" } as never })).toThrow("Option responses.plan must be an array of answers or a function of the request, got string");
+    expect(() => createScriptedModel({ responses: { planning: ["x"] } as never })).toThrow(
+      'Option responses has an unknown purpose "planning"',
+    );
+    expect(() => createScriptedModel({ responses: { plan: "x" } as never })).toThrow(
+      "Option responses.plan must be an array of answers or a function of the request, got string",
+    );
   });
 });

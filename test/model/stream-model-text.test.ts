@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileCatalog, selectTools } from "../../src/tools.ts";
 import { LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
 import { streamModelText } from "../../src/model/stream-model-text.ts";
+import { compileCatalog, selectTools } from "../../src/tools.ts";
 
 /** A model whose stream logs what happens to it, with a pause before its first part. */
 function loggingModel(log: string[], parts: readonly PlanModelPart[]): PlanModel {
@@ -47,7 +47,9 @@ describe("streamModelText", () => {
       { type: "text", text: "never read" },
     ]);
     const usage = { modelCalls: 0 };
-    const { texts, result } = await drain(streamModelText(model, { prompt: "p" }, { what: "Planning", usage, whileWaiting: () => log.push("waiting") }));
+    const { texts, result } = await drain(
+      streamModelText(model, { prompt: "p" }, { what: "Planning", usage, whileWaiting: () => log.push("waiting") }),
+    );
     expect(texts).toEqual(["[1,", "2]"]);
     expect(result).toBe("stop");
     expect(usage).toEqual({ modelCalls: 1, inputTokens: 3, outputTokens: 2 });
@@ -56,7 +58,13 @@ describe("streamModelText", () => {
 
   it("does not close a stream that ended by itself, and reports a missing finish", async () => {
     const log: string[] = [];
-    const { texts, result } = await drain(streamModelText(loggingModel(log, [{ type: "text", text: "[]" }]), { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } }));
+    const { texts, result } = await drain(
+      streamModelText(
+        loggingModel(log, [{ type: "text", text: "[]" }]),
+        { prompt: "p" },
+        { what: "Planning", usage: { modelCalls: 0 } },
+      ),
+    );
     expect(texts).toEqual(["[]"]);
     expect(result).toBe("missing");
     expect(log).toEqual(["stream", "next 0", "next 1"]);
@@ -64,7 +72,14 @@ describe("streamModelText", () => {
 
   it("closes the model's stream when the consumer stops early", async () => {
     const log: string[] = [];
-    const call = streamModelText(loggingModel(log, [{ type: "text", text: "[" }, { type: "text", text: "]" }]), { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } });
+    const call = streamModelText(
+      loggingModel(log, [
+        { type: "text", text: "[" },
+        { type: "text", text: "]" },
+      ]),
+      { prompt: "p" },
+      { what: "Planning", usage: { modelCalls: 0 } },
+    );
     expect((await call.next()).value).toBe("[");
     await call.return("missing");
     expect(log).toEqual(["stream", "next 0", "return"]);
@@ -76,7 +91,9 @@ describe("streamModelText", () => {
         [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new TypeError("socket closed")) }),
       }),
     };
-    await expect(drain(streamModelText(model, { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } }))).rejects.toMatchObject({
+    await expect(
+      drain(streamModelText(model, { prompt: "p" }, { what: "Planning", usage: { modelCalls: 0 } })),
+    ).rejects.toMatchObject({
       code: "model-error",
       message: "Planning failed: the model stream threw TypeError: socket closed",
     });
@@ -86,8 +103,16 @@ describe("streamModelText", () => {
 describe("LLMPlanner: idle time before the first token", () => {
   it("compiles the shown tools' schemas while the model call waits, then validates steps with them", async () => {
     const tools = [
-      { name: "lookup", description: "Look a fact up", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } },
-      { name: "convert", description: "Convert units", inputSchema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] } },
+      {
+        name: "lookup",
+        description: "Look a fact up",
+        inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      },
+      {
+        name: "convert",
+        description: "Convert units",
+        inputSchema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] },
+      },
     ];
     const catalog = compileCatalog(tools);
     const prepared: string[][] = [];
@@ -98,14 +123,21 @@ describe("LLMPlanner: idle time before the first token", () => {
     };
     const log: string[] = [];
     const plan = '[{"id":"s1","tool":"lookup","args":{"q":"x"}},{"id":"s2","reply":"{{s1}}"}]';
-    const inner = loggingModel(log, [{ type: "text", text: plan }, { type: "finish", reason: "stop" }]);
+    const inner = loggingModel(log, [
+      { type: "text", text: plan },
+      { type: "finish", reason: "stop" },
+    ]);
     const model: PlanModel = {
       stream: (request) => {
         log.push(prepared.length === 0 ? "model called, nothing prepared" : "model called after prepare");
         return inner.stream(request);
       },
     };
-    const steps = await new LLMPlanner({ model, topK: 1, select: (query, tools, k) => selectTools(query, tools, { k }) }).plan({ query: "look up x", tools: catalog });
+    const steps = await new LLMPlanner({
+      model,
+      topK: 1,
+      select: (query, tools, k) => selectTools(query, tools, { k }),
+    }).plan({ query: "look up x", tools: catalog });
     expect(steps.map((step) => step.id)).toEqual(["s1", "s2"]);
     expect(prepared).toEqual([["lookup"]]);
     expect(log.slice(0, 3)).toEqual(["model called, nothing prepared", "stream", "next 0"]);

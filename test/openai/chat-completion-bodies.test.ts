@@ -1,8 +1,11 @@
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
-import { collectChatCompletion, toChatCompletionStream, type ChatCompletionChunk } from "../../src/openai.ts";
+import { type ChatCompletionChunk, collectChatCompletion, toChatCompletionStream } from "../../src/openai.ts";
 
-const chunk = (delta: ChatCompletionChunk["choices"][number]["delta"], finish: "stop" | "length" | null = null): ChatCompletionChunk => ({
+const chunk = (
+  delta: ChatCompletionChunk["choices"][number]["delta"],
+  finish: "stop" | "length" | null = null,
+): ChatCompletionChunk => ({
   id: "chatcmpl-r1",
   object: "chat.completion.chunk",
   created: 1_700_000_000,
@@ -52,7 +55,13 @@ describe("collectChatCompletion", () => {
       object: "chat.completion",
       created: 1_700_000_000,
       model: "plankit",
-      choices: [{ index: 0, message: { role: "assistant", content: "Tokyo is larger.", reasoning_content: "s1 started\n" }, finish_reason: "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "Tokyo is larger.", reasoning_content: "s1 started\n" },
+          finish_reason: "stop",
+        },
+      ],
       usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
     });
   });

@@ -1,17 +1,29 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AgentRuntime, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
+import { type ChatCompletionChunk, fromChatMessages, toChatCompletionChunks } from "../../src/openai.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { fromChatMessages, toChatCompletionChunks, type ChatCompletionChunk } from "../../src/openai.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
 import { createTestRegistry } from "../runtime/test-tools.ts";
 
-async function chunksOf(plan: unknown[], options: { progress?: boolean; includeUsage?: boolean } = {}): Promise<ChatCompletionChunk[]> {
+async function chunksOf(
+  plan: unknown[],
+  options: { progress?: boolean; includeUsage?: boolean } = {},
+): Promise<ChatCompletionChunk[]> {
   const { registry } = createTestRegistry();
   const text = `[${plan.map((step) => JSON.stringify(step)).join(",")}]`;
-  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model: createScriptedModel({ responses: [text], tokensPerSecond: 5000 }) }), registry, memory: false, retries: 0, maxReplans: 0, reflector: noOpReflector, idGenerator: () => "r1" });
+  const runtime = new AgentRuntime({
+    planner: new LLMPlanner({ model: createScriptedModel({ responses: [text], tokensPerSecond: 5000 }) }),
+    registry,
+    memory: false,
+    retries: 0,
+    maxReplans: 0,
+    reflector: noOpReflector,
+    idGenerator: () => "r1",
+  });
   const chunks: ChatCompletionChunk[] = [];
-  for await (const chunk of toChatCompletionChunks(runtime.run("q"), { model: "plankit", ...options })) chunks.push(chunk);
+  for await (const chunk of toChatCompletionChunks(runtime.run("q"), { model: "plankit", ...options }))
+    chunks.push(chunk);
   return chunks;
 }
 
@@ -23,7 +35,11 @@ describe("toChatCompletionChunks", () => {
       { id: "s3", tool: "lookup", args: { q: "{{s2.value}}" } },
       { id: "s4", reply: "Found {{s1.value}}" },
     ]);
-    expect(chunks.every((chunk) => chunk.id === "chatcmpl-r1" && chunk.object === "chat.completion.chunk" && chunk.model === "plankit")).toBe(true);
+    expect(
+      chunks.every(
+        (chunk) => chunk.id === "chatcmpl-r1" && chunk.object === "chat.completion.chunk" && chunk.model === "plankit",
+      ),
+    ).toBe(true);
     expect(chunks[0]?.choices[0]?.delta).toEqual({ role: "assistant", content: "" });
     const reasoning = chunks.map((chunk) => chunk.choices[0]?.delta.reasoning_content ?? "").join("");
     expect(reasoning).toMatch(/^s1 lookup \{"q":"Tokyo"\}\n/mu);
@@ -37,7 +53,13 @@ describe("toChatCompletionChunks", () => {
   });
 
   it("leaves the progress out on request, and ends with a usage chunk without choices", async () => {
-    const chunks = await chunksOf([{ id: "s1", tool: "lookup", args: { q: "x" } }, { id: "s2", reply: "{{s1.value}}" }], { progress: false, includeUsage: true });
+    const chunks = await chunksOf(
+      [
+        { id: "s1", tool: "lookup", args: { q: "x" } },
+        { id: "s2", reply: "{{s1.value}}" },
+      ],
+      { progress: false, includeUsage: true },
+    );
     expect(chunks.some((chunk) => chunk.choices[0]?.delta.reasoning_content !== undefined)).toBe(false);
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe("stop");
     expect(chunks.at(-2)?.usage).toBeUndefined();
@@ -55,7 +77,9 @@ async function* withDeltas(events: AsyncIterable<RuntimeEvent>, cuts: readonly n
     if (event.type === "reply-delta") continue;
     if (event.type === "reply") {
       let from = 0;
-      for (const cut of [...cuts.filter((at) => at > 0 && at < event.text.length), event.text.length].sort((a, b) => a - b)) {
+      for (const cut of [...cuts.filter((at) => at > 0 && at < event.text.length), event.text.length].sort(
+        (a, b) => a - b,
+      )) {
         yield { type: "reply-delta", runId: event.runId, t: event.t, delta: event.text.slice(from, cut) };
         from = cut;
       }
@@ -67,7 +91,15 @@ async function* withDeltas(events: AsyncIterable<RuntimeEvent>, cuts: readonly n
 function scriptedRun(plan: unknown[]): AsyncIterable<RuntimeEvent> {
   const { registry } = createTestRegistry();
   const text = `[${plan.map((step) => JSON.stringify(step)).join(",")}]`;
-  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model: createScriptedModel({ responses: [text], tokensPerSecond: 5000 }) }), registry, memory: false, retries: 0, maxReplans: 0, reflector: noOpReflector, idGenerator: () => "r1" });
+  const runtime = new AgentRuntime({
+    planner: new LLMPlanner({ model: createScriptedModel({ responses: [text], tokensPerSecond: 5000 }) }),
+    registry,
+    memory: false,
+    retries: 0,
+    maxReplans: 0,
+    reflector: noOpReflector,
+    idGenerator: () => "r1",
+  });
   return runtime.run("q");
 }
 
@@ -77,11 +109,18 @@ async function collect(events: AsyncIterable<RuntimeEvent>): Promise<ChatComplet
   return chunks;
 }
 
-const content = (chunks: readonly ChatCompletionChunk[]): string[] => chunks.flatMap((chunk) => (chunk.choices[0]?.delta.content ? [chunk.choices[0].delta.content] : []));
+const content = (chunks: readonly ChatCompletionChunk[]): string[] =>
+  chunks.flatMap((chunk) => (chunk.choices[0]?.delta.content ? [chunk.choices[0].delta.content] : []));
 
 describe("toChatCompletionChunks with a reply written in pieces", () => {
   const base = { runId: "r1", t: 0 };
-  const end: RuntimeEvent = { ...base, type: "run-end", reason: "completed", durationMs: 1, usage: { modelCalls: 1, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 1, outputTokens: 1 } };
+  const end: RuntimeEvent = {
+    ...base,
+    type: "run-end",
+    reason: "completed",
+    durationMs: 1,
+    usage: { modelCalls: 1, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 1, outputTokens: 1 },
+  };
 
   it("sends each reply-delta as content as it comes, and nothing more when the reply follows", async () => {
     const chunks = await collect(
@@ -110,7 +149,10 @@ describe("toChatCompletionChunks with a reply written in pieces", () => {
   });
 
   it("gives the reply once, whole, for a scripted run cut into any pieces", async () => {
-    const plan = [{ id: "s1", tool: "lookup", args: { q: "Tokyo" } }, { id: "s2", reply: "Found {{s1.value}} in the index" }];
+    const plan = [
+      { id: "s1", tool: "lookup", args: { q: "Tokyo" } },
+      { id: "s2", reply: "Found {{s1.value}} in the index" },
+    ];
     expect(content(await collect(scriptedRun(plan))).join("")).toBe("Found Tokyo! in the index");
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat({ max: 30 }), { maxLength: 8 }), async (cuts) => {
@@ -128,7 +170,14 @@ describe("fromChatMessages", () => {
     expect(
       fromChatMessages([
         { role: "developer", content: "Be brief." },
-        { role: "user", content: [{ type: "text", text: "Weather?" }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "In Paris." }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Weather?" },
+            { type: "image_url", image_url: { url: "x" } },
+            { type: "text", text: "In Paris." },
+          ],
+        },
         { role: "assistant", content: null, tool_calls: [] },
         { role: "tool", content: "42", tool_call_id: "c1" },
         { role: "assistant", content: "Sunny." },
@@ -141,8 +190,12 @@ describe("fromChatMessages", () => {
   });
 
   it("names the message and the value it cannot read", () => {
-    expect(thrownBy(() => fromChatMessages([{ role: "robot", content: "x" }])).message).toBe('messages[0].role must be "system", "developer", "user", "assistant" or "tool", got "robot"');
-    expect(thrownBy(() => fromChatMessages([{ role: "user", content: 5 }])).message).toBe("messages[0].content must be a string or a list of content parts, got 5");
+    expect(thrownBy(() => fromChatMessages([{ role: "robot", content: "x" }])).message).toBe(
+      'messages[0].role must be "system", "developer", "user", "assistant" or "tool", got "robot"',
+    );
+    expect(thrownBy(() => fromChatMessages([{ role: "user", content: 5 }])).message).toBe(
+      "messages[0].content must be a string or a list of content parts, got 5",
+    );
     expect(thrownBy(() => fromChatMessages([null])).code).toBe("invalid-input");
   });
 });

@@ -142,7 +142,9 @@ const samples: Sample[] = [
   {
     format: "OpenAI call objects with string arguments",
     text: '[{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\", \\"days\\": 3}"}}]',
-    steps: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' } }],
+    steps: [
+      { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' } },
+    ],
   },
   {
     format: "a legacy function_call object",
@@ -150,7 +152,7 @@ const samples: Sample[] = [
     steps: [{ name: "get_weather", arguments: '{"city": "Paris", "days": 3}' }],
   },
   {
-    format: "records {tool: {args}} and {tool: \"<json>\"}",
+    format: 'records {tool: {args}} and {tool: "<json>"}',
     text: '{"get_weather": {"city": "Paris", "days": 3}}\n{"math.factorial": "{\\"number\\": 5}"}',
     steps: [weather, factorial],
   },
@@ -172,12 +174,31 @@ const samples: Sample[] = [
   {
     format: "pythonic calls separated by commas, with Python values",
     text: "get_weather(city='Paris', days=3), search(query=\"a, b\", tags=['x', 'y'], filters={'lang': 'en', 'safe': True}, limit=None, exact=False)",
-    steps: [weather, { name: "search", arguments: { query: "a, b", tags: ["x", "y"], filters: { lang: "en", safe: true }, limit: null, exact: false } }],
+    steps: [
+      weather,
+      {
+        name: "search",
+        arguments: { query: "a, b", tags: ["x", "y"], filters: { lang: "en", safe: true }, limit: null, exact: false },
+      },
+    ],
   },
   {
     format: "pythonic calls with tuples and nested values",
     text: "[draw(origin=(0, 0), points=[(0, 0), (1, 2)], style={'color': 'red', 'dash': (4, 2)}, closed=True)]",
-    steps: [{ name: "draw", arguments: { origin: [0, 0], points: [[0, 0], [1, 2]], style: { color: "red", dash: [4, 2] }, closed: true } }],
+    steps: [
+      {
+        name: "draw",
+        arguments: {
+          origin: [0, 0],
+          points: [
+            [0, 0],
+            [1, 2],
+          ],
+          style: { color: "red", dash: [4, 2] },
+          closed: true,
+        },
+      },
+    ],
   },
   {
     format: "pythonic calls one per line, spread over lines",
@@ -255,17 +276,59 @@ describe("createToolCallReader", () => {
   });
 
   it("never throws and gives the same result for any chunking of noisy text (property)", () => {
-    const pieces = ["<tool_call>", "</tool_call>", "```", "```json\n", "[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<function=f>", "f(", "g.h(", "a=", "=", "1", "'x'", '"y"', "True", "None", "(", ")", "[", "]", "{", "}", ":", ",", ";", "\n", " ", "name", '"name"', '"arguments"', "...", "+", "\\", "<", ">", "|"];
+    const pieces = [
+      "<tool_call>",
+      "</tool_call>",
+      "```",
+      "```json\n",
+      "[TOOL_CALLS]",
+      "[ARGS]",
+      "<|python_tag|>",
+      "<function=f>",
+      "f(",
+      "g.h(",
+      "a=",
+      "=",
+      "1",
+      "'x'",
+      '"y"',
+      "True",
+      "None",
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      ":",
+      ",",
+      ";",
+      "\n",
+      " ",
+      "name",
+      '"name"',
+      '"arguments"',
+      "...",
+      "+",
+      "\\",
+      "<",
+      ">",
+      "|",
+    ];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
-        const text = parts.join("");
-        const chunks = splitAt(text, cuts);
-        const whole = read([text]);
-        const split = read(chunks);
-        expect(split.steps).toEqual(whole.steps);
-        expect(split.result.cutOff).toEqual(whole.result.cutOff);
-        expect(split.result.values).toEqual(whole.result.values);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (parts, cuts) => {
+          const text = parts.join("");
+          const chunks = splitAt(text, cuts);
+          const whole = read([text]);
+          const split = read(chunks);
+          expect(split.steps).toEqual(whole.steps);
+          expect(split.result.cutOff).toEqual(whole.result.cutOff);
+          expect(split.result.values).toEqual(whole.result.values);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -273,11 +336,27 @@ describe("createToolCallReader", () => {
   describe("hands each call out the moment it closes", () => {
     const cases: [string, string, string[]][] = [
       // [text, the text up to which each step must be handed out]
-      ["JSON objects: at the closing brace", '{"name": "a", "arguments": {}}  {"name": "b", "arguments": {"x": 1}} tail', ['{"name": "a", "arguments": {}}', '{"name": "a", "arguments": {}}  {"name": "b", "arguments": {"x": 1}}']],
-      ["array elements: at each element's brace", '[{"name": "a"}, {"name": "b"}]', ['[{"name": "a"}', '[{"name": "a"}, {"name": "b"}']],
+      [
+        "JSON objects: at the closing brace",
+        '{"name": "a", "arguments": {}}  {"name": "b", "arguments": {"x": 1}} tail',
+        ['{"name": "a", "arguments": {}}', '{"name": "a", "arguments": {}}  {"name": "b", "arguments": {"x": 1}}'],
+      ],
+      [
+        "array elements: at each element's brace",
+        '[{"name": "a"}, {"name": "b"}]',
+        ['[{"name": "a"}', '[{"name": "a"}, {"name": "b"}'],
+      ],
       ["pythonic calls: at the separator after each call", "f(a=1); g(b=2)\n", ["f(a=1);", "f(a=1); g(b=2)\n"]],
-      ["a bracketed pythonic list: at the comma and at the bracket", "[f(a=1), g(b=2)]", ["[f(a=1),", "[f(a=1), g(b=2)]"]],
-      ["a call in a tag: at its closing brace", '<tool_call>{"name": "f", "arguments": {}}</tool_call>', ['<tool_call>{"name": "f", "arguments": {}}']],
+      [
+        "a bracketed pythonic list: at the comma and at the bracket",
+        "[f(a=1), g(b=2)]",
+        ["[f(a=1),", "[f(a=1), g(b=2)]"],
+      ],
+      [
+        "a call in a tag: at its closing brace",
+        '<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+        ['<tool_call>{"name": "f", "arguments": {}}'],
+      ],
     ];
     for (const [name, text, prefixes] of cases) {
       it(name, () => {
@@ -303,10 +382,32 @@ describe("createToolCallReader", () => {
     const cases: { text: string; steps: unknown[]; dropped?: string[] }[] = [
       { text: 'get_weather("Paris", 3)', steps: [weather] },
       { text: "[get_weather('Paris', days=3), math.factorial(5)]", steps: [weather, factorial] },
-      { text: 'get_weather(\n  "Paris",\n  None,\n)\nmath.factorial(True)', steps: [{ name: "get_weather", arguments: { city: "Paris", days: null } }, { name: "math.factorial", arguments: { number: true } }] },
-      { text: "math.factorial(5, 6)", steps: [], dropped: ['The call "math.factorial(…)" passes argument 2 by position, and "math.factorial" has only 1 parameter (number); it was dropped'] },
-      { text: 'get_weather("Paris", city="Rome")', steps: [], dropped: ['The call "get_weather(…)" passes "city" both by position (argument 1) and by name; it was dropped'] },
-      { text: 'search("news")\nmath.factorial(5)', steps: [factorial], dropped: ['The call "search(…)" passes argument 1 by position, and the parameters of "search" are not known; it was dropped'] },
+      {
+        text: 'get_weather(\n  "Paris",\n  None,\n)\nmath.factorial(True)',
+        steps: [
+          { name: "get_weather", arguments: { city: "Paris", days: null } },
+          { name: "math.factorial", arguments: { number: true } },
+        ],
+      },
+      {
+        text: "math.factorial(5, 6)",
+        steps: [],
+        dropped: [
+          'The call "math.factorial(…)" passes argument 2 by position, and "math.factorial" has only 1 parameter (number); it was dropped',
+        ],
+      },
+      {
+        text: 'get_weather("Paris", city="Rome")',
+        steps: [],
+        dropped: ['The call "get_weather(…)" passes "city" both by position (argument 1) and by name; it was dropped'],
+      },
+      {
+        text: 'search("news")\nmath.factorial(5)',
+        steps: [factorial],
+        dropped: [
+          'The call "search(…)" passes argument 1 by position, and the parameters of "search" are not known; it was dropped',
+        ],
+      },
       // Not calls: a positional value after a keyword one, a call or a name as a value.
       { text: 'get_weather(city="Paris", 3)', steps: [] },
       { text: "print(get_weather('Paris'))", steps: [] },
@@ -318,7 +419,10 @@ describe("createToolCallReader", () => {
         for (const chunks of splits(text)) {
           const { steps: read, result } = readWith(chunks, { parameterNames });
           expect(read, JSON.stringify(chunks)).toEqual(steps);
-          expect(result.dropped.map((drop) => drop.message), JSON.stringify(chunks)).toEqual(dropped);
+          expect(
+            result.dropped.map((drop) => drop.message),
+            JSON.stringify(chunks),
+          ).toEqual(dropped);
           expect(result.cutOff).toEqual([]);
         }
       });
@@ -329,7 +433,11 @@ describe("createToolCallReader", () => {
         const { steps, result } = readWith(chunks, {});
         expect(steps).toEqual([]);
         expect(result.dropped).toEqual([
-          { offset: 0, message: 'The call "get_weather(…)" passes argument 1 by position, and the parameters of "get_weather" are not known; it was dropped' },
+          {
+            offset: 0,
+            message:
+              'The call "get_weather(…)" passes argument 1 by position, and the parameters of "get_weather" are not known; it was dropped',
+          },
         ]);
         expect(result.found).toBe(true);
       }
@@ -346,11 +454,11 @@ describe("createToolCallReader", () => {
       'get_weather(city="Paris") would tell you the forecast.',
       'get_weather(city="Paris") and math.factorial(number=5) are what I would use.',
       'I would use search(query="weather"), then summarize it.',
-      'Note: f(a=1) is one way.\ng(b=2)',
+      "Note: f(a=1) is one way.\ng(b=2)",
       "print(get_weather('Paris'))",
       "len(x) gives the length.",
       "[docs](https://example.com/get_weather(city=1)) explain it.",
-      "`get_weather(city=\"Paris\")` returns the forecast.",
+      '`get_weather(city="Paris")` returns the forecast.',
       "Paris(France) is sunny today.",
       "f(a=1)f(b=2)",
       "f(a == 1)",
@@ -367,7 +475,9 @@ describe("createToolCallReader", () => {
     }
 
     it("keeps calls that counted before the prose after them", () => {
-      expect(read(['f(a=1)\nThat fetches the data; g(b=2) would too.']).steps).toEqual([{ name: "f", arguments: { a: 1 } }]);
+      expect(read(["f(a=1)\nThat fetches the data; g(b=2) would too."]).steps).toEqual([
+        { name: "f", arguments: { a: 1 } },
+      ]);
     });
 
     it("finds nothing in plain prose", () => {
@@ -388,8 +498,15 @@ describe("createToolCallReader", () => {
   });
 
   it("takes a tool name on its own line only when the line holds nothing else", () => {
-    expect(read(['get_weather  \n{"city": "Paris"}']).steps).toEqual([{ name: "get_weather", arguments: { city: "Paris" } }]);
-    for (const text of ['Call get_weather\n{"city": "Paris"}', '---\n{"city": "Paris"}', 'get_weather\n\n{"city": "Paris"}', 'get_weather: {"city": "Paris"}']) {
+    expect(read(['get_weather  \n{"city": "Paris"}']).steps).toEqual([
+      { name: "get_weather", arguments: { city: "Paris" } },
+    ]);
+    for (const text of [
+      'Call get_weather\n{"city": "Paris"}',
+      '---\n{"city": "Paris"}',
+      'get_weather\n\n{"city": "Paris"}',
+      'get_weather: {"city": "Paris"}',
+    ]) {
       expect(read([text]).steps, text).toEqual([]);
     }
   });
@@ -437,11 +554,20 @@ describe("createToolCallReader", () => {
     const inputs: [string, string][] = [
       ["a JSON array", `[${Array.from({ length: 200 }, () => call).join(", ")}]`],
       ["tool_call blocks", Array.from({ length: 200 }, () => `<tool_call>\n${call}\n</tool_call>\n`).join("")],
-      ["pythonic calls", `[${Array.from({ length: 200 }, () => 'search(query="中文 text", limit=3, tags=["a", "b"])').join(", ")}]`],
+      [
+        "pythonic calls",
+        `[${Array.from({ length: 200 }, () => 'search(query="中文 text", limit=3, tags=["a", "b"])').join(", ")}]`,
+      ],
       ["prose full of false starts", `${"a < b [see {note} `x` [x <tool ".repeat(300)}[{"name": "f"}]`],
       ["lines that look like names", `${"search\n{x}\n".repeat(300)}`],
-      ["DeepSeek V3 calls", `<｜tool▁calls▁begin｜>${'<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "中文 text", "limit": 3}\n```<｜tool▁call▁end｜>'.repeat(200)}<｜tool▁calls▁end｜>`],
-      ["DeepSeek V3.1 calls", `<｜tool▁calls▁begin｜>${'<｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "中文 text", "limit": 3}<｜tool▁call▁end｜>'.repeat(200)}<｜tool▁calls▁end｜>`],
+      [
+        "DeepSeek V3 calls",
+        `<｜tool▁calls▁begin｜>${'<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "中文 text", "limit": 3}\n```<｜tool▁call▁end｜>'.repeat(200)}<｜tool▁calls▁end｜>`,
+      ],
+      [
+        "DeepSeek V3.1 calls",
+        `<｜tool▁calls▁begin｜>${'<｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "中文 text", "limit": 3}<｜tool▁call▁end｜>'.repeat(200)}<｜tool▁calls▁end｜>`,
+      ],
       ["DeepSeek separators with long names", `${`function<｜tool▁sep｜>${"n".repeat(300)} `.repeat(50)}`],
     ];
     for (const [name, text] of inputs) {

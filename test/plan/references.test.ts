@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findReferences, referencesOf, resolveReferences } from "../../src/plan.ts";
 import { PlankitError } from "../../src/index.ts";
+import { findReferences, referencesOf, resolveReferences } from "../../src/plan.ts";
 
 function thrown(run: () => unknown): unknown {
   try {
@@ -14,7 +14,10 @@ function thrown(run: () => unknown): unknown {
 
 describe("findReferences", () => {
   it("finds references deep in values, with pointers, paths and exactness", () => {
-    const found = findReferences({ q: "{{s1.title}}", list: ["see {{ s2 }} and {{s3.items[0].name}}"], "a/b~": "{{s4}}", n: 3 }, "/steps/4/arguments");
+    const found = findReferences(
+      { q: "{{s1.title}}", list: ["see {{ s2 }} and {{s3.items[0].name}}"], "a/b~": "{{s4}}", n: 3 },
+      "/steps/4/arguments",
+    );
     expect(found.map(({ id, path, pointer, exact }) => ({ id, path, pointer, exact }))).toEqual([
       { id: "s1", path: ["title"], pointer: "/steps/4/arguments/q", exact: true },
       { id: "s2", path: [], pointer: "/steps/4/arguments/list/0", exact: false },
@@ -23,7 +26,7 @@ describe("findReferences", () => {
     ]);
   });
 
-  it("reads path segments with spaces inside (result fields such as \"Exchange Rate\")", () => {
+  it('reads path segments with spaces inside (result fields such as "Exchange Rate")', () => {
     const found = findReferences({ rate: "{{s1.Exchange Rate}}", text: "{{ s1.data[0].Last Refreshed }} ok" });
     expect(found.map(({ id, path, exact }) => ({ id, path, exact }))).toEqual([
       { id: "s1", path: ["Exchange Rate"], exact: true },
@@ -39,7 +42,15 @@ describe("findReferences", () => {
 
 describe("referencesOf", () => {
   it("lists the referenced step ids once each, then extra dependsOn ids, without the run context", () => {
-    expect(referencesOf({ id: "s4", type: "tool", name: "t", arguments: { a: "{{s1}}", b: ["{{s2.x}} {{s1.y}}"], c: "{{context.user}}" }, dependsOn: ["s0", "s2"] })).toEqual(["s1", "s2", "s0"]);
+    expect(
+      referencesOf({
+        id: "s4",
+        type: "tool",
+        name: "t",
+        arguments: { a: "{{s1}}", b: ["{{s2.x}} {{s1.y}}"], c: "{{context.user}}" },
+        dependsOn: ["s0", "s2"],
+      }),
+    ).toEqual(["s1", "s2", "s0"]);
     expect(referencesOf({ id: "s3", type: "llm", prompt: "Summarize {{s1}} in Chinese" })).toEqual(["s1"]);
     expect(referencesOf({ id: "s4", type: "reply", text: "21*2+5 = {{s2.value}}. {{s3}}" })).toEqual(["s2", "s3"]);
   });
@@ -47,13 +58,21 @@ describe("referencesOf", () => {
 
 describe("resolveReferences", () => {
   const results = {
-    s1: [{ title: "Agents survey", year: 2024 }, { title: "Tool use", year: 2023 }],
+    s1: [
+      { title: "Agents survey", year: 2024 },
+      { title: "Tool use", year: 2023 },
+    ],
     s2: { value: 47, ok: true, none: null },
     s3: "一段中文总结",
   };
 
   it("gives an exact reference the referenced value with its JSON type", () => {
-    expect(resolveReferences({ n: "{{s2.value}}", ok: "{{s2.ok}}", none: "{{s2.none}}", first: "{{s1.0}}", all: "{{s1}}" }, results)).toEqual({
+    expect(
+      resolveReferences(
+        { n: "{{s2.value}}", ok: "{{s2.ok}}", none: "{{s2.none}}", first: "{{s1.0}}", all: "{{s1}}" },
+        results,
+      ),
+    ).toEqual({
       n: 47,
       ok: true,
       none: null,
@@ -98,9 +117,14 @@ describe("resolveReferences", () => {
     const error = thrown(() => resolveReferences("{{s9}}", results));
     expect(PlankitError.isInstance(error) && error.code).toBe("unknown-reference");
     expect((error as Error).message).toBe('Reference {{s9}} names no completed step "s9"');
-    expect((thrown(() => resolveReferences({ x: "{{s2.missing}}" }, results)) as Error).message).toContain('"s2.missing"');
+    expect((thrown(() => resolveReferences({ x: "{{s2.missing}}" }, results)) as Error).message).toContain(
+      '"s2.missing"',
+    );
     expect(thrown(() => resolveReferences("{{s1.5.title}}", results))).toBeInstanceOf(PlankitError);
-    expect(resolveReferences({ x: "{{s9.a}}", y: "a {{s9}} b {{s2.value}}" }, results, { missing: "keep" })).toEqual({ x: "{{s9.a}}", y: "a {{s9}} b 47" });
+    expect(resolveReferences({ x: "{{s9.a}}", y: "a {{s9}} b {{s2.value}}" }, results, { missing: "keep" })).toEqual({
+      x: "{{s9.a}}",
+      y: "a {{s9}} b 47",
+    });
   });
 
   it("resolves an exact reference to any JSON value unchanged (property)", () => {

@@ -22,7 +22,13 @@ const inherited = ["constructor", "toString", "valueOf", "hasOwnProperty", "__pr
 
 describe("resolveReferences: what a path reaches", () => {
   const twelve = Array.from({ length: 12 }, (_, index) => `item ${index}`);
-  const results = { list: ["a", "b", "c"], twelve, record: { name: "Ada", nested: { n: 1 } }, text: "hello", nothing: null };
+  const results = {
+    list: ["a", "b", "c"],
+    twelve,
+    record: { name: "Ada", nested: { n: 1 } },
+    text: "hello",
+    nothing: null,
+  };
 
   it("indexes an array from 0 to its length - 1, two-digit indexes included", () => {
     expect(resolveReferences("{{list.0}}", results)).toBe("a");
@@ -33,8 +39,12 @@ describe("resolveReferences: what a path reaches", () => {
   });
 
   it("refuses an index equal to or past the array's length", () => {
-    expect(outcome(() => resolveReferences("{{list.3}}", results))).toBe('unknown-reference: Reference {{list.3}} names a missing step or path "list.3"');
-    expect(outcome(() => resolveReferences("{{list[4]}}", results))).toBe('unknown-reference: Reference {{list[4]}} names a missing step or path "list.4"');
+    expect(outcome(() => resolveReferences("{{list.3}}", results))).toBe(
+      'unknown-reference: Reference {{list.3}} names a missing step or path "list.3"',
+    );
+    expect(outcome(() => resolveReferences("{{list[4]}}", results))).toBe(
+      'unknown-reference: Reference {{list[4]}} names a missing step or path "list.4"',
+    );
     expect(outcome(() => resolveReferences("{{twelve.12}}", results))).toContain("unknown-reference");
     expect(resolveReferences("x {{list.3}}", results, { missing: "keep" })).toBe("x {{list.3}}");
   });
@@ -48,20 +58,30 @@ describe("resolveReferences: what a path reaches", () => {
   it("reaches only own properties: nothing inherited from Object.prototype, Array.prototype or String.prototype", () => {
     for (const id of ["list", "record", "text", "nothing"]) {
       for (const name of inherited) {
-        expect(outcome(() => resolveReferences(`{{${id}.${name}}}`, results))).toBe(`unknown-reference: Reference {{${id}.${name}}} names a missing step or path "${id}.${name}"`);
+        expect(outcome(() => resolveReferences(`{{${id}.${name}}}`, results))).toBe(
+          `unknown-reference: Reference {{${id}.${name}}} names a missing step or path "${id}.${name}"`,
+        );
       }
     }
-    expect(outcome(() => resolveReferences("{{record.nested.constructor.name}}", results))).toMatch(/^unknown-reference: /u);
+    expect(outcome(() => resolveReferences("{{record.nested.constructor.name}}", results))).toMatch(
+      /^unknown-reference: /u,
+    );
     // An own key of that name is data like any other.
     expect(resolveReferences("{{own.constructor}}", { own: { constructor: "mine" } })).toBe("mine");
   });
 
   it("reaches no step id inherited by a record of results, and none missing from a Map", () => {
-    expect(outcome(() => resolveReferences("{{constructor}}", results))).toBe('unknown-reference: Reference {{constructor}} names no completed step "constructor"');
+    expect(outcome(() => resolveReferences("{{constructor}}", results))).toBe(
+      'unknown-reference: Reference {{constructor}} names no completed step "constructor"',
+    );
     expect(outcome(() => resolveReferences("{{toString}}", {}))).toMatch(/^unknown-reference: /u);
     const map = new Map<string, unknown>([["s1", { a: 1 }]]);
-    expect(outcome(() => resolveReferences("{{s2}}", map))).toBe('unknown-reference: Reference {{s2}} names no completed step "s2"');
-    expect(outcome(() => resolveReferences("{{s2.a}}", map))).toBe('unknown-reference: Reference {{s2.a}} names a missing step or path "s2.a"');
+    expect(outcome(() => resolveReferences("{{s2}}", map))).toBe(
+      'unknown-reference: Reference {{s2}} names no completed step "s2"',
+    );
+    expect(outcome(() => resolveReferences("{{s2.a}}", map))).toBe(
+      'unknown-reference: Reference {{s2.a}} names a missing step or path "s2.a"',
+    );
     expect(resolveReferences("{{s2}} and {{s1.a}}", map, { missing: "keep" })).toBe("{{s2}} and 1");
     expect(resolveReferences("{{s2}}", map, { missing: "keep" })).toBe("{{s2}}");
   });
@@ -76,7 +96,12 @@ describe("resolveReferences: what a path reaches", () => {
   it("builds resolved objects as ordinary data a tool may change", () => {
     const resolved = resolveReferences({ n: "{{record.nested.n}}", keep: 2 }, results) as Record<string, unknown>;
     for (const key of ["n", "keep"]) {
-      expect(Object.getOwnPropertyDescriptor(resolved, key)).toEqual({ value: resolved[key], writable: true, enumerable: true, configurable: true });
+      expect(Object.getOwnPropertyDescriptor(resolved, key)).toEqual({
+        value: resolved[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     resolved["n"] = 5;
     delete resolved["keep"];
@@ -104,7 +129,14 @@ function reach(root: unknown, path: readonly string[]): { found: true; value: un
 describe("resolveReferences: any path (property)", () => {
   const key = fc.constantFrom("a", "b", "name", "0", "1", "constructor", "toString", "length");
   const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: "small" }, fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null), tie("array"), tie("object")),
+    node: fc.oneof(
+      { depthSize: "small" },
+      fc.integer(),
+      fc.string({ maxLength: 3 }),
+      fc.constant(null),
+      tie("array"),
+      tie("object"),
+    ),
     array: fc.array(tie("node"), { maxLength: 4 }),
     object: fc.dictionary(key, tie("node"), { maxKeys: 4 }),
   })).node;

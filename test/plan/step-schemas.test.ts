@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { LlmStepSchema, PlanStepSchema, ReplyStepSchema, StepIdSchema, ToolStepSchema } from "../../src/plan.ts";
 import type { PlanStep } from "../../src/index.ts";
+import { LlmStepSchema, PlanStepSchema, ReplyStepSchema, StepIdSchema, ToolStepSchema } from "../../src/plan.ts";
 
 describe("step schemas", () => {
   it("accept the canonical wire format of DESIGN.md", () => {
@@ -26,7 +26,16 @@ describe("step schemas", () => {
       retries: 2,
       timeoutMs: 1500,
     });
-    expect(step).toEqual({ id: "fetch", type: "tool", name: "fetch_url", arguments: {}, dependsOn: ["s1"], description: "download the page", retries: 2, timeoutMs: 1500 });
+    expect(step).toEqual({
+      id: "fetch",
+      type: "tool",
+      name: "fetch_url",
+      arguments: {},
+      dependsOn: ["s1"],
+      description: "download the page",
+      retries: 2,
+      timeoutMs: 1500,
+    });
   });
 
   it("drop unknown fields and put id and type first", () => {
@@ -42,7 +51,10 @@ describe("step schemas", () => {
   it("reject malformed fields with a readable message", () => {
     const result = v.safeParse(ToolStepSchema, { id: "s1", type: "tool", name: "", arguments: [1] });
     expect(result.success).toBe(false);
-    expect(result.issues?.map((issue) => issue.message)).toEqual(["the tool name must not be empty", "arguments must be an object"]);
+    expect(result.issues?.map((issue) => issue.message)).toEqual([
+      "the tool name must not be empty",
+      "arguments must be an object",
+    ]);
     expect(v.is(LlmStepSchema, { id: "s1", type: "llm", prompt: "" })).toBe(false);
     expect(v.is(ToolStepSchema, { id: "s1", type: "tool", name: "x", arguments: {}, retries: -1 })).toBe(false);
     expect(v.is(ToolStepSchema, { id: "s1", type: "tool", name: "x", arguments: {}, retries: 1.5 })).toBe(false);

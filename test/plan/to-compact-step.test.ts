@@ -6,7 +6,15 @@ import { toCompactStep } from "../../src/plan/to-compact-step.ts";
 const steps: PlanStep[] = [
   { id: "s1", type: "tool", name: "kb_search", arguments: { query: "Tokyo", limit: 2 } },
   { id: "s2", type: "llm", prompt: "Summarize {{s1}}", dependsOn: ["s1"] },
-  { id: "s3", type: "tool", name: "save_note", arguments: { text: "{{s2}}" }, retries: 2, timeoutMs: 500, description: "Keep it" },
+  {
+    id: "s3",
+    type: "tool",
+    name: "save_note",
+    arguments: { text: "{{s2}}" },
+    retries: 2,
+    timeoutMs: 500,
+    description: "Keep it",
+  },
   { id: "s4", type: "reply", text: "Done: {{s2}}" },
 ];
 
@@ -33,6 +41,9 @@ describe("toCompactStep", () => {
   });
 
   it("is read without ids, taking the position", () => {
-    expect(normalizeStep({ reply: "Hi" }, 4)).toStrictEqual({ step: { id: "s5", type: "reply", text: "Hi" }, issues: [] });
+    expect(normalizeStep({ reply: "Hi" }, 4)).toStrictEqual({
+      step: { id: "s5", type: "reply", text: "Hi" },
+      issues: [],
+    });
   });
 });

@@ -7,12 +7,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { LLMPlanner, type PlanStep } from "../../src/index.ts";
 import { createToolCallReader } from "../../src/plan/create-tool-call-reader.ts";
+import { normalizeStep } from "../../src/plan/normalize-step.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { splitAt } from "../fixtures/split-at.ts";
 import { weatherCatalog } from "../fixtures/tools/weather-catalog.ts";
-import { normalizeStep } from "../../src/plan/normalize-step.ts";
-import { LLMPlanner, type PlanStep } from "../../src/index.ts";
-import { createScriptedModel } from "../../src/test.ts";
 import { collectEvents, doneOf } from "../planner/planner-test-kit.ts";
 
 /** What an answer reads as: each call (or reply) in order, and what was left out. */
@@ -36,7 +36,12 @@ function readChunks(chunks: readonly string[]): Reading {
     if (normal === undefined) return { invalid: issues.map((issue) => issue.message) };
     return normal.type === "tool" ? { name: normal.name, arguments: normal.arguments } : { type: normal.type };
   });
-  return { calls, cutOff: result.cutOff.map((cut) => cut.what), dropped: result.dropped.map((drop) => drop.message), values: result.values };
+  return {
+    calls,
+    cutOff: result.cutOff.map((cut) => cut.what),
+    dropped: result.dropped.map((drop) => drop.message),
+    values: result.values,
+  };
 }
 
 /** A deterministic generator of numbers in [0, 1), the same in every runtime. */
@@ -79,7 +84,10 @@ interface Answer {
   values?: unknown[];
 }
 
-const weather = (city: string, more: Record<string, unknown> = {}) => ({ name: "get_weather", arguments: { city, ...more } });
+const weather = (city: string, more: Record<string, unknown> = {}) => ({
+  name: "get_weather",
+  arguments: { city, ...more },
+});
 const factorial = (name: string) => ({ name, arguments: { number: 5 } });
 
 const answers: Answer[] = [
@@ -122,7 +130,9 @@ const answers: Answer[] = [
   {
     what: "escaped quotes, backslashes and newlines in a string",
     text: '<tool_call>{"name": "search", "arguments": {"query": "the \\"best\\" café", "path": "C:\\\\Users\\\\me", "body": "line 1\\nline 2\\ttab"}}</tool_call>',
-    calls: [{ name: "search", arguments: { query: 'the "best" café', path: "C:\\Users\\me", body: "line 1\nline 2\ttab" } }],
+    calls: [
+      { name: "search", arguments: { query: 'the "best" café', path: "C:\\Users\\me", body: "line 1\nline 2\ttab" } },
+    ],
   },
   {
     what: "nested arguments: objects in arrays in objects, null, a key called name",
@@ -130,7 +140,13 @@ const answers: Answer[] = [
     calls: [
       {
         name: "create_event",
-        arguments: { event: { title: "Sync", attendees: [{ name: "Ann", optional: false }, { name: "Bo" }], when: { start: "2025-03-01T10:00", tz: null } } },
+        arguments: {
+          event: {
+            title: "Sync",
+            attendees: [{ name: "Ann", optional: false }, { name: "Bo" }],
+            when: { start: "2025-03-01T10:00", tz: null },
+          },
+        },
       },
     ],
   },
@@ -177,13 +193,25 @@ const answers: Answer[] = [
   },
   {
     what: "pythonic: strings holding parentheses, commas, brackets and escaped quotes",
-    text: "[search(query=\"f(x) = [1, 2]; done\", note='it\\'s \"fine\"'), get_weather(city=\"Rome)\")]",
+    text: '[search(query="f(x) = [1, 2]; done", note=\'it\\\'s "fine"\'), get_weather(city="Rome)")]',
     calls: [{ name: "search", arguments: { query: "f(x) = [1, 2]; done", note: 'it\'s "fine"' } }, weather("Rome)")],
   },
   {
     what: "pythonic: nested dicts, lists and tuples, a trailing comma, arguments over several lines",
     text: 'plot(\n    points=[(0, 0), (1, -2.5)],\n    style={"color": "red", "dash": None, "sizes": [1, 2]},\n    labels=["α", "β"],\n)',
-    calls: [{ name: "plot", arguments: { points: [[0, 0], [1, -2.5]], style: { color: "red", dash: null, sizes: [1, 2] }, labels: ["α", "β"] } }],
+    calls: [
+      {
+        name: "plot",
+        arguments: {
+          points: [
+            [0, 0],
+            [1, -2.5],
+          ],
+          style: { color: "red", dash: null, sizes: [1, 2] },
+          labels: ["α", "β"],
+        },
+      },
+    ],
   },
   {
     what: "pythonic: emoji and a full-width space",
@@ -261,7 +289,7 @@ const answers: Answer[] = [
   },
   {
     what: "DeepSeek V3.1: cut off right after the separator",
-    text: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>',
+    text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>",
     calls: [],
     cutOff: ['the call "get_weather"'],
   },
@@ -273,7 +301,7 @@ const answers: Answer[] = [
   },
   {
     what: "DeepSeek V3/R1: cut off before the fence",
-    text: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>math.factorial\n```js',
+    text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>math.factorial\n```js",
     calls: [],
     cutOff: ['the call "math.factorial"'],
   },
@@ -283,8 +311,16 @@ const answers: Answer[] = [
     calls: [],
     dropped: ['The call "calc" breaks off at an unexpected "~" at offset 41'],
   },
-  { what: "prose with a DeepSeek separator and no arguments", text: "I would use get_weather<｜tool▁sep｜> here, but I lack the city.", calls: [] },
-  { what: "prose between DeepSeek markers", text: "<｜tool▁calls▁begin｜>Paris is sunny.<｜tool▁calls▁end｜>", calls: [] },
+  {
+    what: "prose with a DeepSeek separator and no arguments",
+    text: "I would use get_weather<｜tool▁sep｜> here, but I lack the city.",
+    calls: [],
+  },
+  {
+    what: "prose between DeepSeek markers",
+    text: "<｜tool▁calls▁begin｜>Paris is sunny.<｜tool▁calls▁end｜>",
+    calls: [],
+  },
   // Fences
   {
     what: "a ```json fence with trailing commas and a comment, CRLF",
@@ -431,15 +467,35 @@ const answers: Answer[] = [
     dropped: ['The call "send_message" breaks off at an unexpected "~"'],
   },
   // Prose that mentions a function
-  { what: "a sentence mentioning get_weather(city)", text: "If you want, you could call get_weather(city) in a sentence like this.", calls: [] },
+  {
+    what: "a sentence mentioning get_weather(city)",
+    text: "If you want, you could call get_weather(city) in a sentence like this.",
+    calls: [],
+  },
   { what: "a sentence with a keyword call", text: 'You could call get_weather(city="Paris") to find out.', calls: [] },
-  { what: "a call that goes on as a sentence", text: 'get_weather(city="Paris") would tell you the forecast.', calls: [] },
+  {
+    what: "a call that goes on as a sentence",
+    text: 'get_weather(city="Paris") would tell you the forecast.',
+    calls: [],
+  },
   { what: "a call in inline code", text: 'Run `get_weather(city="Paris")` yourself, I have no tools.', calls: [] },
   { what: "a call at the end of a sentence", text: 'I cannot run tools. Try get_weather(city="Paris").', calls: [] },
-  { what: "a bulleted list of calls", text: 'Options:\n- get_weather(city="Paris")\n- math.factorial(number=5)', calls: [] },
+  {
+    what: "a bulleted list of calls",
+    text: 'Options:\n- get_weather(city="Paris")\n- math.factorial(number=5)',
+    calls: [],
+  },
   { what: "a numbered list of calls", text: '1. get_weather(city="Paris")\n2. math.factorial(number=5)', calls: [] },
-  { what: "an assignment in a python fence", text: 'Example:\n```python\nresult = get_weather(city="Paris")\nprint(result)\n```', calls: [] },
-  { what: "a call inside print() in a python fence", text: '```python\nprint(get_weather(city="Paris"))\n```', calls: [] },
+  {
+    what: "an assignment in a python fence",
+    text: 'Example:\n```python\nresult = get_weather(city="Paris")\nprint(result)\n```',
+    calls: [],
+  },
+  {
+    what: "a call inside print() in a python fence",
+    text: '```python\nprint(get_weather(city="Paris"))\n```',
+    calls: [],
+  },
   { what: "a call after a markdown heading", text: '# Weather\nget_weather(city="Paris")', calls: [] },
   { what: "a comment after a call outside a fence", text: 'get_weather(city="Paris")  # then we will see', calls: [] },
   { what: "a question", text: 'Should I run get_weather(city="Paris")?', calls: [] },
@@ -452,11 +508,28 @@ const answers: Answer[] = [
     values: [{ temperature: 21, unit: "C" }],
   },
   { what: "a plain reply", text: "The capital of France is Paris. 🇫🇷", calls: [] },
-  { what: "a call quoted as a Python string in a list", text: `['get_weather(city="Paris")']`, calls: [weather("Paris")] },
-  { what: "calls quoted as JSON strings in a list", text: '["get_weather(city=\'Paris\')", "get_weather(city=\'Rome\', days=2)"]', calls: [weather("Paris"), weather("Rome", { days: 2 })] },
-  { what: "a call quoted alone in single quotes", text: `'get_weather(city="Paris", days=3)'`, calls: [weather("Paris", { days: 3 })] },
+  {
+    what: "a call quoted as a Python string in a list",
+    text: `['get_weather(city="Paris")']`,
+    calls: [weather("Paris")],
+  },
+  {
+    what: "calls quoted as JSON strings in a list",
+    text: "[\"get_weather(city='Paris')\", \"get_weather(city='Rome', days=2)\"]",
+    calls: [weather("Paris"), weather("Rome", { days: 2 })],
+  },
+  {
+    what: "a call quoted alone in single quotes",
+    text: `'get_weather(city="Paris", days=3)'`,
+    calls: [weather("Paris", { days: 3 })],
+  },
   { what: "a call quoted alone in double quotes", text: `"get_weather(city='Oslo')"`, calls: [weather("Oslo")] },
-  { what: "a list of strings, one of them no call", text: '["hello", "get_weather(city=\'Paris\')"]', calls: [], values: [["hello", "get_weather(city='Paris')"]] },
+  {
+    what: "a list of strings, one of them no call",
+    text: '["hello", "get_weather(city=\'Paris\')"]',
+    calls: [],
+    values: [["hello", "get_weather(city='Paris')"]],
+  },
   { what: "a quoted sentence that is no call", text: "'It's raining,' she said.", calls: [] },
   {
     what: "a fenced block of calls, then explanations and fences calling other functions",
@@ -477,7 +550,8 @@ describe("createToolCallReader, from outside: answers as models write them", () 
       expect(whole.values).toEqual(answer.values ?? []);
       for (const chunks of chunkings(answer.text)) {
         const split = readChunks(chunks);
-        if (JSON.stringify(split) !== JSON.stringify(whole)) expect({ chunks, split }).toEqual({ chunks, split: whole });
+        if (JSON.stringify(split) !== JSON.stringify(whole))
+          expect({ chunks, split }).toEqual({ chunks, split: whole });
       }
     });
   }
@@ -493,18 +567,30 @@ describe("createToolCallReader, from outside: answers as models write them", () 
 
   it("reads the answers above, one after another in one text, as all their calls in order", () => {
     // Only answers whose calls all close (not cut off) and that leave no open state behind.
-    const closed = answers.filter((answer) => answer.cutOff === undefined && answer.dropped === undefined && answer.calls.length > 0 && answer.text.includes("<tool_call>"));
+    const closed = answers.filter(
+      (answer) =>
+        answer.cutOff === undefined &&
+        answer.dropped === undefined &&
+        answer.calls.length > 0 &&
+        answer.text.includes("<tool_call>"),
+    );
     const text = closed.map((answer) => answer.text).join("\n");
     expect(readChunks([text]).calls).toEqual(closed.flatMap((answer) => answer.calls));
   });
 });
 
-
 /** Plans with one scripted answer, streamed in 3-character chunks, without a repair re-ask. */
 async function planWith(answer: string) {
-  const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer], charsPerToken: 3 }), repair: false });
+  const planner = new LLMPlanner({
+    model: createScriptedModel({ responses: [answer], charsPerToken: 3 }),
+    repair: false,
+  });
   const events = await collectEvents(planner.stream({ query: "Weather in Paris, and 5!", tools: weatherCatalog }));
-  return { events, done: doneOf(events), issues: events.flatMap((event) => (event.type === "issue" ? [event.issue.message] : [])) };
+  return {
+    events,
+    done: doneOf(events),
+    issues: events.flatMap((event) => (event.type === "issue" ? [event.issue.message] : [])),
+  };
 }
 
 describe("LLMPlanner, from outside: plans from answers as models write them", () => {
@@ -520,12 +606,16 @@ describe("LLMPlanner, from outside: plans from answers as models write them", ()
   });
 
   it("plans a pythonic list that follows a thought", async () => {
-    const { done } = await planWith('<think>Two tools: get_weather(city) and math.factorial(number).</think>\n[get_weather(city="Paris"), math_factorial(number=5)]');
+    const { done } = await planWith(
+      '<think>Two tools: get_weather(city) and math.factorial(number).</think>\n[get_weather(city="Paris"), math_factorial(number=5)]',
+    );
     expect(done.steps).toEqual(both);
   });
 
   it("plans a Mistral answer written with CRLF line ends", async () => {
-    const { done } = await planWith('[TOOL_CALLS] [\r\n{"name": "get_weather", "arguments": {"city": "Paris"}},\r\n{"name": "math_factorial", "arguments": {"number": 5}}\r\n]</s>');
+    const { done } = await planWith(
+      '[TOOL_CALLS] [\r\n{"name": "get_weather", "arguments": {"city": "Paris"}},\r\n{"name": "math_factorial", "arguments": {"number": 5}}\r\n]</s>',
+    );
     expect(done.steps).toEqual(both);
   });
 
@@ -540,12 +630,16 @@ describe("LLMPlanner, from outside: plans from answers as models write them", ()
     );
     expect(done.steps).toEqual(both);
     // Only the reply the answer lacks is added: no call of the test code is read, so nothing is dropped.
-    expect(issues).toEqual(['The plan did not end with a reply step; reply "reply" quoting "s1", "s2" was added (/steps/2)']);
+    expect(issues).toEqual([
+      'The plan did not end with a reply step; reply "reply" quoting "s1", "s2" was added (/steps/2)',
+    ]);
     expect(done.clean).toBe(true);
   });
 
   it("plans a python fence with comments", async () => {
-    const { done } = await planWith('```python\n# the forecast\nget_weather(city="Paris")  # today\nmath.factorial(number=5)\n```');
+    const { done } = await planWith(
+      '```python\n# the forecast\nget_weather(city="Paris")  # today\nmath.factorial(number=5)\n```',
+    );
     expect(done.steps).toEqual(both);
   });
 
@@ -564,22 +658,33 @@ describe("LLMPlanner, from outside: plans from answers as models write them", ()
   });
 
   it("plans a DeepSeek V3.1 answer with ASCII bars", async () => {
-    const { done } = await planWith('<|tool▁calls▁begin|><|tool▁call▁begin|>get_weather<|tool▁sep|>{"city": "Paris"}<|tool▁call▁end|><|tool▁call▁begin|>math_factorial<|tool▁sep|>{"number": 5}<|tool▁call▁end|><|tool▁calls▁end|>');
+    const { done } = await planWith(
+      '<|tool▁calls▁begin|><|tool▁call▁begin|>get_weather<|tool▁sep|>{"city": "Paris"}<|tool▁call▁end|><|tool▁call▁begin|>math_factorial<|tool▁sep|>{"number": 5}<|tool▁call▁end|><|tool▁calls▁end|>',
+    );
     expect(done.steps).toEqual(both);
   });
 
   it("runs no DeepSeek call cut off in its arguments or before them, and says so", async () => {
-    for (const [cut, what] of [['{"number": ', "its JSON"], ["", 'the call "math_factorial"']]) {
-      const { done, issues } = await planWith(`<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>math_factorial<｜tool▁sep｜>${cut}`);
+    for (const [cut, what] of [
+      ['{"number": ', "its JSON"],
+      ["", 'the call "math_factorial"'],
+    ]) {
+      const { done, issues } = await planWith(
+        `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>math_factorial<｜tool▁sep｜>${cut}`,
+      );
       expect(done.steps.filter((step) => step.type === "tool")).toEqual([paris]);
       expect(issues).toContain(`Step 2 was cut off before ${what} closed and was dropped (/steps/1)`);
     }
   });
 
   it("runs no call whose JSON breaks off at a value it cannot read, and says which call and where", async () => {
-    const { done, issues } = await planWith('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": ~3}}</tool_call>');
+    const { done, issues } = await planWith(
+      '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": ~3}}</tool_call>',
+    );
     expect(done.steps.some((step) => step.type === "tool")).toBe(false);
-    expect(issues).toEqual(['The call "get_weather" breaks off at an unexpected "~" at offset 74 before its JSON closed, so its arguments are incomplete; it was dropped (/steps/0)']);
+    expect(issues).toEqual([
+      'The call "get_weather" breaks off at an unexpected "~" at offset 74 before its JSON closed, so its arguments are incomplete; it was dropped (/steps/0)',
+    ]);
   });
 
   it("keeps a reply that mentions a function a reply", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { ToolDescriptor } from "../../src/index.ts";
 import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
 import { buildReasoningPrompt } from "../../src/planner/build-reasoning-prompt.ts";
 import { buildRepairPrompt } from "../../src/planner/build-repair-prompt.ts";
 import { renderProfile } from "../../src/planner/render-profile.ts";
 import { renderToolList } from "../../src/planner/render-tool-list.ts";
-import type { ToolDescriptor } from "../../src/index.ts";
 
 const tools: ToolDescriptor[] = [
   {
@@ -14,7 +14,12 @@ const tools: ToolDescriptor[] = [
     outputSchema: { type: "object", properties: { value: { type: "number" } } },
     annotations: { readOnlyHint: true },
   },
-  { name: "send_email", description: "Send an email", inputSchema: { type: "object", properties: { to: { type: "string" } } }, annotations: { readOnlyHint: false } },
+  {
+    name: "send_email",
+    description: "Send an email",
+    inputSchema: { type: "object", properties: { to: { type: "string" } } },
+    annotations: { readOnlyHint: false },
+  },
   { name: "search", description: "Search the web", inputSchema: { type: "object" } },
 ];
 
@@ -67,7 +72,12 @@ Write the plan for USER_QUERY now: only the JSON array.`);
   });
 
   it("leaves out absent sections, takes a ready system prompt as profile, and adds the reasoning", () => {
-    const { system, prompt } = buildPlanPrompt({ query: "hi", tools: [], profile: "  Be brief.  ", reasoning: "Just greet." });
+    const { system, prompt } = buildPlanPrompt({
+      query: "hi",
+      tools: [],
+      profile: "  Be brief.  ",
+      reasoning: "Just greet.",
+    });
     expect(system).toContain("- Use at most 6 steps.");
     expect(prompt).toBe(
       "<PROFILE>\nBe brief.\n</PROFILE>\n\n<USER_QUERY>\nhi\n</USER_QUERY>\n\n<AVAILABLE_TOOLS>\n[]\n</AVAILABLE_TOOLS>\n\n<REASONING>\nJust greet.\n</REASONING>\n\nTurn the REASONING into the plan for USER_QUERY now: only the JSON array.",
@@ -78,17 +88,23 @@ Write the plan for USER_QUERY now: only the JSON array.`);
 
 describe("renderProfile", () => {
   it("renders the profile prompt with goals and constraints", () => {
-    expect(renderProfile({ name: "ResearchAgent", role: "planner", language: "zh" })).toBe("You are ResearchAgent, acting as planner. Reply in zh.");
-    expect(renderProfile({ name: "Ops", role: "", goals: ["Keep costs low", " "], constraints: ["Never delete data"] })).toBe(
-      "You are Ops.\nGoals:\n- Keep costs low\nConstraints:\n- Never delete data",
+    expect(renderProfile({ name: "ResearchAgent", role: "planner", language: "zh" })).toBe(
+      "You are ResearchAgent, acting as planner. Reply in zh.",
     );
+    expect(
+      renderProfile({ name: "Ops", role: "", goals: ["Keep costs low", " "], constraints: ["Never delete data"] }),
+    ).toBe("You are Ops.\nGoals:\n- Keep costs low\nConstraints:\n- Never delete data");
   });
 });
 
 describe("the other prompts", () => {
   it("renders one tool per line", () => {
     expect(renderToolList([])).toBe("[]");
-    expect(renderToolList(tools.slice(2)).split("\n")).toEqual(["[", '{"name":"search","description":"Search the web","input_schema":{"type":"object"}}', "]"]);
+    expect(renderToolList(tools.slice(2)).split("\n")).toEqual([
+      "[",
+      '{"name":"search","description":"Search the web","input_schema":{"type":"object"}}',
+      "]",
+    ]);
   });
 
   it("asks for plain-language reasoning in sketch mode's first call", () => {
@@ -103,7 +119,10 @@ describe("the other prompts", () => {
     const repair = buildRepairPrompt({
       base,
       output: " [oops ",
-      issues: [{ code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" }, { code: "no-reply", index: 1, path: "/steps/1", message: "No reply" }],
+      issues: [
+        { code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" },
+        { code: "no-reply", index: 1, path: "/steps/1", message: "No reply" },
+      ],
       accepted: [{ id: "s1", type: "tool", name: "search", arguments: {} }],
       stepsLeft: 1,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, PlankitError, ToolRegistry, type PlannerEvent } from "../../src/index.ts";
+import { AgentRuntime, PlankitError, type PlannerEvent, ToolRegistry } from "../../src/index.ts";
 import { createFixedPlanner } from "../../src/test.ts";
 
 function registry(calls: string[]): ToolRegistry {
@@ -7,7 +7,11 @@ function registry(calls: string[]): ToolRegistry {
     {
       name: "add",
       description: "Adds two numbers",
-      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
       annotations: { readOnlyHint: true },
       execute: ({ a, b }: { a: number; b: number }) => (calls.push(`add ${a} ${b}`), a + b),
     },
@@ -50,7 +54,11 @@ describe("createFixedPlanner", () => {
     ]);
     const seen = await events(planner.stream({ query: "q", tools: registry([]) }));
     const issues = seen.flatMap((event) => (event.type === "issue" ? [`${event.issue.code} ${event.issue.path}`] : []));
-    expect(issues).toEqual(["invalid-argument /steps/0/arguments/a", "unknown-tool /steps/1/name", "no-reply /steps/1"]);
+    expect(issues).toEqual([
+      "invalid-argument /steps/0/arguments/a",
+      "unknown-tool /steps/1/name",
+      "no-reply /steps/1",
+    ]);
     expect(seen.at(-1)).toMatchObject({ type: "done", steps: [], clean: false, usage: { modelCalls: 0 } });
   });
 
@@ -70,8 +78,16 @@ describe("createFixedPlanner", () => {
   });
 
   it("refuses what is not a plan, naming what it got", async () => {
-    expect(() => createFixedPlanner("s1" as unknown as [])).toThrow(new PlankitError("invalid-options", "createFixedPlanner needs an array of steps or a function returning one, got string"));
+    expect(() => createFixedPlanner("s1" as unknown as [])).toThrow(
+      new PlankitError(
+        "invalid-options",
+        "createFixedPlanner needs an array of steps or a function returning one, got string",
+      ),
+    );
     const planner = createFixedPlanner(() => null as unknown as []);
-    await expect(events(planner.stream({ query: "q", tools: [] }))).rejects.toMatchObject({ code: "invalid-options", message: "The fixed planner's function returned null, not an array of steps" });
+    await expect(events(planner.stream({ query: "q", tools: [] }))).rejects.toMatchObject({
+      code: "invalid-options",
+      message: "The fixed planner's function returned null, not an array of steps",
+    });
   });
 });

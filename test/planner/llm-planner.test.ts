@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
+import {
+  LLMPlanner,
+  type LLMPlannerOptions,
+  PlankitError,
+  type PlanModel,
+  type PlanModelRequest,
+  type PlanStep,
+  ToolRegistry,
+} from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { LLMPlanner, PlankitError, ToolRegistry, type LLMPlannerOptions, type PlanModel, type PlanModelRequest, type PlanStep } from "../../src/index.ts";
-import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
+import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";
 
 const query = "在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。";
@@ -14,9 +22,19 @@ const canonicalExamplePlan: PlanStep[] = [
 
 describe("LLMPlanner: parsing, validation and fallback", () => {
   it("reads the plan out of code fences and explanations", async () => {
-    const model = createScriptedModel({ responses: [`Sure, here is the plan:\n\`\`\`json\n${JSON.stringify(examplePlan, null, 2)}\n\`\`\`\nLet me know if you need more.`] });
+    const model = createScriptedModel({
+      responses: [
+        `Sure, here is the plan:\n\`\`\`json\n${JSON.stringify(examplePlan, null, 2)}\n\`\`\`\nLet me know if you need more.`,
+      ],
+    });
     const planner = new LLMPlanner({ model });
-    expect(await planner.plan({ profile: "You are ResearchAgent, acting as planner. Reply in zh.", query, tools: exampleTools })).toEqual(canonicalExamplePlan);
+    expect(
+      await planner.plan({
+        profile: "You are ResearchAgent, acting as planner. Reply in zh.",
+        query,
+        tools: exampleTools,
+      }),
+    ).toEqual(canonicalExamplePlan);
     expect(model.calls).toBe(1);
   });
 
@@ -51,12 +69,23 @@ describe("LLMPlanner: parsing, validation and fallback", () => {
 
   it("falls back to the fallback text when the answer parsed but no step survived", async () => {
     const answer = JSON.stringify([{ type: "tool", name: "web_search", arguments: {} }]);
-    const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false, fallbackText: "No plan." });
+    const planner = new LLMPlanner({
+      model: createScriptedModel({ responses: [answer] }),
+      repair: false,
+      fallbackText: "No plan.",
+    });
     expect(await planner.plan({ query, tools: exampleTools })).toEqual([{ id: "s1", type: "reply", text: "No plan." }]);
   });
 
   it("cuts a long plan at maxSteps, keeping the last place for the reply", async () => {
-    const steps = [...Array.from({ length: 7 }, (_, index) => ({ type: "tool", name: "calculator", arguments: { expr: `${index}+1` } })), { type: "reply", text: "done" }];
+    const steps = [
+      ...Array.from({ length: 7 }, (_, index) => ({
+        type: "tool",
+        name: "calculator",
+        arguments: { expr: `${index}+1` },
+      })),
+      { type: "reply", text: "done" },
+    ];
     const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
     const planner = new LLMPlanner({ model, maxSteps: 4 });
     const events = await collectEvents(planner.stream({ query: "add numbers", tools: exampleTools }));
@@ -82,11 +111,21 @@ describe("LLMPlanner: streaming", () => {
       log,
     );
     const planner = new LLMPlanner({ model });
-    for await (const event of planner.stream({ query, tools: mcpTools })) log.push(event.type === "step" ? `step ${event.step.id}` : event.type);
-    expect(log).toEqual(["model chunk 0", "step s1", "model chunk 1", "step s2", "model chunk 2", "model finish", "step s3", "done"]);
+    for await (const event of planner.stream({ query, tools: mcpTools }))
+      log.push(event.type === "step" ? `step ${event.step.id}` : event.type);
+    expect(log).toEqual([
+      "model chunk 0",
+      "step s1",
+      "model chunk 1",
+      "step s2",
+      "model chunk 2",
+      "model finish",
+      "step s3",
+      "done",
+    ]);
   });
 
-  it("streams steps wrapped as {\"steps\": [...]} as they close, and drops one cut off", async () => {
+  it('streams steps wrapped as {"steps": [...]} as they close, and drops one cut off', async () => {
     const log: string[] = [];
     const model = createLoggingModel(
       [
@@ -118,7 +157,8 @@ describe("LLMPlanner: streaming", () => {
       },
     });
     const planner = new LLMPlanner({ model });
-    for await (const event of planner.stream({ query, tools: exampleTools })) if (event.type === "step") log.push(`step ${event.step.id}`);
+    for await (const event of planner.stream({ query, tools: exampleTools }))
+      if (event.type === "step") log.push(`step ${event.step.id}`);
     const tokens = log.filter((entry) => entry === "token").length;
     expect(tokens).toBe(Math.ceil(exampleAnswer.length / 3) - 1);
     expect(log.indexOf("step s1")).toBeLessThan(tokens / 2);
@@ -183,7 +223,9 @@ describe("LLMPlanner: streaming", () => {
   });
 
   it("does not re-ask for an answer of valid calls alone, and keeps it clean", async () => {
-    const model = createScriptedModel({ responses: ['[arxiv_search(query="LLM agents survey", max_results=2), calculator(expr="21*2+5")]', "never asked"] });
+    const model = createScriptedModel({
+      responses: ['[arxiv_search(query="LLM agents survey", max_results=2), calculator(expr="21*2+5")]', "never asked"],
+    });
     const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["step s1", "step s2", "issue repaired no-reply", "step reply", "done"]);
     expect(doneOf(events)).toMatchObject({ clean: true, usage: { modelCalls: 1 } });
@@ -192,16 +234,27 @@ describe("LLMPlanner: streaming", () => {
 
   it("still re-asks when a call is wrong as well as the reply missing, and is unclean without a repair", async () => {
     const answer = '[arxiv_search(query="agents"), calculator(expression="1+1")]';
-    const repaired = await collectEvents(new LLMPlanner({ model: createScriptedModel({ responses: [answer, answer] }) }).stream({ query, tools: exampleTools }));
+    const repaired = await collectEvents(
+      new LLMPlanner({ model: createScriptedModel({ responses: [answer, answer] }) }).stream({
+        query,
+        tools: exampleTools,
+      }),
+    );
     expect(repaired.filter((event) => event.type === "repair")).toHaveLength(1);
-    const unrepaired = await collectEvents(new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false }).stream({ query, tools: exampleTools }));
+    const unrepaired = await collectEvents(
+      new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false }).stream({
+        query,
+        tools: exampleTools,
+      }),
+    );
     expect(doneOf(unrepaired).clean).toBe(false);
   });
 });
 
 describe("LLMPlanner: repair", () => {
   it("re-asks once with the answer and the issues, keeping the accepted steps", async () => {
-    const broken = '```json\n[{"type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}},{"type":"tool","name":"calculate","arguments":{"expr":"21*2+5"}},{"type":"reply","text":"{{s2.value}}"}]\n```';
+    const broken =
+      '```json\n[{"type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}},{"type":"tool","name":"calculate","arguments":{"expr":"21*2+5"}},{"type":"reply","text":"{{s2.value}}"}]\n```';
     const fixed = JSON.stringify([
       { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } },
       { id: "s2", type: "tool", name: "calculator", arguments: { expr: "21*2+5" } },
@@ -227,8 +280,12 @@ describe("LLMPlanner: repair", () => {
     ]);
     const prompt = model.requests[1]?.prompt ?? "";
     expect(prompt).toContain(`<PREVIOUS_ANSWER>\n${broken}\n</PREVIOUS_ANSWER>`);
-    expect(prompt).toContain('- [unknown-tool] Step "s2" uses unknown tool "calculate"; did you mean "calculator"? (/steps/1/name)');
-    expect(prompt).toContain('<ACCEPTED_STEPS>\n[\n{"id":"s1","type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}}\n]\n</ACCEPTED_STEPS>');
+    expect(prompt).toContain(
+      '- [unknown-tool] Step "s2" uses unknown tool "calculate"; did you mean "calculator"? (/steps/1/name)',
+    );
+    expect(prompt).toContain(
+      '<ACCEPTED_STEPS>\n[\n{"id":"s1","type":"tool","name":"arxiv_search","arguments":{"query":"LLM agents survey","max_results":2}}\n]\n</ACCEPTED_STEPS>',
+    );
     expect(model.requests[1]?.system).toBe(model.requests[0]?.system);
     const done = doneOf(events);
     expect(done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
@@ -240,7 +297,9 @@ describe("LLMPlanner: repair", () => {
     const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
     expect(traceOf(events)).toEqual(["repair 1", "step s1", "step s2", "step s3", "done"]);
     const repair = events[0];
-    expect(repair?.type === "repair" && repair.issues).toEqual([{ code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" }]);
+    expect(repair?.type === "repair" && repair.issues).toEqual([
+      { code: "invalid-step", index: -1, path: "", message: "The answer holds no JSON array of steps" },
+    ]);
     expect(model.requests[1]?.prompt).not.toContain("<ACCEPTED_STEPS>");
     expect(doneOf(events).clean).toBe(true);
   });
@@ -254,7 +313,14 @@ describe("LLMPlanner: repair", () => {
     const second = JSON.stringify([{ id: "s2", type: "tool", name: "calculator", arguments: { expr: "42" } }]);
     const model = createScriptedModel({ responses: [first, second] });
     const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: mcpTools }));
-    expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-argument", "repair 1", "step s2", "step s3", "done"]);
+    expect(traceOf(events)).toEqual([
+      "step s1",
+      "issue dropped invalid-argument",
+      "repair 1",
+      "step s2",
+      "step s3",
+      "done",
+    ]);
     const done = doneOf(events);
     expect(done.steps.map((step) => step.id)).toEqual(["s1", "s2", "s3"]);
     // The repair fixed the only wrong step; a missing reply alone does not make it unclean.
@@ -278,24 +344,51 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       { type: "tool", name: "calculator", arguments: {} },
       { type: "reply", text: "{{s2.value}}" },
     ]);
-    const tools = { calculator: { description: "Do arithmetic", input_schema: { type: "object", properties: { expr: { type: "string", description: "the expression" } }, required: ["expr"] } }, arxiv_search: exampleTools.arxiv_search };
+    const tools = {
+      calculator: {
+        description: "Do arithmetic",
+        input_schema: {
+          type: "object",
+          properties: { expr: { type: "string", description: "the expression" } },
+          required: ["expr"],
+        },
+      },
+      arxiv_search: exampleTools.arxiv_search,
+    };
     const model = createScriptedModel({ responses: [answer] });
-    const events = await collectEvents(new LLMPlanner({ model, clarify: true }).stream({ query: "search and calculate", tools }));
-    expect(traceOf(events)).toEqual(["step s1", "issue repaired missing-argument", "issue dropped invalid-step", "step s2", "done"]);
+    const events = await collectEvents(
+      new LLMPlanner({ model, clarify: true }).stream({ query: "search and calculate", tools }),
+    );
+    expect(traceOf(events)).toEqual([
+      "step s1",
+      "issue repaired missing-argument",
+      "issue dropped invalid-step",
+      "step s2",
+      "done",
+    ]);
     const done = doneOf(events);
-    expect(done.steps.at(-1)).toEqual({ id: "s2", type: "reply", text: 'To use "calculator" (Do arithmetic) I need "expr" (the expression). Could you provide it?' });
+    expect(done.steps.at(-1)).toEqual({
+      id: "s2",
+      type: "reply",
+      text: 'To use "calculator" (Do arithmetic) I need "expr" (the expression). Could you provide it?',
+    });
     // The question replaced the rest of the plan: steps were lost, so the plan is not clean and runs no side effect.
     expect(done.clean).toBe(false);
     expect(model.calls).toBe(1);
   });
 
   it("writes the clarification with a custom function", async () => {
-    const answer = JSON.stringify([{ type: "tool", name: "calculator", arguments: {} }, { type: "reply", text: "?" }]);
+    const answer = JSON.stringify([
+      { type: "tool", name: "calculator", arguments: {} },
+      { type: "reply", text: "?" },
+    ]);
     const planner = new LLMPlanner({
       model: createScriptedModel({ responses: [answer] }),
       clarify: (step, missing) => `Which ${missing.join(" and ")} for ${step.name}?`,
     });
-    expect(await planner.plan({ query: "calculate", tools: exampleTools })).toEqual([{ id: "s1", type: "reply", text: "Which expr for calculator?" }]);
+    expect(await planner.plan({ query: "calculate", tools: exampleTools })).toEqual([
+      { id: "s1", type: "reply", text: "Which expr for calculator?" },
+    ]);
   });
 
   it("reports a finish other than stop as unclean", async () => {
@@ -313,11 +406,24 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
 
   it("drops a step cut off mid-JSON and re-asks for the rest", async () => {
     const cut = exampleAnswer.slice(0, exampleAnswer.indexOf('"21*2') + 5);
-    const model = createScriptedModel({ responses: [{ text: cut, finishReason: "length" }, JSON.stringify(examplePlan.slice(1))] });
+    const model = createScriptedModel({
+      responses: [{ text: cut, finishReason: "length" }, JSON.stringify(examplePlan.slice(1))],
+    });
     const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
-    expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-step", "repair 1", "step s3", "step s4", "done"]);
+    expect(traceOf(events)).toEqual([
+      "step s1",
+      "issue dropped invalid-step",
+      "repair 1",
+      "step s3",
+      "step s4",
+      "done",
+    ]);
     const done = doneOf(events);
-    expect(done.steps.map((step) => step.type === "tool" && step.arguments)).toEqual([{ query: "LLM agents survey", max_results: 2 }, { expr: "21*2+5" }, false]);
+    expect(done.steps.map((step) => step.type === "tool" && step.arguments)).toEqual([
+      { query: "LLM agents survey", max_results: 2 },
+      { expr: "21*2+5" },
+      false,
+    ]);
     expect(done).toMatchObject({ clean: true, finishReason: "stop" });
   });
 
@@ -346,7 +452,11 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
     };
     const events: string[] = [];
     const error = await caught(async () => {
-      for await (const event of new LLMPlanner({ model }).stream({ query, tools: exampleTools, signal: controller.signal })) {
+      for await (const event of new LLMPlanner({ model }).stream({
+        query,
+        tools: exampleTools,
+        signal: controller.signal,
+      })) {
         events.push(event.type);
         controller.abort();
       }
@@ -358,13 +468,19 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
 
   it("aborts the model's signal when the consumer stops early", async () => {
     const model = createScriptedModel({ responses: [exampleAnswer] });
-    for await (const event of new LLMPlanner({ model }).stream({ query, tools: exampleTools })) if (event.type === "step") break;
+    for await (const event of new LLMPlanner({ model }).stream({ query, tools: exampleTools }))
+      if (event.type === "step") break;
     expect(model.requests[0]?.signal?.aborted).toBe(true);
   });
 
   it("rejects invalid options", () => {
     const model = createScriptedModel({ responses: [] });
-    const invalid: Partial<LLMPlannerOptions>[] = [{ maxSteps: 0 }, { topK: 1.5 }, { mode: "tree" as "direct" }, { select: "bm25" as unknown as LLMPlannerOptions["select"] & object }];
+    const invalid: Partial<LLMPlannerOptions>[] = [
+      { maxSteps: 0 },
+      { topK: 1.5 },
+      { mode: "tree" as "direct" },
+      { select: "bm25" as unknown as LLMPlannerOptions["select"] & object },
+    ];
     const codes = invalid.map((options) => {
       try {
         new LLMPlanner({ model, ...options });
@@ -374,7 +490,9 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       }
     });
     expect(codes).toEqual(["invalid-options", "invalid-options", "invalid-options", "invalid-options"]);
-    expect(() => new LLMPlanner({} as { model: PlanModel })).toThrow("Option model must be a PlanModel with a stream() method, got undefined");
+    expect(() => new LLMPlanner({} as { model: PlanModel })).toThrow(
+      "Option model must be a PlanModel with a stream() method, got undefined",
+    );
   });
 });
 
@@ -382,7 +500,10 @@ describe("LLMPlanner: sketch mode", () => {
   it("reasons in a first call, then streams the plan built from that reasoning", async () => {
     const reasoning = "1. Goal: surveys and a number.\n2. Steps: search arXiv, then calculate 21*2+5, then reply.";
     const log: string[] = [];
-    const chunks = [exampleAnswer.slice(0, exampleAnswer.indexOf("},{") + 1), exampleAnswer.slice(exampleAnswer.indexOf("},{") + 1)];
+    const chunks = [
+      exampleAnswer.slice(0, exampleAnswer.indexOf("},{") + 1),
+      exampleAnswer.slice(exampleAnswer.indexOf("},{") + 1),
+    ];
     const planModel = createLoggingModel(chunks, log);
     let calls = 0;
     const model: PlanModel & { requests: PlanModelRequest[] } = {
@@ -450,9 +571,21 @@ describe("LLMPlanner: which tools the prompt shows", () => {
 
   it("refuses a selection that is not tools of the catalog, naming the index and the name", async () => {
     const model = createScriptedModel({ responses: [answer, answer] });
-    const invented = new LLMPlanner({ model, select: () => [{ name: "tool_0", description: "", inputSchema: {} }, { name: "made_up", description: "", inputSchema: {} }] });
-    expect(await caught(() => invented.plan({ query: "q", tools: catalog }))).toMatchObject({ code: "invalid-options", message: 'The select function returned, at index 1, tool "made_up", which is not in the catalog' });
+    const invented = new LLMPlanner({
+      model,
+      select: () => [
+        { name: "tool_0", description: "", inputSchema: {} },
+        { name: "made_up", description: "", inputSchema: {} },
+      ],
+    });
+    expect(await caught(() => invented.plan({ query: "q", tools: catalog }))).toMatchObject({
+      code: "invalid-options",
+      message: 'The select function returned, at index 1, tool "made_up", which is not in the catalog',
+    });
     const notArray = new LLMPlanner({ model, select: (() => "tool_0") as unknown as () => [] });
-    expect(await caught(() => notArray.plan({ query: "q", tools: catalog }))).toMatchObject({ code: "invalid-options", message: "The select function returned string, not an array of tools" });
+    expect(await caught(() => notArray.plan({ query: "q", tools: catalog }))).toMatchObject({
+      code: "invalid-options",
+      message: "The select function returned string, not an array of tools",
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedModel } from "../../src/test.ts";
 import { LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 
 const reply = JSON.stringify([{ type: "reply", text: "done" }]);
@@ -9,7 +9,12 @@ describe("LLMPlanner: the purpose of each model call", () => {
   it("marks a plan call plan, and its repair re-ask repair", async () => {
     const model = createScriptedModel({
       responses: {
-        plan: [JSON.stringify([{ type: "tool", name: "no_such_tool", arguments: {} }, { type: "reply", text: "x" }])],
+        plan: [
+          JSON.stringify([
+            { type: "tool", name: "no_such_tool", arguments: {} },
+            { type: "reply", text: "x" },
+          ]),
+        ],
         repair: [reply],
       },
     });
@@ -24,10 +29,26 @@ describe("LLMPlanner: the purpose of each model call", () => {
   });
 
   it("marks a re-plan call replan and goal understanding understand", async () => {
-    const search: PlanStep = { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "agents", max_results: 1 } };
-    const model = createScriptedModel({ responses: { replan: [JSON.stringify([{ id: "s3", type: "reply", text: "patched" }])], understand: ['{"objective":"q"}'] } });
+    const search: PlanStep = {
+      id: "s1",
+      type: "tool",
+      name: "arxiv_search",
+      arguments: { query: "agents", max_results: 1 },
+    };
+    const model = createScriptedModel({
+      responses: {
+        replan: [JSON.stringify([{ id: "s3", type: "reply", text: "patched" }])],
+        understand: ['{"objective":"q"}'],
+      },
+    });
     const planner = new LLMPlanner({ model });
-    await planner.replan({ query: "q", tools: mcpTools, completed: [], failed: [{ step: search, error: "boom" }], remaining: [{ id: "s2", type: "reply", text: "x" }] });
+    await planner.replan({
+      query: "q",
+      tools: mcpTools,
+      completed: [],
+      failed: [{ step: search, error: "boom" }],
+      remaining: [{ id: "s2", type: "reply", text: "x" }],
+    });
     await planner.understand({ query: "q" });
     expect(model.requests.map((request) => request.purpose)).toEqual(["replan", "understand"]);
   });

@@ -41,13 +41,19 @@ describe("LLMPlanner model-call timeouts", () => {
       },
     };
     const planner = new LLMPlanner({ model: chatty, modelTimeouts: { idleMs: 1_000, totalMs: 80 } });
-    expect((await rejectionOf(planner.plan({ query: "q", tools: mcpTools }))).message).toContain("took longer than 80 ms");
+    expect((await rejectionOf(planner.plan({ query: "q", tools: mcpTools }))).message).toContain(
+      "took longer than 80 ms",
+    );
     expect((await rejectionOf(planner.understand({ query: "q" }))).code).toBe("timeout");
   });
 
   it("refuses limits that are not positive numbers, naming the field and value", () => {
     const model = createStallingModel(0);
-    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 0, totalMs: 10 } })).toThrow("modelTimeouts.idleMs must be a number > 0, got 0");
-    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 10, totalMs: "5" as never } })).toThrow('modelTimeouts.totalMs must be a number > 0, got "5"');
+    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 0, totalMs: 10 } })).toThrow(
+      "modelTimeouts.idleMs must be a number > 0, got 0",
+    );
+    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 10, totalMs: "5" as never } })).toThrow(
+      'modelTimeouts.totalMs must be a number > 0, got "5"',
+    );
   });
 });

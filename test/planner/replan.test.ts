@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
 import { buildReplanPrompt } from "../../src/planner/build-replan-prompt.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf, traceOf } from "./planner-test-kit.ts";
 
-const search: PlanStep = { id: "s1", type: "tool", name: "arxiv_search", arguments: { query: "LLM agents survey", max_results: 2 } };
-const fetchStep: PlanStep = { id: "s2", type: "tool", name: "fetch_json", arguments: { url: "https://example.org/{{s1.papers.0.title}}" } };
+const search: PlanStep = {
+  id: "s1",
+  type: "tool",
+  name: "arxiv_search",
+  arguments: { query: "LLM agents survey", max_results: 2 },
+};
+const fetchStep: PlanStep = {
+  id: "s2",
+  type: "tool",
+  name: "fetch_json",
+  arguments: { url: "https://example.org/{{s1.papers.0.title}}" },
+};
 const reply: PlanStep = { id: "s3", type: "reply", text: "{{s2}}" };
 const request: ReplanRequest = {
   query: "Find a survey on LLM agents and fetch its details",
@@ -39,8 +49,16 @@ describe("LLMPlanner.replan", () => {
       { id: "s2", type: "tool", name: "fetch_json", arguments: { url: "https://mirror.example.org/agents" } },
       { id: "s6", type: "reply", text: "{{s9.total}} paper found" },
     ]);
-    const events = await collectEvents(new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false }).streamReplan(request));
-    expect(traceOf(events)).toEqual(["step s9", "issue dropped duplicate-id", "issue dropped duplicate-id", "step s6", "done"]);
+    const events = await collectEvents(
+      new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false }).streamReplan(request),
+    );
+    expect(traceOf(events)).toEqual([
+      "step s9",
+      "issue dropped duplicate-id",
+      "issue dropped duplicate-id",
+      "step s6",
+      "done",
+    ]);
     const done = doneOf(events);
     expect(done.steps.map((step) => step.id)).toEqual(["s9", "s6"]);
     expect(done.clean).toBe(false);
@@ -59,13 +77,19 @@ describe("LLMPlanner.replan", () => {
   });
 
   it("cuts long results in the prompt", () => {
-    const { prompt } = buildReplanPrompt({ ...request, tools: [], completed: [{ step: search, result: "x".repeat(5000) }] });
+    const { prompt } = buildReplanPrompt({
+      ...request,
+      tools: [],
+      completed: [{ step: search, result: "x".repeat(5000) }],
+    });
     expect(prompt).toContain("… (cut)");
     expect(prompt.length).toBeLessThan(4000);
   });
 
   it("gives default ids past the original plan to steps without one", async () => {
-    const model = createScriptedModel({ responses: ['[{"type":"llm","prompt":"Summarize {{s1}}"},{"type":"reply","text":"{{s4}}"}]'] });
+    const model = createScriptedModel({
+      responses: ['[{"type":"llm","prompt":"Summarize {{s1}}"},{"type":"reply","text":"{{s4}}"}]'],
+    });
     const patch = await new LLMPlanner({ model }).replan(request);
     expect(patch.map((step) => step.id)).toEqual(["s4", "s5"]);
   });

@@ -12,7 +12,13 @@ describe("LLMPlanner in tools mode", () => {
   it("offers the shown tools natively and makes each call a step the moment its input closes", async () => {
     const log: string[] = [];
     const model = createTurnModel(
-      [[...streamedCall("c1", "arxiv_search", '{"query":"agents"}'), ...streamedCall("c2", "calculator", '{"expr":"21*2+5"}'), finish("tool-calls")]],
+      [
+        [
+          ...streamedCall("c1", "arxiv_search", '{"query":"agents"}'),
+          ...streamedCall("c2", "calculator", '{"expr":"21*2+5"}'),
+          finish("tool-calls"),
+        ],
+      ],
       log,
     );
     const planner = new LLMPlanner({ model, mode: "tools" });
@@ -48,7 +54,9 @@ describe("LLMPlanner in tools mode", () => {
         finish("tool-calls"),
       ],
     ]);
-    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
+    );
     expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "s2", "reply"]);
     const issue = events.find((event) => event.type === "issue" && event.action === "dropped");
     expect(issue).toMatchObject({ issue: { code: "unknown-reference", stepId: "s3" } });
@@ -78,7 +86,9 @@ describe("LLMPlanner in tools mode", () => {
         },
       }),
     );
-    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue] : []));
+    const dropped = events.flatMap((event) =>
+      event.type === "issue" && event.action === "dropped" ? [event.issue] : [],
+    );
     expect(dropped.map((issue) => [issue.code, issue.stepId])).toEqual([
       ["invalid-argument", "s1"],
       ["unknown-tool", "s2"],
@@ -88,28 +98,44 @@ describe("LLMPlanner in tools mode", () => {
     expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false });
     expect(asked).toEqual([[]]);
     const results = model.requests[1]?.messages?.[1];
-    expect(results?.role === "tool" && results.results.map((result) => [result.callId, result.isError, String(result.output).slice(0, 9)])).toEqual([
+    expect(
+      results?.role === "tool" &&
+        results.results.map((result) => [result.callId, result.isError, String(result.output).slice(0, 9)]),
+    ).toEqual([
       ["c1", true, "Not run: "],
       ["c2", true, "Not run: "],
       ["c3", true, "Not run: "],
     ]);
     expect(results?.role === "tool" && String(results.results[1]?.output)).toContain("launch_rocket");
-    expect(doneOf(events)).toMatchObject({ clean: false, steps: [{ id: "s4", type: "reply", text: "I could not run those calls." }] });
+    expect(doneOf(events)).toMatchObject({
+      clean: false,
+      steps: [{ id: "s4", type: "reply", text: "I could not run those calls." }],
+    });
   });
 
   it("drops a call cut off by the end of the turn and marks the turn unclean", async () => {
     const cut = streamedCall("c2", "calculator", '{"expr":"1+1"}').slice(0, 2);
     const model = createTurnModel([[...streamedCall("c1", "arxiv_search", '{"query":"a"}'), ...cut, finish("length")]]);
-    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
+    );
     expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "reply"]);
-    expect(events.find((event) => event.type === "issue")).toMatchObject({ action: "dropped", issue: { code: "invalid-step", stepId: "s2" } });
+    expect(events.find((event) => event.type === "issue")).toMatchObject({
+      action: "dropped",
+      issue: { code: "invalid-step", stepId: "s2" },
+    });
     expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false, finishReason: "length" });
     expect(doneOf(events)).toMatchObject({ clean: false, finishReason: "length" });
   });
 
   it("sends each turn's outcomes back to the model and takes its text as the reply", async () => {
     const model = createTurnModel([
-      [{ type: "text", text: "Looking it up." }, ...streamedCall("call_a", "calculator", '{"expr":"2+2"}'), ...streamedCall("call_b", "arxiv_search", '{"query":"x"}'), finish("tool-calls")],
+      [
+        { type: "text", text: "Looking it up." },
+        ...streamedCall("call_a", "calculator", '{"expr":"2+2"}'),
+        ...streamedCall("call_b", "arxiv_search", '{"query":"x"}'),
+        finish("tool-calls"),
+      ],
       [...streamedCall("call_c", "calculator", '{"expr":"{{s1.value}}*10"}'), finish("tool-calls")],
       [{ type: "text", text: "It is " }, { type: "text", text: "40." }, finish("stop")],
     ]);
@@ -130,7 +156,9 @@ describe("LLMPlanner in tools mode", () => {
       }),
     );
     expect(asked).toEqual([["s1", "s2"], ["s3"]]);
-    expect(events.filter((event) => event.type === "turn-end").map((event) => event.type === "turn-end" && event.clean)).toEqual([true, true]);
+    expect(
+      events.filter((event) => event.type === "turn-end").map((event) => event.type === "turn-end" && event.clean),
+    ).toEqual([true, true]);
     expect(model.requests[1]?.messages).toEqual([
       {
         role: "assistant",
@@ -156,17 +184,35 @@ describe("LLMPlanner in tools mode", () => {
   });
 
   it("stops after maxTurns turns and after maxSteps steps", async () => {
-    const calling = (n: number): Turn => [...streamedCall(`c${n}`, "calculator", `{"expr":"${n}"}`), finish("tool-calls")];
+    const calling = (n: number): Turn => [
+      ...streamedCall(`c${n}`, "calculator", `{"expr":"${n}"}`),
+      finish("tool-calls"),
+    ];
     const model = createTurnModel([calling(1), calling(2), calling(3), calling(4)]);
     const planner = new LLMPlanner({ model, mode: "tools", maxTurns: 2 });
-    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> =>
+      ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
     const events = await collectEvents(planner.stream({ query: "q", tools: mcpTools, awaitOutcomes }));
     expect(model.requests).toHaveLength(2);
     expect(doneOf(events).steps.map((step) => step.type)).toEqual(["tool", "tool", "reply"]);
 
-    const small = createTurnModel([[...streamedCall("a", "calculator", '{"expr":"1"}'), ...streamedCall("b", "calculator", '{"expr":"2"}'), finish("tool-calls")]]);
-    const limited = await collectEvents(new LLMPlanner({ model: small, mode: "tools", maxSteps: 2 }).stream({ query: "q", tools: mcpTools, awaitOutcomes }));
-    expect(limited.find((event) => event.type === "issue")).toMatchObject({ issue: { code: "too-many-steps", stepId: "s2" } });
+    const small = createTurnModel([
+      [
+        ...streamedCall("a", "calculator", '{"expr":"1"}'),
+        ...streamedCall("b", "calculator", '{"expr":"2"}'),
+        finish("tool-calls"),
+      ],
+    ]);
+    const limited = await collectEvents(
+      new LLMPlanner({ model: small, mode: "tools", maxSteps: 2 }).stream({
+        query: "q",
+        tools: mcpTools,
+        awaitOutcomes,
+      }),
+    );
+    expect(limited.find((event) => event.type === "issue")).toMatchObject({
+      issue: { code: "too-many-steps", stepId: "s2" },
+    });
     expect(small.requests).toHaveLength(1);
   });
 
@@ -179,7 +225,9 @@ describe("LLMPlanner in tools mode", () => {
         finish("tool-calls"),
       ],
     ]);
-    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }));
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
+    );
     expect(stepsOf(events).slice(0, 2)).toEqual([
       { id: "s1", type: "tool", name: "calculator", arguments: { expr: "1+1" } },
       { id: "s2", type: "tool", name: "arxiv_search", arguments: { query: "q", max_results: 2 } },
@@ -210,7 +258,8 @@ describe("LLMPlanner in tools mode", () => {
     const events: PlannerEvent[] = [];
     for await (const event of new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools })) {
       events.push(event);
-      if (event.type === "step") log.push(`step ${event.step.id} ${JSON.stringify(event.step.type === "tool" ? event.step.arguments : null)}`);
+      if (event.type === "step")
+        log.push(`step ${event.step.id} ${JSON.stringify(event.step.type === "tool" ? event.step.arguments : null)}`);
     }
     const c2Closed = log.lastIndexOf("model tool-input-delta c2");
     const c1Closed = log.lastIndexOf("model tool-input-delta c1");
@@ -254,8 +303,13 @@ describe("LLMPlanner in tools mode", () => {
       { id: "s3", type: "tool", name: "arxiv_search", arguments: { query: "agents" } },
     ]);
     const issue = events.find((event) => event.type === "issue");
-    expect(issue).toMatchObject({ action: "dropped", issue: { code: "invalid-argument", stepId: "s1", path: "/steps/0/arguments" } });
-    expect(issue?.type === "issue" && issue.issue.message).toContain('{"expr":"1+1"}, which differ from its final arguments {"expr":"2+2"}');
+    expect(issue).toMatchObject({
+      action: "dropped",
+      issue: { code: "invalid-argument", stepId: "s1", path: "/steps/0/arguments" },
+    });
+    expect(issue?.type === "issue" && issue.issue.message).toContain(
+      '{"expr":"1+1"}, which differ from its final arguments {"expr":"2+2"}',
+    );
     // A superseded step makes the turn unclean: a side-effecting tool would run in neither version.
     expect(events.find((event) => event.type === "turn-end")).toMatchObject({ clean: false });
     // The model's calls are answered by the steps of their final inputs; the early step's result is not used.
@@ -287,11 +341,16 @@ describe("LLMPlanner in tools mode", () => {
       ],
       [{ type: "text", text: "Sorry." }, finish("stop")],
     ]);
-    const outcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => ids.map((id) => ({ id, status: "skipped", reason: "It has side effects" }));
-    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes: outcomes }));
+    const outcomes = async (ids: readonly string[]): Promise<StepOutcome[]> =>
+      ids.map((id) => ({ id, status: "skipped", reason: "It has side effects" }));
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes: outcomes }),
+    );
     const told = model.requests[1]?.messages?.[1];
     expect(told?.role === "tool" && told.results[0]).toMatchObject({ callId: "c1", isError: true });
-    expect(told?.role === "tool" && String(told.results[0]?.output)).toMatch(/^Not run: It has side effects; Call "s1" to "calculator" was planned from its streamed arguments/);
+    expect(told?.role === "tool" && String(told.results[0]?.output)).toMatch(
+      /^Not run: It has side effects; Call "s1" to "calculator" was planned from its streamed arguments/,
+    );
     expect(doneOf(events).clean).toBe(false);
   });
 
@@ -311,26 +370,50 @@ describe("LLMPlanner in tools mode", () => {
       asked.push([...ids]);
       return ids.map((id) => ({ id, status: "succeeded", result: { value: 4 } }));
     };
-    const events = await collectEvents(new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes }));
-    const dropped = events.flatMap((event) => (event.type === "issue" && event.action === "dropped" ? [event.issue.stepId] : []));
+    const events = await collectEvents(
+      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes }),
+    );
+    const dropped = events.flatMap((event) =>
+      event.type === "issue" && event.action === "dropped" ? [event.issue.stepId] : [],
+    );
     expect(dropped).toEqual(["s1", "s2"]);
     expect(asked).toEqual([["s3"]]);
     const told = model.requests[1]?.messages?.[1];
     expect(told?.role === "tool" && told.results[1]).toMatchObject({ callId: "c2", isError: true });
-    expect(told?.role === "tool" && String(told.results[1]?.output)).toContain('references call "s1", whose arguments were superseded');
+    expect(told?.role === "tool" && String(told.results[1]?.output)).toContain(
+      'references call "s1", whose arguments were superseded',
+    );
     expect(doneOf(events).steps.map((step) => step.id)).toEqual(["s3", "s4"]);
   });
 
   it("answers in text alone with a clean reply, and with the fallback text when the model says nothing", async () => {
-    const talk = await collectEvents(new LLMPlanner({ model: createTurnModel([[{ type: "text", text: "Hello!" }, finish("stop")]]), mode: "tools" }).stream({ query: "hi", tools: mcpTools }));
+    const talk = await collectEvents(
+      new LLMPlanner({
+        model: createTurnModel([[{ type: "text", text: "Hello!" }, finish("stop")]]),
+        mode: "tools",
+      }).stream({ query: "hi", tools: mcpTools }),
+    );
     expect(doneOf(talk)).toMatchObject({ clean: true, steps: [{ id: "s1", type: "reply", text: "Hello!" }] });
-    const silent = await collectEvents(new LLMPlanner({ model: createTurnModel([[finish("stop")]]), mode: "tools", fallbackText: "(nothing)" }).stream({ query: "hi", tools: mcpTools }));
-    expect(doneOf(silent)).toMatchObject({ clean: false, fallback: true, steps: [{ type: "reply", text: "(nothing)" }] });
+    const silent = await collectEvents(
+      new LLMPlanner({ model: createTurnModel([[finish("stop")]]), mode: "tools", fallbackText: "(nothing)" }).stream({
+        query: "hi",
+        tools: mcpTools,
+      }),
+    );
+    expect(doneOf(silent)).toMatchObject({
+      clean: false,
+      fallback: true,
+      steps: [{ type: "reply", text: "(nothing)" }],
+    });
   });
 
   it("refuses an unknown mode and a bad maxTurns, naming the value", () => {
     const model = createTurnModel([]);
-    expect(() => new LLMPlanner({ model, mode: "native" as never })).toThrow(/mode must be "direct", "sketch" or "tools", got "native"/);
-    expect(() => new LLMPlanner({ model, mode: "tools", maxTurns: 0 })).toThrow(/maxTurns must be an integer >= 1, got 0/);
+    expect(() => new LLMPlanner({ model, mode: "native" as never })).toThrow(
+      /mode must be "direct", "sketch" or "tools", got "native"/,
+    );
+    expect(() => new LLMPlanner({ model, mode: "tools", maxTurns: 0 })).toThrow(
+      /maxTurns must be an integer >= 1, got 0/,
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildGoalPrompt } from "../../src/planner/build-goal-prompt.ts";
-import { createScriptedModel } from "../../src/test.ts";
 import { LLMPlanner } from "../../src/index.ts";
+import { buildGoalPrompt } from "../../src/planner/build-goal-prompt.ts";
 import { readGoal } from "../../src/planner/read-goal.ts";
 import { renderGoal } from "../../src/planner/render-goal.ts";
+import { createScriptedModel } from "../../src/test.ts";
 
 const query = "分析我们北美市场Q1-Q2主要产品的销售增长趋势,识别增长关键驱动因素和潜在风险";
 
@@ -37,23 +37,58 @@ describe("LLMPlanner.understand", () => {
   });
 
   it("falls back to the query as the objective when the answer is unreadable", async () => {
-    const goal = await new LLMPlanner({ model: createScriptedModel({ responses: ["I think you want sales numbers."] }) }).understand({ query: " Reset my password " });
-    expect(goal).toEqual({ objective: "Reset my password", requirements: [], constraints: [], metrics: [], risks: [], resources: [], sensitive: true });
+    const goal = await new LLMPlanner({
+      model: createScriptedModel({ responses: ["I think you want sales numbers."] }),
+    }).understand({ query: " Reset my password " });
+    expect(goal).toEqual({
+      objective: "Reset my password",
+      requirements: [],
+      constraints: [],
+      metrics: [],
+      risks: [],
+      resources: [],
+      sensitive: true,
+    });
   });
 
   it("renders a goal as planning context", () => {
-    const goal = readGoal({ objective: "Compare Q1 and Q2 sales", constraints: ["North America only"], time: "Q1-Q2", quality: "HIGH", metrics: "growth rate", risks: [] }, "x");
+    const goal = readGoal(
+      {
+        objective: "Compare Q1 and Q2 sales",
+        constraints: ["North America only"],
+        time: "Q1-Q2",
+        quality: "HIGH",
+        metrics: "growth rate",
+        risks: [],
+      },
+      "x",
+    );
     expect(renderGoal(goal)).toBe(
-      ["Goal: Compare Q1 and Q2 sales", "Constraints:", "- North America only", "- time: Q1-Q2", "- quality: high", "Success metrics:", "- growth rate"].join("\n"),
+      [
+        "Goal: Compare Q1 and Q2 sales",
+        "Constraints:",
+        "- North America only",
+        "- time: Q1-Q2",
+        "- quality: high",
+        "Success metrics:",
+        "- growth rate",
+      ].join("\n"),
     );
   });
 
   it("plans with the goal as context", async () => {
-    const model = createScriptedModel({ responses: ['{"objective":"Compare sales","constraints":["North America only"]}', '[{"type":"reply","text":"ok"}]'] });
+    const model = createScriptedModel({
+      responses: [
+        '{"objective":"Compare sales","constraints":["North America only"]}',
+        '[{"type":"reply","text":"ok"}]',
+      ],
+    });
     const planner = new LLMPlanner({ model });
     const goal = await planner.understand({ query: "compare sales" });
     await planner.plan({ query: "compare sales", tools: [], context: renderGoal(goal) });
-    expect(model.requests[1]?.prompt).toContain("<CONTEXT>\nGoal: Compare sales\nConstraints:\n- North America only\n</CONTEXT>");
+    expect(model.requests[1]?.prompt).toContain(
+      "<CONTEXT>\nGoal: Compare sales\nConstraints:\n- North America only\n</CONTEXT>",
+    );
   });
 
   it("asks for one JSON object with the goal's fields", () => {

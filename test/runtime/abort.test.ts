@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { collect, createEchoModel, createFakePlanner, delay, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
+import {
+  collect,
+  createEchoModel,
+  createFakePlanner,
+  delay,
+  invariantProblems,
+  llm,
+  reply,
+  tool,
+} from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
 describe("abort", () => {
@@ -28,7 +37,14 @@ describe("abort", () => {
         },
       ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "stubborn", { n: 1 }), tool("s2", "stubborn", { n: 2 }), tool("s3", "lookup", { q: "{{s1.n}}" })], hang: true });
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "stubborn", { n: 1 }),
+        tool("s2", "stubborn", { n: 2 }),
+        tool("s3", "lookup", { q: "{{s1.n}}" }),
+      ],
+      hang: true,
+    });
     const runtime = new AgentRuntime({ planner, registry, memory: false });
     const controller = new AbortController();
     const run = runtime.run("go", { signal: controller.signal });
@@ -69,8 +85,17 @@ describe("abort", () => {
       },
     };
     const { registry } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [llm("s1", "think"), tool("s2", "fail"), reply("s3", "{{s1}}")], model });
-    const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 5, backoff: { initialMs: 10_000, jitter: 0 } });
+    const planner = createFakePlanner({
+      steps: [llm("s1", "think"), tool("s2", "fail"), reply("s3", "{{s1}}")],
+      model,
+    });
+    const runtime = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 5,
+      backoff: { initialMs: 10_000, jitter: 0 },
+    });
     const controller = new AbortController();
     const run = runtime.run("go", { signal: controller.signal });
     await delay(15);
@@ -120,7 +145,9 @@ describe("abort", () => {
 
   it("the deadline stops the run with reason deadline and a template reply", async () => {
     const { registry } = createTestRegistry({ latencyMs: 500 });
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), reply("s3", "{{s1.value}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), reply("s3", "{{s1.value}}")],
+    });
     const started = performance.now();
     const run = new AgentRuntime({ planner, registry, memory: false, budget: { deadlineMs: 20 } }).run("go");
     const state = await run.done;
@@ -129,7 +156,9 @@ describe("abort", () => {
     expect(state.reason).toBe("deadline");
     expect(state.steps.map((step) => step.error?.code ?? step.skip?.code)).toEqual(["timeout", "timeout", "aborted"]);
     expect(state.reply?.source).toBe("template");
-    expect(state.reply?.text).toBe("Results:\n- s1 (lookup) failed: The run passed its deadline of 20 ms\n- s2 (lookup) failed: The run passed its deadline of 20 ms");
+    expect(state.reply?.text).toBe(
+      "Results:\n- s1 (lookup) failed: The run passed its deadline of 20 ms\n- s2 (lookup) failed: The run passed its deadline of 20 ms",
+    );
   });
 
   it("the model for llm steps can be given explicitly", async () => {
@@ -139,6 +168,9 @@ describe("abort", () => {
     const state = await new AgentRuntime({ planner, registry, memory: false, model }).run("go").done;
     expect(state.reply?.text).toBe("explicit");
     const without = await new AgentRuntime({ planner, registry, memory: false, maxReplans: 0 }).run("go").done;
-    expect(without.steps[0]?.error).toEqual({ code: "model-error", message: 'Step "s1" needs a model and the runtime has none' });
+    expect(without.steps[0]?.error).toEqual({
+      code: "model-error",
+      message: 'Step "s1" needs a model and the runtime has none',
+    });
   });
 });

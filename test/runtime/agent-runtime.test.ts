@@ -21,9 +21,18 @@ describe("AgentRuntime: a plan runs to a reply", () => {
     const run = runtime.run("weather?", { context: { user: "ann" } });
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
-    expect(calls.map((call) => call.args)).toEqual([{ q: "paris" }, { q: "paris! and more" }, { parts: ["paris!", "paris! and more!", "ann"] }]);
+    expect(calls.map((call) => call.args)).toEqual([
+      { q: "paris" },
+      { q: "paris! and more" },
+      { parts: ["paris!", "paris! and more!", "ann"] },
+    ]);
     const replyEvent = events.find((event) => event.type === "reply");
-    expect(replyEvent).toMatchObject({ type: "reply", text: "Answer: paris!+paris! and more!+ann", source: "step", stepId: "s4" });
+    expect(replyEvent).toMatchObject({
+      type: "reply",
+      text: "Answer: paris!+paris! and more!+ann",
+      source: "step",
+      stepId: "s4",
+    });
     expect(events[events.length - 1]).toMatchObject({ type: "run-end", reason: "completed", runId: "run-1" });
     expect(events.every((event) => event.runId === "run-1" && typeof event.t === "number")).toBe(true);
     expect(run.state.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
@@ -35,7 +44,12 @@ describe("AgentRuntime: a plan runs to a reply", () => {
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "Got {{s1.value}}")] });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });
-    await expect(runtime.step([{ role: "system", content: "be brief" }, { role: "user", content: "look x up" }])).resolves.toEqual({ role: "assistant", content: "Got x!" });
+    await expect(
+      runtime.step([
+        { role: "system", content: "be brief" },
+        { role: "user", content: "look x up" },
+      ]),
+    ).resolves.toEqual({ role: "assistant", content: "Got x!" });
     expect(planner.log.requests[0]?.query).toBe("look x up");
     expect(planner.log.requests[0]?.tools).toBe(registry);
   });
@@ -44,11 +58,14 @@ describe("AgentRuntime: a plan runs to a reply", () => {
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [reply("s1", "ok")] });
     const runtime = new AgentRuntime({ planner, registry, ...quiet, profile: { name: "Ada", role: "researcher" } });
-    await runtime.step([
-      { role: "user", content: "hello" },
-      { role: "assistant", content: "hi" },
-      { role: "user", content: "what now" },
-    ], { context: { city: "Rome" } });
+    await runtime.step(
+      [
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "hi" },
+        { role: "user", content: "what now" },
+      ],
+      { context: { city: "Rome" } },
+    );
     const request = planner.log.requests[0];
     expect(request?.query).toBe("what now");
     expect(request?.profile).toEqual({ name: "Ada", role: "researcher" });
@@ -59,7 +76,10 @@ describe("AgentRuntime: a plan runs to a reply", () => {
   it("calls the model for llm steps with the resolved prompt", async () => {
     const { registry } = createTestRegistry();
     const model = createEchoModel((request) => `summary of <${request.prompt}>`);
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "cats" }), llm("s2", "Summarize {{s1}}"), reply("s3", "{{s2}}")], model });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "cats" }), llm("s2", "Summarize {{s1}}"), reply("s3", "{{s2}}")],
+      model,
+    });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });
     const run = runtime.run("cats");
     const state = await run.done;
@@ -92,7 +112,10 @@ describe("AgentRuntime: a plan runs to a reply", () => {
 
   it("ends as failed when the planner throws, keeping what ran", async () => {
     const { registry } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "bob" })], fail: new Error("model went away") });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "bob" })],
+      fail: new Error("model went away"),
+    });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });
     const run = runtime.run("go");
     const events = await collect(run);
@@ -137,19 +160,36 @@ describe("AgentRuntime options", () => {
       [{ planner, registry, retries: 1.5 }, "Option retries must be an integer of at least 0, got 1.5"],
       [{ planner, registry, timeoutMs: Number.NaN }, "Option timeoutMs must be a number of at least 1, got NaN"],
       [{ planner, registry, eager: "sometimes" }, 'Option eager must be "safe", "all" or "none", got "sometimes"'],
-      [{ planner, registry, budget: { toolCalls: -1 } }, "Option budget.toolCalls must be an integer of at least 0, got -1"],
-      [{ planner, registry, modelTimeouts: { idleMs: "5s" } }, 'Option modelTimeouts.idleMs must be a number of at least 1, got "5s"'],
-      [{ planner, registry, policy: { send: { retries: -2 } } }, "Option policy.send.retries must be an integer of at least 0, got -2"],
-      [{ planner, registry, policy: { send: { approval: "always" } } }, 'Option policy.send.approval must be "plan", "step" or a function, got "always"'],
+      [
+        { planner, registry, budget: { toolCalls: -1 } },
+        "Option budget.toolCalls must be an integer of at least 0, got -1",
+      ],
+      [
+        { planner, registry, modelTimeouts: { idleMs: "5s" } },
+        'Option modelTimeouts.idleMs must be a number of at least 1, got "5s"',
+      ],
+      [
+        { planner, registry, policy: { send: { retries: -2 } } },
+        "Option policy.send.retries must be an integer of at least 0, got -2",
+      ],
+      [
+        { planner, registry, policy: { send: { approval: "always" } } },
+        'Option policy.send.approval must be "plan", "step" or a function, got "always"',
+      ],
       [{ planner, registry, policy: [] }, "Option policy must be an object of tool policies by tool name, got []"],
       [{ planner, registry, replyStreaming: "late" }, 'Option replyStreaming must be "safe" or "early", got "late"'],
       [{ planner: {}, registry }, "Option planner.stream must be an object with a stream() method, got undefined"],
       [{ planner, registry: {} }, "Option registry.call must be a ToolRegistry, got undefined"],
     ];
     for (const [options, message] of cases) {
-      expect(() => new AgentRuntime(options as unknown as ConstructorParameters<typeof AgentRuntime>[0])).toThrow(message);
+      expect(() => new AgentRuntime(options as unknown as ConstructorParameters<typeof AgentRuntime>[0])).toThrow(
+        message,
+      );
     }
     // Infinity is a number of at least 1; options the schema does not name pass.
-    expect(() => new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY, ...({ extra: 1 } as object) })).not.toThrow();
+    expect(
+      () =>
+        new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY, ...({ extra: 1 } as object) }),
+    ).not.toThrow();
   });
 });

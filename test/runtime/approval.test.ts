@@ -5,20 +5,26 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
-import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
-import type { Planner } from "../../src/planner/planner.ts";
-import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../../src/runtime/agent-runtime.ts";
-import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
 import { replay } from "../../src/events/replay.ts";
 import type { ApprovalRequestEvent, RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
+import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
+import type { Planner } from "../../src/planner/planner.ts";
+import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
+import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../../src/runtime/agent-runtime.ts";
+import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import type { ToolPolicy } from "../../src/runtime/tool-policy.ts";
 import { createFakePlanner, deferred, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
-const quiet = { memory: false, reflector: noOpReflector, integrate: "template", backoff: { initialMs: 1, jitter: 0 }, sleep: async () => undefined } as const;
+const quiet = {
+  memory: false,
+  reflector: noOpReflector,
+  integrate: "template",
+  backoff: { initialMs: 1, jitter: 0 },
+  sleep: async () => undefined,
+} as const;
 
 /** Reads a run's events until it waits only for decisions (or ended). */
 async function untilWaiting(run: RunHandle): Promise<void> {
@@ -89,9 +95,17 @@ describe("approval: the request", () => {
     expect(request).toMatchObject({ requestId: "a1", source: "plan", attempt: 1 });
     expect(request.steps.map((step) => step.stepId)).toEqual(["s2", "s4"]);
     expect(request.steps[0]).toMatchObject({ tool: "send", description: "Mail Ann the forecast", mode: "plan" });
-    expect(request.steps[1]).toMatchObject({ tool: "remove", description: "Delete a record", arguments: { id: "r1" }, waiting: [], mode: "step" });
+    expect(request.steps[1]).toMatchObject({
+      tool: "remove",
+      description: "Delete a record",
+      arguments: { id: "r1" },
+      waiting: [],
+      mode: "step",
+    });
     // The request comes after plan-end; the read-only lookup and the idempotent put need none and ran.
-    expect(positionOf(run.events, (event) => event.type === "plan-end")).toBeLessThan(positionOf(run.events, (event) => event.type === "approval-request"));
+    expect(positionOf(run.events, (event) => event.type === "plan-end")).toBeLessThan(
+      positionOf(run.events, (event) => event.type === "approval-request"),
+    );
     expect(calls.map((call) => call.name).sort()).toEqual(["lookup", "put"]);
     expect(run.state.awaitingApproval).toEqual(["s2", "s4"]);
     run.approve([
@@ -109,13 +123,26 @@ describe("approval: the request", () => {
   it("shows the arguments as far as they are known and which still wait on references", async () => {
     const gate = deferred();
     const { registry } = createTestRegistry({
-      extra: [{ name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => (await gate.promise, { v: 2 }) }],
+      extra: [
+        {
+          name: "slow",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: async () => (await gate.promise, { v: 2 }),
+        },
+      ],
     });
     const planner = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "slow"), tool("s3", "send", { to: "{{s1.value}}", text: "n={{s2.v}}", copy: "{{context.me}}" })],
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "slow"),
+        tool("s3", "send", { to: "{{s1.value}}", text: "n={{s2.v}}", copy: "{{context.me}}" }),
+      ],
       stepDelayMs: 5,
     });
-    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" } } }).run("go", { context: { me: "me@x" } });
+    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" } } }).run("go", {
+      context: { me: "me@x" },
+    });
     await untilEvent(run, "approval-request");
     const [request] = requestsOf(run.events);
     expect(request!.steps[0]!.arguments).toEqual({ to: "a!", text: "n={{s2.v}}", copy: "me@x" });
@@ -126,15 +153,28 @@ describe("approval: the request", () => {
   it("asks once per source: a re-plan patch gets its own request listing only its steps", async () => {
     const { registry, calls } = createTestRegistry();
     const planner: Planner = {
-      ...createFakePlanner({ steps: [tool("s1", "send", { to: "ann" }), tool("s2", "fail", { after: "{{s1.sent}}" }), reply("s3", "{{s2}}")] }),
-      replan: async (request: ReplanRequest) => (request.failed.length > 0 ? [tool("p1", "lookup", { q: "b" }), tool("p2", "send", { to: "bob" }), reply("p3", "{{p1.value}}")] : []),
+      ...createFakePlanner({
+        steps: [tool("s1", "send", { to: "ann" }), tool("s2", "fail", { after: "{{s1.sent}}" }), reply("s3", "{{s2}}")],
+      }),
+      replan: async (request: ReplanRequest) =>
+        request.failed.length > 0
+          ? [tool("p1", "lookup", { q: "b" }), tool("p2", "send", { to: "bob" }), reply("p3", "{{p1.value}}")]
+          : [],
     };
-    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, policy: { send: { approval: "plan" } } }).run("go");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      retries: 0,
+      policy: { send: { approval: "plan" } },
+    }).run("go");
     await untilWaiting(run);
     run.approve({ stepId: "s1", approved: true });
     await untilWaiting(run);
     const requests = requestsOf(run.events);
-    expect(requests.map((request) => [request.source, request.attempt, request.steps.map((step) => step.stepId)])).toEqual([
+    expect(
+      requests.map((request) => [request.source, request.attempt, request.steps.map((step) => step.stepId)]),
+    ).toEqual([
       ["plan", 1, ["s1"]],
       ["replan", 1, ["p2"]],
     ]);
@@ -162,10 +202,14 @@ describe("approval: the request", () => {
     };
     const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" } } }).run("go");
     await untilWaiting(run);
-    expect(requestsOf(run.events).map((request) => [request.attempt, request.steps.map((step) => step.stepId)])).toEqual([[1, ["c1"]]]);
+    expect(
+      requestsOf(run.events).map((request) => [request.attempt, request.steps.map((step) => step.stepId)]),
+    ).toEqual([[1, ["c1"]]]);
     run.approve({ stepId: "c1", approved: true });
     await untilWaiting(run);
-    expect(requestsOf(run.events).map((request) => [request.attempt, request.steps.map((step) => step.stepId)])).toEqual([
+    expect(
+      requestsOf(run.events).map((request) => [request.attempt, request.steps.map((step) => step.stepId)]),
+    ).toEqual([
       [1, ["c1"]],
       [2, ["c3"]],
     ]);
@@ -176,7 +220,11 @@ describe("approval: the request", () => {
   });
 
   it("holds a read-only tool the application marked, whatever its MCP annotations say, and with eager: all", async () => {
-    const { runtime, calls } = setup([tool("s1", "lookup", { q: "secret" }), reply("s2", "{{s1.value}}")], { lookup: { approval: "plan" } }, { eager: "all" });
+    const { runtime, calls } = setup(
+      [tool("s1", "lookup", { q: "secret" }), reply("s2", "{{s1.value}}")],
+      { lookup: { approval: "plan" } },
+      { eager: "all" },
+    );
     const run = runtime.run("go");
     await untilWaiting(run);
     expect(calls).toEqual([]);
@@ -186,7 +234,11 @@ describe("approval: the request", () => {
   });
 
   it("a plan cannot lift it: a step's own approval field is not read", async () => {
-    const lifted = { ...tool("s1", "send", { to: "x" }), approval: "none", policy: { approval: "none" } } as unknown as PlanStep;
+    const lifted = {
+      ...tool("s1", "send", { to: "x" }),
+      approval: "none",
+      policy: { approval: "none" },
+    } as unknown as PlanStep;
     const { runtime, calls } = setup([lifted, reply("s2", "ok")], { send: { approval: "plan" } });
     const run = runtime.run("go");
     await untilWaiting(run);
@@ -197,8 +249,19 @@ describe("approval: the request", () => {
 
   it("an unclean plan skips its side effects as before and lists only its read-only steps that need approval", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "send", { to: "x" }), tool("s2", "lookup", { q: "a" }), tool("s3", "lookup", { q: "b" })], clean: false });
-    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" }, lookup: { approval: ({ arguments: args }) => (args["q"] === "a" ? "plan" : "none") } } }).run("go");
+    const planner = createFakePlanner({
+      steps: [tool("s1", "send", { to: "x" }), tool("s2", "lookup", { q: "a" }), tool("s3", "lookup", { q: "b" })],
+      clean: false,
+    });
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      policy: {
+        send: { approval: "plan" },
+        lookup: { approval: ({ arguments: args }) => (args["q"] === "a" ? "plan" : "none") },
+      },
+    }).run("go");
     await untilWaiting(run);
     expect(requestsOf(run.events).map((request) => request.steps.map((step) => step.stepId))).toEqual([["s2"]]);
     expect(run.state.steps[0]).toMatchObject({ status: "skipped", skip: { code: "unsafe-plan" } });
@@ -219,7 +282,14 @@ describe("approval: the request", () => {
 
   it("rejects an approval policy that is not plan, step or a function", () => {
     const { registry } = createTestRegistry();
-    const error = thrown(() => new AgentRuntime({ planner: createFakePlanner({ steps: [] }), registry, policy: { send: { approval: "always" as never } } }));
+    const error = thrown(
+      () =>
+        new AgentRuntime({
+          planner: createFakePlanner({ steps: [] }),
+          registry,
+          policy: { send: { approval: "always" as never } },
+        }),
+    );
     expect(error.code).toBe("invalid-options");
     expect(error.message).toContain("policy.send.approval");
     expect(error.message).toContain('"always"');
@@ -229,7 +299,12 @@ describe("approval: the request", () => {
 describe("approval: decisions", () => {
   it("deny skips the step and its dependents with the reason; other steps go on", async () => {
     const { runtime, calls } = setup(
-      [tool("s1", "send", { to: "ann" }), tool("s2", "put", { key: "{{s1.sent}}" }), tool("s3", "lookup", { q: "z" }), reply("s4", "{{s3.value}}")],
+      [
+        tool("s1", "send", { to: "ann" }),
+        tool("s2", "put", { key: "{{s1.sent}}" }),
+        tool("s3", "lookup", { q: "z" }),
+        reply("s4", "{{s3.value}}"),
+      ],
       { send: { approval: "plan" } },
     );
     const run = runtime.run("go");
@@ -240,7 +315,12 @@ describe("approval: decisions", () => {
     const skipped = run.events.filter((event) => event.type === "step-skipped");
     expect(skipped[0]).toMatchObject({ stepId: "s1", code: "denied", reason: "not today" });
     expect(skipped[1]).toMatchObject({ stepId: "s2", code: "dependency-failed" });
-    expect(run.events.find((event) => event.type === "approval-decision")).toMatchObject({ stepId: "s1", approved: false, reason: "not today", by: "caller" });
+    expect(run.events.find((event) => event.type === "approval-decision")).toMatchObject({
+      stepId: "s1",
+      approved: false,
+      reason: "not today",
+      by: "caller",
+    });
     expect(state.steps[0]?.approval).toMatchObject({ status: "denied", reason: "not today", by: "caller" });
     expect(state.reply?.text).toBe("z!");
     expect(invariantProblems(run.events)).toEqual([]);
@@ -261,17 +341,22 @@ describe("approval: decisions", () => {
     run.approve({ stepId: "s1", approved: false, reason: "save a draft instead", replan: true });
     const state = await run.done;
     expect(replans).toHaveLength(1);
-    expect(replans[0]!.failed.map((failed) => [failed.step.id, failed.error])).toEqual([["s1", 'Step "s1" was denied: save a draft instead']]);
+    expect(replans[0]!.failed.map((failed) => [failed.step.id, failed.error])).toEqual([
+      ["s1", 'Step "s1" was denied: save a draft instead'],
+    ]);
     expect(calls.map((call) => call.name)).toEqual(["put"]);
     expect(state.reply?.text).toBe("saved draft");
     expect(state.reason).toBe("completed");
   });
 
   it("edited arguments are validated again: an invalid edit is refused with the path and value and changes nothing", async () => {
-    const { runtime, calls } = setup([tool("s1", "send", { to: "ann", text: "hi" }), tool("s2", "remove", { id: "r1" }), reply("s3", "ok")], {
-      send: { approval: "plan" },
-      remove: { approval: "plan" },
-    });
+    const { runtime, calls } = setup(
+      [tool("s1", "send", { to: "ann", text: "hi" }), tool("s2", "remove", { id: "r1" }), reply("s3", "ok")],
+      {
+        send: { approval: "plan" },
+        remove: { approval: "plan" },
+      },
+    );
     const run = runtime.run("go");
     await untilWaiting(run);
     const invalid = thrown(() =>
@@ -298,18 +383,35 @@ describe("approval: decisions", () => {
     ]);
     const state = await run.done;
     expect(calls.find((call) => call.name === "send")?.args).toEqual({ to: "bob", text: "edited" });
-    expect(run.events.find((event) => event.type === "approval-decision" && event.stepId === "s1")).toMatchObject({ arguments: { to: "bob", text: "edited" } });
+    expect(run.events.find((event) => event.type === "approval-decision" && event.stepId === "s1")).toMatchObject({
+      arguments: { to: "bob", text: "edited" },
+    });
     expect(state.steps[0]?.approval).toMatchObject({ status: "approved", arguments: { to: "bob", text: "edited" } });
   });
 
   it("refuses decisions for unknown, not-gated and already-decided steps, naming the step", async () => {
-    const { runtime } = setup([tool("s1", "send", { to: "ann" }), tool("s2", "lookup", { q: "a" }), reply("s3", "ok")], { send: { approval: "plan" } });
+    const { runtime } = setup(
+      [tool("s1", "send", { to: "ann" }), tool("s2", "lookup", { q: "a" }), reply("s3", "ok")],
+      { send: { approval: "plan" } },
+    );
     const run = runtime.run("go");
     await untilWaiting(run);
-    expect(thrown(() => run.approve({ stepId: "s9", approved: true }))).toMatchObject({ code: "invalid-approval", message: 'No step "s9" in this run' });
-    expect(thrown(() => run.approve({ stepId: "s2", approved: true })).message).toBe('Step "s2" does not need approval');
+    expect(thrown(() => run.approve({ stepId: "s9", approved: true }))).toMatchObject({
+      code: "invalid-approval",
+      message: 'No step "s9" in this run',
+    });
+    expect(thrown(() => run.approve({ stepId: "s2", approved: true })).message).toBe(
+      'Step "s2" does not need approval',
+    );
     expect(thrown(() => run.approve({ stepId: "s1", approved: "yes" } as never)).message).toContain('"yes"');
-    expect(thrown(() => run.approve([{ stepId: "s1", approved: true }, { stepId: "s1", approved: false }])).message).toContain("twice");
+    expect(
+      thrown(() =>
+        run.approve([
+          { stepId: "s1", approved: true },
+          { stepId: "s1", approved: false },
+        ]),
+      ).message,
+    ).toContain("twice");
     run.approve({ stepId: "s1", approved: true });
     expect(thrown(() => run.approve({ stepId: "s1", approved: false })).message).toBe('Step "s1" was already approved');
     await run.done;
@@ -329,7 +431,10 @@ describe("approval: decisions", () => {
     await untilEvent(run, "step-planned");
     expect(run.waitingForApproval).toBe(false);
     const early = thrown(() => run.approve({ stepId: "s1", approved: true }));
-    expect(early).toMatchObject({ code: "invalid-approval", message: 'Step "s1" has not been asked for approval yet: the source that wrote it is still streaming' });
+    expect(early).toMatchObject({
+      code: "invalid-approval",
+      message: 'Step "s1" has not been asked for approval yet: the source that wrote it is still streaming',
+    });
     // The refusal changed nothing: no decision was recorded and the step is still unasked.
     expect(run.events.filter((event) => event.type === "approval-decision")).toEqual([]);
     gate.resolve();
@@ -341,7 +446,9 @@ describe("approval: decisions", () => {
   });
 
   it("a step tool whose arguments were all known when shown is not asked again", async () => {
-    const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "ok")], { send: { approval: "step" } });
+    const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "ok")], {
+      send: { approval: "step" },
+    });
     const run = runtime.run("go");
     await untilWaiting(run);
     run.approve({ stepId: "s1", approved: true });
@@ -353,18 +460,33 @@ describe("approval: decisions", () => {
   it("re-asks a step tool whose references resolve after the request, with the resolved arguments", async () => {
     const gate = deferred();
     const { registry, calls } = createTestRegistry({
-      extra: [{ name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => (await gate.promise, { to: "zoe" }) }],
+      extra: [
+        {
+          name: "slow",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: async () => (await gate.promise, { to: "zoe" }),
+        },
+      ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "slow"), tool("s2", "send", { to: "{{s1.to}}" }), reply("s3", "ok")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "slow"), tool("s2", "send", { to: "{{s1.to}}" }), reply("s3", "ok")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "step" } } }).run("go");
     await untilEvent(run, "approval-request");
-    expect(requestsOf(run.events)[0]!.steps[0]).toMatchObject({ arguments: { to: "{{s1.to}}" }, waiting: [{ pointer: "/to", reference: "{{s1.to}}" }] });
+    expect(requestsOf(run.events)[0]!.steps[0]).toMatchObject({
+      arguments: { to: "{{s1.to}}" },
+      waiting: [{ pointer: "/to", reference: "{{s1.to}}" }],
+    });
     run.approve({ stepId: "s2", approved: true });
     gate.resolve();
     await untilWaiting(run);
     const requests = requestsOf(run.events);
     expect(requests).toHaveLength(2);
-    expect(requests[1]).toMatchObject({ source: "step", steps: [{ stepId: "s2", arguments: { to: "zoe" }, waiting: [] }] });
+    expect(requests[1]).toMatchObject({
+      source: "step",
+      steps: [{ stepId: "s2", arguments: { to: "zoe" }, waiting: [] }],
+    });
     expect(calls.some((call) => call.name === "send")).toBe(false);
     expect(run.state.awaitingApproval).toEqual(["s2"]);
     run.approve({ stepId: "s2", approved: true });
@@ -376,9 +498,18 @@ describe("approval: decisions", () => {
   it("a plan tool is approved once, whatever its references bring", async () => {
     const gate = deferred();
     const { registry, calls } = createTestRegistry({
-      extra: [{ name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => (await gate.promise, { to: "zoe" }) }],
+      extra: [
+        {
+          name: "slow",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: async () => (await gate.promise, { to: "zoe" }),
+        },
+      ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "slow"), tool("s2", "send", { to: "{{s1.to}}" }), reply("s3", "ok")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "slow"), tool("s2", "send", { to: "{{s1.to}}" }), reply("s3", "ok")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" } } }).run("go");
     await untilEvent(run, "approval-request");
     run.approve({ stepId: "s2", approved: true });
@@ -393,12 +524,34 @@ describe("approval: decisions", () => {
     const paid: unknown[] = [];
     const { registry } = createTestRegistry({
       extra: [
-        { name: "quote", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ total: 500 }) },
-        { name: "pay", inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] }, execute: (args) => (paid.push(args["amount"]), { ok: true }) },
+        {
+          name: "quote",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: () => ({ total: 500 }),
+        },
+        {
+          name: "pay",
+          inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+          execute: (args) => (paid.push(args["amount"]), { ok: true }),
+        },
       ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "quote"), tool("s2", "pay", { amount: "{{s1.total}}" }), tool("s3", "pay", { amount: 5 }), reply("s4", "ok")] });
-    const approval = ({ arguments: args, resolved }: { arguments: Readonly<Record<string, unknown>>; resolved: boolean }) => {
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "quote"),
+        tool("s2", "pay", { amount: "{{s1.total}}" }),
+        tool("s3", "pay", { amount: 5 }),
+        reply("s4", "ok"),
+      ],
+    });
+    const approval = ({
+      arguments: args,
+      resolved,
+    }: {
+      arguments: Readonly<Record<string, unknown>>;
+      resolved: boolean;
+    }) => {
       seen.push([args["amount"], resolved]);
       return Number(args["amount"]) > 100 ? ("step" as const) : ("none" as const);
     };
@@ -418,11 +571,26 @@ describe("approval: decisions", () => {
   it("a reflector cannot change the arguments of a step that needs approval", async () => {
     let attempts = 0;
     const { registry } = createTestRegistry({
-      extra: [{ name: "pay", inputSchema: { type: "object" }, execute: () => (attempts++, Promise.reject(new Error("declined"))) }],
+      extra: [
+        {
+          name: "pay",
+          inputSchema: { type: "object" },
+          execute: () => (attempts++, Promise.reject(new Error("declined"))),
+        },
+      ],
     });
     const planner = createFakePlanner({ steps: [tool("s1", "pay", { amount: 5 }), reply("s2", "ok")] });
-    const reflector = { reflect: async () => ({ action: "retry" as const, reason: "more", arguments: { amount: 5000 } }) };
-    const run = new AgentRuntime({ planner, registry, ...quiet, reflector, maxReplans: 0, policy: { pay: { approval: "plan" } } }).run("go");
+    const reflector = {
+      reflect: async () => ({ action: "retry" as const, reason: "more", arguments: { amount: 5000 } }),
+    };
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      reflector,
+      maxReplans: 0,
+      policy: { pay: { approval: "plan" } },
+    }).run("go");
     await untilWaiting(run);
     run.approve({ stepId: "s1", approved: true });
     await run.done;
@@ -432,11 +600,20 @@ describe("approval: decisions", () => {
 
 describe("approval: waiting", () => {
   it("times out: undecided steps are denied by timeout", async () => {
-    const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "{{s1.sent}}")], { send: { approval: "plan" } }, { approvalTimeoutMs: 20 });
+    const { runtime, calls } = setup(
+      [tool("s1", "send", { to: "ann" }), reply("s2", "{{s1.sent}}")],
+      { send: { approval: "plan" } },
+      { approvalTimeoutMs: 20 },
+    );
     const run = runtime.run("go");
     const state = await run.done;
     expect(requestsOf(run.events)[0]).toMatchObject({ timeoutMs: 20 });
-    expect(run.events.find((event) => event.type === "approval-decision")).toMatchObject({ stepId: "s1", approved: false, by: "timeout", reason: "No decision within 20 ms" });
+    expect(run.events.find((event) => event.type === "approval-decision")).toMatchObject({
+      stepId: "s1",
+      approved: false,
+      by: "timeout",
+      reason: "No decision within 20 ms",
+    });
     expect(state.steps[0]).toMatchObject({ status: "skipped", skip: { code: "denied" } });
     expect(state.awaitingApproval).toEqual([]);
     expect(calls).toEqual([]);
@@ -444,7 +621,11 @@ describe("approval: waiting", () => {
   });
 
   it("abort ends the wait: the step is skipped as aborted and the run ends", async () => {
-    const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "ok")], { send: { approval: "plan" } }, { approvalTimeoutMs: 60_000 });
+    const { runtime, calls } = setup(
+      [tool("s1", "send", { to: "ann" }), reply("s2", "ok")],
+      { send: { approval: "plan" } },
+      { approvalTimeoutMs: 60_000 },
+    );
     const controller = new AbortController();
     const run = runtime.run("go", { signal: controller.signal });
     await untilWaiting(run);
@@ -461,9 +642,18 @@ describe("approval: waiting", () => {
   it("waitingForApproval stays false while a read-only step still runs", async () => {
     const gate = deferred();
     const { registry } = createTestRegistry({
-      extra: [{ name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => (await gate.promise, 1) }],
+      extra: [
+        {
+          name: "slow",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: async () => (await gate.promise, 1),
+        },
+      ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "slow"), tool("s2", "send", { to: "a" }), reply("s3", "ok")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "slow"), tool("s2", "send", { to: "a" }), reply("s3", "ok")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" } } }).run("go");
     await untilEvent(run, "approval-request");
     expect(run.waitingForApproval).toBe(false);
@@ -474,7 +664,10 @@ describe("approval: waiting", () => {
   });
 
   it("replay of a log cut while waiting gives the waiting state, through JSONL too", async () => {
-    const { runtime } = setup([tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "{{s1.value}}" }), reply("s3", "ok")], { send: { approval: "plan" } });
+    const { runtime } = setup(
+      [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "{{s1.value}}" }), reply("s3", "ok")],
+      { send: { approval: "plan" } },
+    );
     const run = runtime.run("go");
     await untilWaiting(run);
     const log = [...run.events];
@@ -482,7 +675,10 @@ describe("approval: waiting", () => {
     expect(rebuilt).toEqual(JSON.parse(JSON.stringify(run.state)));
     expect(rebuilt.status).toBe("running");
     expect(rebuilt.awaitingApproval).toEqual(["s2"]);
-    expect(rebuilt.steps[1]).toMatchObject({ status: "planned", approval: { status: "requested", requestId: "a1", arguments: { to: "a!" } } });
+    expect(rebuilt.steps[1]).toMatchObject({
+      status: "planned",
+      approval: { status: "requested", requestId: "a1", arguments: { to: "a!" } },
+    });
     run.approve({ stepId: "s2", approved: true });
     const state = await run.done;
     expect(replay(run.events)).toEqual(state);
@@ -495,13 +691,27 @@ describe("approval: property", () => {
     const names = ["lookup", "send", "put", "remove"] as const;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ name: fc.constantFrom(...names), dep: fc.option(fc.nat(), { nil: undefined }) }), { minLength: 1, maxLength: 7 }),
-        fc.record({ send: fc.constantFrom("plan", "step", undefined), remove: fc.constantFrom("plan", "step", undefined), lookup: fc.constantFrom("plan", undefined) }),
+        fc.array(fc.record({ name: fc.constantFrom(...names), dep: fc.option(fc.nat(), { nil: undefined }) }), {
+          minLength: 1,
+          maxLength: 7,
+        }),
+        fc.record({
+          send: fc.constantFrom("plan", "step", undefined),
+          remove: fc.constantFrom("plan", "step", undefined),
+          lookup: fc.constantFrom("plan", undefined),
+        }),
         fc.array(fc.constantFrom("approve", "deny", "edit", "wait"), { minLength: 20, maxLength: 20 }),
         async (shape, modes, answers) => {
           const steps: PlanStep[] = shape.map(({ name, dep }, index) => {
             const ref = dep !== undefined && index > 0 ? `{{s${(dep % index) + 1}}}` : "v";
-            const args = name === "lookup" ? { q: ref } : name === "send" ? { to: "x", text: ref } : name === "put" ? { key: "k", value: ref } : { id: ref };
+            const args =
+              name === "lookup"
+                ? { q: ref }
+                : name === "send"
+                  ? { to: "x", text: ref }
+                  : name === "put"
+                    ? { key: "k", value: ref }
+                    : { id: ref };
             return tool(`s${index + 1}`, name, args);
           });
           steps.push(reply(`s${steps.length + 1}`, "end"));
@@ -523,7 +733,9 @@ describe("approval: property", () => {
               waiting.map((stepId) => {
                 if (answer === "deny") return { stepId, approved: false as const, reason: "no" };
                 const step = steps.find((candidate) => candidate.id === stepId);
-                return answer === "edit" && step?.type === "tool" && step.name === "send" ? { stepId, approved: true as const, arguments: { to: "edited" } } : { stepId, approved: true as const };
+                return answer === "edit" && step?.type === "tool" && step.name === "send"
+                  ? { stepId, approved: true as const, arguments: { to: "edited" } }
+                  : { stepId, approved: true as const };
               }),
             );
           }
@@ -534,7 +746,8 @@ describe("approval: property", () => {
           const latest = new Map<string, string>();
           const approved = new Map<string, string>();
           for (const event of events) {
-            if (event.type === "approval-request") for (const item of event.steps) latest.set(item.stepId, event.requestId);
+            if (event.type === "approval-request")
+              for (const item of event.steps) latest.set(item.stepId, event.requestId);
             if (event.type === "approval-decision" && event.approved) approved.set(event.stepId, event.requestId);
             if (event.type === "step-start") {
               const step = steps.find((candidate) => candidate.id === event.stepId);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { canonicalJson } from "../../src/shared/canonical-json.ts";
 import { computeBackoff } from "../../src/runtime/compute-backoff.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { createMemoryStore } from "../../src/runtime/create-memory-store.ts";
 import type { MemoryEntry } from "../../src/runtime/memory-store.ts";
 import type { ResultCache } from "../../src/runtime/result-cache.ts";
-import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
+import { canonicalJson } from "../../src/shared/canonical-json.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createEchoModel, createFakePlanner, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
@@ -28,7 +28,11 @@ describe("result cache", () => {
       reply("s4", "{{s1.value}}"),
     ]);
     expect(invariantProblems(events)).toEqual([]);
-    expect(events.filter((event) => event.type === "step-end").map((event) => event.type === "step-end" && [event.stepId, event.cached])).toEqual([
+    expect(
+      events
+        .filter((event) => event.type === "step-end")
+        .map((event) => event.type === "step-end" && [event.stepId, event.cached]),
+    ).toEqual([
       ["s1", true],
       ["s2", false],
       ["s3", false],
@@ -38,7 +42,11 @@ describe("result cache", () => {
     expect(run.state.reply?.text).toBe("a!");
     // The writes cleared the shared cache: what was read before them may be stale.
     expect(cache.size).toBe(0);
-    await runWith([tool("s1", "put", { value: { a: 2, b: 1 }, key: "k" }), tool("s2", "lookup", { q: "a" }, { dependsOn: ["s1"] }), reply("s3", "{{s2.value}}")]);
+    await runWith([
+      tool("s1", "put", { value: { a: 2, b: 1 }, key: "k" }),
+      tool("s2", "lookup", { q: "a" }, { dependsOn: ["s1"] }),
+      reply("s3", "{{s2.value}}"),
+    ]);
     expect(calls.map((call) => call.name)).toEqual(["lookup", "put", "send", "put", "lookup"]);
     expect(cache.size).toBe(1);
   });
@@ -78,7 +86,8 @@ describe("result cache", () => {
       },
     ]);
     const cache = createMemoryCache();
-    const runtime = (steps: PlanStep[]) => new AgentRuntime({ planner: createFakePlanner({ steps }), registry, memory: false, cache, maxReplans: 0 });
+    const runtime = (steps: PlanStep[]) =>
+      new AgentRuntime({ planner: createFakePlanner({ steps }), registry, memory: false, cache, maxReplans: 0 });
     const readPlan = [tool("s1", "read_value"), reply("s2", "{{s1}}")];
     const writer = runtime([tool("s1", "write_value", { value: "new" }), reply("s2", "{{s1}}")]).run("write");
     await started;
@@ -129,12 +138,18 @@ describe("result cache", () => {
   });
 
   it("canonical JSON sorts keys at every depth", () => {
-    expect(canonicalJson({ b: [1, { d: 1, c: undefined, a: "x" }], a: null })).toBe('{"a":null,"b":[1,{"a":"x","d":1}]}');
+    expect(canonicalJson({ b: [1, { d: 1, c: undefined, a: "x" }], a: null })).toBe(
+      '{"a":null,"b":[1,{"a":"x","d":1}]}',
+    );
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
   });
 
   it("computes exponential backoff with a cap and jitter", () => {
-    expect([1, 2, 3, 4, 5].map((retry) => computeBackoff(retry, { initialMs: 100, factor: 2, maxMs: 1000, jitter: 0 }, () => 0.9))).toEqual([100, 200, 400, 800, 1000]);
+    expect(
+      [1, 2, 3, 4, 5].map((retry) =>
+        computeBackoff(retry, { initialMs: 100, factor: 2, maxMs: 1000, jitter: 0 }, () => 0.9),
+      ),
+    ).toEqual([100, 200, 400, 800, 1000]);
     expect(computeBackoff(2, { initialMs: 100, jitter: 1 }, () => 0.25)).toBe(150);
   });
 });
@@ -142,7 +157,14 @@ describe("result cache", () => {
 describe("budgets", () => {
   it("a tool call budget skips what it cannot pay for", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), tool("s3", "lookup", { q: "c" }), reply("s4", "{{s1.value}}")] });
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "lookup", { q: "b" }),
+        tool("s3", "lookup", { q: "c" }),
+        reply("s4", "{{s1.value}}"),
+      ],
+    });
     const run = new AgentRuntime({ planner, registry, memory: false, budget: { toolCalls: 2 } }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
@@ -156,7 +178,13 @@ describe("budgets", () => {
     const model = createEchoModel(() => "text");
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [llm("s1", "a"), llm("s2", "b")], model, modelCalls: 1 });
-    const run = new AgentRuntime({ planner, registry, memory: false, budget: { modelCalls: 2 }, maxConcurrency: 1 }).run("go");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      budget: { modelCalls: 2 },
+      maxConcurrency: 1,
+    }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     // The planner's call is counted when its stream ends; llm steps already running are not stopped.
@@ -171,7 +199,9 @@ describe("budgets", () => {
 
   it("a step budget limits how many steps start", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), reply("s3", "ok")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), reply("s3", "ok")],
+    });
     const run = new AgentRuntime({ planner, registry, memory: false, budget: { steps: 1 } }).run("go");
     await run.done;
     expect(calls).toHaveLength(1);
@@ -183,7 +213,9 @@ describe("memory", () => {
   it("writes reflections, then results, after the run (the runtime loop order) and reads them into the next plan", async () => {
     const memory = createMemoryStore();
     const { registry } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "fail"), tool("s2", "lookup", { q: "paris" }), reply("s3", "{{s2.value}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "fail"), tool("s2", "lookup", { q: "paris" }), reply("s3", "{{s2.value}}")],
+    });
     const runtime = new AgentRuntime({
       planner,
       registry,
@@ -196,7 +228,11 @@ describe("memory", () => {
     await runtime.step("weather in paris");
     const entries = memory.entries();
     expect(entries.map((entry) => entry.kind)).toEqual(["reflection", "result"]);
-    expect(entries[0]).toMatchObject({ runId: "r1", query: "weather in paris", content: { stepId: "s1", action: "new_plan", reason: "the service is down" } });
+    expect(entries[0]).toMatchObject({
+      runId: "r1",
+      query: "weather in paris",
+      content: { stepId: "s1", action: "new_plan", reason: "the service is down" },
+    });
     expect(entries[1]?.content).toEqual({
       reason: "failed",
       reply: "paris!",
@@ -239,7 +275,10 @@ describe("memory", () => {
     await memory.write(entry("stock prices"));
     await memory.write(entry("Paris weather tomorrow"));
     await memory.write(entry("北京天气"));
-    expect((await memory.read("Paris weather")).map((item) => item.query)).toEqual(["Paris weather tomorrow", "weather in Paris"]);
+    expect((await memory.read("Paris weather")).map((item) => item.query)).toEqual([
+      "Paris weather tomorrow",
+      "weather in Paris",
+    ]);
     expect((await memory.read("天气怎么样")).map((item) => item.query)).toEqual(["北京天气"]);
     expect(await memory.read("cooking")).toEqual([]);
   });
@@ -251,7 +290,10 @@ describe("memory", () => {
     await memory.write(entry("Where is order 51007?"));
     await memory.write(entry("订单51007的状态"));
     expect((await memory.read("48213")).map((item) => item.query)).toEqual(["Where is order 48213?"]);
-    expect((await memory.read("51007")).map((item) => item.query)).toEqual(["订单51007的状态", "Where is order 51007?"]);
+    expect((await memory.read("51007")).map((item) => item.query)).toEqual([
+      "订单51007的状态",
+      "Where is order 51007?",
+    ]);
     expect(await memory.read("99999")).toEqual([]);
   });
 });

@@ -5,18 +5,30 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
-import { AgentRuntime, type RunHandle } from "../../src/runtime/agent-runtime.ts";
 import type { ApprovalDecision } from "../../src/events/approval-decision.ts";
+import { replay } from "../../src/events/replay.ts";
+import { AgentRuntime, type RunHandle } from "../../src/runtime/agent-runtime.ts";
 import { checkApprovalDecisions } from "../../src/runtime/check-approval-decisions.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import { replay } from "../../src/events/replay.ts";
 import { createFakePlanner, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
-const quiet = { memory: false, reflector: noOpReflector, integrate: "template", backoff: { initialMs: 1, jitter: 0 }, sleep: async () => undefined } as const;
+const quiet = {
+  memory: false,
+  reflector: noOpReflector,
+  integrate: "template",
+  backoff: { initialMs: 1, jitter: 0 },
+  sleep: async () => undefined,
+} as const;
 
 /** A run that waits for `send` (s2, after the lookup s1) and `remove` (s3); s4 needs no approval; s5 replies. */
-async function waitingRun(approvalTimeoutMs?: number): Promise<{ run: RunHandle; registry: ReturnType<typeof createTestRegistry>["registry"]; calls: ReturnType<typeof createTestRegistry>["calls"] }> {
+async function waitingRun(
+  approvalTimeoutMs?: number,
+): Promise<{
+  run: RunHandle;
+  registry: ReturnType<typeof createTestRegistry>["registry"];
+  calls: ReturnType<typeof createTestRegistry>["calls"];
+}> {
   const { registry, calls } = createTestRegistry();
   const planner = createFakePlanner({
     steps: [
@@ -27,7 +39,13 @@ async function waitingRun(approvalTimeoutMs?: number): Promise<{ run: RunHandle;
       reply("s5", "done {{s2.sent}} {{s3.removed}}"),
     ],
   });
-  const runtime = new AgentRuntime({ planner, registry, ...quiet, policy: { send: { approval: "plan" }, remove: { approval: "plan" } }, ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }) });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    ...quiet,
+    policy: { send: { approval: "plan" }, remove: { approval: "plan" } },
+    ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+  });
   const run = runtime.run("mail ann and clean up");
   const iterator = run[Symbol.asyncIterator]();
   while (!run.waitingForApproval && run.state.status !== "ended") if ((await iterator.next()).done === true) break;
@@ -61,9 +79,22 @@ const edits = [
 
 const decisionArbitrary: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ stepId: fc.constantFrom("s1", "s2", "s3", "s4", "s5", "s9"), approved: fc.constant(true as const) }),
-  fc.record({ stepId: fc.constantFrom("s2", "s3", "s4"), approved: fc.constant(true as const), arguments: fc.constantFrom(...edits) }),
-  fc.record({ stepId: fc.constantFrom("s2", "s3", "s4"), approved: fc.constant(false as const), reason: fc.constantFrom("no", "later", 5, undefined), replan: fc.boolean() }),
-  fc.record({ stepId: fc.constantFrom("s2", "s3"), approved: fc.constant(false as const), arguments: fc.constantFrom(...edits) }),
+  fc.record({
+    stepId: fc.constantFrom("s2", "s3", "s4"),
+    approved: fc.constant(true as const),
+    arguments: fc.constantFrom(...edits),
+  }),
+  fc.record({
+    stepId: fc.constantFrom("s2", "s3", "s4"),
+    approved: fc.constant(false as const),
+    reason: fc.constantFrom("no", "later", 5, undefined),
+    replan: fc.boolean(),
+  }),
+  fc.record({
+    stepId: fc.constantFrom("s2", "s3"),
+    approved: fc.constant(false as const),
+    arguments: fc.constantFrom(...edits),
+  }),
   fc.record({ stepId: fc.constantFrom("s2", 2, undefined), approved: fc.constantFrom(true, "yes", 1, undefined) }),
   fc.constantFrom("approve s2", null, 7, ["s2"]),
 );
@@ -88,17 +119,20 @@ function expectedOutcome(input: unknown): string {
   const decided: string[] = [];
   for (const [index, decision] of list.entries()) {
     const where = Array.isArray(input) ? `Decision ${index}` : "The decision";
-    if (typeof decision !== "object" || decision === null || Array.isArray(decision)) return `invalid-approval: ${where} must be an object with stepId and approved, got ${shown(decision)}`;
+    if (typeof decision !== "object" || decision === null || Array.isArray(decision))
+      return `invalid-approval: ${where} must be an object with stepId and approved, got ${shown(decision)}`;
     const { stepId, approved, reason, arguments: edited } = decision as Record<string, unknown>;
     if (typeof stepId !== "string") return `invalid-approval: ${where} needs a stepId string, got ${shown(stepId)}`;
-    if (typeof approved !== "boolean") return `invalid-approval: ${where} for step "${stepId}" needs approved: true or false, got ${shown(approved)}`;
+    if (typeof approved !== "boolean")
+      return `invalid-approval: ${where} for step "${stepId}" needs approved: true or false, got ${shown(approved)}`;
     if (decided.includes(stepId)) return `invalid-approval: Step "${stepId}" is decided twice in one call`;
     decided.push(stepId);
     if (!["s1", "s2", "s3", "s4", "s5"].includes(stepId)) return `invalid-approval: No step "${stepId}" in this run`;
     const gate = waiting[stepId];
     if (gate === undefined) return `invalid-approval: Step "${stepId}" does not need approval`;
     if (!approved) {
-      if (reason !== undefined && typeof reason !== "string") return `invalid-approval: The reason for step "${stepId}" must be a string, got ${shown(reason)}`;
+      if (reason !== undefined && typeof reason !== "string")
+        return `invalid-approval: The reason for step "${stepId}" must be a string, got ${shown(reason)}`;
       continue;
     }
     if (edited === undefined) continue;
@@ -113,12 +147,15 @@ function expectedOutcome(input: unknown): string {
       }
     }
     const problems: string[] = [];
-    if (!fields.some(([key]) => key === gate.required)) problems.push(`missing required argument "${gate.required}" (/${gate.required})`);
+    if (!fields.some(([key]) => key === gate.required))
+      problems.push(`missing required argument "${gate.required}" (/${gate.required})`);
     for (const [key, value] of fields) {
       const exactReference = typeof value === "string" && /^\{\{[^}]+\}\}$/u.test(value);
-      if (gate.types[key] === "string" && typeof value !== "string" && !exactReference) problems.push(`argument "${key}" is ${shown(value)}, expected string (/${key})`);
+      if (gate.types[key] === "string" && typeof value !== "string" && !exactReference)
+        problems.push(`argument "${key}" is ${shown(value)}, expected string (/${key})`);
     }
-    if (problems.length > 0) return `invalid-argument: Edited arguments of step "${stepId}" (tool "${gate.tool}"): ${problems.join("; ")}`;
+    if (problems.length > 0)
+      return `invalid-argument: Edited arguments of step "${stepId}" (tool "${gate.tool}"): ${problems.join("; ")}`;
   }
   return "ok";
 }
@@ -126,14 +163,19 @@ function expectedOutcome(input: unknown): string {
 describe("checkApprovalDecisions", () => {
   it("refuses and accepts what the documented rules say, live and against the log, with the same message", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(decisionArbitrary, fc.array(decisionArbitrary, { minLength: 1, maxLength: 3 })), async (decisions) => {
-        const { run, registry } = await waitingRun();
-        const expected = expectedOutcome(decisions);
-        expect(outcome(() => checkApprovalDecisions(replay(run.events), decisions as ApprovalDecision[], registry))).toBe(expected);
-        expect(outcome(() => run.approve(decisions as ApprovalDecision[]))).toBe(expected);
-        run.abort();
-        await run.done;
-      }),
+      fc.asyncProperty(
+        fc.oneof(decisionArbitrary, fc.array(decisionArbitrary, { minLength: 1, maxLength: 3 })),
+        async (decisions) => {
+          const { run, registry } = await waitingRun();
+          const expected = expectedOutcome(decisions);
+          expect(
+            outcome(() => checkApprovalDecisions(replay(run.events), decisions as ApprovalDecision[], registry)),
+          ).toBe(expected);
+          expect(outcome(() => run.approve(decisions as ApprovalDecision[]))).toBe(expected);
+          run.abort();
+          await run.done;
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -141,15 +183,21 @@ describe("checkApprovalDecisions", () => {
   it("names the path of an invalid edit, refuses a step already decided or a run that ended, and fills in a denial's reason", async () => {
     const { run, registry } = await waitingRun();
     const state = replay(run.events);
-    expect(outcome(() => checkApprovalDecisions(state, { stepId: "s2", approved: true, arguments: { to: 42 } }, registry))).toBe(
-      `invalid-argument: Edited arguments of step "s2" (tool "send"): argument "to" is 42, expected string (/to)`,
-    );
-    expect(checkApprovalDecisions(state, [{ stepId: "s3", approved: false }], registry)).toEqual([{ stepId: "s3", approved: false, reason: "Denied" }]);
+    expect(
+      outcome(() => checkApprovalDecisions(state, { stepId: "s2", approved: true, arguments: { to: 42 } }, registry)),
+    ).toBe(`invalid-argument: Edited arguments of step "s2" (tool "send"): argument "to" is 42, expected string (/to)`);
+    expect(checkApprovalDecisions(state, [{ stepId: "s3", approved: false }], registry)).toEqual([
+      { stepId: "s3", approved: false, reason: "Denied" },
+    ]);
     run.approve({ stepId: "s2", approved: true });
-    expect(outcome(() => checkApprovalDecisions(replay(run.events), { stepId: "s2", approved: true }, registry))).toBe(`invalid-approval: Step "s2" was already approved`);
+    expect(outcome(() => checkApprovalDecisions(replay(run.events), { stepId: "s2", approved: true }, registry))).toBe(
+      `invalid-approval: Step "s2" was already approved`,
+    );
     run.approve({ stepId: "s3", approved: false, reason: "keep it" });
     const ended = await run.done;
-    expect(outcome(() => checkApprovalDecisions(ended, { stepId: "s3", approved: true }, registry))).toMatch(/^invalid-approval: Run ".+" already ended/);
+    expect(outcome(() => checkApprovalDecisions(ended, { stepId: "s3", approved: true }, registry))).toMatch(
+      /^invalid-approval: Run ".+" already ended/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, ToolRegistry, type ToolDefinition } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
+import { validatePlan } from "../../src/plan.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { normalizeCatalog } from "../../src/tools.ts";
-import { validatePlan } from "../../src/plan.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 
 // A catalog and a gold call sequence written the way NESTFUL writes them:
@@ -31,7 +31,11 @@ const catalog = [
 const sequence = [
   { name: "find_airport", arguments: { city: "Paris" }, label: "var1" },
   { name: "find_airport", arguments: { city: "Rome" }, label: "var2" },
-  { name: "search_flights", arguments: { origin: "$var1.code$", destination: "$var2.Entity Id$", date: "2025-05-01" }, label: "var3" },
+  {
+    name: "search_flights",
+    arguments: { origin: "$var1.code$", destination: "$var2.Entity Id$", date: "2025-05-01" },
+    label: "var3",
+  },
   { name: "var_result", arguments: { price: "$var3.price$", flight: "$var3.flight$" } },
 ];
 
@@ -40,7 +44,11 @@ describe("function-calling data sets: a NESTFUL sequence over its own catalog", 
     const tools = normalizeCatalog(catalog);
     expect(validatePlan(sequence, tools).issues).toEqual([]);
     const broken: unknown[] = structuredClone(sequence);
-    broken[2] = { name: "search_flights", arguments: { origin: "$var1.iata$", destination: "$var2.code$" }, label: "var3" };
+    broken[2] = {
+      name: "search_flights",
+      arguments: { origin: "$var1.iata$", destination: "$var2.code$" },
+      label: "var3",
+    };
     expect(validatePlan(broken, tools).issues.map((issue) => issue.message)).toEqual([
       'Step "var3" (tool "search_flights"): missing required argument "date" (/steps/2/arguments/date)',
       'Step "var3" references {{var1.iata}}, but the output of tool "find_airport" declares no "iata" (available: code, Entity Id) (/steps/2/arguments/origin)',
@@ -52,8 +60,14 @@ describe("function-calling data sets: a NESTFUL sequence over its own catalog", 
   it("runs while it streams: references resolve, the airports are looked up in parallel, var_result is the reply", async () => {
     const calls: { name: string; args: Record<string, unknown> }[] = [];
     const behaviour: Record<string, (args: Record<string, unknown>) => unknown> = {
-      find_airport: (args) => ({ code: String(args["city"]).slice(0, 3).toUpperCase(), "Entity Id": `e-${String(args["city"])}` }),
-      search_flights: (args) => ({ price: 99.5, flight: `${String(args["origin"])}→${String(args["destination"])} on ${String(args["date"])}` }),
+      find_airport: (args) => ({
+        code: String(args["city"]).slice(0, 3).toUpperCase(),
+        "Entity Id": `e-${String(args["city"])}`,
+      }),
+      search_flights: (args) => ({
+        price: 99.5,
+        flight: `${String(args["origin"])}→${String(args["destination"])} on ${String(args["date"])}`,
+      }),
     };
     const registry = new ToolRegistry().register(
       normalizeCatalog(catalog).map(
@@ -83,7 +97,9 @@ describe("function-calling data sets: a NESTFUL sequence over its own catalog", 
     const starts = events.filter((event) => event.type === "step-start").map((event) => event.stepId);
     expect(starts).toEqual(["var1", "var2", "var3", "s4"]);
     // Both lookups were running at once: the second started before the first ended.
-    const order = events.filter((event) => event.type === "step-start" || event.type === "step-end").map((event) => `${event.type}:${event.stepId}`);
+    const order = events
+      .filter((event) => event.type === "step-start" || event.type === "step-end")
+      .map((event) => `${event.type}:${event.stepId}`);
     expect(order.indexOf("step-start:var2")).toBeLessThan(order.indexOf("step-end:var1"));
   });
 });
@@ -91,8 +107,22 @@ describe("function-calling data sets: a NESTFUL sequence over its own catalog", 
 describe("function-calling data sets: a TaskBench task graph over its tool graph", () => {
   const toolGraph = {
     nodes: [
-      { id: "get_weather", desc: "Weather for a place and day", parameters: [{ name: "location", type: "string", desc: "Where" }, { name: "date", type: "string", desc: "When" }] },
-      { id: "send_message", desc: "Send a text message", parameters: [{ name: "to", type: "string" }, { name: "text", type: "string" }] },
+      {
+        id: "get_weather",
+        desc: "Weather for a place and day",
+        parameters: [
+          { name: "location", type: "string", desc: "Where" },
+          { name: "date", type: "string", desc: "When" },
+        ],
+      },
+      {
+        id: "send_message",
+        desc: "Send a text message",
+        parameters: [
+          { name: "to", type: "string" },
+          { name: "text", type: "string" },
+        ],
+      },
     ],
     links: [{ source: "get_weather", target: "send_message" }],
   };
@@ -103,7 +133,13 @@ describe("function-calling data sets: a TaskBench task graph over its tool graph
         task_steps: ["Step 1: get the weather", "Step 2: send it"],
         task_nodes: [
           { task: "get_weather", arguments: ["Paris", "2025-05-01"] },
-          { task: "send_message", arguments: [{ name: "to", value: "Ada" }, { name: "text", value: "<node-0>" }] },
+          {
+            task: "send_message",
+            arguments: [
+              { name: "to", value: "Ada" },
+              { name: "text", value: "<node-0>" },
+            ],
+          },
         ],
         task_links: [{ source: "get_weather", target: "send_message" }],
       },

@@ -8,12 +8,20 @@ import { LLMPlanner } from "../../src/planner/llm-planner.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 
-const registry = new ToolRegistry().register({ name: "add", description: "Add", inputSchema: { type: "object" }, execute: () => ({ sum: 1 }) });
+const registry = new ToolRegistry().register({
+  name: "add",
+  description: "Add",
+  inputSchema: { type: "object" },
+  execute: () => ({ sum: 1 }),
+});
 
 describe("what a failed run says", () => {
   it("a repair re-ask that fails names the issue it was asked to repair, in the run's error and its answer", async () => {
-    const model = createScriptedModel({ responses: ['[{"id":"s1","tool":"ad","args":{}},{"id":"s2","reply":"{{s1.sum}}"}]'] });
-    const state = await new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("add").done;
+    const model = createScriptedModel({
+      responses: ['[{"id":"s1","tool":"ad","args":{}},{"id":"s2","reply":"{{s1.sum}}"}]'],
+    });
+    const state = await new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("add")
+      .done;
     expect(state.reason).toBe("failed");
     expect(state.error?.code).toBe("model-error");
     expect(state.error?.message).toContain("while re-asking the model to repair its plan");
@@ -23,7 +31,8 @@ describe("what a failed run says", () => {
 
   it("a first call that fails keeps its own message", async () => {
     const model = createScriptedModel({ responses: [] });
-    const state = await new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("add").done;
+    const state = await new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("add")
+      .done;
     expect(state.error?.message).not.toContain("repair");
   });
 });

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import type { Reflection, ReflectionRequest } from "../../src/planner/reflector.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { createModelReflector } from "../../src/runtime/create-model-reflector.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import type { Reflection, ReflectionRequest } from "../../src/planner/reflector.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { collect, createEchoModel, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createFlakyTool, createTestRegistry } from "./test-tools.ts";
 
 function types(events: readonly RuntimeEvent[], stepId: string): string[] {
-  return events.filter((event) => "stepId" in event && event.stepId === stepId && event.type !== "reply").map((event) => (event.type === "step-error" ? `step-error${event.final ? "!" : ""}` : event.type));
+  return events
+    .filter((event) => "stepId" in event && event.stepId === stepId && event.type !== "reply")
+    .map((event) => (event.type === "step-error" ? `step-error${event.final ? "!" : ""}` : event.type));
 }
 
 describe("retries, timeouts and reflection", () => {
@@ -32,12 +34,26 @@ describe("retries, timeouts and reflection", () => {
     expect(invariantProblems(events)).toEqual([]);
     // base 100, 300, 500 (capped) × (1 − 0.5 × 0.5)
     expect(sleeps).toEqual([75, 225, 375]);
-    expect(events.filter((event) => event.type === "step-retry").map((event) => [event.attempt, event.delayMs, event.cause])).toEqual([
+    expect(
+      events.filter((event) => event.type === "step-retry").map((event) => [event.attempt, event.delayMs, event.cause]),
+    ).toEqual([
       [2, 75, "policy"],
       [3, 225, "policy"],
       [4, 375, "policy"],
     ]);
-    expect(types(events, "s1")).toEqual(["step-start", "step-error", "step-retry", "step-start", "step-error", "step-retry", "step-start", "step-error", "step-retry", "step-start", "step-end"]);
+    expect(types(events, "s1")).toEqual([
+      "step-start",
+      "step-error",
+      "step-retry",
+      "step-start",
+      "step-error",
+      "step-retry",
+      "step-start",
+      "step-error",
+      "step-retry",
+      "step-start",
+      "step-end",
+    ]);
     expect(run.state.steps[0]).toMatchObject({ status: "succeeded", attempts: 4 });
     expect(run.state.reason).toBe("completed");
   });
@@ -45,25 +61,39 @@ describe("retries, timeouts and reflection", () => {
   it("honours a step's own retries and gives up with a final error", async () => {
     const { registry } = createTestRegistry({ extra: [createFlakyTool(5)] });
     const planner = createFakePlanner({ steps: [tool("s1", "flaky", {}, { retries: 1 }), reply("s2", "{{s1.ok}}")] });
-    const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 4, maxReplans: 0, sleep: async () => undefined });
+    const runtime = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 4,
+      maxReplans: 0,
+      sleep: async () => undefined,
+    });
     const events = await collect(runtime.run("go"));
     expect(invariantProblems(events)).toEqual([]);
     expect(types(events, "s1")).toEqual(["step-start", "step-error", "step-retry", "step-start", "step-error!"]);
-    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({ stepId: "s2", code: "dependency-failed" });
+    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({
+      stepId: "s2",
+      code: "dependency-failed",
+    });
   });
 
   it("does not retry errors another identical attempt cannot fix", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: 5 }), tool("s2", "nope", {}), reply("s3", "x")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: 5 }), tool("s2", "nope", {}), reply("s3", "x")],
+    });
     const runtime = new AgentRuntime({ planner, registry, memory: false, maxReplans: 0, sleep: async () => undefined });
     const events = await collect(runtime.run("go"));
     expect(invariantProblems(events)).toEqual([]);
     expect(calls).toEqual([]);
     const errors = events.filter((event) => event.type === "step-error");
-    expect(errors.map((event) => event.type === "step-error" && [event.stepId, event.error.code, event.final])).toEqual([
-      ["s1", "invalid-argument", true],
-      ["s2", "unknown-tool", true],
-    ]);
+    expect(errors.map((event) => event.type === "step-error" && [event.stepId, event.error.code, event.final])).toEqual(
+      [
+        ["s1", "invalid-argument", true],
+        ["s2", "unknown-tool", true],
+      ],
+    );
   });
 
   it("times an attempt out even when the tool ignores its signal, and aborts the tool's signal", async () => {
@@ -82,7 +112,14 @@ describe("retries, timeouts and reflection", () => {
       ],
     });
     const planner = createFakePlanner({ steps: [tool("s1", "hang", {}, { timeoutMs: 15 }), reply("s2", "x")] });
-    const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 1, maxReplans: 0, backoff: { initialMs: 1 } });
+    const runtime = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 1,
+      maxReplans: 0,
+      backoff: { initialMs: 1 },
+    });
     const events = await collect(runtime.run("go"));
     expect(invariantProblems(events)).toEqual([]);
     const errors = events.filter((event) => event.type === "step-error");
@@ -110,7 +147,10 @@ describe("retries, timeouts and reflection", () => {
     const planner = createFakePlanner({ steps: [tool("s1", "typed"), reply("s2", "{{s1.n}}")] });
     const runtime = new AgentRuntime({ planner, registry, memory: false, sleep: async () => undefined });
     const events = await collect(runtime.run("go"));
-    expect(events.find((event) => event.type === "step-error")).toMatchObject({ error: { code: "invalid-output" }, final: false });
+    expect(events.find((event) => event.type === "step-error")).toMatchObject({
+      error: { code: "invalid-output" },
+      final: false,
+    });
     expect(events.find((event) => event.type === "reply")).toMatchObject({ text: "1" });
   });
 
@@ -129,7 +169,9 @@ describe("retries, timeouts and reflection", () => {
         },
       ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "strict", { mode: "fast" }), reply("s3", "{{s2.mode}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "strict", { mode: "fast" }), reply("s3", "{{s2.mode}}")],
+    });
     const runtime = new AgentRuntime({
       planner,
       registry,
@@ -145,23 +187,55 @@ describe("retries, timeouts and reflection", () => {
     const run = runtime.run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
-    expect(requests[0]).toMatchObject({ query: "go", input: { mode: "fast" }, error: { code: "tool-error", message: "mode fast is not supported" }, attempts: 1 });
+    expect(requests[0]).toMatchObject({
+      query: "go",
+      input: { mode: "fast" },
+      error: { code: "tool-error", message: "mode fast is not supported" },
+      attempts: 1,
+    });
     expect(requests[0]?.completed.map((item) => item.step.id)).toEqual(["s1"]);
     expect(requests[0]?.tool?.name).toBe("strict");
-    expect(types(events, "s2")).toEqual(["step-start", "reflection", "step-error", "step-retry", "step-start", "step-end"]);
-    expect(events.find((event) => event.type === "step-retry")).toMatchObject({ cause: "reflection", arguments: { mode: "safe" } });
+    expect(types(events, "s2")).toEqual([
+      "step-start",
+      "reflection",
+      "step-error",
+      "step-retry",
+      "step-start",
+      "step-end",
+    ]);
+    expect(events.find((event) => event.type === "step-retry")).toMatchObject({
+      cause: "reflection",
+      arguments: { mode: "safe" },
+    });
     expect(calls.filter((call) => call.name === "lookup")).toHaveLength(1);
     expect(run.state.reply?.text).toBe("safe");
-    expect(run.state.reflections).toEqual([{ stepId: "s2", action: "retry", reason: "use the safe mode", arguments: { mode: "safe" } }]);
+    expect(run.state.reflections).toEqual([
+      { stepId: "s2", action: "retry", reason: "use the safe mode", arguments: { mode: "safe" } },
+    ]);
     expect(run.state.steps[1]?.arguments).toEqual({ mode: "safe" });
   });
 
   it("stops the run when the reflector says abort", async () => {
     const { registry, calls } = createTestRegistry({
-      extra: [{ name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => delay(300) }],
+      extra: [
+        {
+          name: "slow",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: () => delay(300),
+        },
+      ],
     });
-    const planner = createFakePlanner({ steps: [tool("s1", "fail"), tool("s2", "slow"), tool("s3", "send", { to: "x" }), reply("s4", "x")] });
-    const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 0, reflector: { reflect: () => ({ action: "abort", reason: "hopeless" }) } });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "fail"), tool("s2", "slow"), tool("s3", "send", { to: "x" }), reply("s4", "x")],
+    });
+    const runtime = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 0,
+      reflector: { reflect: () => ({ action: "abort", reason: "hopeless" }) },
+    });
     const run = runtime.run("go");
     const started = performance.now();
     const events = await collect(run);
@@ -180,7 +254,9 @@ describe("retries, timeouts and reflection", () => {
   });
 
   it("the model reflector reads the model's verdict, and the no-op reflector has none", async () => {
-    const model = createEchoModel(() => 'Looks like a typo.\n```json\n{"action":"retry","arguments":{"q":"fixed"},"reason":"typo"}\n```');
+    const model = createEchoModel(
+      () => 'Looks like a typo.\n```json\n{"action":"retry","arguments":{"q":"fixed"},"reason":"typo"}\n```',
+    );
     const reflector = createModelReflector();
     const { registry } = createTestRegistry();
     const step = tool("s1", "lookup", { q: "fixd" });
@@ -196,10 +272,16 @@ describe("retries, timeouts and reflection", () => {
     };
     const tool0 = registry.get("lookup");
     if (tool0 !== undefined) request.tool = tool0;
-    await expect(reflector.reflect(request)).resolves.toEqual({ action: "retry", reason: "typo", arguments: { q: "fixed" } });
+    await expect(reflector.reflect(request)).resolves.toEqual({
+      action: "retry",
+      reason: "typo",
+      arguments: { q: "fixed" },
+    });
     expect(model.requests[0]?.prompt).toContain("not found");
     expect(model.requests[0]?.prompt).toContain('"q":"fixd"');
-    const snakeCaseShaped = createModelReflector({ model: createEchoModel(() => '{"adjust_action":"new_plan","diagnosis":"wrong tool"}') });
+    const snakeCaseShaped = createModelReflector({
+      model: createEchoModel(() => '{"adjust_action":"new_plan","diagnosis":"wrong tool"}'),
+    });
     await expect(snakeCaseShaped.reflect(request)).resolves.toEqual({ action: "new_plan", reason: "wrong tool" });
     const confused = createModelReflector({ model: createEchoModel(() => "no idea") });
     await expect(confused.reflect(request)).resolves.toBeUndefined();
@@ -213,8 +295,17 @@ describe("re-planning", () => {
   it("keeps completed steps, never re-runs them, and renames colliding ids", async () => {
     const { registry, calls } = createTestRegistry();
     const planner = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "fail", { x: "{{s1.value}}" }), tool("s3", "combine", { parts: ["{{s2}}"] }), reply("s4", "{{s3.text}}")],
-      replan: () => [tool("s2", "lookup", { q: "{{s1.value}} again" }), tool("s5", "combine", { parts: ["{{s1.value}}", "{{s2.value}}"] }), reply("s6", "{{s5.text}}")],
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "fail", { x: "{{s1.value}}" }),
+        tool("s3", "combine", { parts: ["{{s2}}"] }),
+        reply("s4", "{{s3.text}}"),
+      ],
+      replan: () => [
+        tool("s2", "lookup", { q: "{{s1.value}} again" }),
+        tool("s5", "combine", { parts: ["{{s1.value}}", "{{s2.value}}"] }),
+        reply("s6", "{{s5.text}}"),
+      ],
     });
     const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 0, reflector: noOpReflector });
     const run = runtime.run("go");
@@ -222,9 +313,17 @@ describe("re-planning", () => {
     expect(invariantProblems(events)).toEqual([]);
     const request = planner.log.replans[0];
     expect(request?.completed.map((item) => [item.step.id, item.result])).toEqual([["s1", { value: "a!" }]]);
-    expect(request?.failed).toEqual([{ step: tool("s2", "fail", { x: "{{s1.value}}" }), error: "the service is down" }]);
+    expect(request?.failed).toEqual([
+      { step: tool("s2", "fail", { x: "{{s1.value}}" }), error: "the service is down" },
+    ]);
     expect(request?.remaining.map((step) => step.id)).toEqual(["s3", "s4"]);
-    expect(events.find((event) => event.type === "replan")).toMatchObject({ attempt: 1, failed: ["s2"], replaced: ["s3", "s4"], added: ["s2_r1", "s5", "s6"], renamed: { s2: "s2_r1" } });
+    expect(events.find((event) => event.type === "replan")).toMatchObject({
+      attempt: 1,
+      failed: ["s2"],
+      replaced: ["s3", "s4"],
+      added: ["s2_r1", "s5", "s6"],
+      renamed: { s2: "s2_r1" },
+    });
     expect(calls.filter((call) => call.name === "lookup").map((call) => call.args["q"])).toEqual(["a", "a! again"]);
     expect(run.state.steps.map((step) => [step.step.id, step.status, step.source])).toEqual([
       ["s1", "succeeded", "plan"],
@@ -250,7 +349,14 @@ describe("re-planning", () => {
         return [tool(`f${patches}`, "fail"), reply(`r${patches}`, `{{f${patches}}}`)];
       },
     });
-    const runtime = new AgentRuntime({ planner, registry, memory: false, retries: 0, reflector: noOpReflector, maxReplans: 2 });
+    const runtime = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 0,
+      reflector: noOpReflector,
+      maxReplans: 2,
+    });
     const run = runtime.run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
@@ -262,8 +368,18 @@ describe("re-planning", () => {
 
   it("a replan budget ends the run with reason budget", async () => {
     const { registry } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "fail"), reply("s2", "{{s1}}")], replan: () => [reply("r1", "sorry")] });
-    const run = new AgentRuntime({ planner, registry, memory: false, retries: 0, reflector: noOpReflector, budget: { replans: 0 } }).run("go");
+    const planner = createFakePlanner({
+      steps: [tool("s1", "fail"), reply("s2", "{{s1}}")],
+      replan: () => [reply("r1", "sorry")],
+    });
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      retries: 0,
+      reflector: noOpReflector,
+      budget: { replans: 0 },
+    }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(planner.log.replans).toHaveLength(0);
@@ -307,12 +423,35 @@ describe("retry policy for side effects", () => {
       ],
     });
     const once = createFakePlanner({ steps: [tool("s1", "post"), reply("s2", "x")] });
-    await new AgentRuntime({ planner: once, registry, memory: false, retries: 3, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined }).run("go").done;
+    await new AgentRuntime({
+      planner: once,
+      registry,
+      memory: false,
+      retries: 3,
+      maxReplans: 0,
+      reflector: noOpReflector,
+      sleep: async () => undefined,
+    }).run("go").done;
     expect(sends).toBe(1);
     const explicit = createFakePlanner({ steps: [tool("s1", "post", {}, { retries: 2 }), reply("s2", "x")] });
-    await new AgentRuntime({ planner: explicit, registry, memory: false, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined }).run("go").done;
+    await new AgentRuntime({
+      planner: explicit,
+      registry,
+      memory: false,
+      maxReplans: 0,
+      reflector: noOpReflector,
+      sleep: async () => undefined,
+    }).run("go").done;
     expect(sends).toBe(2);
-    await new AgentRuntime({ planner: explicit, registry, memory: false, maxReplans: 0, reflector: noOpReflector, sleep: async () => undefined, policy: { post: { retries: 5 } } }).run("go").done;
+    await new AgentRuntime({
+      planner: explicit,
+      registry,
+      memory: false,
+      maxReplans: 0,
+      reflector: noOpReflector,
+      sleep: async () => undefined,
+      policy: { post: { retries: 5 } },
+    }).run("go").done;
     // The application allows 5, the plan asks for 2: the plan may only lower the allowance.
     expect(sends).toBe(5);
   });

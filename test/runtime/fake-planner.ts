@@ -3,20 +3,25 @@
  *
  * @module
  */
+
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import type { PlanModel, PlanModelRequest } from "../../src/model/plan-model.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import type { PlannerEvent, PlanRequest, ReplanRequest } from "../../src/planner/planner-event.ts";
 import type { Planner } from "../../src/planner/planner.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import type { PlannerEvent, PlanRequest, ReplanRequest } from "../../src/planner/planner-event.ts";
 
 /** Resolves after `ms` real milliseconds (or at once when the signal fires). */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -114,7 +119,9 @@ export function createFakePlanner(options: FakePlannerOptions): Planner & { log:
 }
 
 /** A model that answers from a function of the prompt, recording each request. */
-export function createEchoModel(answer: (request: PlanModelRequest, call: number) => string | Error): PlanModel & { requests: PlanModelRequest[] } {
+export function createEchoModel(
+  answer: (request: PlanModelRequest, call: number) => string | Error,
+): PlanModel & { requests: PlanModelRequest[] } {
   const requests: PlanModelRequest[] = [];
   return {
     requests,
@@ -123,7 +130,11 @@ export function createEchoModel(answer: (request: PlanModelRequest, call: number
       const text = answer(request, requests.length);
       if (text instanceof Error) throw text;
       for (let index = 0; index < text.length; index += 8) yield { type: "text", text: text.slice(index, index + 8) };
-      yield { type: "finish", reason: "stop", usage: { inputTokens: request.prompt.length, outputTokens: text.length } };
+      yield {
+        type: "finish",
+        reason: "stop",
+        usage: { inputTokens: request.prompt.length, outputTokens: text.length },
+      };
     },
   };
 }
@@ -146,8 +157,10 @@ export function invariantProblems(events: readonly RuntimeEvent[]): string[] {
       planned.add(event.step.id);
     }
     const stepEvent = event.type.startsWith("step-") && event.type !== "step-planned" && event.type !== "step-issue";
-    if ("stepId" in event && stepEvent && !planned.has(event.stepId)) problems.push(`${event.type} for unplanned step ${event.stepId}`);
-    const isTerminal = event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event.final);
+    if ("stepId" in event && stepEvent && !planned.has(event.stepId))
+      problems.push(`${event.type} for unplanned step ${event.stepId}`);
+    const isTerminal =
+      event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event.final);
     if (isTerminal) {
       if (terminal.has(event.stepId)) problems.push(`step ${event.stepId} has a second terminal event (${event.type})`);
       terminal.set(event.stepId, position);
@@ -165,7 +178,8 @@ export function invariantProblems(events: readonly RuntimeEvent[]): string[] {
     .map((event) => (event.type === "reply-delta" ? event.delta : ""))
     .join("");
   const replyEvent = replies[0];
-  if (replyEvent?.type === "reply" && deltas !== replyEvent.text) problems.push(`reply deltas ${JSON.stringify(deltas)} differ from the reply ${JSON.stringify(replyEvent.text)}`);
+  if (replyEvent?.type === "reply" && deltas !== replyEvent.text)
+    problems.push(`reply deltas ${JSON.stringify(deltas)} differ from the reply ${JSON.stringify(replyEvent.text)}`);
   const ends = events.filter((event) => event.type === "run-end");
   if (ends.length !== 1) problems.push(`${ends.length} run-end events`);
   if (events[events.length - 1]?.type !== "run-end") problems.push("run-end is not last");
@@ -176,7 +190,11 @@ export function invariantProblems(events: readonly RuntimeEvent[]): string[] {
 }
 
 /** Step constructors. */
-export const tool = (id: string, name: string, args: Record<string, unknown> = {}, extra: Partial<PlanStep> = {}): PlanStep =>
-  ({ id, type: "tool", name, arguments: args, ...extra }) as PlanStep;
+export const tool = (
+  id: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  extra: Partial<PlanStep> = {},
+): PlanStep => ({ id, type: "tool", name, arguments: args, ...extra }) as PlanStep;
 export const llm = (id: string, prompt: string): PlanStep => ({ id, type: "llm", prompt });
 export const reply = (id: string, text: string): PlanStep => ({ id, type: "reply", text });

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
-import type { Reflection } from "../../src/planner/reflector.ts";
 import { replay } from "../../src/events/replay.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
+import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
+import type { Reflection } from "../../src/planner/reflector.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { collect, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createRandom } from "../fixtures/create-random.ts";
-
+import { collect, createFakePlanner, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 
 const unhandled: unknown[] = [];
 const onRejection = (event: { reason?: unknown; preventDefault?: () => void }): void => {
@@ -21,7 +20,10 @@ type Listener = (event: { reason?: unknown }) => void;
 const host = globalThis as unknown as {
   addEventListener?: (type: string, listener: Listener) => void;
   removeEventListener?: (type: string, listener: Listener) => void;
-  process?: { on?: (type: string, listener: (reason: unknown) => void) => void; off?: (type: string, listener: (reason: unknown) => void) => void };
+  process?: {
+    on?: (type: string, listener: (reason: unknown) => void) => void;
+    off?: (type: string, listener: (reason: unknown) => void) => void;
+  };
 };
 
 beforeAll(() => {
@@ -48,8 +50,20 @@ function chaosRegistry(random: () => number): ToolRegistry {
   };
   const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
   return new ToolRegistry().register([
-    { name: "read", inputSchema: { type: "object" }, outputSchema, annotations: { readOnlyHint: true }, execute: behave },
-    { name: "upsert", inputSchema: { type: "object" }, outputSchema, annotations: { idempotentHint: true }, execute: behave },
+    {
+      name: "read",
+      inputSchema: { type: "object" },
+      outputSchema,
+      annotations: { readOnlyHint: true },
+      execute: behave,
+    },
+    {
+      name: "upsert",
+      inputSchema: { type: "object" },
+      outputSchema,
+      annotations: { idempotentHint: true },
+      execute: behave,
+    },
     { name: "write", inputSchema: { type: "object" }, outputSchema, execute: behave },
   ]);
 }
@@ -83,9 +97,22 @@ describe("fault injection", () => {
         steps: randomPlan(random, "s", 3 + Math.floor(random() * 7), []),
         clean,
         stepDelayMs: Math.floor(random() * 2),
-        replan: (request, call) => (random() < 0.3 ? [] : randomPlan(random, `p${call}_`, 1 + Math.floor(random() * 3), request.completed.map((item) => item.step.id))),
+        replan: (request, call) =>
+          random() < 0.3
+            ? []
+            : randomPlan(
+                random,
+                `p${call}_`,
+                1 + Math.floor(random() * 3),
+                request.completed.map((item) => item.step.id),
+              ),
       });
-      const verdicts: (Reflection | undefined)[] = [undefined, { action: "retry", reason: "again", arguments: { fixed: true } }, { action: "new_plan", reason: "other way" }, { action: "abort", reason: "stop" }];
+      const verdicts: (Reflection | undefined)[] = [
+        undefined,
+        { action: "retry", reason: "again", arguments: { fixed: true } },
+        { action: "new_plan", reason: "other way" },
+        { action: "abort", reason: "stop" },
+      ];
       const eagerModes = ["safe", "all", "none"] as const;
       const runtime = new AgentRuntime({
         planner,
@@ -134,7 +161,19 @@ describe("fault injection", () => {
     const reasons = new Set(results.map((result) => result.reason));
     for (const reason of ["completed", "failed", "aborted"]) expect(reasons.has(reason)).toBe(true);
     // …and every kind of fault and recovery.
-    const kinds = ["error:tool-error", "error:timeout", "error:invalid-output", "error:aborted", "step-retry", "replan", "reflection:retry", "reflection:abort", "skipped:dependency-failed", "skipped:unsafe-plan", "skipped:replaced"];
+    const kinds = [
+      "error:tool-error",
+      "error:timeout",
+      "error:invalid-output",
+      "error:aborted",
+      "step-retry",
+      "replan",
+      "reflection:retry",
+      "reflection:abort",
+      "skipped:dependency-failed",
+      "skipped:unsafe-plan",
+      "skipped:replaced",
+    ];
     expect(kinds.filter((kind) => !seen.has(kind))).toEqual([]);
     expect(unhandled).toEqual([]);
   }, 20_000);

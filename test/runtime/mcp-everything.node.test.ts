@@ -12,7 +12,7 @@ import { AgentRuntime, LLMPlanner, noOpReflector, type RunHandle, type RuntimeEv
 import { createFixedPlanner, createScriptedModel } from "../../src/test.ts";
 import { fromMcpTools, ToolRegistry } from "../../src/tools.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
-import { isAlive, startMcpServer, type McpStdioServer } from "./mcp-stdio-server.ts";
+import { isAlive, type McpStdioServer, startMcpServer } from "./mcp-stdio-server.ts";
 
 const require = createRequire(import.meta.url);
 let server: McpStdioServer;
@@ -23,9 +23,16 @@ let onProgress: (progress: { progress: number; total?: number | undefined }) => 
 
 beforeAll(async () => {
   // No domain is allowed for http(s) fetches: the tests use data: URLs only.
-  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-everything/package.json"), ["stdio"], { GZIP_ALLOWED_DOMAINS: "example.invalid" });
+  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-everything/package.json"), ["stdio"], {
+    GZIP_ALLOWED_DOMAINS: "example.invalid",
+  });
   tools = await server.client.listTools();
-  registry = new ToolRegistry().register(fromMcpTools(tools, server.caller((progress) => onProgress(progress))));
+  registry = new ToolRegistry().register(
+    fromMcpTools(
+      tools,
+      server.caller((progress) => onProgress(progress)),
+    ),
+  );
 }, 20_000);
 
 afterAll(async () => {
@@ -41,10 +48,14 @@ beforeEach(() => {
 });
 
 const stepOf = (run: RunHandle, id: string) => run.state.steps.find((step) => step.step.id === id);
-const startOf = (events: readonly RuntimeEvent[], id: string): number => events.findIndex((event) => event.type === "step-start" && event.stepId === id);
+const startOf = (events: readonly RuntimeEvent[], id: string): number =>
+  events.findIndex((event) => event.type === "step-start" && event.stepId === id);
 
 /** Runs a fixed plan to its end. */
-async function runPlan(steps: readonly unknown[], options: { retries?: number; signal?: AbortSignal } = {}): Promise<{ run: RunHandle; events: RuntimeEvent[] }> {
+async function runPlan(
+  steps: readonly unknown[],
+  options: { retries?: number; signal?: AbortSignal } = {},
+): Promise<{ run: RunHandle; events: RuntimeEvent[] }> {
   const runtime = new AgentRuntime({
     planner: createFixedPlanner(steps),
     registry,
@@ -63,11 +74,26 @@ async function runPlan(steps: readonly unknown[], options: { retries?: number; s
 describe("the runtime with the real MCP everything server", () => {
   it("lists the tools these tests use, with the annotations they are tested for", () => {
     const byName = new Map(tools.tools.map((tool) => [tool.name, tool]));
-    for (const name of ["echo", "get-sum", "get-structured-content", "get-tiny-image", "get-resource-reference", "trigger-long-running-operation"]) {
+    for (const name of [
+      "echo",
+      "get-sum",
+      "get-structured-content",
+      "get-tiny-image",
+      "get-resource-reference",
+      "trigger-long-running-operation",
+    ]) {
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
     }
-    expect(byName.get("gzip-file-as-resource")?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, openWorldHint: true });
-    expect(byName.get("get-structured-content")?.outputSchema?.required).toEqual(["temperature", "conditions", "humidity"]);
+    expect(byName.get("gzip-file-as-resource")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(byName.get("get-structured-content")?.outputSchema?.required).toEqual([
+      "temperature",
+      "conditions",
+      "humidity",
+    ]);
   });
 
   it("references reach into structured content, and the results feed echo and get-sum", async () => {
@@ -78,7 +104,13 @@ describe("the runtime with the real MCP everything server", () => {
       { id: "s4", type: "reply", text: "{{s1.temperature}}°C. {{s2}} {{s3}}" },
     ]);
     const model = createScriptedModel({ responses: [plan], tokensPerSecond: 2_000 });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("weather sum");
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry,
+      memory: false,
+      reflector: noOpReflector,
+      maxReplans: 0,
+    }).run("weather sum");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reason).toBe("completed");
@@ -95,7 +127,10 @@ describe("the runtime with the real MCP everything server", () => {
       { id: "s2", type: "reply", text: "{{s1.windSpeed}}" },
     ]);
     const issue = events.find((event) => event.type === "step-issue");
-    expect(issue?.type === "step-issue" ? issue.issue : undefined).toMatchObject({ code: "unknown-reference", stepId: "s2" });
+    expect(issue?.type === "step-issue" ? issue.issue : undefined).toMatchObject({
+      code: "unknown-reference",
+      stepId: "s2",
+    });
     expect(issue?.type === "step-issue" ? issue.issue.message : "").toContain("windSpeed");
     expect(run.state.reply?.text).not.toContain("{{");
   }, 20_000);
@@ -138,7 +173,11 @@ describe("the runtime with the real MCP everything server", () => {
       { id: "s1", type: "tool", name: "get-tiny-image", args: {} },
       { id: "s2", type: "tool", name: "get-resource-reference", args: { resourceType: "Blob", resourceId: 2 } },
       { id: "s3", type: "tool", name: "get-resource-links", args: { count: 2 } },
-      { id: "s4", type: "reply", text: "{{s1.content.1.mimeType}} {{s2.content.1.resource.uri}} {{s3.content.1.type}}" },
+      {
+        id: "s4",
+        type: "reply",
+        text: "{{s1.content.1.mimeType}} {{s2.content.1.resource.uri}} {{s3.content.1.type}}",
+      },
     ]);
     expect(run.state.reason).toBe("completed");
     const image = (stepOf(run, "s1")?.result as { content: { type: string; data?: string }[] }).content;
@@ -154,17 +193,40 @@ describe("the runtime with the real MCP everything server", () => {
     const data = `data:text/plain;base64,${btoa("hello gzip")}`;
     const plan = JSON.stringify([
       { id: "s1", type: "tool", name: "echo", arguments: { message: "first" } },
-      { id: "s2", type: "tool", name: "gzip-file-as-resource", arguments: { name: "a.gz", data, outputType: "resource" } },
-      { id: "s3", type: "tool", name: "gzip-file-as-resource", arguments: { name: "a.gz", data, outputType: "resource" }, dependsOn: ["s2"] },
+      {
+        id: "s2",
+        type: "tool",
+        name: "gzip-file-as-resource",
+        arguments: { name: "a.gz", data, outputType: "resource" },
+      },
+      {
+        id: "s3",
+        type: "tool",
+        name: "gzip-file-as-resource",
+        arguments: { name: "a.gz", data, outputType: "resource" },
+        dependsOn: ["s2"],
+      },
       { id: "s4", type: "tool", name: "echo", arguments: { message: "first" }, dependsOn: ["s3"] },
       { id: "s5", type: "reply", text: "{{s3.content.0.resource.mimeType}}" },
     ]);
     const model = createScriptedModel({ responses: [plan], tokensPerSecond: 2_000 });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("zip it twice");
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry,
+      memory: false,
+      reflector: noOpReflector,
+      maxReplans: 0,
+    }).run("zip it twice");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reason).toBe("completed");
-    expect(events.flatMap((event) => (event.type === "step-planned" ? [[event.step.id, event.safe]] : []))).toEqual([["s1", true], ["s2", false], ["s3", false], ["s4", true], ["s5", true]]);
+    expect(events.flatMap((event) => (event.type === "step-planned" ? [[event.step.id, event.safe]] : []))).toEqual([
+      ["s1", true],
+      ["s2", false],
+      ["s3", false],
+      ["s4", true],
+      ["s5", true],
+    ]);
     const planEnd = events.findIndex((event) => event.type === "plan-end");
     expect(startOf(events, "s1")).toBeLessThan(planEnd);
     expect(startOf(events, "s2")).toBeGreaterThan(planEnd);
@@ -200,13 +262,23 @@ describe("the runtime with the real MCP everything server", () => {
     const request = server.sent.find((message) => "method" in message && message.method === "tools/call");
     const requestId = request !== undefined && "id" in request ? request.id : undefined;
     expect(requestId).toBeDefined();
-    expect(server.sent).toContainEqual(expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId }) }));
+    expect(server.sent).toContainEqual(
+      expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId }) }),
+    );
     // The server keeps working through its steps (it does not watch the signal) but never answers the cancelled request.
-    const lastProgress = (): boolean => server.received.some((message) => "method" in message && message.method === "notifications/progress" && (message.params as { progress: number }).progress === 4);
+    const lastProgress = (): boolean =>
+      server.received.some(
+        (message) =>
+          "method" in message &&
+          message.method === "notifications/progress" &&
+          (message.params as { progress: number }).progress === 4,
+      );
     for (let wait = 0; wait < 150 && !lastProgress(); wait++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lastProgress()).toBe(true);
     // A round trip after the server's last step: a response to the cancelled request would have come before this one.
-    expect(await server.client.callTool({ name: "echo", arguments: { message: "still here" } })).toMatchObject({ content: [{ type: "text", text: "Echo: still here" }] });
+    expect(await server.client.callTool({ name: "echo", arguments: { message: "still here" } })).toMatchObject({
+      content: [{ type: "text", text: "Echo: still here" }],
+    });
     expect(server.received.filter((message) => "id" in message && message.id === requestId)).toEqual([]);
   }, 20_000);
 });

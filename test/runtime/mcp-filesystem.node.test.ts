@@ -9,17 +9,22 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { createSafetyPolicy } from "../../src/runtime/run/safety-policy.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { fromMcpTools } from "../../src/tools/from-mcp-tools.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, invariantProblems } from "./fake-planner.ts";
 
 const require = createRequire(import.meta.url);
-const serverEntry = join(require.resolve("@modelcontextprotocol/server-filesystem/package.json"), "..", "dist", "index.js");
+const serverEntry = join(
+  require.resolve("@modelcontextprotocol/server-filesystem/package.json"),
+  "..",
+  "dist",
+  "index.js",
+);
 
 let directory = "";
 let client: Client;
@@ -32,7 +37,11 @@ beforeAll(async () => {
   client = new Client({ name: "plankit-test", version: "1.0.0" });
   await client.connect(transport);
   const list = await client.listTools();
-  registry = new ToolRegistry().register(fromMcpTools(list, (name, args, { signal }) => client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal })));
+  registry = new ToolRegistry().register(
+    fromMcpTools(list, (name, args, { signal }) =>
+      client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal }),
+    ),
+  );
 }, 20_000);
 
 afterAll(async () => {
@@ -56,12 +65,20 @@ describe("the runtime with a real MCP filesystem server", () => {
     await writeFile(path, "hello world\n");
     const steps: PlanStep[] = [
       { id: "s1", type: "tool", name: "read_text_file", arguments: { path } },
-      { id: "s2", type: "tool", name: "edit_file", arguments: { path, edits: [{ oldText: "world", newText: "MCP" }] }, dependsOn: ["s1"] },
+      {
+        id: "s2",
+        type: "tool",
+        name: "edit_file",
+        arguments: { path, edits: [{ oldText: "world", newText: "MCP" }] },
+        dependsOn: ["s1"],
+      },
       { id: "s3", type: "tool", name: "read_text_file", arguments: { path }, dependsOn: ["s2"] },
       { id: "s4", type: "reply", text: "Before: {{s1}} After: {{s3}}" },
     ];
     const planner = createFakePlanner({ steps, stepDelayMs: 5, tailDelayMs: 30 });
-    const run = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("edit the notes");
+    const run = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run(
+      "edit the notes",
+    );
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reason).toBe("completed");
@@ -73,7 +90,8 @@ describe("the runtime with a real MCP filesystem server", () => {
     expect(await readFile(path, "utf8")).toBe("hello MCP\n");
     // The edit waited for the plan to end cleanly; the first read did not.
     const planEnd = events.findIndex((event) => event.type === "plan-end");
-    const startOf = (id: string): number => events.findIndex((event: RuntimeEvent) => event.type === "step-start" && event.stepId === id);
+    const startOf = (id: string): number =>
+      events.findIndex((event: RuntimeEvent) => event.type === "step-start" && event.stepId === id);
     expect(startOf("s1")).toBeLessThan(planEnd);
     expect(startOf("s2")).toBeGreaterThan(planEnd);
   }, 20_000);
@@ -84,9 +102,24 @@ describe("the runtime with a real MCP filesystem server", () => {
       registry
         .list()
         .map((tool) => tool.name)
-        .filter((name) => check({ id: "s1", type: "tool", name, arguments: {} }) !== false && check({ id: "s1", type: "tool", name, arguments: {} }) !== 0)
+        .filter(
+          (name) =>
+            check({ id: "s1", type: "tool", name, arguments: {} }) !== false &&
+            check({ id: "s1", type: "tool", name, arguments: {} }) !== 0,
+        )
         .sort();
-    const readOnly = ["directory_tree", "get_file_info", "list_allowed_directories", "list_directory", "list_directory_with_sizes", "read_file", "read_media_file", "read_multiple_files", "read_text_file", "search_files"];
+    const readOnly = [
+      "directory_tree",
+      "get_file_info",
+      "list_allowed_directories",
+      "list_directory",
+      "list_directory_with_sizes",
+      "read_file",
+      "read_media_file",
+      "read_multiple_files",
+      "read_text_file",
+      "search_files",
+    ];
     expect(decide((step) => policy.mayStartEarly(step))).toEqual(readOnly);
     expect(decide((step) => policy.mayCache(step))).toEqual(readOnly);
     // idempotentHint permits retries (create_directory, write_file), never an early start or a cache entry.
@@ -104,14 +137,25 @@ describe("the runtime with a real MCP filesystem server", () => {
       { id: "s5", type: "reply", text: "done" },
     ];
     const planner = createFakePlanner({ steps, stepDelayMs: 5, tailDelayMs: 30 });
-    const run = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("write");
+    const run = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run(
+      "write",
+    );
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     const planned = events.flatMap((event) => (event.type === "step-planned" ? [[event.step.id, event.safe]] : []));
-    expect(planned).toEqual([["s1", false], ["s2", false], ["s3", true], ["s4", false], ["s5", true]]);
+    expect(planned).toEqual([
+      ["s1", false],
+      ["s2", false],
+      ["s3", true],
+      ["s4", false],
+      ["s5", true],
+    ]);
     const planEnd = events.findIndex((event) => event.type === "plan-end");
-    for (const id of ["s1", "s2", "s4"]) expect(events.findIndex((event) => event.type === "step-start" && event.stepId === id)).toBeGreaterThan(planEnd);
-    expect(events.filter((event) => event.type === "step-start" && event.stepId === "s4" && !event.cached)).toHaveLength(1);
+    for (const id of ["s1", "s2", "s4"])
+      expect(events.findIndex((event) => event.type === "step-start" && event.stepId === id)).toBeGreaterThan(planEnd);
+    expect(
+      events.filter((event) => event.type === "step-start" && event.stepId === "s4" && !event.cached),
+    ).toHaveLength(1);
     expect(run.state.usage.cacheHits).toBe(0);
     expect(await readFile(file, "utf8")).toBe("one");
   }, 20_000);

@@ -10,11 +10,19 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentRuntime, createMemoryCache, LLMPlanner, noOpReflector, type PlanStep, type RunHandle, type RuntimeEvent } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  createMemoryCache,
+  LLMPlanner,
+  noOpReflector,
+  type PlanStep,
+  type RunHandle,
+  type RuntimeEvent,
+} from "../../src/index.ts";
 import { createFixedPlanner, createScriptedModel } from "../../src/test.ts";
 import { fromMcpTools, ToolRegistry } from "../../src/tools.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
-import { isAlive, startMcpServer, type McpStdioServer } from "./mcp-stdio-server.ts";
+import { isAlive, type McpStdioServer, startMcpServer } from "./mcp-stdio-server.ts";
 
 let directory = "";
 const require = createRequire(import.meta.url);
@@ -24,7 +32,9 @@ let registry: ToolRegistry;
 
 beforeAll(async () => {
   directory = await realpath(await mkdtemp(join(tmpdir(), "plankit-mcp-memory-")));
-  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-memory/package.json"), [], { MEMORY_FILE_PATH: join(directory, "memory.jsonl") });
+  server = await startMcpServer(require.resolve("@modelcontextprotocol/server-memory/package.json"), [], {
+    MEMORY_FILE_PATH: join(directory, "memory.jsonl"),
+  });
   tools = await server.client.listTools();
   registry = new ToolRegistry().register(fromMcpTools(tools, server.caller()));
 }, 20_000);
@@ -38,22 +48,50 @@ afterAll(async () => {
 
 /** Empties the graph through the server itself, and forgets what was sent. */
 beforeEach(async () => {
-  const graph = (await server.client.callTool({ name: "read_graph", arguments: {} })).structuredContent as { entities: { name: string }[] };
-  if (graph.entities.length > 0) await server.client.callTool({ name: "delete_entities", arguments: { entityNames: graph.entities.map((entity) => entity.name) } });
+  const graph = (await server.client.callTool({ name: "read_graph", arguments: {} })).structuredContent as {
+    entities: { name: string }[];
+  };
+  if (graph.entities.length > 0)
+    await server.client.callTool({
+      name: "delete_entities",
+      arguments: { entityNames: graph.entities.map((entity) => entity.name) },
+    });
   server.sent.length = 0;
 });
 
 const ada = { name: "Ada", entityType: "person", observations: ["wrote the first program"] };
-const names = (value: unknown): string[] => (value as { entities: { name: string }[] }).entities.map((entity) => entity.name);
+const names = (value: unknown): string[] =>
+  (value as { entities: { name: string }[] }).entities.map((entity) => entity.name);
 const stepOf = (run: RunHandle, id: string) => run.state.steps.find((step) => step.step.id === id);
-const startOf = (events: readonly RuntimeEvent[], id: string): number => events.findIndex((event) => event.type === "step-start" && event.stepId === id);
-const planned = (events: readonly RuntimeEvent[]): [string, boolean][] => events.flatMap((event): [string, boolean][] => (event.type === "step-planned" ? [[event.step.id, event.safe]] : []));
+const startOf = (events: readonly RuntimeEvent[], id: string): number =>
+  events.findIndex((event) => event.type === "step-start" && event.stepId === id);
+const planned = (events: readonly RuntimeEvent[]): [string, boolean][] =>
+  events.flatMap((event): [string, boolean][] => (event.type === "step-planned" ? [[event.step.id, event.safe]] : []));
 
 /** Runs a fixed plan to its end. */
-async function runPlan(steps: readonly unknown[], options: { registry?: ToolRegistry; cache?: ReturnType<typeof createMemoryCache>; replan?: (failed: string) => PlanStep[] } = {}): Promise<{ run: RunHandle; events: RuntimeEvent[] }> {
+async function runPlan(
+  steps: readonly unknown[],
+  options: {
+    registry?: ToolRegistry;
+    cache?: ReturnType<typeof createMemoryCache>;
+    replan?: (failed: string) => PlanStep[];
+  } = {},
+): Promise<{ run: RunHandle; events: RuntimeEvent[] }> {
   const replan = options.replan;
-  const planner = createFixedPlanner(steps, replan === undefined ? {} : { replan: (request) => replan(request.failed.map((failure) => failure.step.id).join(",")) });
-  const runtime = new AgentRuntime({ planner, registry: options.registry ?? registry, memory: false, reflector: noOpReflector, maxReplans: replan === undefined ? 0 : 1, ...(options.cache === undefined ? {} : { cache: options.cache }) });
+  const planner = createFixedPlanner(
+    steps,
+    replan === undefined
+      ? {}
+      : { replan: (request) => replan(request.failed.map((failure) => failure.step.id).join(",")) },
+  );
+  const runtime = new AgentRuntime({
+    planner,
+    registry: options.registry ?? registry,
+    memory: false,
+    reflector: noOpReflector,
+    maxReplans: replan === undefined ? 0 : 1,
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+  });
   const run = runtime.run("remember things");
   const events = await collect(run);
   expect(invariantProblems(events)).toEqual([]);
@@ -74,25 +112,53 @@ describe("the runtime with a real MCP memory server", () => {
       search_nodes: true,
       open_nodes: true,
     });
-    expect(registry.get("create_entities")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(registry.get("create_entities")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
   });
 
   it("a streamed plan starts the graph read while the model writes and the writes only after the plan ended cleanly, each once", async () => {
     const plan = JSON.stringify([
       { id: "s1", type: "tool", name: "read_graph", arguments: {} },
       { id: "s2", type: "tool", name: "create_entities", arguments: { entities: [ada] } },
-      { id: "s3", type: "tool", name: "add_observations", arguments: { observations: [{ entityName: "Ada", contents: ["loved engines"] }] }, dependsOn: ["s2"] },
+      {
+        id: "s3",
+        type: "tool",
+        name: "add_observations",
+        arguments: { observations: [{ entityName: "Ada", contents: ["loved engines"] }] },
+        dependsOn: ["s2"],
+      },
       { id: "s4", type: "tool", name: "open_nodes", arguments: { names: ["Ada"] }, dependsOn: ["s3"] },
       { id: "s5", type: "tool", name: "delete_entities", arguments: { entityNames: ["Ada"] }, dependsOn: ["s4"] },
       { id: "s6", type: "tool", name: "read_graph", arguments: {}, dependsOn: ["s5"] },
-      { id: "s7", type: "reply", text: "Before: {{s1.entities}}. Ada: {{s4.entities.0.observations}}. After: {{s6.entities}}" },
+      {
+        id: "s7",
+        type: "reply",
+        text: "Before: {{s1.entities}}. Ada: {{s4.entities.0.observations}}. After: {{s6.entities}}",
+      },
     ]);
     const model = createScriptedModel({ responses: [plan], tokensPerSecond: 2_000 });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model, maxSteps: 10 }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("remember Ada");
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model, maxSteps: 10 }),
+      registry,
+      memory: false,
+      reflector: noOpReflector,
+      maxReplans: 0,
+    }).run("remember Ada");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reason).toBe("completed");
-    expect(planned(events)).toEqual([["s1", true], ["s2", false], ["s3", false], ["s4", true], ["s5", false], ["s6", true], ["s7", true]]);
+    expect(planned(events)).toEqual([
+      ["s1", true],
+      ["s2", false],
+      ["s3", false],
+      ["s4", true],
+      ["s5", false],
+      ["s6", true],
+      ["s7", true],
+    ]);
     const planEnd = events.findIndex((event) => event.type === "plan-end");
     expect(startOf(events, "s1")).toBeLessThan(planEnd);
     for (const id of ["s2", "s3", "s5"]) expect(startOf(events, id)).toBeGreaterThan(planEnd);
@@ -106,7 +172,10 @@ describe("the runtime with a real MCP memory server", () => {
   }, 20_000);
 
   it("the same tools listed without annotations get MCP's cautious defaults: nothing starts early, nothing is cached", async () => {
-    const bare = fromMcpTools({ tools: tools.tools.map(({ annotations: _annotations, ...tool }) => tool) }, server.caller());
+    const bare = fromMcpTools(
+      { tools: tools.tools.map(({ annotations: _annotations, ...tool }) => tool) },
+      server.caller(),
+    );
     const bareRegistry = new ToolRegistry().register(bare);
     expect(bareRegistry.get("read_graph")?.annotations).toBeUndefined();
     const steps = [
@@ -115,14 +184,22 @@ describe("the runtime with a real MCP memory server", () => {
       { id: "s3", type: "reply", text: "{{s2.entities}}" },
     ];
     const declared = await runPlan(steps);
-    expect(planned(declared.events)).toEqual([["s1", true], ["s2", true], ["s3", true]]);
+    expect(planned(declared.events)).toEqual([
+      ["s1", true],
+      ["s2", true],
+      ["s3", true],
+    ]);
     expect(stepOf(declared.run, "s2")?.cached).toBe(true);
     expect(server.callsOf("read_graph")).toHaveLength(1);
 
     server.sent.length = 0;
     const undeclared = await runPlan(steps, { registry: bareRegistry });
     expect(undeclared.run.state.reason).toBe("completed");
-    expect(planned(undeclared.events)).toEqual([["s1", false], ["s2", false], ["s3", true]]);
+    expect(planned(undeclared.events)).toEqual([
+      ["s1", false],
+      ["s2", false],
+      ["s3", true],
+    ]);
     const planEnd = undeclared.events.findIndex((event) => event.type === "plan-end");
     expect(startOf(undeclared.events, "s1")).toBeGreaterThan(planEnd);
     expect(stepOf(undeclared.run, "s2")?.cached).toBe(false);
@@ -186,13 +263,20 @@ describe("the runtime with a real MCP memory server", () => {
   it("writes are never served from a cache: the same write in two runs reaches the server twice", async () => {
     const cache = createMemoryCache({ ttlMs: 60_000 });
     const steps = [
-      { id: "s1", type: "tool", name: "add_observations", args: { observations: [{ entityName: "Ada", contents: ["counted"] }] } },
+      {
+        id: "s1",
+        type: "tool",
+        name: "add_observations",
+        args: { observations: [{ entityName: "Ada", contents: ["counted"] }] },
+      },
       { id: "s2", type: "reply", text: "{{s1.results.0.addedObservations}}" },
     ];
     await server.client.callTool({ name: "create_entities", arguments: { entities: [ada] } });
     server.sent.length = 0;
     // An entry under the write's key (the documented "<tool> <canonical JSON>"), as another runtime or the application could leave: never used for a write.
-    cache.set('add_observations {"observations":[{"contents":["counted"],"entityName":"Ada"}]}', { results: [{ entityName: "Ada", addedObservations: ["from the cache"] }] });
+    cache.set('add_observations {"observations":[{"contents":["counted"],"entityName":"Ada"}]}', {
+      results: [{ entityName: "Ada", addedObservations: ["from the cache"] }],
+    });
     const first = await runPlan(steps, { cache });
     const second = await runPlan(steps, { cache });
     expect(first.run.state.reply?.text).toBe('["counted"]');
@@ -208,14 +292,26 @@ describe("the runtime with a real MCP memory server", () => {
       [
         { id: "s1", type: "tool", name: "create_entities", args: { entities: [ada] } },
         // The plan asks for retries; a non-idempotent write gets none, whatever the plan says.
-        { id: "s2", type: "tool", name: "add_observations", args: { observations: [{ entityName: "Grace", contents: ["admiral"] }] }, dependsOn: ["s1"], retries: 3 },
+        {
+          id: "s2",
+          type: "tool",
+          name: "add_observations",
+          args: { observations: [{ entityName: "Grace", contents: ["admiral"] }] },
+          dependsOn: ["s1"],
+          retries: 3,
+        },
         { id: "s3", type: "reply", text: "{{s2}}" },
       ],
       {
         replan: (failed) => {
           expect(failed).toBe("s2");
           return [
-            { id: "s4", type: "tool", name: "add_observations", arguments: { observations: [{ entityName: "Ada", contents: ["admiral's friend"] }] } },
+            {
+              id: "s4",
+              type: "tool",
+              name: "add_observations",
+              arguments: { observations: [{ entityName: "Ada", contents: ["admiral's friend"] }] },
+            },
             { id: "s5", type: "reply", text: "Added {{s4.results.0.addedObservations.0}}" },
           ];
         },
@@ -223,21 +319,36 @@ describe("the runtime with a real MCP memory server", () => {
     );
     const failure = events.find((event) => event.type === "step-error" && event.stepId === "s2");
     expect(failure).toMatchObject({ final: true, error: { code: "tool-error" } });
-    expect(failure?.type === "step-error" ? failure.error.message : "").toContain('Tool "add_observations" reported an error: Entity with name Grace not found');
+    expect(failure?.type === "step-error" ? failure.error.message : "").toContain(
+      'Tool "add_observations" reported an error: Entity with name Grace not found',
+    );
     expect(run.state.replans).toBe(1);
     expect(run.state.reason).toBe("completed");
     expect(run.state.reply?.text).toBe("Added admiral's friend");
     expect(server.callsOf("create_entities")).toHaveLength(1);
-    expect(server.callsOf("add_observations").map((args) => (args["observations"] as { entityName: string }[])[0]?.entityName)).toEqual(["Grace", "Ada"]);
+    expect(
+      server
+        .callsOf("add_observations")
+        .map((args) => (args["observations"] as { entityName: string }[])[0]?.entityName),
+    ).toEqual(["Grace", "Ada"]);
   }, 20_000);
 
   it("a planned argument of the wrong type is refused before the call, naming the tool, the path and the value", async () => {
     const { run, events } = await runPlan([
-      { id: "s1", type: "tool", name: "create_entities", args: { entities: [{ name: "Ada", entityType: "person", observations: "wrote programs" }] } },
+      {
+        id: "s1",
+        type: "tool",
+        name: "create_entities",
+        args: { entities: [{ name: "Ada", entityType: "person", observations: "wrote programs" }] },
+      },
       { id: "s2", type: "reply", text: "done" },
     ]);
     const issue = events.find((event) => event.type === "step-issue");
-    expect(issue?.type === "step-issue" ? issue.issue : undefined).toMatchObject({ code: "invalid-argument", stepId: "s1", path: "/steps/0/arguments/entities/0/observations" });
+    expect(issue?.type === "step-issue" ? issue.issue : undefined).toMatchObject({
+      code: "invalid-argument",
+      stepId: "s1",
+      path: "/steps/0/arguments/entities/0/observations",
+    });
     const message = issue?.type === "step-issue" ? issue.issue.message : "";
     expect(message).toContain("create_entities");
     expect(message).toContain("wrote programs");
@@ -247,15 +358,31 @@ describe("the runtime with a real MCP memory server", () => {
 
   it("a model's argument of the wrong type is shown back to it with the tool, path and value, and only the repaired call reaches the server", async () => {
     const wrong = JSON.stringify([
-      { id: "s1", type: "tool", name: "create_entities", arguments: { entities: [{ name: "Ada", entityType: "person", observations: "wrote programs" }] } },
+      {
+        id: "s1",
+        type: "tool",
+        name: "create_entities",
+        arguments: { entities: [{ name: "Ada", entityType: "person", observations: "wrote programs" }] },
+      },
       { id: "s2", type: "reply", text: "Saved {{s1.entities.0.name}}" },
     ]);
     const repaired = JSON.stringify([
-      { id: "s1", type: "tool", name: "create_entities", arguments: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] } },
+      {
+        id: "s1",
+        type: "tool",
+        name: "create_entities",
+        arguments: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] },
+      },
       { id: "s2", type: "reply", text: "Saved {{s1.entities.0.name}}" },
     ]);
     const model = createScriptedModel({ responses: { plan: [wrong], repair: [repaired] } });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, reflector: noOpReflector, maxReplans: 0 }).run("remember Ada");
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry,
+      memory: false,
+      reflector: noOpReflector,
+      maxReplans: 0,
+    }).run("remember Ada");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     const repairPrompt = JSON.stringify(model.requests[1]);
@@ -265,14 +392,21 @@ describe("the runtime with a real MCP memory server", () => {
     expect(repairPrompt).toContain("wrote programs");
     expect(run.state.reason).toBe("completed");
     expect(run.state.reply?.text).toBe("Saved Ada");
-    expect(server.callsOf("create_entities")).toEqual([{ entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] }]);
+    expect(server.callsOf("create_entities")).toEqual([
+      { entities: [{ name: "Ada", entityType: "person", observations: ["wrote programs"] }] },
+    ]);
   }, 20_000);
 
   it("an argument that resolves to the wrong type at run time is refused before the call, naming the tool, the path and the value", async () => {
     const { run } = await runPlan([
       { id: "s1", type: "tool", name: "create_entities", args: { entities: [ada] } },
       // One observation (a string) where the tool takes a list of them.
-      { id: "s2", type: "tool", name: "add_observations", args: { observations: [{ entityName: "Ada", contents: "{{s1.entities.0.observations.0}}" }] } },
+      {
+        id: "s2",
+        type: "tool",
+        name: "add_observations",
+        args: { observations: [{ entityName: "Ada", contents: "{{s1.entities.0.observations.0}}" }] },
+      },
       { id: "s3", type: "reply", text: "{{s2}}" },
     ]);
     const failed = stepOf(run, "s2");

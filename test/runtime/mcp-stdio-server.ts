@@ -70,8 +70,17 @@ export function isAlive(pid: number): boolean {
  * @param env - extra environment variables.
  * @returns the server.
  */
-export async function startMcpServer(manifestPath: string, args: string[] = [], env: Record<string, string> = {}): Promise<McpStdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [binOf(manifestPath), ...args], env: { ...getDefaultEnvironment(), ...env }, stderr: "pipe" });
+export async function startMcpServer(
+  manifestPath: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<McpStdioServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binOf(manifestPath), ...args],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "pipe",
+  });
   const sent: JSONRPCMessage[] = [];
   const send = transport.send.bind(transport);
   transport.send = (message) => {
@@ -112,7 +121,10 @@ export async function startMcpServer(manifestPath: string, args: string[] = [], 
     },
     caller(onprogress) {
       return (name, args, { signal }) =>
-        client.callTool({ name, arguments: args }, undefined, { ...(signal === undefined ? {} : { signal }), ...(onprogress === undefined ? {} : { onprogress }) });
+        client.callTool({ name, arguments: args }, undefined, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onprogress === undefined ? {} : { onprogress }),
+        });
     },
     stop,
   };

@@ -7,7 +7,10 @@ import { createTestRegistry } from "./test-tools.ts";
 function runtimeWith(model: ReturnType<typeof createTurnModel>, latencyMs = 0) {
   const tools = createTestRegistry({ latencyMs });
   const planner = new LLMPlanner({ model, mode: "tools" });
-  return { ...tools, runtime: new AgentRuntime({ planner, registry: tools.registry, memory: false, reflector: noOpReflector }) };
+  return {
+    ...tools,
+    runtime: new AgentRuntime({ planner, registry: tools.registry, memory: false, reflector: noOpReflector }),
+  };
 }
 
 function statuses(events: readonly RuntimeEvent[]): string[][] {
@@ -66,7 +69,12 @@ describe("native tool calls in the runtime", () => {
 
   it("runs no side-effecting call of a turn cut off by the length limit", async () => {
     const model = createTurnModel([
-      [...streamedCall("c1", "lookup", '{"q":"a"}'), ...streamedCall("c2", "send", '{"to":"ops"}'), ...streamedCall("c3", "remove", '{"id":"7"}').slice(0, 2), finish("length")],
+      [
+        ...streamedCall("c1", "lookup", '{"q":"a"}'),
+        ...streamedCall("c2", "send", '{"to":"ops"}'),
+        ...streamedCall("c3", "remove", '{"id":"7"}').slice(0, 2),
+        finish("length"),
+      ],
     ]);
     const { runtime, calls } = runtimeWith(model);
     const events = await collect(runtime.run("go"));
@@ -78,7 +86,9 @@ describe("native tool calls in the runtime", () => {
       ["reply", "skipped dependency-failed"],
     ]);
     expect(events.find((event) => event.type === "reply")).toMatchObject({ source: "template" });
-    expect(events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "invalid-step", stepId: "s3" } });
+    expect(events.find((event) => event.type === "step-issue")).toMatchObject({
+      issue: { code: "invalid-step", stepId: "s3" },
+    });
     expect(invariantProblems(events)).toEqual([]);
     // No second turn: only the runtime's own attempt to write the reply from the results.
     expect(model.requests.map((request) => request.purpose)).toEqual(["plan", "integrate"]);
@@ -86,8 +96,16 @@ describe("native tool calls in the runtime", () => {
 
   it("runs no side-effecting call of a turn with an invalid call, tells the model why, and runs the calls it makes again", async () => {
     const model = createTurnModel([
-      [...streamedCall("c1", "send", '{"to":"ops"}'), ...streamedCall("c2", "lookup", '{"query":"wrong key"}'), finish("tool-calls")],
-      [...streamedCall("c3", "send", '{"to":"ops"}'), ...streamedCall("c4", "lookup", '{"q":"right key"}'), finish("tool-calls")],
+      [
+        ...streamedCall("c1", "send", '{"to":"ops"}'),
+        ...streamedCall("c2", "lookup", '{"query":"wrong key"}'),
+        finish("tool-calls"),
+      ],
+      [
+        ...streamedCall("c3", "send", '{"to":"ops"}'),
+        ...streamedCall("c4", "lookup", '{"q":"right key"}'),
+        finish("tool-calls"),
+      ],
       [{ type: "text", text: "Done." }, finish("stop")],
     ]);
     const { runtime, calls } = runtimeWith(model);
@@ -99,7 +117,9 @@ describe("native tool calls in the runtime", () => {
       ["s4", "succeeded"],
       ["s5", "succeeded"],
     ]);
-    expect(events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "missing-argument", stepId: "s2" } });
+    expect(events.find((event) => event.type === "step-issue")).toMatchObject({
+      issue: { code: "missing-argument", stepId: "s2" },
+    });
     const told = model.requests[1]?.messages?.[1];
     expect(told?.role === "tool" && told.results.map((result) => [result.callId, result.isError])).toEqual([
       ["c1", true],
@@ -111,7 +131,11 @@ describe("native tool calls in the runtime", () => {
 
   it("sends a failed call back to the model, which answers; no re-plan is asked", async () => {
     const model = createTurnModel([
-      [...streamedCall("c1", "fail", "{}"), ...streamedCall("c2", "lookup", '{"q":"{{s1.value}}"}'), finish("tool-calls")],
+      [
+        ...streamedCall("c1", "fail", "{}"),
+        ...streamedCall("c2", "lookup", '{"q":"{{s1.value}}"}'),
+        finish("tool-calls"),
+      ],
       [{ type: "text", text: "The service is down." }, finish("stop")],
     ]);
     const { runtime } = runtimeWith(model);
@@ -134,7 +158,10 @@ describe("native tool calls in the runtime", () => {
   });
 
   it("stops the model and every running call when aborted while a turn waits for its calls", async () => {
-    const model = createTurnModel([[...streamedCall("c1", "lookup", '{"q":"slow"}'), finish("tool-calls")], [{ type: "text", text: "never" }, finish("stop")]]);
+    const model = createTurnModel([
+      [...streamedCall("c1", "lookup", '{"q":"slow"}'), finish("tool-calls")],
+      [{ type: "text", text: "never" }, finish("stop")],
+    ]);
     const { runtime, calls } = runtimeWith(model, 10_000);
     const controller = new AbortController();
     const run = runtime.run("go", { signal: controller.signal });

@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
-import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { parseJsonl } from "../../src/events/parse-jsonl.ts";
 import { replay } from "../../src/events/replay.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, invariantProblems, reply, tool } from "./fake-planner.ts";
 
 /** A read-only tool that answers with what it was given, and a log of what it saw. */
-function createEchoTool(answer: (x: unknown) => unknown = (x) => ({ seen: x })): { registry: ToolRegistry; seen: unknown[] } {
+function createEchoTool(answer: (x: unknown) => unknown = (x) => ({ seen: x })): {
+  registry: ToolRegistry;
+  seen: unknown[];
+} {
   const seen: unknown[] = [];
   const registry = new ToolRegistry().register([
     {
@@ -28,8 +31,16 @@ function createEchoTool(answer: (x: unknown) => unknown = (x) => ({ seen: x })):
 /** Runs `probe(first)` then `probe(second)`, one at a time, with caching on. */
 async function runPair(first: unknown, second: unknown, cache: "run" | "shared") {
   const { registry, seen } = createEchoTool();
-  const planner = createFakePlanner({ steps: [tool("s1", "probe", { x: first }), tool("s2", "probe", { x: second }), reply("s3", "done")] });
-  const runtime = new AgentRuntime({ planner, registry, memory: false, maxConcurrency: 1, ...(cache === "shared" ? { cache: createMemoryCache() } : {}) });
+  const planner = createFakePlanner({
+    steps: [tool("s1", "probe", { x: first }), tool("s2", "probe", { x: second }), reply("s3", "done")],
+  });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    memory: false,
+    maxConcurrency: 1,
+    ...(cache === "shared" ? { cache: createMemoryCache() } : {}),
+  });
   const run = runtime.run("go");
   const events = await collect(run);
   expect(invariantProblems(events)).toEqual([]);
@@ -38,7 +49,11 @@ async function runPair(first: unknown, second: unknown, cache: "run" | "shared")
 
 describe("numbers JSON cannot hold", () => {
   for (const cache of ["run", "shared"] as const) {
-    for (const [first, second] of [[Number.NaN, null], [Number.POSITIVE_INFINITY, null], [Number.NEGATIVE_INFINITY, null]] as const) {
+    for (const [first, second] of [
+      [Number.NaN, null],
+      [Number.POSITIVE_INFINITY, null],
+      [Number.NEGATIVE_INFINITY, null],
+    ] as const) {
       it(`a step called with x: ${second} is not served the result cached for x: ${first} (${cache} cache)`, async () => {
         const { state, seen, events } = await runPair(first, second, cache);
         // A step holding a number JSON cannot carry is dropped when planned, naming the path and the value.
@@ -54,7 +69,10 @@ describe("numbers JSON cannot hold", () => {
       });
     }
 
-    for (const [first, second] of [[-0, 0], [0, -0]] as const) {
+    for (const [first, second] of [
+      [-0, 0],
+      [0, -0],
+    ] as const) {
       it(`a step called with x: ${Object.is(second, -0) ? "-0" : "0"} is not served the result cached for the other zero (${cache} cache)`, async () => {
         const { state, seen } = await runPair(first, second, cache);
         expect(seen).toHaveLength(2);
@@ -81,13 +99,17 @@ describe("numbers JSON cannot hold", () => {
       const run = new AgentRuntime({ planner, registry, memory: false }).run("go");
       await collect(run);
       expect(run.state.steps[0]?.error).toMatchObject({ code: "invalid-result" });
-      expect(run.state.steps[0]?.error?.message).toBe(`The result of step "s1" (tool "probe") cannot be copied: ${String(bad)} at /list/1/deep`);
+      expect(run.state.steps[0]?.error?.message).toBe(
+        `The result of step "s1" (tool "probe") cannot be copied: ${String(bad)} at /list/1/deep`,
+      );
     }
   });
 
   it("the JSONL log replays to the live state, -0 included", async () => {
     const { registry } = createEchoTool((x) => ({ seen: x, list: [-0, 0, x] }));
-    const planner = createFakePlanner({ steps: [tool("s1", "probe", { x: -0 }), tool("s2", "probe", { x: 0 }), reply("s3", "{{s1.seen}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "probe", { x: -0 }), tool("s2", "probe", { x: 0 }), reply("s3", "{{s1.seen}}")],
+    });
     const run = new AgentRuntime({ planner, registry, memory: false, maxConcurrency: 1 }).run("go");
     const events = await collect(run);
     const replayed = replay(parseJsonl(toJsonl(events)));

@@ -4,13 +4,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
-import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
 import type { Planner } from "../../src/planner/planner.ts";
+import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
-import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
+import { type ToolDefinition, ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 
 type Behaviour = "ok" | "fail" | "null" | "null-prototype" | "undefined" | "throwing-to-string" | "mutate-later";
@@ -40,11 +40,25 @@ interface Scenario {
   replyRefs: number[];
 }
 
-const toolSpec = fc.record({ readOnly: fc.option(fc.boolean(), { nil: undefined }), idempotent: fc.option(fc.boolean(), { nil: undefined }), destructive: fc.option(fc.boolean(), { nil: undefined }) });
+const toolSpec = fc.record({
+  readOnly: fc.option(fc.boolean(), { nil: undefined }),
+  idempotent: fc.option(fc.boolean(), { nil: undefined }),
+  destructive: fc.option(fc.boolean(), { nil: undefined }),
+});
 const stepSpec = fc.record({
   tool: fc.nat(3),
   refs: fc.array(fc.nat(20), { maxLength: 3 }),
-  behaviour: fc.constantFrom<Behaviour>("ok", "ok", "ok", "fail", "null", "null-prototype", "undefined", "throwing-to-string", "mutate-later"),
+  behaviour: fc.constantFrom<Behaviour>(
+    "ok",
+    "ok",
+    "ok",
+    "fail",
+    "null",
+    "null-prototype",
+    "undefined",
+    "throwing-to-string",
+    "mutate-later",
+  ),
   async: fc.boolean(),
 });
 const scenario: fc.Arbitrary<Scenario> = fc.record({
@@ -99,7 +113,8 @@ async function check(spec: Scenario): Promise<string[]> {
         if (step?.async === true) await new Promise((resolve) => setTimeout(resolve, 0));
         // Mutating the input must not reach history.
         args["mutated"] = true;
-        if (step !== undefined && step.behaviour !== "ok" && step.behaviour !== "mutate-later") throw thrown(step.behaviour);
+        if (step !== undefined && step.behaviour !== "ok" && step.behaviour !== "mutate-later")
+          throw thrown(step.behaviour);
         const result = { step: stepId, items: [1, 2, 3] };
         returned.set(stepId, JSON.stringify(result));
         if (step?.behaviour === "mutate-later") {
@@ -137,7 +152,14 @@ async function check(spec: Scenario): Promise<string[]> {
         yield { type: "step", step, index };
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
-      yield { type: "done", steps: streamed, clean: cut === undefined, finishReason: cut === undefined ? "stop" : "length", fallback: false, usage: { modelCalls: 1 } };
+      yield {
+        type: "done",
+        steps: streamed,
+        clean: cut === undefined,
+        finishReason: cut === undefined ? "stop" : "length",
+        fallback: false,
+        usage: { modelCalls: 1 },
+      };
     },
     replan: async () => [],
     async *streamReplan(request) {
@@ -145,15 +167,33 @@ async function check(spec: Scenario): Promise<string[]> {
       const patch = makeSteps(spec.patch, `p${patchLog.length + 1}_`, completed);
       patch.push({ id: `p${patchLog.length + 1}_reply`, type: "reply", text: "patched" });
       patchLog.push({ clean: spec.patchClean, ids: patch.map((step) => step.id) });
-      yield { type: "done", steps: patch, clean: spec.patchClean, finishReason: spec.patchClean ? "stop" : "length", fallback: false, usage: { modelCalls: 1 } };
+      yield {
+        type: "done",
+        steps: patch,
+        clean: spec.patchClean,
+        finishReason: spec.patchClean ? "stop" : "length",
+        fallback: false,
+        usage: { modelCalls: 1 },
+      };
     },
   };
-  const runtime = new AgentRuntime({ planner, registry, memory: false, reflector: noOpReflector, eager: spec.eager, retries: 1, backoff: { initialMs: 0, jitter: 0 }, sleep: async () => undefined, maxReplans: 1 });
+  const runtime = new AgentRuntime({
+    planner,
+    registry,
+    memory: false,
+    reflector: noOpReflector,
+    eager: spec.eager,
+    retries: 1,
+    backoff: { initialMs: 0, jitter: 0 },
+    sleep: async () => undefined,
+    maxReplans: 1,
+  });
   const run = runtime.run("go");
   const events: RuntimeEvent[] = await collect(run);
   await new Promise((resolve) => setTimeout(resolve, 5));
   const problems = invariantProblems(events);
-  if (events.filter((event) => event.type === "plan-end").length !== 1) problems.push("plan-end is not emitted exactly once");
+  if (events.filter((event) => event.type === "plan-end").length !== 1)
+    problems.push("plan-end is not emitted exactly once");
 
   // Every step that is not read-only starts only after its source finished cleanly.
   const readOnly = (name: string): boolean => spec.tools[Number(name.slice(1))]?.readOnly === true;
@@ -166,24 +206,38 @@ async function check(spec: Scenario): Promise<string[]> {
     const log = patchLog[event.attempt - 1];
     for (const id of event.added) sourceEnd.set(id, { at: position, clean: log?.clean ?? false });
   });
-  const nameOf = new Map(events.flatMap((event) => (event.type === "step-planned" && event.step.type === "tool" ? [[event.step.id, event.step.name] as const] : [])));
+  const nameOf = new Map(
+    events.flatMap((event) =>
+      event.type === "step-planned" && event.step.type === "tool" ? [[event.step.id, event.step.name] as const] : [],
+    ),
+  );
   events.forEach((event, position) => {
     if (event.type !== "step-start" || event.tool === undefined || readOnly(event.tool)) return;
     const source = sourceEnd.get(event.stepId);
-    if (source === undefined || !source.clean || position < source.at) problems.push(`side-effecting step ${event.stepId} (${nameOf.get(event.stepId) ?? "?"}) started before its source finished cleanly`);
+    if (source === undefined || !source.clean || position < source.at)
+      problems.push(
+        `side-effecting step ${event.stepId} (${nameOf.get(event.stepId) ?? "?"}) started before its source finished cleanly`,
+      );
   });
 
   // Results in events are what the tool returned when its step ended, and stay so.
   for (const event of events) {
     if (event.type === "step-end" && event.stepId !== "reply" && returned.has(event.stepId) && !event.cached) {
-      if (JSON.stringify(event.result) !== returned.get(event.stepId)) problems.push(`the result of ${event.stepId} changed after it ended`);
+      if (JSON.stringify(event.result) !== returned.get(event.stepId))
+        problems.push(`the result of ${event.stepId} changed after it ended`);
     }
-    if (event.type === "step-error" && (typeof event.error.message !== "string" || event.error.message === "" || event.error.message.startsWith("Internal error"))) {
+    if (
+      event.type === "step-error" &&
+      (typeof event.error.message !== "string" ||
+        event.error.message === "" ||
+        event.error.message.startsWith("Internal error"))
+    ) {
       problems.push(`step ${event.stepId} failed without a readable message`);
     }
   }
   const end = events.at(-1);
-  if (end?.type === "run-end" && end.error?.message.startsWith("Internal error") === true) problems.push(`the run failed internally: ${end.error.message}`);
+  if (end?.type === "run-end" && end.error?.message.startsWith("Internal error") === true)
+    problems.push(`the run failed internally: ${end.error.message}`);
   return problems;
 }
 

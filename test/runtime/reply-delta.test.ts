@@ -2,11 +2,11 @@
  * The answer as it is written: `reply-delta` events.
  */
 import { describe, expect, it } from "vitest";
+import { replay } from "../../src/events/replay.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import type { PlanModel } from "../../src/model/plan-model.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import { replay } from "../../src/events/replay.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createFakePlanner, deferred, invariantProblems, reply, tool } from "./fake-planner.ts";
 
@@ -29,13 +29,16 @@ function gatedTools() {
 
 /** Waits until the run has emitted an event matching `predicate`. */
 async function until(events: readonly RuntimeEvent[], predicate: (event: RuntimeEvent) => boolean): Promise<void> {
-  for (let tries = 0; tries < 200 && !events.some(predicate); tries++) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let tries = 0; tries < 200 && !events.some(predicate); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 describe("reply-delta", () => {
   it("streams a reply step's text as its references become available when nothing can replace it", async () => {
     const { registry, gates } = gatedTools();
-    const planner = createFakePlanner({ steps: [tool("s1", "a"), tool("s2", "b"), reply("s3", "First {{s1.x}}, then {{s2.y}}.")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "a"), tool("s2", "b"), reply("s3", "First {{s1.x}}, then {{s2.y}}.")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go");
     await until(run.events, (event) => event.type === "reply-delta");
     expect(deltasOf(run.events)).toEqual(["First "]);
@@ -68,10 +71,26 @@ describe("reply-delta", () => {
 
   it('"early" streams at once and fixes the plan: a later failure becomes a note, not a re-plan', async () => {
     const registry = new ToolRegistry().register([
-      { name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: "fine" }) },
-      { name: "bad", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => { await new Promise((resolve) => setTimeout(resolve, 5)); throw new Error("down"); } },
+      {
+        name: "ok",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ x: "fine" }),
+      },
+      {
+        name: "bad",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error("down");
+        },
+      },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "ok"), tool("s2", "bad"), reply("s3", "{{s1.x}} and {{s2.y}}")], replan: () => [reply("r1", "replanned")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "ok"), tool("s2", "bad"), reply("s3", "{{s1.x}} and {{s2.y}}")],
+      replan: () => [reply("r1", "replanned")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet, replyStreaming: "early" }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
@@ -81,7 +100,9 @@ describe("reply-delta", () => {
   });
 
   it("a reply that is one reference is written when it resolves", async () => {
-    const registry = new ToolRegistry().register([{ name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) }]);
+    const registry = new ToolRegistry().register([
+      { name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) },
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "ok"), reply("s2", "{{s1}}")] });
     const events = await collect(new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go"));
     expect(deltasOf(events)).toEqual(['{"x":1}']);
@@ -96,7 +117,9 @@ describe("reply-delta", () => {
         yield { type: "finish", reason: "stop" };
       },
     };
-    const registry = new ToolRegistry().register([{ name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) }]);
+    const registry = new ToolRegistry().register([
+      { name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) },
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "ok")] });
     const run = new AgentRuntime({ planner, registry, ...quiet, model }).run("go");
     const events = await collect(run);
@@ -106,7 +129,9 @@ describe("reply-delta", () => {
   });
 
   it("a template reply is one delta, and replay of the log equals the live state", async () => {
-    const registry = new ToolRegistry().register([{ name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) }]);
+    const registry = new ToolRegistry().register([
+      { name: "ok", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ x: 1 }) },
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "ok")] });
     const run = new AgentRuntime({ planner, registry, ...quiet, integrate: "template" }).run("go");
     const events = await collect(run);

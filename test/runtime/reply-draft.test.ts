@@ -4,14 +4,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PlanModel, PlanModelRequest } from "../../src/model/plan-model.ts";
-import { LLMPlanner } from "../../src/planner/llm-planner.ts";
-import type { PlannerEvent } from "../../src/planner/planner-event.ts";
-import type { Planner } from "../../src/planner/planner.ts";
-import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
-import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { replay } from "../../src/events/replay.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import type { PlanModel, PlanModelRequest } from "../../src/model/plan-model.ts";
+import { LLMPlanner } from "../../src/planner/llm-planner.ts";
+import type { Planner } from "../../src/planner/planner.ts";
+import type { PlannerEvent } from "../../src/planner/planner-event.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
 import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, deferred, invariantProblems } from "./fake-planner.ts";
 
@@ -29,7 +29,8 @@ function indexOf(events: readonly RuntimeEvent[], predicate: (event: RuntimeEven
 
 /** Waits until the run has emitted an event matching `predicate`. */
 async function until(events: readonly RuntimeEvent[], predicate: (event: RuntimeEvent) => boolean): Promise<void> {
-  for (let tries = 0; tries < 500 && !events.some(predicate); tries++) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let tries = 0; tries < 500 && !events.some(predicate); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 1));
   if (!events.some(predicate)) throw new Error("the event never came");
 }
 
@@ -38,7 +39,10 @@ async function until(events: readonly RuntimeEvent[], predicate: (event: Runtime
  * promise is waited for (the test decides when the model goes on). Other
  * calls (repair, re-plan) answer with `others(request)`.
  */
-function chunkedModel(chunks: readonly (string | Promise<unknown>)[], others: (request: PlanModelRequest) => string = () => "[]"): PlanModel & { purposes: string[] } {
+function chunkedModel(
+  chunks: readonly (string | Promise<unknown>)[],
+  others: (request: PlanModelRequest) => string = () => "[]",
+): PlanModel & { purposes: string[] } {
   const purposes: string[] = [];
   return {
     purposes,
@@ -58,15 +62,31 @@ function chunkedModel(chunks: readonly (string | Promise<unknown>)[], others: (r
 }
 
 function registryOf(execute: () => unknown): ToolRegistry {
-  return new ToolRegistry().register([{ name: "a", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute }]);
+  return new ToolRegistry().register([
+    { name: "a", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute },
+  ]);
 }
 
 describe("a reply streamed as the model writes it", () => {
   it("writes literal text and the references of ended steps before the plan ends, and equals the reply", async () => {
     const ended = deferred<unknown>();
     const more = deferred<unknown>();
-    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', ended.promise, '{"id":"s2","type":"reply","text":"Got ', "{{s1.x", '}} and', " more", more.promise, '."}]']);
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: registryOf(() => ({ x: "A" })), ...quiet, replyStreaming: "early" }).run("go");
+    const model = chunkedModel([
+      '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+      ended.promise,
+      '{"id":"s2","type":"reply","text":"Got ',
+      "{{s1.x",
+      "}} and",
+      " more",
+      more.promise,
+      '."}]',
+    ]);
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry: registryOf(() => ({ x: "A" })),
+      ...quiet,
+      replyStreaming: "early",
+    }).run("go");
     await until(run.events, (event) => event.type === "step-end" && event.stepId === "s1");
     ended.resolve(undefined);
     await until(run.events, (event) => event.type === "reply-delta" && event.delta === " more");
@@ -83,8 +103,17 @@ describe("a reply streamed as the model writes it", () => {
 
   it('"early" waits at a reference whose step runs; "safe" waits for the whole reply', async () => {
     const gate = deferred<unknown>();
-    const text = ['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now."}]'];
-    const early = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(text) }), registry: registryOf(() => gate.promise), ...quiet, replyStreaming: "early" }).run("go");
+    const text = [
+      '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+      '{"id":"s2","type":"reply","text":"Got ',
+      '{{s1.x}} now."}]',
+    ];
+    const early = new AgentRuntime({
+      planner: new LLMPlanner({ model: chunkedModel(text) }),
+      registry: registryOf(() => gate.promise),
+      ...quiet,
+      replyStreaming: "early",
+    }).run("go");
     await until(early.events, (event) => event.type === "plan-end");
     expect(deltasOf(early.events)).toEqual(["Got "]);
     gate.resolve({ x: 7 });
@@ -93,7 +122,11 @@ describe("a reply streamed as the model writes it", () => {
 
     // "safe" does not start while a step runs: it may still fail, and a re-plan replace the reply.
     const running = deferred<unknown>();
-    const safeRun = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(text) }), registry: registryOf(() => running.promise), ...quiet }).run("go");
+    const safeRun = new AgentRuntime({
+      planner: new LLMPlanner({ model: chunkedModel(text) }),
+      registry: registryOf(() => running.promise),
+      ...quiet,
+    }).run("go");
     await until(safeRun.events, (event) => event.type === "plan-end");
     expect(deltasOf(safeRun.events)).toEqual([]);
     running.resolve({ x: 7 });
@@ -103,18 +136,42 @@ describe("a reply streamed as the model writes it", () => {
 
   it('"safe" streams the draft once every other step has succeeded, and keeps re-plans for a step that fails first', async () => {
     const ended = deferred<unknown>();
-    const chunks = ['[{"id":"s1","type":"tool","name":"a","arguments":{}},', ended.promise, '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now', '."}]'];
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(chunks) }), registry: registryOf(() => ({ x: 7 })), ...quiet }).run("go");
+    const chunks = [
+      '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+      ended.promise,
+      '{"id":"s2","type":"reply","text":"Got ',
+      "{{s1.x}} now",
+      '."}]',
+    ];
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model: chunkedModel(chunks) }),
+      registry: registryOf(() => ({ x: 7 })),
+      ...quiet,
+    }).run("go");
     await until(run.events, (event) => event.type === "step-end" && event.stepId === "s1");
     ended.resolve(undefined);
     const events = await collect(run);
     expect(deltasOf(events)).toEqual(["Got ", "7 now", "."]);
-    expect(indexOf(events, (event) => event.type === "reply-delta")).toBeLessThan(indexOf(events, (event) => event.type === "plan-end"));
+    expect(indexOf(events, (event) => event.type === "reply-delta")).toBeLessThan(
+      indexOf(events, (event) => event.type === "plan-end"),
+    );
     expect(invariantProblems(events)).toEqual([]);
 
     const failed = deferred<unknown>();
-    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', failed.promise, '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}}."}]'], () => '[{"id":"r1","type":"reply","text":"Re-planned."}]');
-    const failing = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: registryOf(() => Promise.reject(new Error("down"))), ...quiet }).run("go");
+    const model = chunkedModel(
+      [
+        '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+        failed.promise,
+        '{"id":"s2","type":"reply","text":"Got ',
+        '{{s1.x}}."}]',
+      ],
+      () => '[{"id":"r1","type":"reply","text":"Re-planned."}]',
+    );
+    const failing = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry: registryOf(() => Promise.reject(new Error("down"))),
+      ...quiet,
+    }).run("go");
     await until(failing.events, (event) => event.type === "step-error");
     failed.resolve(undefined);
     const state = await failing.done;
@@ -125,13 +182,29 @@ describe("a reply streamed as the model writes it", () => {
 
   it("holds back a reply that may still be one reference, and a reference or a surrogate pair cut in two", async () => {
     const exact = await collect(
-      new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"{{s1', '}}"}]']) }), registry: registryOf(() => ({ x: 1 })), ...quiet, replyStreaming: "early" }).run("go"),
+      new AgentRuntime({
+        planner: new LLMPlanner({
+          model: chunkedModel([
+            '[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"{{s1',
+            '}}"}]',
+          ]),
+        }),
+        registry: registryOf(() => ({ x: 1 })),
+        ...quiet,
+        replyStreaming: "early",
+      }).run("go"),
     );
     // Exactly one reference: the value itself, written once whole.
     expect(deltasOf(exact)).toEqual(['{"x":1}']);
     const cut = await collect(
       new AgentRuntime({
-        planner: new LLMPlanner({ model: chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"x {', "{s1.x}} \ud83d", '\ude00!"}]']) }),
+        planner: new LLMPlanner({
+          model: chunkedModel([
+            '[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"x {',
+            "{s1.x}} \ud83d",
+            '\ude00!"}]',
+          ]),
+        }),
         registry: registryOf(() => ({ x: 1 })),
         ...quiet,
         replyStreaming: "early",
@@ -142,9 +215,21 @@ describe("a reply streamed as the model writes it", () => {
 
   it("fixes the plan once it streams: a step failing later is a note, not a re-plan", async () => {
     const gate = deferred<unknown>();
-    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}}."}]'], () => '[{"id":"r1","type":"reply","text":"re-planned"}]');
+    const model = chunkedModel(
+      [
+        '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+        '{"id":"s2","type":"reply","text":"Got ',
+        '{{s1.x}}."}]',
+      ],
+      () => '[{"id":"r1","type":"reply","text":"re-planned"}]',
+    );
     const registry = registryOf(() => gate.promise.then(() => Promise.reject(new Error("down"))));
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, ...quiet, replyStreaming: "early" }).run("go");
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry,
+      ...quiet,
+      replyStreaming: "early",
+    }).run("go");
     await until(run.events, (event) => event.type === "reply-delta");
     gate.resolve(undefined);
     const state = await run.done;
@@ -155,8 +240,20 @@ describe("a reply streamed as the model writes it", () => {
   });
 
   it("keeps what was written when the reply step is dropped and a repair writes another", async () => {
-    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got {{s1.x}}, ', 'see {{s9}}."}]'], () => '[{"id":"s2","type":"reply","text":"Other"}]');
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: registryOf(() => ({ x: "A" })), ...quiet, replyStreaming: "early" }).run("go");
+    const model = chunkedModel(
+      [
+        '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+        '{"id":"s2","type":"reply","text":"Got {{s1.x}}, ',
+        'see {{s9}}."}]',
+      ],
+      () => '[{"id":"s2","type":"reply","text":"Other"}]',
+    );
+    const run = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry: registryOf(() => ({ x: "A" })),
+      ...quiet,
+      replyStreaming: "early",
+    }).run("go");
     const events = await collect(run);
     expect(model.purposes).toEqual(["plan", "repair"]);
     // What was streamed cannot be taken back: the answer is the draft, its unknown reference as written.
@@ -166,13 +263,24 @@ describe("a reply streamed as the model writes it", () => {
   });
 
   it("does not start when a step of the plan was dropped before the reply (a repair is coming)", async () => {
-    const model = chunkedModel(['[{"id":"s1","type":"tool","name":"nope","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', 'it."}]'], () => '[{"id":"s3","type":"reply","text":"Repaired."}]');
-    const events = await collect(new AgentRuntime({ planner: new LLMPlanner({ model }), registry: registryOf(() => ({ x: 1 })), ...quiet, replyStreaming: "early" }).run("go"));
+    const model = chunkedModel(
+      ['[{"id":"s1","type":"tool","name":"nope","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', 'it."}]'],
+      () => '[{"id":"s3","type":"reply","text":"Repaired."}]',
+    );
+    const events = await collect(
+      new AgentRuntime({
+        planner: new LLMPlanner({ model }),
+        registry: registryOf(() => ({ x: 1 })),
+        ...quiet,
+        replyStreaming: "early",
+      }).run("go"),
+    );
     expect(deltasOf(events)).toEqual(["Repaired."]);
   });
 
   it("gives the same answer as the whole reply, however the model's text is cut", async () => {
-    const plan = '[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"{{s1.x}} is {{ s1.y }}; {not} {{s1.x}}\\n\\u00e9\\"q\\" {{s1}}"}]';
+    const plan =
+      '[{"id":"s1","type":"tool","name":"a","arguments":{}},{"id":"s2","type":"reply","text":"{{s1.x}} is {{ s1.y }}; {not} {{s1.x}}\\n\\u00e9\\"q\\" {{s1}}"}]';
     const expected = 'A is 2; {not} A\né"q" {"x":"A","y":2}';
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat({ max: plan.length }), { maxLength: 12 }), async (cuts) => {
@@ -183,7 +291,12 @@ describe("a reply streamed as the model writes it", () => {
           if (point > from) chunks.push(plan.slice(from, point));
           from = Math.max(from, point);
         }
-        const run = new AgentRuntime({ planner: new LLMPlanner({ model: chunkedModel(chunks) }), registry: registryOf(() => ({ x: "A", y: 2 })), ...quiet, replyStreaming: "early" }).run("go");
+        const run = new AgentRuntime({
+          planner: new LLMPlanner({ model: chunkedModel(chunks) }),
+          registry: registryOf(() => ({ x: "A", y: 2 })),
+          ...quiet,
+          replyStreaming: "early",
+        }).run("go");
         const events = await collect(run);
         expect(run.state.reply?.text).toBe(expected);
         expect(deltasOf(events).join("")).toBe(expected);
@@ -194,7 +307,13 @@ describe("a reply streamed as the model writes it", () => {
   });
 
   it("gets no draft ahead of its steps through a planner that holds the events back", async () => {
-    const inner = new LLMPlanner({ model: chunkedModel(['[{"id":"s1","type":"tool","name":"a","arguments":{}},', '{"id":"s2","type":"reply","text":"Got ', '{{s1.x}} now."}]']) });
+    const inner = new LLMPlanner({
+      model: chunkedModel([
+        '[{"id":"s1","type":"tool","name":"a","arguments":{}},',
+        '{"id":"s2","type":"reply","text":"Got ',
+        '{{s1.x}} now."}]',
+      ]),
+    });
     const holding: Planner = {
       async *stream(request) {
         const events: PlannerEvent[] = [];
@@ -204,9 +323,15 @@ describe("a reply streamed as the model writes it", () => {
       replan: (request) => inner.replan(request),
     };
     for (const replyStreaming of ["safe", "early"] as const) {
-      const events = await collect(new AgentRuntime({ planner: holding, registry: registryOf(() => ({ x: 7 })), ...quiet, replyStreaming }).run("go"));
+      const events = await collect(
+        new AgentRuntime({ planner: holding, registry: registryOf(() => ({ x: 7 })), ...quiet, replyStreaming }).run(
+          "go",
+        ),
+      );
       expect(deltasOf(events).join("")).toBe("Got 7 now.");
-      expect(indexOf(events, (event) => event.type === "reply-delta")).toBeGreaterThan(indexOf(events, (event) => event.type === "step-end"));
+      expect(indexOf(events, (event) => event.type === "reply-delta")).toBeGreaterThan(
+        indexOf(events, (event) => event.type === "step-end"),
+      );
       expect(invariantProblems(events)).toEqual([]);
     }
   });

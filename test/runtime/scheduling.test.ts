@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { collect, createFakePlanner, deferred, delay, invariantProblems, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
@@ -15,7 +15,11 @@ describe("scheduling while the plan streams", () => {
     const { registry, calls } = createTestRegistry({ latencyMs: 5 });
     const startedWhenResumed: boolean[] = [];
     const planner = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }), reply("s3", "{{s1.value}} {{s2.value}}")],
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "lookup", { q: "b" }),
+        reply("s3", "{{s1.value}} {{s2.value}}"),
+      ],
       // The stream resumes only when the runtime asks for the next event: by then the tool must have started.
       afterStep: (step) => {
         if (step.type === "tool") startedWhenResumed.push(calls.some((call) => call.args["q"] === step.arguments["q"]));
@@ -55,7 +59,12 @@ describe("scheduling while the plan streams", () => {
   it("holds a side-effecting tool until the plan finished cleanly", async () => {
     const { registry, calls } = createTestRegistry();
     const planner = createFakePlanner({
-      steps: [tool("s1", "send", { to: "bob" }), tool("s2", "remove", { id: "7" }), tool("s3", "put", { key: "k" }), reply("s4", "done")],
+      steps: [
+        tool("s1", "send", { to: "bob" }),
+        tool("s2", "remove", { id: "7" }),
+        tool("s3", "put", { key: "k" }),
+        reply("s4", "done"),
+      ],
       stepDelayMs: 2,
       tailDelayMs: 20,
     });
@@ -72,12 +81,24 @@ describe("scheduling while the plan streams", () => {
     // Idempotent and not destructive is still not read-only: idempotence permits retries, never an early start.
     expect(put?.startedAt).toBeGreaterThanOrEqual(endedAt);
     const planned = events.filter((event) => event.type === "step-planned").map((event) => [event.step.id, event.safe]);
-    expect(planned).toEqual([["s1", false], ["s2", false], ["s3", false], ["s4", true]]);
+    expect(planned).toEqual([
+      ["s1", false],
+      ["s2", false],
+      ["s3", false],
+      ["s4", true],
+    ]);
   });
 
   it("never runs a side-effecting step of an unclean plan", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "{{s1.value}}" }), reply("s3", "sent to {{s2.sent}}")], clean: false });
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "send", { to: "{{s1.value}}" }),
+        reply("s3", "sent to {{s2.sent}}"),
+      ],
+      clean: false,
+    });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });
     const run = runtime.run("go");
     const events = await collect(run);
@@ -91,12 +112,18 @@ describe("scheduling while the plan streams", () => {
 
   it('eager "none" waits for the whole plan; "all" starts side effects early', async () => {
     const none = createTestRegistry();
-    const plannerNone = createFakePlanner({ steps: [tool("s1", "lookup", { q: "a" }), reply("s2", "x")], tailDelayMs: 15 });
+    const plannerNone = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "a" }), reply("s2", "x")],
+      tailDelayMs: 15,
+    });
     await new AgentRuntime({ planner: plannerNone, registry: none.registry, ...quiet, eager: "none" }).run("go").done;
     expect(none.calls[0]?.startedAt).toBeGreaterThanOrEqual(plannerNone.log.endedAt ?? Number.POSITIVE_INFINITY);
 
     const all = createTestRegistry();
-    const plannerAll = createFakePlanner({ steps: [tool("s1", "send", { to: "a" }), reply("s2", "x")], tailDelayMs: 15 });
+    const plannerAll = createFakePlanner({
+      steps: [tool("s1", "send", { to: "a" }), reply("s2", "x")],
+      tailDelayMs: 15,
+    });
     await new AgentRuntime({ planner: plannerAll, registry: all.registry, ...quiet, eager: "all" }).run("go").done;
     expect(all.calls[0]?.startedAt).toBeLessThan(plannerAll.log.endedAt ?? 0);
   });
@@ -132,7 +159,12 @@ describe("scheduling while the plan streams", () => {
   it("starts a dependent step only after the step it references succeeded", async () => {
     const { registry, calls } = createTestRegistry({ latencyMs: 5 });
     const planner = createFakePlanner({
-      steps: [tool("s1", "lookup", { q: "a" }), tool("s2", "lookup", { q: "b" }, { dependsOn: ["s1"] }), tool("s3", "lookup", { q: "{{s2.value}}" }), reply("s4", "{{s3.value}}")],
+      steps: [
+        tool("s1", "lookup", { q: "a" }),
+        tool("s2", "lookup", { q: "b" }, { dependsOn: ["s1"] }),
+        tool("s3", "lookup", { q: "{{s2.value}}" }),
+        reply("s4", "{{s3.value}}"),
+      ],
     });
     const state = await new AgentRuntime({ planner, registry, ...quiet }).run("go").done;
     expect(calls[1]?.startedAt).toBeGreaterThanOrEqual(calls[0]?.endedAt ?? Number.POSITIVE_INFINITY);
@@ -143,12 +175,21 @@ describe("scheduling while the plan streams", () => {
   it("skips the dependents of a failed step with a reason, and still runs the rest", async () => {
     const { registry, calls } = createTestRegistry();
     const planner = createFakePlanner({
-      steps: [tool("s1", "fail"), tool("s2", "lookup", { q: "{{s1.value}}" }), tool("s3", "lookup", { q: "independent" }), reply("s4", "{{s3.value}}")],
+      steps: [
+        tool("s1", "fail"),
+        tool("s2", "lookup", { q: "{{s1.value}}" }),
+        tool("s3", "lookup", { q: "independent" }),
+        reply("s4", "{{s3.value}}"),
+      ],
     });
     const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, maxReplans: 0 }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
-    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({ stepId: "s2", code: "dependency-failed", reason: 'It depends on step "s1", which failed' });
+    expect(events.find((event) => event.type === "step-skipped")).toMatchObject({
+      stepId: "s2",
+      code: "dependency-failed",
+      reason: 'It depends on step "s1", which failed',
+    });
     expect(calls.map((call) => call.args["q"] ?? call.name)).toEqual(["fail", "independent"]);
     expect(run.state.reply).toEqual({ text: "independent!", source: "step", stepId: "s4" });
     expect(run.state.reason).toBe("failed");

@@ -2,44 +2,69 @@
  * The runtime's safety and correctness semantics, one named test (or more) per rule.
  */
 import { describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { createScriptedModel } from "../../src/model/create-scripted-model.ts";
 import type { PlanModel } from "../../src/model/plan-model.ts";
+import { streamModelText } from "../../src/model/stream-model-text.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
 import { LLMPlanner } from "../../src/planner/llm-planner.ts";
-import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
 import type { Planner } from "../../src/planner/planner.ts";
-import { streamModelText } from "../../src/model/stream-model-text.ts";
+import type { PlannerEvent, ReplanRequest } from "../../src/planner/planner-event.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
 import { noOpReflector } from "../../src/runtime/no-op-reflector.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
-import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
+import { type ToolDefinition, ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { validatePlan } from "../../src/validate/validate-plan.ts";
 import { collect, createFakePlanner, delay, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
-const quiet = { memory: false, reflector: noOpReflector, backoff: { initialMs: 1, jitter: 0 }, sleep: async () => undefined } as const;
+const quiet = {
+  memory: false,
+  reflector: noOpReflector,
+  backoff: { initialMs: 1, jitter: 0 },
+  sleep: async () => undefined,
+} as const;
 
 /** The terminal event of a step. */
 function terminalOf(events: readonly RuntimeEvent[], stepId: string): RuntimeEvent | undefined {
-  return events.find((event) => "stepId" in event && event.stepId === stepId && (event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event.final)));
+  return events.find(
+    (event) =>
+      "stepId" in event &&
+      event.stepId === stepId &&
+      (event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event.final)),
+  );
 }
 
 /** A planner whose first plan is `steps` and whose re-plan streams `patch` ending with `clean`. */
-function patchingPlanner(steps: PlanStep[], patch: PlanStep[], clean: boolean): Planner & { streamReplan(request: ReplanRequest): AsyncIterable<PlannerEvent> } {
+function patchingPlanner(
+  steps: PlanStep[],
+  patch: PlanStep[],
+  clean: boolean,
+): Planner & { streamReplan(request: ReplanRequest): AsyncIterable<PlannerEvent> } {
   const base = createFakePlanner({ steps });
   return {
     stream: (request) => base.stream(request),
     replan: async () => patch,
     async *streamReplan() {
       for (const [index, step] of patch.entries()) yield { type: "step", step, index };
-      yield { type: "done", steps: patch, clean, finishReason: clean ? "stop" : "length", fallback: false, usage: { modelCalls: 1 } };
+      yield {
+        type: "done",
+        steps: patch,
+        clean,
+        finishReason: clean ? "stop" : "length",
+        fallback: false,
+        usage: { modelCalls: 1 },
+      };
     },
   };
 }
 
 /** An in-memory file system as tools: read (read-only), write (not annotated: MCP defaults). */
-function createFiles(initial: Record<string, string>): { registry: ToolRegistry; files: Map<string, string>; log: string[] } {
+function createFiles(initial: Record<string, string>): {
+  registry: ToolRegistry;
+  files: Map<string, string>;
+  log: string[];
+} {
   const files = new Map(Object.entries(initial));
   const log: string[] = [];
   const definitions: ToolDefinition[] = [
@@ -54,7 +79,11 @@ function createFiles(initial: Record<string, string>): { registry: ToolRegistry;
     },
     {
       name: "write_file",
-      inputSchema: { type: "object", properties: { path: { type: "string" }, text: { type: "string" } }, required: ["path", "text"] },
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string" }, text: { type: "string" } },
+        required: ["path", "text"],
+      },
       execute: async (args) => {
         await delay(2);
         log.push(`write ${String(args["path"])}`);
@@ -84,7 +113,11 @@ describe("1. clean before side effects, for every source of steps", () => {
 
   it("a clean re-plan patch runs its side-effecting steps", async () => {
     const { registry, calls } = createTestRegistry();
-    const planner = patchingPlanner([tool("s1", "fail"), reply("s2", "{{s1}}")], [tool("p1", "send", { to: "bob" }), reply("p2", "{{p1.sent}}")], true);
+    const planner = patchingPlanner(
+      [tool("s1", "fail"), reply("s2", "{{s1}}")],
+      [tool("p1", "send", { to: "bob" }), reply("p2", "{{p1.sent}}")],
+      true,
+    );
     const state = await new AgentRuntime({ planner, registry, ...quiet, retries: 0 }).run("go").done;
     expect(calls.map((call) => call.name)).toEqual(["fail", "send"]);
     expect(state.reply?.text).toBe("bob");
@@ -93,7 +126,15 @@ describe("1. clean before side effects, for every source of steps", () => {
   it("a truncated first plan runs none of its side-effecting steps in any eager mode but all", async () => {
     for (const eager of ["safe", "none"] as const) {
       const { registry, calls } = createTestRegistry();
-      const planner = createFakePlanner({ steps: [tool("s1", "send", { to: "a" }), tool("s2", "put", { key: "k" }), tool("s3", "lookup", { q: "q" }), reply("s4", "x")], clean: false });
+      const planner = createFakePlanner({
+        steps: [
+          tool("s1", "send", { to: "a" }),
+          tool("s2", "put", { key: "k" }),
+          tool("s3", "lookup", { q: "q" }),
+          reply("s4", "x"),
+        ],
+        clean: false,
+      });
       const events = await collect(new AgentRuntime({ planner, registry, ...quiet, eager }).run("go"));
       expect(invariantProblems(events)).toEqual([]);
       expect(calls.map((call) => call.name)).toEqual(["lookup"]);
@@ -102,7 +143,12 @@ describe("1. clean before side effects, for every source of steps", () => {
 });
 
 describe("2. MCP annotation defaults", () => {
-  const annotated = (name: string, annotations: Record<string, unknown> | undefined, log: string[], failures = 0): ToolDefinition => {
+  const annotated = (
+    name: string,
+    annotations: Record<string, unknown> | undefined,
+    log: string[],
+    failures = 0,
+  ): ToolDefinition => {
     let failed = 0;
     const definition: ToolDefinition = {
       name,
@@ -131,7 +177,14 @@ describe("2. MCP annotation defaults", () => {
     ]);
     let startedBeforeEnd: string[] = [];
     const planner = createFakePlanner({
-      steps: [tool("s1", "plain"), tool("s2", "idempotent"), tool("s3", "gentle"), tool("s4", "closed"), tool("s5", "reader"), reply("s6", "x")],
+      steps: [
+        tool("s1", "plain"),
+        tool("s2", "idempotent"),
+        tool("s3", "gentle"),
+        tool("s4", "closed"),
+        tool("s5", "reader"),
+        reply("s6", "x"),
+      ],
       tailDelayMs: 20,
       afterStep: (step) => {
         if (step.id === "s5") startedBeforeEnd = [...log];
@@ -141,13 +194,18 @@ describe("2. MCP annotation defaults", () => {
     expect(invariantProblems(events)).toEqual([]);
     expect(startedBeforeEnd).toEqual(["reader"]);
     expect(log).toHaveLength(5);
-    const safe = events.filter((event) => event.type === "step-planned").map((event) => event.type === "step-planned" && event.safe);
+    const safe = events
+      .filter((event) => event.type === "step-planned")
+      .map((event) => event.type === "step-planned" && event.safe);
     expect(safe).toEqual([false, false, false, false, true, true]);
   });
 
   it("idempotentHint permits retries; an unannotated tool is never retried", async () => {
     const log: string[] = [];
-    const registry = new ToolRegistry().register([annotated("plain", undefined, log, 5), annotated("idempotent", { idempotentHint: true }, log, 1)]);
+    const registry = new ToolRegistry().register([
+      annotated("plain", undefined, log, 5),
+      annotated("idempotent", { idempotentHint: true }, log, 1),
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "plain"), tool("s2", "idempotent"), reply("s3", "x")] });
     await new AgentRuntime({ planner, registry, ...quiet, retries: 3, maxReplans: 0 }).run("go").done;
     expect(log.filter((name) => name === "plain")).toHaveLength(1);
@@ -156,8 +214,12 @@ describe("2. MCP annotation defaults", () => {
 
   it("idempotentHint never makes a result cacheable: an idempotent, destructive write is never skipped", async () => {
     const log: string[] = [];
-    const registry = new ToolRegistry().register([annotated("upsert", { idempotentHint: true, destructiveHint: true }, log)]);
-    const planner = createFakePlanner({ steps: [tool("s1", "upsert"), tool("s2", "upsert", {}, { dependsOn: ["s1"] }), reply("s3", "x")] });
+    const registry = new ToolRegistry().register([
+      annotated("upsert", { idempotentHint: true, destructiveHint: true }, log),
+    ]);
+    const planner = createFakePlanner({
+      steps: [tool("s1", "upsert"), tool("s2", "upsert", {}, { dependsOn: ["s1"] }), reply("s3", "x")],
+    });
     const state = await new AgentRuntime({ planner, registry, ...quiet }).run("go").done;
     expect(log).toEqual(["upsert", "upsert"]);
     expect(state.usage.cacheHits).toBe(0);
@@ -188,10 +250,27 @@ describe("3. the plan cannot escalate policy", () => {
     let posts = 0;
     let puts = 0;
     const registry = new ToolRegistry().register([
-      { name: "post", inputSchema: { type: "object" }, execute: () => { posts++; throw new Error("gateway timeout"); } },
-      { name: "put", inputSchema: { type: "object" }, annotations: { idempotentHint: true }, execute: () => { puts++; throw new Error("busy"); } },
+      {
+        name: "post",
+        inputSchema: { type: "object" },
+        execute: () => {
+          posts++;
+          throw new Error("gateway timeout");
+        },
+      },
+      {
+        name: "put",
+        inputSchema: { type: "object" },
+        annotations: { idempotentHint: true },
+        execute: () => {
+          puts++;
+          throw new Error("busy");
+        },
+      },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "post", {}, { retries: 25 }), tool("s2", "put", {}, { retries: 25 }), reply("s3", "x")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "post", {}, { retries: 25 }), tool("s2", "put", {}, { retries: 25 }), reply("s3", "x")],
+    });
     await new AgentRuntime({ planner, registry, ...quiet, retries: 2, maxReplans: 0 }).run("go").done;
     expect(posts).toBe(1);
     expect(puts).toBe(3);
@@ -199,7 +278,17 @@ describe("3. the plan cannot escalate policy", () => {
 
   it("a plan may lower retries", async () => {
     let puts = 0;
-    const registry = new ToolRegistry().register([{ name: "put", inputSchema: { type: "object" }, annotations: { idempotentHint: true }, execute: () => { puts++; throw new Error("busy"); } }]);
+    const registry = new ToolRegistry().register([
+      {
+        name: "put",
+        inputSchema: { type: "object" },
+        annotations: { idempotentHint: true },
+        execute: () => {
+          puts++;
+          throw new Error("busy");
+        },
+      },
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "put", {}, { retries: 0 }), reply("s2", "x")] });
     await new AgentRuntime({ planner, registry, ...quiet, retries: 4, maxReplans: 0 }).run("go").done;
     expect(puts).toBe(1);
@@ -207,31 +296,80 @@ describe("3. the plan cannot escalate policy", () => {
 
   it('"timeoutMs": 1e12 does not overflow the timer, and cannot raise the runtime\'s limit', async () => {
     const registry = new ToolRegistry().register([
-      { name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => { await delay(30); return { done: true }; } },
+      {
+        name: "slow",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: async () => {
+          await delay(30);
+          return { done: true };
+        },
+      },
     ]);
-    const long = createFakePlanner({ steps: [tool("s1", "slow", {}, { timeoutMs: 1e12 }), reply("s2", "{{s1.done}}")] });
+    const long = createFakePlanner({
+      steps: [tool("s1", "slow", {}, { timeoutMs: 1e12 }), reply("s2", "{{s1.done}}")],
+    });
     const state = await new AgentRuntime({ planner: long, registry, ...quiet, retries: 0 }).run("go").done;
     expect(state.steps[0]?.status).toBe("succeeded");
-    const capped = await new AgentRuntime({ planner: long, registry, ...quiet, retries: 0, maxReplans: 0, timeoutMs: 5 }).run("go").done;
+    const capped = await new AgentRuntime({
+      planner: long,
+      registry,
+      ...quiet,
+      retries: 0,
+      maxReplans: 0,
+      timeoutMs: 5,
+    }).run("go").done;
     expect(capped.steps[0]?.error?.code).toBe("timeout");
   });
 
   it("a plan may lower the timeout", async () => {
     const registry = new ToolRegistry().register([
-      { name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => { await delay(60); return {}; } },
+      {
+        name: "slow",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: async () => {
+          await delay(60);
+          return {};
+        },
+      },
     ]);
     const planner = createFakePlanner({ steps: [tool("s1", "slow", {}, { timeoutMs: 5 }), reply("s2", "x")] });
-    const state = await new AgentRuntime({ planner, registry, ...quiet, retries: 0, maxReplans: 0, timeoutMs: 10_000 }).run("go").done;
+    const state = await new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      retries: 0,
+      maxReplans: 0,
+      timeoutMs: 10_000,
+    }).run("go").done;
     expect(state.steps[0]?.error).toMatchObject({ code: "timeout", message: 'Step "s1" timed out after 5 ms' });
   });
 
   it("the application's per-tool policy bounds retries and timeouts", async () => {
     let calls = 0;
     const registry = new ToolRegistry().register([
-      { name: "slow", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: async () => { calls++; await delay(60); return {}; } },
+      {
+        name: "slow",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: async () => {
+          calls++;
+          await delay(60);
+          return {};
+        },
+      },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "slow", {}, { timeoutMs: 50_000, retries: 9 }), reply("s2", "x")] });
-    const state = await new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0, policy: { slow: { timeoutMs: 5, retries: 1 } } }).run("go").done;
+    const planner = createFakePlanner({
+      steps: [tool("s1", "slow", {}, { timeoutMs: 50_000, retries: 9 }), reply("s2", "x")],
+    });
+    const state = await new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      maxReplans: 0,
+      policy: { slow: { timeoutMs: 5, retries: 1 } },
+    }).run("go").done;
     expect(calls).toBe(2);
     expect(state.steps[0]?.error?.code).toBe("timeout");
   });
@@ -241,7 +379,12 @@ describe("4. values flow by copy", () => {
   it("a tool that mutates its arguments changes neither the earlier result nor the events", async () => {
     const seen: unknown[] = [];
     const registry = new ToolRegistry().register([
-      { name: "make", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ list: [1, 2], meta: { n: 1 } }) },
+      {
+        name: "make",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ list: [1, 2], meta: { n: 1 } }),
+      },
       {
         name: "mangle",
         inputSchema: { type: "object" },
@@ -253,9 +396,24 @@ describe("4. values flow by copy", () => {
           return { ok: true };
         },
       },
-      { name: "look", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: (args) => { seen.push(args["input"]); return {}; } },
+      {
+        name: "look",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: (args) => {
+          seen.push(args["input"]);
+          return {};
+        },
+      },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "make"), tool("s2", "mangle", { input: "{{s1}}" }), tool("s3", "look", { input: "{{s1}}" }, { dependsOn: ["s2"] }), reply("s4", "{{s1.meta.n}}")] });
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "make"),
+        tool("s2", "mangle", { input: "{{s1}}" }),
+        tool("s3", "look", { input: "{{s1}}" }, { dependsOn: ["s2"] }),
+        reply("s4", "{{s1.meta.n}}"),
+      ],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
@@ -292,7 +450,9 @@ describe("4. values flow by copy", () => {
         }),
       },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "leaky"), tool("s2", "getter"), reply("s3", "{{s1.value}} {{s2.count}} {{s2.count}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "leaky"), tool("s2", "getter"), reply("s3", "{{s1.value}} {{s2.count}} {{s2.count}}")],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet }).run("go");
     const events = await collect(run);
     for (const result of kept) result.value = 666;
@@ -309,17 +469,43 @@ describe("4. values flow by copy", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic["self"] = cyclic;
     const registry = new ToolRegistry().register([
-      { name: "fn", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ run: () => 1 }) },
-      { name: "big", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ n: 10n }) },
+      {
+        name: "fn",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ run: () => 1 }),
+      },
+      {
+        name: "big",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ n: 10n }),
+      },
       { name: "cycle", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => cyclic },
-      { name: "fine", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ ok: true }) },
+      {
+        name: "fine",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ ok: true }),
+      },
     ]);
-    const planner = createFakePlanner({ steps: [tool("s1", "fn"), tool("s2", "big"), tool("s3", "cycle"), tool("s4", "fine"), reply("s5", "{{s4.ok}}")] });
+    const planner = createFakePlanner({
+      steps: [tool("s1", "fn"), tool("s2", "big"), tool("s3", "cycle"), tool("s4", "fine"), reply("s5", "{{s4.ok}}")],
+    });
     const events = await collect(new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go"));
     expect(invariantProblems(events)).toEqual([]);
-    expect(terminalOf(events, "s1")).toMatchObject({ type: "step-error", error: { code: "invalid-result", message: expect.stringContaining("a function at /run") } });
-    expect(terminalOf(events, "s2")).toMatchObject({ type: "step-error", error: { code: "invalid-result", message: expect.stringContaining("a BigInt at /n") } });
-    expect(terminalOf(events, "s3")).toMatchObject({ type: "step-error", error: { code: "invalid-result", message: expect.stringContaining("a cycle at /self") } });
+    expect(terminalOf(events, "s1")).toMatchObject({
+      type: "step-error",
+      error: { code: "invalid-result", message: expect.stringContaining("a function at /run") },
+    });
+    expect(terminalOf(events, "s2")).toMatchObject({
+      type: "step-error",
+      error: { code: "invalid-result", message: expect.stringContaining("a BigInt at /n") },
+    });
+    expect(terminalOf(events, "s3")).toMatchObject({
+      type: "step-error",
+      error: { code: "invalid-result", message: expect.stringContaining("a cycle at /self") },
+    });
     expect(terminalOf(events, "s4")).toMatchObject({ type: "step-end", result: { ok: true } });
   });
 });
@@ -347,7 +533,14 @@ describe("5. caching that cannot lie", () => {
 
   it("does not reuse results across runs by default: a second run reads the clock again", async () => {
     let now = 0;
-    const registry = new ToolRegistry().register([{ name: "clock", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ now: ++now }) }]);
+    const registry = new ToolRegistry().register([
+      {
+        name: "clock",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ now: ++now }),
+      },
+    ]);
     const planner = createFakePlanner({ steps: [tool("s1", "clock"), reply("s2", "{{s1.now}}")] });
     const runtime = new AgentRuntime({ planner, registry, ...quiet });
     expect((await runtime.run("go").done).reply?.text).toBe("1");
@@ -358,7 +551,12 @@ describe("5. caching that cannot lie", () => {
     let now = 0;
     let time = 0;
     const registry = new ToolRegistry().register([
-      { name: "clock", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ now: ++now, pad: "x".repeat(50) }) },
+      {
+        name: "clock",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: () => ({ now: ++now, pad: "x".repeat(50) }),
+      },
     ]);
     const planner = createFakePlanner({ steps: [tool("s1", "clock"), reply("s2", "{{s1.now}}")] });
     const cache = createMemoryCache({ ttlMs: 100, now: () => time, maxBytes: 10_000 });
@@ -408,8 +606,35 @@ describe("6. no silent dropping of planned steps", () => {
 describe("7. any thrown value is a step error", () => {
   const strange: [string, () => unknown][] = [
     ["a null-prototype object", () => Object.create(null)],
-    ["an object whose toString throws", () => ({ toString: () => { throw new Error("no"); }, toJSON: () => { throw new Error("no"); } })],
-    ["a proxy whose traps throw", () => new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); }, getPrototypeOf: () => { throw new Error("trap"); } })],
+    [
+      "an object whose toString throws",
+      () => ({
+        toString: () => {
+          throw new Error("no");
+        },
+        toJSON: () => {
+          throw new Error("no");
+        },
+      }),
+    ],
+    [
+      "a proxy whose traps throw",
+      () =>
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error("trap");
+            },
+            ownKeys: () => {
+              throw new Error("trap");
+            },
+            getPrototypeOf: () => {
+              throw new Error("trap");
+            },
+          },
+        ),
+    ],
     ["undefined", () => undefined],
     ["null", () => null],
     ["a number", () => 7],
@@ -418,8 +643,20 @@ describe("7. any thrown value is a step error", () => {
   for (const [what, make] of strange) {
     it(`${what}: a readable step error; independent steps go on; plan-end and run-end are emitted`, async () => {
       const registry = new ToolRegistry().register([
-        { name: "weird", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => { throw make(); } },
-        { name: "fine", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => ({ ok: 1 }) },
+        {
+          name: "weird",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: () => {
+            throw make();
+          },
+        },
+        {
+          name: "fine",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+          execute: () => ({ ok: 1 }),
+        },
       ]);
       const planner = createFakePlanner({ steps: [tool("s1", "weird"), tool("s2", "fine"), reply("s3", "{{s2.ok}}")] });
       const run = new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go");
@@ -451,17 +688,37 @@ describe("8. every wait is bounded", () => {
   it("a stalled model in an llm step fails the step with a timeout", async () => {
     const planner = createFakePlanner({ steps: [llm("s1", "think"), reply("s2", "{{s1}}")] });
     const { registry } = createTestRegistry();
-    const run = new AgentRuntime({ planner, registry, ...quiet, model: stalled, ...timeouts, timeoutMs: 60_000, retries: 0, maxReplans: 0 }).run("go");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      model: stalled,
+      ...timeouts,
+      timeoutMs: 60_000,
+      retries: 0,
+      maxReplans: 0,
+    }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
-    expect(terminalOf(events, "s1")).toMatchObject({ type: "step-error", error: { code: "timeout", message: expect.stringContaining("sent nothing for 20 ms") } });
+    expect(terminalOf(events, "s1")).toMatchObject({
+      type: "step-error",
+      error: { code: "timeout", message: expect.stringContaining("sent nothing for 20 ms") },
+    });
     expect(run.state.reason).toBe("failed");
   });
 
   it("stalled integration and reflection fall back instead of hanging", async () => {
     const planner = createFakePlanner({ steps: [tool("s1", "fail")] });
     const { registry } = createTestRegistry();
-    const run = new AgentRuntime({ planner, registry, memory: false, model: stalled, ...timeouts, retries: 0, maxReplans: 0 }).run("go");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      memory: false,
+      model: stalled,
+      ...timeouts,
+      retries: 0,
+      maxReplans: 0,
+    }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
     expect(run.state.reply?.source).toBe("template");
@@ -476,7 +733,10 @@ describe("8. every wait is bounded", () => {
     const run = new AgentRuntime({ planner, registry, ...quiet, ...timeouts }).run("go");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
-    expect(events.find((event) => event.type === "plan-end")).toMatchObject({ clean: false, error: { code: "timeout" } });
+    expect(events.find((event) => event.type === "plan-end")).toMatchObject({
+      clean: false,
+      error: { code: "timeout" },
+    });
     expect(run.state.reason).toBe("failed");
     expect(run.state.error?.message).toContain("Planning timed out");
   });
@@ -484,7 +744,12 @@ describe("8. every wait is bounded", () => {
   it("the planner's model call has idle and total timeouts", async () => {
     const usage = { modelCalls: 0 };
     await expect(async () => {
-      for await (const _ of streamModelText(stalled, { prompt: "x" }, { what: "Planning", usage, timeouts: { idleMs: 10, totalMs: 100 } })) void _;
+      for await (const _ of streamModelText(
+        stalled,
+        { prompt: "x" },
+        { what: "Planning", usage, timeouts: { idleMs: 10, totalMs: 100 } },
+      ))
+        void _;
     }).rejects.toMatchObject({ code: "timeout", message: "Planning timed out: the model sent nothing for 10 ms" });
     const trickle: PlanModel = {
       async *stream() {
@@ -495,15 +760,32 @@ describe("8. every wait is bounded", () => {
       },
     };
     await expect(async () => {
-      for await (const _ of streamModelText(trickle, { prompt: "x" }, { what: "Re-planning", usage, timeouts: { idleMs: 50, totalMs: 40 } })) void _;
-    }).rejects.toMatchObject({ code: "timeout", message: "Re-planning timed out: the model call took longer than 40 ms" });
+      for await (const _ of streamModelText(
+        trickle,
+        { prompt: "x" },
+        { what: "Re-planning", usage, timeouts: { idleMs: 50, totalMs: 40 } },
+      ))
+        void _;
+    }).rejects.toMatchObject({
+      code: "timeout",
+      message: "Re-planning timed out: the model call took longer than 40 ms",
+    });
   });
 
   it("a stalled memory store delays the run by at most memoryTimeoutMs", async () => {
     const planner = createFakePlanner({ steps: [reply("s1", "hi")] });
     const { registry } = createTestRegistry();
-    const memory = { read: () => new Promise<never>(() => undefined), write: () => new Promise<never>(() => undefined) };
-    const state = await new AgentRuntime({ planner, registry, reflector: noOpReflector, memory, memoryTimeoutMs: 10 }).run("go").done;
+    const memory = {
+      read: () => new Promise<never>(() => undefined),
+      write: () => new Promise<never>(() => undefined),
+    };
+    const state = await new AgentRuntime({
+      planner,
+      registry,
+      reflector: noOpReflector,
+      memory,
+      memoryTimeoutMs: 10,
+    }).run("go").done;
     expect(state.reason).toBe("completed");
     expect(state.reply?.text).toBe("hi");
   });

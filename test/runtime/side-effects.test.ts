@@ -6,19 +6,24 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LLMPlanner } from "../../src/planner/llm-planner.ts";
+import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
+import { createScriptedModel } from "../../src/model/create-scripted-model.ts";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
+import { LLMPlanner } from "../../src/planner/llm-planner.ts";
 import type { Reflection } from "../../src/planner/reflector.ts";
 import { AgentRuntime, type RunHandle } from "../../src/runtime/agent-runtime.ts";
 import type { ApprovalPolicy } from "../../src/runtime/approval-policy.ts";
 import { createModelReflector } from "../../src/runtime/create-model-reflector.ts";
-import { createScriptedModel } from "../../src/model/create-scripted-model.ts";
-import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
-import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { canonicalJson } from "../../src/shared/canonical-json.ts";
+import { type ToolDefinition, ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "./fake-planner.ts";
 
-const quiet = { memory: false, integrate: "template", backoff: { initialMs: 1, jitter: 0 }, sleep: async () => undefined } as const;
+const quiet = {
+  memory: false,
+  integrate: "template",
+  backoff: { initialMs: 1, jitter: 0 },
+  sleep: async () => undefined,
+} as const;
 
 /** Every call a tool received, by tool. */
 type CallLog = { name: string; args: Record<string, unknown> }[];
@@ -31,7 +36,11 @@ type CallLog = { name: string; args: Record<string, unknown> }[];
  * @param options - annotations, failures, a message.
  * @returns the definition.
  */
-function loggedTool(name: string, log: CallLog, options: { annotations?: ToolDefinition["annotations"]; failures?: number; message?: string; hang?: boolean } = {}): ToolDefinition {
+function loggedTool(
+  name: string,
+  log: CallLog,
+  options: { annotations?: ToolDefinition["annotations"]; failures?: number; message?: string; hang?: boolean } = {},
+): ToolDefinition {
   let calls = 0;
   const definition: ToolDefinition = {
     name,
@@ -59,16 +68,31 @@ async function untilWaiting(run: RunHandle): Promise<void> {
 }
 
 const retryReflector = (args?: Record<string, unknown>) => ({
-  reflect: (): Reflection => (args === undefined ? { action: "retry", reason: "try again" } : { action: "retry", reason: "try again", arguments: args }),
+  reflect: (): Reflection =>
+    args === undefined
+      ? { action: "retry", reason: "try again" }
+      : { action: "retry", reason: "try again", arguments: args },
 });
 
 describe("a reflector's retry", () => {
   it("never runs a tool that may have acted again: the model reflector's retry of a failed charge counts as new_plan", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register(loggedTool("charge", log, { failures: 1, message: "gateway 502 after charging" }));
-    const planner = createFakePlanner({ steps: [tool("s1", "charge", { amount: 50 }), reply("s2", "charged {{s1.ok}}")] });
+    const registry = new ToolRegistry().register(
+      loggedTool("charge", log, { failures: 1, message: "gateway 502 after charging" }),
+    );
+    const planner = createFakePlanner({
+      steps: [tool("s1", "charge", { amount: 50 }), reply("s2", "charged {{s1.ok}}")],
+    });
     const model = createEchoModel(() => '{"action":"retry","reason":"transient gateway error"}');
-    const run = new AgentRuntime({ planner, registry, ...quiet, model, reflector: createModelReflector(), retries: 3, maxReplans: 0 }).run("charge me");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      model,
+      reflector: createModelReflector(),
+      retries: 3,
+      maxReplans: 0,
+    }).run("charge me");
     const state = await run.done;
     expect(log).toHaveLength(1);
     const reflection = run.events.find((event) => event.type === "reflection");
@@ -83,19 +107,43 @@ describe("a reflector's retry", () => {
     const log: CallLog = [];
     const registry = new ToolRegistry().register(loggedTool("send_mail", log, { failures: 1, hang: true }));
     const planner = createFakePlanner({ steps: [tool("s1", "send_mail", { to: "ann" }), reply("s2", "sent")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, timeoutMs: 20, reflector: retryReflector({ to: "ann@example.com" }), maxReplans: 0 }).run("mail ann");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      timeoutMs: 20,
+      reflector: retryReflector({ to: "ann@example.com" }),
+      maxReplans: 0,
+    }).run("mail ann");
     await run.done;
     expect(log).toHaveLength(1);
-    expect(run.events.find((event) => event.type === "step-error" && event.final)).toMatchObject({ stepId: "s1", error: { code: "timeout" } });
+    expect(run.events.find((event) => event.type === "step-error" && event.final)).toMatchObject({
+      stepId: "s1",
+      error: { code: "timeout" },
+    });
   });
 
   it("repeats a read-only or idempotent tool, and one the application gave retries", async () => {
-    for (const setup of [{ annotations: { readOnlyHint: true } }, { annotations: { idempotentHint: true } }, { policy: { retries: 1 } }]) {
+    for (const setup of [
+      { annotations: { readOnlyHint: true } },
+      { annotations: { idempotentHint: true } },
+      { policy: { retries: 1 } },
+    ]) {
       const log: CallLog = [];
-      const registry = new ToolRegistry().register(loggedTool("job", log, { failures: 1, ...("annotations" in setup ? { annotations: setup.annotations } : {}) }));
+      const registry = new ToolRegistry().register(
+        loggedTool("job", log, { failures: 1, ...("annotations" in setup ? { annotations: setup.annotations } : {}) }),
+      );
       const planner = createFakePlanner({ steps: [tool("s1", "job", { n: 1 }), reply("s2", "{{s1.call}}")] });
       const policy = "policy" in setup ? { job: setup.policy } : {};
-      const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, policy, reflector: retryReflector(), maxReplans: 0 }).run("go");
+      const run = new AgentRuntime({
+        planner,
+        registry,
+        ...quiet,
+        retries: 0,
+        policy,
+        reflector: retryReflector(),
+        maxReplans: 0,
+      }).run("go");
       const state = await run.done;
       // The application's retries run first (one failure is one retry); a reflector is asked only when they are spent.
       expect(log).toHaveLength(2);
@@ -105,9 +153,20 @@ describe("a reflector's retry", () => {
 
   it("a retry the reflector asks for is counted once as a step of the budget", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register(loggedTool("look", log, { failures: 2, annotations: { readOnlyHint: true } }));
+    const registry = new ToolRegistry().register(
+      loggedTool("look", log, { failures: 2, annotations: { readOnlyHint: true } }),
+    );
     const planner = createFakePlanner({ steps: [tool("s1", "look"), reply("s2", "{{s1.call}}")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, reflectionRetries: 2, budget: { steps: 1 }, reflector: retryReflector(), maxReplans: 0 }).run("go");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      retries: 0,
+      reflectionRetries: 2,
+      budget: { steps: 1 },
+      reflector: retryReflector(),
+      maxReplans: 0,
+    }).run("go");
     const state = await run.done;
     expect(log).toHaveLength(3);
     expect(state.reason).toBe("completed");
@@ -115,17 +174,29 @@ describe("a reflector's retry", () => {
 });
 
 describe("arguments a reflector changes meet the approval policy", () => {
-  const payPolicy = (seen: unknown[]): ApprovalPolicy => ({ arguments: args }) => {
-    seen.push(args["amount"]);
-    return Number(args["amount"]) > 100 ? "step" : "none";
-  };
+  const payPolicy =
+    (seen: unknown[]): ApprovalPolicy =>
+    ({ arguments: args }) => {
+      seen.push(args["amount"]);
+      return Number(args["amount"]) > 100 ? "step" : "none";
+    };
 
   it("asks a person before paying the amount a reflector wrote, and pays nothing when denied", async () => {
     const log: CallLog = [];
     const seen: unknown[] = [];
-    const registry = new ToolRegistry().register(loggedTool("pay", log, { failures: 1, annotations: { idempotentHint: true } }));
+    const registry = new ToolRegistry().register(
+      loggedTool("pay", log, { failures: 1, annotations: { idempotentHint: true } }),
+    );
     const planner = createFakePlanner({ steps: [tool("s1", "pay", { amount: 50 }), reply("s2", "paid")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, maxReplans: 0, reflector: retryReflector({ amount: 1_000_000 }), policy: { pay: { approval: payPolicy(seen) } } }).run("pay 50");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      retries: 0,
+      maxReplans: 0,
+      reflector: retryReflector({ amount: 1_000_000 }),
+      policy: { pay: { approval: payPolicy(seen) } },
+    }).run("pay 50");
     await untilWaiting(run);
     expect(log.map((call) => call.args["amount"])).toEqual([50]);
     expect(seen).toContain(1_000_000);
@@ -139,9 +210,19 @@ describe("arguments a reflector changes meet the approval policy", () => {
 
   it("pays the changed amount once it is approved, and a plan's approval does not cover changed arguments", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register(loggedTool("pay", log, { failures: 1, annotations: { idempotentHint: true } }));
+    const registry = new ToolRegistry().register(
+      loggedTool("pay", log, { failures: 1, annotations: { idempotentHint: true } }),
+    );
     const planner = createFakePlanner({ steps: [tool("s1", "pay", { amount: 5 }), reply("s2", "paid {{s1.call}}")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0, maxReplans: 0, reflector: retryReflector({ amount: 5000 }), policy: { pay: { approval: "plan" } } }).run("pay 5");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      retries: 0,
+      maxReplans: 0,
+      reflector: retryReflector({ amount: 5000 }),
+      policy: { pay: { approval: "plan" } },
+    }).run("pay 5");
     await untilWaiting(run);
     run.approve({ stepId: "s1", approved: true });
     await untilWaiting(run);
@@ -160,21 +241,41 @@ describe("a plan that lost a step runs no side effect", () => {
   it("a plan cut at maxSteps runs none of its transfers", async () => {
     const log: CallLog = [];
     const registry = new ToolRegistry().register(loggedTool("transfer", log));
-    const steps = [...Array.from({ length: 6 }, (_, index) => ({ id: `s${index + 1}`, type: "tool", name: "transfer", arguments: { to: `acct-${index + 1}`, amount: 10 } })), { id: "s7", type: "reply", text: "All six transfers are done." }];
+    const steps = [
+      ...Array.from({ length: 6 }, (_, index) => ({
+        id: `s${index + 1}`,
+        type: "tool",
+        name: "transfer",
+        arguments: { to: `acct-${index + 1}`, amount: 10 },
+      })),
+      { id: "s7", type: "reply", text: "All six transfers are done." },
+    ];
     const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
-    const run = new AgentRuntime({ planner: new LLMPlanner({ model, maxSteps: 6 }), registry, ...quiet }).run("make six transfers");
+    const run = new AgentRuntime({ planner: new LLMPlanner({ model, maxSteps: 6 }), registry, ...quiet }).run(
+      "make six transfers",
+    );
     const state = await run.done;
     expect(log).toEqual([]);
     expect(run.events.find((event) => event.type === "plan-end")).toMatchObject({ clean: false });
     // The reply would report the transfers done: it is withheld with them, and the answer says what was not done.
-    expect(state.steps.filter((step) => step.skip?.code === "unsafe-plan").map((step) => step.step.id)).toEqual(["s1", "s2", "s3", "s4", "s5", "s7"]);
+    expect(state.steps.filter((step) => step.skip?.code === "unsafe-plan").map((step) => step.step.id)).toEqual([
+      "s1",
+      "s2",
+      "s3",
+      "s4",
+      "s5",
+      "s7",
+    ]);
     expect(state.reply?.text).not.toContain("All six transfers are done");
     expect(state.reply?.text).toContain("s1 (transfer) was not done (unsafe-plan)");
   });
 
   it("a plan whose step after the reply was dropped runs no side effect, but still reads", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register([loggedTool("transfer", log), loggedTool("balance", log, { annotations: { readOnlyHint: true } })]);
+    const registry = new ToolRegistry().register([
+      loggedTool("transfer", log),
+      loggedTool("balance", log, { annotations: { readOnlyHint: true } }),
+    ]);
     const plan = [
       { id: "s1", type: "tool", name: "balance", arguments: {} },
       { id: "s2", type: "tool", name: "transfer", arguments: { amount: 10 } },
@@ -191,11 +292,24 @@ describe("a plan that lost a step runs no side effect", () => {
 describe("a step the run itself drops", () => {
   it("a planner that says clean but repeats an id lost a step: its side effects do not run", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register([loggedTool("transfer", log), loggedTool("balance", log, { annotations: { readOnlyHint: true } })]);
-    const planner = createFakePlanner({ steps: [tool("s1", "balance"), tool("s2", "transfer", { amount: 5 }), tool("s2", "transfer", { amount: 500 }), reply("s3", "done")] });
+    const registry = new ToolRegistry().register([
+      loggedTool("transfer", log),
+      loggedTool("balance", log, { annotations: { readOnlyHint: true } }),
+    ]);
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "balance"),
+        tool("s2", "transfer", { amount: 5 }),
+        tool("s2", "transfer", { amount: 500 }),
+        reply("s3", "done"),
+      ],
+    });
     const run = new AgentRuntime({ planner, registry, ...quiet }).run("go");
     const state = await run.done;
-    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({ issue: { code: "duplicate-id", stepId: "s2" }, action: "dropped" });
+    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({
+      issue: { code: "duplicate-id", stepId: "s2" },
+      action: "dropped",
+    });
     expect(state.plan?.clean).toBe(false);
     expect(log.map((call) => call.name)).toEqual(["balance"]);
   });
@@ -210,7 +324,10 @@ describe("events carry frozen copies", () => {
     const planner = createFakePlanner({
       steps: [tool("s1", "transfer", { amount: 10, to: { account: "A" } }), reply("s2", "ok")],
       afterStep: (step) => {
-        const planned = run?.events.find((event): event is Extract<RuntimeEvent, { type: "step-planned" }> => event.type === "step-planned" && event.step.id === step.id);
+        const planned = run?.events.find(
+          (event): event is Extract<RuntimeEvent, { type: "step-planned" }> =>
+            event.type === "step-planned" && event.step.id === step.id,
+        );
         if (planned?.step.type !== "tool") return;
         expect(Object.isFrozen(planned.step.arguments)).toBe(true);
         try {
@@ -262,7 +379,18 @@ describe("events carry frozen copies", () => {
     const log: CallLog = [];
     const registry = new ToolRegistry().register(loggedTool("pay", log));
     const planner = createFakePlanner({ steps: [tool("s1", "pay", { amount: 5 }), reply("s2", "ok")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { pay: { approval: () => { throw new Error("policy bug"); } } } }).run("pay");
+    const run = new AgentRuntime({
+      planner,
+      registry,
+      ...quiet,
+      policy: {
+        pay: {
+          approval: () => {
+            throw new Error("policy bug");
+          },
+        },
+      },
+    }).run("pay");
     await untilWaiting(run);
     expect(run.waitingForApproval).toBe(true);
     expect(log).toEqual([]);
@@ -275,25 +403,49 @@ describe("events carry frozen copies", () => {
 describe("a denial is an answer", () => {
   it("a run whose only unmet steps were denied completes, and its reply says what was not done and why", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register([loggedTool("lookup", log, { annotations: { readOnlyHint: true } }), loggedTool("save_note", log)]);
-    const planner = createFakePlanner({ steps: [tool("s1", "lookup"), tool("s2", "save_note", { text: "{{s1.ok}}" }), reply("s3", "Saved: {{s2.ok}}")] });
-    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { save_note: { approval: "plan" } } }).run("note it");
+    const registry = new ToolRegistry().register([
+      loggedTool("lookup", log, { annotations: { readOnlyHint: true } }),
+      loggedTool("save_note", log),
+    ]);
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup"), tool("s2", "save_note", { text: "{{s1.ok}}" }), reply("s3", "Saved: {{s2.ok}}")],
+    });
+    const run = new AgentRuntime({ planner, registry, ...quiet, policy: { save_note: { approval: "plan" } } }).run(
+      "note it",
+    );
     await untilWaiting(run);
     run.approve({ stepId: "s2", approved: false, reason: "not now" });
     const state = await run.done;
     expect(state.reason).toBe("completed");
     expect(run.events.at(-1)).not.toHaveProperty("error");
-    expect(state.reply?.text).toContain('s2 (save_note) was not done: denied (not now)');
+    expect(state.reply?.text).toContain("s2 (save_note) was not done: denied (not now)");
     expect(log.map((call) => call.name)).toEqual(["lookup"]);
   });
 
   it("steps that time out waiting for a person complete the run too; a failure beside a denial still fails it", async () => {
     const log: CallLog = [];
-    const registry = new ToolRegistry().register([loggedTool("save_note", log), loggedTool("broken", log, { failures: 5 })]);
-    const timedOut = await new AgentRuntime({ planner: createFakePlanner({ steps: [tool("s1", "save_note"), reply("s2", "{{s1.ok}}")] }), registry, ...quiet, approvalTimeoutMs: 10, policy: { save_note: { approval: "step" } } }).run("x").done;
+    const registry = new ToolRegistry().register([
+      loggedTool("save_note", log),
+      loggedTool("broken", log, { failures: 5 }),
+    ]);
+    const timedOut = await new AgentRuntime({
+      planner: createFakePlanner({ steps: [tool("s1", "save_note"), reply("s2", "{{s1.ok}}")] }),
+      registry,
+      ...quiet,
+      approvalTimeoutMs: 10,
+      policy: { save_note: { approval: "step" } },
+    }).run("x").done;
     expect(timedOut.reason).toBe("completed");
     expect(timedOut.reply?.text).toContain("was not done: denied (No decision within 10 ms)");
-    const mixed = new AgentRuntime({ planner: createFakePlanner({ steps: [tool("s1", "save_note"), tool("s2", "broken"), reply("s3", "{{s1.ok}} {{s2.ok}}")] }), registry, ...quiet, maxReplans: 0, policy: { save_note: { approval: "plan" } } }).run("y");
+    const mixed = new AgentRuntime({
+      planner: createFakePlanner({
+        steps: [tool("s1", "save_note"), tool("s2", "broken"), reply("s3", "{{s1.ok}} {{s2.ok}}")],
+      }),
+      registry,
+      ...quiet,
+      maxReplans: 0,
+      policy: { save_note: { approval: "plan" } },
+    }).run("y");
     await untilWaiting(mixed);
     mixed.approve({ stepId: "s1", approved: false, reason: "no" });
     expect((await mixed.done).reason).toBe("failed");
@@ -303,7 +455,14 @@ describe("a denial is an answer", () => {
     const log: CallLog = [];
     const registry = new ToolRegistry().register(loggedTool("save_note", log));
     const model = createEchoModel(() => "I did not save the note.");
-    const run = new AgentRuntime({ planner: createFakePlanner({ steps: [tool("s1", "save_note"), reply("s2", "{{s1.ok}}")] }), registry, ...quiet, model, integrate: "model", policy: { save_note: { approval: "plan" } } }).run("save");
+    const run = new AgentRuntime({
+      planner: createFakePlanner({ steps: [tool("s1", "save_note"), reply("s2", "{{s1.ok}}")] }),
+      registry,
+      ...quiet,
+      model,
+      integrate: "model",
+      policy: { save_note: { approval: "plan" } },
+    }).run("save");
     await untilWaiting(run);
     run.approve({ stepId: "s1", approved: false, reason: "private" });
     expect((await run.done).reason).toBe("completed");
@@ -314,78 +473,124 @@ describe("a denial is an answer", () => {
 describe("properties over random plans, failures and reflector answers", () => {
   type Kind = "readOnly" | "idempotent" | "effect";
   const kinds: Kind[] = ["readOnly", "idempotent", "effect"];
-  const annotationsOf = (kind: Kind): ToolDefinition["annotations"] => (kind === "readOnly" ? { readOnlyHint: true } : kind === "idempotent" ? { idempotentHint: true } : {});
+  const annotationsOf = (kind: Kind): ToolDefinition["annotations"] =>
+    kind === "readOnly" ? { readOnlyHint: true } : kind === "idempotent" ? { idempotentHint: true } : {};
   const verdict = fc.oneof(
     fc.constant(undefined),
     fc.constant<Reflection>({ action: "retry", reason: "again" }),
-    fc.record({ amount: fc.integer({ min: 0, max: 1000 }) }).map((args): Reflection => ({ action: "retry", reason: "changed", arguments: args })),
+    fc
+      .record({ amount: fc.integer({ min: 0, max: 1000 }) })
+      .map((args): Reflection => ({ action: "retry", reason: "changed", arguments: args })),
     fc.constant<Reflection>({ action: "new_plan", reason: "other way" }),
   );
-  const stepArbitrary = fc.record({ kind: fc.constantFrom(...kinds), amount: fc.integer({ min: 0, max: 1000 }), failures: fc.integer({ min: 0, max: 3 }), approvalMode: fc.constantFrom("none", "function", "plan") });
+  const stepArbitrary = fc.record({
+    kind: fc.constantFrom(...kinds),
+    amount: fc.integer({ min: 0, max: 1000 }),
+    failures: fc.integer({ min: 0, max: 3 }),
+    approvalMode: fc.constantFrom("none", "function", "plan"),
+  });
 
   it("no tool that may have acted starts twice; no call starts with arguments the approval policy has not seen", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 5 }), fc.array(verdict, { minLength: 1, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), async (specs, verdicts, decisions) => {
-        const log: CallLog = [];
-        const seen = new Map<string, Set<string>>();
-        const policy: Record<string, { approval?: ApprovalPolicy }> = {};
-        const tools = specs.map((spec, index) => {
-          const name = `t${index}`;
-          if (spec.approvalMode === "plan") policy[name] = { approval: "plan" };
-          if (spec.approvalMode === "function") {
-            policy[name] = {
-              approval: ({ arguments: args, resolved }) => {
-                if (resolved) {
-                  const set = seen.get(name) ?? new Set<string>();
-                  set.add(canonicalJson(args));
-                  seen.set(name, set);
-                }
-                return Number(args["amount"]) > 500 ? "step" : "none";
-              },
-            };
+      fc.asyncProperty(
+        fc.array(stepArbitrary, { minLength: 1, maxLength: 5 }),
+        fc.array(verdict, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+        async (specs, verdicts, decisions) => {
+          const log: CallLog = [];
+          const seen = new Map<string, Set<string>>();
+          const policy: Record<string, { approval?: ApprovalPolicy }> = {};
+          const tools = specs.map((spec, index) => {
+            const name = `t${index}`;
+            if (spec.approvalMode === "plan") policy[name] = { approval: "plan" };
+            if (spec.approvalMode === "function") {
+              policy[name] = {
+                approval: ({ arguments: args, resolved }) => {
+                  if (resolved) {
+                    const set = seen.get(name) ?? new Set<string>();
+                    set.add(canonicalJson(args));
+                    seen.set(name, set);
+                  }
+                  return Number(args["amount"]) > 500 ? "step" : "none";
+                },
+              };
+            }
+            return loggedTool(name, log, { annotations: annotationsOf(spec.kind), failures: spec.failures });
+          });
+          const registry = new ToolRegistry().register(tools);
+          const steps: PlanStep[] = specs.map((spec, index) =>
+            tool(`s${index + 1}`, `t${index}`, { amount: spec.amount }),
+          );
+          steps.push(reply(`s${specs.length + 1}`, "done"));
+          let asked = 0;
+          const reflector = { reflect: (): Reflection | undefined => verdicts[asked++ % verdicts.length] };
+          const run = new AgentRuntime({
+            planner: createFakePlanner({ steps }),
+            registry,
+            ...quiet,
+            retries: 1,
+            reflectionRetries: 2,
+            maxReplans: 0,
+            reflector,
+            policy,
+          }).run("go");
+          let decided = 0;
+          for (;;) {
+            await untilWaiting(run);
+            if (run.state.status === "ended") break;
+            run.approve(
+              run.state.awaitingApproval.map((stepId) => ({
+                stepId,
+                approved: decisions[decided++ % decisions.length] ?? true,
+                reason: "no",
+              })),
+            );
           }
-          return loggedTool(name, log, { annotations: annotationsOf(spec.kind), failures: spec.failures });
-        });
-        const registry = new ToolRegistry().register(tools);
-        const steps: PlanStep[] = specs.map((spec, index) => tool(`s${index + 1}`, `t${index}`, { amount: spec.amount }));
-        steps.push(reply(`s${specs.length + 1}`, "done"));
-        let asked = 0;
-        const reflector = { reflect: (): Reflection | undefined => verdicts[asked++ % verdicts.length] };
-        const run = new AgentRuntime({ planner: createFakePlanner({ steps }), registry, ...quiet, retries: 1, reflectionRetries: 2, maxReplans: 0, reflector, policy }).run("go");
-        let decided = 0;
-        for (;;) {
-          await untilWaiting(run);
-          if (run.state.status === "ended") break;
-          run.approve(run.state.awaitingApproval.map((stepId) => ({ stepId, approved: decisions[decided++ % decisions.length] ?? true, reason: "no" })));
-        }
-        specs.forEach((spec, index) => {
-          const calls = log.filter((call) => call.name === `t${index}`);
-          if (spec.kind === "effect") expect(calls.length).toBeLessThanOrEqual(1);
-          if (spec.approvalMode === "function") {
-            for (const call of calls) expect(seen.get(`t${index}`)?.has(canonicalJson(call.args))).toBe(true);
-          }
-        });
-        expect(invariantProblems(run.events)).toEqual([]);
-      }),
+          specs.forEach((spec, index) => {
+            const calls = log.filter((call) => call.name === `t${index}`);
+            if (spec.kind === "effect") expect(calls.length).toBeLessThanOrEqual(1);
+            if (spec.approvalMode === "function") {
+              for (const call of calls) expect(seen.get(`t${index}`)?.has(canonicalJson(call.args))).toBe(true);
+            }
+          });
+          expect(invariantProblems(run.events)).toEqual([]);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it("a plan that lost a step to maxSteps or after its reply runs no side effect", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (plan, maxSteps, trailing) => {
-        const log: CallLog = [];
-        const registry = new ToolRegistry().register(kinds.map((kind) => loggedTool(kind, log, { annotations: annotationsOf(kind) })));
-        const steps: unknown[] = plan.map((kind, index) => ({ id: `s${index + 1}`, type: "tool", name: kind, arguments: { n: index } }));
-        steps.push({ id: "r", type: "reply", text: "done" });
-        if (trailing) steps.push({ id: "late", type: "tool", name: "effect", arguments: {} });
-        const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
-        const run = new AgentRuntime({ planner: new LLMPlanner({ model, maxSteps, repair: false }), registry, ...quiet }).run("go");
-        await run.done;
-        const lost = plan.length > maxSteps - 1 || trailing;
-        if (lost) expect(log.filter((call) => call.name !== "readOnly")).toEqual([]);
-        else expect(log).toHaveLength(plan.length);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        async (plan, maxSteps, trailing) => {
+          const log: CallLog = [];
+          const registry = new ToolRegistry().register(
+            kinds.map((kind) => loggedTool(kind, log, { annotations: annotationsOf(kind) })),
+          );
+          const steps: unknown[] = plan.map((kind, index) => ({
+            id: `s${index + 1}`,
+            type: "tool",
+            name: kind,
+            arguments: { n: index },
+          }));
+          steps.push({ id: "r", type: "reply", text: "done" });
+          if (trailing) steps.push({ id: "late", type: "tool", name: "effect", arguments: {} });
+          const model = createScriptedModel({ responses: [JSON.stringify(steps)] });
+          const run = new AgentRuntime({
+            planner: new LLMPlanner({ model, maxSteps, repair: false }),
+            registry,
+            ...quiet,
+          }).run("go");
+          await run.done;
+          const lost = plan.length > maxSteps - 1 || trailing;
+          if (lost) expect(log.filter((call) => call.name !== "readOnly")).toEqual([]);
+          else expect(log).toHaveLength(plan.length);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -393,19 +598,30 @@ describe("properties over random plans, failures and reflector answers", () => {
   it("a run whose only unmet steps were denied completes, and its answer names each denied step", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ asks: fc.boolean(), uses: fc.array(fc.nat(), { maxLength: 2 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ asks: fc.boolean(), uses: fc.array(fc.nat(), { maxLength: 2 }) }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
         fc.boolean(),
         async (specs, decisions, replyUsesAll) => {
           const log: CallLog = [];
-          const registry = new ToolRegistry().register([loggedTool("ask", log), loggedTool("free", log, { annotations: { readOnlyHint: true } })]);
+          const registry = new ToolRegistry().register([
+            loggedTool("ask", log),
+            loggedTool("free", log, { annotations: { readOnlyHint: true } }),
+          ]);
           const steps: PlanStep[] = specs.map((spec, index) => {
             // References only to earlier steps: a DAG whose denials cascade.
             const uses = spec.uses.filter((target) => target < index).map((target) => `{{s${target + 1}.ok}}`);
             return tool(`s${index + 1}`, spec.asks ? "ask" : "free", { n: index, after: uses.join(" ") });
           });
           steps.push(reply("r", replyUsesAll ? steps.map((step) => `{{${step.id}.ok}}`).join(" ") : "done"));
-          const run = new AgentRuntime({ planner: createFakePlanner({ steps }), registry, ...quiet, policy: { ask: { approval: "step" } } }).run("go");
+          const run = new AgentRuntime({
+            planner: createFakePlanner({ steps }),
+            registry,
+            ...quiet,
+            policy: { ask: { approval: "step" } },
+          }).run("go");
           const denied: string[] = [];
           let decided = 0;
           for (;;) {
@@ -422,8 +638,11 @@ describe("properties over random plans, failures and reflector answers", () => {
           expect(run.state.reason).toBe("completed");
           const text = run.state.reply?.text ?? "";
           // A reply step that ran says what it says; an answer the runtime wrote names every denied step.
-          if (run.state.reply?.source === "template") for (const stepId of denied) expect(text).toContain(`${stepId} (ask) was not done: denied (no)`);
-          expect(log.filter((call) => call.name === "ask")).toHaveLength(specs.filter((spec) => spec.asks).length - denied.length - skippedAfterDenial(run.state.steps, denied));
+          if (run.state.reply?.source === "template")
+            for (const stepId of denied) expect(text).toContain(`${stepId} (ask) was not done: denied (no)`);
+          expect(log.filter((call) => call.name === "ask")).toHaveLength(
+            specs.filter((spec) => spec.asks).length - denied.length - skippedAfterDenial(run.state.steps, denied),
+          );
         },
       ),
       { numRuns: 60 },
@@ -438,6 +657,15 @@ describe("properties over random plans, failures and reflector answers", () => {
  * @param denied - the ids a person denied.
  * @returns the count.
  */
-function skippedAfterDenial(steps: readonly { step: PlanStep; status: string; skip?: { code: string } }[], denied: readonly string[]): number {
-  return steps.filter((state) => state.step.type === "tool" && state.step.name === "ask" && state.status === "skipped" && !denied.includes(state.step.id)).length;
+function skippedAfterDenial(
+  steps: readonly { step: PlanStep; status: string; skip?: { code: string } }[],
+  denied: readonly string[],
+): number {
+  return steps.filter(
+    (state) =>
+      state.step.type === "tool" &&
+      state.step.name === "ask" &&
+      state.status === "skipped" &&
+      !denied.includes(state.step.id),
+  ).length;
 }

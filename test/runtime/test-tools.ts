@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ToolRegistry, type ToolDefinition } from "../../src/tools/tool-registry.ts";
+import { type ToolDefinition, ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { delay } from "./fake-planner.ts";
 
 /** One tool call as the tool saw it. */
@@ -28,10 +28,14 @@ export interface TestRegistryOptions {
  * A registry with `lookup` (read-only), `put` (idempotent), `send` (side
  * effects), `remove` (destructive), `combine` (read-only) and `fail` (always throws).
  */
-export function createTestRegistry(options: TestRegistryOptions = {}): { registry: ToolRegistry; calls: ToolCallRecord[] } {
+export function createTestRegistry(options: TestRegistryOptions = {}): {
+  registry: ToolRegistry;
+  calls: ToolCallRecord[];
+} {
   const calls: ToolCallRecord[] = [];
   const latency = options.latencyMs ?? 0;
-  const run = (name: string, result: (args: Record<string, unknown>) => unknown) =>
+  const run =
+    (name: string, result: (args: Record<string, unknown>) => unknown) =>
     async (args: Record<string, unknown>, { signal, callId }: { signal?: AbortSignal | undefined; callId: string }) => {
       const record: ToolCallRecord = { name, args, signal, callId, startedAt: performance.now() };
       calls.push(record);
@@ -64,7 +68,11 @@ export function createTestRegistry(options: TestRegistryOptions = {}): { registr
     {
       name: "send",
       description: "Send a message",
-      inputSchema: { type: "object", properties: { to: { type: "string" }, text: { type: "string" } }, required: ["to"] },
+      inputSchema: {
+        type: "object",
+        properties: { to: { type: "string" }, text: { type: "string" } },
+        required: ["to"],
+      },
       execute: run("send", (args) => ({ sent: args["to"] })),
     },
     {

@@ -16,7 +16,9 @@ describe("AgentRuntime with LLMPlanner and a scripted model", () => {
       { id: "s2", type: "tool", name: "lookup", arguments: { q: "Osaka" } },
       { id: "s3", type: "tool", name: "combine", arguments: { parts: ["{{s1.value}}", "{{s2.value}}"] } },
       { id: "s4", type: "reply", text: "Both: {{s3.text}}" },
-    ].map(line).join(",\n")}\n]`;
+    ]
+      .map(line)
+      .join(",\n")}\n]`;
     const model = createScriptedModel({ responses: [plan], tokensPerSecond: 2000 });
     const planner = new LLMPlanner({ model });
     const runtime = new AgentRuntime({ planner, registry, memory: false });
@@ -35,14 +37,19 @@ describe("AgentRuntime with LLMPlanner and a scripted model", () => {
 
   it("leaves a model's leading <think> block out of an llm step's answer, as the planner does", async () => {
     const { registry } = createTestRegistry();
-    const plan = line([{ id: "s1", type: "llm", prompt: "Name a colour" }, { id: "s2", type: "reply", text: "Colour: {{s1}}" }]);
+    const plan = line([
+      { id: "s1", type: "llm", prompt: "Name a colour" },
+      { id: "s2", type: "reply", text: "Colour: {{s1}}" },
+    ]);
     const model = createScriptedModel({
-      responses: { plan: [`<think>the user wants a plan</think>${plan}`], "llm-step": ["<think>red or blue?</think>\nBlue"] },
+      responses: {
+        plan: [`<think>the user wants a plan</think>${plan}`],
+        "llm-step": ["<think>red or blue?</think>\nBlue"],
+      },
     });
     const run = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false }).run("Name a colour");
     await collect(run);
     expect(run.state.reply?.text).toBe("Colour: Blue");
-
   });
 
   it("re-plans through the planner's streamed patch and counts its model call", async () => {
@@ -51,13 +58,23 @@ describe("AgentRuntime with LLMPlanner and a scripted model", () => {
       { id: "s1", type: "tool", name: "lookup", arguments: { q: "a" } },
       { id: "s2", type: "tool", name: "fail", arguments: {} },
       { id: "s3", type: "reply", text: "{{s1.value}} {{s2}}" },
-    ].map(line).join(",")}]`;
+    ]
+      .map(line)
+      .join(",")}]`;
     const patch = `[${[
       { id: "s4", type: "tool", name: "lookup", arguments: { q: "b" } },
       { id: "s5", type: "reply", text: "{{s1.value}} and {{s4.value}}" },
-    ].map(line).join(",")}]`;
+    ]
+      .map(line)
+      .join(",")}]`;
     const model = createScriptedModel({ responses: [plan, patch] });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, memory: false, retries: 0, reflector: noOpReflector });
+    const runtime = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry,
+      memory: false,
+      retries: 0,
+      reflector: noOpReflector,
+    });
     const run = runtime.run("a and b");
     const events = await collect(run);
     expect(invariantProblems(events)).toEqual([]);
@@ -73,7 +90,9 @@ describe("AgentRuntime with LLMPlanner and a scripted model", () => {
     const plan = `[${[
       { id: "s1", type: "tool", name: "lookup", arguments: { q: "a" } },
       { id: "s2", type: "tool", name: "send", arguments: { to: "{{s1.value}}" } },
-    ].map(line).join(",")},{"id":"s3","type":"reply","te`;
+    ]
+      .map(line)
+      .join(",")},{"id":"s3","type":"reply","te`;
     const model = createScriptedModel({ responses: [{ text: plan, finishReason: "length" }, "ok"] });
     const runtime = new AgentRuntime({ planner: new LLMPlanner({ model, repair: false }), registry, memory: false });
     const run = runtime.run("look a up and send it");

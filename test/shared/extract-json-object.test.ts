@@ -4,7 +4,10 @@ import { extractJsonObject } from "../../src/shared/extract-json-object.ts";
 
 describe("extractJsonObject", () => {
   it("finds an object inside prose and code fences", () => {
-    expect(extractJsonObject('Sure.\n```json\n{"action":"respond","reason":"hi"}\n```\nDone.')).toEqual({ action: "respond", reason: "hi" });
+    expect(extractJsonObject('Sure.\n```json\n{"action":"respond","reason":"hi"}\n```\nDone.')).toEqual({
+      action: "respond",
+      reason: "hi",
+    });
   });
 
   it("skips braces inside strings and unparsable spans", () => {
@@ -30,7 +33,9 @@ describe("extractJsonObject", () => {
     const prose = fc.string().map((text) => text.replace(/[{}"]/g, ""));
     fc.assert(
       fc.property(prose, fc.dictionary(fc.string(), fc.jsonValue()), prose, (before, object, after) => {
-        expect(extractJsonObject(`${before}${JSON.stringify(object)}${after}`)).toEqual(JSON.parse(JSON.stringify(object)));
+        expect(extractJsonObject(`${before}${JSON.stringify(object)}${after}`)).toEqual(
+          JSON.parse(JSON.stringify(object)),
+        );
       }),
     );
   });

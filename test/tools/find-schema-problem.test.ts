@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { findSchemaProblem } from "../../src/tools/find-schema-problem.ts";
 import { normalizeCatalog } from "../../src/tools/normalize-catalog.ts";
-import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import type { JsonSchema } from "../../src/tools/tool-descriptor.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 
 const types = '"array", "boolean", "integer", "null", "number", "object", "string" (or a list of them)';
 
@@ -21,7 +21,12 @@ describe("findSchemaProblem", () => {
         $defs: { id: { type: "string", pattern: "^[a-z]+\\d*$" } },
         oneOf: [{ required: ["list"] }, { not: { type: "null" } }],
       },
-      { $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }, { enum: [1, 2] }], additionalItems: false },
+      {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "array",
+        items: [{ type: "string" }, { enum: [1, 2] }],
+        additionalItems: false,
+      },
       { type: "object", properties: { legacy: { type: "string", required: true } } },
     ];
     for (const schema of schemas) expect(findSchemaProblem(schema)).toBeUndefined();
@@ -30,7 +35,10 @@ describe("findSchemaProblem", () => {
   it("names the pointer, the expectation and the value of the first problem", () => {
     const cases: [unknown, string][] = [
       [{ type: 5 }, `/type must be one of ${types}, got 5`],
-      [{ type: "object", properties: { "a/b": { type: "strin" } } }, `/properties/a~1b/type must be one of ${types}, got "strin"`],
+      [
+        { type: "object", properties: { "a/b": { type: "strin" } } },
+        `/properties/a~1b/type must be one of ${types}, got "strin"`,
+      ],
       [{ type: "object", required: "x" }, '/required must be a list of property names, got "x"'],
       [{ items: { minLength: -1 } }, "/items/minLength must be an integer >= 0, got -1"],
       [{ anyOf: [] }, "/anyOf must be a non-empty list of schemas, got []"],
@@ -56,13 +64,19 @@ describe("malformed tool schemas", () => {
       error = caught;
     }
     expect(PlankitError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "invalid-catalog", message: `Tool "add" has a malformed input schema: /properties/a/type must be one of ${types}, got "numbr"` });
+    expect(error).toMatchObject({
+      code: "invalid-catalog",
+      message: `Tool "add" has a malformed input schema: /properties/a/type must be one of ${types}, got "numbr"`,
+    });
     expect(registry.has("add")).toBe(false);
   });
 
   it("are refused in catalogs, with the tool's place", () => {
-    expect(() => normalizeCatalog([{ name: "ok", inputSchema: { type: "object" } }, { name: "bad", inputSchema: { type: "object" }, outputSchema: { type: "obj" } }])).toThrow(
-      `Tool "bad" ([1]) has a malformed output schema: /type must be one of ${types}, got "obj"`,
-    );
+    expect(() =>
+      normalizeCatalog([
+        { name: "ok", inputSchema: { type: "object" } },
+        { name: "bad", inputSchema: { type: "object" }, outputSchema: { type: "obj" } },
+      ]),
+    ).toThrow(`Tool "bad" ([1]) has a malformed output schema: /type must be one of ${types}, got "obj"`);
   });
 });

@@ -38,13 +38,28 @@ describe("normalizeSchemaTypes", () => {
     const registry = new ToolRegistry().register({
       name: "get_weather",
       description: "Weather for a city",
-      inputSchema: readToolSchema({ type: "dict", properties: { city: { type: "str" }, days: { type: "int" } }, required: ["city"] }, "get_weather input"),
+      inputSchema: readToolSchema(
+        { type: "dict", properties: { city: { type: "str" }, days: { type: "int" } }, required: ["city"] },
+        "get_weather input",
+      ),
       execute: (args) => args,
     });
-    expect(registry.list()[0]?.inputSchema).toStrictEqual({ type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] });
-    await expect(registry.call("get_weather", { city: "Paris", days: 2 })).resolves.toStrictEqual({ city: "Paris", days: 2 });
-    await expect(registry.call("get_weather", { city: "Paris", days: 1.5 })).rejects.toMatchObject({ code: "invalid-argument" });
-    expect(normalizeCatalog([{ name: "f", parameters: { type: "dict", properties: { x: { type: "float" } } } }])[0]?.inputSchema).toStrictEqual({
+    expect(registry.list()[0]?.inputSchema).toStrictEqual({
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "integer" } },
+      required: ["city"],
+    });
+    await expect(registry.call("get_weather", { city: "Paris", days: 2 })).resolves.toStrictEqual({
+      city: "Paris",
+      days: 2,
+    });
+    await expect(registry.call("get_weather", { city: "Paris", days: 1.5 })).rejects.toMatchObject({
+      code: "invalid-argument",
+    });
+    expect(
+      normalizeCatalog([{ name: "f", parameters: { type: "dict", properties: { x: { type: "float" } } } }])[0]
+        ?.inputSchema,
+    ).toStrictEqual({
       type: "object",
       properties: { x: { type: "number" } },
     });

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeCatalog, normalizeSchemaTypes } from "../../src/tools.ts";
 import { ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
 import { readToolSchema } from "../../src/tools/read-tool-schema.ts";
 import { readTypeName } from "../../src/tools/read-type-name.ts";
+import { normalizeCatalog, normalizeSchemaTypes } from "../../src/tools.ts";
 import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 
 describe("readTypeName", () => {
@@ -36,7 +36,10 @@ describe("readTypeName", () => {
     expect(readTypeName("List<String>")).toEqual({ type: "array", items: { type: "string" } });
     expect(readTypeName("typing.List[float]")).toEqual({ type: "array", items: { type: "number" } });
     expect(readTypeName("string[]")).toEqual({ type: "array", items: { type: "string" } });
-    expect(readTypeName("List[List[int]]")).toEqual({ type: "array", items: { type: "array", items: { type: "integer" } } });
+    expect(readTypeName("List[List[int]]")).toEqual({
+      type: "array",
+      items: { type: "array", items: { type: "integer" } },
+    });
     expect(readTypeName("List[Any]")).toEqual({ type: "array" });
     expect(readTypeName("List[file]")).toEqual({ type: "array" });
     expect(readTypeName("file[]")).toEqual({ type: "array" });
@@ -51,7 +54,8 @@ describe("readTypeName", () => {
   });
 
   it("returns undefined for names it does not know, in any form", () => {
-    for (const name of ["file", "strin", "DATE (YYYY-MM-DD)", "Foo<int>", "int | file", "", "[]"]) expect(readTypeName(name)).toBeUndefined();
+    for (const name of ["file", "strin", "DATE (YYYY-MM-DD)", "Foo<int>", "int | file", "", "[]"])
+      expect(readTypeName(name)).toBeUndefined();
   });
 });
 
@@ -88,7 +92,11 @@ describe("normalizeSchemaTypes with other languages' names", () => {
   });
 
   it("refuses a catalog whose JSON Schema still names an unknown type, naming tool, pointer and value", () => {
-    expect(caught(() => normalizeCatalog([{ name: "rec", parameters: { type: "object", properties: { audio: { type: "file" } } } }])).message).toBe(
+    expect(
+      caught(() =>
+        normalizeCatalog([{ name: "rec", parameters: { type: "object", properties: { audio: { type: "file" } } } }]),
+      ).message,
+    ).toBe(
       'Tool "rec" ([0]) has a malformed input schema: /properties/audio/type must be one of "array", "boolean", "integer", "null", "number", "object", "string" (or a list of them), got "file"',
     );
   });
@@ -105,9 +113,16 @@ describe("readToolSchema", () => {
 
   it("returns any JSON Schema written with JSON Schema's own names as the same object (property)", () => {
     const name = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,11}$/u);
-    const { schema } = fc.letrec<{ schema: Record<string, unknown>; leaf: Record<string, unknown>; object: Record<string, unknown> }>((tie) => ({
+    const { schema } = fc.letrec<{
+      schema: Record<string, unknown>;
+      leaf: Record<string, unknown>;
+      object: Record<string, unknown>;
+    }>((tie) => ({
       leaf: fc.oneof(
-        fc.record({ type: fc.constantFrom("string", "integer", "number", "boolean", "null"), description: fc.string() }, { requiredKeys: ["type"] }),
+        fc.record(
+          { type: fc.constantFrom("string", "integer", "number", "boolean", "null"), description: fc.string() },
+          { requiredKeys: ["type"] },
+        ),
         fc.record({ enum: fc.array(fc.oneof(fc.string(), fc.integer()), { minLength: 1, maxLength: 3 }) }),
         fc.record({ type: fc.constant("array"), items: tie("schema") }, { requiredKeys: ["type"] }),
         fc.record({ anyOf: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }) }),
@@ -141,7 +156,22 @@ describe("readToolSchema", () => {
   });
 
   it("reads any map of parameter descriptions as an object schema with exactly those parameters (property)", () => {
-    const keywords = new Set(["type", "properties", "items", "not", "if", "then", "else", "contains", "definitions", "$defs", "description", "title", "format", "pattern"]);
+    const keywords = new Set([
+      "type",
+      "properties",
+      "items",
+      "not",
+      "if",
+      "then",
+      "else",
+      "contains",
+      "definitions",
+      "$defs",
+      "description",
+      "title",
+      "format",
+      "pattern",
+    ]);
     const parameter = fc.record(
       {
         type: fc.constantFrom("str", "int", "float", "bool", "list", "dict", "string", "List[str]", "file", "DATE"),
@@ -156,9 +186,12 @@ describe("readToolSchema", () => {
         const schema = readToolSchema(map, "input");
         expect(schema["type"]).toBe("object");
         expect(Object.keys(schema["properties"] as object)).toEqual(Object.keys(map));
-        const required = Object.entries(map).filter(([, item]) => item.required === true).map(([name]) => name);
+        const required = Object.entries(map)
+          .filter(([, item]) => item.required === true)
+          .map(([name]) => name);
         expect(schema["required"] ?? []).toEqual(required);
-        for (const property of Object.values(schema["properties"] as Record<string, Record<string, unknown>>)) expect(property["required"]).toBeUndefined();
+        for (const property of Object.values(schema["properties"] as Record<string, Record<string, unknown>>))
+          expect(property["required"]).toBeUndefined();
       }),
       { numRuns: 300 },
     );
@@ -205,7 +238,11 @@ describe("readToolSchema", () => {
         tags: { type: "array", items: { type: "string" } },
         audio: { description: "A recording (type: file)" },
         when: { description: "type: DATE (YYYY-MM-DD)" },
-        place: { type: "object", properties: { city: { type: "string" }, zip: { type: "integer" } }, required: ["city"] },
+        place: {
+          type: "object",
+          properties: { city: { type: "string" }, zip: { type: "integer" } },
+          required: ["city"],
+        },
         type: { type: "array", description: "a parameter named like a keyword" },
       },
       required: ["query"],
@@ -213,11 +250,21 @@ describe("readToolSchema", () => {
   });
 
   it("reads a map of names to type names or descriptions, and keeps schemas of strings as schemas", () => {
-    expect(readToolSchema({ expression: "str", precision: "int", when: "The day, as YYYY-MM-DD" }, "input")).toStrictEqual({
+    expect(
+      readToolSchema({ expression: "str", precision: "int", when: "The day, as YYYY-MM-DD" }, "input"),
+    ).toStrictEqual({
       type: "object",
-      properties: { expression: { type: "string" }, precision: { type: "integer" }, when: { description: "The day, as YYYY-MM-DD" } },
+      properties: {
+        expression: { type: "string" },
+        precision: { type: "integer" },
+        when: { description: "The day, as YYYY-MM-DD" },
+      },
     });
-    const schemas = [{ type: "object", description: "Anything" }, { $ref: "#/$defs/x", title: "X" }, { type: "object", properties: { a: { type: "string" } }, example: "a" }];
+    const schemas = [
+      { type: "object", description: "Anything" },
+      { $ref: "#/$defs/x", title: "X" },
+      { type: "object", properties: { a: { type: "string" } }, example: "a" },
+    ];
     for (const schema of schemas) expect(readToolSchema(schema, "input")).toBe(schema);
   });
 
@@ -240,27 +287,45 @@ describe("readToolSchema", () => {
       ),
     ).toStrictEqual({
       type: "object",
-      properties: { location: { type: "string", description: "A city" }, date: { type: "string", description: "The day" }, unit: { type: "string" } },
+      properties: {
+        location: { type: "string", description: "A city" },
+        date: { type: "string", description: "The day" },
+        unit: { type: "string" },
+      },
       required: ["location", "unit"],
     });
     expect(readToolSchema([], "input")).toStrictEqual({ type: "object", properties: {} });
     expect(
       readToolSchema(
         [
-          { name: "petId", in: "path", required: true, description: "The pet", schema: { type: "integer", format: "int64" } },
+          {
+            name: "petId",
+            in: "path",
+            required: true,
+            description: "The pet",
+            schema: { type: "integer", format: "int64" },
+          },
           { name: "fields", in: "query", schema: { type: "array", items: { type: "string" } } },
         ],
         "input",
       ),
     ).toStrictEqual({
       type: "object",
-      properties: { petId: { type: "integer", format: "int64", description: "The pet" }, fields: { type: "array", items: { type: "string" } } },
+      properties: {
+        petId: { type: "integer", format: "int64", description: "The pet" },
+        fields: { type: "array", items: { type: "string" } },
+      },
       required: ["petId"],
     });
     const error = caught(() => readToolSchema([{ name: "a" }, { type: "string" }], 'Tool "t" input'));
     expect(error.code).toBe("invalid-catalog");
-    expect(error.message).toBe('Tool "t" input parameter 2 needs a name, or an object with a non-empty string name, got {"type":"string"}');
-    expect(readToolSchema(["image", "prompt"], "input")).toStrictEqual({ type: "object", properties: { image: {}, prompt: {} } });
+    expect(error.message).toBe(
+      'Tool "t" input parameter 2 needs a name, or an object with a non-empty string name, got {"type":"string"}',
+    );
+    expect(readToolSchema(["image", "prompt"], "input")).toStrictEqual({
+      type: "object",
+      properties: { image: {}, prompt: {} },
+    });
     expect(caught(() => readToolSchema("None", 'Tool "t" input')).message).toBe(
       'Tool "t" input schema must be a JSON Schema object, a map of parameters or a list of parameters, got "None"',
     );
@@ -286,7 +351,11 @@ describe("normalizeCatalog: function-calling data sets", () => {
       description: "Convert an amount between currencies",
       inputSchema: {
         type: "object",
-        properties: { amount: { type: "number", description: "How much" }, from: { type: "string" }, to: { type: "string" } },
+        properties: {
+          amount: { type: "number", description: "How much" },
+          from: { type: "string" },
+          to: { type: "string" },
+        },
         required: ["amount", "from", "to"],
       },
       outputSchema: { type: "object", properties: { converted_amount: { type: "number", description: "The result" } } },
@@ -329,7 +398,14 @@ describe("normalizeCatalog: function-calling data sets", () => {
   it("reads TaskBench-style tool graphs: nodes with id, desc and a parameter list", () => {
     const tools = normalizeCatalog({
       nodes: [
-        { id: "get_weather", desc: "Weather for a place and day", parameters: [{ name: "location", type: "string", desc: "Where" }, { name: "date", type: "string", desc: "When" }] },
+        {
+          id: "get_weather",
+          desc: "Weather for a place and day",
+          parameters: [
+            { name: "location", type: "string", desc: "Where" },
+            { name: "date", type: "string", desc: "When" },
+          ],
+        },
         { id: "Text-to-Image", desc: "Draw a picture from text", "input-type": ["text"], "output-type": ["image"] },
       ],
       links: [{ source: "get_weather", target: "Text-to-Image" }],
@@ -338,7 +414,13 @@ describe("normalizeCatalog: function-calling data sets", () => {
       {
         name: "get_weather",
         description: "Weather for a place and day",
-        inputSchema: { type: "object", properties: { location: { type: "string", description: "Where" }, date: { type: "string", description: "When" } } },
+        inputSchema: {
+          type: "object",
+          properties: {
+            location: { type: "string", description: "Where" },
+            date: { type: "string", description: "When" },
+          },
+        },
       },
       { name: "Text-to-Image", description: "Draw a picture from text", inputSchema: { type: "object" } },
     ]);
@@ -374,17 +456,34 @@ describe("normalizeCatalog: function-calling data sets", () => {
       {
         name: "Box.make",
         description: "Make a box",
-        parameters: { type: "dict", properties: { size: { type: "integer" }, label: { type: "String" }, meta: { type: "HashMap" }, ids: { type: "ArrayList" } }, required: ["size"] },
+        parameters: {
+          type: "dict",
+          properties: {
+            size: { type: "integer" },
+            label: { type: "String" },
+            meta: { type: "HashMap" },
+            ids: { type: "ArrayList" },
+          },
+          required: ["size"],
+        },
       },
     ]);
     expect(descriptor?.inputSchema).toStrictEqual({
       type: "object",
-      properties: { size: { type: "integer" }, label: { type: "string" }, meta: { type: "object" }, ids: { type: "array" } },
+      properties: {
+        size: { type: "integer" },
+        label: { type: "string" },
+        meta: { type: "object" },
+        ids: { type: "array" },
+      },
       required: ["size"],
     });
     const registry = new ToolRegistry().register({
       name: "set_fields",
-      inputSchema: readToolSchema({ type: "object", properties: { name: { type: "String", required: true }, tags: { type: "List[str]" } } }, "set_fields input"),
+      inputSchema: readToolSchema(
+        { type: "object", properties: { name: { type: "String", required: true }, tags: { type: "List[str]" } } },
+        "set_fields input",
+      ),
       execute: (args) => args,
     });
     expect(registry.get("set_fields")?.inputSchema).toStrictEqual({
@@ -392,14 +491,25 @@ describe("normalizeCatalog: function-calling data sets", () => {
       properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
       required: ["name"],
     });
-    await expect(registry.call("set_fields", { name: "a", tags: ["x"] })).resolves.toStrictEqual({ name: "a", tags: ["x"] });
+    await expect(registry.call("set_fields", { name: "a", tags: ["x"] })).resolves.toStrictEqual({
+      name: "a",
+      tags: ["x"],
+    });
     await expect(registry.call("set_fields", { tags: ["x"] })).rejects.toMatchObject({ code: "invalid-argument" });
-    await expect(registry.call("set_fields", { name: "a", tags: [1] })).rejects.toMatchObject({ code: "invalid-argument" });
+    await expect(registry.call("set_fields", { name: "a", tags: [1] })).rejects.toMatchObject({
+      code: "invalid-argument",
+    });
   });
 
   it("reads args maps of type names", () => {
-    expect(normalizeCatalog({ calculator: { desc: "Evaluate an expression", args: { expression: "str" } } } as never)).toStrictEqual([
-      { name: "calculator", description: "Evaluate an expression", inputSchema: { type: "object", properties: { expression: { type: "string" } } } },
+    expect(
+      normalizeCatalog({ calculator: { desc: "Evaluate an expression", args: { expression: "str" } } } as never),
+    ).toStrictEqual([
+      {
+        name: "calculator",
+        description: "Evaluate an expression",
+        inputSchema: { type: "object", properties: { expression: { type: "string" } } },
+      },
     ]);
   });
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { findIdentifierProviders } from "../../src/tools/find-identifier-providers.ts";
-import { compileCatalog, createEmbeddingRetriever, fuseRankings, rankTools, selectTools, tokenizeText, type ToolScore } from "../../src/tools.ts";
 import type { ToolDescriptor } from "../../src/index.ts";
+import { findIdentifierProviders } from "../../src/tools/find-identifier-providers.ts";
+import {
+  compileCatalog,
+  createEmbeddingRetriever,
+  fuseRankings,
+  rankTools,
+  selectTools,
+  type ToolScore,
+  tokenizeText,
+} from "../../src/tools.ts";
 import { catalog, chineseCases, coUsageGraph, englishCases, heldOutCases } from "../fixtures/tools/catalog.ts";
 
 function names(tools: readonly ToolDescriptor[]): string[] {
@@ -28,7 +36,14 @@ describe("tokenizeText", () => {
   });
 
   it("keeps bare numbers when asked, as they are, and still drops stop words", () => {
-    expect(tokenizeText("Find the 2 latest searches for order 48213", { keepNumbers: true })).toEqual(["find", "2", "latest", "search", "order", "48213"]);
+    expect(tokenizeText("Find the 2 latest searches for order 48213", { keepNumbers: true })).toEqual([
+      "find",
+      "2",
+      "latest",
+      "search",
+      "order",
+      "48213",
+    ]);
     expect(tokenizeText("订单51007", { keepNumbers: true })).toEqual(["订单", "订", "单", "51007"]);
   });
 
@@ -60,19 +75,37 @@ describe("rankTools", () => {
     expect(rankTools("北京天气", tools)[0]?.name).toBe("get_weather");
     expect(rankTools("track my package", tools)[0]?.name).toBe("express_tracking");
     expect(rankTools("北京天气", tools, { synonyms: false })).toEqual([]);
-    expect(rankTools("北京天气", tools, { synonyms: { 天气: "measurements" } }).map((item) => item.name)).toEqual(["weather_history"]);
+    expect(rankTools("北京天气", tools, { synonyms: { 天气: "measurements" } }).map((item) => item.name)).toEqual([
+      "weather_history",
+    ]);
   });
 
   it("normalizes each field by its own length, so long parameter descriptions do not bury a name match", () => {
     const words = "an identifier taken from the results of another lookup in the same collection ".repeat(10);
-    const described = Object.fromEntries(Array.from({ length: 12 }, (_, at) => [`field_${at}`, { type: "string", description: words }]));
-    const tools = [tool("FlightSearch", "Available routes.", described), tool("airport_lookup", "Finds the airport nearest a flight's city"), tool("currency_rates", "Rates")];
+    const described = Object.fromEntries(
+      Array.from({ length: 12 }, (_, at) => [`field_${at}`, { type: "string", description: words }]),
+    );
+    const tools = [
+      tool("FlightSearch", "Available routes.", described),
+      tool("airport_lookup", "Finds the airport nearest a flight's city"),
+      tool("currency_rates", "Rates"),
+    ];
     expect(rankTools("flight", tools).map((item) => item.name)).toEqual(["FlightSearch", "airport_lookup"]);
   });
 
   it("reads what a tool returns as a weaker field than what it takes", () => {
-    const counter = { ...tool("PostsReels", "Posts of an account", { user_id: { type: "string" } }), outputSchema: { type: "object", properties: { play_count: { type: "integer", description: "How many times a reel was played" } } } };
-    const tools = [counter, tool("user_search", "Finds an account"), tool("plays", "Lists plays", { play_count: { type: "integer" } })];
+    const counter = {
+      ...tool("PostsReels", "Posts of an account", { user_id: { type: "string" } }),
+      outputSchema: {
+        type: "object",
+        properties: { play_count: { type: "integer", description: "How many times a reel was played" } },
+      },
+    };
+    const tools = [
+      counter,
+      tool("user_search", "Finds an account"),
+      tool("plays", "Lists plays", { play_count: { type: "integer" } }),
+    ];
     expect(rankTools("number of plays", tools).map((item) => item.name)).toEqual(["plays", "PostsReels"]);
   });
 
@@ -87,7 +120,9 @@ describe("rankTools", () => {
 describe("selectTools", () => {
   it("rejects a k that is not an integer >= 0, naming the value", () => {
     for (const k of [-1, 2.5, Number.NaN]) {
-      expect(() => selectTools("weather", catalog, { k })).toThrow(`Option k must be an integer >= 0, got ${String(k)}`);
+      expect(() => selectTools("weather", catalog, { k })).toThrow(
+        `Option k must be an integer >= 0, got ${String(k)}`,
+      );
     }
     expect(selectTools("weather", catalog, { k: 0 })).toEqual([]);
   });
@@ -106,20 +141,52 @@ describe("selectTools", () => {
   it("lets partners of strong hits take the slots nothing matched (collaborative expansion)", () => {
     const query = "Cheapest flight from Boston to Denver on June 3";
     expect(names(selectTools(query, catalog, { k: 4 }))).toEqual(["flight_search", "train_ticket_search"]);
-    expect(names(selectTools(query, catalog, { k: 4, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search", "get_weather_forecast"]);
-    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual(["flight_search", "train_ticket_search", "hotel_search"]);
+    expect(names(selectTools(query, catalog, { k: 4, graph: coUsageGraph }))).toEqual([
+      "flight_search",
+      "train_ticket_search",
+      "hotel_search",
+      "get_weather_forecast",
+    ]);
+    expect(names(selectTools(query, catalog, { k: 3, graph: coUsageGraph }))).toEqual([
+      "flight_search",
+      "train_ticket_search",
+      "hotel_search",
+    ]);
   });
 
   it("lets a partner replace a weak hit only when the request matches it too, best ranked first", () => {
-    const tools = [tool("flights", "search flights"), tool("trains", "search trains"), tool("buses", "search buses"), tool("hotels", "hotels near an airport, search by city"), tool("weather", "forecast")];
+    const tools = [
+      tool("flights", "search flights"),
+      tool("trains", "search trains"),
+      tool("buses", "search buses"),
+      tool("hotels", "hotels near an airport, search by city"),
+      tool("weather", "forecast"),
+    ];
     expect(names(selectTools("search flights", tools, { k: 2 }))).toEqual(["flights", "trains"]);
-    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather", "hotels"] } }))).toEqual(["flights", "hotels"]);
-    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather"] } }))).toEqual(["flights", "trains"]);
-    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["hotels", "buses"] } }))).toEqual(["flights", "buses"]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather", "hotels"] } }))).toEqual([
+      "flights",
+      "hotels",
+    ]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["weather"] } }))).toEqual([
+      "flights",
+      "trains",
+    ]);
+    expect(names(selectTools("search flights", tools, { k: 2, graph: { flights: ["hotels", "buses"] } }))).toEqual([
+      "flights",
+      "buses",
+    ]);
   });
 
   it("keeps strong hits, fills empty slots with partners and ignores unknown partners", () => {
-    const tools = [tool("flights", "search flights"), tool("hotels", "rooms"), tool("weather", "forecast"), tool("cars", "rental"), tool("trains", "rail"), tool("news", "headlines"), tool("maps", "routes")];
+    const tools = [
+      tool("flights", "search flights"),
+      tool("hotels", "rooms"),
+      tool("weather", "forecast"),
+      tool("cars", "rental"),
+      tool("trains", "rail"),
+      tool("news", "headlines"),
+      tool("maps", "routes"),
+    ];
     const graph = { flights: ["ghost", "hotels", "weather"] };
     expect(names(selectTools("search flights", tools, { k: 3, graph }))).toEqual(["flights", "hotels", "weather"]);
     expect(names(selectTools("search flights", tools, { k: 2, graph }))).toEqual(["flights", "hotels"]);
@@ -128,22 +195,46 @@ describe("selectTools", () => {
 
   it("brings along the tool that returns an identifier a strong hit requires", () => {
     const returns = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: "object", properties });
-    const hotels = { ...tool("TravelSearchHotels", "Search hotels by location and dates", { geoId: { type: "string" }, checkIn: { type: "string" } }), inputSchema: { type: "object", properties: { geoId: { type: "string" }, checkIn: { type: "string" } }, required: ["geoId", "checkIn"] } };
+    const hotels = {
+      ...tool("TravelSearchHotels", "Search hotels by location and dates", {
+        geoId: { type: "string" },
+        checkIn: { type: "string" },
+      }),
+      inputSchema: {
+        type: "object",
+        properties: { geoId: { type: "string" }, checkIn: { type: "string" } },
+        required: ["geoId", "checkIn"],
+      },
+    };
     const tools = [
       hotels,
-      { ...tool("TravelSearchLocation", "Look up a place", { query: { type: "string" } }), outputSchema: returns({ geoId: { type: "string" }, name: { type: "string" } }) },
+      {
+        ...tool("TravelSearchLocation", "Look up a place", { query: { type: "string" } }),
+        outputSchema: returns({ geoId: { type: "string" }, name: { type: "string" } }),
+      },
       { ...tool("ForumTopPosts", "Top posts of a forum"), outputSchema: returns({ geoId: { type: "string" } }) },
       tool("restaurant_search", "Search restaurants by city"),
       tool("flight_search", "Search flights for dates"),
       tool("weather", "Weather of a city"),
     ];
     const query = "search hotels in Lisbon for May 3";
-    expect(names(selectTools(query, tools, { k: 3 }))).toEqual(["TravelSearchHotels", "TravelSearchLocation", "restaurant_search"]);
-    expect(names(selectTools(query, tools, { k: 3, identifierProviders: false }))).toEqual(["TravelSearchHotels", "restaurant_search", "flight_search"]);
+    expect(names(selectTools(query, tools, { k: 3 }))).toEqual([
+      "TravelSearchHotels",
+      "TravelSearchLocation",
+      "restaurant_search",
+    ]);
+    expect(names(selectTools(query, tools, { k: 3, identifierProviders: false }))).toEqual([
+      "TravelSearchHotels",
+      "restaurant_search",
+      "flight_search",
+    ]);
   });
 
   it("fuses a retriever's ranking by reciprocal rank", () => {
-    const retriever = (): ToolScore[] => [{ name: "transcribe_audio", score: 0.9 }, { name: "ghost", score: 0.8 }];
+    const retriever = (): ToolScore[] => [
+      { name: "transcribe_audio", score: 0.9 },
+      { name: "ghost", score: 0.8 },
+    ];
     const selected = names(selectTools("turn the meeting recording into notes", catalog, { k: 3, retriever }));
     expect(selected).toContain("transcribe_audio");
     expect(selected).not.toContain("ghost");
@@ -157,7 +248,9 @@ describe("selectTools", () => {
   });
 
   it("is deterministic across calls and catalog shapes", () => {
-    const record = Object.fromEntries(catalog.map(({ name, description, inputSchema }) => [name, { description, input_schema: inputSchema }]));
+    const record = Object.fromEntries(
+      catalog.map(({ name, description, inputSchema }) => [name, { description, input_schema: inputSchema }]),
+    );
     for (const item of [...englishCases, ...chineseCases].slice(0, 30)) {
       const first = names(selectTools(item.query, catalog, { graph: coUsageGraph }));
       expect(names(selectTools(item.query, catalog, { graph: coUsageGraph }))).toEqual(first);
@@ -174,13 +267,18 @@ describe("selectTools", () => {
     expect(recallAt6(englishCases)).toBeGreaterThan(0.75);
     expect(recallAt6(chineseCases)).toBeGreaterThan(0.85);
     expect(recallAt6(heldOutCases)).toBeGreaterThan(0.7);
-    expect(names(selectTools("在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。", catalog, { k: 6 }))).toEqual(
-      expect.arrayContaining(["arxiv_search", "calculator", "summarize_text"]),
-    );
+    expect(
+      names(selectTools("在 arXiv 找 2 篇 LLM agents 调研;再计算 21*2+5,最后给出中文总结。", catalog, { k: 6 })),
+    ).toEqual(expect.arrayContaining(["arxiv_search", "calculator", "summarize_text"]));
   });
 
   it("handles thousands of tools with one index", () => {
-    const big = Array.from({ length: 3000 }, (_, index) => tool(`service_${index % 50}_action_${index}`, `Handles ${index % 7 === 0 ? "invoices" : "tickets"} for team ${index % 13}`));
+    const big = Array.from({ length: 3000 }, (_, index) =>
+      tool(
+        `service_${index % 50}_action_${index}`,
+        `Handles ${index % 7 === 0 ? "invoices" : "tickets"} for team ${index % 13}`,
+      ),
+    );
     big.push(tool("refund_invoice", "Refund a paid invoice"));
     expect(names(selectTools("refund an invoice", big, { k: 1 }))).toEqual(["refund_invoice"]);
     expect(selectTools("tickets", big, { k: 6 })).toHaveLength(6);
@@ -188,11 +286,18 @@ describe("selectTools", () => {
 });
 
 describe("findIdentifierProviders", () => {
-  const returns = (...names: string[]): ToolDescriptor["outputSchema"] => ({ type: "object", properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])) });
+  const returns = (...names: string[]): ToolDescriptor["outputSchema"] => ({
+    type: "object",
+    properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])),
+  });
   const needs = (name: string, ...required: string[]): ToolDescriptor => ({
     name,
     description: "",
-    inputSchema: { type: "object", properties: Object.fromEntries(required.map((key) => [key, { type: "string" }])), required },
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(required.map((key) => [key, { type: "string" }])),
+      required,
+    },
   });
 
   it("links a required identifier to related tools that return it without needing it", () => {
@@ -202,40 +307,79 @@ describe("findIdentifierProviders", () => {
       { ...needs("SkyAirportInfo", "skyId"), outputSchema: returns("skyId") },
       { ...needs("BlogPosts"), outputSchema: returns("skyId") },
     ];
-    expect(findIdentifierProviders(compileCatalog(tools))).toEqual(new Map([
-      ["SkyFlightSearch", [["SkySearchAirport"]]],
-      ["SkyAirportInfo", [["SkySearchAirport"]]],
-    ]));
+    expect(findIdentifierProviders(compileCatalog(tools))).toEqual(
+      new Map([
+        ["SkyFlightSearch", [["SkySearchAirport"]]],
+        ["SkyAirportInfo", [["SkySearchAirport"]]],
+      ]),
+    );
   });
 
   it("links nothing when more than three tools return the identifier", () => {
-    const sources = ["a", "b", "c", "d"].map((letter) => ({ ...needs(`shop_list_${letter}`), outputSchema: returns("product_id") }));
+    const sources = ["a", "b", "c", "d"].map((letter) => ({
+      ...needs(`shop_list_${letter}`),
+      outputSchema: returns("product_id"),
+    }));
     expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources])).size).toBe(0);
-    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources.slice(1)])).get("shop_reviews")).toEqual([["shop_list_b", "shop_list_c", "shop_list_d"]]);
+    expect(
+      findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), ...sources.slice(1)])).get(
+        "shop_reviews",
+      ),
+    ).toEqual([["shop_list_b", "shop_list_c", "shop_list_d"]]);
   });
 
   it("links nothing when more than 64 tools return the identifier, related or not", () => {
-    const others = Array.from({ length: 64 }, (_, at) => ({ ...needs(`feed_${at}`), outputSchema: returns("product_id") }));
+    const others = Array.from({ length: 64 }, (_, at) => ({
+      ...needs(`feed_${at}`),
+      outputSchema: returns("product_id"),
+    }));
     const source = { ...needs("shop_search"), outputSchema: returns("product_id") };
-    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others.slice(1)])).get("shop_reviews")).toEqual([["shop_search"]]);
-    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others])).size).toBe(0);
+    expect(
+      findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others.slice(1)])).get(
+        "shop_reviews",
+      ),
+    ).toEqual([["shop_search"]]);
+    expect(findIdentifierProviders(compileCatalog([needs("shop_reviews", "product_id"), source, ...others])).size).toBe(
+      0,
+    );
   });
 });
 
 describe("fuseRankings", () => {
   it("scores Σ 1/(60 + rank) and breaks ties by first appearance", () => {
     const fused = fuseRankings([
-      [{ name: "a", score: 9 }, { name: "b", score: 1 }],
-      [{ name: "b", score: 0.9 }, { name: "c", score: 0.5 }],
+      [
+        { name: "a", score: 9 },
+        { name: "b", score: 1 },
+      ],
+      [
+        { name: "b", score: 0.9 },
+        { name: "c", score: 0.5 },
+      ],
     ]);
     expect(fused.map((item) => item.name)).toEqual(["b", "a", "c"]);
     expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 61, 12);
-    expect(fuseRankings([[{ name: "x", score: 1 }], [{ name: "y", score: 1 }]]).map((item) => item.name)).toEqual(["x", "y"]);
+    expect(fuseRankings([[{ name: "x", score: 1 }], [{ name: "y", score: 1 }]]).map((item) => item.name)).toEqual([
+      "x",
+      "y",
+    ]);
   });
 
   it("applies weights and counts a repeated name once", () => {
-    const fused = fuseRankings([[{ name: "a", score: 1 }], [{ name: "b", score: 1 }, { name: "b", score: 1 }]], { weights: [1, 3], constant: 0 });
-    expect(fused).toEqual([{ name: "b", score: 3 }, { name: "a", score: 1 }]);
+    const fused = fuseRankings(
+      [
+        [{ name: "a", score: 1 }],
+        [
+          { name: "b", score: 1 },
+          { name: "b", score: 1 },
+        ],
+      ],
+      { weights: [1, 3], constant: 0 },
+    );
+    expect(fused).toEqual([
+      { name: "b", score: 3 },
+      { name: "a", score: 1 },
+    ]);
   });
 });
 

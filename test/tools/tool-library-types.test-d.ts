@@ -1,6 +1,6 @@
 import { jsonSchema, tool } from "ai";
 import { type } from "arktype";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
 import { defineTool, ToolRegistry } from "../../src/index.ts";
@@ -40,12 +40,18 @@ registry.register({
 expectTypeOf<InferToolArguments<typeof zodPoint>>().toEqualTypeOf<{ x: number; label: string }>();
 expectTypeOf<InferToolResult<typeof zodPoint>>().toEqualTypeOf<{ x: number; label?: string | undefined }>();
 const zodPoint = z.object({ x: z.number(), label: z.string().default("") });
-expectTypeOf<InferToolArguments<ReturnType<typeof v.object<{ a: ReturnType<typeof v.string> }>>>>().toEqualTypeOf<{ a: string }>();
+expectTypeOf<InferToolArguments<ReturnType<typeof v.object<{ a: ReturnType<typeof v.string> }>>>>().toEqualTypeOf<{
+  a: string;
+}>();
 
 // AI SDK tool() objects keep the AI SDK's own typing, and fromAiSdkTools takes them as they are.
 const aiWeather = tool({
   description: "Current weather",
-  inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+  inputSchema: jsonSchema<{ city: string }>({
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+  }),
   execute: async ({ city }, { toolCallId }) => ({ city, toolCallId }),
 });
 const aiEcho = tool({ inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text });
@@ -54,10 +60,17 @@ registry.register(fromAiSdkTools({ aiWeather, aiEcho }));
 
 // A plain object in fromAiSdkTools: zod and ArkType schemas type execute too.
 fromAiSdkTools({
-  echo: { inputSchema: z.object({ text: z.string() }), execute: ({ text }) => expectTypeOf(text).toEqualTypeOf<string>() },
+  echo: {
+    inputSchema: z.object({ text: z.string() }),
+    execute: ({ text }) => expectTypeOf(text).toEqualTypeOf<string>(),
+  },
   stops: { inputSchema: type({ n: "number" }), execute: ({ n }) => expectTypeOf(n).toEqualTypeOf<number>() },
 });
 
 // defineTool with zod.
-const shout = defineTool({ name: "shout", inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+const shout = defineTool({
+  name: "shout",
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => text.toUpperCase(),
+});
 expectTypeOf(shout.execute).parameter(0).toEqualTypeOf<{ text: string }>();

@@ -1,8 +1,20 @@
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { expectTypeOf } from "vitest";
-import { defineTool, ToolRegistry, type InferToolArguments, type ToolDefinition, type ToolExecuteOptions } from "../../src/index.ts";
-import { fromAiSdkTools, type InferJsonSchema, type JsonSchemaDefinition, type StandardJsonSchemaV1, type StandardSchemaV1 } from "../../src/tools.ts";
+import {
+  defineTool,
+  type InferToolArguments,
+  type ToolDefinition,
+  type ToolExecuteOptions,
+  ToolRegistry,
+} from "../../src/index.ts";
+import {
+  fromAiSdkTools,
+  type InferJsonSchema,
+  type JsonSchemaDefinition,
+  type StandardJsonSchemaV1,
+  type StandardSchemaV1,
+} from "../../src/tools.ts";
 
 const registry = new ToolRegistry();
 
@@ -64,7 +76,12 @@ registry.register({
 });
 registry.register({
   name: "length",
-  inputSchema: v.object({ text: v.pipe(v.string(), v.transform((text) => text.length)) }),
+  inputSchema: v.object({
+    text: v.pipe(
+      v.string(),
+      v.transform((text) => text.length),
+    ),
+  }),
   execute: ({ text }) => {
     expectTypeOf(text).toEqualTypeOf<number>();
     return text;
@@ -139,8 +156,16 @@ registry.register({ name: "unknown", inputSchema: loose as unknown, execute: () 
 
 // Several tools at once keep each one's type.
 registry.register([
-  { name: "one", inputSchema: v.object({ a: v.string() }), execute: ({ a }) => expectTypeOf(a).toEqualTypeOf<string>() },
-  { name: "two", inputSchema: { type: "object", properties: { b: { type: "boolean" } }, required: ["b"] }, execute: ({ b }) => expectTypeOf(b).toEqualTypeOf<boolean>() },
+  {
+    name: "one",
+    inputSchema: v.object({ a: v.string() }),
+    execute: ({ a }) => expectTypeOf(a).toEqualTypeOf<string>(),
+  },
+  {
+    name: "two",
+    inputSchema: { type: "object", properties: { b: { type: "boolean" } }, required: ["b"] },
+    execute: ({ b }) => expectTypeOf(b).toEqualTypeOf<boolean>(),
+  },
 ]);
 
 // defineTool types a tool apart from its registry; the tool still registers.
@@ -183,10 +208,14 @@ fromAiSdkTools({
 expectTypeOf<InferJsonSchema<{ type: "array"; items: { type: "integer" } }>>().toEqualTypeOf<number[]>();
 expectTypeOf<InferJsonSchema<{ type: "null" }>>().toEqualTypeOf<null>();
 expectTypeOf<InferJsonSchema<{ anyOf: [{ type: "string" }, { type: "number" }] }>>().toEqualTypeOf<string | number>();
-expectTypeOf<InferJsonSchema<{ type: "object"; additionalProperties: { type: "number" } }>>().toEqualTypeOf<Record<string, number>>();
+expectTypeOf<InferJsonSchema<{ type: "object"; additionalProperties: { type: "number" } }>>().toEqualTypeOf<
+  Record<string, number>
+>();
 expectTypeOf<InferJsonSchema<{ type: "object" }>>().toEqualTypeOf<Record<string, unknown>>();
 expectTypeOf<InferJsonSchema<{ format: "email" }>>().toEqualTypeOf<unknown>();
-expectTypeOf<InferToolArguments<typeof searchSchema>["filter"]>().toEqualTypeOf<{ from: string; to?: string } | undefined>();
+expectTypeOf<InferToolArguments<typeof searchSchema>["filter"]>().toEqualTypeOf<
+  { from: string; to?: string } | undefined
+>();
 expectTypeOf(v.object({ a: v.number() })).toMatchTypeOf<StandardSchemaV1<{ a: number }>>();
 expectTypeOf(toStandardJsonSchema(v.object({ a: v.number() }))).toMatchTypeOf<StandardJsonSchemaV1<{ a: number }>>();
 expectTypeOf({ type: "objekt" } as const).not.toMatchTypeOf<JsonSchemaDefinition>();

@@ -15,7 +15,10 @@ function blockAfter(page: string, heading: string): string {
   expect(start, `${page} has "${heading}"`).toBeGreaterThan(-1);
   const block = /^```ts\n([\s\S]*?)^```$/mu.exec(text.slice(start));
   expect(block, `${page} has a ts block after "${heading}"`).not.toBeNull();
-  return (block?.[1] ?? "").replace(/from "plankit(?:\/([a-z]+))?"/gu, (_whole, entry: string | undefined) => `from "../../src/${entry ?? "index"}.ts"`);
+  return (block?.[1] ?? "").replace(
+    /from "plankit(?:\/([a-z]+))?"/gu,
+    (_whole, entry: string | undefined) => `from "../../src/${entry ?? "index"}.ts"`,
+  );
 }
 
 describe("the typed-tool examples of the docs type-check under the package's strict settings", () => {
@@ -24,11 +27,18 @@ describe("the typed-tool examples of the docs type-check under the package's str
     mkdirSync(directory, { recursive: true });
     writeFileSync(`${directory}/quick-start.ts`, `${blockAfter("README.md", "## Quick start")}\nexport {};\n`);
     writeFileSync(`${directory}/typed-tools.ts`, `${blockAfter("docs/tools.md", "## Typed tools")}\nexport {};\n`);
-    const config = { extends: "../../tsconfig.json", compilerOptions: { lib: ["ES2022", "DOM"], types: [] }, include: ["*.ts"] };
+    const config = {
+      extends: "../../tsconfig.json",
+      compilerOptions: { lib: ["ES2022", "DOM"], types: [] },
+      include: ["*.ts"],
+    };
     writeFileSync(`${directory}/tsconfig.json`, JSON.stringify(config));
     let output = "";
     try {
-      execFileSync(`${root}node_modules/.bin/tsc`, ["-p", `${directory}/tsconfig.json`, "--pretty", "false"], { encoding: "utf8", timeout: 60_000 });
+      execFileSync(`${root}node_modules/.bin/tsc`, ["-p", `${directory}/tsconfig.json`, "--pretty", "false"], {
+        encoding: "utf8",
+        timeout: 60_000,
+      });
     } catch (error) {
       output = String((error as { stdout?: unknown }).stdout ?? error);
     }

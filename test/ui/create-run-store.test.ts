@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PlankitError } from "../../src/errors/plankit-error.ts";
 import type { ApprovalDecision } from "../../src/events/approval-decision.ts";
 import { encodeSse } from "../../src/events/encode-sse.ts";
 import { replay } from "../../src/events/replay.ts";
 import type { RuntimeEvent } from "../../src/events/runtime-event.ts";
 import { toJsonl } from "../../src/events/to-jsonl.ts";
-import { PlankitError } from "../../src/errors/plankit-error.ts";
 import { createRunStore } from "../../src/ui/create-run-store.ts";
 import { runEvents, splitBytes, streamOf } from "./run-event-arbitrary.ts";
 
@@ -24,16 +24,22 @@ async function* iterate(events: readonly RuntimeEvent[]): AsyncGenerator<Runtime
 describe("createRunStore: the snapshot is replay(events)", () => {
   it("for any events, SSE or JSONL, LF or CRLF, split at any bytes", async () => {
     await fc.assert(
-      fc.asyncProperty(runEvents, fc.constantFrom("sse", "jsonl"), fc.boolean(), fc.array(fc.nat(), { maxLength: 12 }), async (events, format, crlf, cuts) => {
-        let text = format === "sse" ? sseText(events) : toJsonl(events);
-        if (crlf) text = text.replaceAll("\n", "\r\n");
-        const store = createRunStore(streamOf(splitBytes(encoder.encode(text), cuts)));
-        const state = await store.done;
-        expect(store.getConnection()).toEqual({ status: "done" });
-        expect(state).toEqual(replay(events));
-        expect(store.getSnapshot()).toBe(state);
-        expect(store.events).toEqual(events);
-      }),
+      fc.asyncProperty(
+        runEvents,
+        fc.constantFrom("sse", "jsonl"),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async (events, format, crlf, cuts) => {
+          let text = format === "sse" ? sseText(events) : toJsonl(events);
+          if (crlf) text = text.replaceAll("\n", "\r\n");
+          const store = createRunStore(streamOf(splitBytes(encoder.encode(text), cuts)));
+          const state = await store.done;
+          expect(store.getConnection()).toEqual({ status: "done" });
+          expect(state).toEqual(replay(events));
+          expect(store.getSnapshot()).toBe(state);
+          expect(store.events).toEqual(events);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -45,7 +51,9 @@ describe("createRunStore: the snapshot is replay(events)", () => {
         const pieces = splitBytes(encoder.encode(text), cuts).map((piece) => new TextDecoder().decode(piece));
         // Text pieces that cut a character are decoded on their own: rebuild cuts at character boundaries instead.
         const whole = pieces.join("") === text ? pieces : [text];
-        const response = new Response(streamOf(whole).pipeThrough(new TextEncoderStream()), { headers: { "content-type": sse ? "text/event-stream" : "application/x-ndjson" } });
+        const response = new Response(streamOf(whole).pipeThrough(new TextEncoderStream()), {
+          headers: { "content-type": sse ? "text/event-stream" : "application/x-ndjson" },
+        });
         const state = await createRunStore(response).done;
         expect(state).toEqual(replay(events));
       }),
@@ -65,7 +73,9 @@ describe("createRunStore: the snapshot is replay(events)", () => {
           // Between two events nothing changes, so the same object comes back.
           expect(store.getSnapshot()).toBe(snapshot);
           for (const step of snapshot.steps) {
-            const before = previous.steps.find((candidate) => candidate.step.id === step.step.id && candidate.index === step.index);
+            const before = previous.steps.find(
+              (candidate) => candidate.step.id === step.step.id && candidate.index === step.index,
+            );
             if (before !== undefined && JSON.stringify(before) !== JSON.stringify(step)) expect(step).not.toBe(before);
           }
           previous = snapshot;
@@ -81,11 +91,33 @@ describe("createRunStore: the snapshot is replay(events)", () => {
 
   it("gives the same step object again when an event leaves that step alone", async () => {
     const events: RuntimeEvent[] = [
-      { type: "step-planned", runId: "r", t: 0, step: { id: "s1", type: "tool", name: "a", arguments: {} }, index: 0, source: "plan", safe: true },
-      { type: "step-planned", runId: "r", t: 1, step: { id: "s2", type: "tool", name: "b", arguments: {} }, index: 1, source: "plan", safe: true },
+      {
+        type: "step-planned",
+        runId: "r",
+        t: 0,
+        step: { id: "s1", type: "tool", name: "a", arguments: {} },
+        index: 0,
+        source: "plan",
+        safe: true,
+      },
+      {
+        type: "step-planned",
+        runId: "r",
+        t: 1,
+        step: { id: "s2", type: "tool", name: "b", arguments: {} },
+        index: 1,
+        source: "plan",
+        safe: true,
+      },
     ];
     const stream = new TransformStream<RuntimeEvent, RuntimeEvent>();
-    const live = createRunStore(stream.readable.pipeThrough(new TransformStream<RuntimeEvent, string>({ transform: (event, controller) => controller.enqueue(`${JSON.stringify(event)}\n`) })));
+    const live = createRunStore(
+      stream.readable.pipeThrough(
+        new TransformStream<RuntimeEvent, string>({
+          transform: (event, controller) => controller.enqueue(`${JSON.stringify(event)}\n`),
+        }),
+      ),
+    );
     const writer = stream.writable.getWriter();
     await writer.write(events[0] as RuntimeEvent);
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -108,15 +140,24 @@ describe("createRunStore: reading failures", () => {
     const connection = store.getConnection();
     expect(connection.status).toBe("failed");
     expect(PlankitError.isInstance(connection.error) && connection.error.code).toBe("json-syntax");
-    expect(connection.error?.message).toBe('Line 2 of the JSONL stream is not a run event (an object with a string "type"): "[1, 2]"');
+    expect(connection.error?.message).toBe(
+      'Line 2 of the JSONL stream is not a run event (an object with a string "type"): "[1, 2]"',
+    );
   });
 
   it("refuses a source of another kind, naming it", () => {
-    expect(() => createRunStore(42 as never)).toThrow("createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not number");
+    expect(() => createRunStore(42 as never)).toThrow(
+      "createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not number",
+    );
   });
 
   it("close() stops reading without an error", async () => {
-    const store = createRunStore(new ReadableStream<string>({ start: (controller) => controller.enqueue('{"type":"plan-start","runId":"r","t":0,"kind":"plan","query":"q","attempt":1}\n') }));
+    const store = createRunStore(
+      new ReadableStream<string>({
+        start: (controller) =>
+          controller.enqueue('{"type":"plan-start","runId":"r","t":0,"kind":"plan","query":"q","attempt":1}\n'),
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 0));
     store.close();
     const state = await store.done;
@@ -127,15 +168,32 @@ describe("createRunStore: reading failures", () => {
 
 /** A fake `…/v1/runs/r1` server: the event stream honours Last-Event-ID and drops where told; approvals and cancel are recorded. */
 function fakeRunServer(events: readonly RuntimeEvent[], drops: { afterEvents: number; cutBytes: number }[]) {
-  const requests: { url: string; method: string; lastEventId: string | null; authorization: string | null; body?: unknown }[] = [];
+  const requests: {
+    url: string;
+    method: string;
+    lastEventId: string | null;
+    authorization: string | null;
+    body?: unknown;
+  }[] = [];
   const fetcher = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
-    const record: (typeof requests)[number] = { url: request.url, method: request.method, lastEventId: request.headers.get("last-event-id"), authorization: request.headers.get("authorization") };
+    const record: (typeof requests)[number] = {
+      url: request.url,
+      method: request.method,
+      lastEventId: request.headers.get("last-event-id"),
+      authorization: request.headers.get("authorization"),
+    };
     requests.push(record);
     if (request.method === "POST") {
       record.body = await request.json();
-      if (request.url.endsWith("/approvals") && (record.body as { decisions: ApprovalDecision[] }).decisions.some((decision) => decision.stepId === "s9")) {
-        return Response.json({ code: "invalid-approval", detail: 'Step "s9" is not waiting for approval' }, { status: 409, headers: { "content-type": "application/problem+json" } });
+      if (
+        request.url.endsWith("/approvals") &&
+        (record.body as { decisions: ApprovalDecision[] }).decisions.some((decision) => decision.stepId === "s9")
+      ) {
+        return Response.json(
+          { code: "invalid-approval", detail: 'Step "s9" is not waiting for approval' },
+          { status: 409, headers: { "content-type": "application/problem+json" } },
+        );
       }
       return Response.json({ ok: true }, { status: 202 });
     }
@@ -144,7 +202,8 @@ function fakeRunServer(events: readonly RuntimeEvent[], drops: { afterEvents: nu
     const drop = drops.shift();
     const rest = events.slice(after).map((event, index) => encodeSse(event, after + index));
     let text = `retry: 5\n\n${rest.join("")}`;
-    if (drop !== undefined) text = `retry: 5\n\n${rest.slice(0, drop.afterEvents).join("")}${(rest[drop.afterEvents] ?? "").slice(0, drop.cutBytes)}`;
+    if (drop !== undefined)
+      text = `retry: 5\n\n${rest.slice(0, drop.afterEvents).join("")}${(rest[drop.afterEvents] ?? "").slice(0, drop.cutBytes)}`;
     const bytes = encoder.encode(text);
     let sent = false;
     const body = new ReadableStream<Uint8Array>({
@@ -186,7 +245,9 @@ describe("createRunStore: lazy stores and signals", () => {
     await early.done;
     expect(early.getConnection()).toEqual({ status: "closed" });
     const controller = new AbortController();
-    const never = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<RuntimeEvent>>(() => {}) }) };
+    const never = {
+      [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<RuntimeEvent>>(() => {}) }),
+    };
     const waiting = createRunStore(never, { signal: controller.signal });
     controller.abort();
     await waiting.done;
@@ -197,21 +258,36 @@ describe("createRunStore: lazy stores and signals", () => {
 describe("createRunStore from a run's event-stream URL", () => {
   it("resumes after any dropped stream: every event once, in order, the 204 ends it", async () => {
     await fc.assert(
-      fc.asyncProperty(runEvents, fc.array(fc.record({ afterEvents: fc.nat(30), cutBytes: fc.nat(200) }), { maxLength: 4 }), async (events, drops) => {
-        // The log without its run-end: the stream then ends open and the resume past the end answers 204.
-        const log = events.slice(0, -1);
-        const server = fakeRunServer(log, drops.map((drop) => ({ afterEvents: Math.min(drop.afterEvents, Math.max(0, log.length - 1)), cutBytes: drop.cutBytes })));
-        const delays: number[] = [];
-        const store = createRunStore("https://api.test/v1/runs/r1/events", { fetch: server.fetcher, token: "t0k", delay: async (ms) => void delays.push(ms), maxRetries: 10 });
-        const state = await store.done;
-        expect(store.getConnection()).toEqual({ status: "done" });
-        expect(store.events).toEqual(log);
-        expect(state).toEqual(replay(log));
-        expect(server.requests.every((request) => request.authorization === "Bearer t0k")).toBe(true);
-        expect(server.requests.at(-1)?.lastEventId ?? "-1").toBe(String(log.length - 1));
-        // The server's `retry: 5` replaced the default wait.
-        expect(delays.every((ms) => ms >= 5 && ms <= 40)).toBe(true);
-      }),
+      fc.asyncProperty(
+        runEvents,
+        fc.array(fc.record({ afterEvents: fc.nat(30), cutBytes: fc.nat(200) }), { maxLength: 4 }),
+        async (events, drops) => {
+          // The log without its run-end: the stream then ends open and the resume past the end answers 204.
+          const log = events.slice(0, -1);
+          const server = fakeRunServer(
+            log,
+            drops.map((drop) => ({
+              afterEvents: Math.min(drop.afterEvents, Math.max(0, log.length - 1)),
+              cutBytes: drop.cutBytes,
+            })),
+          );
+          const delays: number[] = [];
+          const store = createRunStore("https://api.test/v1/runs/r1/events", {
+            fetch: server.fetcher,
+            token: "t0k",
+            delay: async (ms) => void delays.push(ms),
+            maxRetries: 10,
+          });
+          const state = await store.done;
+          expect(store.getConnection()).toEqual({ status: "done" });
+          expect(store.events).toEqual(log);
+          expect(state).toEqual(replay(log));
+          expect(server.requests.every((request) => request.authorization === "Bearer t0k")).toBe(true);
+          expect(server.requests.at(-1)?.lastEventId ?? "-1").toBe(String(log.length - 1));
+          // The server's `retry: 5` replaced the default wait.
+          expect(delays.every((ms) => ms >= 5 && ms <= 40)).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -219,10 +295,20 @@ describe("createRunStore from a run's event-stream URL", () => {
   it("stops at run-end without asking again", async () => {
     const events: RuntimeEvent[] = [
       { type: "plan-start", runId: "r1", t: 0, kind: "plan", query: "q", attempt: 1 },
-      { type: "run-end", runId: "r1", t: 1, reason: "completed", usage: { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 }, durationMs: 1 },
+      {
+        type: "run-end",
+        runId: "r1",
+        t: 1,
+        reason: "completed",
+        usage: { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 },
+        durationMs: 1,
+      },
     ];
     const server = fakeRunServer(events, [{ afterEvents: 1, cutBytes: 10 }]);
-    const store = createRunStore(new URL("https://api.test/v1/runs/r1/events"), { fetch: server.fetcher, delay: async () => undefined });
+    const store = createRunStore(new URL("https://api.test/v1/runs/r1/events"), {
+      fetch: server.fetcher,
+      delay: async () => undefined,
+    });
     await store.done;
     expect(server.requests.map((request) => request.lastEventId)).toEqual([null, "0"]);
     expect(store.events).toEqual(events);
@@ -230,10 +316,13 @@ describe("createRunStore from a run's event-stream URL", () => {
 
   it("fails with the server's problem on a 4xx, and gives up after maxRetries failures in a row", async () => {
     const unauthorized = createRunStore("https://api.test/v1/runs/r1/events", {
-      fetch: async () => Response.json({ code: "missing-token", detail: "Send Authorization: Bearer <token>" }, { status: 401 }),
+      fetch: async () =>
+        Response.json({ code: "missing-token", detail: "Send Authorization: Bearer <token>" }, { status: 401 }),
     });
     await unauthorized.done;
-    expect(unauthorized.getConnection().error?.message).toBe("GET https://api.test/v1/runs/r1/events answered 401 missing-token: Send Authorization: Bearer <token>");
+    expect(unauthorized.getConnection().error?.message).toBe(
+      "GET https://api.test/v1/runs/r1/events answered 401 missing-token: Send Authorization: Bearer <token>",
+    );
     let calls = 0;
     const down = createRunStore("https://api.test/v1/runs/r1/events", {
       fetch: async () => {
@@ -245,23 +334,40 @@ describe("createRunStore from a run's event-stream URL", () => {
     });
     await down.done;
     expect(calls).toBe(3);
-    expect(down.getConnection().error?.message).toBe("Gave up reading https://api.test/v1/runs/r1/events after 3 failed connections in a row: GET https://api.test/v1/runs/r1/events answered 503 upstream down");
+    expect(down.getConnection().error?.message).toBe(
+      "Gave up reading https://api.test/v1/runs/r1/events after 3 failed connections in a row: GET https://api.test/v1/runs/r1/events answered 503 upstream down",
+    );
   });
 
   it("posts decisions to …/approvals and stop to …/cancel, with the token, and names a refusal", async () => {
     const server = fakeRunServer([], []);
-    const store = createRunStore("https://api.test/v1/runs/r1/events?after=3", { fetch: server.fetcher, token: "t0k", delay: async () => undefined });
+    const store = createRunStore("https://api.test/v1/runs/r1/events?after=3", {
+      fetch: server.fetcher,
+      token: "t0k",
+      delay: async () => undefined,
+    });
     await store.done;
     expect(store.canApprove && store.canStop).toBe(true);
     await store.approve({ stepId: "s1", approved: true, arguments: { text: "milk" } });
     await store.stop();
-    expect(server.requests.slice(1).map(({ url, method, body, authorization }) => ({ url, method, body, authorization }))).toEqual([
-      { url: "https://api.test/v1/runs/r1/approvals", method: "POST", body: { decisions: [{ stepId: "s1", approved: true, arguments: { text: "milk" } }] }, authorization: "Bearer t0k" },
+    expect(
+      server.requests.slice(1).map(({ url, method, body, authorization }) => ({ url, method, body, authorization })),
+    ).toEqual([
+      {
+        url: "https://api.test/v1/runs/r1/approvals",
+        method: "POST",
+        body: { decisions: [{ stepId: "s1", approved: true, arguments: { text: "milk" } }] },
+        authorization: "Bearer t0k",
+      },
       { url: "https://api.test/v1/runs/r1/cancel", method: "POST", body: {}, authorization: "Bearer t0k" },
     ]);
-    const refused = await store.approve([{ stepId: "s9", approved: false, reason: "no" }]).catch((error: unknown) => error);
+    const refused = await store
+      .approve([{ stepId: "s9", approved: false, reason: "no" }])
+      .catch((error: unknown) => error);
     expect(PlankitError.isInstance(refused) && refused.code).toBe("invalid-approval");
-    expect((refused as Error).message).toBe('POST https://api.test/v1/runs/r1/approvals answered 409 invalid-approval: Step "s9" is not waiting for approval');
+    expect((refused as Error).message).toBe(
+      'POST https://api.test/v1/runs/r1/approvals answered 409 invalid-approval: Step "s9" is not waiting for approval',
+    );
   });
 });
 
@@ -283,13 +389,18 @@ describe("createRunStore: approve and stop", () => {
 
   it("go to the callbacks the app gives, and fail clearly without any target", async () => {
     const calls: unknown[] = [];
-    const store = createRunStore(iterate([]), { onApprove: (decisions) => void calls.push(decisions), onStop: () => void calls.push("stop") });
+    const store = createRunStore(iterate([]), {
+      onApprove: (decisions) => void calls.push(decisions),
+      onStop: () => void calls.push("stop"),
+    });
     await store.approve([{ stepId: "s1", approved: true }]);
     await store.stop();
     expect(calls).toEqual([[{ stepId: "s1", approved: true }], "stop"]);
     const bare = createRunStore(iterate([]));
     expect(bare.canApprove || bare.canStop).toBe(false);
-    await expect(bare.approve({ stepId: "s1", approved: true })).rejects.toThrow("approve: this store's source has nowhere to send decisions");
+    await expect(bare.approve({ stepId: "s1", approved: true })).rejects.toThrow(
+      "approve: this store's source has nowhere to send decisions",
+    );
     await expect(bare.stop()).rejects.toThrow("stop: this store's source has nowhere to send a stop");
   });
 });

@@ -6,13 +6,17 @@ import { parseEditedArguments } from "../../src/ui/parse-edited-arguments.ts";
 /** Everything the parser reports for a text fed in the given pieces. */
 function parse(pieces: readonly string[]): unknown[] {
   const seen: unknown[] = [];
-  const parser = createSseParser({ onMessage: (message) => seen.push(message), onRetry: (ms) => seen.push({ retry: ms }) });
+  const parser = createSseParser({
+    onMessage: (message) => seen.push(message),
+    onRetry: (ms) => seen.push({ retry: ms }),
+  });
   for (const piece of pieces) parser.feed(piece);
   return seen;
 }
 
 describe("createSseParser", () => {
-  const text = ": comment\rretry: 250\r\nid: 7\revent: step-end\ndata: {\"a\":1}\r\ndata:two\r\rdata: no id change\n\nid\nevent: x\n\ndata\n\n";
+  const text =
+    ': comment\rretry: 250\r\nid: 7\revent: step-end\ndata: {"a":1}\r\ndata:two\r\rdata: no id change\n\nid\nevent: x\n\ndata\n\n';
   const expected = [
     { retry: 250 },
     { id: "7", event: "step-end", data: '{"a":1}\ntwo' },
@@ -47,9 +51,18 @@ describe("createSseParser", () => {
 describe("parseEditedArguments", () => {
   it("accepts a JSON object and names the step and the problem otherwise", () => {
     expect(parseEditedArguments(' { "text": "milk" } ', "s2")).toEqual({ ok: true, arguments: { text: "milk" } });
-    expect(parseEditedArguments("[1]", "s2")).toEqual({ ok: false, message: 'The arguments of s2 must be a JSON object ({ "name": value, … }), not an array' });
-    expect(parseEditedArguments("null", "s3")).toEqual({ ok: false, message: 'The arguments of s3 must be a JSON object ({ "name": value, … }), not null' });
-    expect(parseEditedArguments('"x"', "s3")).toEqual({ ok: false, message: 'The arguments of s3 must be a JSON object ({ "name": value, … }), not a string' });
+    expect(parseEditedArguments("[1]", "s2")).toEqual({
+      ok: false,
+      message: 'The arguments of s2 must be a JSON object ({ "name": value, … }), not an array',
+    });
+    expect(parseEditedArguments("null", "s3")).toEqual({
+      ok: false,
+      message: 'The arguments of s3 must be a JSON object ({ "name": value, … }), not null',
+    });
+    expect(parseEditedArguments('"x"', "s3")).toEqual({
+      ok: false,
+      message: 'The arguments of s3 must be a JSON object ({ "name": value, … }), not a string',
+    });
     const broken = parseEditedArguments('{"text": ', "s4");
     expect(broken.ok).toBe(false);
     expect(broken.ok ? "" : broken.message).toMatch(/^The arguments of s4 are not valid JSON: /u);

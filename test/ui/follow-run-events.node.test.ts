@@ -7,11 +7,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replay } from "../../src/events.ts";
 import type { RuntimeEvent } from "../../src/events.ts";
+import { replay } from "../../src/events.ts";
 import { createRunStore } from "../../src/ui.ts";
+import { type RunEventsRoutes, serveRunEvents } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
-import { serveRunEvents, type RunEventsRoutes } from "./run-events-server.ts";
 
 let server: Server;
 let origin: string;
@@ -44,7 +44,12 @@ describe("createRunStore over HTTP", () => {
     expect(store.getConnection()).toEqual({ status: "done" });
     expect(store.events).toEqual(log);
     expect(state).toEqual(replay(log));
-    expect(routes.requests.map((request) => request.lastEventId)).toEqual([undefined, "4", "15", String(log.length - 1)]);
+    expect(routes.requests.map((request) => request.lastEventId)).toEqual([
+      undefined,
+      "4",
+      "15",
+      String(log.length - 1),
+    ]);
     expect(routes.requests.every((request) => request.authorization === "Bearer t0k")).toBe(true);
     expect(statuses).toContain("reconnecting");
     await store.approve({ stepId: "s2", approved: false, reason: "no" });
@@ -59,6 +64,8 @@ describe("createRunStore over HTTP", () => {
     const store = createRunStore(`${origin}/v1/runs/r1/events`);
     await store.done;
     expect(store.getConnection().status).toBe("failed");
-    expect(store.getConnection().error?.message).toBe(`GET ${origin}/v1/runs/r1/events answered 401 missing-token: Send the bearer token`);
+    expect(store.getConnection().error?.message).toBe(
+      `GET ${origin}/v1/runs/r1/events answered 401 missing-token: Send the bearer token`,
+    );
   });
 });

@@ -1,12 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { layoutPlanGraph, type GraphInput } from "../../src/ui/layout-plan-graph.ts";
+import { type GraphInput, layoutPlanGraph } from "../../src/ui/layout-plan-graph.ts";
 import { layoutProblems } from "./layout-invariants.ts";
 
 /** Plans of up to 40 steps, each depending on up to three earlier ones. */
-const plans = fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 40 }).map((picks) =>
-  picks.map((pick, index): GraphInput => ({ id: `s${index + 1}`, dependsOn: index === 0 ? [] : pick.map((n) => `s${(n % index) + 1}`) })),
-);
+const plans = fc
+  .array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 40 })
+  .map((picks) =>
+    picks.map(
+      (pick, index): GraphInput => ({
+        id: `s${index + 1}`,
+        dependsOn: index === 0 ? [] : pick.map((n) => `s${(n % index) + 1}`),
+      }),
+    ),
+  );
 
 describe("layoutPlanGraph", () => {
   it("for any plan and width: no overlap, nothing wider than the view, edges from bottom to top around every node", () => {
@@ -23,7 +30,11 @@ describe("layoutPlanGraph", () => {
   });
 
   it("puts each step below its deepest dependency and wraps a wide layer at a phone's width", () => {
-    const steps: GraphInput[] = [{ id: "s1", dependsOn: [] }, ...["s2", "s3", "s4", "s5"].map((id) => ({ id, dependsOn: ["s1"] })), { id: "s6", dependsOn: ["s2", "s5"] }];
+    const steps: GraphInput[] = [
+      { id: "s1", dependsOn: [] },
+      ...["s2", "s3", "s4", "s5"].map((id) => ({ id, dependsOn: ["s1"] })),
+      { id: "s6", dependsOn: ["s2", "s5"] },
+    ];
     const layout = layoutPlanGraph(steps, 375);
     const at = (id: string) => layout.nodes.find((node) => node.id === id);
     expect(layout.nodes.map((node) => node.layer)).toEqual([0, 1, 1, 1, 1, 2]);

@@ -12,16 +12,23 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
-import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/events.ts";
 import { replay } from "../../src/events.ts";
 import { layoutProblems } from "./layout-invariants.ts";
-import { serveRunEvents, type RunEventsRoutes } from "./run-events-server.ts";
+import { type RunEventsRoutes, serveRunEvents } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 import type { DrawnGraph, RunPage } from "./run-page/run-page.ts";
 
-const launchArguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const launchArguments = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 const screenshots = fileURLToPath(new URL("../../test-results/ui/", import.meta.url));
 
 let server: Server;
@@ -44,16 +51,22 @@ beforeAll(async () => {
     logLevel: "error",
   });
   const script = bundle.outputFiles[0]?.text ?? "";
-  const html = '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>plankit run view</title><style>body{margin:0;padding:8px}</style><body><main><h1>Run</h1><div id="view"></div></main><script type="module" src="/page.js"></script></body></html>';
+  const html =
+    '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>plankit run view</title><style>body{margin:0;padding:8px}</style><body><main><h1>Run</h1><div id="view"></div></main><script type="module" src="/page.js"></script></body></html>';
   routes.runs["failed"] = recorded.failed!;
   server = createServer((request, response) => {
     if (serveRunEvents(routes, request, response)) return;
-    if (request.url === "/page.js") response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    if (request.url === "/page.js")
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: launchArguments, headless: true });
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: launchArguments,
+    headless: true,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -74,12 +87,18 @@ async function open(width: number): Promise<{ tab: Page; errors: string[] }> {
   return { tab, errors };
 }
 
-const drawnGraph = (tab: Page) => tab.evaluate(() => (globalThis as unknown as { runPage: RunPage }).runPage.drawnGraph()) as Promise<DrawnGraph>;
+const drawnGraph = (tab: Page) =>
+  tab.evaluate(() => (globalThis as unknown as { runPage: RunPage }).runPage.drawnGraph()) as Promise<DrawnGraph>;
 const axeViolations = (tab: Page) => tab.evaluate(() => (globalThis as unknown as { runPage: RunPage }).runPage.axe());
 /** The steps the list shows: id, status and arguments. */
 const listedSteps = (tab: Page) =>
   tab.evaluate(() =>
-    [...(document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-steps")?.shadowRoot?.querySelectorAll("li") ?? [])].map((item) => ({
+    [
+      ...(document
+        .querySelector("plankit-run")
+        ?.shadowRoot?.querySelector("plankit-steps")
+        ?.shadowRoot?.querySelectorAll("li") ?? []),
+    ].map((item) => ({
       id: item.getAttribute("data-step"),
       status: item.getAttribute("data-status"),
       arguments: item.querySelector(".arguments")?.textContent ?? "",
@@ -91,7 +110,9 @@ const focused = (tab: Page) =>
   tab.evaluate(() => {
     let active: Element | null = document.activeElement;
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-    return active === null ? "" : `${active.tagName.toLowerCase()}${active.getAttribute("part") === null ? "" : `[part=${active.getAttribute("part")}]`}`;
+    return active === null
+      ? ""
+      : `${active.tagName.toLowerCase()}${active.getAttribute("part") === null ? "" : `[part=${active.getAttribute("part")}]`}`;
   });
 
 describe("<plankit-run> from recorded runs", () => {
@@ -125,12 +146,24 @@ describe("<plankit-run> from recorded runs", () => {
         }
       }
       const steps = await listedSteps(tab);
-      expect(steps.map((step) => [step.id, step.status])).toEqual(state.steps.map((step) => [step.step.id, step.status]));
+      expect(steps.map((step) => [step.id, step.status])).toEqual(
+        state.steps.map((step) => [step.step.id, step.status]),
+      );
       if (name === "failed") {
         expect(steps.find((step) => step.id === "s2")?.note).toBe("the fact service is down (503)");
-        expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent)).toMatch(/^Ended: failed/u);
+        expect(
+          await tab.evaluate(
+            () => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent,
+          ),
+        ).toMatch(/^Ended: failed/u);
       } else {
-        const reply = await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-reply")?.shadowRoot?.querySelector("[part=reply]")?.textContent);
+        const reply = await tab.evaluate(
+          () =>
+            document
+              .querySelector("plankit-run")
+              ?.shadowRoot?.querySelector("plankit-reply")
+              ?.shadowRoot?.querySelector("[part=reply]")?.textContent,
+        );
         expect(reply).toBe(state.reply?.text);
       }
       expect(await axeViolations(tab)).toEqual([]);
@@ -140,7 +173,10 @@ describe("<plankit-run> from recorded runs", () => {
   }
   it("the three-step plan cuts its long argument in the box and keeps it whole in the title", async () => {
     const { tab } = await open(375);
-    await tab.evaluate((list) => (globalThis as unknown as { runPage: RunPage }).runPage.showRecorded(list), recorded.three!);
+    await tab.evaluate(
+      (list) => (globalThis as unknown as { runPage: RunPage }).runPage.showRecorded(list),
+      recorded.three!,
+    );
     const s2 = (await drawnGraph(tab)).nodes.find((node) => node.id === "s2")!;
     expect(s2.shown[1]).toMatch(/…$/u);
     expect(s2.title).toContain("Tokyo, a city whose name is long enough to be cut in the box: facts about Paris");
@@ -167,7 +203,11 @@ async function startLive(tab: Page): Promise<void> {
 
 /** The live run's end: its state and the tools it called. */
 async function liveEnd(tab: Page) {
-  await tab.waitForFunction(() => (globalThis as unknown as { runPage: RunPage }).runPage.store?.getSnapshot().status === "ended", undefined, { timeout: 30_000 });
+  await tab.waitForFunction(
+    () => (globalThis as unknown as { runPage: RunPage }).runPage.store?.getSnapshot().status === "ended",
+    undefined,
+    { timeout: 30_000 },
+  );
   return tab.evaluate(() => {
     const { store, toolLog, decisions } = (globalThis as unknown as { runPage: RunPage }).runPage;
     const state = store!.getSnapshot();
@@ -177,7 +217,14 @@ async function liveEnd(tab: Page) {
 
 /** What the approval card shows for a decided step. */
 const decidedItem = (tab: Page, stepId: string) =>
-  tab.evaluate((id) => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector(`li[data-step="${id}"].decided`)?.textContent ?? "", stepId);
+  tab.evaluate(
+    (id) =>
+      document
+        .querySelector("plankit-run")
+        ?.shadowRoot?.querySelector("plankit-approval")
+        ?.shadowRoot?.querySelector(`li[data-step="${id}"].decided`)?.textContent ?? "",
+    stepId,
+  );
 
 describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
   it("moves the focus to the approval card, is axe-clean while it waits, and approves with Tab and Enter", async () => {
@@ -208,8 +255,23 @@ describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
   it("refuses edited arguments that are not a JSON object, inline, then runs the edited ones and shows them", async () => {
     const { tab, errors } = await open(375);
     await startLive(tab);
-    const errorText = () => tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector("[part=error]")?.textContent ?? "");
-    const invalid = () => tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector("textarea")?.getAttribute("aria-invalid") ?? null);
+    const errorText = () =>
+      tab.evaluate(
+        () =>
+          document
+            .querySelector("plankit-run")
+            ?.shadowRoot?.querySelector("plankit-approval")
+            ?.shadowRoot?.querySelector("[part=error]")?.textContent ?? "",
+      );
+    const invalid = () =>
+      tab.evaluate(
+        () =>
+          document
+            .querySelector("plankit-run")
+            ?.shadowRoot?.querySelector("plankit-approval")
+            ?.shadowRoot?.querySelector("textarea")
+            ?.getAttribute("aria-invalid") ?? null,
+      );
     const submit = async (text: string) => {
       await tab.keyboard.press("ControlOrMeta+A");
       await tab.keyboard.type(text);
@@ -231,9 +293,16 @@ describe("<plankit-run> with a live AgentRuntime, by keyboard alone", () => {
     await submit('{"text":"milk and eggs"}');
     const end = await liveEnd(tab);
     expect(end.decisions).toEqual([{ stepId: "s2", approved: true, arguments: { text: "milk and eggs" } }]);
-    expect(end.toolLog.filter((call) => call.tool === "save_note")).toEqual([{ tool: "save_note", arguments: { text: "milk and eggs" } }]);
+    expect(end.toolLog.filter((call) => call.tool === "save_note")).toEqual([
+      { tool: "save_note", arguments: { text: "milk and eggs" } },
+    ]);
     expect(end.reply).toBe("Saved 13 characters.");
-    expect((await listedSteps(tab)).find((step) => step.id === "s2")).toEqual({ id: "s2", status: "succeeded", arguments: '{"text":"milk and eggs"}', note: "" });
+    expect((await listedSteps(tab)).find((step) => step.id === "s2")).toEqual({
+      id: "s2",
+      status: "succeeded",
+      arguments: '{"text":"milk and eggs"}',
+      note: "",
+    });
     expect(await decidedItem(tab, "s2")).toBe('save_note (s2) approved{"text":"milk and eggs"}');
     expect((await drawnGraph(tab)).nodes.find((node) => node.id === "s2")?.title).toContain('{"text":"milk and eggs"}');
     expect(errors).toEqual([]);
@@ -269,11 +338,21 @@ describe("<plankit-run src token>", () => {
     routes.drops.push(6);
     const { tab, errors } = await open(800);
     await tab.evaluate(() => {
-      (document.querySelector("#view") as HTMLElement).innerHTML = '<plankit-run src="/v1/runs/failed/events" token="t0k"></plankit-run>';
+      (document.querySelector("#view") as HTMLElement).innerHTML =
+        '<plankit-run src="/v1/runs/failed/events" token="t0k"></plankit-run>';
     });
-    await tab.waitForFunction(() => /^Ended: failed/u.test(document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? ""), undefined, { timeout: 30_000 });
+    await tab.waitForFunction(
+      () =>
+        /^Ended: failed/u.test(
+          document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? "",
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     const state = replay(recorded.failed!);
-    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(state.steps.map((step) => [step.step.id, step.status]));
+    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(
+      state.steps.map((step) => [step.step.id, step.status]),
+    );
     expect(routes.requests.map((request) => [request.lastEventId, request.authorization])).toEqual([
       [undefined, "Bearer t0k"],
       ["5", "Bearer t0k"],
@@ -281,7 +360,9 @@ describe("<plankit-run src token>", () => {
     expect(await axeViolations(tab)).toEqual([]);
     // Taken out, its store is closed; put back, it reads the run again from the start.
     const reread = await tab.evaluate(async () => {
-      const view = document.querySelector("plankit-run") as HTMLElement & { store?: { getConnection(): { status: string } } };
+      const view = document.querySelector("plankit-run") as HTMLElement & {
+        store?: { getConnection(): { status: string } };
+      };
       const before = view.store;
       view.remove();
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -290,7 +371,11 @@ describe("<plankit-run src token>", () => {
       return { closed, replaced: view.store !== before && view.store !== undefined };
     });
     expect(reread).toEqual({ closed: "done", replaced: true });
-    await tab.waitForFunction(() => /^Ended: failed/u.test(document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? ""));
+    await tab.waitForFunction(() =>
+      /^Ended: failed/u.test(
+        document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? "",
+      ),
+    );
     expect(routes.requests.at(-1)?.lastEventId).toBeUndefined();
     expect(routes.requests).toHaveLength(3);
     expect(errors.filter((error) => !error.includes("ERR_"))).toEqual([]);
@@ -302,15 +387,31 @@ describe("<plankit-run> stops a live run", () => {
   it("from the keyboard: Shift+Tab from the card reaches Stop, and the run ends aborted without the waiting tool", async () => {
     const { tab, errors } = await open(900);
     await startLive(tab);
-    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-approval")?.shadowRoot?.querySelector(".title")?.textContent)).toBe("save_note (s2): Save a note for the user");
+    expect(
+      await tab.evaluate(
+        () =>
+          document
+            .querySelector("plankit-run")
+            ?.shadowRoot?.querySelector("plankit-approval")
+            ?.shadowRoot?.querySelector(".title")?.textContent,
+      ),
+    ).toBe("save_note (s2): Save a note for the user");
     await tab.keyboard.press("Shift+Tab");
     expect(await focused(tab)).toBe("button[part=stop-button]");
     await tab.keyboard.press("Enter");
     const end = await liveEnd(tab);
     expect(end.reason).toBe("aborted");
     expect(end.toolLog.map((call) => call.tool)).toEqual(["lookup"]);
-    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent)).toMatch(/^Ended: aborted/u);
-    expect(await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=stop-button]")?.hasAttribute("hidden"))).toBe(true);
+    expect(
+      await tab.evaluate(
+        () => document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=run-status]")?.textContent,
+      ),
+    ).toMatch(/^Ended: aborted/u);
+    expect(
+      await tab.evaluate(() =>
+        document.querySelector("plankit-run")?.shadowRoot?.querySelector("[part=stop-button]")?.hasAttribute("hidden"),
+      ),
+    ).toBe(true);
     expect(errors).toEqual([]);
     await tab.close();
   }, 60_000);
@@ -319,12 +420,23 @@ describe("<plankit-run> stops a live run", () => {
 describe("<plankit-run> in a React 19 page", () => {
   it("renders from useRun's store in StrictMode: every step, the reply, axe-clean", async () => {
     const { tab, errors } = await open(1024);
-    await tab.evaluate((list) => (globalThis as unknown as { runPage: RunPage }).runPage.mountReact(list), recorded.twelve!);
+    await tab.evaluate(
+      (list) => (globalThis as unknown as { runPage: RunPage }).runPage.mountReact(list),
+      recorded.twelve!,
+    );
     await tab.locator(".react-status", { hasText: "ended: 12 steps" }).waitFor({ timeout: 30_000 });
     await tab.screenshot({ path: `${screenshots}react-1024.png`, fullPage: true });
     const state = replay(recorded.twelve!);
-    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(state.steps.map((step) => [step.step.id, step.status]));
-    const reply = await tab.evaluate(() => document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-reply")?.shadowRoot?.querySelector("[part=reply]")?.textContent);
+    expect((await listedSteps(tab)).map((step) => [step.id, step.status])).toEqual(
+      state.steps.map((step) => [step.step.id, step.status]),
+    );
+    const reply = await tab.evaluate(
+      () =>
+        document
+          .querySelector("plankit-run")
+          ?.shadowRoot?.querySelector("plankit-reply")
+          ?.shadowRoot?.querySelector("[part=reply]")?.textContent,
+    );
     expect(reply).toBe(state.reply?.text);
     const graph = await drawnGraph(tab);
     expect(graph.nodes).toHaveLength(12);

@@ -14,46 +14,108 @@ const usage = { modelCalls: 1, toolCalls: 2, cacheHits: 0, replans: 0, inputToke
 
 /** One event of a run (not `run-end`), its `t` set later. */
 const middleEvent: fc.Arbitrary<RuntimeEvent> = fc.oneof(
-  fc.record({ id: stepId, city: text, index: fc.nat(9) }).map(({ id, city, index }): RuntimeEvent => ({
-    type: "step-planned",
-    runId,
-    t: 0,
-    step: { id, type: "tool", name: "weather", arguments: { city } },
-    index,
-    source: "plan",
-    safe: true,
-  })),
-  fc.record({ id: stepId, attempt: fc.integer({ min: 1, max: 3 }), input: text }).map(({ id, attempt, input }): RuntimeEvent => ({ type: "step-start", runId, t: 0, stepId: id, attempt, tool: "weather", input: { city: input }, cached: false })),
-  fc.record({ id: stepId, result: text }).map(({ id, result }): RuntimeEvent => ({ type: "step-end", runId, t: 0, stepId: id, attempt: 1, result: { text: result }, durationMs: 1, cached: false })),
-  fc.record({ id: stepId, message: text, final: fc.boolean() }).map(({ id, message, final }): RuntimeEvent => ({ type: "step-error", runId, t: 0, stepId: id, attempt: 1, error: { code: "tool-error", message }, final, durationMs: 1 })),
-  fc.record({ id: stepId, reason: text }).map(({ id, reason }): RuntimeEvent => ({ type: "step-skipped", runId, t: 0, stepId: id, code: "denied", reason })),
-  fc.record({ ids: fc.uniqueArray(stepId, { minLength: 1, maxLength: 3 }), note: text }).map(({ ids, note }): RuntimeEvent => ({
-    type: "approval-request",
-    runId,
-    t: 0,
-    requestId: "a1",
-    source: "plan",
-    attempt: 1,
-    steps: ids.map((id) => ({ stepId: id, tool: "save_note", description: "Save a note", arguments: { text: note }, waiting: [], mode: "plan" as const })),
-  })),
-  fc.record({ id: stepId, approved: fc.boolean(), note: fc.option(text, { nil: undefined }) }).map(({ id, approved, note }): RuntimeEvent => ({
-    type: "approval-decision",
-    runId,
-    t: 0,
-    requestId: "a1",
-    stepId: id,
-    approved,
-    by: "caller",
-    ...(note === undefined ? {} : approved ? { arguments: { text: note } } : { reason: note }),
-  })),
+  fc.record({ id: stepId, city: text, index: fc.nat(9) }).map(
+    ({ id, city, index }): RuntimeEvent => ({
+      type: "step-planned",
+      runId,
+      t: 0,
+      step: { id, type: "tool", name: "weather", arguments: { city } },
+      index,
+      source: "plan",
+      safe: true,
+    }),
+  ),
+  fc
+    .record({ id: stepId, attempt: fc.integer({ min: 1, max: 3 }), input: text })
+    .map(
+      ({ id, attempt, input }): RuntimeEvent => ({
+        type: "step-start",
+        runId,
+        t: 0,
+        stepId: id,
+        attempt,
+        tool: "weather",
+        input: { city: input },
+        cached: false,
+      }),
+    ),
+  fc
+    .record({ id: stepId, result: text })
+    .map(
+      ({ id, result }): RuntimeEvent => ({
+        type: "step-end",
+        runId,
+        t: 0,
+        stepId: id,
+        attempt: 1,
+        result: { text: result },
+        durationMs: 1,
+        cached: false,
+      }),
+    ),
+  fc
+    .record({ id: stepId, message: text, final: fc.boolean() })
+    .map(
+      ({ id, message, final }): RuntimeEvent => ({
+        type: "step-error",
+        runId,
+        t: 0,
+        stepId: id,
+        attempt: 1,
+        error: { code: "tool-error", message },
+        final,
+        durationMs: 1,
+      }),
+    ),
+  fc
+    .record({ id: stepId, reason: text })
+    .map(({ id, reason }): RuntimeEvent => ({ type: "step-skipped", runId, t: 0, stepId: id, code: "denied", reason })),
+  fc.record({ ids: fc.uniqueArray(stepId, { minLength: 1, maxLength: 3 }), note: text }).map(
+    ({ ids, note }): RuntimeEvent => ({
+      type: "approval-request",
+      runId,
+      t: 0,
+      requestId: "a1",
+      source: "plan",
+      attempt: 1,
+      steps: ids.map((id) => ({
+        stepId: id,
+        tool: "save_note",
+        description: "Save a note",
+        arguments: { text: note },
+        waiting: [],
+        mode: "plan" as const,
+      })),
+    }),
+  ),
+  fc.record({ id: stepId, approved: fc.boolean(), note: fc.option(text, { nil: undefined }) }).map(
+    ({ id, approved, note }): RuntimeEvent => ({
+      type: "approval-decision",
+      runId,
+      t: 0,
+      requestId: "a1",
+      stepId: id,
+      approved,
+      by: "caller",
+      ...(note === undefined ? {} : approved ? { arguments: { text: note } } : { reason: note }),
+    }),
+  ),
   text.map((delta): RuntimeEvent => ({ type: "reply-delta", runId, t: 0, delta })),
   text.map((query): RuntimeEvent => ({ type: "plan-start", runId, t: 0, kind: "plan", query, attempt: 1 })),
 );
 
 /** A run's events: some events, then `run-end`, with `t` counting up. */
 export const runEvents: fc.Arbitrary<RuntimeEvent[]> = fc
-  .tuple(fc.array(middleEvent, { maxLength: 25 }), fc.constantFrom("completed", "failed", "aborted") as fc.Arbitrary<"completed" | "failed" | "aborted">)
-  .map(([events, reason]) => [...events, { type: "run-end", runId, t: 0, reason, usage, durationMs: 5 } as RuntimeEvent].map((event, t) => ({ ...event, t })));
+  .tuple(
+    fc.array(middleEvent, { maxLength: 25 }),
+    fc.constantFrom("completed", "failed", "aborted") as fc.Arbitrary<"completed" | "failed" | "aborted">,
+  )
+  .map(([events, reason]) =>
+    [...events, { type: "run-end", runId, t: 0, reason, usage, durationMs: 5 } as RuntimeEvent].map((event, t) => ({
+      ...event,
+      t,
+    })),
+  );
 
 /**
  * Cuts a byte string at the given positions.

@@ -7,8 +7,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { encodeSse } from "../../src/events.ts";
 import type { RuntimeEvent } from "../../src/events.ts";
+import { encodeSse } from "../../src/events.ts";
 
 /** One request the stand-in answered. */
 interface RecordedRequest {
@@ -43,15 +43,24 @@ export function serveRunEvents(routes: RunEventsRoutes, request: IncomingMessage
   if (match === null) return false;
   const [, runId = "", route] = match;
   const lastEventId = request.headers["last-event-id"];
-  const record: RecordedRequest = { method: request.method ?? "", path: request.url ?? "", lastEventId: typeof lastEventId === "string" ? lastEventId : undefined, authorization: request.headers.authorization };
+  const record: RecordedRequest = {
+    method: request.method ?? "",
+    path: request.url ?? "",
+    lastEventId: typeof lastEventId === "string" ? lastEventId : undefined,
+    authorization: request.headers.authorization,
+  };
   routes.requests.push(record);
   if (routes.token !== undefined && request.headers.authorization !== `Bearer ${routes.token}`) {
-    response.writeHead(401, { "content-type": "application/problem+json" }).end(JSON.stringify({ code: "missing-token", detail: "Send the bearer token" }));
+    response
+      .writeHead(401, { "content-type": "application/problem+json" })
+      .end(JSON.stringify({ code: "missing-token", detail: "Send the bearer token" }));
     return true;
   }
   const log = routes.runs[runId];
   if (log === undefined) {
-    response.writeHead(404, { "content-type": "application/problem+json" }).end(JSON.stringify({ code: "unknown-run", detail: `No run ${runId}` }));
+    response
+      .writeHead(404, { "content-type": "application/problem+json" })
+      .end(JSON.stringify({ code: "unknown-run", detail: `No run ${runId}` }));
     return true;
   }
   if (route !== "events") {

@@ -3,7 +3,8 @@ import { createRunStore, defineRunElements } from "../../src/ui.ts";
 
 describe("importing plankit/ui", () => {
   it("defines the elements only where custom elements exist, and a second definition is harmless", () => {
-    const hasElements = typeof globalThis.customElements !== "undefined" && typeof globalThis.HTMLElement !== "undefined";
+    const hasElements =
+      typeof globalThis.customElements !== "undefined" && typeof globalThis.HTMLElement !== "undefined";
     expect(defineRunElements()).toBe(hasElements);
     expect(defineRunElements()).toBe(hasElements);
     if (hasElements) {
@@ -14,7 +15,9 @@ describe("importing plankit/ui", () => {
   });
 
   it("leaves the store usable without a DOM", async () => {
-    const store = createRunStore(new Response('{"type":"plan-start","runId":"r","t":0,"kind":"plan","query":"q","attempt":1}\n'));
+    const store = createRunStore(
+      new Response('{"type":"plan-start","runId":"r","t":0,"kind":"plan","query":"q","attempt":1}\n'),
+    );
     expect((await store.done).query).toBe("q");
   });
 });

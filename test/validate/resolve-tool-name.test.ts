@@ -27,16 +27,27 @@ describe("resolveToolName", () => {
 
   it("resolves only to one of the given names (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", "B", ".", "_", "-") }), fc.array(fc.string({ unit: fc.constantFrom("a", "b", ".", "_", "-") }), { maxLength: 5 }), (name, registered) => {
-        const resolution = resolveToolName(name, registered);
-        if (resolution.kind === "found") expect(resolution.name === name || registered.includes(resolution.name)).toBe(true);
-        if (resolution.kind === "ambiguous") expect(resolution.names.every((candidate) => registered.includes(candidate))).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "B", ".", "_", "-") }),
+        fc.array(fc.string({ unit: fc.constantFrom("a", "b", ".", "_", "-") }), { maxLength: 5 }),
+        (name, registered) => {
+          const resolution = resolveToolName(name, registered);
+          if (resolution.kind === "found")
+            expect(resolution.name === name || registered.includes(resolution.name)).toBe(true);
+          if (resolution.kind === "ambiguous")
+            expect(resolution.names.every((candidate) => registered.includes(candidate))).toBe(true);
+        },
+      ),
     );
   });
 
   it("is what validateStep uses: the step gets the registered name", () => {
-    const tools = { "math.factorial": { description: "n!", input_schema: { type: "object", properties: { number: { type: "integer" } } } } };
+    const tools = {
+      "math.factorial": {
+        description: "n!",
+        input_schema: { type: "object", properties: { number: { type: "integer" } } },
+      },
+    };
     const result = validateStep({ name: "math_factorial", arguments: { number: 5 } }, { tools, steps: [] });
     expect(result.issues).toEqual([]);
     expect(result.step).toEqual({ id: "s1", type: "tool", name: "math.factorial", arguments: { number: 5 } });

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PlankitError, ToolRegistry, type PlanIssueCode } from "../../src/index.ts";
+import { type PlanIssueCode, PlankitError, ToolRegistry } from "../../src/index.ts";
 import { parsePlan, validatePlan } from "../../src/plan.ts";
-import { mcpTools, examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
+import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 
 function codes(issues: readonly { code: PlanIssueCode }[]): PlanIssueCode[] {
   return issues.map((issue) => issue.code);
@@ -33,9 +33,21 @@ describe("validatePlan: flat plans", () => {
   });
 
   it("reports a tool that is not in the catalog, suggesting the closest name", () => {
-    const { issues } = validatePlan([{ type: "tool", name: "arxiv_serch", arguments: { query: "x" } }, { type: "reply", text: "ok" }], exampleTools);
+    const { issues } = validatePlan(
+      [
+        { type: "tool", name: "arxiv_serch", arguments: { query: "x" } },
+        { type: "reply", text: "ok" },
+      ],
+      exampleTools,
+    );
     expect(issues).toEqual([
-      { code: "unknown-tool", index: 0, stepId: "s1", path: "/steps/0/name", message: 'Step "s1" uses unknown tool "arxiv_serch"; did you mean "arxiv_search"? (/steps/0/name)' },
+      {
+        code: "unknown-tool",
+        index: 0,
+        stepId: "s1",
+        path: "/steps/0/name",
+        message: 'Step "s1" uses unknown tool "arxiv_serch"; did you mean "arxiv_search"? (/steps/0/name)',
+      },
     ]);
     expect(validatePlan([{ type: "tool", name: "weather", arguments: {} }], exampleTools).issues[0]?.message).toBe(
       'Step "s1" uses unknown tool "weather"; available: arxiv_search, calculator (/steps/0/name)',
@@ -43,27 +55,66 @@ describe("validatePlan: flat plans", () => {
   });
 
   it("requires reply text, and truncates at maxSteps with one issue", () => {
-    expect(codes(validatePlan([{ type: "reply", text: "" }], exampleTools).issues)).toEqual(["invalid-step", "no-reply"]);
+    expect(codes(validatePlan([{ type: "reply", text: "" }], exampleTools).issues)).toEqual([
+      "invalid-step",
+      "no-reply",
+    ]);
     const long = [...Array.from({ length: 5 }, () => examplePlan[1]), { type: "reply", text: "done" }];
     const { steps, issues } = validatePlan(long, exampleTools, { maxSteps: 4 });
     expect(steps).toHaveLength(4);
     expect(issues).toEqual([
-      { code: "too-many-steps", index: 4, stepId: "s5", path: "/steps/4", message: 'Step "s5" exceeds the limit of 4 steps (/steps/4)' },
-      { code: "no-reply", index: 3, stepId: "s4", path: "/steps/3", message: 'The plan does not end with a reply step; its last step "s4" is a tool step (/steps/3)' },
+      {
+        code: "too-many-steps",
+        index: 4,
+        stepId: "s5",
+        path: "/steps/4",
+        message: 'Step "s5" exceeds the limit of 4 steps (/steps/4)',
+      },
+      {
+        code: "no-reply",
+        index: 3,
+        stepId: "s4",
+        path: "/steps/3",
+        message: 'The plan does not end with a reply step; its last step "s4" is a tool step (/steps/3)',
+      },
     ]);
   });
 
   it("never throws, and every issue has a stable code, a step index, a JSON Pointer and a message naming it (property)", () => {
     // The stable codes, as the design lists them.
-    const stableCodes = ["invalid-step", "unknown-tool", "missing-argument", "invalid-argument", "unknown-reference", "forward-reference", "duplicate-id", "too-many-steps", "empty-plan", "no-reply"];
-    const text = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("{{s1}}", "{{s2.value}}", "{{s9.x}}", "{{s1.results[0].title}}", "see {{s3}} and {{context.user}}", "$step:s1.key"));
+    const stableCodes = [
+      "invalid-step",
+      "unknown-tool",
+      "missing-argument",
+      "invalid-argument",
+      "unknown-reference",
+      "forward-reference",
+      "duplicate-id",
+      "too-many-steps",
+      "empty-plan",
+      "no-reply",
+    ];
+    const text = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom(
+        "{{s1}}",
+        "{{s2.value}}",
+        "{{s9.x}}",
+        "{{s1.results[0].title}}",
+        "see {{s3}} and {{context.user}}",
+        "$step:s1.key",
+      ),
+    );
     const argument = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }));
     const step = fc.record(
       {
         id: fc.constantFrom("s1", "s2", "s3", "x y", "", 7),
         type: fc.constantFrom("tool", "llm", "reply", "other"),
         name: fc.constantFrom("arxiv_search", "calculator", "nope"),
-        arguments: fc.oneof(fc.dictionary(fc.constantFrom("query", "max_results", "expr", "extra", "a/b~c"), argument, { maxKeys: 3 }), argument),
+        arguments: fc.oneof(
+          fc.dictionary(fc.constantFrom("query", "max_results", "expr", "extra", "a/b~c"), argument, { maxKeys: 3 }),
+          argument,
+        ),
         prompt: text,
         text,
         dependsOn: fc.array(fc.constantFrom("s1", "s2", "s9"), { maxLength: 2 }),
@@ -77,7 +128,9 @@ describe("validatePlan: flat plans", () => {
         const { steps, issues } = validatePlan(raw, exampleTools, maxSteps === undefined ? {} : { maxSteps });
         expect(Array.isArray(steps)).toBe(true);
         for (const issue of issues) {
-          expect(Object.keys(issue).every((key) => ["code", "index", "stepId", "path", "message"].includes(key))).toBe(true);
+          expect(Object.keys(issue).every((key) => ["code", "index", "stepId", "path", "message"].includes(key))).toBe(
+            true,
+          );
           expect(stableCodes).toContain(issue.code);
           expect(Number.isInteger(issue.index) && issue.index >= -1).toBe(true);
           if (Array.isArray(raw)) expect(issue.index).toBeLessThan(Math.max(raw.length, 1));
@@ -106,7 +159,13 @@ describe("validatePlan: flat plans", () => {
 
 describe("validatePlan: every diagnostic code", () => {
   it("invalid-step: malformed steps, a step after the reply", () => {
-    const { issues } = validatePlan([{ type: "reply", text: "early" }, { type: "tool", name: "calculator", arguments: { expr: "1" } }], exampleTools);
+    const { issues } = validatePlan(
+      [
+        { type: "reply", text: "early" },
+        { type: "tool", name: "calculator", arguments: { expr: "1" } },
+      ],
+      exampleTools,
+    );
     expect(issues).toEqual([
       {
         code: "invalid-step",
@@ -119,14 +178,21 @@ describe("validatePlan: every diagnostic code", () => {
   });
 
   it("invalid-argument names the path, the expected type and the value", () => {
-    const { issues } = validatePlan([{ type: "tool", name: "arxiv_search", arguments: { query: "x", max_results: "two" } }, { type: "reply", text: "ok" }], exampleTools);
+    const { issues } = validatePlan(
+      [
+        { type: "tool", name: "arxiv_search", arguments: { query: "x", max_results: "two" } },
+        { type: "reply", text: "ok" },
+      ],
+      exampleTools,
+    );
     expect(issues).toEqual([
       {
         code: "invalid-argument",
         index: 0,
         stepId: "s1",
         path: "/steps/0/arguments/max_results",
-        message: 'Step "s1" (tool "arxiv_search"): argument "max_results" is "two", expected integer (/steps/0/arguments/max_results)',
+        message:
+          'Step "s1" (tool "arxiv_search"): argument "max_results" is "two", expected integer (/steps/0/arguments/max_results)',
       },
     ]);
   });
@@ -142,16 +208,33 @@ describe("validatePlan: every diagnostic code", () => {
       exampleTools,
     );
     expect(issues.map(({ code, path, message }) => ({ code, path, message }))).toEqual([
-      { code: "forward-reference", path: "/steps/1/prompt", message: 'Step "s2" references step "s3", which comes later; a step may only use steps before it (/steps/1/prompt)' },
-      { code: "unknown-reference", path: "/steps/2/arguments/query", message: 'Step "s3" references unknown step "s9" (/steps/2/arguments/query)' },
+      {
+        code: "forward-reference",
+        path: "/steps/1/prompt",
+        message:
+          'Step "s2" references step "s3", which comes later; a step may only use steps before it (/steps/1/prompt)',
+      },
+      {
+        code: "unknown-reference",
+        path: "/steps/2/arguments/query",
+        message: 'Step "s3" references unknown step "s9" (/steps/2/arguments/query)',
+      },
       { code: "forward-reference", path: "/steps/3/text", message: 'Step "s4" references itself (/steps/3/text)' },
-      { code: "unknown-reference", path: "/steps/3/dependsOn/1", message: 'Step "s4" depends on unknown step "s7" (/steps/3/dependsOn/1)' },
+      {
+        code: "unknown-reference",
+        path: "/steps/3/dependsOn/1",
+        message: 'Step "s4" depends on unknown step "s7" (/steps/3/dependsOn/1)',
+      },
     ]);
   });
 
   it("unknown-reference when the referenced step was rejected, so dependents are left out too", () => {
     const { steps, issues } = validatePlan(
-      [{ type: "tool", name: "calculator", arguments: {} }, { type: "llm", prompt: "Explain {{s1.value}}" }, { type: "reply", text: "fine" }],
+      [
+        { type: "tool", name: "calculator", arguments: {} },
+        { type: "llm", prompt: "Explain {{s1.value}}" },
+        { type: "reply", text: "fine" },
+      ],
       mcpTools,
     );
     expect(codes(issues)).toEqual(["missing-argument", "unknown-reference"]);
@@ -160,17 +243,37 @@ describe("validatePlan: every diagnostic code", () => {
   });
 
   it("duplicate-id (and no no-reply for a reply that was rejected for another reason)", () => {
-    const { issues } = validatePlan([{ id: "a", type: "llm", prompt: "x" }, { id: "a", type: "reply", text: "y" }], exampleTools);
+    const { issues } = validatePlan(
+      [
+        { id: "a", type: "llm", prompt: "x" },
+        { id: "a", type: "reply", text: "y" },
+      ],
+      exampleTools,
+    );
     expect(issues).toEqual([
-      { code: "duplicate-id", index: 1, stepId: "a", path: "/steps/1/id", message: 'Step "a" reuses the id of an earlier step (/steps/1/id)' },
+      {
+        code: "duplicate-id",
+        index: 1,
+        stepId: "a",
+        path: "/steps/1/id",
+        message: 'Step "a" reuses the id of an earlier step (/steps/1/id)',
+      },
     ]);
   });
 
   it("empty-plan and no-reply", () => {
-    expect(validatePlan([], exampleTools).issues).toEqual([{ code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" }]);
+    expect(validatePlan([], exampleTools).issues).toEqual([
+      { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" },
+    ]);
     expect(validatePlan({ steps: [] }, exampleTools).issues[0]?.code).toBe("empty-plan");
     expect(validatePlan([{ type: "llm", prompt: "think" }], exampleTools).issues).toEqual([
-      { code: "no-reply", index: 0, stepId: "s1", path: "/steps/0", message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)' },
+      {
+        code: "no-reply",
+        index: 0,
+        stepId: "s1",
+        path: "/steps/0",
+        message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)',
+      },
     ]);
   });
 });
@@ -178,17 +281,27 @@ describe("validatePlan: every diagnostic code", () => {
 describe("validatePlan: input shapes", () => {
   it("accepts the catalog as an MCP array, a tools/list result, the record shape or a registry", () => {
     const registry = new ToolRegistry().register(mcpTools.map((tool) => ({ ...tool, execute: () => ({}) })));
-    const broken = [{ type: "tool", name: "arxiv_search", arguments: { max_results: 1.5 } }, { type: "reply", text: "x" }];
+    const broken = [
+      { type: "tool", name: "arxiv_search", arguments: { max_results: 1.5 } },
+      { type: "reply", text: "x" },
+    ];
     const expected = validatePlan(broken, exampleTools);
     expect(codes(expected.issues)).toEqual(["missing-argument", "invalid-argument"]);
-    for (const tools of [mcpTools, { tools: mcpTools }, registry]) expect(validatePlan(broken, tools)).toEqual(expected);
+    for (const tools of [mcpTools, { tools: mcpTools }, registry])
+      expect(validatePlan(broken, tools)).toEqual(expected);
   });
 
   it("validates a step-list plan, with query_kb and run-context references", () => {
     const { steps, issues } = validatePlan(
       [
         { step_id: "step_1", action: "query_kb", topic: "$context:product" },
-        { step_id: "step_2", action: "use_tool", tool: "calculator", params: { expr: "$step:step_1.count * 2" }, dependencies: ["step_1"] },
+        {
+          step_id: "step_2",
+          action: "use_tool",
+          tool: "calculator",
+          params: { expr: "$step:step_1.count * 2" },
+          dependencies: ["step_1"],
+        },
         { step_id: "step_3", action: "llm_reasoning", question: "What does $step:step_2.value mean?" },
         { step_id: "step_4", action: "reply", text: "$step:step_3" },
       ],
@@ -196,7 +309,12 @@ describe("validatePlan: input shapes", () => {
     );
     expect(issues).toEqual([]);
     expect(steps.map((step) => step.type)).toEqual(["tool", "tool", "llm", "reply"]);
-    expect(steps[0]).toEqual({ id: "step_1", type: "tool", name: "query_kb", arguments: { topic: "{{context.product}}" } });
+    expect(steps[0]).toEqual({
+      id: "step_1",
+      type: "tool",
+      name: "query_kb",
+      arguments: { topic: "{{context.product}}" },
+    });
   });
 
   it("validates a DAG sketch, naming positional arguments after the tool's parameters", () => {
@@ -219,7 +337,10 @@ describe("validatePlan: input shapes", () => {
   });
 
   it("reports sketch structure problems with index -1", () => {
-    const { issues } = validatePlan({ vertices: [{ id: "a", tool_binding: "calculator", args: { expr: "{{a.ret}}" } }], edges: [["a", "a"]] }, mcpTools);
+    const { issues } = validatePlan(
+      { vertices: [{ id: "a", tool_binding: "calculator", args: { expr: "{{a.ret}}" } }], edges: [["a", "a"]] },
+      mcpTools,
+    );
     expect(issues).toMatchObject([{ code: "invalid-step", index: -1, path: "/vertices/0" }]);
   });
 });
@@ -233,7 +354,12 @@ describe("validatePlan: references into output schemas", () => {
   ];
 
   it("accepts paths the output schema declares, through arrays and $ref", () => {
-    expect(validatePlan(plan("{{s1.papers.0.title}} {{s1.papers[1].authors.0}} {{s1.total}} {{s2.value}} {{s3.anything.at.all}}"), mcpTools).issues).toEqual([]);
+    expect(
+      validatePlan(
+        plan("{{s1.papers.0.title}} {{s1.papers[1].authors.0}} {{s1.total}} {{s2.value}} {{s3.anything.at.all}}"),
+        mcpTools,
+      ).issues,
+    ).toEqual([]);
   });
 
   it("reports a path the output schema does not declare, with the available fields", () => {

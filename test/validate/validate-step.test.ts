@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createPlanValidator, validateStep } from "../../src/plan.ts";
 import type { PlanStep } from "../../src/index.ts";
-import { mcpTools, exampleTools } from "../fixtures/tools/example-tools.ts";
+import { createPlanValidator, validateStep } from "../../src/plan.ts";
+import { exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 
 describe("validateStep", () => {
   it("validates a plan one streamed step at a time", () => {
@@ -20,7 +20,10 @@ describe("validateStep", () => {
   });
 
   it("uses index for the default id and paths, and knows only the steps given", () => {
-    const result = validateStep({ type: "llm", prompt: "Compare {{s2}} and {{s9}}" }, { tools: exampleTools, steps: [], index: 4 });
+    const result = validateStep(
+      { type: "llm", prompt: "Compare {{s2}} and {{s9}}" },
+      { tools: exampleTools, steps: [], index: 4 },
+    );
     expect(result.step).toEqual({ id: "s5", type: "llm", prompt: "Compare {{s2}} and {{s9}}" });
     expect(result.issues.map((issue) => issue.message)).toEqual([
       'Step "s5" references unknown step "s2" (/steps/4/prompt)',
@@ -29,13 +32,29 @@ describe("validateStep", () => {
   });
 
   it("tells forward references apart when the whole plan is known, and names rejected steps", () => {
-    const context = { tools: exampleTools, steps: [], index: 0, plannedIds: new Map([["later", 3]]), rejectedIds: new Set(["bad"]) };
-    expect(validateStep({ type: "llm", prompt: "{{later}} {{bad}}" }, context).issues.map((issue) => issue.code)).toEqual(["forward-reference", "unknown-reference"]);
+    const context = {
+      tools: exampleTools,
+      steps: [],
+      index: 0,
+      plannedIds: new Map([["later", 3]]),
+      rejectedIds: new Set(["bad"]),
+    };
+    expect(
+      validateStep({ type: "llm", prompt: "{{later}} {{bad}}" }, context).issues.map((issue) => issue.code),
+    ).toEqual(["forward-reference", "unknown-reference"]);
   });
 
   it("checks maxSteps before anything else", () => {
-    expect(validateStep({ type: "reply", text: "x" }, { tools: exampleTools, steps: [], index: 2, maxSteps: 2 }).issues).toEqual([
-      { code: "too-many-steps", index: 2, stepId: "s3", path: "/steps/2", message: 'Step "s3" exceeds the limit of 2 steps (/steps/2)' },
+    expect(
+      validateStep({ type: "reply", text: "x" }, { tools: exampleTools, steps: [], index: 2, maxSteps: 2 }).issues,
+    ).toEqual([
+      {
+        code: "too-many-steps",
+        index: 2,
+        stepId: "s3",
+        path: "/steps/2",
+        message: 'Step "s3" exceeds the limit of 2 steps (/steps/2)',
+      },
     ]);
   });
 
@@ -45,17 +64,25 @@ describe("validateStep", () => {
     expect(validateStep(next, { tools: exampleTools, steps }).issues).toEqual([]);
     steps.pop();
     steps.push({ id: "b", type: "llm", prompt: "y" });
-    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual(["unknown-reference"]);
+    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual([
+      "unknown-reference",
+    ]);
     steps.push({ id: "a", type: "reply", text: "z" });
-    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual(["invalid-step"]);
+    expect(validateStep(next, { tools: exampleTools, steps }).issues.map((issue) => issue.code)).toEqual([
+      "invalid-step",
+    ]);
   });
 });
 
 describe("createPlanValidator", () => {
   it("keeps the accepted steps, the rejected ids and the plan-level checks", () => {
     const validator = createPlanValidator(mcpTools, { maxSteps: 5 });
-    expect(validator.push({ type: "tool", name: "calculator", arguments: {} }).issues.map((issue) => issue.code)).toEqual(["missing-argument"]);
-    expect(validator.push({ type: "llm", prompt: "Explain {{s1}}" }).issues[0]?.message).toBe('Step "s2" references step "s1", which is invalid (/steps/1/prompt)');
+    expect(
+      validator.push({ type: "tool", name: "calculator", arguments: {} }).issues.map((issue) => issue.code),
+    ).toEqual(["missing-argument"]);
+    expect(validator.push({ type: "llm", prompt: "Explain {{s1}}" }).issues[0]?.message).toBe(
+      'Step "s2" references step "s1", which is invalid (/steps/1/prompt)',
+    );
     expect(validator.push({ type: "tool", name: "calculator", arguments: { expr: "6*7" } }).issues).toEqual([]);
     expect(validator.push({ type: "reply", text: "{{s3.value}}" }).issues).toEqual([]);
     expect(validator.end()).toEqual([]);
@@ -64,11 +91,21 @@ describe("createPlanValidator", () => {
   });
 
   it("reports empty-plan and no-reply at the end", () => {
-    expect(createPlanValidator(exampleTools).end().map((issue) => issue.code)).toEqual(["empty-plan"]);
+    expect(
+      createPlanValidator(exampleTools)
+        .end()
+        .map((issue) => issue.code),
+    ).toEqual(["empty-plan"]);
     const validator = createPlanValidator(exampleTools);
     validator.push({ type: "llm", prompt: "think" });
     expect(validator.end()).toEqual([
-      { code: "no-reply", index: 0, stepId: "s1", path: "/steps/0", message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)' },
+      {
+        code: "no-reply",
+        index: 0,
+        stepId: "s1",
+        path: "/steps/0",
+        message: 'The plan does not end with a reply step; its last step "s1" is an llm step (/steps/0)',
+      },
     ]);
   });
 });

@@ -1,11 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ApprovalRequestEvent } from "../../src/events.ts";
 import { createRunState } from "../../src/events.ts";
 import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
-import type { ApprovalRequestEvent } from "../../src/events.ts";
-import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
-import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
-import { demoApprovalPolicy } from "../../worker/demo/demo-approval-policy.ts";
 import { describeRunStatus } from "../../web-demo/describe-run-status.ts";
 import { parseEditedArguments } from "../../web-demo/parse-edited-arguments.ts";
 import { runInBrowser } from "../../web-demo/run-in-browser.ts";
@@ -13,6 +10,9 @@ import { runOnWorker } from "../../web-demo/run-on-worker.ts";
 import { stopStepViews } from "../../web-demo/stop-step-views.ts";
 import { toApprovalCard } from "../../web-demo/to-approval-card.ts";
 import { toStepViews } from "../../web-demo/to-step-views.ts";
+import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
+import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
+import { demoApprovalPolicy } from "../../worker/demo/demo-approval-policy.ts";
 
 const noteQuery = "Save a note titled groceries with the text milk and eggs";
 const tools = createDemoTools().list();
@@ -21,7 +21,13 @@ const tools = createDemoTools().list();
 async function untilWaiting(options: { approvalTimeoutMs?: number } = {}) {
   const model = createDemoModel({ tokensPerSecond: Infinity });
   const registry = createDemoTools();
-  const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry, model, policy: demoApprovalPolicy, ...options });
+  const runtime = new AgentRuntime({
+    planner: new LLMPlanner({ model }),
+    registry,
+    model,
+    policy: demoApprovalPolicy,
+    ...options,
+  });
   const run = runtime.run(noteQuery);
   const iterator = run[Symbol.asyncIterator]();
   const reducer = createRunState();
@@ -49,15 +55,25 @@ describe("toApprovalCard", () => {
     const card = toApprovalCard(request, reducer.state, { tools });
     expect(card.phase).toBe("open");
     expect(card.heading).toBe("Approval needed: 1 step with side effects");
-    expect(card.summary).toBe("The plan is complete. This step waits for your decision; steps that need none keep running.");
+    expect(card.summary).toBe(
+      "The plan is complete. This step waits for your decision; steps that need none keep running.",
+    );
     expect(card.steps).toHaveLength(1);
     const [step] = card.steps;
-    expect(step).toMatchObject({ stepId: "s1", tool: "save_note", status: "requested", outcome: "", arguments: { title: "groceries", text: "milk and eggs" } });
+    expect(step).toMatchObject({
+      stepId: "s1",
+      tool: "save_note",
+      status: "requested",
+      outcome: "",
+      arguments: { title: "groceries", text: "milk and eggs" },
+    });
     expect(step?.lines).toEqual([
       { name: "title", value: "groceries", waitsOn: [] },
       { name: "text", value: "milk and eggs", waitsOn: [] },
     ]);
-    expect(step?.why).toBe("save_note changes state and may overwrite or delete data, so the application asks a person before it runs; one approval covers it for this plan.");
+    expect(step?.why).toBe(
+      "save_note changes state and may overwrite or delete data, so the application asks a person before it runs; one approval covers it for this plan.",
+    );
     const views = toStepViews(reducer.state);
     expect(views.map((view) => [view.id, view.state, view.note])).toEqual([
       ["s1", "approval", "waits for your approval"],
@@ -79,7 +95,11 @@ describe("toApprovalCard", () => {
     run.approve({ stepId: "s1", approved: true, arguments: { title: "shopping", text: "milk and eggs" } });
     await rest();
     const card = toApprovalCard(request, reducer.state, { tools });
-    expect(card.steps[0]).toMatchObject({ status: "approved", outcome: "approved with edited arguments", arguments: { title: "shopping", text: "milk and eggs" } });
+    expect(card.steps[0]).toMatchObject({
+      status: "approved",
+      outcome: "approved with edited arguments",
+      arguments: { title: "shopping", text: "milk and eggs" },
+    });
     expect(card.steps[0]?.lines[0]).toEqual({ name: "title", value: "shopping", waitsOn: [] });
     expect(reducer.state.reply?.text).toBe('I saved the note "shopping" (13 characters).');
   });
@@ -102,7 +122,9 @@ describe("toApprovalCard", () => {
     await rest();
     const card = toApprovalCard(request, reducer.state, { tools });
     expect(card.phase).toBe("timed-out");
-    expect(card.summary).toBe("The approval timed out: no decision came within 1 ms, so the waiting steps were denied and did not run.");
+    expect(card.summary).toBe(
+      "The approval timed out: no decision came within 1 ms, so the waiting steps were denied and did not run.",
+    );
     expect(card.steps[0]?.status).toBe("denied");
     expect(card.steps[0]?.outcome).toMatch(/^denied: No decision within 1 ms/u);
   });
@@ -110,13 +132,24 @@ describe("toApprovalCard", () => {
   it("says the run ended before a decision when it is stopped or reaches its deadline", async () => {
     const { run, reducer, request, rest } = await untilWaiting();
     const stopped = toApprovalCard(request, reducer.state, { tools, stopped: true });
-    expect(stopped).toMatchObject({ phase: "ended", summary: "The run was stopped before a decision: the waiting steps did not run." });
+    expect(stopped).toMatchObject({
+      phase: "ended",
+      summary: "The run was stopped before a decision: the waiting steps did not run.",
+    });
     expect(stopped.steps[0]).toMatchObject({ status: "stopped", outcome: "not run: the run ended before a decision" });
     const usage = { modelCalls: 1, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
-    reducer.apply({ type: "run-end", runId: reducer.state.runId ?? "r", t: 300_000, reason: "deadline", durationMs: 300_000, usage } as RuntimeEvent);
+    reducer.apply({
+      type: "run-end",
+      runId: reducer.state.runId ?? "r",
+      t: 300_000,
+      reason: "deadline",
+      durationMs: 300_000,
+      usage,
+    } as RuntimeEvent);
     expect(toApprovalCard(request, reducer.state, { tools })).toMatchObject({
       phase: "timed-out",
-      summary: "The approval timed out: the run reached its deadline before a decision, so the waiting steps did not run.",
+      summary:
+        "The approval timed out: the run reached its deadline before a decision, so the waiting steps did not run.",
     });
     run.abort();
     expect((await rest()).at(-1)).toMatchObject({ type: "run-end", reason: "aborted" });
@@ -125,8 +158,22 @@ describe("toApprovalCard", () => {
   it("names the references an argument still waits on, and explains read-only and unknown tools", () => {
     const reducer = createRunState();
     const base = { runId: "r", t: 1 };
-    reducer.apply({ ...base, type: "step-planned", step: { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "x" } }, index: 0, source: "plan", safe: true });
-    reducer.apply({ ...base, type: "step-planned", step: { id: "s2", type: "tool", name: "mail", arguments: { to: "a@b.c", body: { text: "{{s1.value}}" } } }, index: 1, source: "plan", safe: false });
+    reducer.apply({
+      ...base,
+      type: "step-planned",
+      step: { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "x" } },
+      index: 0,
+      source: "plan",
+      safe: true,
+    });
+    reducer.apply({
+      ...base,
+      type: "step-planned",
+      step: { id: "s2", type: "tool", name: "mail", arguments: { to: "a@b.c", body: { text: "{{s1.value}}" } } },
+      index: 1,
+      source: "plan",
+      safe: false,
+    });
     const request: ApprovalRequestEvent = {
       ...base,
       type: "approval-request",
@@ -135,21 +182,44 @@ describe("toApprovalCard", () => {
       attempt: 1,
       timeoutMs: 300_000,
       steps: [
-        { stepId: "s1", tool: "kb_lookup", description: "Look up", arguments: { query: "x" }, waiting: [], mode: "step" },
-        { stepId: "s2", tool: "mail", description: "Send mail", arguments: { to: "a@b.c", body: { text: "{{s1.value}}" } }, waiting: [{ pointer: "/body/text", reference: "{{s1.value}}" }], mode: "plan" },
+        {
+          stepId: "s1",
+          tool: "kb_lookup",
+          description: "Look up",
+          arguments: { query: "x" },
+          waiting: [],
+          mode: "step",
+        },
+        {
+          stepId: "s2",
+          tool: "mail",
+          description: "Send mail",
+          arguments: { to: "a@b.c", body: { text: "{{s1.value}}" } },
+          waiting: [{ pointer: "/body/text", reference: "{{s1.value}}" }],
+          mode: "plan",
+        },
       ],
     };
     reducer.apply(request);
     const card = toApprovalCard(request, reducer.state, { tools });
     expect(card.heading).toBe("Approval needed: 2 steps with side effects");
-    expect(card.summary).toBe("The plan is complete. These steps wait for your decision; steps that need none keep running. Without a decision within 5 min they are denied.");
-    expect(card.steps[0]?.why).toBe("kb_lookup is read-only, but the application asks a person before it runs; it asks again if its resolved arguments differ from these.");
-    expect(card.steps[1]?.why).toBe("mail changes state and may overwrite or delete data, so the application asks a person before it runs; one approval covers it for this plan.");
+    expect(card.summary).toBe(
+      "The plan is complete. These steps wait for your decision; steps that need none keep running. Without a decision within 5 min they are denied.",
+    );
+    expect(card.steps[0]?.why).toBe(
+      "kb_lookup is read-only, but the application asks a person before it runs; it asks again if its resolved arguments differ from these.",
+    );
+    expect(card.steps[1]?.why).toBe(
+      "mail changes state and may overwrite or delete data, so the application asks a person before it runs; one approval covers it for this plan.",
+    );
     expect(card.steps[1]?.lines).toEqual([
       { name: "to", value: "a@b.c", waitsOn: [] },
       { name: "body", value: '{"text":"{{s1.value}}"}', waitsOn: ["{{s1.value}}"] },
     ]);
-    expect(toStepViews(reducer.state).map((view) => view.note)).toEqual(["waits for your approval", "waits for your approval and for s1"]);
+    expect(toStepViews(reducer.state).map((view) => view.note)).toEqual([
+      "waits for your approval",
+      "waits for your approval and for s1",
+    ]);
   });
 });
 
@@ -168,13 +238,25 @@ describe("parseEditedArguments", () => {
   });
 
   it("names the step and what is wrong", () => {
-    expect(parseEditedArguments("s1", "  ")).toEqual({ ok: false, message: 'The arguments of s1 are empty: write them as one JSON object, like {"title": "…"}.' });
+    expect(parseEditedArguments("s1", "  ")).toEqual({
+      ok: false,
+      message: 'The arguments of s1 are empty: write them as one JSON object, like {"title": "…"}.',
+    });
     const broken = parseEditedArguments("s1", '{"title": "shopping",}');
     expect(broken.ok).toBe(false);
     if (!broken.ok) expect(broken.message).toMatch(/^The arguments of s1 are not valid JSON: .+\.$/u);
-    expect(parseEditedArguments("s2", "[1]")).toEqual({ ok: false, message: "The arguments of s2 must be one JSON object of the tool's arguments, not a list." });
-    expect(parseEditedArguments("s2", '"x"')).toEqual({ ok: false, message: "The arguments of s2 must be one JSON object of the tool's arguments, not a string." });
-    expect(parseEditedArguments("s2", "null")).toEqual({ ok: false, message: "The arguments of s2 must be one JSON object of the tool's arguments, not null." });
+    expect(parseEditedArguments("s2", "[1]")).toEqual({
+      ok: false,
+      message: "The arguments of s2 must be one JSON object of the tool's arguments, not a list.",
+    });
+    expect(parseEditedArguments("s2", '"x"')).toEqual({
+      ok: false,
+      message: "The arguments of s2 must be one JSON object of the tool's arguments, not a string.",
+    });
+    expect(parseEditedArguments("s2", "null")).toEqual({
+      ok: false,
+      message: "The arguments of s2 must be one JSON object of the tool's arguments, not null.",
+    });
   });
 });
 
@@ -186,7 +268,9 @@ describe("runInBrowser", () => {
       if (event.type === "model" || event.type === "error") continue;
       reducer.apply(event);
       if (event.type === "approval-request") {
-        await expect(run.approve([{ stepId: "s1", approved: true, arguments: { title: 42, text: "milk" } }])).rejects.toThrow(/^The run refused the decision \(invalid-argument: .*"title".*\(\/title\)/u);
+        await expect(
+          run.approve([{ stepId: "s1", approved: true, arguments: { title: 42, text: "milk" } }]),
+        ).rejects.toThrow(/^The run refused the decision \(invalid-argument: .*"title".*\(\/title\)/u);
         expect(reducer.state.awaitingApproval).toEqual(["s1"]);
         await run.approve([{ stepId: "s1", approved: true }]);
       }
@@ -202,23 +286,39 @@ describe("runOnWorker", () => {
     const original = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      requests.push(`${init?.method ?? "GET"} ${url.pathname}${url.search}${init?.body === undefined ? "" : ` ${String(init.body)}`}`);
-      if (url.pathname === "/v1/runs") return Response.json({ id: "run-1", session: "run-1", durable: false }, { status: 202 });
+      requests.push(
+        `${init?.method ?? "GET"} ${url.pathname}${url.search}${init?.body === undefined ? "" : ` ${String(init.body)}`}`,
+      );
+      if (url.pathname === "/v1/runs")
+        return Response.json({ id: "run-1", session: "run-1", durable: false }, { status: 202 });
       if (url.pathname.endsWith("/approvals")) {
-        return Response.json({ type: "about:blank", status: 400, code: "invalid-argument", detail: 'Edited arguments of step "s1" (tool "save_note"): argument "title" is 42, expected string (/title)' }, { status: 400 });
+        return Response.json(
+          {
+            type: "about:blank",
+            status: 400,
+            code: "invalid-argument",
+            detail:
+              'Edited arguments of step "s1" (tool "save_note"): argument "title" is 42, expected string (/title)',
+          },
+          { status: 400 },
+        );
       }
       const body = bodies.shift();
-      return body === undefined ? new Response(null, { status: 204 }) : new Response(body, { headers: { "content-type": "text/event-stream" } });
+      return body === undefined
+        ? new Response(null, { status: 204 })
+        : new Response(body, { headers: { "content-type": "text/event-stream" } });
     }) as typeof fetch;
     return { requests, restore: () => (globalThis.fetch = original) };
   }
 
-  const sse = (id: number, event: object): string => `id: ${id}\nevent: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`;
+  const sse = (id: number, event: object): string =>
+    `id: ${id}\nevent: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`;
   const usage = { modelCalls: 1, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
 
   it("starts a session run, resumes its events after the last id, and shows a refused decision's detail", async () => {
     const worker = fakeWorker([
-      sse(1, { type: "model", name: "demo", provider: "demo" }) + sse(2, { type: "plan-start", runId: "run-1", t: 1, kind: "plan", query: "q", attempt: 1 }),
+      sse(1, { type: "model", name: "demo", provider: "demo" }) +
+        sse(2, { type: "plan-start", runId: "run-1", t: 1, kind: "plan", query: "q", attempt: 1 }),
       ": keep-alive\n\n" + sse(3, { type: "run-end", runId: "run-1", t: 2, reason: "completed", durationMs: 2, usage }),
     ]);
     try {
@@ -241,7 +341,13 @@ describe("runOnWorker", () => {
   });
 
   it("gives up on a stream that keeps ending without events, naming the run", async () => {
-    const worker = fakeWorker([sse(1, { type: "model", name: "demo", provider: "demo" }), ": keep-alive\n\n", ": keep-alive\n\n", ": keep-alive\n\n", ": keep-alive\n\n"]);
+    const worker = fakeWorker([
+      sse(1, { type: "model", name: "demo", provider: "demo" }),
+      ": keep-alive\n\n",
+      ": keep-alive\n\n",
+      ": keep-alive\n\n",
+      ": keep-alive\n\n",
+    ]);
     try {
       const run = runOnWorker("q", { baseUrl: "http://127.0.0.1:8787/" });
       const types: string[] = [];
@@ -251,7 +357,12 @@ describe("runOnWorker", () => {
         })(),
       ).rejects.toThrow("The Worker's event stream of run run-1 keeps ending before the run does");
       expect(types).toEqual(["model"]);
-      expect(worker.requests.filter((line) => line.startsWith("GET"))).toEqual(["GET /v1/runs/run-1/events", "GET /v1/runs/run-1/events?after=1", "GET /v1/runs/run-1/events?after=1", "GET /v1/runs/run-1/events?after=1"]);
+      expect(worker.requests.filter((line) => line.startsWith("GET"))).toEqual([
+        "GET /v1/runs/run-1/events",
+        "GET /v1/runs/run-1/events?after=1",
+        "GET /v1/runs/run-1/events?after=1",
+        "GET /v1/runs/run-1/events?after=1",
+      ]);
     } finally {
       worker.restore();
     }
@@ -259,7 +370,10 @@ describe("runOnWorker", () => {
 
   it("cancels the run on the Worker when stopped", async () => {
     const controller = new AbortController();
-    const worker = fakeWorker([sse(1, { type: "model", name: "demo", provider: "demo" }) + sse(2, { type: "plan-start", runId: "run-1", t: 1, kind: "plan", query: "q", attempt: 1 })]);
+    const worker = fakeWorker([
+      sse(1, { type: "model", name: "demo", provider: "demo" }) +
+        sse(2, { type: "plan-start", runId: "run-1", t: 1, kind: "plan", query: "q", attempt: 1 }),
+    ]);
     try {
       const run = runOnWorker("q", { baseUrl: "http://127.0.0.1:8787/", signal: controller.signal });
       for await (const event of run.events) {

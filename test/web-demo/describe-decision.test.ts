@@ -19,11 +19,27 @@ const trace: DecisionTrace = {
 
 describe("describeDecision", () => {
   it("writes the phase, strategy, action with its target, reason and how many strategies passed", () => {
-    expect(describeDecision(trace)).toBe("collect · llm_planner → call_skill read_destination: model: the message names Tokyo (after 1 passed)");
-    const { skill: _skill, ...withoutSkill } = trace;
-    expect(describeDecision({ ...withoutSkill, action: "replan", next_phase: "research", strategy: "phase_complete", reason: "done" })).toBe(
-      "collect · phase_complete → replan research: done (after 1 passed)",
+    expect(describeDecision(trace)).toBe(
+      "collect · llm_planner → call_skill read_destination: model: the message names Tokyo (after 1 passed)",
     );
-    expect(describeDecision({ ...withoutSkill, action: "finish", attempts: [{ strategy: "x", hit: true, reason: "r" }], strategy: "x", reason: "r" })).toBe("collect · x → finish: r");
+    const { skill: _skill, ...withoutSkill } = trace;
+    expect(
+      describeDecision({
+        ...withoutSkill,
+        action: "replan",
+        next_phase: "research",
+        strategy: "phase_complete",
+        reason: "done",
+      }),
+    ).toBe("collect · phase_complete → replan research: done (after 1 passed)");
+    expect(
+      describeDecision({
+        ...withoutSkill,
+        action: "finish",
+        attempts: [{ strategy: "x", hit: true, reason: "r" }],
+        strategy: "x",
+        reason: "r",
+      }),
+    ).toBe("collect · x → finish: r");
   });
 });

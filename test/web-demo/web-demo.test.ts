@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
 import { createRunState } from "../../src/events.ts";
+import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import { describeEvent } from "../../web-demo/describe-event.ts";
+import { describeRunStatus } from "../../web-demo/describe-run-status.ts";
+import { layoutDag } from "../../web-demo/layout-dag.ts";
+import { postEventStream } from "../../web-demo/post-event-stream.ts";
+import { readServerSentEvents, type ServerSentEvent } from "../../web-demo/read-server-sent-events.ts";
+import { stopStepViews } from "../../web-demo/stop-step-views.ts";
+import { type StepView, toStepViews } from "../../web-demo/to-step-views.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
-import { describeEvent } from "../../web-demo/describe-event.ts";
-import { layoutDag } from "../../web-demo/layout-dag.ts";
-import { readServerSentEvents, type ServerSentEvent } from "../../web-demo/read-server-sent-events.ts";
-import { describeRunStatus } from "../../web-demo/describe-run-status.ts";
-import { postEventStream } from "../../web-demo/post-event-stream.ts";
-import { stopStepViews } from "../../web-demo/stop-step-views.ts";
-import { toStepViews, type StepView } from "../../web-demo/to-step-views.ts";
 
 function streamOf(chunks: readonly string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -31,7 +31,8 @@ async function readAll(chunks: readonly string[]): Promise<ServerSentEvent[]> {
 }
 
 describe("readServerSentEvents", () => {
-  const text = 'id: 0\nevent: model\ndata: {"a":1}\n\n: a comment\nid: 1\nevent: step\ndata: line one\ndata:line two\n\ndata: no event name\r\n\r\nevent: empty\n\nid: 7\rdata: cr only\r\rdata: cut off at the end';
+  const text =
+    'id: 0\nevent: model\ndata: {"a":1}\n\n: a comment\nid: 1\nevent: step\ndata: line one\ndata:line two\n\ndata: no event name\r\n\r\nevent: empty\n\nid: 7\rdata: cr only\r\rdata: cut off at the end';
 
   it("parses ids, event names, multi-line data and comments, and drops messages without data or an end", async () => {
     expect(await readAll([text])).toEqual([
@@ -46,20 +47,23 @@ describe("readServerSentEvents", () => {
     const whole = await readAll([text + "\n\n" + "data: é 東京\r\n\r\n"]);
     const bytes = new TextEncoder().encode(text + "\n\n" + "data: é 東京\r\n\r\n");
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }), async (cuts) => {
-        const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
-        const parts = points.slice(1).map((end, index) => bytes.slice(points[index], end));
-        const stream = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            const next = parts.shift();
-            if (next === undefined) controller.close();
-            else controller.enqueue(next);
-          },
-        });
-        const messages: ServerSentEvent[] = [];
-        for await (const message of readServerSentEvents(stream)) messages.push(message);
-        expect(messages).toEqual(whole);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }),
+        async (cuts) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+          const parts = points.slice(1).map((end, index) => bytes.slice(points[index], end));
+          const stream = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              const next = parts.shift();
+              if (next === undefined) controller.close();
+              else controller.enqueue(next);
+            },
+          });
+          const messages: ServerSentEvent[] = [];
+          for await (const message of readServerSentEvents(stream)) messages.push(message);
+          expect(messages).toEqual(whole);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -125,9 +129,14 @@ describe("layoutDag", () => {
   });
 
   it("never moves a placed step to another layer when steps are added", () => {
-    const steps = fc.array(fc.array(fc.nat(30), { maxLength: 3 }), { minLength: 1, maxLength: 25 }).map((lists) =>
-      lists.map((targets, index) => ({ id: `s${index + 1}`, dependsOn: targets.filter((target) => target < index).map((target) => `s${target + 1}`) })),
-    );
+    const steps = fc
+      .array(fc.array(fc.nat(30), { maxLength: 3 }), { minLength: 1, maxLength: 25 })
+      .map((lists) =>
+        lists.map((targets, index) => ({
+          id: `s${index + 1}`,
+          dependsOn: targets.filter((target) => target < index).map((target) => `s${target + 1}`),
+        })),
+      );
     fc.assert(
       fc.property(steps, (plan) => {
         let previous = new Map<string, number>();
@@ -151,7 +160,9 @@ describe("toStepViews and describeEvent", () => {
     const seen = new Map<string, Set<string>>();
     const notes: string[] = [];
     const lines: string[] = [];
-    for await (const event of runtime.run("Look up the population of Berlin and the height of Mount Fuji, and save it as a note")) {
+    for await (const event of runtime.run(
+      "Look up the population of Berlin and the height of Mount Fuji, and save it as a note",
+    )) {
       reducer.apply(event);
       lines.push(describeEvent(event).text);
       for (const view of toStepViews(reducer.state)) {
@@ -181,15 +192,47 @@ describe("toStepViews and describeEvent", () => {
     const reducer = createRunState();
     const base = { runId: "r", t: 5 };
     const events: RuntimeEvent[] = [
-      { ...base, type: "step-planned", step: { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "x" } }, index: 0, source: "plan", safe: true },
-      { ...base, type: "step-planned", step: { id: "s2", type: "reply", text: "{{s1.text}}" }, index: 1, source: "plan", safe: true },
+      {
+        ...base,
+        type: "step-planned",
+        step: { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "x" } },
+        index: 0,
+        source: "plan",
+        safe: true,
+      },
+      {
+        ...base,
+        type: "step-planned",
+        step: { id: "s2", type: "reply", text: "{{s1.text}}" },
+        index: 1,
+        source: "plan",
+        safe: true,
+      },
       { ...base, type: "step-start", stepId: "s1", attempt: 1, tool: "kb_lookup", cached: false },
-      { ...base, t: 9, type: "step-error", stepId: "s1", attempt: 1, error: { code: "tool-error", message: "No fact" }, final: true, durationMs: 4 },
+      {
+        ...base,
+        t: 9,
+        type: "step-error",
+        stepId: "s1",
+        attempt: 1,
+        error: { code: "tool-error", message: "No fact" },
+        final: true,
+        durationMs: 4,
+      },
       { ...base, type: "step-skipped", stepId: "s2", code: "replaced", reason: "Re-plan 1 replaced it" },
-      { ...base, type: "step-planned", step: { id: "s3", type: "reply", text: "sorry" }, index: 2, source: "replan", safe: true },
+      {
+        ...base,
+        type: "step-planned",
+        step: { id: "s3", type: "reply", text: "sorry" },
+        index: 2,
+        source: "replan",
+        safe: true,
+      },
     ];
     for (const event of events) reducer.apply(event);
-    expect(toStepViews(reducer.state).map(({ id, state, note, replanned }) => ({ id, state, note, replanned }))).toEqual([
+    expect(
+      toStepViews(reducer.state).map(({ id, state, note, replanned }) => ({ id, state, note, replanned })),
+    ).toEqual([
       { id: "s1", state: "failed", note: "No fact", replanned: false },
       { id: "s2", state: "skipped", note: "Re-plan 1 replaced it", replanned: false },
       { id: "s3", state: "planned", note: "", replanned: true },
@@ -201,9 +244,14 @@ describe("toStepViews and describeEvent", () => {
 
 describe("layoutDag: arrows around nodes", () => {
   it("never runs an arrow through a node of a layer it passes", () => {
-    const steps = fc.array(fc.array(fc.nat(30), { maxLength: 3 }), { minLength: 1, maxLength: 25 }).map((lists) =>
-      lists.map((targets, index) => ({ id: `s${index + 1}`, dependsOn: targets.filter((target) => target < index).map((target) => `s${target + 1}`) })),
-    );
+    const steps = fc
+      .array(fc.array(fc.nat(30), { maxLength: 3 }), { minLength: 1, maxLength: 25 })
+      .map((lists) =>
+        lists.map((targets, index) => ({
+          id: `s${index + 1}`,
+          dependsOn: targets.filter((target) => target < index).map((target) => `s${target + 1}`),
+        })),
+      );
     const sizes = { nodeWidth: 168, nodeHeight: 64, gapX: 16, gapY: 36 };
     fc.assert(
       fc.property(steps, (plan) => {
@@ -232,10 +280,26 @@ describe("layoutDag: arrows around nodes", () => {
 });
 
 describe("stopStepViews and describeRunStatus", () => {
-  const view = (id: string, state: StepView["state"]): StepView => ({ id, state, label: "kb_lookup", detail: "", dependsOn: [], timing: "", note: "", replanned: false });
+  const view = (id: string, state: StepView["state"]): StepView => ({
+    id,
+    state,
+    label: "kb_lookup",
+    detail: "",
+    dependsOn: [],
+    timing: "",
+    note: "",
+    replanned: false,
+  });
 
   it("marks what had not ended as aborted and keeps what had", () => {
-    const views = [view("s1", "done"), view("s2", "running"), view("s3", "waiting"), view("s4", "planned"), view("s5", "failed"), view("s6", "skipped")];
+    const views = [
+      view("s1", "done"),
+      view("s2", "running"),
+      view("s3", "waiting"),
+      view("s4", "planned"),
+      view("s5", "failed"),
+      view("s6", "skipped"),
+    ];
     const stopped = stopStepViews(views);
     expect(stopped.map((entry) => entry.state)).toEqual(["done", "aborted", "aborted", "aborted", "failed", "skipped"]);
     expect(stopped[1]?.note).toBe("stopped before it finished");
@@ -244,10 +308,16 @@ describe("stopStepViews and describeRunStatus", () => {
 
   it("follows a run: planning, running n steps while the plan streams, done in t", async () => {
     const model = createDemoModel({ tokensPerSecond: Infinity });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools({ slowLookupDelayMs: 5 }), model });
+    const runtime = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry: createDemoTools({ slowLookupDelayMs: 5 }),
+      model,
+    });
     const reducer = createRunState();
     const lines: string[] = [describeRunStatus(reducer.state)];
-    for await (const event of runtime.run("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference")) {
+    for await (const event of runtime.run(
+      "Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference",
+    )) {
       reducer.apply(event);
       const line = describeRunStatus(reducer.state);
       if (line !== lines.at(-1)) lines.push(line);
@@ -264,7 +334,15 @@ describe("stopStepViews and describeRunStatus", () => {
     reducer.apply({ type: "run-end", runId: "r", t: 10, reason: "aborted", durationMs: 10, usage } as RuntimeEvent);
     expect(describeRunStatus(reducer.state)).toBe("Stopped.");
     const failed = createRunState();
-    failed.apply({ type: "run-end", runId: "r", t: 10, reason: "failed", durationMs: 1500, usage, error: { code: "tool-error", message: "boom" } } as RuntimeEvent);
+    failed.apply({
+      type: "run-end",
+      runId: "r",
+      t: 10,
+      reason: "failed",
+      durationMs: 1500,
+      usage,
+      error: { code: "tool-error", message: "boom" },
+    } as RuntimeEvent);
     expect(describeRunStatus(failed.state)).toBe("Run failed after 1.5 s: boom");
   });
 });

@@ -9,7 +9,11 @@ const noteQuery = "Save a note titled groceries with the text milk and eggs";
 const workerEnv = env as unknown as WorkerEnv;
 
 function post(path: string, body: unknown): Request {
-  return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return new Request(`${origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The `data` of every SSE message of a `/v1/run` body. */
@@ -27,26 +31,41 @@ describe("a tool needing approval in a run answered in the request", () => {
 
   it("is denied at once on /v1/run: nobody can approve it there, and the run answers without it", async () => {
     const events = await runEvents(await guarded.fetch(post("/v1/run", { query: noteQuery }), workerEnv));
-    const request = events.find((event) => event.type === "approval-request") as { steps: { stepId: string; tool: string }[] } | undefined;
+    const request = events.find((event) => event.type === "approval-request") as
+      | { steps: { stepId: string; tool: string }[] }
+      | undefined;
     expect(request?.steps.map((step) => step.tool)).toEqual(["save_note"]);
     const stepId = request?.steps[0]?.stepId;
-    expect(events.find((event) => event.type === "approval-decision")).toMatchObject({ stepId, approved: false, by: "timeout" });
+    expect(events.find((event) => event.type === "approval-decision")).toMatchObject({
+      stepId,
+      approved: false,
+      by: "timeout",
+    });
     expect(events.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
-    expect(events.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({ code: "denied" });
+    expect(events.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({
+      code: "denied",
+    });
     expect(events.at(-1)).toMatchObject({ type: "run-end" });
     expect(events.some((event) => event.type === "reply")).toBe(true);
   }, 30_000);
 
   it("answers /v1/chat/completions without the denied step instead of waiting", async () => {
-    const response = await guarded.fetch(post("/v1/chat/completions", { model: "plankit", messages: [{ role: "user", content: noteQuery }] }), workerEnv);
+    const response = await guarded.fetch(
+      post("/v1/chat/completions", { model: "plankit", messages: [{ role: "user", content: noteQuery }] }),
+      workerEnv,
+    );
     expect(response.status).toBe(200);
-    const completion = JSON.parse(await response.text()) as { choices: { finish_reason: string; message: { content: string } }[] };
+    const completion = JSON.parse(await response.text()) as {
+      choices: { finish_reason: string; message: { content: string } }[];
+    };
     expect(completion.choices[0]?.finish_reason).toBe("stop");
     expect(completion.choices[0]?.message.content.length).toBeGreaterThan(0);
   }, 30_000);
 
   it("runs the note step without asking when the policy needs no approval (the default)", async () => {
-    const events = await runEvents(await createWorker(demoWorkerOptions).fetch(post("/v1/run", { query: noteQuery }), workerEnv));
+    const events = await runEvents(
+      await createWorker(demoWorkerOptions).fetch(post("/v1/run", { query: noteQuery }), workerEnv),
+    );
     expect(events.some((event) => event.type === "approval-request")).toBe(false);
     expect(events.some((event) => event.type === "step-end")).toBe(true);
   }, 30_000);

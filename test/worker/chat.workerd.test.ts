@@ -1,8 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { createScriptedModel } from "../../src/test.ts";
 import { ToolRegistry } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
@@ -10,18 +10,36 @@ import { createHangingTool } from "./create-hanging-tool.ts";
 const origin = "https://plankit.test";
 
 function post(path: string, body: unknown): Request {
-  return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return new Request(`${origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
-const userMessage = (text: string): UIMessage => ({ id: `m-${text.length}`, role: "user", parts: [{ type: "text", text }] });
+const userMessage = (text: string): UIMessage => ({
+  id: `m-${text.length}`,
+  role: "user",
+  parts: [{ type: "text", text }],
+});
 
 describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () => {
   it("streams the plan as tool parts and the reply as text, over the demo model", async () => {
-    const transport = new DefaultChatTransport<UIMessage>({ api: `${origin}/v1/chat`, fetch: (url, init) => SELF.fetch(String(url), init) });
-    const stream = await transport.sendMessages({ trigger: "submit-message", chatId: "chat_1", messageId: undefined, messages: [userMessage("What is 21*2+5?")], abortSignal: undefined });
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${origin}/v1/chat`,
+      fetch: (url, init) => SELF.fetch(String(url), init),
+    });
+    const stream = await transport.sendMessages({
+      trigger: "submit-message",
+      chatId: "chat_1",
+      messageId: undefined,
+      messages: [userMessage("What is 21*2+5?")],
+      abortSignal: undefined,
+    });
     let message: UIMessage | undefined;
     const errors: unknown[] = [];
-    for await (const state of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error) })) message = state;
+    for await (const state of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error) }))
+      message = state;
     expect(errors).toEqual([]);
     expect(message?.role).toBe("assistant");
     const tools = message?.parts.filter((part) => part.type === "dynamic-tool") ?? [];
@@ -31,7 +49,9 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
   });
 
   it("answers with the UI message stream headers, the model and the run id", async () => {
-    const response = await SELF.fetch(post("/v1/chat", { id: "chat_1", messages: [userMessage("What is 2+2?")], trigger: "submit-message" }));
+    const response = await SELF.fetch(
+      post("/v1/chat", { id: "chat_1", messages: [userMessage("What is 2+2?")], trigger: "submit-message" }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     expect(response.headers.get("x-plankit-model")).toBe("plankit-demo (offline, scripted)");
@@ -45,9 +65,15 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     const cases: [unknown, string][] = [
       [{}, "messages: messages is required"],
       [{ messages: [] }, "messages: messages must not be empty"],
-      [{ messages: [{ role: "robot", parts: [] }] }, 'messages/0/role: each message role must be "user", "assistant" or "system"'],
+      [
+        { messages: [{ role: "robot", parts: [] }] },
+        'messages/0/role: each message role must be "user", "assistant" or "system"',
+      ],
       [{ messages: [userMessage("hi")], temperature: 2 }, 'temperature: unknown member "temperature"'],
-      [{ messages: [userMessage("hi"), { id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] }] }, "messages: the last message must be a user message with text"],
+      [
+        { messages: [userMessage("hi"), { id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] }] },
+        "messages: the last message must be a user message with text",
+      ],
       [{ messages: [userMessage("hi")], tools: ["nope"] }, "tools/0: each tool must be one of:"],
     ];
     for (const [body, detail] of cases) {
@@ -76,7 +102,14 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     const worker = createWorker({
       ...demoWorkerOptions,
       createTools: () => leaky,
-      selectModel: () => ({ name: "fixed", provider: "openai", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
+      selectModel: () => ({
+        name: "fixed",
+        provider: "openai",
+        model: createScriptedModel({
+          responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]',
+          tokensPerSecond: Infinity,
+        }),
+      }),
     });
     const request = new Request(`${origin}/v1/chat`, {
       method: "POST",
@@ -95,7 +128,14 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
     const worker = createWorker({
       ...demoWorkerOptions,
       createTools: () => registry,
-      selectModel: () => ({ name: "fixed", provider: "demo", model: createScriptedModel({ responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]', tokensPerSecond: Infinity }) }),
+      selectModel: () => ({
+        name: "fixed",
+        provider: "demo",
+        model: createScriptedModel({
+          responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]',
+          tokensPerSecond: Infinity,
+        }),
+      }),
     });
     const response = await worker.fetch(post("/v1/chat", { messages: [userMessage("wait")] }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();

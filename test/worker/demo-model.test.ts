@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AgentRuntime, LLMPlanner, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
-import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
 import { validatePlan } from "../../src/plan.ts";
+import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
 import { answerDemoPrompt } from "../../worker/demo/answer-demo-prompt.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
@@ -13,22 +13,38 @@ import { findSubjects } from "../../worker/demo/find-subjects.ts";
 import { patchDemoPlan } from "../../worker/demo/patch-demo-plan.ts";
 import { declineText, planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
 
-const allTools = new Set(["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"]);
+const allTools = new Set([
+  "kb_lookup",
+  "kb_search",
+  "calculator",
+  "convert_units",
+  "current_time",
+  "slow_lookup",
+  "save_note",
+]);
 
 function plan(query: string, tools: ReadonlySet<string> = allTools, maxSteps?: number): PlanStep[] {
   return planDemoRequest(maxSteps === undefined ? { query, tools } : { query, tools, maxSteps });
 }
 
 function toolCalls(steps: readonly PlanStep[]): [string, Record<string, unknown>][] {
-  return steps.flatMap((step) => (step.type === "tool" ? [[step.name, step.arguments] as [string, Record<string, unknown>]] : []));
+  return steps.flatMap((step) =>
+    step.type === "tool" ? [[step.name, step.arguments] as [string, Record<string, unknown>]] : [],
+  );
 }
 
-async function runDemo(query: string, options: { timeoutMs?: number; retries?: number; slowLookupDelayMs?: number } = {}): Promise<RuntimeEvent[]> {
+async function runDemo(
+  query: string,
+  options: { timeoutMs?: number; retries?: number; slowLookupDelayMs?: number } = {},
+): Promise<RuntimeEvent[]> {
   const model = createDemoModel({ tokensPerSecond: Infinity });
   const planner = new LLMPlanner({ model, knowledgeBaseTool: "kb_search" });
   const runtime = new AgentRuntime({
     planner,
-    registry: createDemoTools({ slowLookupDelayMs: options.slowLookupDelayMs ?? 5, now: () => Date.UTC(2026, 0, 1, 12) }),
+    registry: createDemoTools({
+      slowLookupDelayMs: options.slowLookupDelayMs ?? 5,
+      now: () => Date.UTC(2026, 0, 1, 12),
+    }),
     model,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     retries: options.retries ?? 0,
@@ -46,8 +62,14 @@ function replyOf(events: readonly RuntimeEvent[]): string {
 
 describe("findSubjects and extractExpression", () => {
   it("finds subjects in order, preferring the longer name", () => {
-    expect(findSubjects("Is the Tokyo Skytree taller than the Eiffel Tower in Paris?").map((mention) => mention.subject)).toEqual(["Tokyo Skytree", "Eiffel Tower", "Paris"]);
-    expect(findSubjects("paris vs TOKYO vs nyc").map((mention) => mention.subject)).toEqual(["Paris", "Tokyo", "New York City"]);
+    expect(
+      findSubjects("Is the Tokyo Skytree taller than the Eiffel Tower in Paris?").map((mention) => mention.subject),
+    ).toEqual(["Tokyo Skytree", "Eiffel Tower", "Paris"]);
+    expect(findSubjects("paris vs TOKYO vs nyc").map((mention) => mention.subject)).toEqual([
+      "Paris",
+      "Tokyo",
+      "New York City",
+    ]);
     expect(findSubjects("Compare São Paulo and Sao Paulo").map((mention) => mention.subject)).toEqual(["São Paulo"]);
     expect(findSubjects("nothing here")).toEqual([]);
   });
@@ -94,7 +116,9 @@ describe("planDemoRequest", () => {
   it("follows what the request asks to the tools", () => {
     expect(toolCalls(plan("What is 21*2+5?"))).toEqual([["calculator", { expr: "21*2+5" }]]);
     expect(toolCalls(plan("Convert 10 km to miles"))).toEqual([["convert_units", { value: 10, from: "km", to: "mi" }]]);
-    expect(toolCalls(plan("How many seconds are in 3.5 days?"))).toEqual([["convert_units", { value: 3.5, from: "d", to: "s" }]]);
+    expect(toolCalls(plan("How many seconds are in 3.5 days?"))).toEqual([
+      ["convert_units", { value: 3.5, from: "d", to: "s" }],
+    ]);
     expect(toolCalls(plan("How tall is the Eiffel Tower in feet?"))).toEqual([
       ["kb_lookup", { query: "height of Eiffel Tower" }],
       ["convert_units", { value: "{{s1.value}}", from: "{{s1.unit}}", to: "ft" }],
@@ -109,38 +133,72 @@ describe("planDemoRequest", () => {
       ["slow_lookup", { query: "height of Mount Fuji" }],
       ["calculator", { expr: "round(abs({{s1.value}} - {{s2.value}}), 2)" }],
     ]);
-    expect(toolCalls(plan("total population of London, Paris and Berlin")).at(-1)).toEqual(["calculator", { expr: "round({{s1.value}} + {{s2.value}} + {{s3.value}}, 2)" }]);
+    expect(toolCalls(plan("total population of London, Paris and Berlin")).at(-1)).toEqual([
+      "calculator",
+      { expr: "round({{s1.value}} + {{s2.value}} + {{s3.value}}, 2)" },
+    ]);
   });
 
   it("takes a note's title and text from the request, and saves nothing without a text", () => {
-    expect(toolCalls(plan("Save a note titled groceries with the text milk and eggs"))).toEqual([["save_note", { title: "groceries", text: "milk and eggs" }]]);
-    expect(toolCalls(plan('Create a note called "Trip" saying: book the train {{s1}}'))).toEqual([["save_note", { title: "Trip", text: "book the train { {s1} }" }]]);
-    expect(plan("Save a note")).toEqual([{ id: "s1", type: "reply", text: expect.stringContaining("I saved nothing") }]);
+    expect(toolCalls(plan("Save a note titled groceries with the text milk and eggs"))).toEqual([
+      ["save_note", { title: "groceries", text: "milk and eggs" }],
+    ]);
+    expect(toolCalls(plan('Create a note called "Trip" saying: book the train {{s1}}'))).toEqual([
+      ["save_note", { title: "Trip", text: "book the train { {s1} }" }],
+    ]);
+    expect(plan("Save a note")).toEqual([
+      { id: "s1", type: "reply", text: expect.stringContaining("I saved nothing") },
+    ]);
   });
 
   it("declines what it does not understand with a reply alone, naming what it can do and how to connect a real model", () => {
-    for (const query of ["Write a haiku about Mount Fuji", "Tell me something about rivers", "Book a flight to Tokyo", "What will the weather be in Paris tomorrow?", "summarize the news"]) {
+    for (const query of [
+      "Write a haiku about Mount Fuji",
+      "Tell me something about rivers",
+      "Book a flight to Tokyo",
+      "What will the weather be in Paris tomorrow?",
+      "summarize the news",
+    ]) {
       const steps = plan(query);
       expect(steps).toEqual([{ id: "s1", type: "reply", text: declineText.en }]);
     }
     expect(plan("明天巴黎天气怎么样？")).toEqual([{ id: "s1", type: "reply", text: declineText.zh }]);
-    expect(plan("hello")[0]).toMatchObject({ type: "reply", text: expect.stringMatching(/^Hello! I am plankit's offline demo model/) });
+    expect(plan("hello")[0]).toMatchObject({
+      type: "reply",
+      text: expect.stringMatching(/^Hello! I am plankit's offline demo model/),
+    });
   });
 
   it("looks up an unknown subject or attribute anyway, so the lookup can say the knowledge base has nothing", () => {
-    expect(toolCalls(plan("What is the population of Atlantis?"))).toEqual([["kb_lookup", { query: "population of Atlantis" }]]);
+    expect(toolCalls(plan("What is the population of Atlantis?"))).toEqual([
+      ["kb_lookup", { query: "population of Atlantis" }],
+    ]);
     expect(toolCalls(plan("What is the GDP of France?"))).toEqual([["kb_lookup", { query: "GDP of France" }]]);
   });
 
   it("uses only the tools it is given and keeps to maxSteps, saying what it left out or declining", () => {
-    expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup", "calculator"])).map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
+    expect(
+      plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup", "calculator"])).map((step) => step.type),
+    ).toEqual(["tool", "tool", "tool", "reply"]);
     expect(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]))).toEqual([
       { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Tokyo" } },
       { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
-      { id: "s3", type: "reply", text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: this request does not allow calculator." },
+      {
+        id: "s3",
+        type: "reply",
+        text: "{{s1.text}} {{s2.text}} Sources: {{s1.source}}; {{s2.source}}. I left out the calculation: this request does not allow calculator.",
+      },
     ]);
-    expect(plan("What is 21*2+5?", new Set(["kb_lookup"]))).toEqual([{ id: "s1", type: "reply", text: "This request needs the tool calculator, which this request does not allow, so I ran no tool." }]);
-    expect(plan("What is 21*2+5?", new Set(["calculator"]), 1)).toEqual([{ id: "s1", type: "reply", text: "This request needs 2 steps, more than the limit of 1, so I ran no tool." }]);
+    expect(plan("What is 21*2+5?", new Set(["kb_lookup"]))).toEqual([
+      {
+        id: "s1",
+        type: "reply",
+        text: "This request needs the tool calculator, which this request does not allow, so I ran no tool.",
+      },
+    ]);
+    expect(plan("What is 21*2+5?", new Set(["calculator"]), 1)).toEqual([
+      { id: "s1", type: "reply", text: "This request needs 2 steps, more than the limit of 1, so I ran no tool." },
+    ]);
     expect(plan("total population of London, Paris, Berlin, Tokyo and Sydney", allTools, 3)).toEqual([
       { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of London" } },
       { id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" } },
@@ -159,8 +217,28 @@ describe("planDemoRequest", () => {
       fc
         .array(
           fc.constantFrom(
-            "population", "height", "Tokyo", "Paris", "Eiffel Tower", "Mount Fuji", "ratio", "difference", "sum", "in feet", "km to miles",
-            "what time is it in", "save a note", "summarize", "haiku", "12 * 7", "15% of 80", "{{s1}}", "deep lookup", "Atlantis", "of", "hello",
+            "population",
+            "height",
+            "Tokyo",
+            "Paris",
+            "Eiffel Tower",
+            "Mount Fuji",
+            "ratio",
+            "difference",
+            "sum",
+            "in feet",
+            "km to miles",
+            "what time is it in",
+            "save a note",
+            "summarize",
+            "haiku",
+            "12 * 7",
+            "15% of 80",
+            "{{s1}}",
+            "deep lookup",
+            "Atlantis",
+            "of",
+            "hello",
           ),
           { minLength: 1, maxLength: 8 },
         )
@@ -182,8 +260,24 @@ describe("planDemoRequest", () => {
 describe("patchDemoPlan", () => {
   it("replaces a failed slow lookup with the regular lookup and carries the dependent steps over", () => {
     const patch = patchDemoPlan({
-      completed: [{ id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "height of Mount Fuji" }, result: { value: 3776 } }],
-      failed: [{ id: "s2", type: "tool", name: "slow_lookup", arguments: { query: "height of Mount Everest" }, error: "timeout: took too long" }],
+      completed: [
+        {
+          id: "s1",
+          type: "tool",
+          name: "kb_lookup",
+          arguments: { query: "height of Mount Fuji" },
+          result: { value: 3776 },
+        },
+      ],
+      failed: [
+        {
+          id: "s2",
+          type: "tool",
+          name: "slow_lookup",
+          arguments: { query: "height of Mount Everest" },
+          error: "timeout: took too long",
+        },
+      ],
       remaining: [
         { id: "s3", type: "tool", name: "calculator", arguments: { expr: "{{s2.value}} - {{s1.value}}" } },
         { id: "s4", type: "reply", text: "{{s1.text}} {{s2.text}} Difference: {{s3.value}} m." },
@@ -193,14 +287,28 @@ describe("patchDemoPlan", () => {
     expect(patch).toEqual([
       { id: "s5", type: "tool", name: "kb_lookup", arguments: { query: "height of Mount Everest" } },
       { id: "s6", type: "tool", name: "calculator", arguments: { expr: "{{s5.value}} - {{s1.value}}" } },
-      { id: "s7", type: "reply", text: 'The archive lookup of "height of Mount Everest" failed, so I used the regular knowledge base instead. {{s1.text}} {{s5.text}} Difference: {{s6.value}} m.' },
+      {
+        id: "s7",
+        type: "reply",
+        text: 'The archive lookup of "height of Mount Everest" failed, so I used the regular knowledge base instead. {{s1.text}} {{s5.text}} Difference: {{s6.value}} m.',
+      },
     ]);
   });
 
   it("reports a subject the knowledge base does not know, quoting what did work", () => {
     const patch = patchDemoPlan({
-      completed: [{ id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" }, result: {} }],
-      failed: [{ id: "s2", type: "tool", name: "kb_lookup", arguments: { query: "population of Atlantis" }, error: 'tool-error: No fact about "population of Atlantis"' }],
+      completed: [
+        { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Paris" }, result: {} },
+      ],
+      failed: [
+        {
+          id: "s2",
+          type: "tool",
+          name: "kb_lookup",
+          arguments: { query: "population of Atlantis" },
+          error: 'tool-error: No fact about "population of Atlantis"',
+        },
+      ],
       remaining: [
         { id: "s3", type: "tool", name: "calculator", arguments: { expr: "{{s1.value}} / {{s2.value}}" } },
         { id: "s4", type: "reply", text: "{{s3.value}}" },
@@ -208,7 +316,11 @@ describe("patchDemoPlan", () => {
       tools: allTools,
     });
     expect(patch).toEqual([
-      { id: "s5", type: "reply", text: '{{s1.text}} The knowledge base has no fact about "population of Atlantis". I skipped calculator, which needed a result I do not have.' },
+      {
+        id: "s5",
+        type: "reply",
+        text: '{{s1.text}} The knowledge base has no fact about "population of Atlantis". I skipped calculator, which needed a result I do not have.',
+      },
     ]);
   });
 });
@@ -224,38 +336,80 @@ describe("answerDemoPrompt", () => {
   it("dispatches on the purpose, never on the wording: a planning prompt without a purpose gets no plan", () => {
     const prompt = buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() });
     expect(answerDemoPrompt({ ...prompt })).toMatch(/^The offline demo model cannot write free text/);
-    expect(answerDemoPrompt({ purpose: "llm-step", ...prompt })).toMatch(/^The offline demo model cannot write free text/);
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: "# Results\ns1 (calculator): 47" })).toMatch(/OPENAI_BASE_URL/);
-    expect(JSON.parse(answerDemoPrompt({ purpose: "reflect", prompt: "anything" }))).toMatchObject({ action: "new_plan" });
+    expect(answerDemoPrompt({ purpose: "llm-step", ...prompt })).toMatch(
+      /^The offline demo model cannot write free text/,
+    );
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: "# Results\ns1 (calculator): 47" })).toMatch(
+      /OPENAI_BASE_URL/,
+    );
+    expect(JSON.parse(answerDemoPrompt({ purpose: "reflect", prompt: "anything" }))).toMatchObject({
+      action: "new_plan",
+    });
     expect(JSON.parse(answerDemoPrompt({ purpose: "repair", ...prompt }))).toEqual(plan("What is 21*2+5?"));
   });
 
   it("names the skipped steps when integrating, and writes nothing else", () => {
-    const table = (lines: string, request = "Save a note titled groceries with the text milk") => `# Request\n${request}\n\n# Results\n${lines}\n\n# Task\nWrite the final answer.`;
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped") })).toBe("Not done: step s1 (save_note) was skipped, so it did not run.");
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): {"value":1}\ns2 (save_note) was skipped\ns3 (calculator) was skipped') })).toBe(
-      "Not done: step s2 (save_note) and step s3 (calculator) were skipped, so they did not run.",
+    const table = (lines: string, request = "Save a note titled groceries with the text milk") =>
+      `# Request\n${request}\n\n# Results\n${lines}\n\n# Task\nWrite the final answer.`;
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped") })).toBe(
+      "Not done: step s1 (save_note) was skipped, so it did not run.",
     );
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was skipped", "保存一条笔记，标题是购物，内容是牛奶") })).toBe("未完成：步骤 s1（save_note）被跳过，没有执行。");
+    expect(
+      answerDemoPrompt({
+        purpose: "integrate",
+        prompt: table('s1 (kb_lookup): {"value":1}\ns2 (save_note) was skipped\ns3 (calculator) was skipped'),
+      }),
+    ).toBe("Not done: step s2 (save_note) and step s3 (calculator) were skipped, so they did not run.");
+    expect(
+      answerDemoPrompt({
+        purpose: "integrate",
+        prompt: table("s1 (save_note) was skipped", "保存一条笔记，标题是购物，内容是牛奶"),
+      }),
+    ).toBe("未完成：步骤 s1（save_note）被跳过，没有执行。");
     // Why a step was not done is passed on.
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (save_note) was not done: denied (not today)\ns2 (calculator) was not done: it needed "s1", which was not done') })).toBe(
+    expect(
+      answerDemoPrompt({
+        purpose: "integrate",
+        prompt: table(
+          's1 (save_note) was not done: denied (not today)\ns2 (calculator) was not done: it needed "s1", which was not done',
+        ),
+      }),
+    ).toBe(
       'Not done: step s1 (save_note) did not run — denied (not today); step s2 (calculator) did not run — it needed "s1", which was not done.',
     );
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table("s1 (save_note) was not done: denied (不要)", "保存一条笔记") })).toBe("未完成：步骤 s1（save_note）没有执行（denied (不要)）。");
+    expect(
+      answerDemoPrompt({
+        purpose: "integrate",
+        prompt: table("s1 (save_note) was not done: denied (不要)", "保存一条笔记"),
+      }),
+    ).toBe("未完成：步骤 s1（save_note）没有执行（denied (不要)）。");
     // A result whose text merely contains the words is not a skipped step.
-    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): "s2 (x) was skipped"') })).toMatch(/^The offline demo model cannot write free text/u);
-    expect(answerDemoPrompt({ purpose: "llm-step", prompt: table("s1 (save_note) was skipped") })).toMatch(/^The offline demo model cannot write free text/u);
+    expect(answerDemoPrompt({ purpose: "integrate", prompt: table('s1 (kb_lookup): "s2 (x) was skipped"') })).toMatch(
+      /^The offline demo model cannot write free text/u,
+    );
+    expect(answerDemoPrompt({ purpose: "llm-step", prompt: table("s1 (save_note) was skipped") })).toMatch(
+      /^The offline demo model cannot write free text/u,
+    );
   });
 
   it("reads the tools and the step limit from the prompt", () => {
-    const prompt = buildPlanPrompt({ query: "compare the populations of Tokyo and Paris", tools: createDemoTools({ only: ["kb_lookup"] }).list(), maxSteps: 2 });
-    expect(JSON.parse(answerDemoPrompt({ purpose: "plan", ...prompt }))).toEqual(plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]), 2));
+    const prompt = buildPlanPrompt({
+      query: "compare the populations of Tokyo and Paris",
+      tools: createDemoTools({ only: ["kb_lookup"] }).list(),
+      maxSteps: 2,
+    });
+    expect(JSON.parse(answerDemoPrompt({ purpose: "plan", ...prompt }))).toEqual(
+      plan("compare the populations of Tokyo and Paris", new Set(["kb_lookup"]), 2),
+    );
   });
 
   it("thinks aloud in sketch mode and understands goals", async () => {
     const planner = new LLMPlanner({ model: createDemoModel({ tokensPerSecond: Infinity }), mode: "sketch" });
     let done: { steps: PlanStep[]; reasoning?: string } | undefined;
-    for await (const event of planner.stream({ query: "compare the populations of Tokyo and Paris", tools: createDemoTools() })) {
+    for await (const event of planner.stream({
+      query: "compare the populations of Tokyo and Paris",
+      tools: createDemoTools(),
+    })) {
       if (event.type === "done") done = event;
     }
     expect(done?.reasoning).toMatch(/^1\. Goal: answer "compare the populations of Tokyo and Paris"\./);
@@ -274,7 +428,10 @@ describe("createDemoModel", () => {
     const model = createDemoModel({ tokensPerSecond: 50, firstTokenMs: 300, sleep: async (ms) => void waits.push(ms) });
     const chunks: string[] = [];
     let finish: unknown;
-    for await (const part of model.stream({ purpose: "plan", ...buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }) })) {
+    for await (const part of model.stream({
+      purpose: "plan",
+      ...buildPlanPrompt({ query: "What is 21*2+5?", tools: createDemoTools().list() }),
+    })) {
       if (part.type === "text") chunks.push(part.text);
       else finish = part;
     }
@@ -305,7 +462,11 @@ describe("the demo model in the runtime", () => {
     const events = await runDemo("Save a note titled groceries with the text milk and eggs");
     const planEnd = events.findIndex((event) => event.type === "plan-end");
     const saveStart = events.findIndex((event) => event.type === "step-start" && event.tool === "save_note");
-    expect(events.find((event) => event.type === "step-planned" && event.step.type === "tool" && event.step.name === "save_note")).toMatchObject({ safe: false });
+    expect(
+      events.find(
+        (event) => event.type === "step-planned" && event.step.type === "tool" && event.step.name === "save_note",
+      ),
+    ).toMatchObject({ safe: false });
     expect(saveStart).toBeGreaterThan(planEnd);
     expect(replyOf(events)).toBe('I saved the note "groceries" (13 characters).');
   });
@@ -318,14 +479,21 @@ describe("the demo model in the runtime", () => {
   });
 
   it("re-plans a timed-out slow lookup with the regular lookup", async () => {
-    const events = await runDemo("deep lookup of the height of Mount Fuji", { timeoutMs: 300, slowLookupDelayMs: 1000 });
+    const events = await runDemo("deep lookup of the height of Mount Fuji", {
+      timeoutMs: 300,
+      slowLookupDelayMs: 1000,
+    });
     expect(events.find((event) => event.type === "step-error")).toMatchObject({ error: { code: "timeout" } });
     expect(events.map((event) => event.type)).toContain("replan");
-    expect(replyOf(events)).toBe('The archive lookup of "height of Mount Fuji" failed, so I used the regular knowledge base instead. Mount Fuji is 3,776 m high. Sources: Geospatial Information Authority of Japan.');
+    expect(replyOf(events)).toBe(
+      'The archive lookup of "height of Mount Fuji" failed, so I used the regular knowledge base instead. Mount Fuji is 3,776 m high. Sources: Geospatial Information Authority of Japan.',
+    );
   });
 
   it("answers in several tools' words: time and conversion", async () => {
-    expect(replyOf(await runDemo("What time is it in Tokyo?"))).toBe("In Tokyo it is Thursday, January 1, 2026 at 21:00 (Asia/Tokyo, UTC+09:00). Source: IANA time zone database.");
+    expect(replyOf(await runDemo("What time is it in Tokyo?"))).toBe(
+      "In Tokyo it is Thursday, January 1, 2026 at 21:00 (Asia/Tokyo, UTC+09:00). Source: IANA time zone database.",
+    );
     expect(replyOf(await runDemo("How tall is the Eiffel Tower in feet?"))).toBe(
       "The Eiffel Tower is 330 m tall, antennas included. That is 330 m = 1,082.68 ft. Sources: Société d'Exploitation de la Tour Eiffel.",
     );
@@ -334,8 +502,14 @@ describe("the demo model in the runtime", () => {
   it("keeps notes in the store it is given", async () => {
     const notes = createNoteStore();
     const model = createDemoModel({ tokensPerSecond: Infinity });
-    const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools({ notes }), model });
+    const runtime = new AgentRuntime({
+      planner: new LLMPlanner({ model }),
+      registry: createDemoTools({ notes }),
+      model,
+    });
     await runtime.run("remember that Mount Fuji is 3,776 m high").done;
-    expect(notes.list()).toEqual([expect.objectContaining({ title: "Mount Fuji is 3,776 m", text: "Mount Fuji is 3,776 m high" })]);
+    expect(notes.list()).toEqual([
+      expect.objectContaining({ title: "Mount Fuji is 3,776 m", text: "Mount Fuji is 3,776 m high" }),
+    ]);
   });
 });

@@ -38,14 +38,32 @@ const table: readonly [string, Expected][] = [
   // Knowledge base look-ups and their combinations.
   ["What is the population of Tokyo?", { figure: "14040000", tools: ["kb_lookup"] }],
   ["How much taller is Everest than Fuji?", { figure: "5072.86", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["What is the combined population of Paris and Berlin?", { figure: "5888362", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["How many times bigger is Tokyo's population than Paris's?", { figure: "6.58", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["How many marathons fit in the length of the Nile?", { figure: "157.6", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["How many Eiffel Towers stacked would reach the top of the Burj Khalifa?", { figure: "2.51", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
+  [
+    "What is the combined population of Paris and Berlin?",
+    { figure: "5888362", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
+  [
+    "How many times bigger is Tokyo's population than Paris's?",
+    { figure: "6.58", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
+  [
+    "How many marathons fit in the length of the Nile?",
+    { figure: "157.6", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
+  [
+    "How many Eiffel Towers stacked would reach the top of the Burj Khalifa?",
+    { figure: "2.51", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
   ["What is the population density of Japan?", { figure: "329", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
   ["How much area per person does Japan have?", { figure: "0.00304", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["What's the difference between the lengths of the Nile and the Amazon?", { figure: "250", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
-  ["How many people live in London and New York combined?", { figure: "17603990", tools: ["kb_lookup", "kb_lookup", "calculator"] }],
+  [
+    "What's the difference between the lengths of the Nile and the Amazon?",
+    { figure: "250", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
+  [
+    "How many people live in London and New York combined?",
+    { figure: "17603990", tools: ["kb_lookup", "kb_lookup", "calculator"] },
+  ],
   ["How tall is the Eiffel Tower in feet?", { figure: "1082.68", tools: ["kb_lookup", "convert_units"] }],
   ["How far is the Moon in miles?", { figure: "238855.09", tools: ["kb_lookup", "convert_units"] }],
   // Time zones and the current time.
@@ -55,9 +73,20 @@ const table: readonly [string, Expected][] = [
   // Notes: title and text as written.
   ["Save a note titled groceries with the text milk and eggs", { note: { title: "groceries", text: "milk and eggs" } }],
   ["Take a note: call Ana at 5 pm", { note: { title: "Call Ana at 5 pm", text: "call Ana at 5 pm" } }],
-  ["Remember that the dentist appointment is on Friday", { note: { title: "The dentist appointment is on", text: "the dentist appointment is on Friday" } }],
+  [
+    "Remember that the dentist appointment is on Friday",
+    { note: { title: "The dentist appointment is on", text: "the dentist appointment is on Friday" } },
+  ],
   ["Save a note", { decline: "note-text" }],
-  ["Look up the population of Berlin and save it as a note", { note: { title: "Look up the population of Berlin", text: "Berlin has 3,755,251 inhabitants (end of 2022). Sources: Amt für Statistik Berlin-Brandenburg." } }],
+  [
+    "Look up the population of Berlin and save it as a note",
+    {
+      note: {
+        title: "Look up the population of Berlin",
+        text: "Berlin has 3,755,251 inhabitants (end of 2022). Sources: Amt für Statistik Berlin-Brandenburg.",
+      },
+    },
+  ],
   // Out of scope: no tool at all.
   ["What will the weather be in Paris tomorrow?", { decline: "offline" }],
   ["Write me a poem", { decline: "offline" }],
@@ -142,7 +171,9 @@ describe("the offline demo model, request by request through the planner and the
         expect(notes.list()).toEqual([]);
       } else if ("notFound" in expected) {
         const failed = events.find((event) => event.type === "step-error");
-        expect(failed?.type === "step-error" ? failed.error.message : "").toContain(`No fact about "${expected.notFound}"`);
+        expect(failed?.type === "step-error" ? failed.error.message : "").toContain(
+          `No fact about "${expected.notFound}"`,
+        );
         expect(reply).toContain(`no fact about "${expected.notFound}"`);
         if (expected.skipped === undefined) expect(reply).not.toMatch(/\d/u);
         else {

@@ -10,8 +10,6 @@ import { lookupFact } from "../../worker/demo/lookup-fact.ts";
 import { searchKnowledge } from "../../worker/demo/search-knowledge.ts";
 import { rejectionOf as rejection, thrownBy as thrown } from "../fixtures/catch-plankit-error.ts";
 
-
-
 describe("evaluateArithmetic", () => {
   it("follows precedence and associativity", () => {
     expect(evaluateArithmetic("21*2+5")).toBe(47);
@@ -47,7 +45,9 @@ describe("evaluateArithmetic", () => {
   });
 
   it("reports syntax errors with their position", () => {
-    expect(thrown(() => evaluateArithmetic("1+")).message).toBe('Expected a number, a name or "(" at position 3 of "1+", found the end');
+    expect(thrown(() => evaluateArithmetic("1+")).message).toBe(
+      'Expected a number, a name or "(" at position 3 of "1+", found the end',
+    );
     expect(thrown(() => evaluateArithmetic("(1+2")).message).toMatch(/Expected "\)" at position 5/);
     expect(thrown(() => evaluateArithmetic("1 2")).message).toMatch(/Expected an operator or the end at position 3/);
     expect(thrown(() => evaluateArithmetic("2 $ 3")).message).toBe('Unexpected character "$" at position 3 of "2 $ 3"');
@@ -62,7 +62,17 @@ describe("evaluateArithmetic", () => {
   });
 
   it("never reaches the host language", () => {
-    for (const source of ["constructor", "__proto__(1)", "toString(1)", "globalThis", "process.exit(1)", "alert(1)", "this", "[1]", "'a'"]) {
+    for (const source of [
+      "constructor",
+      "__proto__(1)",
+      "toString(1)",
+      "globalThis",
+      "process.exit(1)",
+      "alert(1)",
+      "this",
+      "[1]",
+      "'a'",
+    ]) {
       expect(thrown(() => evaluateArithmetic(source)).code).toBe("invalid-argument");
     }
   });
@@ -71,18 +81,27 @@ describe("evaluateArithmetic", () => {
     expect(thrown(() => evaluateArithmetic("sqrt(1, 2)")).message).toBe("sqrt() takes 1 argument, got 2");
     expect(thrown(() => evaluateArithmetic("round(1, 2, 3)")).message).toBe("round() takes 1 to 2 arguments, got 3");
     expect(thrown(() => evaluateArithmetic("1+".repeat(300) + "1")).message).toMatch(/the limit is 500/);
-    expect(thrown(() => evaluateArithmetic("(".repeat(100) + "1" + ")".repeat(100))).message).toMatch(/nests deeper than 64/);
+    expect(thrown(() => evaluateArithmetic("(".repeat(100) + "1" + ")".repeat(100))).message).toMatch(
+      /nests deeper than 64/,
+    );
   });
 
   it("agrees with the host's arithmetic on random integer expressions", () => {
-    const leaf = fc.integer({ min: -1000, max: 1000 }).map((value) => ({ text: value < 0 ? `(${value})` : String(value), value }));
+    const leaf = fc
+      .integer({ min: -1000, max: 1000 })
+      .map((value) => ({ text: value < 0 ? `(${value})` : String(value), value }));
     const expression = fc.letrec<{ node: { text: string; value: number } }>((tie) => ({
       node: fc.oneof(
         { depthSize: "small", withCrossShrink: true },
         leaf,
         fc.tuple(tie("node"), fc.constantFrom("+", "-", "*"), tie("node")).map(([left, operator, right]) => ({
           text: `(${left.text} ${operator} ${right.text})`,
-          value: operator === "+" ? left.value + right.value : operator === "-" ? left.value - right.value : left.value * right.value,
+          value:
+            operator === "+"
+              ? left.value + right.value
+              : operator === "-"
+                ? left.value - right.value
+                : left.value * right.value,
         })),
       ),
     })).node;
@@ -97,7 +116,14 @@ describe("evaluateArithmetic", () => {
 
 describe("convertUnits", () => {
   it("converts length, mass, temperature, volume, speed, time and area", () => {
-    expect(convertUnits(330, "m", "ft")).toEqual({ value: 1082.677165, unit: "ft", input: 330, inputUnit: "m", dimension: "length", text: "330 m = 1,082.68 ft" });
+    expect(convertUnits(330, "m", "ft")).toEqual({
+      value: 1082.677165,
+      unit: "ft",
+      input: 330,
+      inputUnit: "m",
+      dimension: "length",
+      text: "330 m = 1,082.68 ft",
+    });
     expect(convertUnits(42.195, "km", "miles").value).toBe(26.21875746);
     expect(convertUnits(1, "lb", "g").value).toBe(453.59237);
     expect(convertUnits(100, "celsius", "°F").value).toBe(212);
@@ -116,7 +142,14 @@ describe("convertUnits", () => {
   });
 
   it("round-trips within rounding", () => {
-    const pairs = [["km", "mi"], ["kg", "lb"], ["C", "F"], ["l", "cup"], ["m/s", "kn"], ["acre", "m2"]] as const;
+    const pairs = [
+      ["km", "mi"],
+      ["kg", "lb"],
+      ["C", "F"],
+      ["l", "cup"],
+      ["m/s", "kn"],
+      ["acre", "m2"],
+    ] as const;
     fc.assert(
       fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constantFrom(...pairs), (value, [from, to]) => {
         const there = convertUnits(value, from, to);
@@ -157,16 +190,22 @@ describe("the knowledge base", () => {
   });
 
   it("gives no fact of another attribute, nor of a subject that only shares a word", () => {
-    expect(thrown(() => lookupFact("GDP of France")).message).toMatch(/^No fact about "GDP of France" in the knowledge base/);
+    expect(thrown(() => lookupFact("GDP of France")).message).toMatch(
+      /^No fact about "GDP of France" in the knowledge base/,
+    );
     expect(thrown(() => lookupFact("area of Berlin")).message).toMatch(/^No fact about "area of Berlin"/);
-    expect(thrown(() => lookupFact("height of Mount Kilimanjaro")).message).toMatch(/^No fact about "height of Mount Kilimanjaro"/);
+    expect(thrown(() => lookupFact("height of Mount Kilimanjaro")).message).toMatch(
+      /^No fact about "height of Mount Kilimanjaro"/,
+    );
     expect(lookupFact("France").id).toBe("france-population");
   });
 
   it("fails a lookup about an unknown subject, naming the closest facts", () => {
     const error = thrown(() => lookupFact("population of Atlantis"));
     expect(error.code).toBe("tool-error");
-    expect(error.message).toBe('No fact about "population of Atlantis" in the knowledge base; closest facts: population of Tokyo, population of Paris, population of London');
+    expect(error.message).toBe(
+      'No fact about "population of Atlantis" in the knowledge base; closest facts: population of Tokyo, population of Paris, population of London',
+    );
     expect(thrown(() => lookupFact("zzz")).message).toBe('No fact about "zzz" in the knowledge base');
   });
 
@@ -183,27 +222,54 @@ describe("createDemoTools", () => {
   it("registers seven tools with JSON Schemas and MCP annotations", () => {
     const tools = createDemoTools();
     const names = tools.list().map((tool) => tool.name);
-    expect(names).toEqual(["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"]);
+    expect(names).toEqual([
+      "kb_lookup",
+      "kb_search",
+      "calculator",
+      "convert_units",
+      "current_time",
+      "slow_lookup",
+      "save_note",
+    ]);
     for (const tool of tools.list()) {
       expect(tool.description.length).toBeGreaterThan(20);
       expect(tool.inputSchema["type"]).toBe("object");
       expect(tool.outputSchema?.["type"]).toBe("object");
       expect(typeof tool.annotations?.readOnlyHint).toBe("boolean");
     }
-    expect(tools.get("save_note")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    expect(tools.get("save_note")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
     expect(tools.get("calculator")?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(tools.get("current_time")?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: false });
-    expect(createDemoTools({ only: ["calculator", "kb_lookup"] }).list().map((tool) => tool.name)).toEqual(["kb_lookup", "calculator"]);
+    expect(
+      createDemoTools({ only: ["calculator", "kb_lookup"] })
+        .list()
+        .map((tool) => tool.name),
+    ).toEqual(["kb_lookup", "calculator"]);
   });
 
   it("runs the lookup, search, calculator and conversion tools with validated arguments", async () => {
     const tools = createDemoTools();
-    expect(await tools.call("kb_lookup", { query: "population of Paris" })).toMatchObject({ value: 2_133_111, unit: "people", year: 2021, source: "INSEE, legal populations 2021" });
-    const search = (await tools.call("kb_search", { query: "river length", limit: 2 })) as { count: number; results: { id: string }[] };
+    expect(await tools.call("kb_lookup", { query: "population of Paris" })).toMatchObject({
+      value: 2_133_111,
+      unit: "people",
+      year: 2021,
+      source: "INSEE, legal populations 2021",
+    });
+    const search = (await tools.call("kb_search", { query: "river length", limit: 2 })) as {
+      count: number;
+      results: { id: string }[];
+    };
     expect(search.count).toBe(2);
     expect(search.results.map((result) => result.id).sort()).toEqual(["amazon-length", "nile-length"]);
     expect(await tools.call("calculator", { expr: "21*2+5" })).toEqual({ expr: "21*2+5", value: 47 });
-    expect(await tools.call("convert_units", { value: 8848.86, from: "m", to: "ft" })).toMatchObject({ value: 29031.69291, unit: "ft" });
+    expect(await tools.call("convert_units", { value: 8848.86, from: "m", to: "ft" })).toMatchObject({
+      value: 29031.69291,
+      unit: "ft",
+    });
     expect((await rejection(tools.call("calculator", { expr: 42 }))).code).toBe("invalid-argument");
     expect((await rejection(tools.call("kb_search", { query: "x", limit: 50 }))).code).toBe("invalid-argument");
     expect((await rejection(tools.call("kb_lookup", { query: "population of Atlantis" }))).code).toBe("tool-error");
@@ -218,8 +284,13 @@ describe("createDemoTools", () => {
       local: "Thursday, January 1, 2026 at 12:30",
       offset: "UTC+00:00",
     });
-    expect(await tools.call("current_time", { timeZone: "Asia/Tokyo" })).toMatchObject({ local: "Thursday, January 1, 2026 at 21:30", offset: "UTC+09:00" });
-    expect((await rejection(tools.call("current_time", { timeZone: "Mars/Olympus" }))).message).toMatch(/Unknown time zone "Mars\/Olympus"/);
+    expect(await tools.call("current_time", { timeZone: "Asia/Tokyo" })).toMatchObject({
+      local: "Thursday, January 1, 2026 at 21:30",
+      offset: "UTC+09:00",
+    });
+    expect((await rejection(tools.call("current_time", { timeZone: "Mars/Olympus" }))).message).toMatch(
+      /Unknown time zone "Mars\/Olympus"/,
+    );
   });
 
   it("makes the slow lookup wait, and stops the wait when the call is aborted", async () => {
@@ -230,14 +301,21 @@ describe("createDemoTools", () => {
         waits.push(ms);
       },
     });
-    expect(await tools.call("slow_lookup", { query: "height of Mount Fuji" })).toMatchObject({ value: 3776, latencyMs: 1200 });
-    expect(await tools.call("slow_lookup", { query: "height of Mount Fuji", delayMs: 5 })).toMatchObject({ latencyMs: 5 });
+    expect(await tools.call("slow_lookup", { query: "height of Mount Fuji" })).toMatchObject({
+      value: 3776,
+      latencyMs: 1200,
+    });
+    expect(await tools.call("slow_lookup", { query: "height of Mount Fuji", delayMs: 5 })).toMatchObject({
+      latencyMs: 5,
+    });
     expect(waits).toEqual([1200, 5]);
 
     const real = createDemoTools({ slowLookupDelayMs: 10_000 });
     const controller = new AbortController();
     const started = Date.now();
-    const pending = rejection(real.call("slow_lookup", { query: "height of Mount Fuji", delayMs: 5000 }, { signal: controller.signal }));
+    const pending = rejection(
+      real.call("slow_lookup", { query: "height of Mount Fuji", delayMs: 5000 }, { signal: controller.signal }),
+    );
     setTimeout(() => controller.abort(new Error("client left")), 20);
     const error = await pending;
     expect(error.code).toBe("aborted");
@@ -247,7 +325,12 @@ describe("createDemoTools", () => {
   it("saves notes into the store, keeping the newest", async () => {
     const notes = createNoteStore(2);
     const tools = createDemoTools({ notes, now: () => Date.UTC(2026, 5, 1) });
-    expect(await tools.call("save_note", { title: "Tokyo", text: "About 14 million people" })).toEqual({ id: "note-1", title: "Tokyo", chars: 23, savedAt: "2026-06-01T00:00:00.000Z" });
+    expect(await tools.call("save_note", { title: "Tokyo", text: "About 14 million people" })).toEqual({
+      id: "note-1",
+      title: "Tokyo",
+      chars: 23,
+      savedAt: "2026-06-01T00:00:00.000Z",
+    });
     await tools.call("save_note", { title: "Paris", text: "About 2.1 million people" });
     await tools.call("save_note", { title: "Ratio", text: "6.58" });
     expect(notes.list().map((note) => note.title)).toEqual(["Paris", "Ratio"]);
@@ -259,7 +342,12 @@ describe("createDemoTools", () => {
     const good = validatePlan(
       [
         { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "height of the Eiffel Tower" } },
-        { id: "s2", type: "tool", name: "convert_units", arguments: { value: "{{s1.value}}", from: "{{s1.unit}}", to: "ft" } },
+        {
+          id: "s2",
+          type: "tool",
+          name: "convert_units",
+          arguments: { value: "{{s1.value}}", from: "{{s1.unit}}", to: "ft" },
+        },
         { id: "s3", type: "tool", name: "kb_search", arguments: { query: "towers" } },
         { id: "s4", type: "reply", text: "{{s2.text}} ({{s3.results.0.source}})" },
       ],

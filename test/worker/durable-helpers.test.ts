@@ -23,7 +23,8 @@ describe("durable run helpers", () => {
     expect(parseRunId(plain)).toEqual({ runId: plain, session: plain });
     expect(parseRunId(named)).toEqual({ runId: named, session: "chat_42-b" });
     expect(createRunId("s".repeat(60)).length).toBeLessThanOrEqual(100);
-    for (const bad of ["run-123", "run-" + "g".repeat(32), `${plain}-`, `${plain}-a b`, `x${plain}`]) expect(parseRunId(bad)).toBeUndefined();
+    for (const bad of ["run-123", "run-" + "g".repeat(32), `${plain}-`, `${plain}-a b`, `x${plain}`])
+      expect(parseRunId(bad)).toBeUndefined();
   });
 
   it("name a durable step by its id and a hash of its resolved input, whatever the key order", async () => {
@@ -37,7 +38,10 @@ describe("durable run helpers", () => {
   it("map a step's policy onto step.do's configuration, and compute the engine's retry delays", () => {
     const config = toStepConfig({ retries: 3, timeoutMs: 20_000, backoff: { initialMs: 250 } });
     expect(config).toEqual({ retries: { limit: 3, delay: 250, backoff: "exponential" }, timeout: 21_000 });
-    expect(toStepConfig({ retries: 0, timeoutMs: 99.5, backoff: { factor: 1 } })).toEqual({ retries: { limit: 0, delay: 100, backoff: "constant" }, timeout: 1100 });
+    expect(toStepConfig({ retries: 0, timeoutMs: 99.5, backoff: { factor: 1 } })).toEqual({
+      retries: { limit: 0, delay: 100, backoff: "constant" },
+      timeout: 1100,
+    });
     expect([1, 2, 3].map((attempt) => computeEngineRetryDelay(config, attempt))).toEqual([250, 500, 1000]);
     expect(computeEngineRetryDelay({ retries: { limit: 2, delay: 100, backoff: "linear" } }, 3)).toBe(300);
     expect(computeEngineRetryDelay({ retries: { limit: 2, delay: 100, backoff: "constant" } }, 3)).toBe(100);
@@ -103,7 +107,15 @@ describe("durable run helpers", () => {
   });
 
   it("close a stopped run with one terminal event per unfinished step and run-end last", () => {
-    const planned = (id: string, index: number): RuntimeEvent => ({ ...base, type: "step-planned", t: 1, step: { id, type: "tool", name: "x", arguments: {} }, index, source: "plan", safe: true });
+    const planned = (id: string, index: number): RuntimeEvent => ({
+      ...base,
+      type: "step-planned",
+      t: 1,
+      step: { id, type: "tool", name: "x", arguments: {} },
+      index,
+      source: "plan",
+      safe: true,
+    });
     const log: RuntimeEvent[] = [
       { ...base, type: "plan-start", t: 0, kind: "plan", query: "q", attempt: 1 },
       planned("a", 0),

@@ -1,12 +1,12 @@
 import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { MemoryEntry } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
-import type { MemoryEntry } from "../../src/index.ts";
 import { readMessages, runtimeEvents } from "./read-messages.ts";
 
 const origin = "https://plankit.test";
@@ -15,7 +15,11 @@ const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PL
 const slowQuery = "Compare the populations of Tokyo and Paris with a deep archive lookup";
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
-  return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return new Request(`${origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 async function startRun(body: Record<string, unknown>): Promise<string> {
@@ -31,8 +35,20 @@ function events(id: string, headers: Record<string, string> = {}): Promise<Respo
   return SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers }));
 }
 
-
-async function status(id: string): Promise<{ durable: boolean; workflow?: { status: string }; run: { ended: boolean; reason?: string; reply?: string; replayedEvents: number; events: number; steps: { id: string; status: string }[] } }> {
+async function status(
+  id: string,
+): Promise<{
+  durable: boolean;
+  workflow?: { status: string };
+  run: {
+    ended: boolean;
+    reason?: string;
+    reply?: string;
+    replayedEvents: number;
+    events: number;
+    steps: { id: string; status: string }[];
+  };
+}> {
   const response = await SELF.fetch(`${origin}/v1/runs/${id}`);
   expect(response.status).toBe(200);
   return (await response.json()) as Awaited<ReturnType<typeof status>>;
@@ -60,10 +76,20 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     expect(invariantProblems(log)).toEqual([]);
     expect(log.filter((event) => event.type === "plan-start")).toHaveLength(1);
     // Both archive lookups started before either ended; the calculation got both results.
-    const order = log.filter((event) => (event.type === "step-start" || event.type === "step-end") && (event.stepId === "s1" || event.stepId === "s2")).map((event) => event.type);
+    const order = log
+      .filter(
+        (event) =>
+          (event.type === "step-start" || event.type === "step-end") &&
+          (event.stepId === "s1" || event.stepId === "s2"),
+      )
+      .map((event) => event.type);
     expect(order).toEqual(["step-start", "step-start", "step-end", "step-end"]);
-    expect(log.find((event) => event.type === "step-start" && event.stepId === "s3")).toMatchObject({ input: { expr: expect.stringMatching(/^round\(\d+ \/ \d+, 2\)$/) } });
-    expect(log.find((event) => event.type === "reply")).toMatchObject({ text: expect.stringContaining("times that of Paris") });
+    expect(log.find((event) => event.type === "step-start" && event.stepId === "s3")).toMatchObject({
+      input: { expr: expect.stringMatching(/^round\(\d+ \/ \d+, 2\)$/) },
+    });
+    expect(log.find((event) => event.type === "reply")).toMatchObject({
+      text: expect.stringContaining("times that of Paris"),
+    });
 
     // A whole read and a read from the middle (`?after=`) agree with the joined one.
     const whole = await readMessages(await events(id));
@@ -72,7 +98,11 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     expect(tail).toEqual(joined.slice(-2));
 
     const report = await status(id);
-    expect(report).toMatchObject({ durable: true, workflow: { status: "complete" }, run: { ended: true, reason: "completed", events: joined.length, replayedEvents: 0 } });
+    expect(report).toMatchObject({
+      durable: true,
+      workflow: { status: "complete" },
+      run: { ended: true, reason: "completed", events: joined.length, replayedEvents: 0 },
+    });
     expect(report.run.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
   }, 30_000);
 
@@ -91,7 +121,11 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
       const log = runtimeEvents(await readMessages(await events(id)));
       expect(invariantProblems(log)).toEqual([]);
       // Attempt 1 failed inside the engine; the runtime ran attempt 2, numbered as the engine numbers it.
-      expect(log.filter((event) => "stepId" in event && event.stepId === "s1").map((event) => `${event.type}@${"attempt" in event ? event.attempt : ""}`)).toEqual(["step-start@2", "step-end@2"]);
+      expect(
+        log
+          .filter((event) => "stepId" in event && event.stepId === "s1")
+          .map((event) => `${event.type}@${"attempt" in event ? event.attempt : ""}`),
+      ).toEqual(["step-start@2", "step-end@2"]);
       expect(log.find((event) => event.type === "reply")).toMatchObject({ text: "21*2+5 = 47." });
     } finally {
       await introspector.dispose();
@@ -106,9 +140,19 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     expect(await cancelled.json()).toMatchObject({ id, cancelled: true, run: { ended: true, reason: "aborted" } });
     const log = runtimeEvents(await readMessages(await events(id)));
     expect(invariantProblems(log)).toEqual([]);
-    expect(log.at(-1)).toMatchObject({ type: "run-end", reason: "aborted", error: { code: "aborted", message: "The run was cancelled" } });
-    expect(log.filter((event) => event.type === "step-error" && event.final).map((event) => (event as { error: { code: string } }).error.code)).toEqual(["aborted", "aborted"]);
-    expect(log.filter((event) => event.type === "step-skipped").map((event) => (event as { stepId: string }).stepId)).toEqual(["s3", "s4"]);
+    expect(log.at(-1)).toMatchObject({
+      type: "run-end",
+      reason: "aborted",
+      error: { code: "aborted", message: "The run was cancelled" },
+    });
+    expect(
+      log
+        .filter((event) => event.type === "step-error" && event.final)
+        .map((event) => (event as { error: { code: string } }).error.code),
+    ).toEqual(["aborted", "aborted"]);
+    expect(
+      log.filter((event) => event.type === "step-skipped").map((event) => (event as { stepId: string }).stepId),
+    ).toEqual(["s3", "s4"]);
     await waitFor(async () => (await status(id)).workflow?.status === "terminated");
     // Nothing the instance still had in flight reaches the closed log.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -146,13 +190,19 @@ describe("session runs: POST /v1/runs with durable: false", () => {
     expect(joined.map((message) => message.id)).toEqual(joined.map((_, index) => index + 1));
     expect(invariantProblems(runtimeEvents(joined))).toEqual([]);
     expect(joined.at(-1)?.data).toMatchObject({ type: "run-end", reason: "completed" });
-    expect(await status(first)).toMatchObject({ durable: false, run: { ended: true, reply: expect.stringContaining("16.09") } });
+    expect(await status(first)).toMatchObject({
+      durable: false,
+      run: { ended: true, reply: expect.stringContaining("16.09") },
+    });
 
     // A durable run in the same session reads the memory the first wrote and adds its own, once.
     const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName("memory-test"));
     // The RPC types cannot express MemoryEntry's `content: unknown`.
-    const readMemory = async (query: string): Promise<MemoryEntry[]> => (await session.readMemory(query)) as unknown as MemoryEntry[];
-    expect((await readMemory("miles to kilometers")).map((entry) => [entry.kind, entry.runId])).toEqual([["result", first]]);
+    const readMemory = async (query: string): Promise<MemoryEntry[]> =>
+      (await session.readMemory(query)) as unknown as MemoryEntry[];
+    expect((await readMemory("miles to kilometers")).map((entry) => [entry.kind, entry.runId])).toEqual([
+      ["result", first],
+    ]);
     const second = await startRun({ query: "Convert 26 miles to kilometers", session: "memory-test" });
     const planned = runtimeEvents(await readMessages(await events(second)));
     expect(planned.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
@@ -174,13 +224,21 @@ describe("session runs: POST /v1/runs with durable: false", () => {
     expect(await runDurableObjectAlarm(session)).toBe(true);
     const closed = runtimeEvents(await readMessages(await events(lost)));
     expect(invariantProblems(closed)).toEqual([]);
-    expect(closed.at(-1)).toMatchObject({ type: "run-end", reason: "failed", error: { code: "aborted", message: expect.stringContaining("restarted") } });
+    expect(closed.at(-1)).toMatchObject({
+      type: "run-end",
+      reason: "failed",
+      error: { code: "aborted", message: expect.stringContaining("restarted") },
+    });
   }, 30_000);
 });
 
 describe("the /v1/runs routes", () => {
   it("answer problems for unknown runs, bad cursors and bodies, and without the bindings", async () => {
-    for (const path of ["/v1/runs/run-00000000000000000000000000000000", "/v1/runs/not-a-run-id/events", "/v1/runs/run-00000000000000000000000000000000/events"]) {
+    for (const path of [
+      "/v1/runs/run-00000000000000000000000000000000",
+      "/v1/runs/not-a-run-id/events",
+      "/v1/runs/run-00000000000000000000000000000000/events",
+    ]) {
       const response = await SELF.fetch(`${origin}${path}`);
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ code: "unknown-run" });
@@ -192,7 +250,10 @@ describe("the /v1/runs routes", () => {
     expect(await badCursor.json()).toMatchObject({ code: "invalid-last-event-id" });
     const badBody = await SELF.fetch(post("/v1/runs", { query: "x", durable: "yes", session: "no spaces" }));
     expect(badBody.status).toBe(400);
-    expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual(["#/durable", "#/session"]);
+    expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual([
+      "#/durable",
+      "#/session",
+    ]);
     expect((await SELF.fetch(new Request(`${origin}/v1/runs/${id}`, { method: "DELETE" }))).status).toBe(405);
 
     const unbound = await createWorker(demoWorkerOptions).fetch(post("/v1/runs", { query: "x" }), {});
@@ -202,19 +263,53 @@ describe("the /v1/runs routes", () => {
 
   it("keep the token, CORS and preflight rules of the other routes", async () => {
     const worker = createWorker(demoWorkerOptions);
-    const guarded = { ...(env as unknown as WorkerEnv), PLANKIT_TOKEN: "correct-horse-battery", PLANKIT_CORS_ORIGINS: "https://app.example.com" };
+    const guarded = {
+      ...(env as unknown as WorkerEnv),
+      PLANKIT_TOKEN: "correct-horse-battery",
+      PLANKIT_CORS_ORIGINS: "https://app.example.com",
+    };
     expect((await worker.fetch(post("/v1/runs", { query: "x" }), guarded)).status).toBe(401);
-    expect((await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`), guarded)).status).toBe(401);
-    const preflight = await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-headers": "last-event-id" } }), guarded);
+    expect(
+      (await worker.fetch(new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`), guarded))
+        .status,
+    ).toBe(401);
+    const preflight = await worker.fetch(
+      new Request(`${origin}/v1/runs/run-00000000000000000000000000000000/events`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-headers": "last-event-id" },
+      }),
+      guarded,
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("last-event-id");
-    expect((await worker.fetch(post("/v1/runs", { query: "x" }, { origin: "https://evil.example", authorization: "Bearer correct-horse-battery" }), guarded)).status).toBe(403);
-    const created = await worker.fetch(post("/v1/runs", { query: "What is 21*2+5?", durable: false }, { origin: "https://app.example.com", authorization: "Bearer correct-horse-battery" }), guarded);
+    expect(
+      (
+        await worker.fetch(
+          post(
+            "/v1/runs",
+            { query: "x" },
+            { origin: "https://evil.example", authorization: "Bearer correct-horse-battery" },
+          ),
+          guarded,
+        )
+      ).status,
+    ).toBe(403);
+    const created = await worker.fetch(
+      post(
+        "/v1/runs",
+        { query: "What is 21*2+5?", durable: false },
+        { origin: "https://app.example.com", authorization: "Bearer correct-horse-battery" },
+      ),
+      guarded,
+    );
     expect(created.status).toBe(202);
     expect(created.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     const { id } = (await created.json()) as { id: string };
-    const stream = await worker.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { authorization: "Bearer correct-horse-battery" } }), guarded);
+    const stream = await worker.fetch(
+      new Request(`${origin}/v1/runs/${id}/events`, { headers: { authorization: "Bearer correct-horse-battery" } }),
+      guarded,
+    );
     expect((await readMessages(stream)).at(-1)?.event).toBe("run-end");
   });
 });
@@ -255,12 +350,27 @@ describe("secrets in the run routes", () => {
     // Redaction ignores case, so a token "tok" would take the "Tok" of "Tokyo" too: this one is short and occurs nowhere.
     const secretEnv = { ...(env as unknown as WorkerEnv), OPENAI_API_KEY: "Paris", PLANKIT_TOKEN: "t~k" };
     const auth = { authorization: "Bearer t~k" };
-    const created = await worker.fetch(post("/v1/runs", { query: "compare the populations of Tokyo and Paris and compute their ratio", durable: false, session: "secret-test" }, auth), secretEnv);
+    const created = await worker.fetch(
+      post(
+        "/v1/runs",
+        {
+          query: "compare the populations of Tokyo and Paris and compute their ratio",
+          durable: false,
+          session: "secret-test",
+        },
+        auth,
+      ),
+      secretEnv,
+    );
     expect(created.status).toBe(202);
     const { id } = (await created.json()) as { id: string };
-    const log = await (await worker.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: auth }), secretEnv)).text();
+    const log = await (
+      await worker.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: auth }), secretEnv)
+    ).text();
     expect(log).toContain("run-end");
-    const status = await (await worker.fetch(new Request(`${origin}/v1/runs/${id}`, { headers: auth }), secretEnv)).text();
+    const status = await (
+      await worker.fetch(new Request(`${origin}/v1/runs/${id}`, { headers: auth }), secretEnv)
+    ).text();
     expect(status).toContain('"ended":true');
     for (const text of [log, status]) {
       expect(text).toContain("[redacted]");

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, ToolRegistry, type PlanModel, type RuntimeEvent, type ToolDefinition } from "../../src/index.ts";
+import { LLMPlanner, type PlanModel, type RuntimeEvent, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import type { DurableStepConfig } from "../../worker/runs/durable-step.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
-import type { DurableStep, DurableWaitOptions } from "../../worker/runs/durable-step.ts";
+import type { DurableStep, DurableStepConfig, DurableWaitOptions } from "../../worker/runs/durable-step.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
@@ -93,7 +92,11 @@ class FakeEngine {
           this.#waiter = { key, resolve, reject };
         });
       },
-      do: async <T,>(name: string, config: DurableStepConfig, callback: (context: { attempt: number }) => Promise<T>): Promise<T> => {
+      do: async <T>(
+        name: string,
+        config: DurableStepConfig,
+        callback: (context: { attempt: number }) => Promise<T>,
+      ): Promise<T> => {
         const key = occurrence(name);
         const hit = this.stored.get(key);
         if (hit !== undefined) {
@@ -189,7 +192,12 @@ function createTools(failures = 0): { registry: ToolRegistry; calls: Map<string,
 }
 
 function setupOf(registry: ToolRegistry, model: PlanModel): RunSetup {
-  return { registry, planner: new LLMPlanner({ model }), model, selected: { model, name: "scripted", provider: "test" } };
+  return {
+    registry,
+    planner: new LLMPlanner({ model }),
+    model,
+    selected: { model, name: "scripted", provider: "test" },
+  };
 }
 
 async function openSession(name: string, runId: string) {
@@ -210,7 +218,11 @@ async function loggedEvents(session: DurableObjectStub, runId: string): Promise<
 }
 
 /** The run's logged runtime events up to the first of `type`, for a run that has not ended (its stream stays open). */
-async function loggedEventsUntil(session: DurableObjectStub, runId: string, type: RuntimeEvent["type"]): Promise<RuntimeEvent[]> {
+async function loggedEventsUntil(
+  session: DurableObjectStub,
+  runId: string,
+  type: RuntimeEvent["type"],
+): Promise<RuntimeEvent[]> {
   const response = await session.fetch(`https://plan-session/events?run=${runId}`);
   const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -230,7 +242,12 @@ async function loggedEventsUntil(session: DurableObjectStub, runId: string, type
 }
 
 function trail(events: readonly RuntimeEvent[], stepId: string): string[] {
-  return events.filter((event) => "stepId" in event && event.stepId === stepId).map((event) => `${event.type}${event.type === "step-error" && event.final ? "!" : ""}@${"attempt" in event ? event.attempt : ""}`);
+  return events
+    .filter((event) => "stepId" in event && event.stepId === stepId)
+    .map(
+      (event) =>
+        `${event.type}${event.type === "step-error" && event.final ? "!" : ""}@${"attempt" in event ? event.attempt : ""}`,
+    );
 }
 
 const parallelPlan = [
@@ -251,14 +268,28 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools();
     const runId = "run-approval";
     const session = await openSession("unit-approval", runId);
-    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 3_600_000 };
+    const setup: RunSetup = {
+      ...setupOf(registry, model),
+      policy: { send: { approval: "plan" } },
+      approvalTimeoutMs: 3_600_000,
+    };
     const params = { runId, session: "unit-approval", query: "go" };
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     await until(() => engine.waiting);
     expect(engine.waits).toEqual([{ name: "approval", options: { type: "approval", timeoutMs: 3_600_000 } }]);
     const before = await loggedEventsUntil(session, runId, "approval-request");
-    expect(before.find((event) => event.type === "approval-request")).toMatchObject({ steps: [{ stepId: "s2", tool: "send", arguments: { to: "{{s1.value}}" }, waiting: [{ pointer: "/to", reference: "{{s1.value}}" }] }], timeoutMs: 3_600_000 });
+    expect(before.find((event) => event.type === "approval-request")).toMatchObject({
+      steps: [
+        {
+          stepId: "s2",
+          tool: "send",
+          arguments: { to: "{{s1.value}}" },
+          waiting: [{ pointer: "/to", reference: "{{s1.value}}" }],
+        },
+      ],
+      timeoutMs: 3_600_000,
+    });
     expect(trail(before, "s2")).toEqual([]);
 
     // The execution dies while it waits; the next one replays the run from the stored steps to the same wait.
@@ -275,8 +306,12 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
     expect(events.filter((event) => event.type === "approval-request")).toHaveLength(1);
-    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([{ stepId: "s2", approved: true, by: "caller", arguments: { to: "bob" } }]);
-    expect(events.find((event) => event.type === "step-start" && event.stepId === "s2")).toMatchObject({ input: { to: "bob" } });
+    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([
+      { stepId: "s2", approved: true, by: "caller", arguments: { to: "bob" } },
+    ]);
+    expect(events.find((event) => event.type === "step-start" && event.stepId === "s2")).toMatchObject({
+      input: { to: "bob" },
+    });
     expect(engine.waits.map((wait) => wait.name)).toEqual(["approval", "approval", "approval"]);
   });
 
@@ -290,7 +325,11 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry, calls } = createTools();
     const runId = "run-approval-timeout";
     const session = await openSession("unit-approval", runId);
-    const setup: RunSetup = { ...setupOf(registry, model), policy: { send: { approval: "plan" } }, approvalTimeoutMs: 5000 };
+    const setup: RunSetup = {
+      ...setupOf(registry, model),
+      policy: { send: { approval: "plan" } },
+      approvalTimeoutMs: 5000,
+    };
     const params = { runId, session: "unit-approval", query: "go" };
     const createdAt = Date.now();
     const first = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
@@ -299,13 +338,22 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     // Steps no one approved in time are an answer, not a failure: the run completes, as a run in memory does.
     expect(await first).toMatchObject({ runId, reason: "completed" });
     // A replay of the whole run gets the stored timeout at once and ends the same way.
-    expect(await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt })).toMatchObject({ runId, reason: "completed" });
+    expect(await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt })).toMatchObject({
+      runId,
+      reason: "completed",
+    });
     expect(calls.get("send")).toBeUndefined();
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
-    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([{ stepId: "s1", approved: false, by: "timeout", reason: "No decision within 5000 ms" }]);
-    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s1")).toMatchObject({ code: "denied" });
-    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s2")).toMatchObject({ code: "dependency-failed" });
+    expect(events.filter((event) => event.type === "approval-decision")).toMatchObject([
+      { stepId: "s1", approved: false, by: "timeout", reason: "No decision within 5000 ms" },
+    ]);
+    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s1")).toMatchObject({
+      code: "denied",
+    });
+    expect(events.find((event) => event.type === "step-skipped" && event.stepId === "s2")).toMatchObject({
+      code: "dependency-failed",
+    });
   });
 
   it("plans in one step, runs each plan step in one step.do named by id and input hash, parallel where independent", async () => {
@@ -314,7 +362,13 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     const { registry } = createTools(1);
     const runId = "run-parallel";
     const session = await openSession("unit-parallel", runId);
-    const result = await executeDurableRun({ params: { runId, session: "unit-parallel", query: "go" }, step: engine.execution(), session, setup: setupOf(registry, model), createdAt: Date.now() });
+    const result = await executeDurableRun({
+      params: { runId, session: "unit-parallel", query: "go" },
+      step: engine.execution(),
+      session,
+      setup: setupOf(registry, model),
+      createdAt: Date.now(),
+    });
 
     expect(result).toEqual({ runId, reason: "completed", reply: "one! two!?" });
     expect(engine.calls.map((call) => call.name)).toEqual([
@@ -324,7 +378,10 @@ describe("executeDurableRun with a stand-in engine and the real session object",
       await durableStepName("c", { q: "one! two!" }),
     ]);
     expect(engine.calls[1]?.name).toMatch(/^a#[0-9a-f]{12}$/);
-    expect(engine.calls[3]?.config).toEqual({ retries: { limit: 2, delay: 100, backoff: "exponential" }, timeout: 6000 });
+    expect(engine.calls[3]?.config).toEqual({
+      retries: { limit: 2, delay: 100, backoff: "exponential" },
+      timeout: 6000,
+    });
     expect(engine.maxRunning).toBe(2);
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
@@ -348,13 +405,27 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     engine.crashAfter = 2;
     const createdAt = Date.now();
     void executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(registry, model), createdAt });
-    for (let waited = 0; engine.stored.size < 2 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let waited = 0; engine.stored.size < 2 && waited < 2000; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const before = await session.summary(runId);
-    expect(before).toMatchObject({ ended: false, steps: [{ id: "s1", status: "succeeded" }, { id: "s2", status: "planned" }, { id: "s3", status: "planned" }] });
+    expect(before).toMatchObject({
+      ended: false,
+      steps: [
+        { id: "s1", status: "succeeded" },
+        { id: "s2", status: "planned" },
+        { id: "s3", status: "planned" },
+      ],
+    });
 
     engine.crashAfter = Number.POSITIVE_INFINITY;
-    const result = await executeDurableRun({ params, step: engine.execution(), session, setup: setupOf(registry, model), createdAt });
+    const result = await executeDurableRun({
+      params,
+      step: engine.execution(),
+      session,
+      setup: setupOf(registry, model),
+      createdAt,
+    });
     expect(result.reason).toBe("completed");
     expect(model.calls()).toBe(1);
     expect(Object.fromEntries(calls)).toEqual({ lookup: 1, send: 1 });
@@ -371,12 +442,23 @@ describe("executeDurableRun with a stand-in engine and the real session object",
 
   it("stores a failure no retry fixes: the replay gets it without calling the tool, dependents are skipped once", async () => {
     const engine = new FakeEngine();
-    const planner = createFakePlanner({ steps: [tool("s1", "flaky", { q: "x" }, { retries: 1 }), tool("s2", "lookup", { q: "{{s1.value}}" }), reply("s3", "{{s2.value}}")] });
+    const planner = createFakePlanner({
+      steps: [
+        tool("s1", "flaky", { q: "x" }, { retries: 1 }),
+        tool("s2", "lookup", { q: "{{s1.value}}" }),
+        reply("s3", "{{s2.value}}"),
+      ],
+    });
     const { registry, calls } = createTools(5);
     const runId = "run-failure";
     const session = await openSession("unit-failure", runId);
     const params = { runId, session: "unit-failure", query: "go" };
-    const setup: RunSetup = { registry, planner, model: planningModel([]), selected: { model: planningModel([]), name: "scripted", provider: "test" } };
+    const setup: RunSetup = {
+      registry,
+      planner,
+      model: planningModel([]),
+      selected: { model: planningModel([]), name: "scripted", provider: "test" },
+    };
     const createdAt = Date.now();
     const first = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
     expect(first.reason).toBe("failed");
@@ -392,7 +474,13 @@ describe("executeDurableRun with a stand-in engine and the real session object",
     expect(planner.log.replans).toHaveLength(1);
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
-    expect(trail(events, "s1")).toEqual(["step-start@1", "step-error@1", "step-retry@2", "step-start@2", "step-error!@2"]);
+    expect(trail(events, "s1")).toEqual([
+      "step-start@1",
+      "step-error@1",
+      "step-retry@2",
+      "step-start@2",
+      "step-error!@2",
+    ]);
     expect(trail(events, "s2")).toEqual(["step-skipped@"]);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildGuidedReplyPrompt, createGuidedConversation, validatePlaybook, type StrategyContext } from "../../src/decide.ts";
 import { buildPlannerPrompt } from "../../src/decide/build-planner-prompt.ts";
 import { PhaseManager } from "../../src/decide/phase-manager.ts";
+import {
+  buildGuidedReplyPrompt,
+  createGuidedConversation,
+  type StrategyContext,
+  validatePlaybook,
+} from "../../src/decide.ts";
 import { answerDemoPrompt } from "../../worker/demo/answer-demo-prompt.ts";
 import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
 import { createGuideTools } from "../../worker/demo/create-guide-tools.ts";
@@ -11,7 +16,10 @@ import { tripGuidePlaybook } from "../../worker/demo/trip-guide-playbook.ts";
 import { tripGuideSkills } from "../../worker/demo/trip-guide-skills.ts";
 import { streamGuidedTurn } from "../../worker/stream-guided-turn.ts";
 
-function plannerPrompt(message: string, available = ["read_destination", "read_dates"]): { system: string; prompt: string } {
+function plannerPrompt(
+  message: string,
+  available = ["read_destination", "read_dates"],
+): { system: string; prompt: string } {
   const skills = new Map(tripGuideSkills.map((skill) => [skill.name, skill]));
   const context: StrategyContext = {
     state: {},
@@ -58,8 +66,12 @@ describe("the trip guide demo", () => {
   it("runs its tools offline: readers record nothing when the message has nothing, facts always say something", async () => {
     const tools = createGuideTools();
     expect(await tools.call("read_destination", { message: "hi", inputs: {} })).toEqual({});
-    expect(await tools.call("read_dates", { message: "May 1 to May 8", inputs: {} })).toEqual({ dates: { from: "May 1", to: "May 8" } });
-    const tokyo = (await tools.call("look_up_facts", { message: "", inputs: { destination: "Tokyo" } })) as { facts: { text: string; source: string }[] };
+    expect(await tools.call("read_dates", { message: "May 1 to May 8", inputs: {} })).toEqual({
+      dates: { from: "May 1", to: "May 8" },
+    });
+    const tokyo = (await tools.call("look_up_facts", { message: "", inputs: { destination: "Tokyo" } })) as {
+      facts: { text: string; source: string }[];
+    };
     expect(tokyo.facts.map((fact) => fact.text)).toContain("Tokyo uses the Asia/Tokyo time zone (UTC+9).");
     expect(tokyo.facts.length).toBeLessThanOrEqual(4);
     expect(await tools.call("look_up_facts", { message: "", inputs: { destination: "Atlantis" } })).toEqual({
@@ -67,9 +79,15 @@ describe("the trip guide demo", () => {
     });
     const summary = (await tools.call("summarize_trip", {
       message: "",
-      inputs: { destination: "Tokyo", dates: { from: "2026-05-01", to: "2026-05-08" }, facts: [{ text: "Tokyo uses UTC+9.", source: "IANA" }] },
+      inputs: {
+        destination: "Tokyo",
+        dates: { from: "2026-05-01", to: "2026-05-08" },
+        facts: [{ text: "Tokyo uses UTC+9.", source: "IANA" }],
+      },
     })) as { summary: string };
-    expect(summary.summary).toBe("Trip to Tokyo from 2026-05-01 to 2026-05-08 (7 nights). Good to know: Tokyo uses UTC+9 [IANA].");
+    expect(summary.summary).toBe(
+      "Trip to Tokyo from 2026-05-01 to 2026-05-08 (7 nights). Good to know: Tokyo uses UTC+9 [IANA].",
+    );
     expect(await tools.call("answer_question", { message: "How tall is Mount Fuji?", inputs: {} })).toEqual({
       answer: "Mount Fuji is 3,776 m high. (Source: Geospatial Information Authority of Japan)",
     });
@@ -81,26 +99,56 @@ describe("the trip guide demo", () => {
   });
 
   it("lets the demo model answer the llm_planner prompt by keyword, always with a reason", () => {
-    const answer = (message: string, available?: string[]): unknown => JSON.parse(answerDemoPrompt({ purpose: "decide", ...plannerPrompt(message, available) }));
-    expect(answer("I'd like to go to Tokyo from May 1 to May 8")).toEqual({ action: "call_skill", skill: "read_destination", reason: "the message names a destination (Tokyo)" });
-    expect(answer("2026-05-01 to 2026-05-08")).toEqual({ action: "call_skill", skill: "read_dates", reason: "the message gives travel dates (2026-05-01 to 2026-05-08)" });
-    expect(answer("to Tokyo", ["read_dates"])).toEqual({ action: "respond", reason: "the message gives none of the missing goals (destination, dates), so ask the traveller for them" });
-    expect(answer("let me think about the dates")).toEqual({ action: "call_skill", skill: "read_dates", reason: "the message mentions the dates" });
+    const answer = (message: string, available?: string[]): unknown =>
+      JSON.parse(answerDemoPrompt({ purpose: "decide", ...plannerPrompt(message, available) }));
+    expect(answer("I'd like to go to Tokyo from May 1 to May 8")).toEqual({
+      action: "call_skill",
+      skill: "read_destination",
+      reason: "the message names a destination (Tokyo)",
+    });
+    expect(answer("2026-05-01 to 2026-05-08")).toEqual({
+      action: "call_skill",
+      skill: "read_dates",
+      reason: "the message gives travel dates (2026-05-01 to 2026-05-08)",
+    });
+    expect(answer("to Tokyo", ["read_dates"])).toEqual({
+      action: "respond",
+      reason: "the message gives none of the missing goals (destination, dates), so ask the traveller for them",
+    });
+    expect(answer("let me think about the dates")).toEqual({
+      action: "call_skill",
+      skill: "read_dates",
+      reason: "the message mentions the dates",
+    });
     expect(answer("hello!")).toMatchObject({ action: "respond" });
   });
 
   it("lets the demo model answer the reply prompt: greet, acknowledge, ask for what is missing, close with the summary", () => {
     const base = { phase: tripGuidePlaybook.phases[0] ?? { id: "collect" }, reason: "r", state: {} };
     const reply = (input: Partial<Parameters<typeof buildGuidedReplyPrompt>[0]>): string =>
-      answerDemoPrompt({ purpose: "guided-reply", ...buildGuidedReplyPrompt({ action: "respond", missing: [], recorded: [], message: "", ...base, ...input }) });
-    expect(reply({ message: "Hi!", missing: [{ goal: "destination" }, { goal: "dates" }] })).toBe("Hello! I'm the offline demo trip guide. Where would you like to go, and when?");
-    expect(reply({ recorded: [{ path: "destination", value: "Tokyo", skill: "read_destination" }], missing: [{ goal: "dates" }] })).toBe(
-      "Tokyo — noted. When are you travelling? For example 2026-05-01 to 2026-05-08.",
+      answerDemoPrompt({
+        purpose: "guided-reply",
+        ...buildGuidedReplyPrompt({ action: "respond", missing: [], recorded: [], message: "", ...base, ...input }),
+      });
+    expect(reply({ message: "Hi!", missing: [{ goal: "destination" }, { goal: "dates" }] })).toBe(
+      "Hello! I'm the offline demo trip guide. Where would you like to go, and when?",
     );
+    expect(
+      reply({
+        recorded: [{ path: "destination", value: "Tokyo", skill: "read_destination" }],
+        missing: [{ goal: "dates" }],
+      }),
+    ).toBe("Tokyo — noted. When are you travelling? For example 2026-05-01 to 2026-05-08.");
     expect(reply({ missing: [{ goal: "destination" }] })).toBe("Where would you like to go?");
-    expect(reply({ recorded: [{ path: "answer", value: "Fuji is 3,776 m high.", skill: "answer_question" }] })).toBe("Fuji is 3,776 m high.");
-    expect(reply({ action: "finish", recorded: [{ path: "summary", value: "Trip to Oslo.", skill: "summarize_trip" }] })).toBe("Here is your trip: Trip to Oslo. That's everything I need — have a good trip!");
-    expect(reply({ action: "finish", state: { data: { summarize_trip: { summary: "Trip to Oslo." } } } })).toBe("Your trip is planned: Trip to Oslo. That's everything I need — have a good trip!");
+    expect(reply({ recorded: [{ path: "answer", value: "Fuji is 3,776 m high.", skill: "answer_question" }] })).toBe(
+      "Fuji is 3,776 m high.",
+    );
+    expect(
+      reply({ action: "finish", recorded: [{ path: "summary", value: "Trip to Oslo.", skill: "summarize_trip" }] }),
+    ).toBe("Here is your trip: Trip to Oslo. That's everything I need — have a good trip!");
+    expect(reply({ action: "finish", state: { data: { summarize_trip: { summary: "Trip to Oslo." } } } })).toBe(
+      "Your trip is planned: Trip to Oslo. That's everything I need — have a good trip!",
+    );
   });
 
   it("guides a conversation with the demo model from a greeting to the summary", async () => {
@@ -113,26 +161,47 @@ describe("the trip guide demo", () => {
     const hello = await conversation.turn("Hi!");
     expect(hello.reply).toBe("Hello! I'm the offline demo trip guide. Where would you like to go, and when?");
     const place = await conversation.turn("I'd like to go to Tokyo");
-    expect(place.decisions.map((decision) => `${decision.strategy}:${decision.skill ?? ""}`)).toEqual(["llm_planner:read_destination", "deterministic:read_dates"]);
+    expect(place.decisions.map((decision) => `${decision.strategy}:${decision.skill ?? ""}`)).toEqual([
+      "llm_planner:read_destination",
+      "deterministic:read_dates",
+    ]);
     expect(place.reply).toBe("Tokyo — noted. When are you travelling? For example 2026-05-01 to 2026-05-08.");
     const dates = await conversation.turn("from 2026-05-01 to 2026-05-08");
-    expect(dates.decisions.map((decision) => decision.action)).toEqual(["call_skill", "replan", "call_skill", "replan", "call_skill", "finish"]);
+    expect(dates.decisions.map((decision) => decision.action)).toEqual([
+      "call_skill",
+      "replan",
+      "call_skill",
+      "replan",
+      "call_skill",
+      "finish",
+    ]);
     expect(dates.finished).toBe(true);
-    expect(dates.reply).toMatch(/^Dates: 2026-05-01 to 2026-05-08\. Here is your trip: Trip to Tokyo from 2026-05-01 to 2026-05-08 \(7 nights\)\. Good to know: .*Asia\/Tokyo.*have a good trip!$/u);
+    expect(dates.reply).toMatch(
+      /^Dates: 2026-05-01 to 2026-05-08\. Here is your trip: Trip to Tokyo from 2026-05-01 to 2026-05-08 \(7 nights\)\. Good to know: .*Asia\/Tokyo.*have a good trip!$/u,
+    );
     expect(conversation.state.current_task_id).toBe("summarize");
   });
 
   it("streams a turn's events in order, ends a failed turn with turn-end, and throws a failure that came before any event", async () => {
-    const conversation = createGuidedConversation({ playbook: tripGuidePlaybook, skills: tripGuideSkills, registry: createGuideTools() });
+    const conversation = createGuidedConversation({
+      playbook: tripGuidePlaybook,
+      skills: tripGuideSkills,
+      registry: createGuideTools(),
+    });
     const types: string[] = [];
-    for await (const event of streamGuidedTurn(conversation, "hi", { state: { data: { trip: { destination: "Oslo" } } } })) types.push(event.type);
+    for await (const event of streamGuidedTurn(conversation, "hi", {
+      state: { data: { trip: { destination: "Oslo" } } },
+    }))
+      types.push(event.type);
     expect(types).toEqual(["turn-start", "decision", "skill-start", "skill-end", "reply", "turn-end"]);
     const failed: string[] = [];
-    for await (const event of streamGuidedTurn(conversation, "go", { state: { force_skill: "summarize_trip" } })) failed.push(event.type);
+    for await (const event of streamGuidedTurn(conversation, "go", { state: { force_skill: "summarize_trip" } }))
+      failed.push(event.type);
     expect(failed).toEqual(["turn-start", "turn-end"]);
     const early = async (): Promise<string> => {
       try {
-        for await (const _event of streamGuidedTurn(conversation, "go", { state: { current_task_id: "nowhere" } })) return "yielded";
+        for await (const _event of streamGuidedTurn(conversation, "go", { state: { current_task_id: "nowhere" } }))
+          return "yielded";
         return "ended";
       } catch (error) {
         return (error as { code?: string }).code ?? "unknown";

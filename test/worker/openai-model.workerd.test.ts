@@ -30,11 +30,23 @@ function events(text: string): { event: string; data: Record<string, unknown> }[
 describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => {
   it("plans through the server with the configured model and key, runs the demo tools and replies", async () => {
     const requests: StubRequest[] = [];
-    const plan = '[{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}]';
-    globalThis.fetch = createStubFetch(() => ({ text: plan, chunkSize: 7, usage: { prompt_tokens: 400, completion_tokens: 30 } }), requests);
-    const env: WorkerEnv = { OPENAI_API_KEY: "sk-stub-key", OPENAI_BASE_URL: "https://llm.stub.test/v1", PLANKIT_MODEL: "stub-model-7b" };
+    const plan =
+      '[{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}]';
+    globalThis.fetch = createStubFetch(
+      () => ({ text: plan, chunkSize: 7, usage: { prompt_tokens: 400, completion_tokens: 30 } }),
+      requests,
+    );
+    const env: WorkerEnv = {
+      OPENAI_API_KEY: "sk-stub-key",
+      OPENAI_BASE_URL: "https://llm.stub.test/v1",
+      PLANKIT_MODEL: "stub-model-7b",
+    };
     const response = await createWorker(demoWorkerOptions).fetch(
-      new Request("https://plankit.test/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
+      new Request("https://plankit.test/v1/run", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "What is 21*2+5?" }),
+      }),
       env,
     );
     expect(response.status).toBe(200);
@@ -46,7 +58,11 @@ describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => 
     expect(stream.find((entry) => entry.event === "reply")?.data).toMatchObject({ text: "21*2+5 = 47" });
     expect(stream.at(-1)).toMatchObject({ event: "run-end", data: { reason: "completed" } });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: "POST", path: "/v1/chat/completions", authorization: "Bearer sk-stub-key" });
+    expect(requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/chat/completions",
+      authorization: "Bearer sk-stub-key",
+    });
     expect(requests[0]?.body).toMatchObject({ model: "stub-model-7b", stream: true });
     expect(text).not.toContain("sk-stub-key");
   });
@@ -55,7 +71,11 @@ describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => 
     globalThis.fetch = createStubFetch(() => ({ text: "", status: 401 }));
     const env: WorkerEnv = { OPENAI_API_KEY: "sk-stub-key", OPENAI_BASE_URL: "https://llm.stub.test/v1" };
     const response = await createWorker(demoWorkerOptions).fetch(
-      new Request("https://plankit.test/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
+      new Request("https://plankit.test/v1/run", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "What is 21*2+5?" }),
+      }),
       env,
     );
     const text = await response.text();

@@ -18,7 +18,10 @@ export interface Message {
  * (then disconnects) or the stream ends. Every block must be `id`, `event`,
  * `data`, or a comment.
  */
-export async function readMessages(response: Response, stop: (message: Message) => boolean = () => false): Promise<Message[]> {
+export async function readMessages(
+  response: Response,
+  stop: (message: Message) => boolean = () => false,
+): Promise<Message[]> {
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -39,7 +42,11 @@ export async function readMessages(response: Response, stop: (message: Message) 
       expect(id).toMatch(/^id: \d+$/);
       expect(event).toMatch(/^event: [a-z-]+$/);
       expect(data).toMatch(/^data: \{/);
-      const message = { id: Number(id.slice(4)), event: event.slice(7), data: JSON.parse(data.slice(6)) as Record<string, unknown> };
+      const message = {
+        id: Number(id.slice(4)),
+        event: event.slice(7),
+        data: JSON.parse(data.slice(6)) as Record<string, unknown>,
+      };
       messages.push(message);
       if (stop(message)) {
         await reader.cancel();
@@ -51,5 +58,7 @@ export async function readMessages(response: Response, stop: (message: Message) 
 
 /** The runtime events among a run's messages (the `model` message left out). */
 export function runtimeEvents(messages: readonly Message[]): RuntimeEvent[] {
-  return messages.filter((message) => message.event !== "model").map((message) => message.data as unknown as RuntimeEvent);
+  return messages
+    .filter((message) => message.event !== "model")
+    .map((message) => message.data as unknown as RuntimeEvent);
 }

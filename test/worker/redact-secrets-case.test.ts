@@ -20,7 +20,10 @@ function redactSlowly(secrets: readonly string[], text: string): string {
   const folded = fold(text);
   let out = "";
   for (let index = 0; index < text.length; ) {
-    const length = Math.max(0, ...needles.filter((needle) => folded.startsWith(needle, index)).map((needle) => needle.length));
+    const length = Math.max(
+      0,
+      ...needles.filter((needle) => folded.startsWith(needle, index)).map((needle) => needle.length),
+    );
     out += length > 0 ? "[redacted]" : text.charAt(index);
     index += Math.max(length, 1);
   }
@@ -61,11 +64,16 @@ describe("redaction ignores case", () => {
 
   it("redacts what the plain rule redacts, whatever the case, and the same however a stream is cut", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(secret, { minLength: 1, maxLength: 3 }), text, fc.array(fc.nat(), { maxLength: 6 }), async (secrets, input, cuts) => {
-        const whole = createRedactor(secrets)(input);
-        expect(whole).toBe(redactSlowly(secrets, input));
-        expect(await throughStream(cutAt(input, cuts), secrets)).toBe(whole);
-      }),
+      fc.asyncProperty(
+        fc.array(secret, { minLength: 1, maxLength: 3 }),
+        text,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (secrets, input, cuts) => {
+          const whole = createRedactor(secrets)(input);
+          expect(whole).toBe(redactSlowly(secrets, input));
+          expect(await throughStream(cutAt(input, cuts), secrets)).toBe(whole);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -75,7 +83,9 @@ describe("redaction ignores case", () => {
     const leaked = `{"echo":"Tok-SECRET-7F3A9C","again":"TOK-secret-7f3a9c"}`;
     expect(createRedactor([token])(leaked)).toBe('{"echo":"[redacted]","again":"[redacted]"}');
     for (let cut = 0; cut <= leaked.length; cut++) {
-      expect(await throughStream([leaked.slice(0, cut), leaked.slice(cut)], [token])).toBe('{"echo":"[redacted]","again":"[redacted]"}');
+      expect(await throughStream([leaked.slice(0, cut), leaked.slice(cut)], [token])).toBe(
+        '{"echo":"[redacted]","again":"[redacted]"}',
+      );
     }
   });
 

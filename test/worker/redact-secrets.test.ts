@@ -31,17 +31,22 @@ describe("createRedactor and redactBody", () => {
 
   it("leave no secret whole between the markers, and give the same text however a stream is cut", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(secret, { minLength: 1, maxLength: 3 }), text, fc.array(fc.nat(), { maxLength: 6 }), async (secrets, input, cuts) => {
-        const redact = createRedactor(secrets);
-        const whole = redact(input);
-        for (const part of whole.split("[redacted]")) {
-          for (const value of secrets) {
-            expect(part.includes(value)).toBe(false);
-            expect(part.includes(JSON.stringify(value).slice(1, -1))).toBe(false);
+      fc.asyncProperty(
+        fc.array(secret, { minLength: 1, maxLength: 3 }),
+        text,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (secrets, input, cuts) => {
+          const redact = createRedactor(secrets);
+          const whole = redact(input);
+          for (const part of whole.split("[redacted]")) {
+            for (const value of secrets) {
+              expect(part.includes(value)).toBe(false);
+              expect(part.includes(JSON.stringify(value).slice(1, -1))).toBe(false);
+            }
           }
-        }
-        expect(await throughStream(input, cuts, secrets)).toBe(whole);
-      }),
+          expect(await throughStream(input, cuts, secrets)).toBe(whole);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -61,7 +66,12 @@ describe("createRedactor and redactBody", () => {
 });
 
 /** A source the test writes into: `send` enqueues text, `cancelled` holds the reason of a cancel. */
-function createManualSource(): { stream: ReadableStream<Uint8Array>; send: (text: string) => void; end: () => void; cancelled: { reason?: unknown; called: boolean } } {
+function createManualSource(): {
+  stream: ReadableStream<Uint8Array>;
+  send: (text: string) => void;
+  end: () => void;
+  cancelled: { reason?: unknown; called: boolean };
+} {
   const encoder = new TextEncoder();
   let control: ReadableStreamDefaultController<Uint8Array> | undefined;
   const cancelled: { reason?: unknown; called: boolean } = { called: false };
@@ -88,7 +98,10 @@ describe("redactBody's heartbeat", () => {
 
   it("writes an SSE comment while a stream is quiet at a message boundary, and loses no event of the source", async () => {
     const source = createManualSource();
-    const reader = redactBody(source.stream, createRedactor([]), { prefix: "retry: 3000\n\n", heartbeatMs: 1 }).getReader();
+    const reader = redactBody(source.stream, createRedactor([]), {
+      prefix: "retry: 3000\n\n",
+      heartbeatMs: 1,
+    }).getReader();
     expect(await readText(reader)).toBe("retry: 3000\n\n");
     source.send("data: 1\n\n");
     expect(await readText(reader)).toBe("data: 1\n\n");
@@ -96,7 +109,8 @@ describe("redactBody's heartbeat", () => {
     expect(await readText(reader)).toBe(":\n\n");
     expect(await readText(reader)).toBe(":\n\n");
     source.send("data: 2\n\n");
-    for (let next = await readText(reader); next !== "data: 2\n\n"; next = await readText(reader)) expect(next).toBe(":\n\n");
+    for (let next = await readText(reader); next !== "data: 2\n\n"; next = await readText(reader))
+      expect(next).toBe(":\n\n");
     source.end();
     expect(await readText(reader)).toBeUndefined();
   });
@@ -104,7 +118,7 @@ describe("redactBody's heartbeat", () => {
   it("never writes a comment inside a message (the source stopped mid-line)", async () => {
     const source = createManualSource();
     const reader = redactBody(source.stream, createRedactor([]), { heartbeatMs: 1 }).getReader();
-    source.send("data: {\"half\":");
+    source.send('data: {"half":');
     expect(await readText(reader)).toBe('data: {"half":');
     const next = reader.read();
     // Many heartbeats' worth of quiet: still nothing may be written until the message ends.
@@ -135,17 +149,41 @@ describe("redactBody's heartbeat", () => {
 
 describe("openAIErrorResponse", () => {
   it("names the field at fault as OpenAI does, the code in snake_case, the type by status", async () => {
-    const body = async (problem: HttpProblem) => ((await openAIErrorResponse(problem).json()) as { error: Record<string, unknown> }).error;
-    expect(await body(new HttpProblem(400, "bad", { code: "invalid-body", errors: [{ pointer: "#/messages/0/content", detail: "x" }] }))).toEqual({
+    const body = async (problem: HttpProblem) =>
+      ((await openAIErrorResponse(problem).json()) as { error: Record<string, unknown> }).error;
+    expect(
+      await body(
+        new HttpProblem(400, "bad", {
+          code: "invalid-body",
+          errors: [{ pointer: "#/messages/0/content", detail: "x" }],
+        }),
+      ),
+    ).toEqual({
       message: "bad",
       type: "invalid_request_error",
       param: "messages[0].content",
       code: "invalid_body",
     });
-    expect((await body(new HttpProblem(400, "bad", { code: "invalid-body", errors: [{ pointer: "#/a~1b/c~0d", detail: "x" }] })))["param"]).toBe("a/b.c~d");
-    expect((await body(new HttpProblem(400, "bad", { code: "invalid-body", errors: [{ pointer: "#", detail: "x" }] })))["param"]).toBeNull();
-    expect(await body(new HttpProblem(500, "oops", { code: "internal-error" }))).toMatchObject({ type: "server_error", param: null, code: "internal_error" });
-    const response = openAIErrorResponse(new HttpProblem(401, "no", { code: "missing-token", headers: { "www-authenticate": "Bearer" } }));
+    expect(
+      (
+        await body(
+          new HttpProblem(400, "bad", { code: "invalid-body", errors: [{ pointer: "#/a~1b/c~0d", detail: "x" }] }),
+        )
+      )["param"],
+    ).toBe("a/b.c~d");
+    expect(
+      (await body(new HttpProblem(400, "bad", { code: "invalid-body", errors: [{ pointer: "#", detail: "x" }] })))[
+        "param"
+      ],
+    ).toBeNull();
+    expect(await body(new HttpProblem(500, "oops", { code: "internal-error" }))).toMatchObject({
+      type: "server_error",
+      param: null,
+      code: "internal_error",
+    });
+    const response = openAIErrorResponse(
+      new HttpProblem(401, "no", { code: "missing-token", headers: { "www-authenticate": "Bearer" } }),
+    );
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe("Bearer");
     expect(response.headers.get("content-type")).toMatch(/^application\/json/u);

@@ -1,16 +1,16 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { type PlanModel, ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
-import { ToolRegistry, type PlanModel } from "../../src/index.ts";
 import { createWorker } from "../../worker/create-worker.ts";
-import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
-import { createHangingTool } from "./create-hanging-tool.ts";
-import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
+import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
+import { selectDemoModel } from "../../worker/demo/select-demo-model.ts";
 import type { SelectedModel } from "../../worker/select-model.ts";
 import { selectModel } from "../../worker/select-model.ts";
-import { selectDemoModel } from "../../worker/demo/select-demo-model.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
+import { createHangingTool } from "./create-hanging-tool.ts";
+import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";
 
 const origin = "https://plankit.test";
 const fast: WorkerEnv = { PLANKIT_DEMO_TOKENS_PER_SECOND: "Infinity" };
@@ -40,7 +40,10 @@ function fixedModel(plan: unknown[], tokensPerSecond = Infinity): PlanModel {
 }
 
 /** Reads a body until `predicate` holds for the text so far. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, predicate: (text: string) => boolean): Promise<string> {
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  predicate: (text: string) => boolean,
+): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   while (!predicate(text)) {
@@ -70,7 +73,8 @@ describe("the Worker through workerd (SELF)", () => {
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.headers.get("content-security-policy")).toMatch(/default-src 'self'/);
     const html = await page.text();
-    for (const testId of ["query", "run", "reply", "dag", "timeline", "tools"]) expect(html).toContain(`data-testid="${testId}"`);
+    for (const testId of ["query", "run", "reply", "dag", "timeline", "tools"])
+      expect(html).toContain(`data-testid="${testId}"`);
     const script = await SELF.fetch(`${origin}/main.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toMatch(/javascript/);
@@ -84,7 +88,15 @@ describe("the Worker through workerd (SELF)", () => {
     expect(response.headers.get("x-plankit-model")).toBe("plankit-demo (offline, scripted)");
     const body = (await response.json()) as { model: { provider: string }; tools: { name: string }[] };
     expect(body.model.provider).toBe("demo");
-    expect(body.tools.map((tool) => tool.name)).toEqual(["kb_lookup", "kb_search", "calculator", "convert_units", "current_time", "slow_lookup", "save_note"]);
+    expect(body.tools.map((tool) => tool.name)).toEqual([
+      "kb_lookup",
+      "kb_search",
+      "calculator",
+      "convert_units",
+      "current_time",
+      "slow_lookup",
+      "save_note",
+    ]);
   });
 
   it("streams a plan at the demo model's pace and runs it", async () => {
@@ -112,13 +124,20 @@ describe("the Worker through workerd (SELF)", () => {
 
 describe("POST /v1/plan", () => {
   it("frames every event as id, event and data, the model first, each step as the step itself, done last", async () => {
-    const response = await worker.fetch(post("/v1/plan", { query: "compare the populations of Tokyo and Paris and compute their ratio" }), fast);
+    const response = await worker.fetch(
+      post("/v1/plan", { query: "compare the populations of Tokyo and Paris and compute their ratio" }),
+      fast,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("x-plankit-model")).toBe("plankit-demo (offline, scripted)");
     expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
     const messages = parseSse(await response.text());
     expect(messages.map((message) => message.id)).toEqual(messages.map((_, index) => String(index)));
-    expect(messages[0]).toEqual({ id: "0", event: "model", data: { type: "model", name: "plankit-demo (offline, scripted)", provider: "demo" } });
+    expect(messages[0]).toEqual({
+      id: "0",
+      event: "model",
+      data: { type: "model", name: "plankit-demo (offline, scripted)", provider: "demo" },
+    });
     const steps = messages.filter((message) => message.event === "step").map((message) => message.data);
     expect(steps).toEqual([
       { id: "s1", type: "tool", name: "kb_lookup", arguments: { query: "population of Tokyo" } },
@@ -132,12 +151,34 @@ describe("POST /v1/plan", () => {
   });
 
   it("plans with the requested tools only, within maxSteps, for a profile", async () => {
-    const restricted = parseSse(await (await worker.fetch(post("/v1/plan", { query: "compare the populations of Tokyo and Paris and compute their ratio", tools: ["kb_lookup"] }), fast)).text());
-    const names = restricted.filter((message) => message.event === "step").map((message) => (message.data as { name?: string }).name);
+    const restricted = parseSse(
+      await (
+        await worker.fetch(
+          post("/v1/plan", {
+            query: "compare the populations of Tokyo and Paris and compute their ratio",
+            tools: ["kb_lookup"],
+          }),
+          fast,
+        )
+      ).text(),
+    );
+    const names = restricted
+      .filter((message) => message.event === "step")
+      .map((message) => (message.data as { name?: string }).name);
     expect(names).toEqual(["kb_lookup", "kb_lookup", undefined]);
-    const short = parseSse(await (await worker.fetch(post("/v1/plan", { query: "total population of London, Paris and Berlin", maxSteps: 2 }), fast)).text());
+    const short = parseSse(
+      await (
+        await worker.fetch(
+          post("/v1/plan", { query: "total population of London, Paris and Berlin", maxSteps: 2 }),
+          fast,
+        )
+      ).text(),
+    );
     expect(short.filter((message) => message.event === "step")).toHaveLength(2);
-    const profiled = await worker.fetch(post("/v1/plan", { query: "What is 2+2?", profile: { name: "Ada", role: "analyst", goals: ["be brief"] } }), fast);
+    const profiled = await worker.fetch(
+      post("/v1/plan", { query: "What is 2+2?", profile: { name: "Ada", role: "analyst", goals: ["be brief"] } }),
+      fast,
+    );
     expect(profiled.status).toBe(200);
     expect(parseSse(await profiled.text()).at(-1)?.event).toBe("done");
   });
@@ -158,14 +199,21 @@ describe("POST /v1/plan", () => {
     });
     const messages = parseSse(await (await failing.fetch(post("/v1/plan", { query: "hi" }), {})).text());
     expect(messages.map((message) => message.event)).toEqual(["model", "error", "done"]);
-    expect(messages[1]?.data).toEqual({ type: "error", code: "model-error", message: "Planning failed: the model stream threw Error: upstream closed the connection" });
+    expect(messages[1]?.data).toEqual({
+      type: "error",
+      code: "model-error",
+      message: "Planning failed: the model stream threw Error: upstream closed the connection",
+    });
     expect(messages[2]?.data).toMatchObject({ type: "done", steps: [], clean: false, finishReason: "error" });
   });
 });
 
 describe("POST /v1/run", () => {
   it("streams runtime events, the model first and run-end last, with the run id in a header", async () => {
-    const response = await worker.fetch(post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }), fast);
+    const response = await worker.fetch(
+      post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }),
+      fast,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const runId = response.headers.get("x-plankit-run-id");
@@ -185,7 +233,11 @@ describe("POST /v1/run", () => {
   });
 
   it("runs the side-effecting tool only after the plan is complete", async () => {
-    const messages = parseSse(await (await worker.fetch(post("/v1/run", { query: "Look up the population of Berlin and save it as a note" }), fast)).text());
+    const messages = parseSse(
+      await (
+        await worker.fetch(post("/v1/run", { query: "Look up the population of Berlin and save it as a note" }), fast)
+      ).text(),
+    );
     const types = messages.map((message) => `${message.event}:${(message.data as { tool?: string }).tool ?? ""}`);
     expect(types.indexOf("step-start:save_note")).toBeGreaterThan(types.indexOf("plan-end:"));
     expect(messages.at(-1)?.data).toMatchObject({ reason: "completed" });
@@ -216,7 +268,10 @@ describe("request validation", () => {
       ["null", "#", /must be a JSON object/],
     ];
     for (const [body, pointer, detail] of cases) {
-      const response = await worker.fetch(post("/v1/plan", typeof body === "string" ? body : JSON.stringify(body)), fast);
+      const response = await worker.fetch(
+        post("/v1/plan", typeof body === "string" ? body : JSON.stringify(body)),
+        fast,
+      );
       expect(response.status).toBe(400);
       const result = await problem(response);
       expect(result["code"]).toBe("invalid-body");
@@ -232,7 +287,11 @@ describe("request validation", () => {
     const declared = await worker.fetch(post("/v1/run", { query: "x".repeat(200) }), env);
     expect(declared.status).toBe(413);
     expect(await problem(declared)).toMatchObject({ code: "body-too-large", limit: 100, title: "Content Too Large" });
-    const chunks = [new TextEncoder().encode('{"query":"'), new TextEncoder().encode("y".repeat(150)), new TextEncoder().encode('"}')];
+    const chunks = [
+      new TextEncoder().encode('{"query":"'),
+      new TextEncoder().encode("y".repeat(150)),
+      new TextEncoder().encode('"}'),
+    ];
     const streamed = new ReadableStream<Uint8Array>({
       pull(controller) {
         const next = chunks.shift();
@@ -240,21 +299,42 @@ describe("request validation", () => {
         else controller.enqueue(next);
       },
     });
-    const request = new Request(`${origin}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: streamed });
+    const request = new Request(`${origin}/v1/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: streamed,
+    });
     expect(request.headers.get("content-length")).toBeNull();
     const response = await worker.fetch(request, env);
     expect(response.status).toBe(413);
-    expect(await problem(response)).toMatchObject({ code: "body-too-large", detail: "The body is more than 100 bytes; the limit is 100" });
+    expect(await problem(response)).toMatchObject({
+      code: "body-too-large",
+      detail: "The body is more than 100 bytes; the limit is 100",
+    });
     const fits = await worker.fetch(post("/v1/plan", { query: "What is 1+1?" }), env);
     expect(fits.status).toBe(200);
     await fits.body?.cancel();
   });
 
   it("refuses bodies that are not JSON with 415", async () => {
-    const response = await worker.fetch(new Request(`${origin}/v1/run`, { method: "POST", headers: { "content-type": "text/plain" }, body: '{"query":"x"}' }), fast);
+    const response = await worker.fetch(
+      new Request(`${origin}/v1/run`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: '{"query":"x"}',
+      }),
+      fast,
+    );
     expect(response.status).toBe(415);
     expect(await problem(response)).toMatchObject({ code: "unsupported-media-type" });
-    expect((await worker.fetch(post("/v1/plan", { query: "1+1?" }, { "content-type": "application/json; charset=utf-8" }), fast)).status).toBe(200);
+    expect(
+      (
+        await worker.fetch(
+          post("/v1/plan", { query: "1+1?" }, { "content-type": "application/json; charset=utf-8" }),
+          fast,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("answers 405 and 404 with problem details", async () => {
@@ -284,13 +364,21 @@ describe("the bearer token", () => {
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="plankit"');
     expect(missing.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await problem(missing)).toMatchObject({ code: "missing-token", title: "Unauthorized" });
-    const wrong = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery-staple" }), env);
+    const wrong = await worker.fetch(
+      post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery-staple" }),
+      env,
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="plankit", error="invalid_token"');
     const wrongBody = JSON.stringify(await problem(wrong));
     expect(wrongBody).not.toContain("correct-horse-battery");
-    expect((await worker.fetch(new Request(`${origin}/v1/tools`, { headers: { authorization: "Basic abc" } }), env)).status).toBe(401);
-    const right = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery" }), env);
+    expect(
+      (await worker.fetch(new Request(`${origin}/v1/tools`, { headers: { authorization: "Basic abc" } }), env)).status,
+    ).toBe(401);
+    const right = await worker.fetch(
+      post("/v1/plan", { query: "1+1?" }, { authorization: "Bearer correct-horse-battery" }),
+      env,
+    );
     expect(right.status).toBe(200);
     await right.body?.cancel();
   });
@@ -309,28 +397,49 @@ describe("CORS", () => {
     const preflight = await worker.fetch(
       new Request(`${origin}/v1/run`, {
         method: "OPTIONS",
-        headers: { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-stainless-os, x-stainless-retry-count" },
+        headers: {
+          origin: "https://app.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, x-stainless-os, x-stainless-retry-count",
+        },
       }),
       env,
     );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST,OPTIONS");
-    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toEqual(["authorization", "content-type", "x-stainless-os", "x-stainless-retry-count"]);
+    expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toEqual([
+      "authorization",
+      "content-type",
+      "x-stainless-os",
+      "x-stainless-retry-count",
+    ]);
     expect(preflight.headers.get("access-control-max-age")).toBe("600");
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
     expect(preflight.headers.get("vary")).toContain("Origin");
-    const models = await worker.fetch(new Request(`${origin}/v1/models/plankit`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "GET" } }), env);
+    const models = await worker.fetch(
+      new Request(`${origin}/v1/models/plankit`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "GET" },
+      }),
+      env,
+    );
     expect(models.status).toBe(204);
     expect(models.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
-    const refused = await worker.fetch(new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://evil.example" } }), env);
+    const refused = await worker.fetch(
+      new Request(`${origin}/v1/run`, { method: "OPTIONS", headers: { origin: "https://evil.example" } }),
+      env,
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     expect(await problem(refused)).toMatchObject({ code: "origin-not-allowed" });
   });
 
   it("marks responses to listed origins, including problems; same-origin requests need no listing", async () => {
-    const allowed = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://other.example.com" }), env);
+    const allowed = await worker.fetch(
+      post("/v1/plan", { query: "1+1?" }, { origin: "https://other.example.com" }),
+      env,
+    );
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://other.example.com");
     expect(allowed.headers.get("access-control-expose-headers")).toContain("x-plankit-model");
@@ -338,13 +447,20 @@ describe("CORS", () => {
     const invalid = await worker.fetch(post("/v1/plan", "{", { origin: "https://app.example.com" }), env);
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    expect((await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://evil.example" }), env)).status).toBe(403);
+    expect(
+      (await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://evil.example" }), env)).status,
+    ).toBe(403);
     const sameOrigin = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin }), fast);
     expect(sameOrigin.status).toBe(200);
     expect(sameOrigin.headers.get("access-control-allow-origin")).toBeNull();
     await sameOrigin.body?.cancel();
-    expect((await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://app.example.com" }), fast)).status).toBe(403);
-    const star = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://anyone.example" }), { ...fast, PLANKIT_CORS_ORIGINS: "*" });
+    expect(
+      (await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://app.example.com" }), fast)).status,
+    ).toBe(403);
+    const star = await worker.fetch(post("/v1/plan", { query: "1+1?" }, { origin: "https://anyone.example" }), {
+      ...fast,
+      PLANKIT_CORS_ORIGINS: "*",
+    });
     expect(star.headers.get("access-control-allow-origin")).toBe("https://anyone.example");
     await star.body?.cancel();
   });
@@ -356,7 +472,14 @@ describe("client disconnects", () => {
     const disconnecting = createWorker({
       ...demoWorkerOptions,
       createTools: () => registry,
-      selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
+      selectModel: () => ({
+        name: "fixed",
+        provider: "demo",
+        model: fixedModel([
+          { type: "tool", name: "wait_forever", arguments: {} },
+          { type: "reply", text: "{{s1}}" },
+        ]),
+      }),
     });
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -374,11 +497,21 @@ describe("client disconnects", () => {
     const disconnecting = createWorker({
       ...demoWorkerOptions,
       createTools: () => registry,
-      selectModel: () => ({ name: "fixed", provider: "demo", model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
+      selectModel: () => ({
+        name: "fixed",
+        provider: "demo",
+        model: fixedModel([
+          { type: "tool", name: "wait_forever", arguments: {} },
+          { type: "reply", text: "{{s1}}" },
+        ]),
+      }),
     });
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await readUntil(reader, (sofar) => sofar.includes("event: step-start") && sofar.includes("event: plan-end") && sofar.endsWith("\n\n"));
+    await readUntil(
+      reader,
+      (sofar) => sofar.includes("event: step-start") && sofar.includes("event: plan-end") && sofar.endsWith("\n\n"),
+    );
     // Nothing happens in the run any more: what the client reads next are comments.
     const quiet = await readUntil(reader, (sofar) => sofar.length >= 6);
     expect(quiet).toMatch(/^(:\n\n)+$/u);
@@ -394,10 +527,15 @@ describe("client disconnects", () => {
       async *stream(request) {
         if (request.signal !== undefined) signals.push(request.signal);
         yield { type: "text", text: "[" };
-        await new Promise<void>((resolve) => request.signal?.addEventListener("abort", () => resolve(), { once: true }));
+        await new Promise<void>((resolve) =>
+          request.signal?.addEventListener("abort", () => resolve(), { once: true }),
+        );
       },
     };
-    const disconnecting = createWorker({ ...demoWorkerOptions, selectModel: () => ({ name: "slow", provider: "demo", model: slowModel }) });
+    const disconnecting = createWorker({
+      ...demoWorkerOptions,
+      selectModel: () => ({ name: "slow", provider: "demo", model: slowModel }),
+    });
     const response = await disconnecting.fetch(post("/v1/plan", { query: "anything" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await readUntil(reader, (sofar) => sofar.includes("event: model"));
@@ -436,13 +574,23 @@ describe("secrets", () => {
     });
     const env: WorkerEnv = { OPENAI_API_KEY: apiKey, PLANKIT_TOKEN: token };
     const auth = { authorization: `Bearer ${token}` };
-    const plan = await createWorker({ ...demoWorkerOptions, selectModel: () => leaky }).fetch(post("/v1/plan", { query: "x" }, auth), env);
+    const plan = await createWorker({ ...demoWorkerOptions, selectModel: () => leaky }).fetch(
+      post("/v1/plan", { query: "x" }, auth),
+      env,
+    );
     const planText = await plan.text();
     expect(planText).toContain("[redacted]");
     const run = await createWorker({
       ...demoWorkerOptions,
       createTools: () => tools,
-      selectModel: () => ({ name: "fixed", provider: "openai", model: fixedModel([{ type: "tool", name: "leak", arguments: {} }, { type: "reply", text: "{{s1}}" }]) }),
+      selectModel: () => ({
+        name: "fixed",
+        provider: "openai",
+        model: fixedModel([
+          { type: "tool", name: "leak", arguments: {} },
+          { type: "reply", text: "{{s1}}" },
+        ]),
+      }),
     }).fetch(post("/v1/run", { query: "x" }, auth), env);
     const runText = await run.text();
     expect(runText).toContain("cannot use [redacted]");
@@ -461,10 +609,17 @@ describe("secrets", () => {
   });
 
   it("are not part of the model's name, which every API response carries", async () => {
-    const env: WorkerEnv = { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: "https://user:pass@llm.internal.example/v1", PLANKIT_MODEL: "qwen2.5-7b-instruct" };
+    const env: WorkerEnv = {
+      OPENAI_API_KEY: apiKey,
+      OPENAI_BASE_URL: "https://user:pass@llm.internal.example/v1",
+      PLANKIT_MODEL: "qwen2.5-7b-instruct",
+    };
     expect(selectModel(env)).toMatchObject({ name: "qwen2.5-7b-instruct", provider: "openai-compatible" });
     expect(selectModel({ OPENAI_API_KEY: apiKey })).toMatchObject({ name: "gpt-4o-mini", provider: "openai" });
-    expect(selectModel({}, selectDemoModel)).toMatchObject({ name: "plankit-demo (offline, scripted)", provider: "demo" });
+    expect(selectModel({}, selectDemoModel)).toMatchObject({
+      name: "plankit-demo (offline, scripted)",
+      provider: "demo",
+    });
     const response = await worker.fetch(new Request(`${origin}/v1/tools`), env);
     expect(response.headers.get("x-plankit-model")).toBe("qwen2.5-7b-instruct");
     expect(response.headers.get("x-plankit-model-provider")).toBe("openai-compatible");
@@ -476,8 +631,14 @@ describe("secrets", () => {
 describe("the demo tools in workerd", () => {
   it("run with the Workers runtime's Intl and timers", async () => {
     const tools = createDemoTools({ slowLookupDelayMs: 20, now: () => Date.UTC(2026, 0, 1) });
-    expect(await tools.call("current_time", { timeZone: "Europe/Paris" })).toMatchObject({ local: "Thursday, January 1, 2026 at 01:00", offset: "UTC+01:00" });
-    expect(await tools.call("slow_lookup", { query: "height of Mount Everest" })).toMatchObject({ value: 8848.86, latencyMs: 20 });
+    expect(await tools.call("current_time", { timeZone: "Europe/Paris" })).toMatchObject({
+      local: "Thursday, January 1, 2026 at 01:00",
+      offset: "UTC+01:00",
+    });
+    expect(await tools.call("slow_lookup", { query: "height of Mount Everest" })).toMatchObject({
+      value: 8848.86,
+      latencyMs: 20,
+    });
   });
 });
 
@@ -487,12 +648,26 @@ describe("secrets of any length", () => {
     const worker = createWorker({ ...demoWorkerOptions, selectModel: () => selectModel(fast, selectDemoModel) });
     const env: WorkerEnv = { ...fast, OPENAI_API_KEY: "Tokyo", PLANKIT_TOKEN: "k1" };
     const auth = { authorization: "Bearer k1" };
-    const run = await worker.fetch(post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }, auth), env);
+    const run = await worker.fetch(
+      post("/v1/run", { query: "compare the populations of Tokyo and Paris and compute their ratio" }, auth),
+      env,
+    );
     const runText = await run.text();
     expect(runText).toContain("[redacted]");
     expect(runText).toContain("Paris");
     expect(runText).not.toContain("Tokyo");
-    const completion = await (await worker.fetch(post("/v1/chat/completions", { messages: [{ role: "user", content: "compare the populations of Tokyo and Paris and compute their ratio" }] }, auth), env)).text();
+    const completion = await (
+      await worker.fetch(
+        post(
+          "/v1/chat/completions",
+          {
+            messages: [{ role: "user", content: "compare the populations of Tokyo and Paris and compute their ratio" }],
+          },
+          auth,
+        ),
+        env,
+      )
+    ).text();
     expect(completion).not.toContain("Tokyo");
     expect(completion).toContain("[redacted]");
     const tools = await (await worker.fetch(new Request(`${origin}/v1/tools`, { headers: auth }), env)).text();
@@ -518,7 +693,8 @@ describe("redactBody", () => {
     const reader = redactBody(source, redactor).getReader();
     const decoder = new TextDecoder();
     const seen: string[] = [];
-    for (let next = await reader.read(); next.done !== true; next = await reader.read()) seen.push(decoder.decode(next.value));
+    for (let next = await reader.read(); next.done !== true; next = await reader.read())
+      seen.push(decoder.decode(next.value));
     expect(seen.join("")).toBe("data: [redacted] and [redacted], then sk-other\ntail sk-sec");
     expect(seen[0]).toBe("data: ");
     expect(redactor('{"key":"sk-secret"}')).toBe('{"key":"[redacted]"}');
@@ -557,7 +733,11 @@ describe("a client leaving a completion that is not streamed", () => {
       selectModel: () => ({
         name: "fixed",
         provider: "demo",
-        model: fixedModel([{ type: "tool", name: "wait_forever", arguments: {} }, { type: "tool", name: "count_after", arguments: { after: "{{s1}}" } }, { type: "reply", text: "{{s2}}" }]),
+        model: fixedModel([
+          { type: "tool", name: "wait_forever", arguments: {} },
+          { type: "tool", name: "count_after", arguments: { after: "{{s1}}" } },
+          { type: "reply", text: "{{s2}}" },
+        ]),
       }),
     });
     const client = new AbortController();

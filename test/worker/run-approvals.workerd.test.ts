@@ -1,17 +1,27 @@
-import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import {
+  evictDurableObject,
+  introspectWorkflow,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  SELF,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseRunId } from "../../worker/runs/parse-run-id.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
-import { readMessages, runtimeEvents, type Message } from "./read-messages.ts";
+import { type Message, readMessages, runtimeEvents } from "./read-messages.ts";
 
 const origin = "https://plankit.test";
 const noteQuery = "Save a note titled groceries with the text milk and eggs";
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 
 function post(path: string, body: unknown): Request {
-  return new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return new Request(`${origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 async function startSessionRun(query: string, durable = false): Promise<string> {
@@ -21,16 +31,25 @@ async function startSessionRun(query: string, durable = false): Promise<string> 
 }
 
 /** Reads a run's events after `after` until `stop` holds for one (then disconnects) or the log ends. */
-async function readEvents(id: string, after: number, stop: (message: Message) => boolean = () => false): Promise<Message[]> {
-  return readMessages(await SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { "last-event-id": String(after) } })), stop);
+async function readEvents(
+  id: string,
+  after: number,
+  stop: (message: Message) => boolean = () => false,
+): Promise<Message[]> {
+  return readMessages(
+    await SELF.fetch(new Request(`${origin}/v1/runs/${id}/events`, { headers: { "last-event-id": String(after) } })),
+    stop,
+  );
 }
-
 
 /** Starts a note-saving run (in the session object, or durable) and reads up to its approval request. */
 async function untilApprovalRequest(durable = false): Promise<{ id: string; head: Message[]; stepId: string }> {
   const id = await startSessionRun(noteQuery, durable);
   const head = await readEvents(id, 0, (message) => message.event === "approval-request");
-  const request = head.at(-1)?.data as { type: string; steps: { stepId: string; tool: string; arguments: Record<string, unknown>; mode: string }[] };
+  const request = head.at(-1)?.data as {
+    type: string;
+    steps: { stepId: string; tool: string; arguments: Record<string, unknown>; mode: string }[];
+  };
   expect(request.type).toBe("approval-request");
   expect(request.steps.map((step) => [step.tool, step.mode])).toEqual([["save_note", "plan"]]);
   const stepId = request.steps[0]?.stepId ?? "";
@@ -46,15 +65,21 @@ describe("POST /v1/runs/:id/approvals on a session run", () => {
     const badBody = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: "yes" }] }));
     expect(badBody.status).toBe(400);
     expect(badBody.headers.get("content-type")).toContain("application/problem+json");
-    expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual(["#/decisions/0/approved"]);
+    expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual([
+      "#/decisions/0/approved",
+    ]);
     const empty = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [] }));
     expect(empty.status).toBe(400);
 
-    const unknownStep = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId: "s99", approved: true }] }));
+    const unknownStep = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId: "s99", approved: true }] }),
+    );
     expect(unknownStep.status).toBe(409);
     expect(await unknownStep.json()).toMatchObject({ code: "invalid-approval", stepId: "s99" });
 
-    const badEdit = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true, arguments: { text: 42 } }] }));
+    const badEdit = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true, arguments: { text: 42 } }] }),
+    );
     expect(badEdit.status).toBe(400);
     const badEditProblem = (await badEdit.json()) as { code: string; detail: string };
     expect(badEditProblem.code).toBe("invalid-argument");
@@ -78,22 +103,36 @@ describe("POST /v1/runs/:id/approvals on a session run", () => {
 
   it("skips a denied step with the reason, and answers 404 for an unknown run", async () => {
     const { id, head, stepId } = await untilApprovalRequest();
-    const denied = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false, reason: "not today" }] }));
+    const denied = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false, reason: "not today" }] }),
+    );
     expect(denied.status).toBe(202);
     const log = runtimeEvents([...head, ...(await readEvents(id, head.at(-1)?.id ?? 0))]);
     expect(invariantProblems(log)).toEqual([]);
     expect(log.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
-    expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({ code: "denied", reason: expect.stringContaining("not today") });
+    expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({
+      code: "denied",
+      reason: expect.stringContaining("not today"),
+    });
     expect(log.at(-1)).toMatchObject({ type: "run-end" });
 
-    const unknown = await SELF.fetch(post("/v1/runs/run-00000000000000000000000000000000/approvals", { decisions: [{ stepId: "s1", approved: true }] }));
+    const unknown = await SELF.fetch(
+      post("/v1/runs/run-00000000000000000000000000000000/approvals", {
+        decisions: [{ stepId: "s1", approved: true }],
+      }),
+    );
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: "unknown-run" });
   }, 30_000);
 });
 
 /** The run's report from `GET /v1/runs/:id`. */
-async function report(id: string): Promise<{ workflow?: { status: string }; run: { ended: boolean; replayedEvents: number; events: number; steps: { id: string; status: string }[] } }> {
+async function report(
+  id: string,
+): Promise<{
+  workflow?: { status: string };
+  run: { ended: boolean; replayedEvents: number; events: number; steps: { id: string; status: string }[] };
+}> {
   const response = await SELF.fetch(`${origin}/v1/runs/${id}`);
   expect(response.status).toBe(200);
   return (await response.json()) as Awaited<ReturnType<typeof report>>;
@@ -125,14 +164,23 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
     await evictDurableObject(session);
 
     // While its only open run waits for a person, the session object checks on it every 15 minutes, not every 30 s.
-    const alarmAt = (): Promise<number | null> => runInDurableObject(session, (_instance, state) => state.storage.getAlarm());
+    const alarmAt = (): Promise<number | null> =>
+      runInDurableObject(session, (_instance, state) => state.storage.getAlarm());
     expect(await runDurableObjectAlarm(session)).toBe(true);
     expect(((await alarmAt()) ?? 0) - Date.now()).toBeGreaterThan(10 * 60_000);
 
-    const badEdit = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true, arguments: { text: 42 } }] }));
+    const badEdit = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: true, arguments: { text: 42 } }] }),
+    );
     expect(badEdit.status).toBe(400);
-    expect(await badEdit.json()).toMatchObject({ code: "invalid-argument", stepId, detail: expect.stringContaining("(/text)") });
-    const unknownStep = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId: "s99", approved: true }] }));
+    expect(await badEdit.json()).toMatchObject({
+      code: "invalid-argument",
+      stepId,
+      detail: expect.stringContaining("(/text)"),
+    });
+    const unknownStep = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId: "s99", approved: true }] }),
+    );
     expect(unknownStep.status).toBe(409);
     expect(await unknownStep.json()).toMatchObject({ code: "invalid-approval", stepId: "s99" });
 
@@ -149,7 +197,9 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
     expect(invariantProblems(log)).toEqual([]);
     expect(log.filter((event) => event.type === "plan-start")).toHaveLength(1);
     expect(log.filter((event) => event.type === "approval-request")).toHaveLength(1);
-    expect(log.filter((event) => event.type === "approval-decision")).toMatchObject([{ stepId, approved: true, by: "caller" }]);
+    expect(log.filter((event) => event.type === "approval-decision")).toMatchObject([
+      { stepId, approved: true, by: "caller" },
+    ]);
     expect(log.filter((event) => event.type === "step-start" && event.stepId === stepId)).toHaveLength(1);
     expect(log.find((event) => event.type === "step-end" && event.stepId === stepId)).toBeDefined();
     expect(log.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
@@ -162,13 +212,23 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
 
   it("skips a denied step and its dependents with the reason", async () => {
     const { id, head, stepId } = await untilApprovalRequest(true);
-    const denied = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false, reason: "not today" }] }));
+    const denied = await SELF.fetch(
+      post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId, approved: false, reason: "not today" }] }),
+    );
     expect(denied.status).toBe(202);
     const log = runtimeEvents([...head, ...(await readEvents(id, head.at(-1)?.id ?? 0))]);
     expect(invariantProblems(log)).toEqual([]);
     expect(log.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
-    expect(log.find((event) => event.type === "approval-decision")).toMatchObject({ stepId, approved: false, reason: "not today", by: "caller" });
-    expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({ code: "denied", reason: expect.stringContaining("not today") });
+    expect(log.find((event) => event.type === "approval-decision")).toMatchObject({
+      stepId,
+      approved: false,
+      reason: "not today",
+      by: "caller",
+    });
+    expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({
+      code: "denied",
+      reason: expect.stringContaining("not today"),
+    });
     const dependents = log.filter((event) => event.type === "step-skipped" && event.stepId !== stepId);
     expect(dependents.length).toBeGreaterThan(0);
     for (const event of dependents) expect(event).toMatchObject({ code: "dependency-failed" });
@@ -187,8 +247,15 @@ describe("POST /v1/runs/:id/approvals on a durable run", () => {
       const request = log.find((event) => event.type === "approval-request");
       const stepId = request?.type === "approval-request" ? request.steps[0]?.stepId : undefined;
       expect(stepId).toBeDefined();
-      expect(log.find((event) => event.type === "approval-decision")).toMatchObject({ stepId, approved: false, by: "timeout", reason: `No decision within ${7 * 24 * 60 * 60 * 1000} ms` });
-      expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({ code: "denied" });
+      expect(log.find((event) => event.type === "approval-decision")).toMatchObject({
+        stepId,
+        approved: false,
+        by: "timeout",
+        reason: `No decision within ${7 * 24 * 60 * 60 * 1000} ms`,
+      });
+      expect(log.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({
+        code: "denied",
+      });
       expect(log.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
       expect(log.at(-1)).toMatchObject({ type: "run-end" });
     } finally {

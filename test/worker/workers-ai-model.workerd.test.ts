@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
-import { selectModel } from "../../worker/select-model.ts";
 import { selectDemoModel } from "../../worker/demo/select-demo-model.ts";
+import { selectModel } from "../../worker/select-model.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { parseStrictSse } from "./parse-strict-sse.ts";
 
@@ -21,14 +21,23 @@ interface RunCall {
  * own shape (`data: {"response": "…"}` per token, usage, then `[DONE]`).
  */
 function createFakeAi(answer: string, calls: RunCall[]): Ai {
-  const run = async (model: string, inputs: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ReadableStream<Uint8Array>> => {
+  const run = async (
+    model: string,
+    inputs: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<ReadableStream<Uint8Array>> => {
     calls.push({ model, inputs, signal: options?.signal });
     const encoder = new TextEncoder();
     const pieces = answer.match(/[\s\S]{1,7}/gu) ?? [];
     return new ReadableStream<Uint8Array>({
       start(controller) {
-        for (const piece of pieces) controller.enqueue(encoder.encode(`data: ${JSON.stringify({ response: piece })}\n\n`));
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify({ response: "", usage: { prompt_tokens: 321, completion_tokens: pieces.length, total_tokens: 321 + pieces.length } })}\n\n`));
+        for (const piece of pieces)
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify({ response: piece })}\n\n`));
+        controller.enqueue(
+          encoder.encode(
+            `data: ${JSON.stringify({ response: "", usage: { prompt_tokens: 321, completion_tokens: pieces.length, total_tokens: 321 + pieces.length } })}\n\n`,
+          ),
+        );
         controller.enqueue(encoder.encode("data: [DONE]\n\n"));
         controller.close();
       },
@@ -40,10 +49,15 @@ function createFakeAi(answer: string, calls: RunCall[]): Ai {
 describe("the Worker on Workers AI (an AI binding, no OpenAI settings)", () => {
   it("plans and runs with PLANKIT_MODEL through the binding, streaming", async () => {
     const calls: RunCall[] = [];
-    const plan = '[\n{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}\n]';
+    const plan =
+      '[\n{"id":"s1","tool":"calculator","args":{"expr":"21*2+5"}},\n{"id":"s2","reply":"21*2+5 = {{s1.value}}"}\n]';
     const env: WorkerEnv = { AI: createFakeAi(plan, calls), PLANKIT_MODEL: "@cf/qwen/qwen2.5-coder-32b-instruct" };
     const response = await createWorker(demoWorkerOptions).fetch(
-      new Request(`${origin}/v1/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "What is 21*2+5?" }) }),
+      new Request(`${origin}/v1/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "What is 21*2+5?" }),
+      }),
       env,
     );
     expect(response.status).toBe(200);
@@ -70,8 +84,14 @@ describe("the Worker on Workers AI (an AI binding, no OpenAI settings)", () => {
 
   it("defaults to a Llama 3.3 model, and OpenAI settings win over the binding", () => {
     const ai = createFakeAi("[]", []);
-    expect(selectModel({ AI: ai })).toMatchObject({ name: "@cf/meta/llama-3.3-70b-instruct-fp8-fast", provider: "workers-ai" });
-    expect(selectModel({ AI: ai, OPENAI_API_KEY: "sk-test" })).toMatchObject({ name: "gpt-4o-mini", provider: "openai" });
+    expect(selectModel({ AI: ai })).toMatchObject({
+      name: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+      provider: "workers-ai",
+    });
+    expect(selectModel({ AI: ai, OPENAI_API_KEY: "sk-test" })).toMatchObject({
+      name: "gpt-4o-mini",
+      provider: "openai",
+    });
     expect(selectModel({}, selectDemoModel)).toMatchObject({ provider: "demo" });
   });
 });

@@ -6,7 +6,7 @@
 import type { PlanModelRequest, PlanStep } from "../../src/index.ts";
 import { chooseGuidedAction } from "./choose-guided-action.ts";
 import { describeSkippedSteps } from "./describe-skipped-steps.ts";
-import { patchDemoPlan, type ListedStep } from "./patch-demo-plan.ts";
+import { type ListedStep, patchDemoPlan } from "./patch-demo-plan.ts";
 import { declineText, planDemoRequest } from "./plan-demo-request.ts";
 import { writeGuidedReply } from "./write-guided-reply.ts";
 
@@ -85,12 +85,23 @@ function describePlan(steps: readonly PlanStep[], query: string): string {
   const position = new Map(steps.map((step, index) => [step.id, index + 1]));
   const parallel: number[] = [];
   for (const [index, step] of steps.entries()) {
-    const needs = [...new Set([...JSON.stringify(step).matchAll(/\{\{([^\s.{}[\]]+)/gu)].map((match) => position.get(match[1] ?? "")).filter((at) => at !== undefined))];
-    const after = needs.length === 0 ? "" : ` It needs the result of step${needs.length === 1 ? "" : "s"} ${needs.join(" and ")}.`;
+    const needs = [
+      ...new Set(
+        [...JSON.stringify(step).matchAll(/\{\{([^\s.{}[\]]+)/gu)]
+          .map((match) => position.get(match[1] ?? ""))
+          .filter((at) => at !== undefined),
+      ),
+    ];
+    const after =
+      needs.length === 0 ? "" : ` It needs the result of step${needs.length === 1 ? "" : "s"} ${needs.join(" and ")}.`;
     if (needs.length === 0 && step.type === "tool") parallel.push(index + 1);
-    if (step.type === "tool") lines.push(`   - Step ${index + 1}: use ${step.name} with ${JSON.stringify(step.arguments)}.${after}`);
+    if (step.type === "tool")
+      lines.push(`   - Step ${index + 1}: use ${step.name} with ${JSON.stringify(step.arguments)}.${after}`);
     else if (step.type === "llm") lines.push(`   - Step ${index + 1}: ask the language model: ${step.prompt}${after}`);
-    else lines.push(`   - Step ${index + 1}: reply to the user${steps.length === 1 ? " without any tool" : " with the results and their sources"}.${after}`);
+    else
+      lines.push(
+        `   - Step ${index + 1}: reply to the user${steps.length === 1 ? " without any tool" : " with the results and their sources"}.${after}`,
+      );
   }
   lines.push(
     parallel.length > 1
@@ -111,20 +122,26 @@ function describeGoal(query: string): string {
   const tools = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
   return JSON.stringify({
     objective: query,
-    requirements: steps.filter((step) => step.type === "tool").map((step) => (step.type === "tool" ? `${step.name}: ${JSON.stringify(step.arguments)}` : "")),
+    requirements: steps
+      .filter((step) => step.type === "tool")
+      .map((step) => (step.type === "tool" ? `${step.name}: ${JSON.stringify(step.arguments)}` : "")),
     constraints: ["use only the demo tools", "work offline"],
     metrics: ["every number comes from a tool, with its source"],
     time: null,
     quality: "medium",
     uncertainty: tools.length === 0 ? "high" : "low",
-    risks: tools.length === 0 ? ["the offline demo model does not understand this request"] : ["the knowledge base may not know the subject"],
+    risks:
+      tools.length === 0
+        ? ["the offline demo model does not understand this request"]
+        : ["the knowledge base may not know the subject"],
     resources: tools,
   });
 }
 
 /** The answer to a call whose purpose the model has no rule for: what it can do, no invented text. */
 const cannotWrite =
-  "The offline demo model cannot write free text; it only plans over the demo tools. " + declineText.en.slice(declineText.en.indexOf("For anything else"));
+  "The offline demo model cannot write free text; it only plans over the demo tools. " +
+  declineText.en.slice(declineText.en.indexOf("For anything else"));
 
 /**
  * Answers a call of the planner, the runtime or the decision engine, by the
@@ -177,7 +194,10 @@ export function answerDemoPrompt(request: Pick<PlanModelRequest, "purpose" | "sy
     case "understand":
       return describeGoal(readTag(request.prompt, "USER_QUERY") ?? request.prompt);
     case "reflect":
-      return JSON.stringify({ action: "new_plan", reason: "The offline demo model re-plans what is left after a failed step." });
+      return JSON.stringify({
+        action: "new_plan",
+        reason: "The offline demo model re-plans what is left after a failed step.",
+      });
     case "decide":
       return chooseGuidedAction(request.prompt);
     case "guided-reply":

@@ -56,11 +56,28 @@ export function chooseGuidedAction(prompt: string): string {
   const dates = findTravelDates(message);
   const words = ` ${message.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
   return (
-    (destination === undefined ? undefined : choose(skills.find((skill) => skill.provides.includes("destination")), `the message names a destination (${destination})`)) ??
-    (dates === undefined ? undefined : choose(skills.find((skill) => skill.provides.includes("dates")), `the message gives travel dates (${dates.from}${dates.to === undefined ? "" : ` to ${dates.to}`})`)) ??
+    (destination === undefined
+      ? undefined
+      : choose(
+          skills.find((skill) => skill.provides.includes("destination")),
+          `the message names a destination (${destination})`,
+        )) ??
+    (dates === undefined
+      ? undefined
+      : choose(
+          skills.find((skill) => skill.provides.includes("dates")),
+          `the message gives travel dates (${dates.from}${dates.to === undefined ? "" : ` to ${dates.to}`})`,
+        )) ??
     skills
-      .flatMap((skill) => skill.provides.filter((goal) => words.includes(` ${describeGoal(goal)} `)).map((goal) => choose(skill, `the message mentions the ${describeGoal(goal)}`)))
+      .flatMap((skill) =>
+        skill.provides
+          .filter((goal) => words.includes(` ${describeGoal(goal)} `))
+          .map((goal) => choose(skill, `the message mentions the ${describeGoal(goal)}`)),
+      )
       .find((answer) => answer !== undefined) ??
-    JSON.stringify({ action: "respond", reason: `the message gives none of the missing goals (${missing}), so ask the traveller for them` })
+    JSON.stringify({
+      action: "respond",
+      reason: `the message gives none of the missing goals (${missing}), so ask the traveller for them`,
+    })
   );
 }

@@ -50,13 +50,17 @@ function format(value: number, digits: number): string {
  * ```
  */
 export function convertUnits(value: number, from: string, to: string): UnitConversion {
-  if (!Number.isFinite(value)) throw new PlankitError("invalid-argument", `The value to convert must be a finite number, got ${String(value)}`);
+  if (!Number.isFinite(value))
+    throw new PlankitError("invalid-argument", `The value to convert must be a finite number, got ${String(value)}`);
   const source = findUnit(from);
   if (source === undefined) throw new PlankitError("invalid-argument", `Unknown unit "${from}"`);
   const target = findUnit(to);
   if (target === undefined) throw new PlankitError("invalid-argument", `Unknown unit "${to}"`);
   if (source.dimension !== target.dimension) {
-    throw new PlankitError("invalid-argument", `Cannot convert ${source.dimension} (${source.symbol}) to ${target.dimension} (${target.symbol})`);
+    throw new PlankitError(
+      "invalid-argument",
+      `Cannot convert ${source.dimension} (${source.symbol}) to ${target.dimension} (${target.symbol})`,
+    );
   }
   const base = value * source.factor + (source.offset ?? 0);
   const converted = Number(((base - (target.offset ?? 0)) / target.factor).toPrecision(10));

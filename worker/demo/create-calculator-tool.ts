@@ -27,7 +27,14 @@ export function createCalculatorTool(): ToolDefinition {
       "Evaluate an arithmetic expression: + - * / % ^, parentheses, pi, e, and sqrt abs round(x, digits) min max log ln exp sin cos tan. Use it for ratios, differences, sums and percentages.",
     inputSchema: {
       type: "object",
-      properties: { expr: { type: "string", minLength: 1, maxLength: 500, description: "The expression, e.g. round(14040000 / 2133111, 2)" } },
+      properties: {
+        expr: {
+          type: "string",
+          minLength: 1,
+          maxLength: 500,
+          description: "The expression, e.g. round(14040000 / 2133111, 2)",
+        },
+      },
       required: ["expr"],
       additionalProperties: false,
     },
@@ -36,7 +43,13 @@ export function createCalculatorTool(): ToolDefinition {
       properties: { expr: { type: "string" }, value: { type: "number" } },
       required: ["expr", "value"],
     },
-    annotations: { title: "Calculator", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Calculator",
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: ({ expr }) => {
       const expression = String(expr);
       return { expr: expression, value: evaluateArithmetic(expression) };

@@ -37,7 +37,14 @@ export function createClockTool(options: ClockToolOptions = {}): ToolDefinition 
     description: "The current date and time, in UTC or in a time zone such as Asia/Tokyo or Europe/Paris.",
     inputSchema: {
       type: "object",
-      properties: { timeZone: { type: "string", minLength: 1, maxLength: 64, description: "An IANA time zone, e.g. Europe/Paris (default UTC)" } },
+      properties: {
+        timeZone: {
+          type: "string",
+          minLength: 1,
+          maxLength: 64,
+          description: "An IANA time zone, e.g. Europe/Paris (default UTC)",
+        },
+      },
       additionalProperties: false,
     },
     outputSchema: {
@@ -51,7 +58,13 @@ export function createClockTool(options: ClockToolOptions = {}): ToolDefinition 
       },
       required: ["iso", "epochMs", "timeZone", "local", "offset"],
     },
-    annotations: { title: "Clock", readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Clock",
+      readOnlyHint: true,
+      idempotentHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: ({ timeZone }) => {
       const zone = typeof timeZone === "string" ? timeZone : "UTC";
       const epochMs = now();
@@ -59,14 +72,31 @@ export function createClockTool(options: ClockToolOptions = {}): ToolDefinition 
       let local: string;
       let offset: string;
       try {
-        local = new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "full", timeStyle: "short", hourCycle: "h23" }).format(date);
-        const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(date);
+        local = new Intl.DateTimeFormat("en-US", {
+          timeZone: zone,
+          dateStyle: "full",
+          timeStyle: "short",
+          hourCycle: "h23",
+        }).format(date);
+        const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(
+          date,
+        );
         // ICU builds differ on UTC itself: "GMT" or "GMT+00:00".
         offset = parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
       } catch (error) {
-        throw new PlankitError("invalid-argument", `Unknown time zone "${zone}"; use an IANA name such as Europe/Paris`, { cause: error });
+        throw new PlankitError(
+          "invalid-argument",
+          `Unknown time zone "${zone}"; use an IANA name such as Europe/Paris`,
+          { cause: error },
+        );
       }
-      return { iso: date.toISOString(), epochMs, timeZone: zone, local, offset: offset === "GMT" ? "UTC+00:00" : offset.replace("GMT", "UTC") };
+      return {
+        iso: date.toISOString(),
+        epochMs,
+        timeZone: zone,
+        local,
+        offset: offset === "GMT" ? "UTC+00:00" : offset.replace("GMT", "UTC"),
+      };
     },
   };
 }

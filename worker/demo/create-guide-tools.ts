@@ -23,5 +23,11 @@ import { createTripSummaryTool } from "./create-trip-summary-tool.ts";
  * ```
  */
 export function createGuideTools(): ToolRegistry {
-  return new ToolRegistry().register([createReadDestinationTool(), createReadDatesTool(), createTripFactsTool(), createTripSummaryTool(), createQuestionAnswerTool()]);
+  return new ToolRegistry().register([
+    createReadDestinationTool(),
+    createReadDatesTool(),
+    createTripFactsTool(),
+    createTripSummaryTool(),
+    createQuestionAnswerTool(),
+  ]);
 }

@@ -27,15 +27,28 @@ export function createKnowledgeLookupTool(): ToolDefinition {
     name: "kb_lookup",
     title: "Knowledge base lookup",
     description:
-      "Look up one fact in the knowledge base, e.g. \"population of Tokyo\", \"height of the Eiffel Tower\", \"time zone of Paris\". Returns value, unit, text and source.",
+      'Look up one fact in the knowledge base, e.g. "population of Tokyo", "height of the Eiffel Tower", "time zone of Paris". Returns value, unit, text and source.',
     inputSchema: {
       type: "object",
-      properties: { query: { type: "string", minLength: 1, maxLength: 200, description: "The attribute and the subject, e.g. population of Tokyo" } },
+      properties: {
+        query: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          description: "The attribute and the subject, e.g. population of Tokyo",
+        },
+      },
       required: ["query"],
       additionalProperties: false,
     },
     outputSchema: knowledgeFactJsonSchema,
-    annotations: { title: "Knowledge base lookup", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Knowledge base lookup",
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: ({ query }) => toFactResult(lookupFact(String(query))),
   };
 }

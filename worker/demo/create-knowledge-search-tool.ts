@@ -45,9 +45,17 @@ export function createKnowledgeSearchTool(): ToolDefinition {
       },
       required: ["query", "count", "results"],
     },
-    annotations: { title: "Knowledge base search", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Knowledge base search",
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: ({ query, limit }) => {
-      const results = searchKnowledge(String(query), { limit: typeof limit === "number" ? limit : 3 }).map((match) => toFactResult(match.fact));
+      const results = searchKnowledge(String(query), { limit: typeof limit === "number" ? limit : 3 }).map((match) =>
+        toFactResult(match.fact),
+      );
       return { query: String(query), count: results.length, results };
     },
   };

@@ -25,11 +25,21 @@ export function createQuestionAnswerTool(): ToolDefinition {
     name: "answer_question",
     description: "Answer a side question from the knowledge base, with its source",
     inputSchema: guideToolInputSchema(),
-    outputSchema: { type: "object", properties: { answer: { type: "string", minLength: 1 } }, required: ["answer"], additionalProperties: false },
+    outputSchema: {
+      type: "object",
+      properties: { answer: { type: "string", minLength: 1 } },
+      required: ["answer"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     execute: ({ message }) => {
       const best = searchKnowledge(String(message), { limit: 1 })[0];
-      return { answer: best === undefined ? "The knowledge base has nothing on that question." : `${best.fact.text} (Source: ${best.fact.source})` };
+      return {
+        answer:
+          best === undefined
+            ? "The knowledge base has nothing on that question."
+            : `${best.fact.text} (Source: ${best.fact.source})`,
+      };
     },
   };
 }

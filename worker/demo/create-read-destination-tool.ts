@@ -24,7 +24,11 @@ export function createReadDestinationTool(): ToolDefinition {
     name: "read_destination",
     description: "Read the trip's destination (a city or country) from the traveller's message",
     inputSchema: guideToolInputSchema(),
-    outputSchema: { type: "object", properties: { destination: { type: "string", minLength: 1 } }, additionalProperties: false },
+    outputSchema: {
+      type: "object",
+      properties: { destination: { type: "string", minLength: 1 } },
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     execute: ({ message }) => {
       const destination = findDestination(String(message));

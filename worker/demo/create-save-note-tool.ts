@@ -39,7 +39,8 @@ export function createSaveNoteTool(options: SaveNoteToolOptions): ToolDefinition
   return {
     name: "save_note",
     title: "Save a note",
-    description: "Save a note with a title and a text (this changes state). Use it only when the request asks to save, store, note or remember something.",
+    description:
+      "Save a note with a title and a text (this changes state). Use it only when the request asks to save, store, note or remember something.",
     inputSchema: {
       type: "object",
       properties: {
@@ -51,13 +52,29 @@ export function createSaveNoteTool(options: SaveNoteToolOptions): ToolDefinition
     },
     outputSchema: {
       type: "object",
-      properties: { id: { type: "string" }, title: { type: "string" }, chars: { type: "integer" }, savedAt: { type: "string" } },
+      properties: {
+        id: { type: "string" },
+        title: { type: "string" },
+        chars: { type: "integer" },
+        savedAt: { type: "string" },
+      },
       required: ["id", "title", "chars", "savedAt"],
     },
-    annotations: { title: "Save a note", readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+    annotations: {
+      title: "Save a note",
+      readOnlyHint: false,
+      idempotentHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    },
     execute: ({ title, text }) => {
       saved++;
-      const note = { id: `note-${saved}`, title: String(title), text: String(text), savedAt: new Date(now()).toISOString() };
+      const note = {
+        id: `note-${saved}`,
+        title: String(title),
+        text: String(text),
+        savedAt: new Date(now()).toISOString(),
+      };
       options.store.save(note);
       return { id: note.id, title: note.title, chars: note.text.length, savedAt: note.savedAt };
     },

@@ -51,18 +51,37 @@ export function createSlowLookupTool(options: SlowLookupToolOptions = {}): ToolD
     inputSchema: {
       type: "object",
       properties: {
-        query: { type: "string", minLength: 1, maxLength: 200, description: "The attribute and the subject, e.g. height of Mount Everest" },
-        delayMs: { type: "integer", minimum: 0, maximum: 5000, description: "How long the lookup takes, in milliseconds" },
+        query: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          description: "The attribute and the subject, e.g. height of Mount Everest",
+        },
+        delayMs: {
+          type: "integer",
+          minimum: 0,
+          maximum: 5000,
+          description: "How long the lookup takes, in milliseconds",
+        },
       },
       required: ["query"],
       additionalProperties: false,
     },
     outputSchema: {
       ...knowledgeFactJsonSchema,
-      properties: { ...(knowledgeFactJsonSchema["properties"] as Record<string, unknown>), latencyMs: { type: "number" } },
+      properties: {
+        ...(knowledgeFactJsonSchema["properties"] as Record<string, unknown>),
+        latencyMs: { type: "number" },
+      },
       required: [...(knowledgeFactJsonSchema["required"] as string[]), "latencyMs"],
     },
-    annotations: { title: "Archive lookup (slow)", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Archive lookup (slow)",
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: async ({ query, delayMs }, { signal }) => {
       const latencyMs = typeof delayMs === "number" ? delayMs : defaultDelay;
       await sleep(latencyMs, signal);

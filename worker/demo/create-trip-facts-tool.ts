@@ -30,7 +30,8 @@ export interface TripFact {
 export function createTripFactsTool(): ToolDefinition {
   return {
     name: "look_up_facts",
-    description: "Look up facts about the destination in the knowledge base: population, time zone, landmarks, with sources",
+    description:
+      "Look up facts about the destination in the knowledge base: population, time zone, landmarks, with sources",
     inputSchema: guideToolInputSchema({ destination: { type: "string", minLength: 1 } }),
     outputSchema: {
       type: "object",
@@ -38,7 +39,11 @@ export function createTripFactsTool(): ToolDefinition {
         facts: {
           type: "array",
           minItems: 1,
-          items: { type: "object", properties: { text: { type: "string" }, source: { type: "string" } }, required: ["text", "source"] },
+          items: {
+            type: "object",
+            properties: { text: { type: "string" }, source: { type: "string" } },
+            required: ["text", "source"],
+          },
         },
       },
       required: ["facts"],
@@ -51,7 +56,11 @@ export function createTripFactsTool(): ToolDefinition {
         .filter((match) => match.subjectMatched)
         .slice(0, 4)
         .map(({ fact }) => ({ text: fact.text, source: fact.source }));
-      if (facts.length === 0) facts.push({ text: `The knowledge base has no facts about ${destination}.`, source: "plankit demo knowledge base" });
+      if (facts.length === 0)
+        facts.push({
+          text: `The knowledge base has no facts about ${destination}.`,
+          source: "plankit demo knowledge base",
+        });
       return { facts };
     },
   };

@@ -22,7 +22,10 @@ function countNights(dates: TravelDates): number | undefined {
   const from = iso.exec(dates.from);
   const to = dates.to === undefined ? null : iso.exec(dates.to);
   if (from === null || to === null) return undefined;
-  const nights = (Date.UTC(Number(to[1]), Number(to[2]) - 1, Number(to[3])) - Date.UTC(Number(from[1]), Number(from[2]) - 1, Number(from[3]))) / dayMs;
+  const nights =
+    (Date.UTC(Number(to[1]), Number(to[2]) - 1, Number(to[3])) -
+      Date.UTC(Number(from[1]), Number(from[2]) - 1, Number(from[3]))) /
+    dayMs;
   return Number.isInteger(nights) && nights > 0 ? nights : undefined;
 }
 
@@ -61,9 +64,21 @@ export function createTripSummaryTool(): ToolDefinition {
     inputSchema: guideToolInputSchema({
       destination: { type: "string", minLength: 1 },
       dates: travelDatesJsonSchema,
-      facts: { type: "array", items: { type: "object", properties: { text: { type: "string" }, source: { type: "string" } }, required: ["text", "source"] } },
+      facts: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { text: { type: "string" }, source: { type: "string" } },
+          required: ["text", "source"],
+        },
+      },
     }),
-    outputSchema: { type: "object", properties: { summary: { type: "string", minLength: 1 } }, required: ["summary"], additionalProperties: false },
+    outputSchema: {
+      type: "object",
+      properties: { summary: { type: "string", minLength: 1 } },
+      required: ["summary"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     execute: ({ inputs }) => {
       const { destination, dates, facts } = inputs as { destination: string; dates: TravelDates; facts: TripFact[] };

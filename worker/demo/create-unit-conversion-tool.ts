@@ -47,7 +47,13 @@ export function createUnitConversionTool(): ToolDefinition {
       },
       required: ["value", "unit", "input", "inputUnit", "dimension", "text"],
     },
-    annotations: { title: "Unit conversion", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      title: "Unit conversion",
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
     execute: ({ value, from, to }) => convertUnits(Number(value), String(from), String(to)),
   };
 }

@@ -31,10 +31,12 @@ export function describeSkippedSteps(prompt: string): string | undefined {
   const request = /(?:^|\n)# Request\n([\s\S]*?)(?:\n\n# |\s*$)/u.exec(prompt)?.[1] ?? "";
   const explained = skipped.filter((step) => step.reason !== undefined);
   if (/\p{Script=Han}/u.test(request)) {
-    if (explained.length > 0) return `未完成：${skipped.map((step) => `步骤 ${step.id}（${step.tool}）没有执行${step.reason === undefined ? "" : `（${step.reason}）`}`).join("；")}。`;
+    if (explained.length > 0)
+      return `未完成：${skipped.map((step) => `步骤 ${step.id}（${step.tool}）没有执行${step.reason === undefined ? "" : `（${step.reason}）`}`).join("；")}。`;
     return `未完成：${skipped.map((step) => `步骤 ${step.id}（${step.tool}）`).join("、")}被跳过，没有执行。`;
   }
-  if (explained.length > 0) return `Not done: ${skipped.map((step) => `step ${step.id} (${step.tool}) did not run${step.reason === undefined ? "" : ` — ${step.reason}`}`).join("; ")}.`;
+  if (explained.length > 0)
+    return `Not done: ${skipped.map((step) => `step ${step.id} (${step.tool}) did not run${step.reason === undefined ? "" : ` — ${step.reason}`}`).join("; ")}.`;
   const names = skipped.map((step) => `step ${step.id} (${step.tool})`);
   const list = names.length === 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1) ?? ""}`;
   return `Not done: ${list} ${names.length === 1 ? "was skipped, so it" : "were skipped, so they"} did not run.`;

@@ -93,7 +93,10 @@ function tokenize(source: string): Token[] {
       index++;
       continue;
     }
-    throw new PlankitError("invalid-argument", `Unexpected character "${char}" at position ${index + 1} of "${source}"`);
+    throw new PlankitError(
+      "invalid-argument",
+      `Unexpected character "${char}" at position ${index + 1} of "${source}"`,
+    );
   }
   tokens.push({ kind: "end", at: source.length });
   return tokens;
@@ -122,7 +125,10 @@ function tokenize(source: string): Token[] {
  */
 export function evaluateArithmetic(expression: string): number {
   if (expression.length > maxLength) {
-    throw new PlankitError("invalid-argument", `The expression is ${expression.length} characters long; the limit is ${maxLength}`);
+    throw new PlankitError(
+      "invalid-argument",
+      `The expression is ${expression.length} characters long; the limit is ${maxLength}`,
+    );
   }
   const tokens = tokenize(expression);
   let position = 0;
@@ -131,16 +137,24 @@ export function evaluateArithmetic(expression: string): number {
   const peek = (): Token => tokens[position] ?? { kind: "end", at: expression.length };
   const fail = (token: Token, expected: string): never => {
     const found = token.kind === "end" ? "the end" : `"${String(token.value)}"`;
-    throw new PlankitError("invalid-argument", `Expected ${expected} at position ${token.at + 1} of "${expression}", found ${found}`);
+    throw new PlankitError(
+      "invalid-argument",
+      `Expected ${expected} at position ${token.at + 1} of "${expression}", found ${found}`,
+    );
   };
-  const isOperator = (token: Token, ...values: string[]): boolean => token.kind === "operator" && values.includes(token.value);
+  const isOperator = (token: Token, ...values: string[]): boolean =>
+    token.kind === "operator" && values.includes(token.value);
   const expect = (value: string): void => {
     const token = peek();
     if (!isOperator(token, value)) fail(token, `"${value}"`);
     position++;
   };
   const enter = (token: Token): void => {
-    if (++depth > maxDepth) throw new PlankitError("invalid-argument", `The expression nests deeper than ${maxDepth} levels (position ${token.at + 1})`);
+    if (++depth > maxDepth)
+      throw new PlankitError(
+        "invalid-argument",
+        `The expression nests deeper than ${maxDepth} levels (position ${token.at + 1})`,
+      );
   };
 
   const parseAdditive = (): number => {
@@ -223,7 +237,10 @@ export function evaluateArithmetic(expression: string): number {
         const [least, most] = fn.arity;
         if (args.length < least || args.length > most) {
           const wanted = least === most ? `${least}` : `${least} to ${most}`;
-          throw new PlankitError("invalid-argument", `${token.value}() takes ${wanted} argument${most === 1 ? "" : "s"}, got ${args.length}`);
+          throw new PlankitError(
+            "invalid-argument",
+            `${token.value}() takes ${wanted} argument${most === 1 ? "" : "s"}, got ${args.length}`,
+          );
         }
         return fn.apply(args);
       }
@@ -233,14 +250,17 @@ export function evaluateArithmetic(expression: string): number {
         `Unknown name "${token.value}" at position ${token.at + 1}; known: ${[...Object.keys(constants), ...Object.keys(functions)].join(", ")}`,
       );
     }
-    return fail(token, "a number, a name or \"(\"");
+    return fail(token, 'a number, a name or "("');
   };
 
   const value = parseAdditive();
   const rest = peek();
   if (rest.kind !== "end") fail(rest, "an operator or the end");
   if (!Number.isFinite(value)) {
-    throw new PlankitError("invalid-argument", `"${expression}" does not evaluate to a finite number (${String(value)})`);
+    throw new PlankitError(
+      "invalid-argument",
+      `"${expression}" does not evaluate to a finite number (${String(value)})`,
+    );
   }
   return Object.is(value, -0) ? 0 : value;
 }

@@ -13,7 +13,10 @@ const words: readonly [RegExp, string][] = [
   [/\bminus\b/giu, "-"],
   [/\bsquare root of\s*(\d+(?:\.\d+)?)/giu, "sqrt($1)"],
   [/\bcube root of\s*(\d+(?:\.\d+)?)/giu, "cbrt($1)"],
-  [/(\d+(?:\.\d+)?)\s*(?:to the power of|raised to(?: the power of)?|to the)\s*(\d+(?:\.\d+)?)(?:st|nd|rd|th)?(?: power)?/giu, "$1 ^ $2"],
+  [
+    /(\d+(?:\.\d+)?)\s*(?:to the power of|raised to(?: the power of)?|to the)\s*(\d+(?:\.\d+)?)(?:st|nd|rd|th)?(?: power)?/giu,
+    "$1 ^ $2",
+  ],
   [/(\d+(?:\.\d+)?)\s*squared\b/giu, "$1 ^ 2"],
   [/(\d+(?:\.\d+)?)\s*cubed\b/giu, "$1 ^ 3"],
   [/(\d+(?:\.\d+)?)\s*的\s*(\d+(?:\.\d+)?)\s*次方/gu, "$1 ^ $2"],
@@ -28,7 +31,8 @@ const words: readonly [RegExp, string][] = [
   [/(\d),(\d{3})\b/gu, "$1$2"],
 ];
 
-const candidate = /(?:\b(?:sqrt|cbrt|abs|round|floor|ceil|min|max|pow|hypot|log2|log|ln|exp|sin|cos|tan|pi)\b|[\d.()+\-*/^%×÷,\s])+/giu;
+const candidate =
+  /(?:\b(?:sqrt|cbrt|abs|round|floor|ceil|min|max|pow|hypot|log2|log|ln|exp|sin|cos|tan|pi)\b|[\d.()+\-*/^%×÷,\s])+/giu;
 
 /**
  * Finds an arithmetic expression written in a request ("What is 21*2+5?",
@@ -50,7 +54,10 @@ export function extractExpression(text: string): string | undefined {
   for (const [pattern, replacement] of words) rewritten = rewritten.replace(pattern, replacement);
   let best: string | undefined;
   for (const match of rewritten.matchAll(candidate)) {
-    const expression = match[0].trim().replace(/^[,)]+|[,(]+$/gu, "").trim();
+    const expression = match[0]
+      .trim()
+      .replace(/^[,)]+|[,(]+$/gu, "")
+      .trim();
     if (!/\d/u.test(expression) || !/[+\-*/^%×÷(]/u.test(expression.replace(/^-/u, ""))) continue;
     try {
       evaluateArithmetic(expression);

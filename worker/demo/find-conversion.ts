@@ -34,7 +34,8 @@ function escape(text: string): string {
 function toConversion(value: number, from: string, to: string): DemoConversion | undefined {
   const source = findUnit(chineseUnitNames.get(from) ?? from);
   const target = findUnit(chineseUnitNames.get(to) ?? to);
-  if (source === undefined || target === undefined || source.dimension !== target.dimension || !Number.isFinite(value)) return undefined;
+  if (source === undefined || target === undefined || source.dimension !== target.dimension || !Number.isFinite(value))
+    return undefined;
   return { value, from: source.symbol, to: target.symbol };
 }
 
@@ -57,12 +58,21 @@ export function findConversion(query: string): DemoConversion | undefined {
   const unitEnd = "(?![\\p{L}\\d²³])";
   const number = "(-?\\d+(?:\\.\\d+)?|an?|one)";
   const read = (text: string): number => (text === "a" || text === "an" || text === "one" ? 1 : Number(text));
-  const direct = new RegExp(`(-?\\d+(?:\\.\\d+)?)\\s*(${names})${unitEnd}\\s+(?:to|in|into|as)\\s+(${names})${unitEnd}`, "u").exec(lower);
+  const direct = new RegExp(
+    `(-?\\d+(?:\\.\\d+)?)\\s*(${names})${unitEnd}\\s+(?:to|in|into|as)\\s+(${names})${unitEnd}`,
+    "u",
+  ).exec(lower);
   if (direct !== null) return toConversion(Number(direct[1]), direct[2] ?? "", direct[3] ?? "");
-  const howMany = new RegExp(`how many\\s+(${names})${unitEnd}\\s+(?:are there\\s+|are\\s+|is\\s+|make\\s+|does it take\\s+)?(?:in|is|make up|for)?\\s*${number}\\s*(${names})${unitEnd}`, "u").exec(lower);
+  const howMany = new RegExp(
+    `how many\\s+(${names})${unitEnd}\\s+(?:are there\\s+|are\\s+|is\\s+|make\\s+|does it take\\s+)?(?:in|is|make up|for)?\\s*${number}\\s*(${names})${unitEnd}`,
+    "u",
+  ).exec(lower);
   if (howMany !== null) return toConversion(read(howMany[2] ?? ""), howMany[3] ?? "", howMany[1] ?? "");
   const chineseNames = [...chineseUnitNames.keys()].map(escape).join("|");
-  const chinese = new RegExp(`(-?\\d+(?:\\.\\d+)?)\\s*(${chineseNames}|${names})\\s*(?:是|等于|合|换算成|换算为|折合)\\s*多少\\s*(${chineseNames}|${names})`, "u").exec(lower);
+  const chinese = new RegExp(
+    `(-?\\d+(?:\\.\\d+)?)\\s*(${chineseNames}|${names})\\s*(?:是|等于|合|换算成|换算为|折合)\\s*多少\\s*(${chineseNames}|${names})`,
+    "u",
+  ).exec(lower);
   if (chinese !== null) return toConversion(Number(chinese[1]), chinese[2] ?? "", chinese[3] ?? "");
   return undefined;
 }

@@ -14,7 +14,9 @@ const afterTravelWord = /\b(?:to|in|visit|visiting|see|towards)\s+(\p{Lu}[\p{L}'
 
 /** Capitalised words that follow "to" or "in" without being places: "to May 8", "in March", "on Monday". */
 const notPlaces = new Set(
-  "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday i".split(" "),
+  "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday i".split(
+    " ",
+  ),
 );
 
 /**

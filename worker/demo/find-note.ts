@@ -53,16 +53,25 @@ function titleOf(text: string): string {
  */
 export function findNote(query: string): DemoNote | undefined {
   const text = query.trim();
-  const titled = /\bnote\s+(?:titled|called|named|with the title)\s+(.+?)\s*(?:,\s*)?(?:with (?:the )?(?:text|content|body)|saying|that says|which says|:)\s*:?\s*(.+)$/iu.exec(text);
+  const titled =
+    /\bnote\s+(?:titled|called|named|with the title)\s+(.+?)\s*(?:,\s*)?(?:with (?:the )?(?:text|content|body)|saying|that says|which says|:)\s*:?\s*(.+)$/iu.exec(
+      text,
+    );
   if (titled !== null) return { title: clean(titled[1] ?? ""), text: clean(titled[2] ?? "") };
-  const chinese = /笔记.*?标题(?:是|为|叫)?\s*[:：]?\s*(.+?)\s*[，,、；;]\s*内容(?:是|为)?\s*[:：]?\s*(.+)$/u.exec(text);
+  const chinese = /笔记.*?标题(?:是|为|叫)?\s*[:：]?\s*(.+?)\s*[，,、；;]\s*内容(?:是|为)?\s*[:：]?\s*(.+)$/u.exec(
+    text,
+  );
   if (chinese !== null) return { title: clean(chinese[1] ?? ""), text: clean(chinese[2] ?? "") };
-  const chineseBody = /^(?:请)?(?:帮我)?(?:记(?:一下|下|住)?|保存|新建)(?:一条|一个)?(?:笔记)?\s*[:：，,]\s*(.+)$/u.exec(text);
+  const chineseBody =
+    /^(?:请)?(?:帮我)?(?:记(?:一下|下|住)?|保存|新建)(?:一条|一个)?(?:笔记)?\s*[:：，,]\s*(.+)$/u.exec(text);
   if (chineseBody !== null) {
     const body = clean(chineseBody[1] ?? "");
     return { title: titleOf(body), text: body };
   }
-  const plain = /^(?:please\s+)?(?:save|take|make|write|add|create|jot down)\s+(?:a|this|the)?\s*note\s*(?::|saying|that says|with (?:the )?(?:text|content))\s*(.+)$/iu.exec(text);
+  const plain =
+    /^(?:please\s+)?(?:save|take|make|write|add|create|jot down)\s+(?:a|this|the)?\s*note\s*(?::|saying|that says|with (?:the )?(?:text|content))\s*(.+)$/iu.exec(
+      text,
+    );
   if (plain !== null) {
     const body = clean(plain[1] ?? "");
     return { title: titleOf(body), text: body };
@@ -72,7 +81,10 @@ export function findNote(query: string): DemoNote | undefined {
     const body = clean(remember[1] ?? "");
     return { title: titleOf(body), text: body };
   }
-  if (/^(?:please\s+)?(?:save|take|make|write|add|create)\s+(?:a|this|the)?\s*note\b/iu.test(text) || /^(?:请)?(?:帮我)?(?:保存|记|新建)(?:一条|一个)?笔记/u.test(text)) {
+  if (
+    /^(?:please\s+)?(?:save|take|make|write|add|create)\s+(?:a|this|the)?\s*note\b/iu.test(text) ||
+    /^(?:请)?(?:帮我)?(?:保存|记|新建)(?:一条|一个)?笔记/u.test(text)
+  ) {
     return { title: "", text: "" };
   }
   return undefined;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { knowledgeFacts, type KnowledgeFact } from "./knowledge-facts.ts";
+import { type KnowledgeFact, knowledgeFacts } from "./knowledge-facts.ts";
 
 /** A subject named in a text. */
 export interface SubjectMention {

@@ -10,7 +10,20 @@ export interface TravelDates {
   to?: string;
 }
 
-const months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const months = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const month = `(sept|${months.map((name) => `${name.slice(0, 3)}(?:${name.slice(3)})?`).join("|")})\\.?`;
 
 /** ISO dates, "May 1[, 2026]" and "1[st] [of] May [2026]", in the order they appear. */

@@ -17,9 +17,24 @@ export interface Unit {
 
 const units: readonly Unit[] = [
   { symbol: "m", dimension: "length", factor: 1, names: ["m", "meter", "meters", "metre", "metres"] },
-  { symbol: "km", dimension: "length", factor: 1000, names: ["km", "kilometer", "kilometers", "kilometre", "kilometres"] },
-  { symbol: "cm", dimension: "length", factor: 0.01, names: ["cm", "centimeter", "centimeters", "centimetre", "centimetres"] },
-  { symbol: "mm", dimension: "length", factor: 0.001, names: ["mm", "millimeter", "millimeters", "millimetre", "millimetres"] },
+  {
+    symbol: "km",
+    dimension: "length",
+    factor: 1000,
+    names: ["km", "kilometer", "kilometers", "kilometre", "kilometres"],
+  },
+  {
+    symbol: "cm",
+    dimension: "length",
+    factor: 0.01,
+    names: ["cm", "centimeter", "centimeters", "centimetre", "centimetres"],
+  },
+  {
+    symbol: "mm",
+    dimension: "length",
+    factor: 0.001,
+    names: ["mm", "millimeter", "millimeters", "millimetre", "millimetres"],
+  },
   { symbol: "mi", dimension: "length", factor: 1609.344, names: ["mi", "mile", "miles"] },
   { symbol: "nmi", dimension: "length", factor: 1852, names: ["nmi", "nautical mile", "nautical miles"] },
   { symbol: "yd", dimension: "length", factor: 0.9144, names: ["yd", "yard", "yards"] },
@@ -32,17 +47,49 @@ const units: readonly Unit[] = [
   { symbol: "lb", dimension: "mass", factor: 0.45359237, names: ["lb", "lbs", "pound", "pounds"] },
   { symbol: "oz", dimension: "mass", factor: 0.028349523125, names: ["oz", "ounce", "ounces"] },
   { symbol: "st", dimension: "mass", factor: 6.35029318, names: ["st", "stone", "stones"] },
-  { symbol: "°C", dimension: "temperature", factor: 1, offset: 273.15, names: ["°c", "c", "celsius", "degc", "degrees celsius"] },
-  { symbol: "°F", dimension: "temperature", factor: 5 / 9, offset: 273.15 - (32 * 5) / 9, names: ["°f", "f", "fahrenheit", "degf", "degrees fahrenheit"] },
+  {
+    symbol: "°C",
+    dimension: "temperature",
+    factor: 1,
+    offset: 273.15,
+    names: ["°c", "c", "celsius", "degc", "degrees celsius"],
+  },
+  {
+    symbol: "°F",
+    dimension: "temperature",
+    factor: 5 / 9,
+    offset: 273.15 - (32 * 5) / 9,
+    names: ["°f", "f", "fahrenheit", "degf", "degrees fahrenheit"],
+  },
   { symbol: "K", dimension: "temperature", factor: 1, offset: 0, names: ["k", "kelvin", "kelvins"] },
   { symbol: "l", dimension: "volume", factor: 1, names: ["l", "liter", "liters", "litre", "litres"] },
-  { symbol: "ml", dimension: "volume", factor: 0.001, names: ["ml", "milliliter", "milliliters", "millilitre", "millilitres"] },
-  { symbol: "m³", dimension: "volume", factor: 1000, names: ["m³", "m3", "cubic meter", "cubic meters", "cubic metre", "cubic metres"] },
-  { symbol: "gal", dimension: "volume", factor: 3.785411784, names: ["gal", "gallon", "gallons", "us gallon", "us gallons"] },
+  {
+    symbol: "ml",
+    dimension: "volume",
+    factor: 0.001,
+    names: ["ml", "milliliter", "milliliters", "millilitre", "millilitres"],
+  },
+  {
+    symbol: "m³",
+    dimension: "volume",
+    factor: 1000,
+    names: ["m³", "m3", "cubic meter", "cubic meters", "cubic metre", "cubic metres"],
+  },
+  {
+    symbol: "gal",
+    dimension: "volume",
+    factor: 3.785411784,
+    names: ["gal", "gallon", "gallons", "us gallon", "us gallons"],
+  },
   { symbol: "cup", dimension: "volume", factor: 0.2365882365, names: ["cup", "cups"] },
   { symbol: "fl oz", dimension: "volume", factor: 0.0295735295625, names: ["fl oz", "fluid ounce", "fluid ounces"] },
   { symbol: "m/s", dimension: "speed", factor: 1, names: ["m/s", "meters per second", "metres per second"] },
-  { symbol: "km/h", dimension: "speed", factor: 1000 / 3600, names: ["km/h", "kmh", "kph", "kilometers per hour", "kilometres per hour"] },
+  {
+    symbol: "km/h",
+    dimension: "speed",
+    factor: 1000 / 3600,
+    names: ["km/h", "kmh", "kph", "kilometers per hour", "kilometres per hour"],
+  },
   { symbol: "mph", dimension: "speed", factor: 1609.344 / 3600, names: ["mph", "miles per hour"] },
   { symbol: "kn", dimension: "speed", factor: 1852 / 3600, names: ["kn", "knot", "knots"] },
   { symbol: "s", dimension: "time", factor: 1, names: ["s", "sec", "secs", "second", "seconds"] },
@@ -51,14 +98,34 @@ const units: readonly Unit[] = [
   { symbol: "d", dimension: "time", factor: 86_400, names: ["d", "day", "days"] },
   { symbol: "wk", dimension: "time", factor: 604_800, names: ["wk", "week", "weeks"] },
   { symbol: "yr", dimension: "time", factor: 31_557_600, names: ["yr", "year", "years"] },
-  { symbol: "m²", dimension: "area", factor: 1, names: ["m²", "m2", "square meter", "square meters", "square metre", "square metres", "sq m"] },
-  { symbol: "km²", dimension: "area", factor: 1_000_000, names: ["km²", "km2", "square kilometer", "square kilometers", "square kilometre", "square kilometres", "sq km"] },
-  { symbol: "mi²", dimension: "area", factor: 2_589_988.110336, names: ["mi²", "mi2", "square mile", "square miles", "sq mi"] },
+  {
+    symbol: "m²",
+    dimension: "area",
+    factor: 1,
+    names: ["m²", "m2", "square meter", "square meters", "square metre", "square metres", "sq m"],
+  },
+  {
+    symbol: "km²",
+    dimension: "area",
+    factor: 1_000_000,
+    names: ["km²", "km2", "square kilometer", "square kilometers", "square kilometre", "square kilometres", "sq km"],
+  },
+  {
+    symbol: "mi²",
+    dimension: "area",
+    factor: 2_589_988.110336,
+    names: ["mi²", "mi2", "square mile", "square miles", "sq mi"],
+  },
   { symbol: "ha", dimension: "area", factor: 10_000, names: ["ha", "hectare", "hectares"] },
   { symbol: "acre", dimension: "area", factor: 4_046.8564224, names: ["acre", "acres", "ac"] },
 ];
 
-const unitsByName = new Map<string, Unit>(units.flatMap((unit) => [[unit.symbol.toLowerCase(), unit] as const, ...unit.names.map((name) => [name, unit] as const)]));
+const unitsByName = new Map<string, Unit>(
+  units.flatMap((unit) => [
+    [unit.symbol.toLowerCase(), unit] as const,
+    ...unit.names.map((name) => [name, unit] as const),
+  ]),
+);
 
 /**
  * Finds a unit by symbol or name, ignoring case, surrounding spaces and a

@@ -21,7 +21,12 @@ export function guideToolInputSchema(inputs: Record<string, Record<string, unkno
     type: "object",
     properties: {
       message: { type: "string", maxLength: 2000, description: "The user's message of this turn" },
-      inputs: { type: "object", properties: inputs, required: Object.keys(inputs), description: "The values the skill requires, by state path" },
+      inputs: {
+        type: "object",
+        properties: inputs,
+        required: Object.keys(inputs),
+        description: "The values the skill requires, by state path",
+      },
     },
     required: ["message", "inputs"],
     additionalProperties: false,

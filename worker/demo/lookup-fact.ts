@@ -32,7 +32,10 @@ export function lookupFact(query: string, facts?: readonly KnowledgeFact[]): Kno
   const best = bySubject.find((match) => match.attributeMatched) ?? (namesAttribute ? undefined : bySubject[0]);
   if (best === undefined) {
     const near = matches.slice(0, 3).map((match) => `${match.fact.attribute} of ${match.fact.subject}`);
-    throw new PlankitError("tool-error", `No fact about "${query}" in the knowledge base${near.length > 0 ? `; closest facts: ${near.join(", ")}` : ""}`);
+    throw new PlankitError(
+      "tool-error",
+      `No fact about "${query}" in the knowledge base${near.length > 0 ? `; closest facts: ${near.join(", ")}` : ""}`,
+    );
   }
   return best.fact;
 }

@@ -7,7 +7,17 @@ import type { PlanStep } from "../../src/index.ts";
 import { describeStepResult } from "./describe-step-result.ts";
 
 /** A step as a re-plan prompt lists it: the step, with its result or error. */
-export type ListedStep = { id: string; type: string; name?: string; arguments?: Record<string, unknown>; prompt?: string; text?: string; dependsOn?: string[]; result?: unknown; error?: string };
+export type ListedStep = {
+  id: string;
+  type: string;
+  name?: string;
+  arguments?: Record<string, unknown>;
+  prompt?: string;
+  text?: string;
+  dependsOn?: string[];
+  result?: unknown;
+  error?: string;
+};
 
 /** What {@link patchDemoPlan} needs. */
 export interface DemoPatchInput {
@@ -48,7 +58,10 @@ function referencedIds(step: ListedStep): string[] {
  * @returns the value with references renamed.
  */
 function renameReferences<T>(value: T, names: ReadonlyMap<string, string>): T {
-  if (typeof value === "string") return value.replace(referencePattern, (whole, id: string) => (names.has(id) ? whole.replace(id, names.get(id) ?? id) : whole)) as T;
+  if (typeof value === "string")
+    return value.replace(referencePattern, (whole, id: string) =>
+      names.has(id) ? whole.replace(id, names.get(id) ?? id) : whole,
+    ) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => renameReferences(item, names)) as T;
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renameReferences(item, names)])) as T;
@@ -105,7 +118,9 @@ export function patchDemoPlan(input: DemoPatchInput): PlanStep[] {
     } else if (notFound && query !== undefined) {
       notes.push(`The knowledge base has no fact about "${query}".`);
     } else {
-      notes.push(`Step ${failed.id}${failed.name === undefined ? "" : ` (${failed.name})`} failed: ${failed.error ?? "unknown error"}.`);
+      notes.push(
+        `Step ${failed.id}${failed.name === undefined ? "" : ` (${failed.name})`} failed: ${failed.error ?? "unknown error"}.`,
+      );
     }
   }
 
@@ -113,7 +128,8 @@ export function patchDemoPlan(input: DemoPatchInput): PlanStep[] {
   for (const step of input.remaining) {
     const resolvable = referencedIds(step).every((id) => id === "context" || known.has(id) || names.has(id));
     if (step.type === "reply") {
-      if (resolvable && step.text !== undefined) reply = { id: "", type: "reply", text: renameReferences(step.text, names) };
+      if (resolvable && step.text !== undefined)
+        reply = { id: "", type: "reply", text: renameReferences(step.text, names) };
       continue;
     }
     if (!resolvable || !room()) {

@@ -115,11 +115,24 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
   const intent = readDemoRequest(query);
   const reply = (text: string): PlanStep[] => [{ id: "s1", type: "reply", text }];
   if (intent.kind === "decline") {
-    return reply(say(intent.reason === "greeting" ? greetingText : intent.reason === "note-without-text" ? noteWithoutText : declineText));
+    return reply(
+      say(
+        intent.reason === "greeting"
+          ? greetingText
+          : intent.reason === "note-without-text"
+            ? noteWithoutText
+            : declineText,
+      ),
+    );
   }
 
-  const lookupTool = /\b(?:slow|archives?|thorough|deep)\b|档案/u.test(query.toLowerCase()) && input.tools.has("slow_lookup") ? "slow_lookup" : "kb_lookup";
-  const build = (understood: Exclude<DemoIntent, { kind: "decline" }>): { steps: PlanStep[]; text: string; missing: string[] } => {
+  const lookupTool =
+    /\b(?:slow|archives?|thorough|deep)\b|档案/u.test(query.toLowerCase()) && input.tools.has("slow_lookup")
+      ? "slow_lookup"
+      : "kb_lookup";
+  const build = (
+    understood: Exclude<DemoIntent, { kind: "decline" }>,
+  ): { steps: PlanStep[]; text: string; missing: string[] } => {
     const steps: PlanStep[] = [];
     const add = (step: Record<string, unknown>): string => {
       const id = `s${steps.length + 1}`;
@@ -134,11 +147,23 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
   const notes: string[] = [];
   if (intent.kind === "facts" && (plan.missing.length > 0 || plan.steps.length + 1 > maxSteps)) {
     // Keep the lookups the request allows, and say what was left out rather than plan a step that cannot run.
-    const why = plan.missing.length > 0 ? (zh ? `本次请求不允许使用 ${plan.missing.join("、")}` : `this request does not allow ${plan.missing.join(", ")}`) : zh ? `计划最多 ${maxSteps} 步` : `the plan may have at most ${maxSteps} steps`;
+    const why =
+      plan.missing.length > 0
+        ? zh
+          ? `本次请求不允许使用 ${plan.missing.join("、")}`
+          : `this request does not allow ${plan.missing.join(", ")}`
+        : zh
+          ? `计划最多 ${maxSteps} 步`
+          : `the plan may have at most ${maxSteps} steps`;
     let lookups = intent.lookups;
-    if (intent.combination !== undefined || intent.targetUnit !== undefined) notes.push(zh ? `我没有做计算或换算：${why}。` : `I left out the calculation: ${why}.`);
+    if (intent.combination !== undefined || intent.targetUnit !== undefined)
+      notes.push(zh ? `我没有做计算或换算：${why}。` : `I left out the calculation: ${why}.`);
     if (lookups.length > maxSteps - 1) {
-      notes.push(zh ? `只查了 ${intent.lookups.length} 项中的前 ${maxSteps - 1} 项：${why}。` : `I looked up only ${maxSteps - 1} of the ${intent.lookups.length} facts: ${why}.`);
+      notes.push(
+        zh
+          ? `只查了 ${intent.lookups.length} 项中的前 ${maxSteps - 1} 项：${why}。`
+          : `I looked up only ${maxSteps - 1} of the ${intent.lookups.length} facts: ${why}.`,
+      );
       lookups = lookups.slice(0, Math.max(0, maxSteps - 1));
     }
     if (lookups.length > 0) plan = build({ kind: "facts", lookups });
@@ -169,7 +194,12 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
  * @param zh - whether to answer in Chinese.
  * @returns the reply text, with references to the steps.
  */
-function planIntent(intent: Exclude<DemoIntent, { kind: "decline" }>, add: (step: Record<string, unknown>) => string, lookupTool: string, zh: boolean): string {
+function planIntent(
+  intent: Exclude<DemoIntent, { kind: "decline" }>,
+  add: (step: Record<string, unknown>) => string,
+  lookupTool: string,
+  zh: boolean,
+): string {
   switch (intent.kind) {
     case "save-answer": {
       const answer = planIntent(intent.of, add, lookupTool, zh);
@@ -182,22 +212,33 @@ function planIntent(intent: Exclude<DemoIntent, { kind: "decline" }>, add: (step
       return `{{${id}.expr}} = {{${id}.value}}${zh ? "。" : "."}`;
     }
     case "convert": {
-      const id = add({ type: "tool", name: "convert_units", arguments: { value: intent.value, from: intent.from, to: intent.to } });
+      const id = add({
+        type: "tool",
+        name: "convert_units",
+        arguments: { value: intent.value, from: intent.from, to: intent.to },
+      });
       return `{{${id}.text}}${zh ? "。" : "."}`;
     }
     case "note": {
       const id = add({ type: "tool", name: "save_note", arguments: { title: intent.title, text: intent.text } });
-      return zh ? `已保存笔记“{{${id}.title}}”（{{${id}.chars}} 个字符）。` : `I saved the note "{{${id}.title}}" ({{${id}.chars}} characters).`;
+      return zh
+        ? `已保存笔记“{{${id}.title}}”（{{${id}.chars}} 个字符）。`
+        : `I saved the note "{{${id}.title}}" ({{${id}.chars}} characters).`;
     }
     case "time": {
       if (intent.subjects.length === 0) {
         const clock = add({ type: "tool", name: "current_time", arguments: {} });
         return zh ? `现在是 {{${clock}.local}}（UTC）。` : `It is {{${clock}.local}} (UTC).`;
       }
-      const zones = intent.subjects.map((subject) => ({ subject, id: add({ type: "tool", name: lookupTool, arguments: { query: `time zone of ${subject}` } }) }));
+      const zones = intent.subjects.map((subject) => ({
+        subject,
+        id: add({ type: "tool", name: lookupTool, arguments: { query: `time zone of ${subject}` } }),
+      }));
       const parts = zones.map(({ subject, id }) => {
         const clock = add({ type: "tool", name: "current_time", arguments: { timeZone: `{{${id}.value}}` } });
-        return zh ? `${subject}现在是 {{${clock}.local}}（{{${clock}.timeZone}}，{{${clock}.offset}}）。` : `In ${subject} it is {{${clock}.local}} ({{${clock}.timeZone}}, {{${clock}.offset}}).`;
+        return zh
+          ? `${subject}现在是 {{${clock}.local}}（{{${clock}.timeZone}}，{{${clock}.offset}}）。`
+          : `In ${subject} it is {{${clock}.local}} ({{${clock}.timeZone}}, {{${clock}.offset}}).`;
       });
       return `${parts.join(" ")} ${zh ? "来源" : "Source"}: {{${zones[0]?.id ?? "s1"}.source}}.`;
     }
@@ -215,8 +256,15 @@ function planIntent(intent: Exclude<DemoIntent, { kind: "decline" }>, add: (step
  * @param zh - whether to answer in Chinese.
  * @returns the reply text.
  */
-function planFacts(intent: Extract<DemoIntent, { kind: "facts" }>, add: (step: Record<string, unknown>) => string, lookupTool: string, zh: boolean): string {
-  const ids = intent.lookups.map((lookup) => add({ type: "tool", name: lookupTool, arguments: { query: `${lookup.attribute} of ${lookup.subject}` } }));
+function planFacts(
+  intent: Extract<DemoIntent, { kind: "facts" }>,
+  add: (step: Record<string, unknown>) => string,
+  lookupTool: string,
+  zh: boolean,
+): string {
+  const ids = intent.lookups.map((lookup) =>
+    add({ type: "tool", name: lookupTool, arguments: { query: `${lookup.attribute} of ${lookup.subject}` } }),
+  );
   const parts = ids.map((id) => `{{${id}.text}}`);
   const value = (index: number): string => `{{${ids[index] ?? "s1"}.value}}`;
   const [first, second] = intent.lookups;
@@ -226,53 +274,98 @@ function planFacts(intent: Extract<DemoIntent, { kind: "facts" }>, add: (step: R
   switch (intent.combination) {
     case "sum": {
       if (!comparable) break;
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${ids.map((_, index) => value(index)).join(" + ")}, 2)` } });
+      const id = add({
+        type: "tool",
+        name: "calculator",
+        arguments: { expr: `round(${ids.map((_, index) => value(index)).join(" + ")}, 2)` },
+      });
       parts.push(zh ? `合计 {{${id}.value}} ${unit}。` : `Together that makes {{${id}.value}} ${unit}.`);
       result = { id, unit };
       break;
     }
     case "difference": {
       if (!comparable) break;
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(abs(${value(0)} - ${value(1)}), 2)` } });
-      parts.push(zh ? `${first?.subject}和${second?.subject}相差 {{${id}.value}} ${unit}。` : `The difference between ${first?.subject} and ${second?.subject} is {{${id}.value}} ${unit}.`);
+      const id = add({
+        type: "tool",
+        name: "calculator",
+        arguments: { expr: `round(abs(${value(0)} - ${value(1)}), 2)` },
+      });
+      parts.push(
+        zh
+          ? `${first?.subject}和${second?.subject}相差 {{${id}.value}} ${unit}。`
+          : `The difference between ${first?.subject} and ${second?.subject} is {{${id}.value}} ${unit}.`,
+      );
       result = { id, unit };
       break;
     }
     case "ratio": {
       if (!comparable) break;
       const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
-      parts.push(zh ? `${first?.subject}是${second?.subject}的 {{${id}.value}} 倍。` : `So ${possessive(first?.subject ?? "")} ${first?.attribute} is {{${id}.value}} times that of ${second?.subject}.`);
+      parts.push(
+        zh
+          ? `${first?.subject}是${second?.subject}的 {{${id}.value}} 倍。`
+          : `So ${possessive(first?.subject ?? "")} ${first?.attribute} is {{${id}.value}} times that of ${second?.subject}.`,
+      );
       break;
     }
     case "fit": {
       if (!comparable) break;
       const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 2)` } });
-      parts.push(zh ? `${second?.subject}相当于 {{${id}.value}} 个${first?.subject}。` : `So about {{${id}.value}} × ${first?.subject} fit in ${possessive(second?.subject ?? "")} ${second?.attribute}.`);
+      parts.push(
+        zh
+          ? `${second?.subject}相当于 {{${id}.value}} 个${first?.subject}。`
+          : `So about {{${id}.value}} × ${first?.subject} fit in ${possessive(second?.subject ?? "")} ${second?.attribute}.`,
+      );
       break;
     }
     case "per-area": {
       const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
-      parts.push(zh ? `即每 ${second?.unit ?? "km²"} {{${id}.value}} 人。` : `That is {{${id}.value}} inhabitants per ${second?.unit ?? "km²"}.`);
+      parts.push(
+        zh
+          ? `即每 ${second?.unit ?? "km²"} {{${id}.value}} 人。`
+          : `That is {{${id}.value}} inhabitants per ${second?.unit ?? "km²"}.`,
+      );
       break;
     }
     case "per-capita": {
       const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 6)` } });
-      parts.push(zh ? `即人均 {{${id}.value}} ${second?.unit ?? ""}。` : `That is {{${id}.value}} ${second?.unit ?? ""} per inhabitant.`);
+      parts.push(
+        zh
+          ? `即人均 {{${id}.value}} ${second?.unit ?? ""}。`
+          : `That is {{${id}.value}} ${second?.unit ?? ""} per inhabitant.`,
+      );
       break;
     }
     case undefined:
       break;
   }
-  if (intent.combination !== undefined && result === undefined && ["sum", "difference"].includes(intent.combination) && !comparable) {
-    parts.push(zh ? "这些数值单位不同，所以我没有把它们合并计算。" : "These figures are in different units, so I did not combine them.");
+  if (
+    intent.combination !== undefined &&
+    result === undefined &&
+    ["sum", "difference"].includes(intent.combination) &&
+    !comparable
+  ) {
+    parts.push(
+      zh
+        ? "这些数值单位不同，所以我没有把它们合并计算。"
+        : "These figures are in different units, so I did not combine them.",
+    );
   }
   if (intent.targetUnit !== undefined) {
     if (result !== undefined && result.unit !== "") {
-      const id = add({ type: "tool", name: "convert_units", arguments: { value: `{{${result.id}.value}}`, from: result.unit, to: intent.targetUnit } });
+      const id = add({
+        type: "tool",
+        name: "convert_units",
+        arguments: { value: `{{${result.id}.value}}`, from: result.unit, to: intent.targetUnit },
+      });
       parts.push(zh ? `换算为 {{${id}.text}}。` : `That is {{${id}.text}}.`);
     } else if (intent.combination === undefined) {
       for (const id of ids) {
-        const converted = add({ type: "tool", name: "convert_units", arguments: { value: `{{${id}.value}}`, from: `{{${id}.unit}}`, to: intent.targetUnit } });
+        const converted = add({
+          type: "tool",
+          name: "convert_units",
+          arguments: { value: `{{${id}.value}}`, from: `{{${id}.unit}}`, to: intent.targetUnit },
+        });
         parts.push(zh ? `换算为 {{${converted}.text}}。` : `That is {{${converted}.text}}.`);
       }
     }

@@ -10,12 +10,18 @@ import { findConversion } from "./find-conversion.ts";
 import { findNote } from "./find-note.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
-import { knowledgeFacts, type KnowledgeFact } from "./knowledge-facts.ts";
+import { type KnowledgeFact, knowledgeFacts } from "./knowledge-facts.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [
-  [/\b(?:populations?|populous|inhabitants|residents|how many people|people live|people in)\b|人口|多少人/u, ["population"]],
-  [/\b(?:heights?|tall|taller|tallest|high|higher|highest|elevation|altitude)\b|高度|海拔|多高|高多少|更高|高/u, ["height"]],
+  [
+    /\b(?:populations?|populous|inhabitants|residents|how many people|people live|people in)\b|人口|多少人/u,
+    ["population"],
+  ],
+  [
+    /\b(?:heights?|tall|taller|tallest|high|higher|highest|elevation|altitude)\b|高度|海拔|多高|高多少|更高|高/u,
+    ["height"],
+  ],
   [/\b(?:areas?|surface|how big)\b|面积/u, ["area"]],
   [/\b(?:lengths?|long|longer|longest)\b|长度|多长|长多少|更长/u, ["length", "distance"]],
   [/\b(?:distances?|far|away)\b|距离|多远/u, ["distance from Earth", "distance"]],
@@ -27,8 +33,10 @@ const attributeWords: readonly [RegExp, readonly string[]][] = [
   [/\btime ?zones?\b|时区/u, ["time zone"]],
 ];
 
-const timeWords = /\b(?:what time|current time|time is it|time now|local time|the time in|time in|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
-const greetingWords = /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|help|what can you do)\b|^\s*(?:你好|您好|嗨)/u;
+const timeWords =
+  /\b(?:what time|current time|time is it|time now|local time|the time in|time in|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
+const greetingWords =
+  /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|help|what can you do)\b|^\s*(?:你好|您好|嗨)/u;
 
 /**
  * Which combination of looked-up numbers a request asks for.
@@ -37,11 +45,24 @@ const greetingWords = /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|he
  * @returns the combination, or `undefined`.
  */
 function findCombination(lower: string): DemoCombination | undefined {
-  if (/\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|square kilomet)|人口密度|每平方公里/u.test(lower)) return "per-area";
-  if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower)) return "per-capita";
-  if (/\bhow many times\b|\bratio\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(lower)) return "ratio";
-  if (/\bhow many\b.*\b(?:fit|fits|stacked|stack|end to end|laid|reach)\b|能放下|相当于多少个/u.test(lower)) return "fit";
-  if (/\b(?:difference|differ|minus|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(lower)) return "difference";
+  if (/\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|square kilomet)|人口密度|每平方公里/u.test(lower))
+    return "per-area";
+  if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
+    return "per-capita";
+  if (
+    /\bhow many times\b|\bratio\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
+      lower,
+    )
+  )
+    return "ratio";
+  if (/\bhow many\b.*\b(?:fit|fits|stacked|stack|end to end|laid|reach)\b|能放下|相当于多少个/u.test(lower))
+    return "fit";
+  if (
+    /\b(?:difference|differ|minus|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(
+      lower,
+    )
+  )
+    return "difference";
   if (/\b(?:combined|total|together|sum|altogether|plus)\b|加起来|总共|合计|一共|总和/u.test(lower)) return "sum";
   if (/\b(?:compare|comparison|versus|vs)\b|比较|对比/u.test(lower)) return "ratio";
   return undefined;
@@ -56,7 +77,10 @@ function findCombination(lower: string): DemoCombination | undefined {
 function findKnownSubjects(query: string): string[] {
   // Plurals ("how many marathons", "Eiffel Towers") name the subject too; a blank keeps the positions.
   const singular = query.replace(/(\p{L}{3,}?)s\b/gu, "$1 ");
-  const found = [...findSubjects(query), ...findSubjects(singular)].map((mention) => ({ subject: mention.subject, index: mention.index }));
+  const found = [...findSubjects(query), ...findSubjects(singular)].map((mention) => ({
+    subject: mention.subject,
+    index: mention.index,
+  }));
   let rest = query;
   for (const [name, subject] of [...chineseSubjectNames].sort((a, b) => b[0].length - a[0].length)) {
     for (let at = rest.indexOf(name); at !== -1; at = rest.indexOf(name)) {
@@ -93,18 +117,27 @@ function factsOf(subject: string): KnowledgeFact[] {
 function chooseLookups(subjects: readonly string[], attributes: readonly string[]): DemoLookup[] | undefined {
   if (attributes.length > 0) {
     return subjects.map((subject) => {
-      const fact = attributes.map((attribute) => factsOf(subject).find((candidate) => candidate.attribute === attribute)).find((candidate) => candidate !== undefined);
+      const fact = attributes
+        .map((attribute) => factsOf(subject).find((candidate) => candidate.attribute === attribute))
+        .find((candidate) => candidate !== undefined);
       // A subject without the attribute is looked up anyway: the lookup says the knowledge base has no such fact.
-      return fact === undefined ? { attribute: attributes[0] ?? "", subject } : { attribute: fact.attribute, subject, unit: fact.unit };
+      return fact === undefined
+        ? { attribute: attributes[0] ?? "", subject }
+        : { attribute: fact.attribute, subject, unit: fact.unit };
     });
   }
   if (subjects.length < 2) return undefined;
   const [first, ...others] = subjects;
   for (const fact of factsOf(first ?? "")) {
     if (typeof fact.value !== "number") continue;
-    const matches = others.map((subject) => factsOf(subject).find((candidate) => typeof candidate.value === "number" && candidate.unit === fact.unit));
+    const matches = others.map((subject) =>
+      factsOf(subject).find((candidate) => typeof candidate.value === "number" && candidate.unit === fact.unit),
+    );
     if (matches.every((match) => match !== undefined)) {
-      return [{ attribute: fact.attribute, subject: fact.subject, unit: fact.unit }, ...matches.map((match) => ({ attribute: match.attribute, subject: match.subject, unit: match.unit }))];
+      return [
+        { attribute: fact.attribute, subject: fact.subject, unit: fact.unit },
+        ...matches.map((match) => ({ attribute: match.attribute, subject: match.subject, unit: match.unit })),
+      ];
     }
   }
   return undefined;
@@ -120,7 +153,8 @@ function findTargetUnit(lower: string): string | undefined {
   for (const name of unitNames()) {
     if (name.length < 2) continue;
     const escaped = name.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
-    if (new RegExp(`\\b(?:in|to|into|as)\\s+${escaped}(?![\\p{L}\\d²³])`, "u").test(lower)) return findUnit(name)?.symbol;
+    if (new RegExp(`\\b(?:in|to|into|as)\\s+${escaped}(?![\\p{L}\\d²³])`, "u").test(lower))
+      return findUnit(name)?.symbol;
   }
   return undefined;
 }
@@ -133,7 +167,9 @@ function findTargetUnit(lower: string): string | undefined {
  * @returns the subject as written, or `undefined`.
  */
 function findUnknownSubject(query: string): string | undefined {
-  const english = /\b(?:of|is|in|are)\s+(?:the\s+)?((?:[A-Z][\p{L}'-]*)(?:\s+(?:[A-Z][\p{L}'-]*|of|de|la))*)/u.exec(query)?.[1];
+  const english = /\b(?:of|is|in|are)\s+(?:the\s+)?((?:[A-Z][\p{L}'-]*)(?:\s+(?:[A-Z][\p{L}'-]*|of|de|la))*)/u.exec(
+    query,
+  )?.[1];
   if (english !== undefined) return english.replace(/\s+(?:of|de|la)$/u, "");
   return /^(?:请问)?\s*([\p{Script=Han}A-Za-z]{2,12}?)的/u.exec(query)?.[1];
 }
@@ -159,11 +195,17 @@ function findUnknownSubject(query: string): string | undefined {
  * ```
  */
 export function readDemoRequest(query: string): DemoIntent {
-  const saved = /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(query.trim());
+  const saved =
+    /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(
+      query.trim(),
+    );
   if (saved !== null) {
     const of = readRequest(saved[1] ?? "");
     if (of.kind === "decline" || of.kind === "note" || of.kind === "save-answer") return of;
-    const title = (saved[1] ?? "").trim().replace(/[,;]+$/u, "").slice(0, 100);
+    const title = (saved[1] ?? "")
+      .trim()
+      .replace(/[,;]+$/u, "")
+      .slice(0, 100);
     return { kind: "save-answer", of, title: title.charAt(0).toUpperCase() + title.slice(1) };
   }
   return readRequest(query);
@@ -179,7 +221,10 @@ function readRequest(query: string): DemoIntent {
   const text = query.trim();
   const lower = text.toLowerCase();
   const note = findNote(text);
-  if (note !== undefined) return note.text === "" ? { kind: "decline", reason: "note-without-text" } : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
+  if (note !== undefined)
+    return note.text === ""
+      ? { kind: "decline", reason: "note-without-text" }
+      : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
 
   const conversion = findConversion(text);
   if (conversion !== undefined) return { kind: "convert", ...conversion };
@@ -187,19 +232,30 @@ function readRequest(query: string): DemoIntent {
   const subjects = findKnownSubjects(text);
   const attributes = attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list);
   if (timeWords.test(lower) && !attributes.includes("time zone")) {
-    return { kind: "time", subjects: subjects.filter((subject) => factsOf(subject).some((fact) => fact.attribute === "time zone")) };
+    return {
+      kind: "time",
+      subjects: subjects.filter((subject) => factsOf(subject).some((fact) => fact.attribute === "time zone")),
+    };
   }
 
   const combination = findCombination(lower);
   if (subjects.length > 0) {
     if (combination === "per-area" || combination === "per-capita") {
       const [subject = ""] = subjects;
-      const other = combination === "per-area" ? "area" : (attributes.find((attribute) => attribute !== "population") ?? "area");
+      const other =
+        combination === "per-area" ? "area" : (attributes.find((attribute) => attribute !== "population") ?? "area");
       const unitOf = (attribute: string): Pick<DemoLookup, "unit"> => {
         const unit = factsOf(subject).find((fact) => fact.attribute === attribute)?.unit;
         return unit === undefined ? {} : { unit };
       };
-      return { kind: "facts", lookups: [{ attribute: "population", subject, ...unitOf("population") }, { attribute: other, subject, ...unitOf(other) }], combination };
+      return {
+        kind: "facts",
+        lookups: [
+          { attribute: "population", subject, ...unitOf("population") },
+          { attribute: other, subject, ...unitOf(other) },
+        ],
+        combination,
+      };
     }
     const lookups = chooseLookups(subjects, attributes);
     if (lookups !== undefined) {
@@ -211,11 +267,13 @@ function readRequest(query: string): DemoIntent {
     }
     // A named attribute the model has no word for: "What is the GDP of France?" is looked up as written.
     const named = /\bwhat(?:'s| is| are)\s+(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(text)?.[1];
-    if (named !== undefined && subjects.length === 1) return { kind: "facts", lookups: [{ attribute: named.trim(), subject: subjects[0] ?? "" }] };
+    if (named !== undefined && subjects.length === 1)
+      return { kind: "facts", lookups: [{ attribute: named.trim(), subject: subjects[0] ?? "" }] };
   }
   if (attributes.length > 0 && attributes[0] !== "time zone") {
     const unknown = findUnknownSubject(text);
-    if (unknown !== undefined && subjects.length === 0) return { kind: "facts", lookups: [{ attribute: attributes[0] ?? "", subject: unknown }] };
+    if (unknown !== undefined && subjects.length === 0)
+      return { kind: "facts", lookups: [{ attribute: attributes[0] ?? "", subject: unknown }] };
   }
 
   const expr = extractExpression(text);

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { knowledgeFacts, type KnowledgeFact } from "./knowledge-facts.ts";
+import { type KnowledgeFact, knowledgeFacts } from "./knowledge-facts.ts";
 
 /** A fact with its search score. */
 export interface KnowledgeMatch {
@@ -34,7 +34,11 @@ const attributeWords: Readonly<Record<string, readonly string[]>> = {
   "time zone": ["time", "zone", "timezone", "clock", "local", "hour"],
 };
 
-const stopwords = new Set("a an the of in on at to for from by with and or is are was what which who how much many does do me tell about please than".split(" "));
+const stopwords = new Set(
+  "a an the of in on at to for from by with and or is are was what which who how much many does do me tell about please than".split(
+    " ",
+  ),
+);
 
 /**
  * Splits text into search words: lowercased, accents removed, stop words
@@ -50,7 +54,13 @@ function words(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/u)
     .filter((word) => word !== "" && !stopwords.has(word))
-    .map((word) => (word.length > 3 && word.endsWith("ies") ? `${word.slice(0, -3)}y` : word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word));
+    .map((word) =>
+      word.length > 3 && word.endsWith("ies")
+        ? `${word.slice(0, -3)}y`
+        : word.length > 3 && word.endsWith("s") && !word.endsWith("ss")
+          ? word.slice(0, -1)
+          : word,
+    );
 }
 
 /** Options of {@link searchKnowledge}. */

@@ -20,7 +20,15 @@ export type FactResult = Omit<KnowledgeFact, "aliases">;
  * ```
  */
 export function toFactResult(fact: KnowledgeFact): FactResult {
-  const result: FactResult = { id: fact.id, subject: fact.subject, attribute: fact.attribute, value: fact.value, unit: fact.unit, text: fact.text, source: fact.source };
+  const result: FactResult = {
+    id: fact.id,
+    subject: fact.subject,
+    attribute: fact.attribute,
+    value: fact.value,
+    unit: fact.unit,
+    text: fact.text,
+    source: fact.source,
+  };
   if (fact.year !== undefined) result.year = fact.year;
   return result;
 }

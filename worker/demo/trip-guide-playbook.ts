@@ -20,8 +20,23 @@ export const tripGuidePlaybook: Playbook = {
   name: "Trip planning intake",
   allowed_skills: ["answer_question"],
   phases: [
-    { id: "collect", description: "Where and when the traveller wants to go", allowed_skills: ["read_destination", "read_dates"], checkpoints: ["destination", "dates"] },
-    { id: "research", description: "Facts about the destination from the knowledge base", allowed_skills: ["look_up_facts"], checkpoints: ["facts"] },
-    { id: "summarize", description: "A summary of the trip", allowed_skills: ["summarize_trip"], checkpoints: ["summary"] },
+    {
+      id: "collect",
+      description: "Where and when the traveller wants to go",
+      allowed_skills: ["read_destination", "read_dates"],
+      checkpoints: ["destination", "dates"],
+    },
+    {
+      id: "research",
+      description: "Facts about the destination from the knowledge base",
+      allowed_skills: ["look_up_facts"],
+      checkpoints: ["facts"],
+    },
+    {
+      id: "summarize",
+      description: "A summary of the trip",
+      allowed_skills: ["summarize_trip"],
+      checkpoints: ["summary"],
+    },
   ],
 };

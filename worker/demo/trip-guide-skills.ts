@@ -17,8 +17,16 @@ import type { Skill } from "../../src/decide.ts";
  * ```
  */
 export const tripGuideSkills: readonly Skill[] = [
-  { name: "read_destination", description: "Read where the traveller wants to go from their message", outputs: { provides: ["destination"] } },
-  { name: "read_dates", description: "Read the travel dates from the traveller's message", outputs: { provides: ["dates"] } },
+  {
+    name: "read_destination",
+    description: "Read where the traveller wants to go from their message",
+    outputs: { provides: ["destination"] },
+  },
+  {
+    name: "read_dates",
+    description: "Read the travel dates from the traveller's message",
+    outputs: { provides: ["dates"] },
+  },
   {
     name: "look_up_facts",
     description: "Look up facts about the destination in the knowledge base",
@@ -31,5 +39,10 @@ export const tripGuideSkills: readonly Skill[] = [
     meta: { requires: { all: ["destination", "dates", "facts"] } },
     outputs: { provides: ["summary"] },
   },
-  { name: "answer_question", description: "Answer a side question from the knowledge base", meta: { query: true }, outputs: { provides: ["answer"] } },
+  {
+    name: "answer_question",
+    description: "Answer a side question from the knowledge base",
+    meta: { query: true },
+    outputs: { provides: ["answer"] },
+  },
 ];

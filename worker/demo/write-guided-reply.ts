@@ -51,7 +51,9 @@ function parseValue(text: string): unknown {
  * @returns the summary, or `undefined`.
  */
 function summaryInState(prompt: string): string | undefined {
-  const state = parseValue(/^State: (.*)$/mu.exec(prompt)?.[1] ?? "") as { data?: Record<string, Record<string, unknown>> } | string;
+  const state = parseValue(/^State: (.*)$/mu.exec(prompt)?.[1] ?? "") as
+    | { data?: Record<string, Record<string, unknown>> }
+    | string;
   if (typeof state !== "object" || state === null) return undefined;
   for (const group of Object.values(state.data ?? {})) {
     if (typeof group?.["summary"] === "string") return group["summary"];
@@ -104,10 +106,14 @@ export function writeGuidedReply(prompt: string): string {
   const kind = /^Kind: (\w+)$/mu.exec(prompt)?.[1] ?? "respond";
   const message = /^User message: ([\s\S]*?)\nState: /mu.exec(prompt)?.[1] ?? "";
   const needed = readList(prompt, "Still needed").map((item) => item.path);
-  const recorded = readList(prompt, "Recorded this turn").map((item) => ({ path: item.path, value: parseValue(item.rest) }));
+  const recorded = readList(prompt, "Recorded this turn").map((item) => ({
+    path: item.path,
+    value: parseValue(item.rest),
+  }));
   const hasSummary = recorded.some((item) => item.path === "summary");
   const parts: string[] = [];
-  if (/^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/iu.test(message)) parts.push("Hello! I'm the offline demo trip guide.");
+  if (/^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/iu.test(message))
+    parts.push("Hello! I'm the offline demo trip guide.");
   for (const { path, value } of recorded) {
     const sentence = acknowledge(path, value, hasSummary);
     if (sentence !== undefined) parts.push(sentence);
@@ -123,7 +129,8 @@ export function writeGuidedReply(prompt: string): string {
   if (wantsPlace && wantsDates) parts.push("Where would you like to go, and when?");
   else if (wantsPlace) parts.push("Where would you like to go?");
   else if (wantsDates) parts.push("When are you travelling? For example 2026-05-01 to 2026-05-08.");
-  for (const goal of needed.filter((path) => path !== "destination" && path !== "dates")) parts.push(`Could you tell me the ${describeGoal(goal)}?`);
+  for (const goal of needed.filter((path) => path !== "destination" && path !== "dates"))
+    parts.push(`Could you tell me the ${describeGoal(goal)}?`);
   if (parts.length === 0) parts.push("Is there anything else you would like to know about your trip?");
   return parts.join(" ");
 }

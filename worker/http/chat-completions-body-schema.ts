@@ -10,8 +10,16 @@ const { profile, maxSteps } = createRunOptionEntries([]);
 
 const ChatMessageSchema = v.looseObject(
   {
-    role: v.picklist(["system", "developer", "user", "assistant", "tool", "function"], 'each message role must be "system", "developer", "user", "assistant" or "tool"'),
-    content: v.nullish(v.union([v.string(), v.array(v.looseObject({ type: v.string() }))], "each message content must be a string or a list of content parts")),
+    role: v.picklist(
+      ["system", "developer", "user", "assistant", "tool", "function"],
+      'each message role must be "system", "developer", "user", "assistant" or "tool"',
+    ),
+    content: v.nullish(
+      v.union(
+        [v.string(), v.array(v.looseObject({ type: v.string() }))],
+        "each message content must be a string or a list of content parts",
+      ),
+    ),
   },
   "each message must be an object with role and content",
 );
@@ -36,9 +44,20 @@ export function createChatCompletionsBodySchema() {
   return v.looseObject(
     {
       model: v.optional(v.string("model must be a string")),
-      messages: v.pipe(v.array(ChatMessageSchema, "messages must be an array of chat messages"), v.minLength(1, "messages must not be empty"), v.maxLength(100, "messages may hold at most 100 messages")),
+      messages: v.pipe(
+        v.array(ChatMessageSchema, "messages must be an array of chat messages"),
+        v.minLength(1, "messages must not be empty"),
+        v.maxLength(100, "messages may hold at most 100 messages"),
+      ),
       stream: v.optional(v.nullable(v.boolean("stream must be a boolean"))),
-      stream_options: v.optional(v.nullable(v.looseObject({ include_usage: v.optional(v.nullable(v.boolean("stream_options.include_usage must be a boolean"))) }, "stream_options must be an object"))),
+      stream_options: v.optional(
+        v.nullable(
+          v.looseObject(
+            { include_usage: v.optional(v.nullable(v.boolean("stream_options.include_usage must be a boolean"))) },
+            "stream_options must be an object",
+          ),
+        ),
+      ),
       tools: v.optional(v.unknown()),
       tool_choice: v.optional(v.unknown()),
       functions: v.optional(v.unknown()),
@@ -46,7 +65,10 @@ export function createChatCompletionsBodySchema() {
       profile,
       maxSteps,
     },
-    (issue) => (issue.path?.[0]?.key === undefined ? "the body must be a JSON object" : `${String(issue.path[0].key)} is required`),
+    (issue) =>
+      issue.path?.[0]?.key === undefined
+        ? "the body must be a JSON object"
+        : `${String(issue.path[0].key)} is required`,
   );
 }
 

@@ -54,7 +54,10 @@ function frame(id: number, type: string, data: unknown): string {
  * return new Response(body, { headers: { "content-type": "text/event-stream" } });
  * ```
  */
-export function createEventStream<E extends { type: string }>(source: AsyncIterable<E>, options: EventStreamOptions<E> = {}): ReadableStream<Uint8Array> {
+export function createEventStream<E extends { type: string }>(
+  source: AsyncIterable<E>,
+  options: EventStreamOptions<E> = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let id = 0;
   let iterator: AsyncIterator<E> | undefined;
@@ -73,7 +76,9 @@ export function createEventStream<E extends { type: string }>(source: AsyncItera
           controller.close();
           return;
         }
-        controller.enqueue(encode(next.value.type, options.toData === undefined ? next.value : options.toData(next.value)));
+        controller.enqueue(
+          encode(next.value.type, options.toData === undefined ? next.value : options.toData(next.value)),
+        );
       } catch (error) {
         finished = true;
         const code = PlankitError.isInstance(error) ? error.code : "internal-error";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { collectChatCompletion, type ChatCompletionChunk } from "../../src/openai.ts";
+import { type ChatCompletionChunk, collectChatCompletion } from "../../src/openai.ts";
 
 /**
  * A whole (not streamed) completion as a response body that the client
@@ -20,7 +20,11 @@ import { collectChatCompletion, type ChatCompletionChunk } from "../../src/opena
  * @param heartbeatMs - how long to wait between spaces.
  * @returns the body.
  */
-export function encodeChatCompletionJson(chunks: AsyncIterable<ChatCompletionChunk>, onCancel: () => void, heartbeatMs: number): ReadableStream<Uint8Array> {
+export function encodeChatCompletionJson(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  onCancel: () => void,
+  heartbeatMs: number,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let finished = false;
   const completion = collectChatCompletion(chunks).then((value) => ({ value }));

@@ -22,13 +22,18 @@ const toolMembers = ["tools", "tool_choice", "functions", "function_call"] as co
  * findClientTools({ messages: [], functions: [{ name: "f" }] }); // { param: "functions", value: "1 function" }
  * ```
  */
-export function findClientTools(body: Record<string, unknown>): { param: (typeof toolMembers)[number]; value: string } | undefined {
+export function findClientTools(
+  body: Record<string, unknown>,
+): { param: (typeof toolMembers)[number]; value: string } | undefined {
   for (const param of toolMembers) {
     const value = body[param];
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       if (value.length === 0) continue;
-      return { param, value: `${value.length} ${param === "tools" ? "tool" : "function"}${value.length === 1 ? "" : "s"}` };
+      return {
+        param,
+        value: `${value.length} ${param === "tools" ? "tool" : "function"}${value.length === 1 ? "" : "s"}`,
+      };
     }
     if ((param === "tool_choice" || param === "function_call") && (value === "none" || value === "auto")) continue;
     return { param, value: JSON.stringify(value).slice(0, 80) };

@@ -25,12 +25,19 @@ export function createGuideBodySchema(playbook: Playbook, skills: readonly Skill
   const names = skills.map((skill) => skill.name);
   return v.strictObject(
     {
-      message: v.pipe(v.string("message must be a string"), v.trim(), v.minLength(1, "message must not be empty"), v.maxLength(2000, "message must be at most 2000 characters")),
+      message: v.pipe(
+        v.string("message must be a string"),
+        v.trim(),
+        v.minLength(1, "message must not be empty"),
+        v.maxLength(2000, "message must be at most 2000 characters"),
+      ),
       state: v.optional(
         v.looseObject(
           {
             ...DecisionStateSchema.entries,
-            current_task_id: v.nullish(v.picklist(phases, `state.current_task_id must be one of: ${phases.join(", ")}`)),
+            current_task_id: v.nullish(
+              v.picklist(phases, `state.current_task_id must be one of: ${phases.join(", ")}`),
+            ),
             force_skill: v.nullish(v.picklist(names, `state.force_skill must be one of: ${names.join(", ")}`)),
           },
           "state must be an object: the state the previous turn returned",

@@ -31,8 +31,10 @@ export function keepAlive(c: Context, work: Promise<unknown>): void {
     // Hono throws when the app was called without an execution context.
     return;
   }
-  context.waitUntil(work.then(
-    () => undefined,
-    () => undefined,
-  ));
+  context.waitUntil(
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
 }

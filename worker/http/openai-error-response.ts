@@ -19,7 +19,9 @@ function toParam(pointer: string): string | null {
     .filter((segment) => segment !== "")
     .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
   if (segments.length === 0) return null;
-  return segments.map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+  return segments
+    .map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join("");
 }
 
 /**
@@ -54,7 +56,14 @@ function toType(status: number): string {
 export function openAIErrorResponse(problem: HttpProblem): Response {
   const pointer = problem.init.errors?.[0]?.pointer;
   const param = problem.init.param !== undefined ? problem.init.param : pointer === undefined ? null : toParam(pointer);
-  const body = { error: { message: problem.detail, type: toType(problem.status), param, code: problem.init.code.replaceAll("-", "_") } };
+  const body = {
+    error: {
+      message: problem.detail,
+      type: toType(problem.status),
+      param,
+      code: problem.init.code.replaceAll("-", "_"),
+    },
+  };
   const headers = new Headers(problem.init.headers);
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("cache-control", "no-store");

@@ -36,7 +36,15 @@ const titles: Readonly<Record<number, string>> = {
  */
 export function problemResponse(problem: HttpProblem): Response {
   const { code, errors, extras } = problem.init;
-  const body = { type: "about:blank", title: titles[problem.status] ?? "Error", status: problem.status, detail: problem.detail, code, ...(errors === undefined ? {} : { errors }), ...extras };
+  const body = {
+    type: "about:blank",
+    title: titles[problem.status] ?? "Error",
+    status: problem.status,
+    detail: problem.detail,
+    code,
+    ...(errors === undefined ? {} : { errors }),
+    ...extras,
+  };
   const headers = new Headers(problem.init.headers);
   headers.set("content-type", "application/problem+json; charset=utf-8");
   headers.set("cache-control", "no-store");

@@ -36,13 +36,21 @@ function pointerSegment(key: unknown): string {
  * const body = await readJsonBody(request, GuideBodySchema, '{"message":"…"}');
  * ```
  */
-export async function readJsonBody<const S extends v.GenericSchema>(request: Request, schema: S, example: string): Promise<v.InferOutput<S>> {
+export async function readJsonBody<const S extends v.GenericSchema>(
+  request: Request,
+  schema: S,
+  example: string,
+): Promise<v.InferOutput<S>> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/iu.test(type)) {
-    throw new HttpProblem(415, `The body must be JSON sent as application/json, not ${type === "" ? "without a content type" : JSON.stringify(type)}`, {
-      code: "unsupported-media-type",
-      headers: { accept: "application/json" },
-    });
+    throw new HttpProblem(
+      415,
+      `The body must be JSON sent as application/json, not ${type === "" ? "without a content type" : JSON.stringify(type)}`,
+      {
+        code: "unsupported-media-type",
+        headers: { accept: "application/json" },
+      },
+    );
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
   let json: unknown;
@@ -53,7 +61,10 @@ export async function readJsonBody<const S extends v.GenericSchema>(request: Req
     throw new HttpProblem(400, `The body is not valid JSON: ${reason}`, { code: "invalid-json" });
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new HttpProblem(400, `The body must be a JSON object such as ${example}`, { code: "invalid-body", errors: [{ pointer: "#", detail: "the body must be a JSON object" }] });
+    throw new HttpProblem(400, `The body must be a JSON object such as ${example}`, {
+      code: "invalid-body",
+      errors: [{ pointer: "#", detail: "the body must be a JSON object" }],
+    });
   }
   const result = v.safeParse(schema, json);
   if (result.success) return result.output;
@@ -61,5 +72,9 @@ export async function readJsonBody<const S extends v.GenericSchema>(request: Req
     pointer: `#/${(issue.path ?? []).map((item) => pointerSegment(item.key)).join("/")}`,
     detail: issue.message,
   }));
-  throw new HttpProblem(400, `Invalid request body: ${errors.map((error) => `${error.pointer.slice(2) || "body"}: ${error.detail}`).join("; ")}`, { code: "invalid-body", errors });
+  throw new HttpProblem(
+    400,
+    `Invalid request body: ${errors.map((error) => `${error.pointer.slice(2) || "body"}: ${error.detail}`).join("; ")}`,
+    { code: "invalid-body", errors },
+  );
 }

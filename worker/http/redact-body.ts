@@ -42,7 +42,11 @@ const heartbeatText = formatSseComment();
  * return new Response(redactBody(response.body, createRedactor([env.OPENAI_API_KEY])), response);
  * ```
  */
-export function redactBody(body: ReadableStream<Uint8Array>, redactor: Redactor, options: RedactBodyOptions = {}): ReadableStream<Uint8Array> {
+export function redactBody(
+  body: ReadableStream<Uint8Array>,
+  redactor: Redactor,
+  options: RedactBodyOptions = {},
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();

@@ -46,7 +46,9 @@ export interface Redactor {
  * ```
  */
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
-  const forms = secrets.flatMap((secret) => (secret === undefined || secret === "" ? [] : [secret, JSON.stringify(secret).slice(1, -1)]));
+  const forms = secrets.flatMap((secret) =>
+    secret === undefined || secret === "" ? [] : [secret, JSON.stringify(secret).slice(1, -1)],
+  );
   // One needle per folded form: `KEY` and `key` are one secret.
   const byCodes = new Map<string, Uint16Array>();
   for (const form of forms) {
@@ -82,7 +84,10 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   };
   const active = needles.length > 0;
   const redact = (text: string): string => (active ? scan(text, true).done : text);
-  return Object.assign(redact, { partial: (text: string) => (active ? scan(text, false) : { done: text, rest: "" }), active });
+  return Object.assign(redact, {
+    partial: (text: string) => (active ? scan(text, false) : { done: text, rest: "" }),
+    active,
+  });
 }
 
 /** A secret's case-folded form, ready to be searched for. */
@@ -126,7 +131,8 @@ function createNeedle(codes: Uint16Array): Needle {
         }
       }
       // Every beginning of the secret that ends the text, longest first.
-      if (mayBegin !== undefined) for (let part = matched; part > 0; part = border[part - 1]!) mayBegin.add(text.length - part);
+      if (mayBegin !== undefined)
+        for (let part = matched; part > 0; part = border[part - 1]!) mayBegin.add(text.length - part);
     },
   };
 }

@@ -7,12 +7,38 @@ import * as v from "valibot";
 
 const ProfileSchema = v.strictObject(
   {
-    name: v.pipe(v.string("profile.name must be a string"), v.maxLength(100, "profile.name must be at most 100 characters")),
-    role: v.pipe(v.string("profile.role must be a string"), v.maxLength(200, "profile.role must be at most 200 characters")),
-    language: v.optional(v.pipe(v.string("profile.language must be a string"), v.maxLength(50, "profile.language must be at most 50 characters"))),
-    goals: v.optional(v.pipe(v.array(v.pipe(v.string("each goal must be a string"), v.maxLength(200, "a goal must be at most 200 characters"))), v.maxLength(10, "at most 10 goals"))),
+    name: v.pipe(
+      v.string("profile.name must be a string"),
+      v.maxLength(100, "profile.name must be at most 100 characters"),
+    ),
+    role: v.pipe(
+      v.string("profile.role must be a string"),
+      v.maxLength(200, "profile.role must be at most 200 characters"),
+    ),
+    language: v.optional(
+      v.pipe(
+        v.string("profile.language must be a string"),
+        v.maxLength(50, "profile.language must be at most 50 characters"),
+      ),
+    ),
+    goals: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(v.string("each goal must be a string"), v.maxLength(200, "a goal must be at most 200 characters")),
+        ),
+        v.maxLength(10, "at most 10 goals"),
+      ),
+    ),
     constraints: v.optional(
-      v.pipe(v.array(v.pipe(v.string("each constraint must be a string"), v.maxLength(200, "a constraint must be at most 200 characters"))), v.maxLength(10, "at most 10 constraints")),
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.string("each constraint must be a string"),
+            v.maxLength(200, "a constraint must be at most 200 characters"),
+          ),
+        ),
+        v.maxLength(10, "at most 10 constraints"),
+      ),
     ),
   },
   "profile must be a string or an object with name and role",
@@ -28,16 +54,29 @@ const ProfileSchema = v.strictObject(
  */
 export function createRunOptionEntries(toolNames: readonly string[]) {
   return {
-    profile: v.optional(v.union([v.pipe(v.string(), v.maxLength(4000, "profile must be at most 4000 characters")), ProfileSchema], "profile must be a string or an object with name and role")),
+    profile: v.optional(
+      v.union(
+        [v.pipe(v.string(), v.maxLength(4000, "profile must be at most 4000 characters")), ProfileSchema],
+        "profile must be a string or an object with name and role",
+      ),
+    ),
     tools: v.optional(
       v.pipe(
-        v.array(v.picklist(toolNames, `each tool must be one of: ${toolNames.join(", ")}`), "tools must be an array of tool names"),
+        v.array(
+          v.picklist(toolNames, `each tool must be one of: ${toolNames.join(", ")}`),
+          "tools must be an array of tool names",
+        ),
         v.minLength(1, "tools must name at least one tool"),
         v.maxLength(toolNames.length, `tools may name at most ${toolNames.length} tools`),
       ),
     ),
     maxSteps: v.optional(
-      v.pipe(v.number("maxSteps must be a number"), v.integer("maxSteps must be an integer"), v.minValue(1, "maxSteps must be at least 1"), v.maxValue(12, "maxSteps must be at most 12")),
+      v.pipe(
+        v.number("maxSteps must be a number"),
+        v.integer("maxSteps must be an integer"),
+        v.minValue(1, "maxSteps must be at least 1"),
+        v.maxValue(12, "maxSteps must be at most 12"),
+      ),
     ),
   };
 }

@@ -19,7 +19,10 @@
  * keepAlive(c, ended);
  * ```
  */
-export function trackEnd<T>(source: AsyncIterable<T>, signal: AbortSignal): { events: AsyncGenerator<T>; ended: Promise<void> } {
+export function trackEnd<T>(
+  source: AsyncIterable<T>,
+  signal: AbortSignal,
+): { events: AsyncGenerator<T>; ended: Promise<void> } {
   let end: () => void = () => undefined;
   const ended = new Promise<void>((resolve) => {
     end = resolve;

@@ -32,8 +32,14 @@ export function bearerTokenMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     const token = c.env?.PLANKIT_TOKEN ?? "";
     if (token === "") return next();
     const refuse = (code: "missing-token" | "invalid-token", header: string) => () => {
-      const detail = code === "missing-token" ? "This API needs an Authorization: Bearer <token> header" : "The bearer token is not valid";
-      return renderProblem(new HttpProblem(401, detail, { code, headers: { "www-authenticate": header } }), c.var.errorStyle);
+      const detail =
+        code === "missing-token"
+          ? "This API needs an Authorization: Bearer <token> header"
+          : "The bearer token is not valid";
+      return renderProblem(
+        new HttpProblem(401, detail, { code, headers: { "www-authenticate": header } }),
+        c.var.errorStyle,
+      );
     };
     return bearerAuth({
       token,

@@ -28,13 +28,17 @@ import { workerDefaults } from "../worker-defaults.ts";
 export function bodyLimitMiddleware(kind: "api" | "chat"): MiddlewareHandler<WorkerAppEnv> {
   return async (c, next) => {
     const setting = Number(c.env?.PLANKIT_MAX_BODY_BYTES ?? Number.NaN);
-    const limit = setting > 0 ? setting : kind === "chat" ? workerDefaults.chatBodyLimitBytes : workerDefaults.bodyLimitBytes;
+    const limit =
+      setting > 0 ? setting : kind === "chat" ? workerDefaults.chatBodyLimitBytes : workerDefaults.bodyLimitBytes;
     return bodyLimit({
       maxSize: limit,
       onError: (context) => {
         const declared = context.req.header("content-length");
         const size = declared !== undefined && Number(declared) > limit ? declared : `more than ${limit}`;
-        throw new HttpProblem(413, `The body is ${size} bytes; the limit is ${limit}`, { code: "body-too-large", extras: { limit } });
+        throw new HttpProblem(413, `The body is ${size} bytes; the limit is ${limit}`, {
+          code: "body-too-large",
+          extras: { limit },
+        });
       },
     })(c, next);
   };

@@ -64,7 +64,10 @@ export function corsMiddleware(methodsOf: (path: string) => readonly string[]): 
     if (origin !== undefined && origin !== new URL(c.req.url).origin) {
       const allowed = parseAllowList(c.env?.PLANKIT_CORS_ORIGINS);
       if (!allowed.includes("*") && !allowed.includes(origin)) {
-        throw new HttpProblem(403, `Origin ${origin} may not call this API; add it to PLANKIT_CORS_ORIGINS`, { code: "origin-not-allowed", headers: { vary: "Origin" } });
+        throw new HttpProblem(403, `Origin ${origin} may not call this API; add it to PLANKIT_CORS_ORIGINS`, {
+          code: "origin-not-allowed",
+          headers: { vary: "Origin" },
+        });
       }
       return policy(c, next);
     }

@@ -36,12 +36,19 @@ export function redactMiddleware(): MiddlewareHandler<WorkerAppEnv> {
     c.res.headers.set("x-content-type-options", "nosniff");
     const redactor = createRedactor([c.env?.OPENAI_API_KEY, c.env?.PLANKIT_TOKEN]);
     const response = c.res;
-    const eventStream = response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+    const eventStream =
+      response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
     if ((!redactor.active && !eventStream) || response.body === null) return;
     const headers = new Headers(response.headers);
     headers.delete("content-length");
-    const options = eventStream ? { prefix: formatSse({ retry: workerDefaults.retryMs }), heartbeatMs: workerDefaults.streamHeartbeatMs } : {};
-    const redacted = new Response(redactBody(response.body, redactor, options), { status: response.status, statusText: response.statusText, headers });
+    const options = eventStream
+      ? { prefix: formatSse({ retry: workerDefaults.retryMs }), heartbeatMs: workerDefaults.streamHeartbeatMs }
+      : {};
+    const redacted = new Response(redactBody(response.body, redactor, options), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
     c.res = undefined;
     c.res = redacted;
   };

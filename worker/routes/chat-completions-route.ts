@@ -4,8 +4,8 @@
  * @module
  */
 import { fromChatMessages, toChatCompletionChunks, toChatCompletionStream } from "../../src/openai.ts";
-import { encodeChatCompletionJson } from "../http/encode-chat-completion-json.ts";
 import { createChatCompletionsBodySchema } from "../http/chat-completions-body-schema.ts";
+import { encodeChatCompletionJson } from "../http/encode-chat-completion-json.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
 import { HttpProblem } from "../http/http-problem.ts";
@@ -34,7 +34,11 @@ export const chatCompletionsRoute: WorkerRoute = {
   errors: "openai",
   body: "chat",
   handle: async (c) => {
-    const body = await readJsonBody(c.req.raw, createChatCompletionsBodySchema(), '{"messages":[{"role":"user","content":"…"}]}');
+    const body = await readJsonBody(
+      c.req.raw,
+      createChatCompletionsBodySchema(),
+      '{"messages":[{"role":"user","content":"…"}]}',
+    );
     const clientTools = findClientTools(body);
     if (clientTools !== undefined) {
       throw new HttpProblem(
@@ -46,13 +50,27 @@ export const chatCompletionsRoute: WorkerRoute = {
     const dialog = fromChatMessages(body.messages);
     if (dialog.at(-1)?.role !== "user") {
       const detail = "the last message must be a user message with text";
-      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] });
+      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, {
+        code: "invalid-body",
+        errors: [{ pointer: "#/messages", detail }],
+      });
     }
     const stream = body.stream === true;
     const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });
-    const chunks = toChatCompletionChunks(run, { model: workerDefaults.chatModelId, includeUsage: !stream || body.stream_options?.include_usage === true });
+    const chunks = toChatCompletionChunks(run, {
+      model: workerDefaults.chatModelId,
+      includeUsage: !stream || body.stream_options?.include_usage === true,
+    });
     const headers = { "x-plankit-run-id": run.runId };
-    if (stream) return new Response(toChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
-    return new Response(encodeChatCompletionJson(chunks, stop, workerDefaults.heartbeatMs), { headers: { ...headers, "content-type": "application/json; charset=utf-8", "cache-control": "no-store, no-transform", "content-encoding": "identity" } });
+    if (stream)
+      return new Response(toChatCompletionStream(chunks, stop), { headers: { ...eventStreamHeaders, ...headers } });
+    return new Response(encodeChatCompletionJson(chunks, stop, workerDefaults.heartbeatMs), {
+      headers: {
+        ...headers,
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store, no-transform",
+        "content-encoding": "identity",
+      },
+    });
   },
 };

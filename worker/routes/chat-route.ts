@@ -22,13 +22,25 @@ export const chatRoute: WorkerRoute = {
   errors: "problem-details",
   body: "chat",
   handle: async (c) => {
-    const body = await readJsonBody(c.req.raw, createChatBodySchema(c.var.registry.list().map((tool) => tool.name)), '{"messages":[…]}');
+    const body = await readJsonBody(
+      c.req.raw,
+      createChatBodySchema(c.var.registry.list().map((tool) => tool.name)),
+      '{"messages":[…]}',
+    );
     const dialog = fromUIMessages(body.messages);
     if (dialog.at(-1)?.role !== "user") {
       const detail = "the last message must be a user message with text";
-      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, { code: "invalid-body", errors: [{ pointer: "#/messages", detail }] });
+      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, {
+        code: "invalid-body",
+        errors: [{ pointer: "#/messages", detail }],
+      });
     }
-    const { run, stop } = startRun(c, { input: dialog, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile });
+    const { run, stop } = startRun(c, {
+      input: dialog,
+      tools: body.tools,
+      maxSteps: body.maxSteps,
+      profile: body.profile,
+    });
     const response = toUIMessageStreamResponse(run, { headers: { "x-plankit-run-id": run.runId } });
     const source = response.body as ReadableStream<Uint8Array>;
     const reader = source.getReader();

@@ -6,11 +6,11 @@
 import { createGuidedConversation, type GuidedEvent } from "../../src/decide.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { createEventStream } from "../http/create-event-stream.ts";
-import { keepAlive } from "../http/keep-alive.ts";
-import { trackEnd } from "../http/track-end.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { createGuideBodySchema } from "../http/guide-body-schema.ts";
+import { keepAlive } from "../http/keep-alive.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { trackEnd } from "../http/track-end.ts";
 import { streamGuidedTurn } from "../stream-guided-turn.ts";
 import type { GuideOptions } from "../worker-options.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -50,7 +50,11 @@ export function createGuideRoute(guide: GuideOptions): WorkerRoute {
     type: "playbook",
     id: playbook.id,
     name: playbook.name,
-    phases: playbook.phases.map((phase) => ({ id: phase.id, description: phase.description, checkpoints: phase.checkpoints ?? [] })),
+    phases: playbook.phases.map((phase) => ({
+      id: phase.id,
+      description: phase.description,
+      checkpoints: phase.checkpoints ?? [],
+    })),
   };
   return {
     method: "POST",
@@ -62,13 +66,25 @@ export function createGuideRoute(guide: GuideOptions): WorkerRoute {
       const { selected } = c.var;
       const controller = abortOnDisconnect(c.var.signal);
       const turnId = createTurnId();
-      const conversation = createGuidedConversation({ playbook, skills, registry: guide.createTools(), model: selected.model, idGenerator: () => turnId });
-      const events = streamGuidedTurn(conversation, body.message, { state: body.state ?? {}, signal: controller.signal });
+      const conversation = createGuidedConversation({
+        playbook,
+        skills,
+        registry: guide.createTools(),
+        model: selected.model,
+        idGenerator: () => turnId,
+      });
+      const events = streamGuidedTurn(conversation, body.message, {
+        state: body.state ?? {},
+        signal: controller.signal,
+      });
       const first = [{ type: "model", name: selected.name, provider: selected.provider }, playbookEvent];
       // Kept alive until the turn has ended or the client has gone (and the turn is aborted).
       const tracked = trackEnd(events, controller.signal);
       keepAlive(c, tracked.ended);
-      const stream = createEventStream<GuidedEvent>(tracked.events, { first, onCancel: () => controller.abort(new Error("The client disconnected")) });
+      const stream = createEventStream<GuidedEvent>(tracked.events, {
+        first,
+        onCancel: () => controller.abort(new Error("The client disconnected")),
+      });
       return new Response(stream, { headers: { ...eventStreamHeaders, "x-plankit-turn-id": turnId } });
     },
   };

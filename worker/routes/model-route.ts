@@ -18,7 +18,11 @@ export const modelRoute: WorkerRoute = {
   handle: (c) => {
     const model = describeChatModel();
     const id = c.req.param("id");
-    if (id !== model.id) throw new HttpProblem(404, `The model '${id}' does not exist; this API serves one model, '${model.id}'`, { code: "model-not-found", param: null });
+    if (id !== model.id)
+      throw new HttpProblem(404, `The model '${id}' does not exist; this API serves one model, '${model.id}'`, {
+        code: "model-not-found",
+        param: null,
+      });
     return c.json(model, 200, { "cache-control": "no-store" });
   },
 };

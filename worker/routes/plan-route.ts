@@ -7,11 +7,11 @@ import { PlankitError, type PlannerEvent, type PlannerProfile, type PlanStep } f
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { createEventStream } from "../http/create-event-stream.ts";
-import { keepAlive } from "../http/keep-alive.ts";
-import { trackEnd } from "../http/track-end.ts";
 import { eventStreamHeaders } from "../http/event-stream-headers.ts";
+import { keepAlive } from "../http/keep-alive.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import { createRequestBodySchema } from "../http/request-body-schema.ts";
+import { trackEnd } from "../http/track-end.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /** An error reported inside an event stream. */
@@ -37,7 +37,11 @@ async function* endWithDone(events: AsyncIterable<PlannerEvent>): AsyncGenerator
       yield event;
     }
   } catch (error) {
-    yield { type: "error", code: PlankitError.isInstance(error) ? error.code : "internal-error", message: error instanceof Error ? error.message : String(error) };
+    yield {
+      type: "error",
+      code: PlankitError.isInstance(error) ? error.code : "internal-error",
+      message: error instanceof Error ? error.message : String(error),
+    };
     yield { type: "done", steps, clean: false, finishReason: "error", fallback: false, usage: { modelCalls: 0 } };
   }
 }
@@ -56,11 +60,20 @@ export const planRoute: WorkerRoute = {
   body: "api",
   handle: async (c) => {
     const { selected, registry, options } = c.var;
-    const body = await readJsonBody(c.req.raw, createRequestBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…"}');
+    const body = await readJsonBody(
+      c.req.raw,
+      createRequestBodySchema(registry.list().map((tool) => tool.name)),
+      '{"query":"…"}',
+    );
     const { planner, tools } = createRequestPlanner(selected.model, registry, body, options);
     const controller = abortOnDisconnect(c.var.signal);
     const profile = body.profile as PlannerProfile | string | undefined;
-    const events = planner.stream({ query: body.query, tools, signal: controller.signal, ...(profile === undefined ? {} : { profile }) });
+    const events = planner.stream({
+      query: body.query,
+      tools,
+      signal: controller.signal,
+      ...(profile === undefined ? {} : { profile }),
+    });
     // Kept alive until the plan has ended or the client has gone (and the planner is aborted).
     const tracked = trackEnd(endWithDone(events), controller.signal);
     keepAlive(c, tracked.ended);

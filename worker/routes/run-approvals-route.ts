@@ -4,10 +4,10 @@
  * @module
  */
 import type { ApprovalDecision } from "../../src/index.ts";
-import { ApprovalsBodySchema } from "../runs/approvals-body-schema.ts";
-import { sessionOfRun } from "../runs/session-of-run.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { ApprovalsBodySchema } from "../runs/approvals-body-schema.ts";
+import { sessionOfRun } from "../runs/session-of-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -34,8 +34,14 @@ export const runApprovalsRoute: WorkerRoute = {
     const outcome = await stub.approve(runId, decisions);
     if (!outcome.ok) {
       const extras = outcome.stepId === undefined ? undefined : { stepId: outcome.stepId };
-      throw new HttpProblem(outcome.status, outcome.message, { code: outcome.code, ...(extras === undefined ? {} : { extras }) });
+      throw new HttpProblem(outcome.status, outcome.message, {
+        code: outcome.code,
+        ...(extras === undefined ? {} : { extras }),
+      });
     }
-    return c.json({ id: runId, decisions, awaitingApproval: outcome.awaitingApproval }, 202, { "cache-control": "no-store", "x-plankit-run-id": runId });
+    return c.json({ id: runId, decisions, awaitingApproval: outcome.awaitingApproval }, 202, {
+      "cache-control": "no-store",
+      "x-plankit-run-id": runId,
+    });
   },
 };

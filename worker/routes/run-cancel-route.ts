@@ -3,9 +3,10 @@
  *
  * @module
  */
+
+import { HttpProblem } from "../http/http-problem.ts";
 import { disposeStub } from "../runs/dispose-stub.ts";
 import { sessionOfRun } from "../runs/session-of-run.ts";
-import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -22,7 +23,11 @@ export const runCancelRoute: WorkerRoute = {
     const { runId, stub } = sessionOfRun(c);
     const summary = await stub.summary(runId);
     if (summary === undefined) throw new HttpProblem(404, `No run ${runId}`, { code: "unknown-run" });
-    if (summary.ended) throw new HttpProblem(409, `Run ${runId} has already ended (${summary.reason ?? "ended"})`, { code: "run-ended", extras: { reason: summary.reason } });
+    if (summary.ended)
+      throw new HttpProblem(409, `Run ${runId} has already ended (${summary.reason ?? "ended"})`, {
+        code: "run-ended",
+        extras: { reason: summary.reason },
+      });
     const workflow = c.env?.PLAN_WORKFLOW;
     if (summary.mode === "durable" && workflow !== undefined) {
       let instance: WorkflowInstance | undefined;
@@ -37,6 +42,9 @@ export const runCancelRoute: WorkerRoute = {
     }
     const outcome = await stub.cancelRun(runId);
     if (outcome === "ended") throw new HttpProblem(409, `Run ${runId} has already ended`, { code: "run-ended" });
-    return c.json({ id: runId, cancelled: true, run: await stub.summary(runId) }, 200, { "cache-control": "no-store", "x-plankit-run-id": runId });
+    return c.json({ id: runId, cancelled: true, run: await stub.summary(runId) }, 200, {
+      "cache-control": "no-store",
+      "x-plankit-run-id": runId,
+    });
   },
 };

@@ -25,10 +25,14 @@ export const runEventsRoute: WorkerRoute = {
     const after = c.req.query("after");
     if (after !== undefined) forwarded.searchParams.set("after", after);
     const lastEventId = c.req.header("last-event-id");
-    const response = await stub.fetch(forwarded, { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId }, signal: c.var.signal });
+    const response = await stub.fetch(forwarded, {
+      headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId },
+      signal: c.var.signal,
+    });
     const headers = new Headers(response.headers);
     headers.set("x-plankit-run-id", runId);
-    if (response.status === 204 || response.body === null) return new Response(null, { status: response.status, headers });
+    if (response.status === 204 || response.body === null)
+      return new Response(null, { status: response.status, headers });
     const ok = response.status === 200 && (headers.get("content-type") ?? "").startsWith("text/event-stream");
     return new Response(ok ? response.body : response.body, { status: response.status, headers });
   },

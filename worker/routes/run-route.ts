@@ -23,9 +23,21 @@ export const runRoute: WorkerRoute = {
   body: "api",
   handle: async (c) => {
     const { selected, registry } = c.var;
-    const body = await readJsonBody(c.req.raw, createRequestBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…"}');
-    const { run, stop } = startRun(c, { input: body.query, tools: body.tools, maxSteps: body.maxSteps, profile: body.profile });
-    const stream = createEventStream(run, { first: [{ type: "model", name: selected.name, provider: selected.provider }], onCancel: stop });
+    const body = await readJsonBody(
+      c.req.raw,
+      createRequestBodySchema(registry.list().map((tool) => tool.name)),
+      '{"query":"…"}',
+    );
+    const { run, stop } = startRun(c, {
+      input: body.query,
+      tools: body.tools,
+      maxSteps: body.maxSteps,
+      profile: body.profile,
+    });
+    const stream = createEventStream(run, {
+      first: [{ type: "model", name: selected.name, provider: selected.provider }],
+      onCancel: stop,
+    });
     return new Response(stream, { headers: { ...eventStreamHeaders, "x-plankit-run-id": run.runId } });
   },
 };

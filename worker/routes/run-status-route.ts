@@ -3,10 +3,11 @@
  *
  * @module
  */
+
+import { HttpProblem } from "../http/http-problem.ts";
 import { disposeStub } from "../runs/dispose-stub.ts";
 import type { DurableRunParams } from "../runs/durable-run-params.ts";
 import { sessionOfRun } from "../runs/session-of-run.ts";
-import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /** A Workflow instance's status, as the status route reports it. */
@@ -49,7 +50,11 @@ export const runStatusRoute: WorkerRoute = {
     const summary = await stub.summary(runId);
     if (summary === undefined) throw new HttpProblem(404, `No run ${runId}`, { code: "unknown-run" });
     const durable = summary.mode === "durable";
-    const workflow = durable && c.env?.PLAN_WORKFLOW !== undefined ? await readWorkflowStatus(c.env.PLAN_WORKFLOW, runId) : undefined;
-    return c.json({ id: runId, session, durable, ...(workflow === undefined ? {} : { workflow }), run: summary }, 200, { "cache-control": "no-store", "x-plankit-run-id": runId });
+    const workflow =
+      durable && c.env?.PLAN_WORKFLOW !== undefined ? await readWorkflowStatus(c.env.PLAN_WORKFLOW, runId) : undefined;
+    return c.json({ id: runId, session, durable, ...(workflow === undefined ? {} : { workflow }), run: summary }, 200, {
+      "cache-control": "no-store",
+      "x-plankit-run-id": runId,
+    });
   },
 };

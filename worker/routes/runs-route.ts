@@ -3,13 +3,14 @@
  *
  * @module
  */
+
+import { HttpProblem } from "../http/http-problem.ts";
+import { readJsonBody } from "../http/read-json-body.ts";
 import { createRunId } from "../runs/create-run-id.ts";
 import { disposeStub } from "../runs/dispose-stub.ts";
 import type { DurableRunParams } from "../runs/durable-run-params.ts";
 import { createRunsBodySchema } from "../runs/runs-body-schema.ts";
 import { requireSessions } from "../runs/session-of-run.ts";
-import { HttpProblem } from "../http/http-problem.ts";
-import { readJsonBody } from "../http/read-json-body.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
 /**
@@ -28,11 +29,19 @@ export const runsRoute: WorkerRoute = {
   handle: async (c) => {
     const namespace = requireSessions(c);
     const { selected, registry } = c.var;
-    const body = await readJsonBody(c.req.raw, createRunsBodySchema(registry.list().map((tool) => tool.name)), '{"query":"…","durable":true}');
+    const body = await readJsonBody(
+      c.req.raw,
+      createRunsBodySchema(registry.list().map((tool) => tool.name)),
+      '{"query":"…","durable":true}',
+    );
     const durable = body.durable ?? true;
     const workflow = c.env?.PLAN_WORKFLOW;
     if (durable && workflow === undefined) {
-      throw new HttpProblem(501, "Durable runs need the PLAN_WORKFLOW Workflow binding; see wrangler.toml (or send durable: false)", { code: "not-configured" });
+      throw new HttpProblem(
+        501,
+        "Durable runs need the PLAN_WORKFLOW Workflow binding; see wrangler.toml (or send durable: false)",
+        { code: "not-configured" },
+      );
     }
     const runId = createRunId(body.session);
     const session = body.session ?? runId;
@@ -42,19 +51,33 @@ export const runsRoute: WorkerRoute = {
     if (body.maxSteps !== undefined) params.maxSteps = body.maxSteps;
     const stub = namespace.get(namespace.idFromName(session));
     if (durable && workflow !== undefined) {
-      await stub.startRun({ runId, mode: "durable", query: body.query, model: { name: selected.name, provider: selected.provider } });
+      await stub.startRun({
+        runId,
+        mode: "durable",
+        query: body.query,
+        model: { name: selected.name, provider: selected.provider },
+      });
       try {
         const instance = await workflow.create({ id: runId, params });
         disposeStub(instance);
       } catch {
-        await stub.closeRun(runId, "failed", { code: "internal-error", message: "The Workflow instance could not be created" });
-        throw new HttpProblem(503, "The durable run could not be started; try again", { code: "workflow-unavailable", headers: { "retry-after": "5" } });
+        await stub.closeRun(runId, "failed", {
+          code: "internal-error",
+          message: "The Workflow instance could not be created",
+        });
+        throw new HttpProblem(503, "The durable run could not be started; try again", {
+          code: "workflow-unavailable",
+          headers: { "retry-after": "5" },
+        });
       }
     } else {
       await stub.runInSession(params);
     }
     const links = { self: `/v1/runs/${runId}`, events: `/v1/runs/${runId}/events`, cancel: `/v1/runs/${runId}/cancel` };
-    return c.json({ id: runId, session, durable, links }, 202, { location: links.self, "x-plankit-run-id": runId, "cache-control": "no-store" });
+    return c.json({ id: runId, session, durable, links }, 202, {
+      location: links.self,
+      "x-plankit-run-id": runId,
+      "cache-control": "no-store",
+    });
   },
 };
-

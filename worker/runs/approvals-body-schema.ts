@@ -5,7 +5,10 @@
  */
 import * as v from "valibot";
 
-const stepId = v.pipe(v.string("stepId must be a string"), v.regex(/^[A-Za-z0-9_-]{1,64}$/u, "stepId must be 1 to 64 letters, digits, _ or -"));
+const stepId = v.pipe(
+  v.string("stepId must be a string"),
+  v.regex(/^[A-Za-z0-9_-]{1,64}$/u, "stepId must be 1 to 64 letters, digits, _ or -"),
+);
 
 /** An approval, optionally with the step's whole edited arguments. */
 const ApproveSchema = v.strictObject(
@@ -22,7 +25,9 @@ const DenySchema = v.strictObject(
   {
     stepId,
     approved: v.literal(false, "approved must be true or false"),
-    reason: v.optional(v.pipe(v.string("reason must be a string"), v.maxLength(500, "reason must be at most 500 characters"))),
+    reason: v.optional(
+      v.pipe(v.string("reason must be a string"), v.maxLength(500, "reason must be at most 500 characters")),
+    ),
     replan: v.optional(v.boolean("replan must be true or false")),
   },
   "a denial has only stepId, approved, reason and replan",
@@ -43,7 +48,10 @@ const DenySchema = v.strictObject(
 export const ApprovalsBodySchema = v.strictObject(
   {
     decisions: v.pipe(
-      v.array(v.variant("approved", [ApproveSchema, DenySchema], "each decision needs approved: true or false"), "decisions must be a list of decisions"),
+      v.array(
+        v.variant("approved", [ApproveSchema, DenySchema], "each decision needs approved: true or false"),
+        "decisions must be a list of decisions",
+      ),
       v.minLength(1, "decisions must list at least one decision"),
       v.maxLength(100, "decisions must list at most 100 decisions"),
     ),

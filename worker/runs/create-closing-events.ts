@@ -27,7 +27,12 @@ import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent } from "../../src/ind
  * const closing = createClosingEvents(logged, runId, "aborted", { code: "aborted", message: "The run was cancelled" });
  * ```
  */
-export function createClosingEvents(events: readonly RuntimeEvent[], runId: string, reason: RunEndReason, error: RuntimeErrorInfo): RuntimeEvent[] {
+export function createClosingEvents(
+  events: readonly RuntimeEvent[],
+  runId: string,
+  reason: RunEndReason,
+  error: RuntimeErrorInfo,
+): RuntimeEvent[] {
   const state = replay(events);
   if (state.status === "ended") return [];
   const t = events.reduce((latest, event) => Math.max(latest, event.t), 0);
@@ -36,7 +41,16 @@ export function createClosingEvents(events: readonly RuntimeEvent[], runId: stri
     if (step.status === "planned") {
       closing.push({ type: "step-skipped", runId, t, stepId: step.step.id, code: "aborted", reason: error.message });
     } else if (step.status === "running" || step.status === "retrying") {
-      closing.push({ type: "step-error", runId, t, stepId: step.step.id, attempt: Math.max(1, step.attempts), error, final: true, durationMs: 0 });
+      closing.push({
+        type: "step-error",
+        runId,
+        t,
+        stepId: step.step.id,
+        attempt: Math.max(1, step.attempts),
+        error,
+        final: true,
+        durationMs: 0,
+      });
     }
   }
   closing.push({ type: "run-end", runId, t, reason, usage: { ...state.usage }, durationMs: t, error });

@@ -55,7 +55,10 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
     let stored: StoredOutcome;
     try {
       stored = await step.do(name, config, async (context): Promise<StoredOutcome> => {
-        const outcome = await call.attempt({ number: context.attempt, retryDelayMs: computeEngineRetryDelay(config, context.attempt) });
+        const outcome = await call.attempt({
+          number: context.attempt,
+          retryDelayMs: computeEngineRetryDelay(config, context.attempt),
+        });
         // The log is best effort here: a session object that cannot be reached must not fail the tool call that succeeded.
         await flush().catch(() => undefined);
         if (outcome.ok) return { ok: true, value: JSON.parse(JSON.stringify(outcome.value ?? null)) as unknown };
@@ -65,6 +68,8 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
     } catch (error) {
       return { ok: false, error: readEngineError(error), retryable: false };
     }
-    return stored.ok ? { ok: true, value: stored.value, cached: false } : { ok: false, error: stored.error, retryable: false };
+    return stored.ok
+      ? { ok: true, value: stored.value, cached: false }
+      : { ok: false, error: stored.error, retryable: false };
   };
 }

@@ -3,8 +3,9 @@
  *
  * @module
  */
+
+import type { Planner, PlannerEvent, PlanStep, ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
-import type { PlanStep, Planner, PlannerEvent, ToolRegistry } from "../../src/index.ts";
 import type { DurableStep } from "./durable-step.ts";
 
 /** Options of {@link createDurablePlanner}. */
@@ -78,7 +79,11 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
     },
     async replan(request) {
       replans++;
-      return step.do(`replan-${replans}`, planConfig, async () => JSON.parse(JSON.stringify(await planner.replan(request))) as PlanStep[]);
+      return step.do(
+        `replan-${replans}`,
+        planConfig,
+        async () => JSON.parse(JSON.stringify(await planner.replan(request))) as PlanStep[],
+      );
     },
   };
 }

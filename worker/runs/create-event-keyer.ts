@@ -27,11 +27,19 @@
 export function createEventKeyer(): (event: { type: string; [member: string]: unknown }) => string {
   const counts = new Map<string, number>();
   return (event) => {
-    const field = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+    const field = (value: unknown): string =>
+      typeof value === "string" || typeof value === "number" ? String(value) : "";
     const step = event["step"];
-    const stepId = field(event["stepId"]) || field(typeof step === "object" && step !== null ? (step as { id?: unknown }).id : undefined);
-    const terminal = event.type === "step-end" || event.type === "step-skipped" || (event.type === "step-error" && event["final"] === true);
-    const base = terminal ? `terminal:${stepId}` : `${event.type}:${stepId}:${field(event["attempt"])}:${field(event["kind"])}`;
+    const stepId =
+      field(event["stepId"]) ||
+      field(typeof step === "object" && step !== null ? (step as { id?: unknown }).id : undefined);
+    const terminal =
+      event.type === "step-end" ||
+      event.type === "step-skipped" ||
+      (event.type === "step-error" && event["final"] === true);
+    const base = terminal
+      ? `terminal:${stepId}`
+      : `${event.type}:${stepId}:${field(event["attempt"])}:${field(event["kind"])}`;
     const count = (counts.get(base) ?? 0) + 1;
     counts.set(base, count);
     return `${base}:${count}`;

@@ -46,7 +46,12 @@ export interface EventOutbox {
  * await outbox.flush();
  * ```
  */
-export function createEventOutbox(sink: EventSink, runId: string, events: readonly RuntimeEvent[], shiftMs = 0): EventOutbox {
+export function createEventOutbox(
+  sink: EventSink,
+  runId: string,
+  events: readonly RuntimeEvent[],
+  shiftMs = 0,
+): EventOutbox {
   const keyOf = createEventKeyer();
   const pending: LoggedEvent[] = [];
   let keyed = 0;
@@ -72,7 +77,14 @@ export function createEventOutbox(sink: EventSink, runId: string, events: readon
         const event = events[keyed] as RuntimeEvent & { [member: string]: unknown };
         const key = keyOf(event);
         if (shiftMs === 0) pending.push({ key, event });
-        else pending.push({ key, event: event.type === "run-end" ? { ...event, t: event.t + shiftMs, durationMs: event.durationMs + shiftMs } : { ...event, t: event.t + shiftMs } });
+        else
+          pending.push({
+            key,
+            event:
+              event.type === "run-end"
+                ? { ...event, t: event.t + shiftMs, durationMs: event.durationMs + shiftMs }
+                : { ...event, t: event.t + shiftMs },
+          });
       }
       // A failed batch stays pending and goes out with the next flush (the log ignores keys it has).
       chain = chain.catch(() => undefined).then(send);

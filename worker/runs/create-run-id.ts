@@ -20,6 +20,8 @@
  * ```
  */
 export function createRunId(session?: string): string {
-  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const hex = [...crypto.getRandomValues(new Uint8Array(16))]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
   return session === undefined ? `run-${hex}` : `run-${hex}-${session}`;
 }

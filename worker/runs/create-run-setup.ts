@@ -53,7 +53,11 @@ export interface RunSetup {
  * const { planner, registry, model } = createRunSetup(env, { tools: ["calculator"] }, { createTools: () => createMyTools() });
  * ```
  */
-export function createRunSetup(env: WorkerEnv, params: Pick<DurableRunParams, "tools" | "maxSteps" | "profile">, options: WorkerOptions): RunSetup {
+export function createRunSetup(
+  env: WorkerEnv,
+  params: Pick<DurableRunParams, "tools" | "maxSteps" | "profile">,
+  options: WorkerOptions,
+): RunSetup {
   const { registry, selected } = selectToolsAndModel(options, env);
   const { planner } = createRequestPlanner(selected.model, registry, params, options);
   const setup: RunSetup = { registry, planner, model: selected.model, selected };

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { canonicalJson } from "../../src/json.ts";
+
 import { createMemoryStore, type MemoryEntry, type MemoryStore } from "../../src/index.ts";
+import { canonicalJson } from "../../src/json.ts";
 
 /** Options of {@link createSqlMemoryStore}. */
 export interface SqlMemoryStoreOptions {
@@ -73,20 +74,39 @@ export function createSqlMemoryStore(sql: SqlStorage, options: SqlMemoryStoreOpt
   return {
     read(query) {
       if (!ready) return [];
-      const rows = sql.exec<MemoryRow>("SELECT run_id, kind, query, content, at FROM memory ORDER BY id DESC LIMIT ?", maxEntries).toArray().reverse();
+      const rows = sql
+        .exec<MemoryRow>("SELECT run_id, kind, query, content, at FROM memory ORDER BY id DESC LIMIT ?", maxEntries)
+        .toArray()
+        .reverse();
       const ranked = createMemoryStore({ limit, maxEntries });
       for (const row of rows) {
-        ranked.write({ kind: row.kind, runId: row.run_id, query: row.query, content: JSON.parse(row.content) as unknown, at: row.at });
+        ranked.write({
+          kind: row.kind,
+          runId: row.run_id,
+          query: row.query,
+          content: JSON.parse(row.content) as unknown,
+          at: row.at,
+        });
       }
       return ranked.read(query);
     },
     async write(entry: MemoryEntry) {
       // The key tells NaN from null; the stored text is plain JSON, which reading parses.
       const content = JSON.stringify(entry.content ?? null) ?? "null";
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(entry.content ?? null))));
+      const digest = new Uint8Array(
+        await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(entry.content ?? null))),
+      );
       const hex = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
       prepare();
-      sql.exec("INSERT OR IGNORE INTO memory (run_id, kind, digest, query, content, at) VALUES (?, ?, ?, ?, ?, ?)", entry.runId, entry.kind, hex, entry.query, content, entry.at);
+      sql.exec(
+        "INSERT OR IGNORE INTO memory (run_id, kind, digest, query, content, at) VALUES (?, ?, ?, ?, ?, ?)",
+        entry.runId,
+        entry.kind,
+        hex,
+        entry.query,
+        content,
+        entry.at,
+      );
       sql.exec("DELETE FROM memory WHERE id NOT IN (SELECT id FROM memory ORDER BY id DESC LIMIT ?)", maxEntries);
     },
   };

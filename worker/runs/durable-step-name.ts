@@ -22,7 +22,9 @@ import { canonicalJson } from "../../src/json.ts";
  * ```
  */
 export async function durableStepName(stepId: string, input: unknown): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(input ?? null))));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(input ?? null))),
+  );
   const hex = [...digest.slice(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   return `${stepId.slice(0, 200)}#${hex}`;
 }

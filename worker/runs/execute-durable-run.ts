@@ -3,7 +3,16 @@
  *
  * @module
  */
-import { AgentRuntime, noOpReflector, PlankitError, type MemoryEntry, type MemoryStore, type RunEndReason, type RunHandle } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  type MemoryEntry,
+  type MemoryStore,
+  noOpReflector,
+  PlankitError,
+  type RunEndReason,
+  type RunHandle,
+} from "../../src/index.ts";
+import { workerDefaults } from "../worker-defaults.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
 import { createDurablePlanner } from "./create-durable-planner.ts";
@@ -11,7 +20,6 @@ import { createEventOutbox, type EventSink } from "./create-event-outbox.ts";
 import type { RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { DurableStep } from "./durable-step.ts";
-import { workerDefaults } from "../worker-defaults.ts";
 
 /**
  * Whether `step.do` failed because the engine is tearing this execution
@@ -58,7 +66,8 @@ async function awaitDecisions(run: RunHandle, step: DurableStep, timeoutMs: numb
     run.expireApprovals();
     return;
   }
-  const decisions = typeof payload === "object" && payload !== null ? (payload as { decisions?: unknown }).decisions : undefined;
+  const decisions =
+    typeof payload === "object" && payload !== null ? (payload as { decisions?: unknown }).decisions : undefined;
   try {
     run.approve(decisions as never);
   } catch (error) {
@@ -179,7 +188,12 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
-    planner: createDurablePlanner({ planner: setup.planner, step: guarded, registry: setup.registry, ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }) }),
+    planner: createDurablePlanner({
+      planner: setup.planner,
+      step: guarded,
+      registry: setup.registry,
+      ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
+    }),
     registry: setup.registry,
     model: setup.model,
     ...(setup.profile === undefined ? {} : { profile: setup.profile }),

@@ -4,12 +4,25 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import { AgentRuntime, type ApprovalDecision, checkApprovalDecisions, type MemoryEntry, type MemoryStore, PlankitError, type RunEndReason, type RunHandle, type RuntimeErrorInfo, type RuntimeEvent, type RuntimeUsage } from "../../src/index.ts";
 import { formatSse, formatSseComment, replay } from "../../src/events.ts";
+import {
+  AgentRuntime,
+  type ApprovalDecision,
+  checkApprovalDecisions,
+  type MemoryEntry,
+  type MemoryStore,
+  PlankitError,
+  type RunEndReason,
+  type RunHandle,
+  type RuntimeErrorInfo,
+  type RuntimeEvent,
+  type RuntimeUsage,
+} from "../../src/index.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerEnv } from "../worker-env.ts";
+import { type ApprovalEvent, approvalEventType } from "./approval-event.ts";
 import { createClosingEvents } from "./create-closing-events.ts";
 import { createEventKeyer } from "./create-event-keyer.ts";
 import { createRunSetup, type RunSetup } from "./create-run-setup.ts";
@@ -17,7 +30,6 @@ import { createSqlMemoryStore } from "./create-sql-memory-store.ts";
 import { disposeStub } from "./dispose-stub.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
-import { approvalEventType, type ApprovalEvent } from "./approval-event.ts";
 import { parseRunId } from "./parse-run-id.ts";
 
 /** How a run executes: as a Workflow instance, or inside the session object. */
@@ -55,7 +67,15 @@ export interface RunSummary {
   reply?: string;
   error?: RuntimeErrorInfo;
   usage: RuntimeUsage;
-  steps: { id: string; type: string; tool?: string; status: string; attempts: number; error?: RuntimeErrorInfo; skip?: { code: string; reason: string } }[];
+  steps: {
+    id: string;
+    type: string;
+    tool?: string;
+    status: string;
+    attempts: number;
+    error?: RuntimeErrorInfo;
+    skip?: { code: string; reason: string };
+  }[];
 }
 
 interface RunRow extends Record<string, SqlStorageValue> {
@@ -84,7 +104,12 @@ interface EventRow extends Record<string, SqlStorageValue> {
 function refusal(error: unknown): ApprovalOutcome {
   if (!PlankitError.isInstance(error)) throw error;
   const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
-  const base = { ok: false as const, code: error.code, message: error.message, ...(stepId === undefined ? {} : { stepId }) };
+  const base = {
+    ok: false as const,
+    code: error.code,
+    message: error.message,
+    ...(stepId === undefined ? {} : { stepId }),
+  };
   return error.code === "invalid-argument" ? { ...base, status: 400 } : { ...base, status: 409 };
 }
 
@@ -143,7 +168,8 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    this.#ready = this.#sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'").toArray().length > 0;
+    this.#ready =
+      this.#sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'").toArray().length > 0;
     this.#memory = createSqlMemoryStore(this.#sql);
   }
 
@@ -154,8 +180,16 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    */
   async startRun(record: RunRecord): Promise<void> {
     this.#prepare();
-    this.#sql.exec("INSERT OR IGNORE INTO runs (id, mode, query, created_at) VALUES (?, ?, ?, ?)", record.runId, record.mode, record.query, Date.now());
-    this.#append(record.runId, [{ key: "model", event: { type: "model", name: record.model.name, provider: record.model.provider } }]);
+    this.#sql.exec(
+      "INSERT OR IGNORE INTO runs (id, mode, query, created_at) VALUES (?, ?, ?, ?)",
+      record.runId,
+      record.mode,
+      record.query,
+      Date.now(),
+    );
+    this.#append(record.runId, [
+      { key: "model", event: { type: "model", name: record.model.name, provider: record.model.provider } },
+    ]);
     await this.#scheduleSweep();
   }
 
@@ -168,7 +202,12 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    */
   async runInSession(params: DurableRunParams): Promise<void> {
     const setup = this.createSetup(params);
-    await this.startRun({ runId: params.runId, mode: "session", query: params.query, model: { name: setup.selected.name, provider: setup.selected.provider } });
+    await this.startRun({
+      runId: params.runId,
+      mode: "session",
+      query: params.query,
+      model: { name: setup.selected.name, provider: setup.selected.provider },
+    });
     const runtime = new AgentRuntime({
       ...workerDefaults.sessionRuntime,
       planner: setup.planner,
@@ -182,7 +221,13 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const run = runtime.run(params.query);
     const keyOf = createEventKeyer();
     const pumped = (async () => {
-      for await (const event of run) this.#append(run.runId, [{ key: keyOf(event as RuntimeEvent & Record<string, unknown>), event: event as RuntimeEvent & Record<string, unknown> }]);
+      for await (const event of run)
+        this.#append(run.runId, [
+          {
+            key: keyOf(event as RuntimeEvent & Record<string, unknown>),
+            event: event as RuntimeEvent & Record<string, unknown>,
+          },
+        ]);
     })()
       .catch(() => undefined)
       .finally(() => this.#live.delete(run.runId));
@@ -211,7 +256,8 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     if (row === undefined) return { ok: false, status: 404, code: "unknown-run", message: `No run ${runId}` };
     if (row.mode !== "session") return this.#approveDurable(row, decisions);
     const live = this.#live.get(runId);
-    if (row.ended === 1 || live === undefined) return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
+    if (row.ended === 1 || live === undefined)
+      return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
     try {
       live.run.approve(decisions);
     } catch (error) {
@@ -345,15 +391,27 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const url = new URL(request.url);
     const runId = url.searchParams.get("run") ?? "";
     const row = this.#runRow(runId);
-    if (url.pathname !== "/events" || row === undefined) return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
+    if (url.pathname !== "/events" || row === undefined)
+      return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
     const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
     if (!/^\d{1,15}$/u.test(cursor.trim())) {
-      return problemResponse(new HttpProblem(400, `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`, { code: "invalid-last-event-id" }));
+      return problemResponse(
+        new HttpProblem(
+          400,
+          `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`,
+          { code: "invalid-last-event-id" },
+        ),
+      );
     }
     // Nothing will follow: 204 is what stops an EventSource from reconnecting.
-    if (row.ended === 1 && Number(cursor.trim()) >= row.last_seq) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+    if (row.ended === 1 && Number(cursor.trim()) >= row.last_seq)
+      return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
     return new Response(this.#eventStream(runId, Number(cursor.trim())), {
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
     });
   }
 
@@ -365,14 +423,23 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     let waitingOnly = true;
     for (const row of open) {
       if (row.mode === "session") {
-        if (!this.#live.has(row.id)) this.#close(row.id, "failed", { code: "aborted", message: "The session object restarted while the run was in progress; the run was lost" });
+        if (!this.#live.has(row.id))
+          this.#close(row.id, "failed", {
+            code: "aborted",
+            message: "The session object restarted while the run was in progress; the run was lost",
+          });
         else waitingOnly = false;
         continue;
       }
       const status = await this.#workflowStatus(row.id);
-      if (status.status === "terminated") this.#close(row.id, "aborted", { code: "aborted", message: "The run's Workflow instance was terminated" });
+      if (status.status === "terminated")
+        this.#close(row.id, "aborted", { code: "aborted", message: "The run's Workflow instance was terminated" });
       else if (status.status === "errored" || status.status === "complete" || status.status === "missing") {
-        const message = status.error ?? (status.status === "missing" ? "The run's Workflow instance does not exist" : "The run's Workflow instance ended without ending the run");
+        const message =
+          status.error ??
+          (status.status === "missing"
+            ? "The run's Workflow instance does not exist"
+            : "The run's Workflow instance ended without ending the run");
         this.#close(row.id, "failed", { code: "internal-error", message: `Workflow ${status.status}: ${message}` });
       } else if (!this.#waitsForDecision(row.id)) waitingOnly = false;
     }
@@ -446,16 +513,30 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     let ignored = 0;
     this.ctx.storage.transactionSync(() => {
       for (const item of items) {
-        const known = this.#sql.exec("SELECT 1 FROM events WHERE run_id = ? AND key = ?", runId, item.key).toArray().length > 0;
+        const known =
+          this.#sql.exec("SELECT 1 FROM events WHERE run_id = ? AND key = ?", runId, item.key).toArray().length > 0;
         if (ended || known) {
           ignored++;
           continue;
         }
         seq++;
-        this.#sql.exec("INSERT INTO events (run_id, seq, key, type, data) VALUES (?, ?, ?, ?, ?)", runId, seq, item.key, item.event.type, JSON.stringify(item.event));
+        this.#sql.exec(
+          "INSERT INTO events (run_id, seq, key, type, data) VALUES (?, ?, ?, ?, ?)",
+          runId,
+          seq,
+          item.key,
+          item.event.type,
+          JSON.stringify(item.event),
+        );
         if (item.event.type === "run-end") ended = true;
       }
-      this.#sql.exec("UPDATE runs SET last_seq = ?, ended = ?, replayed = replayed + ? WHERE id = ?", seq, ended ? 1 : 0, ignored, runId);
+      this.#sql.exec(
+        "UPDATE runs SET last_seq = ?, ended = ?, replayed = replayed + ? WHERE id = ?",
+        seq,
+        ended ? 1 : 0,
+        ignored,
+        runId,
+      );
     });
     const appended = seq - row.last_seq;
     if (appended > 0) {
@@ -480,7 +561,10 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const closing = createClosingEvents(this.#runtimeEvents(runId), runId, reason, error);
     this.#append(
       runId,
-      closing.map((event) => ({ key: `close:${event.type}:${"stepId" in event ? event.stepId : ""}`, event: event as RuntimeEvent & Record<string, unknown> })),
+      closing.map((event) => ({
+        key: `close:${event.type}:${"stepId" in event ? event.stepId : ""}`,
+        event: event as RuntimeEvent & Record<string, unknown>,
+      })),
     );
     return true;
   }
@@ -495,9 +579,17 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   async #approveDurable(row: RunRow, decisions: ApprovalDecision[]): Promise<ApprovalOutcome> {
     const runId = row.id;
     const workflow = this.env.PLAN_WORKFLOW;
-    if (row.ended === 1) return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
-    this.#sql.exec("CREATE TABLE IF NOT EXISTS sent_decisions (run_id TEXT NOT NULL, step_id TEXT NOT NULL, PRIMARY KEY (run_id, step_id))");
-    const sent = new Set(this.#sql.exec<{ step_id: string }>("SELECT step_id FROM sent_decisions WHERE run_id = ?", runId).toArray().map((item) => item.step_id));
+    if (row.ended === 1)
+      return { ok: false, status: 409, code: "run-ended", message: `Run ${runId} has already ended` };
+    this.#sql.exec(
+      "CREATE TABLE IF NOT EXISTS sent_decisions (run_id TEXT NOT NULL, step_id TEXT NOT NULL, PRIMARY KEY (run_id, step_id))",
+    );
+    const sent = new Set(
+      this.#sql
+        .exec<{ step_id: string }>("SELECT step_id FROM sent_decisions WHERE run_id = ?", runId)
+        .toArray()
+        .map((item) => item.step_id),
+    );
     const state = replay(this.#runtimeEvents(runId));
     let checked: ApprovalDecision[];
     try {
@@ -505,21 +597,38 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       const setup = this.createSetup({ runId, session: parsed?.session ?? "", query: row.query });
       checked = checkApprovalDecisions(state, decisions, setup.registry);
       const again = checked.find((decision) => sent.has(decision.stepId));
-      if (again !== undefined) throw new PlankitError("invalid-approval", `Step "${again.stepId}" was already decided; the run has not applied the decision yet`);
+      if (again !== undefined)
+        throw new PlankitError(
+          "invalid-approval",
+          `Step "${again.stepId}" was already decided; the run has not applied the decision yet`,
+        );
     } catch (error) {
       return refusal(error);
     }
-    if (workflow === undefined) return { ok: false, status: 503, code: "workflow-unavailable", message: `Run ${runId} is a durable run, and this Worker has no PLAN_WORKFLOW binding to reach it` };
+    if (workflow === undefined)
+      return {
+        ok: false,
+        status: 503,
+        code: "workflow-unavailable",
+        message: `Run ${runId} is a durable run, and this Worker has no PLAN_WORKFLOW binding to reach it`,
+      };
     // Recorded before the send, so a second POST racing this one is refused; dropped again if the send fails.
-    for (const decision of checked) this.#sql.exec("INSERT INTO sent_decisions (run_id, step_id) VALUES (?, ?)", runId, decision.stepId);
+    for (const decision of checked)
+      this.#sql.exec("INSERT INTO sent_decisions (run_id, step_id) VALUES (?, ?)", runId, decision.stepId);
     let instance: WorkflowInstance | undefined;
     try {
       instance = await workflow.get(runId);
       const payload: ApprovalEvent = { decisions: checked };
       await instance.sendEvent({ type: approvalEventType, payload });
     } catch (error) {
-      for (const decision of checked) this.#sql.exec("DELETE FROM sent_decisions WHERE run_id = ? AND step_id = ?", runId, decision.stepId);
-      return { ok: false, status: 503, code: "workflow-unavailable", message: `Could not send the decisions to run ${runId}'s Workflow instance: ${error instanceof Error ? error.message : String(error)}` };
+      for (const decision of checked)
+        this.#sql.exec("DELETE FROM sent_decisions WHERE run_id = ? AND step_id = ?", runId, decision.stepId);
+      return {
+        ok: false,
+        status: 503,
+        code: "workflow-unavailable",
+        message: `Could not send the decisions to run ${runId}'s Workflow instance: ${error instanceof Error ? error.message : String(error)}`,
+      };
     } finally {
       if (instance !== undefined) disposeStub(instance);
     }
@@ -545,7 +654,10 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    */
   #waitsForDecision(runId: string): boolean {
     const state = replay(this.#runtimeEvents(runId));
-    return state.awaitingApproval.length > 0 && !state.steps.some((step) => step.status === "running" || step.status === "retrying");
+    return (
+      state.awaitingApproval.length > 0 &&
+      !state.steps.some((step) => step.status === "running" || step.status === "retrying")
+    );
   }
 
   /**
@@ -565,7 +677,9 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     }
     try {
       const status = await instance.status();
-      return status.error === undefined ? { status: status.status } : { status: status.status, error: status.error.message };
+      return status.error === undefined
+        ? { status: status.status }
+        : { status: status.status, error: status.error.message };
     } catch {
       return { status: "unknown" };
     } finally {
@@ -615,7 +729,13 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         while (!cancelled) {
-          const rows = this.#sql.exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64", runId, cursor).toArray();
+          const rows = this.#sql
+            .exec<EventRow>(
+              "SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64",
+              runId,
+              cursor,
+            )
+            .toArray();
           if (rows.length > 0) {
             const text = rows.map((row) => formatSse({ id: row.seq, event: row.type, data: row.data })).join("");
             controller.enqueue(encoder.encode(text));

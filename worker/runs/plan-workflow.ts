@@ -7,7 +7,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloud
 import type { WorkerEnv } from "../worker-env.ts";
 import { createRunSetup, type RunSetup } from "./create-run-setup.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
-import { executeDurableRun, type DurableRunResult } from "./execute-durable-run.ts";
+import { type DurableRunResult, executeDurableRun } from "./execute-durable-run.ts";
 
 /**
  * The durable run (Cloudflare Workflows): one instance per run, its id the
@@ -50,7 +50,9 @@ export class PlanWorkflow extends WorkflowEntrypoint<WorkerEnv, DurableRunParams
       setup: this.createSetup(params),
       step: {
         do: (name, config, callback) => step.do(name, config, callback as never) as Promise<never>,
-        waitForEvent: async (name, options) => (await step.waitForEvent<Rpc.Serializable<unknown>>(name, { type: options.type, timeout: options.timeoutMs })).payload,
+        waitForEvent: async (name, options) =>
+          (await step.waitForEvent<Rpc.Serializable<unknown>>(name, { type: options.type, timeout: options.timeoutMs }))
+            .payload,
       },
     });
   }

@@ -28,7 +28,12 @@ export function createRunsBodySchema(toolNames: readonly string[]) {
     {
       ...base.entries,
       durable: v.optional(v.boolean("durable must be true or false")),
-      session: v.optional(v.pipe(v.string("session must be a string"), v.regex(/^[A-Za-z0-9_-]{1,60}$/u, "session must be 1 to 60 letters, digits, _ or -"))),
+      session: v.optional(
+        v.pipe(
+          v.string("session must be a string"),
+          v.regex(/^[A-Za-z0-9_-]{1,60}$/u, "session must be 1 to 60 letters, digits, _ or -"),
+        ),
+      ),
     },
     base.message,
   );

@@ -6,8 +6,8 @@
 import type { Context } from "hono";
 import { HttpProblem } from "../http/http-problem.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
-import type { PlanSession } from "./plan-session.ts";
 import { parseRunId } from "./parse-run-id.ts";
+import type { PlanSession } from "./plan-session.ts";
 
 /**
  * The session objects' namespace, or 501 `not-configured` without the binding.
@@ -18,7 +18,10 @@ import { parseRunId } from "./parse-run-id.ts";
  */
 export function requireSessions(c: Context<WorkerAppEnv>): DurableObjectNamespace<PlanSession> {
   const namespace = c.env?.PLAN_SESSION;
-  if (namespace === undefined) throw new HttpProblem(501, "Runs need the PLAN_SESSION Durable Object binding; see wrangler.toml", { code: "not-configured" });
+  if (namespace === undefined)
+    throw new HttpProblem(501, "Runs need the PLAN_SESSION Durable Object binding; see wrangler.toml", {
+      code: "not-configured",
+    });
   return namespace;
 }
 
@@ -35,7 +38,11 @@ export function requireSessions(c: Context<WorkerAppEnv>): DurableObjectNamespac
  * const summary = await stub.summary(runId);
  * ```
  */
-export function sessionOfRun(c: Context<WorkerAppEnv>): { runId: string; session: string; stub: DurableObjectStub<PlanSession> } {
+export function sessionOfRun(c: Context<WorkerAppEnv>): {
+  runId: string;
+  session: string;
+  stub: DurableObjectStub<PlanSession>;
+} {
   const namespace = requireSessions(c);
   const id = c.req.param("id") ?? "";
   const parsed = parseRunId(id);

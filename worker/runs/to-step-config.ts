@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { DurableStepConfig } from "./durable-step.ts";
+
 import type { StepCall } from "../../src/index.ts";
+import type { DurableStepConfig } from "./durable-step.ts";
 
 /**
  * Extra time the engine gives an attempt beyond the step's own limit, so the

@@ -24,7 +24,8 @@ export const forceSkillStrategy: DecisionStrategy = {
   name: "force_skill",
   run({ state, playbook, phase, skills }) {
     const name = state.force_skill;
-    if (name === undefined || name === null || name === "") return { hit: false, reason: "state.force_skill is not set" };
+    if (name === undefined || name === null || name === "")
+      return { hit: false, reason: "state.force_skill is not set" };
     const skill = skills.get(name);
     const fail = (why: string): never => {
       throw new PlankitError("unavailable-skill", `state.force_skill is "${name}", but ${why}`);
@@ -32,7 +33,9 @@ export const forceSkillStrategy: DecisionStrategy = {
     if (!skill) return fail("no skill of that name is in the skill registry: check the name");
     const allowed = allowedSkillNames(playbook, phase);
     if (!allowed.includes(name)) {
-      return fail(`phase "${phase.id}" does not allow it (allowed_skills: ${allowed.join(", ") || "none"}): check allowed_skills`);
+      return fail(
+        `phase "${phase.id}" does not allow it (allowed_skills: ${allowed.join(", ") || "none"}): check allowed_skills`,
+      );
     }
     const unmet = findUnmetRequirement(skill, state, true);
     if (unmet !== undefined) return fail(`it cannot run in phase "${phase.id}": ${unmet}; check its meta.requires`);

@@ -5,15 +5,17 @@
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
 import { collectModelText } from "../../model/collect-model-text.ts";
+import { extractJsonObject } from "../../shared/extract-json-object.ts";
 import { buildPlannerPrompt } from "../build-planner-prompt.ts";
 import type { DecisionStrategy, StrategyOutcome } from "../decision-strategy.ts";
 import { explainUnavailableSkill } from "../explain-unavailable-skill.ts";
-import { extractJsonObject } from "../../shared/extract-json-object.ts";
 
 const maxDetailLength = 2_000;
 
 function abortError(signal: AbortSignal): PlankitError {
-  return new PlankitError("aborted", "The decision was aborted while the model was choosing a skill", { cause: signal.reason });
+  return new PlankitError("aborted", "The decision was aborted while the model was choosing a skill", {
+    cause: signal.reason,
+  });
 }
 
 /**
@@ -45,12 +47,20 @@ export const llmPlannerStrategy: DecisionStrategy = {
     const { system, prompt } = buildPlannerPrompt(context);
     let text: string;
     try {
-      ({ text } = await collectModelText(model, signal === undefined ? { purpose: "decide", system, prompt } : { purpose: "decide", system, prompt, signal }, { what: "Choosing a skill" }));
+      ({ text } = await collectModelText(
+        model,
+        signal === undefined ? { purpose: "decide", system, prompt } : { purpose: "decide", system, prompt, signal },
+        { what: "Choosing a skill" },
+      ));
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       // The reader wraps what the model threw as model-error; the message names the phase instead, the cause keeps the original.
       if (PlankitError.isInstance(error) && error.code === "model-error") {
-        throw new PlankitError("model-error", `The model failed while choosing a skill in phase "${context.phase.id}"`, { cause: error.cause ?? error });
+        throw new PlankitError(
+          "model-error",
+          `The model failed while choosing a skill in phase "${context.phase.id}"`,
+          { cause: error.cause ?? error },
+        );
       }
       throw error;
     }
@@ -64,9 +74,14 @@ export const llmPlannerStrategy: DecisionStrategy = {
     }
     if (action === "respond") return { hit: true, action: "respond", reason: `model: ${reason.trim()}`, detail };
     if (action !== "call_skill") {
-      return { hit: false, reason: `the model answered action ${JSON.stringify(action)}; expected "call_skill" or "respond"`, detail };
+      return {
+        hit: false,
+        reason: `the model answered action ${JSON.stringify(action)}; expected "call_skill" or "respond"`,
+        detail,
+      };
     }
-    if (typeof skill !== "string") return { hit: false, reason: 'the model chose "call_skill" without a "skill" name', detail };
+    if (typeof skill !== "string")
+      return { hit: false, reason: 'the model chose "call_skill" without a "skill" name', detail };
     if (!available.some((item) => item.name === skill)) {
       const why = explainUnavailableSkill(context, skill) ?? "not available";
       return {

@@ -26,6 +26,11 @@ export const phaseCompleteStrategy: DecisionStrategy = {
     if (next === undefined) {
       return { hit: true, action: "finish", reason: `phase "${phase.id}" is complete and it is the last phase` };
     }
-    return { hit: true, action: "replan", next_phase: next.id, reason: `phase "${phase.id}" is complete; next phase is "${next.id}"` };
+    return {
+      hit: true,
+      action: "replan",
+      next_phase: next.id,
+      reason: `phase "${phase.id}" is complete; next phase is "${next.id}"`,
+    };
   },
 };

@@ -26,7 +26,10 @@ export const priorityRulesStrategy: DecisionStrategy = {
   run(context) {
     const { phase, playbook, state } = context;
     const rules = [
-      ...(phase.priority_rules ?? []).map((rule, index) => ({ rule, label: `phase "${phase.id}" priority_rules[${index}]` })),
+      ...(phase.priority_rules ?? []).map((rule, index) => ({
+        rule,
+        label: `phase "${phase.id}" priority_rules[${index}]`,
+      })),
       ...(playbook.priority_rules ?? []).map((rule, index) => ({ rule, label: `playbook priority_rules[${index}]` })),
     ];
     if (rules.length === 0) return { hit: false, reason: "no priority rules apply to this phase" };
@@ -42,7 +45,12 @@ export const priorityRulesStrategy: DecisionStrategy = {
         );
       }
       const because = rule.reason === undefined ? "" : `: ${rule.reason}`;
-      return { hit: true, action: "call_skill", skill: rule.skill, reason: `priority rule ${name} hit (${condition})${because}` };
+      return {
+        hit: true,
+        action: "call_skill",
+        skill: rule.skill,
+        reason: `priority rule ${name} hit (${condition})${because}`,
+      };
     }
     return { hit: false, reason: `none of ${rules.length} priority ${rules.length === 1 ? "rule" : "rules"} hit` };
   },

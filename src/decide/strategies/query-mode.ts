@@ -39,7 +39,12 @@ export const queryModeStrategy: DecisionStrategy = {
     const [first, ...others] = candidates;
     if (first !== undefined) {
       const rest = others.length === 0 ? "" : ` (also runnable: ${others.join(", ")})`;
-      return { hit: true, action: "call_skill", skill: first, reason: `query mode: "${first}" is the first runnable query skill of playbook.allowed_skills${rest}` };
+      return {
+        hit: true,
+        action: "call_skill",
+        skill: first,
+        reason: `query mode: "${first}" is the first runnable query skill of playbook.allowed_skills${rest}`,
+      };
     }
     return {
       hit: true,

@@ -28,7 +28,12 @@ import type { StepEntry } from "./step-table.ts";
  * await answerRun(core, replies, model, undefined);
  * ```
  */
-export async function answerRun(core: RunCore, replies: Replies, model: PlanModel | undefined, failure: RuntimeErrorInfo | undefined): Promise<void> {
+export async function answerRun(
+  core: RunCore,
+  replies: Replies,
+  model: PlanModel | undefined,
+  failure: RuntimeErrorInfo | undefined,
+): Promise<void> {
   if (replies.finishStreaming(false)) return;
   let last: StepEntry | undefined;
   for (const entry of core.table.order) if (entry.step.type === "reply" && entry.status === "succeeded") last = entry;
@@ -54,7 +59,11 @@ export async function answerRun(core: RunCore, replies: Replies, model: PlanMode
  * answerWithTemplate(core, replies); // reply-delta, then reply with source "template"
  * ```
  */
-export function answerWithTemplate(core: Pick<RunCore, "table" | "emit">, replies: Replies, failure?: RuntimeErrorInfo): void {
+export function answerWithTemplate(
+  core: Pick<RunCore, "table" | "emit">,
+  replies: Replies,
+  failure?: RuntimeErrorInfo,
+): void {
   const text = renderTemplateReply(core.table, failure);
   replies.write(text);
   core.emit({ type: "reply", text, source: "template" });
@@ -74,7 +83,11 @@ async function integrate(core: RunCore, replies: Replies, model: PlanModel | und
     core.limits.markHit();
     return undefined;
   }
-  const request: PlanModelRequest = { purpose: "integrate", prompt: buildIntegrationPrompt(core.input.query, integrationResults(core.table)), signal: core.signal };
+  const request: PlanModelRequest = {
+    purpose: "integrate",
+    prompt: buildIntegrationPrompt(core.input.query, integrationResults(core.table)),
+    signal: core.signal,
+  };
   return integrateAnswer(
     model,
     request,

@@ -41,7 +41,8 @@ function renameReferences(value: unknown, from: string, to: string): unknown {
  */
 function renameInStep(step: PlanStep, from: string, to: string): PlanStep {
   const renamed = { ...step } as PlanStep;
-  if (renamed.type === "tool") renamed.arguments = renameReferences(renamed.arguments, from, to) as Record<string, unknown>;
+  if (renamed.type === "tool")
+    renamed.arguments = renameReferences(renamed.arguments, from, to) as Record<string, unknown>;
   else if (renamed.type === "llm") renamed.prompt = renameReferences(renamed.prompt, from, to) as string;
   else renamed.text = renameReferences(renamed.text, from, to) as string;
   if (renamed.dependsOn !== undefined) renamed.dependsOn = renamed.dependsOn.map((id) => (id === from ? to : id));
@@ -64,14 +65,19 @@ function renameInStep(step: PlanStep, from: string, to: string): PlanStep {
  * renamePatch([{ id: "s2", type: "tool", name: "x", arguments: {} }], 1, (id) => id === "s2"); // steps: [{ id: "s2_r1", … }]
  * ```
  */
-export function renamePatch(patch: readonly PlanStep[], attempt: number, taken: (id: string) => boolean): { steps: PlanStep[]; renamed: Record<string, string> } {
+export function renamePatch(
+  patch: readonly PlanStep[],
+  attempt: number,
+  taken: (id: string) => boolean,
+): { steps: PlanStep[]; renamed: Record<string, string> } {
   const renamed: Record<string, string> = {};
   const steps = [...patch];
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index];
     if (step === undefined || !taken(step.id)) continue;
     let fresh = `${step.id}_r${attempt}`;
-    for (let suffix = 2; taken(fresh) || steps.some((other) => other.id === fresh); suffix++) fresh = `${step.id}_r${attempt}_${suffix}`;
+    for (let suffix = 2; taken(fresh) || steps.some((other) => other.id === fresh); suffix++)
+      fresh = `${step.id}_r${attempt}_${suffix}`;
     renamed[step.id] = fresh;
     steps[index] = { ...step, id: fresh };
     for (let later = index + 1; later < steps.length; later++) {

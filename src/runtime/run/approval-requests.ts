@@ -5,12 +5,12 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
+import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
-import { checkDecisions, type CheckedDecision as CheckedDecisionOf } from "./check-decisions.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
+import { type CheckedDecision as CheckedDecisionOf, checkDecisions } from "./check-decisions.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
@@ -73,7 +73,8 @@ export class ApprovalRequests {
    */
   describe(entry: StepEntry, table: StepTable, mode: "plan" | "step"): ApprovalRequestStep {
     const step = entry.step;
-    if (step.type !== "tool") throw new PlankitError("invalid-step", `Step "${step.id}" is not a tool step and needs no approval`);
+    if (step.type !== "tool")
+      throw new PlankitError("invalid-step", `Step "${step.id}" is not a tool step and needs no approval`);
     const planned = entry.edited ?? step.arguments;
     const known = resolveReferences(planned, table.results, { missing: "keep" }) as Record<string, unknown>;
     const waiting = findReferences(planned)
@@ -83,7 +84,10 @@ export class ApprovalRequests {
       stepId: step.id,
       tool: step.name,
       description: step.description ?? this.#registry.get(step.name)?.description ?? "",
-      arguments: snapshotValue(known, { freeze: false, what: `The arguments of step "${step.id}"` }) as Record<string, unknown>,
+      arguments: snapshotValue(known, { freeze: false, what: `The arguments of step "${step.id}"` }) as Record<
+        string,
+        unknown
+      >,
       waiting,
       mode,
     };
@@ -113,7 +117,8 @@ export class ApprovalRequests {
    * @param requestId - the request.
    */
   settled(requestId: string): void {
-    for (const entry of this.waiting) if (entry.approval?.status === "requested" && entry.approval.requestId === requestId) return;
+    for (const entry of this.waiting)
+      if (entry.approval?.status === "requested" && entry.approval.requestId === requestId) return;
     const timer = this.#timers.get(requestId);
     if (timer === undefined) return;
     this.#clock.clearTimeout(timer);

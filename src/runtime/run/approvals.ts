@@ -74,11 +74,21 @@ export class Approvals {
     const later: StepEntry[] = [];
     for (const entry of this.#unasked) {
       if (entry.source !== source) later.push(entry);
-      else if (entry.status === "pending" && entry.approval?.status === "unasked" && this.#host.policy.unsafeSource(entry.step, source) === undefined) asked.push(entry);
+      else if (
+        entry.status === "pending" &&
+        entry.approval?.status === "unasked" &&
+        this.#host.policy.unsafeSource(entry.step, source) === undefined
+      )
+        asked.push(entry);
     }
     this.#unasked = later;
     if (asked.length === 0) return;
-    this.#ask(asked, source.kind, source.attempt, asked.map((entry) => this.#requests.describe(entry, this.#host.table, entry.approval?.mode ?? "step")));
+    this.#ask(
+      asked,
+      source.kind,
+      source.attempt,
+      asked.map((entry) => this.#requests.describe(entry, this.#host.table, entry.approval?.mode ?? "step")),
+    );
   }
 
   /**
@@ -130,7 +140,8 @@ export class Approvals {
   expire(): void {
     if (this.#host.isEnded()) return;
     const requests = new Set<string>();
-    for (const entry of this.#requests.waiting) if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
+    for (const entry of this.#requests.waiting)
+      if (entry.approval?.status === "requested") requests.add(entry.approval.requestId);
     for (const requestId of requests) this.#timeOut(requestId);
   }
 
@@ -161,13 +172,24 @@ export class Approvals {
   #ask(entries: StepEntry[], source: "plan" | "replan" | "step", attempt: number, items: ApprovalRequestStep[]): void {
     const requestId = this.#requests.nextRequestId();
     // Frozen: what a consumer does to the request cannot change what the step is compared with later.
-    const listed = snapshotValue(items, { freeze: true, what: "An approval request" }) as readonly ApprovalRequestStep[];
+    const listed = snapshotValue(items, {
+      freeze: true,
+      what: "An approval request",
+    }) as readonly ApprovalRequestStep[];
     entries.forEach((entry, index) => {
       const item = listed[index] as ApprovalRequestStep;
       entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
       this.#requests.waiting.add(entry);
     });
-    const event: Extract<RuntimeEvent, { type: "approval-request" }> = { type: "approval-request", runId: "", t: 0, requestId, source, attempt, steps: [...listed] };
+    const event: Extract<RuntimeEvent, { type: "approval-request" }> = {
+      type: "approval-request",
+      runId: "",
+      t: 0,
+      requestId,
+      source,
+      attempt,
+      steps: [...listed],
+    };
     if (this.#requests.timeoutMs !== undefined) event.timeoutMs = this.#requests.timeoutMs;
     this.#host.emit(event);
     this.#requests.startTimer(requestId, () => this.#timeOut(requestId));
@@ -185,14 +207,28 @@ export class Approvals {
     this.#requests.waiting.delete(entry);
     // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
     const open = entry.status === "pending";
-    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = { type: "approval-decision", runId: "", t: 0, requestId, stepId: entry.step.id, approved: decision.approved, by };
+    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = {
+      type: "approval-decision",
+      runId: "",
+      t: 0,
+      requestId,
+      stepId: entry.step.id,
+      approved: decision.approved,
+      by,
+    };
     if (decision.approved) {
       if (decision.arguments !== undefined) {
-        const edited = snapshotValue(decision.arguments, { freeze: true, what: `Edited arguments of step "${entry.step.id}"` }) as Record<string, unknown>;
+        const edited = snapshotValue(decision.arguments, {
+          freeze: true,
+          what: `Edited arguments of step "${entry.step.id}"`,
+        }) as Record<string, unknown>;
         entry.edited = edited;
         event.arguments = edited;
       }
-      const shown = decision.arguments === undefined && entry.approval?.status === "requested" ? entry.approval.shown : this.#requests.describe(entry, table, entry.approval?.mode ?? "step").arguments;
+      const shown =
+        decision.arguments === undefined && entry.approval?.status === "requested"
+          ? entry.approval.shown
+          : this.#requests.describe(entry, table, entry.approval?.mode ?? "step").arguments;
       entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
       this.#host.emit(event);
       this.#requests.settled(requestId);

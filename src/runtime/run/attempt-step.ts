@@ -4,21 +4,21 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
+import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import { toErrorInfo } from "../../events/to-error-info.ts";
+import { collectModelText } from "../../model/collect-model-text.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
-import { collectModelText } from "../../model/collect-model-text.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
+import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { CacheHit } from "../result-cache.ts";
-import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
-import type { UsageLimits } from "./usage-limits.ts";
 import type { RunResultCache } from "./run-result-cache.ts";
 import type { SafetyPolicy } from "./safety-policy.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-import { toErrorInfo } from "../../events/to-error-info.ts";
+import type { UsageLimits } from "./usage-limits.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** How one attempt ended. */
@@ -49,7 +49,14 @@ export interface AttemptContext {
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Errors that another identical attempt cannot fix. */
-const permanentCodes = new Set(["invalid-argument", "unknown-tool", "unknown-reference", "aborted", "budget-exceeded", "invalid-result"]);
+const permanentCodes = new Set([
+  "invalid-argument",
+  "unknown-tool",
+  "unknown-reference",
+  "aborted",
+  "budget-exceeded",
+  "invalid-result",
+]);
 
 /**
  * Resolves a step's input from the results so far: a fresh copy, so the
@@ -59,13 +66,22 @@ const permanentCodes = new Set(["invalid-argument", "unknown-tool", "unknown-ref
  * @param results - the run's results (frozen snapshots).
  * @returns the arguments (with a reflector's changes) or the prompt, or the reference error.
  */
-export function resolveStepInput(entry: StepEntry, results: ReadonlyMap<string, unknown>): { ok: true; input: unknown } | { ok: false; error: RuntimeErrorInfo } {
+export function resolveStepInput(
+  entry: StepEntry,
+  results: ReadonlyMap<string, unknown>,
+): { ok: true; input: unknown } | { ok: false; error: RuntimeErrorInfo } {
   const step = entry.step;
   try {
     if (step.type === "tool") {
       const planned = entry.edited ?? step.arguments;
       const args = entry.overrides === undefined ? planned : { ...planned, ...entry.overrides };
-      return { ok: true, input: snapshotValue(resolveReferences(args, results), { freeze: false, what: `The arguments of step "${step.id}"` }) };
+      return {
+        ok: true,
+        input: snapshotValue(resolveReferences(args, results), {
+          freeze: false,
+          what: `The arguments of step "${step.id}"`,
+        }),
+      };
     }
     if (step.type === "llm") {
       const prompt = resolveReferences(step.prompt, results);
@@ -95,12 +111,21 @@ export function resolveStepInput(entry: StepEntry, results: ReadonlyMap<string, 
  * const outcome = await attemptStep(context, entry, input, 1);
  * ```
  */
-export function attemptStep(context: AttemptContext, entry: StepEntry, input: unknown, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+export function attemptStep(
+  context: AttemptContext,
+  entry: StepEntry,
+  input: unknown,
+  attempt: number,
+): AttemptOutcome | Promise<AttemptOutcome> {
   const step = entry.step;
   entry.lastInput = input;
   if (step.type === "tool") return attemptTool(context, entry, step.name, input as Record<string, unknown>, attempt);
   if (step.type === "llm") return attemptModel(context, entry, input as string, attempt);
-  return { ok: false, error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` }, permanent: true };
+  return {
+    ok: false,
+    error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` },
+    permanent: true,
+  };
 }
 
 /**
@@ -113,7 +138,13 @@ export function attemptStep(context: AttemptContext, entry: StepEntry, input: un
  * @param attempt - the attempt number.
  * @returns the outcome.
  */
-function attemptTool(context: AttemptContext, entry: StepEntry, name: string, args: Record<string, unknown>, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+function attemptTool(
+  context: AttemptContext,
+  entry: StepEntry,
+  name: string,
+  args: Record<string, unknown>,
+  attempt: number,
+): AttemptOutcome | Promise<AttemptOutcome> {
   const cache = context.policy.mayCache(entry.step) ? context.cache : undefined;
   if (cache === undefined) return callTool(context, entry, name, args, attempt, undefined, "");
   const key = `${name} ${canonicalJson(args)}`;
@@ -126,7 +157,14 @@ function attemptTool(context: AttemptContext, entry: StepEntry, name: string, ar
       return undefined;
     }
     context.limits.countCacheHit();
-    context.emit({ type: "step-start", stepId: entry.step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: true });
+    context.emit({
+      type: "step-start",
+      stepId: entry.step.id,
+      attempt,
+      tool: name,
+      input: snapshotValue(args, { freeze: true, what: "" }),
+      cached: true,
+    });
     return { ok: true, value, cached: true };
   };
   const lookup = cache.get(key);
@@ -167,23 +205,36 @@ function callTool(
   if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
   const step = entry.step;
   // The event keeps its own frozen copy: what the tool does to its arguments cannot reach history.
-  context.emit({ type: "step-start", stepId: step.id, attempt, tool: name, input: snapshotValue(args, { freeze: true, what: "" }), cached: false });
+  context.emit({
+    type: "step-start",
+    stepId: step.id,
+    attempt,
+    tool: name,
+    input: snapshotValue(args, { freeze: true, what: "" }),
+    cached: false,
+  });
   const timeoutMs = context.policy.timeoutOf(step);
   const epoch = cache?.epoch ?? 0;
   const sideEffecting = !context.policy.traitsOf(step).readOnly;
   let attemptEnded = false;
-  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, (signal) => {
-    const call = context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` });
-    if (sideEffecting) {
-      // A tool that ignores its signal may still write after a timeout or an abort ended the attempt:
-      // what was read in between is stale once it lands.
-      const landed = (): void => {
-        if (attemptEnded) context.cache?.invalidate();
-      };
-      call.then(landed, landed);
-    }
-    return call;
-  }).then(
+  return withTimeout(
+    context.clock,
+    timeoutMs,
+    context.signal,
+    `Step "${step.id}" timed out after ${timeoutMs} ms`,
+    (signal) => {
+      const call = context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` });
+      if (sideEffecting) {
+        // A tool that ignores its signal may still write after a timeout or an abort ended the attempt:
+        // what was read in between is stale once it lands.
+        const landed = (): void => {
+          if (attemptEnded) context.cache?.invalidate();
+        };
+        call.then(landed, landed);
+      }
+      return call;
+    },
+  ).then(
     (value): AttemptOutcome => {
       attemptEnded = true;
       if (sideEffecting) context.cache?.invalidate();
@@ -214,22 +265,42 @@ function callTool(
  * @param attempt - the attempt number.
  * @returns the outcome.
  */
-function attemptModel(context: AttemptContext, entry: StepEntry, prompt: string, attempt: number): AttemptOutcome | Promise<AttemptOutcome> {
+function attemptModel(
+  context: AttemptContext,
+  entry: StepEntry,
+  prompt: string,
+  attempt: number,
+): AttemptOutcome | Promise<AttemptOutcome> {
   const step = entry.step;
   const model = context.model;
   if (model === undefined) {
     context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
-    return { ok: false, error: { code: "model-error", message: `Step "${step.id}" needs a model and the runtime has none` }, permanent: true };
+    return {
+      ok: false,
+      error: { code: "model-error", message: `Step "${step.id}" needs a model and the runtime has none` },
+      permanent: true,
+    };
   }
   const refusal = context.limits.modelCallRefusal();
   if (refusal !== undefined) return { ok: "skip", code: "budget", reason: refusal };
   context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
   const timeoutMs = context.policy.timeoutOf(step);
-  return withTimeout(context.clock, timeoutMs, context.signal, `Step "${step.id}" timed out after ${timeoutMs} ms`, async (signal) => {
-    const answer = await collectModelText(model, { purpose: "llm-step", prompt, signal }, { what: `Step "${step.id}"` });
-    if (answer.finishReason === "error") throw new PlankitError("model-error", `The model failed while answering step "${step.id}"`);
-    return answer.text;
-  }).then(
+  return withTimeout(
+    context.clock,
+    timeoutMs,
+    context.signal,
+    `Step "${step.id}" timed out after ${timeoutMs} ms`,
+    async (signal) => {
+      const answer = await collectModelText(
+        model,
+        { purpose: "llm-step", prompt, signal },
+        { what: `Step "${step.id}"` },
+      );
+      if (answer.finishReason === "error")
+        throw new PlankitError("model-error", `The model failed while answering step "${step.id}"`);
+      return answer.text;
+    },
+  ).then(
     (value): AttemptOutcome => ({ ok: true, value, cached: false }),
     (error: unknown): AttemptOutcome => {
       const info = toErrorInfo(error, "model-error");

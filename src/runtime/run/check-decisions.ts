@@ -4,12 +4,12 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
-import { describeValue } from "../../shared/describe-value.ts";
+import type { StepSkipCode } from "../../events/runtime-event.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
+import { describeValue } from "../../shared/describe-value.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import type { StepSkipCode } from "../../events/runtime-event.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { ApprovalState, EntryStatus } from "./step-table.ts";
 
@@ -41,11 +41,17 @@ function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRe
   const step = entry.step;
   if (step.type !== "tool") throw new PlankitError("invalid-approval", `Step "${step.id}" has no arguments to edit`);
   if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
-    throw new PlankitError("invalid-argument", `Edited arguments of step "${step.id}" must be an object, got ${describeValue(edited)} (/)`);
+    throw new PlankitError(
+      "invalid-argument",
+      `Edited arguments of step "${step.id}" must be an object, got ${describeValue(edited)} (/)`,
+    );
   }
   let copy: Record<string, unknown>;
   try {
-    copy = snapshotValue(edited, { freeze: false, what: `Edited arguments of step "${step.id}"` }) as Record<string, unknown>;
+    copy = snapshotValue(edited, { freeze: false, what: `Edited arguments of step "${step.id}"` }) as Record<
+      string,
+      unknown
+    >;
   } catch (error) {
     throw new PlankitError("invalid-argument", (error as Error).message, { cause: error });
   }
@@ -53,14 +59,21 @@ function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRe
   const embedded = new Set<string>();
   for (const reference of findReferences(copy)) {
     if (reference.id !== CONTEXT_REFERENCE_ROOT && !entry.deps.includes(reference.id)) {
-      throw new PlankitError("invalid-approval", `Edited arguments of step "${step.id}" reference step "${reference.id}", which it does not depend on (${reference.pointer})`);
+      throw new PlankitError(
+        "invalid-approval",
+        `Edited arguments of step "${step.id}" reference step "${reference.id}", which it does not depend on (${reference.pointer})`,
+      );
     }
     (reference.exact ? exact : embedded).add(reference.pointer);
   }
   const problems = registry.catalog().checkArguments(step.name, copy, { exact, embedded });
   if (problems.length > 0) {
-    const text = problems.map((problem) => `${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`).join("; ");
-    throw new PlankitError("invalid-argument", `Edited arguments of step "${step.id}" (tool "${step.name}"): ${text}`, { cause: { problems } });
+    const text = problems
+      .map((problem) => `${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`)
+      .join("; ");
+    throw new PlankitError("invalid-argument", `Edited arguments of step "${step.id}" (tool "${step.name}"): ${text}`, {
+      cause: { problems },
+    });
   }
   return copy;
 }
@@ -82,28 +95,53 @@ function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRe
  * const checked = checkDecisions([{ stepId: "s2", approved: true }], (id) => table.get(id), registry);
  * ```
  */
-export function checkDecisions<T extends DecisionTarget>(input: unknown, find: (stepId: string) => T | undefined, registry: ToolRegistry): CheckedDecision<T>[] {
+export function checkDecisions<T extends DecisionTarget>(
+  input: unknown,
+  find: (stepId: string) => T | undefined,
+  registry: ToolRegistry,
+): CheckedDecision<T>[] {
   const list: unknown[] = Array.isArray(input) ? input : [input];
   const seen = new Set<string>();
   return list.map((decision, index): CheckedDecision<T> => {
     const where = Array.isArray(input) ? `Decision ${index}` : "The decision";
     if (typeof decision !== "object" || decision === null || Array.isArray(decision)) {
-      throw new PlankitError("invalid-approval", `${where} must be an object with stepId and approved, got ${describeValue(decision)}`);
+      throw new PlankitError(
+        "invalid-approval",
+        `${where} must be an object with stepId and approved, got ${describeValue(decision)}`,
+      );
     }
     const { stepId, approved, reason, arguments: edited, replan } = decision as Record<string, unknown>;
-    if (typeof stepId !== "string") throw new PlankitError("invalid-approval", `${where} needs a stepId string, got ${describeValue(stepId)}`);
-    if (typeof approved !== "boolean") throw new PlankitError("invalid-approval", `${where} for step "${stepId}" needs approved: true or false, got ${describeValue(approved)}`);
+    if (typeof stepId !== "string")
+      throw new PlankitError("invalid-approval", `${where} needs a stepId string, got ${describeValue(stepId)}`);
+    if (typeof approved !== "boolean")
+      throw new PlankitError(
+        "invalid-approval",
+        `${where} for step "${stepId}" needs approved: true or false, got ${describeValue(approved)}`,
+      );
     if (seen.has(stepId)) throw new PlankitError("invalid-approval", `Step "${stepId}" is decided twice in one call`);
     seen.add(stepId);
     const entry = find(stepId);
     if (entry === undefined) throw new PlankitError("invalid-approval", `No step "${stepId}" in this run`);
     const gate = entry.approval;
     if (gate === undefined) throw new PlankitError("invalid-approval", `Step "${stepId}" does not need approval`);
-    if (gate.status === "approved" || gate.status === "denied") throw new PlankitError("invalid-approval", `Step "${stepId}" was already ${gate.status}`);
-    if (gate.status === "unasked") throw new PlankitError("invalid-approval", `Step "${stepId}" has not been asked for approval yet: the source that wrote it is still streaming`);
-    if (entry.status !== "pending") throw new PlankitError("invalid-approval", `Step "${stepId}" already ended (${entry.status}${entry.skipCode === undefined ? "" : `: ${entry.skipCode}`})`);
+    if (gate.status === "approved" || gate.status === "denied")
+      throw new PlankitError("invalid-approval", `Step "${stepId}" was already ${gate.status}`);
+    if (gate.status === "unasked")
+      throw new PlankitError(
+        "invalid-approval",
+        `Step "${stepId}" has not been asked for approval yet: the source that wrote it is still streaming`,
+      );
+    if (entry.status !== "pending")
+      throw new PlankitError(
+        "invalid-approval",
+        `Step "${stepId}" already ended (${entry.status}${entry.skipCode === undefined ? "" : `: ${entry.skipCode}`})`,
+      );
     if (!approved) {
-      if (reason !== undefined && typeof reason !== "string") throw new PlankitError("invalid-approval", `The reason for step "${stepId}" must be a string, got ${describeValue(reason)}`);
+      if (reason !== undefined && typeof reason !== "string")
+        throw new PlankitError(
+          "invalid-approval",
+          `The reason for step "${stepId}" must be a string, got ${describeValue(reason)}`,
+        );
       return { entry, requestId: gate.requestId, approved: false, reason: reason ?? "Denied", replan: replan === true };
     }
     if (edited === undefined) return { entry, requestId: gate.requestId, approved: true, arguments: undefined };

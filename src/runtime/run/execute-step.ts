@@ -3,12 +3,13 @@
  *
  * @module
  */
+
+import { toErrorInfo } from "../../events/to-error-info.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
-import { attemptStep, resolveStepInput, type AttemptContext, type AttemptOutcome } from "./attempt-step.ts";
+import { type AttemptContext, type AttemptOutcome, attemptStep, resolveStepInput } from "./attempt-step.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-import { toErrorInfo } from "../../events/to-error-info.ts";
 
 /** The executor and what it works with. */
 export interface ExecutorSetup {
@@ -39,19 +40,35 @@ export interface ExecutorSetup {
  * const { outcome } = await executeStep(context, { executor, fromApplication: false, backoff, results }, entry);
  * ```
  */
-export async function executeStep(context: AttemptContext, setup: ExecutorSetup, entry: StepEntry): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
+export async function executeStep(
+  context: AttemptContext,
+  setup: ExecutorSetup,
+  entry: StepEntry,
+): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
   const step = entry.step;
   const resolved = resolveStepInput(entry, setup.results);
   if (!resolved.ok || step.type === "reply") {
-    const error = resolved.ok ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } : resolved.error;
+    const error = resolved.ok
+      ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` }
+      : resolved.error;
     entry.attempts++;
-    context.emit({ type: "step-start", stepId: step.id, attempt: entry.attempts, cached: false, ...(step.type === "tool" ? { tool: step.name } : {}) });
+    context.emit({
+      type: "step-start",
+      stepId: step.id,
+      attempt: entry.attempts,
+      cached: false,
+      ...(step.type === "tool" ? { tool: step.name } : {}),
+    });
     return { outcome: { ok: false, error, permanent: true }, durationMs: 0 };
   }
   const input = resolved.input;
   const generation = entry.generation;
   const retries = context.policy.retriesOf(step);
-  const stopped: StepAttemptOutcome = { ok: false, error: { code: "aborted", message: "The run ended" }, retryable: false };
+  const stopped: StepAttemptOutcome = {
+    ok: false,
+    error: { code: "aborted", message: "The run ended" },
+    retryable: false,
+  };
   let refused: Extract<AttemptOutcome, { ok: "skip" }> | undefined;
   let durationMs = 0;
   const call: StepCall = {
@@ -73,7 +90,10 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
         if (again.ok) attemptInput = again.input;
       }
       const pending = attemptStep(context, entry, attemptInput, number);
-      const outcome = typeof (pending as PromiseLike<AttemptOutcome>).then === "function" ? await pending : (pending as AttemptOutcome);
+      const outcome =
+        typeof (pending as PromiseLike<AttemptOutcome>).then === "function"
+          ? await pending
+          : (pending as AttemptOutcome);
       durationMs = Math.round((context.clock.now() - startedAt) * 1000) / 1000;
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {
@@ -84,8 +104,21 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
       entry.error = outcome.error;
       const retryable = !outcome.permanent && number <= retries;
       if (retryable) {
-        context.emit({ type: "step-error", stepId: step.id, attempt: number, error: outcome.error, final: false, durationMs });
-        context.emit({ type: "step-retry", stepId: step.id, attempt: number + 1, delayMs: options.retryDelayMs ?? 0, cause: "policy" });
+        context.emit({
+          type: "step-error",
+          stepId: step.id,
+          attempt: number,
+          error: outcome.error,
+          final: false,
+          durationMs,
+        });
+        context.emit({
+          type: "step-retry",
+          stepId: step.id,
+          attempt: number + 1,
+          delayMs: options.retryDelayMs ?? 0,
+          cause: "policy",
+        });
       }
       return { ok: false, error: outcome.error, retryable };
     },
@@ -98,14 +131,25 @@ export async function executeStep(context: AttemptContext, setup: ExecutorSetup,
   }
   if (refused !== undefined) return { outcome: refused, durationMs };
   if (final?.ok === true) {
-    if (!setup.fromApplication) return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
+    if (!setup.fromApplication)
+      return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
     // An application executor's value (a durable replay, say) is snapshotted like any result.
     try {
-      return { outcome: { ok: true, value: snapshotValue(final.value, { freeze: true, what: `The result of step "${step.id}"` }), cached: final.cached === true }, durationMs };
+      return {
+        outcome: {
+          ok: true,
+          value: snapshotValue(final.value, { freeze: true, what: `The result of step "${step.id}"` }),
+          cached: final.cached === true,
+        },
+        durationMs,
+      };
     } catch (error) {
       return { outcome: { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true }, durationMs };
     }
   }
-  const error = final?.error ?? { code: "tool-error", message: `The step executor returned no outcome for step "${step.id}"` };
+  const error = final?.error ?? {
+    code: "tool-error",
+    message: `The step executor returned no outcome for step "${step.id}"`,
+  };
   return { outcome: { ok: false, error, permanent: true }, durationMs };
 }

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import type { MemoryEntry } from "../memory-store.ts";
+
 import type { ReflectionRecord } from "../../events/run-state.ts";
 import type { RunEndReason, RuntimeErrorInfo } from "../../events/runtime-event.ts";
-import { truncateJson } from "../../shared/truncate-json.ts";
 import type { IntegrationResult } from "../../planner/build-integration-prompt.ts";
+import { truncateJson } from "../../shared/truncate-json.ts";
+import type { MemoryEntry } from "../memory-store.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
 /**
@@ -33,7 +34,8 @@ export function renderTemplateReply(table: StepTable, failure?: RuntimeErrorInfo
     if (entry.status === "succeeded") lines.push(`- ${label}: ${truncateJson(table.results.get(entry.step.id), 500)}`);
     else if (entry.status === "failed") lines.push(`- ${label} failed: ${entry.error?.message ?? "unknown error"}`);
     else if (declined.has(entry.step.id)) lines.push(`- ${label} was not done: ${notDoneReason(entry, declined)}`);
-    else if (entry.status === "skipped" && entry.skipCode !== "replaced") lines.push(`- ${label} was not done (${entry.skipCode ?? "skipped"})`);
+    else if (entry.status === "skipped" && entry.skipCode !== "replaced")
+      lines.push(`- ${label} was not done (${entry.skipCode ?? "skipped"})`);
   }
   if (lines.length > 0) return `Results:\n${lines.join("\n")}`;
   return failure === undefined ? "(no valid reply)" : `No answer: ${failure.message}`;
@@ -97,11 +99,15 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
   return table.order
     .filter((entry) => entry.step.type !== "reply")
     .map((entry): IntegrationResult => {
-      const result: IntegrationResult = { id: entry.step.id, status: entry.status === "succeeded" || entry.status === "failed" ? entry.status : "skipped" };
+      const result: IntegrationResult = {
+        id: entry.step.id,
+        status: entry.status === "succeeded" || entry.status === "failed" ? entry.status : "skipped",
+      };
       if (entry.step.type === "tool") result.tool = entry.step.name;
       if (entry.status === "succeeded") result.result = table.results.get(entry.step.id);
       if (entry.status === "failed") result.error = entry.error?.message ?? "unknown error";
-      else if (entry.status !== "succeeded" && declined.has(entry.step.id)) result.reason = notDoneReason(entry, declined);
+      else if (entry.status !== "succeeded" && declined.has(entry.step.id))
+        result.reason = notDoneReason(entry, declined);
       return result;
     });
 }
@@ -122,15 +128,23 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
  * findRunFailure(table, undefined, undefined); // undefined when every step succeeded
  * ```
  */
-export function findRunFailure(table: StepTable, stopError: RuntimeErrorInfo | undefined, plannerError: RuntimeErrorInfo | undefined): RuntimeErrorInfo | undefined {
+export function findRunFailure(
+  table: StepTable,
+  stopError: RuntimeErrorInfo | undefined,
+  plannerError: RuntimeErrorInfo | undefined,
+): RuntimeErrorInfo | undefined {
   if (stopError !== undefined) return stopError;
   if (plannerError !== undefined) return plannerError;
   // A person's denial is an answer, not a failure, and so is what was skipped only because it needed a denied step.
   const declined = declinedSteps(table);
   for (const entry of table.order) {
-    if (entry.status === "failed" && !entry.superseded) return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
+    if (entry.status === "failed" && !entry.superseded)
+      return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
     if (entry.status === "skipped" && entry.skipCode !== "replaced" && !declined.has(entry.step.id)) {
-      return { code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error", message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})` };
+      return {
+        code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error",
+        message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})`,
+      };
     }
   }
   return undefined;
@@ -150,7 +164,13 @@ export function findRunFailure(table: StepTable, stopError: RuntimeErrorInfo | u
  * ```
  */
 export function buildMemoryEntries(
-  run: { runId: string; query: string; reason: RunEndReason; reply: string | undefined; reflections: readonly ReflectionRecord[] },
+  run: {
+    runId: string;
+    query: string;
+    reason: RunEndReason;
+    reply: string | undefined;
+    reflections: readonly ReflectionRecord[];
+  },
   table: StepTable,
   at: number,
 ): MemoryEntry[] {

@@ -26,12 +26,24 @@ import type { UsageLimits } from "./usage-limits.ts";
  * const guarded = guardModel(model, limits, { idleMs: 30_000, totalMs: 120_000 }, clock);
  * ```
  */
-export function guardModel(model: PlanModel, limits: UsageLimits, timeouts: ModelTimeouts, clock: RuntimeClock): PlanModel {
+export function guardModel(
+  model: PlanModel,
+  limits: UsageLimits,
+  timeouts: ModelTimeouts,
+  clock: RuntimeClock,
+): PlanModel {
   return {
     async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
       const refusal = limits.refuseModelCall();
       if (refusal !== undefined) throw new PlankitError("budget-exceeded", refusal);
-      const what = request.purpose === "reflect" ? "Reflection" : request.purpose === "integrate" ? "Integration" : request.purpose === "llm-step" ? "An llm step" : "A model call";
+      const what =
+        request.purpose === "reflect"
+          ? "Reflection"
+          : request.purpose === "integrate"
+            ? "Integration"
+            : request.purpose === "llm-step"
+              ? "An llm step"
+              : "A model call";
       for await (const part of boundStream(model.stream(request), timeouts, clock, what, request.signal)) {
         if (part.type === "finish") limits.countTokens(part.usage);
         yield part;

@@ -25,7 +25,13 @@ import { readModelStream } from "../../model/read-model-stream.ts";
  * const text = await integrateAnswer(model, { purpose: "integrate", prompt, signal }, emitDelta, () => false, () => template);
  * ```
  */
-export async function integrateAnswer(model: PlanModel, request: PlanModelRequest, write: (delta: string) => void, isEnded: () => boolean, fallback: () => string): Promise<string | undefined> {
+export async function integrateAnswer(
+  model: PlanModel,
+  request: PlanModelRequest,
+  write: (delta: string) => void,
+  isEnded: () => boolean,
+  fallback: () => string,
+): Promise<string | undefined> {
   let written = "";
   let held = "";
   const call = readModelStream(model, request, { what: "Integration" });

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import type { PlanStep } from "../../plan/plan-step-schema.ts";
-import type { PlannerEvent, PlanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
+
 import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.ts";
 import { toErrorInfo } from "../../events/to-error-info.ts";
-import { plannerReading, readPlannerEvents, type PlannerDone } from "./read-planner-events.ts";
+import type { PlanStep } from "../../plan/plan-step-schema.ts";
+import type { PlannerEvent, PlanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
+import { type PlannerDone, plannerReading, readPlannerEvents } from "./read-planner-events.ts";
 import type { RunCore } from "./run-core.ts";
 import type { StepSource } from "./step-source.ts";
 import { Turns } from "./turns.ts";
@@ -90,7 +91,13 @@ export class Planning {
     let done: PlannerDone | undefined;
     let repairs = 0;
     try {
-      const request: PlanRequest = { query: input.query, tools: config.registry, signal: host.signal, awaitOutcomes: (ids) => this.#awaitOutcomes(ids), onReplyDraft: (draft) => hooks.draft(draft) };
+      const request: PlanRequest = {
+        query: input.query,
+        tools: config.registry,
+        signal: host.signal,
+        awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
+        onReplyDraft: (draft) => hooks.draft(draft),
+      };
       if (config.profile !== undefined) request.profile = config.profile;
       if (context !== "") request.context = context;
       done = await readPlannerEvents(

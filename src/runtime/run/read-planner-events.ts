@@ -3,11 +3,12 @@
  *
  * @module
  */
+
+import { boundStream } from "../../model/bound-stream.ts";
 import type { PlanIssue } from "../../plan/plan-issue.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { PlannerEvent } from "../../planner/planner-event.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import { boundStream } from "../../model/bound-stream.ts";
 import type { RunCore } from "./run-core.ts";
 
 /** The planner's last event: its steps, whether it ended cleanly, its usage. */
@@ -54,8 +55,18 @@ export interface PlannerReadOptions {
  * const done = await readPlannerEvents(planner.stream(request), { step: add, issue: report, repair: announce }, options);
  * ```
  */
-export async function readPlannerEvents(events: AsyncIterable<PlannerEvent>, handlers: PlannerEventHandlers, options: PlannerReadOptions): Promise<PlannerDone | undefined> {
-  const iterator = boundStream(events, { idleMs: options.idleMs, totalMs: Number.POSITIVE_INFINITY }, options.clock, options.what, options.signal)[Symbol.asyncIterator]();
+export async function readPlannerEvents(
+  events: AsyncIterable<PlannerEvent>,
+  handlers: PlannerEventHandlers,
+  options: PlannerReadOptions,
+): Promise<PlannerDone | undefined> {
+  const iterator = boundStream(
+    events,
+    { idleMs: options.idleMs, totalMs: Number.POSITIVE_INFINITY },
+    options.clock,
+    options.what,
+    options.signal,
+  )[Symbol.asyncIterator]();
   options.onIterator?.(iterator);
   let done: PlannerDone | undefined;
   try {

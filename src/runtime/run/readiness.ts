@@ -20,7 +20,10 @@ import type { EntryStatus, StepEntry } from "./step-table.ts";
 export type WaitReason = "dependencies" | "source" | "replan" | "reply-last" | "approval";
 
 /** The verdict on a pending step. */
-export type Readiness = { kind: "ready" } | { kind: "wait"; reason: WaitReason } | { kind: "skip"; code: StepSkipCode; reason: string };
+export type Readiness =
+  | { kind: "ready" }
+  | { kind: "wait"; reason: WaitReason }
+  | { kind: "skip"; code: StepSkipCode; reason: string };
 
 /** What readiness looks at besides the step. */
 export interface ReadinessView {
@@ -64,13 +67,20 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
     const status = view.statusOf(id);
     if (status === "succeeded") continue;
     if (status === undefined) {
-      if (known) return { kind: "skip", code: "unknown-dependency", reason: `It depends on step "${id}", which is not in the plan` };
+      if (known)
+        return {
+          kind: "skip",
+          code: "unknown-dependency",
+          reason: `It depends on step "${id}", which is not in the plan`,
+        };
       waitingFor ??= "dependencies";
     } else if (status === "skipped") {
-      if (!view.mayBeReplanned(id)) return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which was skipped` };
+      if (!view.mayBeReplanned(id))
+        return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which was skipped` };
       waitingFor = "replan";
     } else if (status === "failed") {
-      if (!view.mayBeReplanned(id)) return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which failed` };
+      if (!view.mayBeReplanned(id))
+        return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which failed` };
       waitingFor = "replan";
     } else {
       waitingFor ??= "dependencies";

@@ -3,12 +3,13 @@
  *
  * @module
  */
+
+import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
+import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
-import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
 
@@ -42,7 +43,11 @@ export interface ReflectionSetup {
  * const verdict = await reflectOnFailure(setup, entry, { code: "tool-error", message: "404" });
  * ```
  */
-export async function reflectOnFailure(setup: ReflectionSetup, entry: StepEntry, error: RuntimeErrorInfo): Promise<Reflection | undefined> {
+export async function reflectOnFailure(
+  setup: ReflectionSetup,
+  entry: StepEntry,
+  error: RuntimeErrorInfo,
+): Promise<Reflection | undefined> {
   const reflector = setup.reflector;
   if (reflector === undefined || entry.reflections >= setup.reflectionRetries) return undefined;
   if (error.code === "aborted" || error.code === "budget-exceeded" || setup.signal.aborted) return undefined;
@@ -63,7 +68,10 @@ export async function reflectOnFailure(setup: ReflectionSetup, entry: StepEntry,
     }
     if (setup.model !== undefined) request.model = setup.model;
     const answer = reflector.reflect(request);
-    verdict = typeof (answer as PromiseLike<unknown> | undefined)?.then === "function" ? await raceSignal(answer as Promise<Reflection | undefined>, setup.signal) : (answer as Reflection | undefined);
+    verdict =
+      typeof (answer as PromiseLike<unknown> | undefined)?.then === "function"
+        ? await raceSignal(answer as Promise<Reflection | undefined>, setup.signal)
+        : (answer as Reflection | undefined);
   } catch {
     return undefined;
   }
@@ -75,7 +83,13 @@ export async function reflectOnFailure(setup: ReflectionSetup, entry: StepEntry,
   const changes: unknown = verdict.arguments;
   if (typeof changes !== "object" || changes === null || Array.isArray(changes)) return undefined;
   try {
-    return { ...verdict, arguments: snapshotValue(changes, { freeze: true, what: `The arguments a reflector gave step "${entry.step.id}"` }) as Record<string, unknown> };
+    return {
+      ...verdict,
+      arguments: snapshotValue(changes, {
+        freeze: true,
+        what: `The arguments a reflector gave step "${entry.step.id}"`,
+      }) as Record<string, unknown>,
+    };
   } catch {
     return undefined;
   }

@@ -6,9 +6,9 @@
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import type { FailedStep, PlannerEvent, ReplanRequest } from "../../planner/planner-event.ts";
 import { renamePatch } from "./apply-replan.ts";
-import { plannerReading, readPlannerEvents, type PlannerDone } from "./read-planner-events.ts";
-import type { StepSource } from "./step-source.ts";
+import { type PlannerDone, plannerReading, readPlannerEvents } from "./read-planner-events.ts";
 import type { RunCore } from "./run-core.ts";
+import type { StepSource } from "./step-source.ts";
 import type { StepEntry } from "./step-table.ts";
 import { withTimeout } from "./with-timeout.ts";
 
@@ -86,7 +86,12 @@ export class Replanning {
    */
   mayReplace(id: string): boolean {
     const entry = this.#host.table.get(id);
-    return entry !== undefined && !entry.handled && (entry.status === "failed" || entry.skipCode === "denied") && this.possible();
+    return (
+      entry !== undefined &&
+      !entry.handled &&
+      (entry.status === "failed" || entry.skipCode === "denied") &&
+      this.possible()
+    );
   }
 
   /**
@@ -142,7 +147,13 @@ export class Replanning {
         patch = await this.#readPatch(planner.streamReplan(request), attempt);
       } else {
         const totalMs = config.modelTimeouts.totalMs;
-        const steps = await withTimeout(config.clock, totalMs, host.signal, `Re-planning timed out after ${totalMs} ms`, () => planner.replan(request));
+        const steps = await withTimeout(
+          config.clock,
+          totalMs,
+          host.signal,
+          `Re-planning timed out after ${totalMs} ms`,
+          () => planner.replan(request),
+        );
         patch = Array.isArray(steps) ? { steps, clean: true } : undefined;
       }
     } catch {
@@ -181,7 +192,10 @@ export class Replanning {
    * @param attempt - the re-plan number, for repair events.
    * @returns the patch, or `undefined` when the stream ended without `done`.
    */
-  async #readPatch(events: AsyncIterable<PlannerEvent>, attempt: number): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
+  async #readPatch(
+    events: AsyncIterable<PlannerEvent>,
+    attempt: number,
+  ): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
     const host = this.#host;
     let done: PlannerDone | undefined;
     try {

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { ReplyDraft } from "../../planner/planner-event.ts";
-import { resolveReferences } from "../../plan/resolve-references.ts";
+
 import { toErrorInfo } from "../../events/to-error-info.ts";
+import { resolveReferences } from "../../plan/resolve-references.ts";
+import type { ReplyDraft } from "../../planner/planner-event.ts";
 import { ReplyStream } from "./reply-stream.ts";
 import type { RunCore } from "./run-core.ts";
 import type { RunPhase } from "./run-phase.ts";
@@ -82,12 +83,23 @@ export class Replies {
     const { table, limits, config } = this.#host;
     const view = this.#view;
     let streaming = this.#streaming;
-    if (view.phase !== "executing" && view.phase !== "finishing" && !(view.phase === "planning" && streaming !== undefined)) return;
+    if (
+      view.phase !== "executing" &&
+      view.phase !== "finishing" &&
+      !(view.phase === "planning" && streaming !== undefined)
+    )
+      return;
     if (streaming === undefined) {
       if (view.anyFailure || view.planSource.state !== "clean" || limits.usage.replans > 0) return;
       if (config.replyStreaming === "safe" && limits.replanAllowed()) return;
       const last = table.order[table.order.length - 1];
-      if (last === undefined || last.step.type !== "reply" || last.status !== "pending" || last.source !== view.planSource) return;
+      if (
+        last === undefined ||
+        last.step.type !== "reply" ||
+        last.status !== "pending" ||
+        last.source !== view.planSource
+      )
+        return;
       if (!ReplyStream.streamable(last.step.text)) return;
       streaming = { entry: last, id: last.step.id, stream: new ReplyStream(last.step.text) };
       last.fixed = true;
@@ -113,7 +125,13 @@ export class Replies {
     if (streaming === undefined) {
       if (view.phase !== "planning" || view.anyFailure || view.planIssues > 0 || limits.usage.replans > 0) return;
       // Every step before the reply must have reached the run (a wrapper may hold the planner's events back).
-      if (view.planSource.state !== "streaming" || view.planSource.attempt !== 1 || table.order.length !== draft.index || table.has(draft.id)) return;
+      if (
+        view.planSource.state !== "streaming" ||
+        view.planSource.attempt !== 1 ||
+        table.order.length !== draft.index ||
+        table.has(draft.id)
+      )
+        return;
       if (config.replyStreaming === "safe" && !table.order.every((entry) => entry.status === "succeeded")) return;
       streaming = { entry: undefined, id: draft.id, stream: new ReplyStream(draft.text, false) };
       this.#streaming = streaming;
@@ -158,13 +176,27 @@ export class Replies {
         text = typeof resolved === "string" ? resolved : (JSON.stringify(resolved) ?? "");
       }
       const freed = table.succeed(entry, text);
-      this.#host.emit({ type: "step-end", stepId: entry.step.id, attempt: 1, result: text, durationMs: 0, cached: false });
+      this.#host.emit({
+        type: "step-end",
+        stepId: entry.step.id,
+        attempt: 1,
+        result: text,
+        durationMs: 0,
+        cached: false,
+      });
       scheduler.succeeded(freed);
     } catch (error) {
       entry.status = "failed";
       entry.handled = true;
       entry.error = toErrorInfo(error, "unknown-reference");
-      this.#host.emit({ type: "step-error", stepId: entry.step.id, attempt: 1, error: entry.error, final: true, durationMs: 0 });
+      this.#host.emit({
+        type: "step-error",
+        stepId: entry.step.id,
+        attempt: 1,
+        error: entry.error,
+        final: true,
+        durationMs: 0,
+      });
       scheduler.ended(entry);
     }
   }
@@ -181,7 +213,11 @@ export class Replies {
     if (streaming === undefined || (!always && streaming.entry !== undefined)) return false;
     const text = this.#advanceText(streaming, true);
     // A draft whose step never came (dropped, cut off) is an answer without a step.
-    this.#host.emit(streaming.entry === undefined ? { type: "reply", text, source: "step" } : { type: "reply", text, source: "step", stepId: streaming.id });
+    this.#host.emit(
+      streaming.entry === undefined
+        ? { type: "reply", text, source: "step" }
+        : { type: "reply", text, source: "step", stepId: streaming.id },
+    );
     return true;
   }
 

@@ -143,7 +143,11 @@ export class ReplyStream {
    * @param final - write everything, with notes for what is missing (closes a draft as it stands).
    * @returns the new text (may be empty).
    */
-  advance(results: ReadonlyMap<string, unknown>, statusOf: (id: string) => EntryStatus | undefined, final = false): string {
+  advance(
+    results: ReadonlyMap<string, unknown>,
+    statusOf: (id: string) => EntryStatus | undefined,
+    final = false,
+  ): string {
     if (final) this.close(undefined);
     const source = this.#source;
     if (!this.#complete && mayBecomeOneReference(source)) return "";

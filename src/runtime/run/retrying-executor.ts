@@ -21,7 +21,10 @@ import type { StepExecutor } from "../step-executor.ts";
  * const executeStep = createRetryingExecutor(Math.random, (ms, signal) => delay(ms, signal));
  * ```
  */
-export function createRetryingExecutor(random: () => number, sleep: (ms: number, signal: AbortSignal) => Promise<void>): StepExecutor {
+export function createRetryingExecutor(
+  random: () => number,
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+): StepExecutor {
   return async (call) => {
     for (let number = 1; ; number++) {
       const retryDelayMs = computeBackoff(number, call.backoff, random);
@@ -30,7 +33,11 @@ export function createRetryingExecutor(random: () => number, sleep: (ms: number,
       try {
         await sleep(retryDelayMs, call.signal);
       } catch {
-        return { ok: false, error: { code: "aborted", message: "The run ended while a retry waited" }, retryable: false };
+        return {
+          ok: false,
+          error: { code: "aborted", message: "The run ended while a retry waited" },
+          retryable: false,
+        };
       }
     }
   };

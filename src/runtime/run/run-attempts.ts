@@ -6,8 +6,8 @@
 import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { AttemptContext } from "./attempt-step.ts";
-import { executeStep, type ExecutorSetup } from "./execute-step.ts";
-import { reflectOnFailure, type ReflectionSetup } from "./reflect-on-failure.ts";
+import { type ExecutorSetup, executeStep } from "./execute-step.ts";
+import { type ReflectionSetup, reflectOnFailure } from "./reflect-on-failure.ts";
 import { createRetryingExecutor } from "./retrying-executor.ts";
 import type { RunCore } from "./run-core.ts";
 import { createRunResultCache } from "./run-result-cache.ts";
@@ -48,7 +48,11 @@ export interface StepAttempts {
  * void runAttempts(attempts, entry);
  * ```
  */
-export function createStepAttempts(core: RunCore, model: PlanModel | undefined, outcomes: AttemptOutcomes): StepAttempts {
+export function createStepAttempts(
+  core: RunCore,
+  model: PlanModel | undefined,
+  outcomes: AttemptOutcomes,
+): StepAttempts {
   const { config, input, table } = core;
   return {
     core,
@@ -132,16 +136,32 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   host.scheduler.running--;
   const repeat = verdict?.action === "retry" && host.policy.mayRepeat(entry.step);
   if (verdict !== undefined) {
-    const event: Extract<RuntimeEvent, { type: "reflection" }> = { type: "reflection", runId: "", t: 0, stepId: entry.step.id, action: verdict.action, reason: verdict.reason ?? "" };
+    const event: Extract<RuntimeEvent, { type: "reflection" }> = {
+      type: "reflection",
+      runId: "",
+      t: 0,
+      stepId: entry.step.id,
+      action: verdict.action,
+      reason: verdict.reason ?? "",
+    };
     if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
-    if (verdict.action === "retry" && !repeat) event.refused = `Step "${entry.step.id}" may have acted and its tool is neither read-only nor idempotent: it is not run again; a re-plan may replace it`;
+    if (verdict.action === "retry" && !repeat)
+      event.refused = `Step "${entry.step.id}" may have acted and its tool is neither read-only nor idempotent: it is not run again; a re-plan may replace it`;
     host.emit(event);
   }
   if (verdict?.action === "retry" && repeat) {
     entry.reflections++;
     if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
     host.emit({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
-    const retry: Extract<RuntimeEvent, { type: "step-retry" }> = { type: "step-retry", runId: "", t: 0, stepId: entry.step.id, attempt: attempt + 1, delayMs: 0, cause: "reflection" };
+    const retry: Extract<RuntimeEvent, { type: "step-retry" }> = {
+      type: "step-retry",
+      runId: "",
+      t: 0,
+      stepId: entry.step.id,
+      attempt: attempt + 1,
+      delayMs: 0,
+      cause: "reflection",
+    };
     if (verdict.arguments !== undefined) retry.arguments = verdict.arguments;
     host.emit(retry);
     entry.status = "pending";
@@ -174,5 +194,12 @@ export function stopAttempt(core: RunCore, entry: StepEntry, error: RuntimeError
   entry.generation++;
   entry.status = "failed";
   entry.error = error;
-  core.emit({ type: "step-error", stepId: entry.step.id, attempt: Math.max(1, entry.attempts), error, final: true, durationMs: 0 });
+  core.emit({
+    type: "step-error",
+    stepId: entry.step.id,
+    attempt: Math.max(1, entry.attempts),
+    error,
+    final: true,
+    durationMs: 0,
+  });
 }

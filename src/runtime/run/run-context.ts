@@ -3,12 +3,13 @@
  *
  * @module
  */
-import type { RunEndReason } from "../../events/runtime-event.ts";
+
 import type { RunState } from "../../events/run-state.ts";
+import type { RunEndReason } from "../../events/runtime-event.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
 import { buildMemoryEntries } from "./finish-run.ts";
 import type { RunCore } from "./run-core.ts";
-import { readMemoryContext, writeRunMemory, type MemoryAccess } from "./run-memory.ts";
+import { type MemoryAccess, readMemoryContext, writeRunMemory } from "./run-memory.ts";
 
 /**
  * The planner's context: earlier turns, the run context and what memory
@@ -26,7 +27,8 @@ export async function plannerContext(core: RunCore): Promise<string> {
   const { input } = core;
   const parts: string[] = [];
   if (input.history !== "") parts.push(`Conversation so far:\n${input.history}`);
-  if (Object.keys(input.context).length > 0) parts.push(`Run context (reference it as {{context.<key>}}): ${truncateJson(input.context, 2000)}`);
+  if (Object.keys(input.context).length > 0)
+    parts.push(`Run context (reference it as {{context.<key>}}): ${truncateJson(input.context, 2000)}`);
   const access = memoryAccess(core);
   if (access !== undefined) {
     const remembered = await readMemoryContext(access, input.query);
@@ -53,7 +55,11 @@ export async function rememberRun(core: RunCore, reason: RunEndReason, state: Ru
   const access = memoryAccess(core);
   if (access === undefined) return;
   const { input, config } = core;
-  const entries = buildMemoryEntries({ runId: input.runId, query: input.query, reason, reply: state.reply?.text, reflections: state.reflections }, core.table, config.clock.now());
+  const entries = buildMemoryEntries(
+    { runId: input.runId, query: input.query, reason, reply: state.reply?.text, reflections: state.reflections },
+    core.table,
+    config.clock.now(),
+  );
   await writeRunMemory(access, entries, () => core.isEnded());
 }
 

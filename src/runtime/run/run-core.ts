@@ -3,12 +3,13 @@
  *
  * @module
  */
-import type { PlanModel } from "../../model/plan-model.ts";
-import type { ModelTimeouts } from "../../model/bound-stream.ts";
-import type { PlannerProfile } from "../../planner/planner-event.ts";
-import type { Planner } from "../../planner/planner.ts";
-import type { Reflector } from "../../planner/reflector.ts";
+
 import type { RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import type { ModelTimeouts } from "../../model/bound-stream.ts";
+import type { PlanModel } from "../../model/plan-model.ts";
+import type { Planner } from "../../planner/planner.ts";
+import type { PlannerProfile } from "../../planner/planner-event.ts";
+import type { Reflector } from "../../planner/reflector.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
@@ -18,11 +19,11 @@ import type { RuntimeBudget } from "../runtime-budget.ts";
 import type { StepExecutor } from "../step-executor.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
-import type { UsageLimits } from "./usage-limits.ts";
 import type { SideEffectCounter } from "./run-result-cache.ts";
 import type { SafetyPolicy } from "./safety-policy.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
+import type { UsageLimits } from "./usage-limits.ts";
 
 /** Everything a run needs, with defaults applied. */
 export interface RunConfig {

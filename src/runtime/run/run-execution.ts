@@ -17,7 +17,6 @@ import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { answerRun, answerWithTemplate } from "./answer-run.ts";
 import { Approvals } from "./approvals.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
-import { UsageLimits } from "./usage-limits.ts";
 import { findRunFailure } from "./finish-run.ts";
 import { guardModel } from "./guard-model.ts";
 import { Planning } from "./planning.ts";
@@ -25,14 +24,15 @@ import type { ReadinessView } from "./readiness.ts";
 import { Replanning } from "./replanning.ts";
 import { Replies } from "./replies.ts";
 import { createStepAttempts, runAttempts, stopAttempt } from "./run-attempts.ts";
-import type { RunConfig, RunCore, RunInput } from "./run-core.ts";
 import { plannerContext, rememberRun } from "./run-context.ts";
+import type { RunConfig, RunCore, RunInput } from "./run-core.ts";
 import type { RunPhase } from "./run-phase.ts";
 import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
 import { Scheduler } from "./scheduler.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
-import { StepTable, type StepEntry } from "./step-table.ts";
+import { type StepEntry, StepTable } from "./step-table.ts";
+import { UsageLimits } from "./usage-limits.ts";
 
 type PendingEvent = DistributiveOmit<RuntimeEvent, "runId" | "t">;
 
@@ -87,10 +87,19 @@ export class RunExecution {
     });
     const table = new StepTable(input.context);
     this.#table = table;
-    this.#policy = createSafetyPolicy({ registry: config.registry, eager: config.eager, retries: config.retries, timeoutMs: config.timeoutMs, tools: config.policy });
+    this.#policy = createSafetyPolicy({
+      registry: config.registry,
+      eager: config.eager,
+      retries: config.retries,
+      timeoutMs: config.timeoutMs,
+      tools: config.policy,
+    });
     this.#limits = new UsageLimits(config.budget, config.maxReplans);
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
-    this.#model = config.model === undefined ? undefined : guardModel(config.model, this.#limits, config.modelTimeouts, config.clock);
+    this.#model =
+      config.model === undefined
+        ? undefined
+        : guardModel(config.model, this.#limits, config.modelTimeouts, config.clock);
     this.#scheduler = new Scheduler(table, {
       view: this.#readinessView(),
       maxConcurrency: config.maxConcurrency,
@@ -210,7 +219,11 @@ export class RunExecution {
    * step waits for one, nothing runs, and no re-plan is out.
    */
   get waitingForApproval(): boolean {
-    return this.#approvals.waiting > 0 && this.#scheduler.running === 0 && (this.#phase === "executing" || this.#phase === "planning");
+    return (
+      this.#approvals.waiting > 0 &&
+      this.#scheduler.running === 0 &&
+      (this.#phase === "executing" || this.#phase === "planning")
+    );
   }
 
   /**
@@ -232,7 +245,10 @@ export class RunExecution {
     }
     const deadlineMs = this.#config.budget.deadlineMs;
     if (deadlineMs !== undefined && deadlineMs < maxTimerMs) {
-      this.#deadlineTimer = this.#config.clock.setTimeout(() => this.abort("deadline", `The run passed its deadline of ${deadlineMs} ms`), clampTimerMs(deadlineMs, deadlineMs));
+      this.#deadlineTimer = this.#config.clock.setTimeout(
+        () => this.abort("deadline", `The run passed its deadline of ${deadlineMs} ms`),
+        clampTimerMs(deadlineMs, deadlineMs),
+      );
     }
     this.#guard(this.#planning.run());
     return this.#finished;
@@ -245,7 +261,11 @@ export class RunExecution {
    * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalRequests.check`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
-    if (this.#isEnded()) throw new PlankitError("invalid-approval", `Run "${this.#input.runId}" already ended; no step waits for approval`);
+    if (this.#isEnded())
+      throw new PlankitError(
+        "invalid-approval",
+        `Run "${this.#input.runId}" already ended; no step waits for approval`,
+      );
     this.#approvals.approve(decisions);
     this.#settle();
   }
@@ -281,7 +301,6 @@ export class RunExecution {
     if (reason !== "aborted" && !this.#replies.finishStreaming(true)) answerWithTemplate(this.#core, this.#replies);
     this.#end(reason, error);
   }
-
 
   /**
    * A source of the plan ended (a turn, or the plan): its approvals are
@@ -320,16 +339,22 @@ export class RunExecution {
       // A step that is not JSON (NaN, a function) cannot be carried in events: it is dropped, and its source lost it.
       return this.#drop(source, planned.id, "invalid-step", toErrorInfo(error, "invalid-step").message);
     }
-    if (this.#table.has(step.id)) return this.#drop(source, step.id, "duplicate-id", `Step id "${step.id}" is already taken; the step was dropped`);
+    if (this.#table.has(step.id))
+      return this.#drop(source, step.id, "duplicate-id", `Step id "${step.id}" is already taken; the step was dropped`);
     const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
     const entry = this.#table.add(step, source);
     if (mode !== undefined) this.#approvals.track(entry, mode);
     if (step.type !== "reply") this.#active++;
-    this.#event({ type: "step-planned", step, index: entry.index, source: source.kind, safe: mode === undefined && this.#policy.mayStartEarly(step) });
+    this.#event({
+      type: "step-planned",
+      step,
+      index: entry.index,
+      source: source.kind,
+      safe: mode === undefined && this.#policy.mayStartEarly(step),
+    });
     this.#replies.adopt(entry);
     return entry;
   }
-
 
   /**
    * Drops a step the run cannot take; its source lost it, so none of its side effects run.
@@ -339,7 +364,11 @@ export class RunExecution {
   #drop(source: StepSource, stepId: string, code: "invalid-step" | "duplicate-id", message: string): undefined {
     source.lost = true;
     if (source.state === "clean") source.state = "unclean";
-    this.#event({ type: "step-issue", issue: { code, index: this.#table.order.length, stepId, path: "/steps", message }, action: "dropped" });
+    this.#event({
+      type: "step-issue",
+      issue: { code, index: this.#table.order.length, stepId, path: "/steps", message },
+      action: "dropped",
+    });
     return undefined;
   }
 
@@ -406,7 +435,6 @@ export class RunExecution {
     this.#event({ type: "step-skipped", stepId: entry.step.id, code, reason });
   }
 
-
   /**
    * Records a step's final failure.
    *
@@ -425,7 +453,6 @@ export class RunExecution {
     this.#event({ type: "step-error", stepId: entry.step.id, attempt, error, final: true, durationMs });
     this.#scheduler.ended(entry);
   }
-
 
   /** Emits the reply, writes memory and ends the run. */
   async #finish(): Promise<void> {
@@ -461,7 +488,6 @@ export class RunExecution {
     if (!this.#controller.signal.aborted) this.#controller.abort(new PlankitError("aborted", "The run ended"));
     this.#resolveFinished();
   }
-
 
   /**
    * Stamps an event with the run id and time, applies it to the run state, and emits it.
@@ -501,4 +527,3 @@ export class RunExecution {
     });
   }
 }
-

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
+
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
+import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** Where memory lives and how long it may take. */
@@ -24,7 +25,11 @@ export interface MemoryAccess {
  */
 function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
   // A store reached over RPC answers with a callable thenable, not an object.
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 /**
@@ -45,7 +50,13 @@ export async function readMemoryContext(access: MemoryAccess, query: string): Pr
   try {
     const found = access.memory.read(query);
     const entries = isPromiseLike<readonly MemoryEntry[]>(found)
-      ? await withTimeout(access.clock, access.timeoutMs, access.signal, `Reading memory timed out after ${access.timeoutMs} ms`, () => found)
+      ? await withTimeout(
+          access.clock,
+          access.timeoutMs,
+          access.signal,
+          `Reading memory timed out after ${access.timeoutMs} ms`,
+          () => found,
+        )
       : found;
     if (!Array.isArray(entries) || entries.length === 0) return "";
     return `Memory of earlier runs:\n${entries.map((entry) => `- [${entry.kind}] ${entry.query}: ${truncateJson(entry.content, 300)}`).join("\n")}`;
@@ -67,12 +78,22 @@ export async function readMemoryContext(access: MemoryAccess, query: string): Pr
  * await writeRunMemory(access, buildMemoryEntries(run, table, Date.now()), () => false);
  * ```
  */
-export async function writeRunMemory(access: MemoryAccess, entries: readonly MemoryEntry[], isEnded: () => boolean): Promise<void> {
+export async function writeRunMemory(
+  access: MemoryAccess,
+  entries: readonly MemoryEntry[],
+  isEnded: () => boolean,
+): Promise<void> {
   for (const entry of entries) {
     try {
       const written = access.memory.write(entry);
       if (isPromiseLike(written)) {
-        await withTimeout(access.clock, access.timeoutMs, access.signal, `Writing memory timed out after ${access.timeoutMs} ms`, () => written);
+        await withTimeout(
+          access.clock,
+          access.timeoutMs,
+          access.signal,
+          `Writing memory timed out after ${access.timeoutMs} ms`,
+          () => written,
+        );
       }
     } catch {
       // Memory is advisory: a failed or stalled write does not fail the run.

@@ -57,7 +57,10 @@ export interface RunResultCache {
  * cache.set("read {\"path\":\"a\"}", "text", cache.epoch); cache.invalidate(); cache.get("read {\"path\":\"a\"}"); // undefined
  * ```
  */
-export function createRunResultCache(shared: ResultCache | undefined, sideEffects: SideEffectCounter = { count: 0 }): RunResultCache {
+export function createRunResultCache(
+  shared: ResultCache | undefined,
+  sideEffects: SideEffectCounter = { count: 0 },
+): RunResultCache {
   let local = new Map<string, unknown>();
   let localEpoch = sideEffects.count;
   let ownSideEffects = 0;

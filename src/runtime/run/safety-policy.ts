@@ -6,10 +6,10 @@
  * @module
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
+import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
-import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
 import type { ApprovalState } from "./step-table.ts";
@@ -27,7 +27,10 @@ interface StepTraits {
 }
 
 /** The policy's word on a pending step whose dependencies are met: start it, hold it, or skip it. */
-export type SafetyVerdict = { kind: "ready" } | { kind: "wait"; reason: "source" | "approval" } | { kind: "skip"; code: "unsafe-plan" | "denied"; reason: string };
+export type SafetyVerdict =
+  | { kind: "ready" }
+  | { kind: "wait"; reason: "source" | "approval" }
+  | { kind: "skip"; code: "unsafe-plan" | "denied"; reason: string };
 
 /** The answers every other module asks for. */
 export interface SafetyPolicy {
@@ -135,7 +138,8 @@ const modelStep: StepTraits = { readOnly: true, idempotent: true, destructive: f
  */
 export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
   const traitsByTool = new Map<string, StepTraits>();
-  const toolPolicy = (name: string): ToolPolicy | undefined => (Object.hasOwn(setup.tools, name) ? setup.tools[name] : undefined);
+  const toolPolicy = (name: string): ToolPolicy | undefined =>
+    Object.hasOwn(setup.tools, name) ? setup.tools[name] : undefined;
   const traitsOf = (step: PlanStep): StepTraits => {
     if (step.type !== "tool") return modelStep;
     const known = traitsByTool.get(step.name);
@@ -164,7 +168,9 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
       if (withheld === 0) return undefined;
       return `It reports on a plan whose ${withheld} side-effecting step${withheld === 1 ? "" : "s"} did not run: the ${sourceName(source)} did not finish cleanly`;
     }
-    return traitsOf(step).readOnly ? undefined : `It has side effects and the ${sourceName(source)} did not finish cleanly`;
+    return traitsOf(step).readOnly
+      ? undefined
+      : `It has side effects and the ${sourceName(source)} did not finish cleanly`;
   };
   return {
     traitsOf,
@@ -198,7 +204,15 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
       let answer: unknown;
       try {
         // A copy: what the function does to it cannot reach the call.
-        answer = rule({ tool: step.name, stepId: step.id, arguments: snapshotValue(args, { freeze: true, what: `The arguments of step "${step.id}"` }) as Record<string, unknown>, resolved });
+        answer = rule({
+          tool: step.name,
+          stepId: step.id,
+          arguments: snapshotValue(args, { freeze: true, what: `The arguments of step "${step.id}"` }) as Record<
+            string,
+            unknown
+          >,
+          resolved,
+        });
       } catch {
         answer = "step";
       }

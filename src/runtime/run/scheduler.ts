@@ -4,7 +4,7 @@
  * @module
  */
 import type { StepSkipCode } from "../../events/runtime-event.ts";
-import { readinessOf, type Readiness, type ReadinessView, type WaitReason } from "./readiness.ts";
+import { type Readiness, type ReadinessView, readinessOf, type WaitReason } from "./readiness.ts";
 import type { SafetyVerdict } from "./safety-policy.ts";
 import type { StepSource } from "./step-source.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
@@ -56,7 +56,11 @@ export class Scheduler {
   readonly #queued = new Set<StepEntry>();
   readonly #parked = new Map<StepEntry, WaitReason>();
   readonly #atSource = new Map<StepSource, Set<StepEntry>>();
-  readonly #waitingAt = { replan: new Set<StepEntry>(), "reply-last": new Set<StepEntry>(), approval: new Set<StepEntry>() };
+  readonly #waitingAt = {
+    replan: new Set<StepEntry>(),
+    "reply-last": new Set<StepEntry>(),
+    approval: new Set<StepEntry>(),
+  };
   readonly #work: StepEntry[] = [];
   #draining = false;
 

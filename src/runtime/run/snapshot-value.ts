@@ -25,7 +25,10 @@ import { PlankitError } from "../../errors/plankit-error.ts";
 export function snapshotValue(value: unknown, options: { freeze: boolean; what: string }): unknown {
   const ancestors: object[] = [];
   const fail = (path: string, found: string): never => {
-    throw new PlankitError("invalid-result", `${options.what} cannot be copied: ${found} at ${path === "" ? "/" : path}`);
+    throw new PlankitError(
+      "invalid-result",
+      `${options.what} cannot be copied: ${found} at ${path === "" ? "/" : path}`,
+    );
   };
   const visit = (current: unknown, path: string): unknown => {
     switch (typeof current) {
@@ -68,7 +71,8 @@ export function snapshotValue(value: unknown, options: { freeze: boolean; what: 
     try {
       if (Array.isArray(object)) {
         const list: unknown[] = [];
-        for (let index = 0; index < object.length; index++) list.push(visit((object as unknown[])[index], `${path}/${index}`));
+        for (let index = 0; index < object.length; index++)
+          list.push(visit((object as unknown[])[index], `${path}/${index}`));
         copy = list;
       } else {
         const record: Record<string, unknown> = {};
@@ -80,7 +84,12 @@ export function snapshotValue(value: unknown, options: { freeze: boolean; what: 
             return fail(`${path}/${key}`, "a property that throws when read");
           }
           // defineProperty keeps a "__proto__" key a plain key.
-          Object.defineProperty(record, key, { value: visit(item, `${path}/${key}`), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(record, key, {
+            value: visit(item, `${path}/${key}`),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         copy = record;
       }

@@ -3,11 +3,12 @@
  *
  * @module
  */
+
+import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { referencesOf } from "../../plan/references-of.ts";
 import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
-import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.ts";
 import type { StepSource } from "./step-source.ts";
 
 /** Where a step is. `succeeded`, `failed` and `skipped` are terminal. */
@@ -187,6 +188,8 @@ export class StepTable {
    * @returns them, in plan order.
    */
   completed(): CompletedStep[] {
-    return this.order.filter((entry) => entry.status === "succeeded").map((entry) => ({ step: entry.step, result: this.results.get(entry.step.id) }));
+    return this.order
+      .filter((entry) => entry.status === "succeeded")
+      .map((entry) => ({ step: entry.step, result: this.results.get(entry.step.id) }));
   }
 }

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { StepOutcome } from "../../planner/planner-event.ts";
+
 import type { RuntimeEvent } from "../../events/runtime-event.ts";
+import type { StepOutcome } from "../../planner/planner-event.ts";
 import type { StepSource } from "./step-source.ts";
 
 /**
@@ -70,9 +71,12 @@ export class Turns {
    * @param ended - whether the run ended.
    */
   record(event: RuntimeEvent, ended: boolean): void {
-    if (event.type === "step-end") this.#outcomes.set(event.stepId, { id: event.stepId, status: "succeeded", result: event.result });
-    else if (event.type === "step-error" && event.final) this.#outcomes.set(event.stepId, { id: event.stepId, status: "failed", error: event.error.message });
-    else if (event.type === "step-skipped") this.#outcomes.set(event.stepId, { id: event.stepId, status: "skipped", reason: event.reason });
+    if (event.type === "step-end")
+      this.#outcomes.set(event.stepId, { id: event.stepId, status: "succeeded", result: event.result });
+    else if (event.type === "step-error" && event.final)
+      this.#outcomes.set(event.stepId, { id: event.stepId, status: "failed", error: event.error.message });
+    else if (event.type === "step-skipped")
+      this.#outcomes.set(event.stepId, { id: event.stepId, status: "skipped", reason: event.reason });
     else if (event.type !== "run-end") return;
     this.deliver(ended);
   }
@@ -86,7 +90,9 @@ export class Turns {
     if (this.#waiters.length === 0) return;
     this.#waiters = this.#waiters.filter((waiter) => {
       if (!ended && !waiter.ids.every((id) => this.#outcomes.has(id))) return true;
-      waiter.resolve(waiter.ids.map((id) => this.#outcomes.get(id) ?? { id, status: "skipped", reason: "The run ended" }));
+      waiter.resolve(
+        waiter.ids.map((id) => this.#outcomes.get(id) ?? { id, status: "skipped", reason: "The run ended" }),
+      );
       return false;
     });
   }

@@ -3,9 +3,10 @@
  *
  * @module
  */
+
+import type { RuntimeUsage } from "../../events/runtime-event.ts";
 import type { PlanModelUsage } from "../../model/plan-model.ts";
 import type { RuntimeBudget } from "../runtime-budget.ts";
-import type { RuntimeUsage } from "../../events/runtime-event.ts";
 
 /**
  * Counts what a run uses and answers whether a budget allows more. A refusal
@@ -20,7 +21,14 @@ import type { RuntimeUsage } from "../../events/runtime-event.ts";
  */
 export class UsageLimits {
   /** What the run used so far. */
-  readonly usage: RuntimeUsage = { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 };
+  readonly usage: RuntimeUsage = {
+    modelCalls: 0,
+    toolCalls: 0,
+    cacheHits: 0,
+    replans: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
   readonly #budget: RuntimeBudget;
   readonly #maxReplans: number;
   #stepsStarted = 0;
@@ -64,7 +72,8 @@ export class UsageLimits {
    */
   refuseToolCall(): string | undefined {
     const limit = this.#budget.toolCalls;
-    if (limit !== undefined && this.usage.toolCalls >= limit) return this.#refuse(`The tool call budget of ${limit} is spent`);
+    if (limit !== undefined && this.usage.toolCalls >= limit)
+      return this.#refuse(`The tool call budget of ${limit} is spent`);
     this.usage.toolCalls++;
     return undefined;
   }
@@ -75,7 +84,8 @@ export class UsageLimits {
    * @returns `undefined` when the call may go ahead, else why not.
    */
   refuseModelCall(): string | undefined {
-    if (!this.modelCallAllowed()) return this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
+    if (!this.modelCallAllowed())
+      return this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
     this.usage.modelCalls++;
     return undefined;
   }
@@ -86,7 +96,9 @@ export class UsageLimits {
    * @returns `undefined` when a call is allowed, else why not.
    */
   modelCallRefusal(): string | undefined {
-    return this.modelCallAllowed() ? undefined : this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
+    return this.modelCallAllowed()
+      ? undefined
+      : this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
   }
 
   /**

@@ -4,9 +4,9 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
-import { raceSignal } from "../race-signal.ts";
-import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
+import type { RuntimeClock } from "../../shared/runtime-clock.ts";
+import { raceSignal } from "../race-signal.ts";
 
 /**
  * Runs work with its own abort signal, fired by the time limit or by the
@@ -26,12 +26,21 @@ import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
  * await withTimeout(systemClock, 5_000, run.signal, 'Step "s1" timed out after 5000 ms', (signal) => fetch(url, { signal }));
  * ```
  */
-export function withTimeout<T>(clock: RuntimeClock, timeoutMs: number, parent: AbortSignal, message: string, work: (signal: AbortSignal) => PromiseLike<T> | T): Promise<T> {
+export function withTimeout<T>(
+  clock: RuntimeClock,
+  timeoutMs: number,
+  parent: AbortSignal,
+  message: string,
+  work: (signal: AbortSignal) => PromiseLike<T> | T,
+): Promise<T> {
   const controller = new AbortController();
   const onParentAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) onParentAbort();
   else parent.addEventListener("abort", onParentAbort, { once: true });
-  const timer = clock.setTimeout(() => controller.abort(new PlankitError("timeout", message)), clampTimerMs(timeoutMs, timeoutMs));
+  const timer = clock.setTimeout(
+    () => controller.abort(new PlankitError("timeout", message)),
+    clampTimerMs(timeoutMs, timeoutMs),
+  );
   let promise: PromiseLike<T>;
   try {
     promise = Promise.resolve(work(controller.signal));

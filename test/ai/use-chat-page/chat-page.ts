@@ -32,7 +32,14 @@ export interface PageReport {
   errors: string[];
 }
 
-const report: PageReport = { toolCalls: { weather: 0, save_note: 0 }, runs: 0, ended: [], renders: 0, finishReasons: [], errors: [] };
+const report: PageReport = {
+  toolCalls: { weather: 0, save_note: 0 },
+  runs: 0,
+  ended: [],
+  renders: 0,
+  finishReasons: [],
+  errors: [],
+};
 (globalThis as { chatPageReport?: PageReport }).chatPageReport = report;
 
 const registry = new ToolRegistry().register([
@@ -90,9 +97,18 @@ function Part(props: { part: UIMessage["parts"][number]; onApprove: (id: string)
   if (part.type !== "dynamic-tool") return null;
   const approve =
     part.state === "approval-requested"
-      ? h("button", { type: "button", "data-approve": part.toolCallId, onClick: () => props.onApprove(part.approval.id) }, `Approve ${part.toolName}`)
+      ? h(
+          "button",
+          { type: "button", "data-approve": part.toolCallId, onClick: () => props.onApprove(part.approval.id) },
+          `Approve ${part.toolName}`,
+        )
       : null;
-  return h("div", { className: "tool", "data-step": part.toolCallId, "data-state": part.state }, `${part.toolName}: ${part.state}`, approve);
+  return h(
+    "div",
+    { className: "tool", "data-step": part.toolCallId, "data-state": part.state },
+    `${part.toolName}: ${part.state}`,
+    approve,
+  );
 }
 
 /** The chat, written as the docs show it. */
@@ -112,7 +128,9 @@ function Chat() {
       h(
         "section",
         { key: message.id, className: message.role, "data-id": message.id },
-        message.parts.map((part, index) => h(Part, { key: index, part, onApprove: (id) => void addToolApprovalResponse({ id, approved: true }) })),
+        message.parts.map((part, index) =>
+          h(Part, { key: index, part, onApprove: (id) => void addToolApprovalResponse({ id, approved: true }) }),
+        ),
       ),
     ),
     error === undefined ? null : h("p", { className: "error" }, error.message),
@@ -125,7 +143,11 @@ function Chat() {
           setInput("");
         },
       },
-      h("input", { name: "message", value: input, onChange: (event: { target: { value: string } }) => setInput(event.target.value) }),
+      h("input", {
+        name: "message",
+        value: input,
+        onChange: (event: { target: { value: string } }) => setInput(event.target.value),
+      }),
       h("button", { type: "submit" }, "Send"),
     ),
   );

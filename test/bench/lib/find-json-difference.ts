@@ -17,7 +17,8 @@ export function findJsonDifference(actual: unknown, expected: unknown, path = ""
   const where = path === "" ? "the root" : path;
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `at ${where}: got ${show(actual)}, expected an array`;
-    if (actual.length !== expected.length) return `at ${where}: got an array of ${actual.length} items, expected ${expected.length}`;
+    if (actual.length !== expected.length)
+      return `at ${where}: got an array of ${actual.length} items, expected ${expected.length}`;
     for (let i = 0; i < expected.length; i++) {
       const difference = findJsonDifference(actual[i], expected[i], `${path}/${i}`);
       if (difference !== undefined) return difference;
@@ -25,8 +26,10 @@ export function findJsonDifference(actual: unknown, expected: unknown, path = ""
     return undefined;
   }
   if (typeof expected === "object" && expected !== null) {
-    if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return `at ${where}: got ${show(actual)}, expected an object`;
-    if (Object.getPrototypeOf(actual) !== Object.prototype) return `at ${where}: got an object whose prototype is not Object.prototype`;
+    if (typeof actual !== "object" || actual === null || Array.isArray(actual))
+      return `at ${where}: got ${show(actual)}, expected an object`;
+    if (Object.getPrototypeOf(actual) !== Object.prototype)
+      return `at ${where}: got an object whose prototype is not Object.prototype`;
     const actualKeys = Object.keys(actual);
     const expectedKeys = Object.keys(expected);
     if (actualKeys.join("\u0000") !== expectedKeys.join("\u0000")) {
@@ -34,7 +37,11 @@ export function findJsonDifference(actual: unknown, expected: unknown, path = ""
     }
     for (const key of expectedKeys) {
       const child = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-      const difference = findJsonDifference((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], child);
+      const difference = findJsonDifference(
+        (actual as Record<string, unknown>)[key],
+        (expected as Record<string, unknown>)[key],
+        child,
+      );
       if (difference !== undefined) return difference;
     }
     return undefined;

@@ -10,8 +10,15 @@
  * formatTable(["parser", "ms"], [["JSON.parse", "1.2"]]);
  * ```
  */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ("left" | "right")[]): string {
-  const rule = header.map((_, index) => ((align?.[index] ?? (index === 0 ? "left" : "right")) === "right" ? "---:" : "---"));
-  const line = (cells: readonly string[]): string => `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+export function formatTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly ("left" | "right")[],
+): string {
+  const rule = header.map((_, index) =>
+    (align?.[index] ?? (index === 0 ? "left" : "right")) === "right" ? "---:" : "---",
+  );
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
   return [line(header), `|${rule.join("|")}|`, ...rows.map(line)].join("\n");
 }

@@ -54,17 +54,29 @@ const names = ["Zoë Müller", "José Ñúñez", "李雷", "Ana Lúcia", "Ole Ø
 export function generatePlanText(steps: number, seed: number): string {
   const next = createRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const sentence = (words: number): string => Array.from({ length: words }, () => pick(phrases)).join(pick([" ", "; ", "\n", " — "]));
-  const reference = (index: number): string => `{{s${1 + Math.floor(next() * index)}${next() < 0.5 ? "" : pick([".value", ".items.0.title", ".total"])}}}`;
+  const sentence = (words: number): string =>
+    Array.from({ length: words }, () => pick(phrases)).join(pick([" ", "; ", "\n", " — "]));
+  const reference = (index: number): string =>
+    `{{s${1 + Math.floor(next() * index)}${next() < 0.5 ? "" : pick([".value", ".items.0.title", ".total"])}}}`;
 
   const lines: string[] = [];
   for (let index = 0; index < steps; index++) {
     const id = `s${index + 1}`;
     let step: Record<string, unknown>;
     if (index === steps - 1) {
-      step = { id, type: "reply", text: `${sentence(4)}\n\n${index > 0 ? reference(index) : ""} — "${pick(phrases)}"\t(${pick(names)})` };
+      step = {
+        id,
+        type: "reply",
+        text: `${sentence(4)}\n\n${index > 0 ? reference(index) : ""} — "${pick(phrases)}"\t(${pick(names)})`,
+      };
     } else if (index > 0 && next() < 0.25) {
-      step = { id, type: "llm", prompt: `Summarize ${reference(index)} for ${pick(names)}:\n${sentence(5)}`, temperature: Math.round(next() * 100) / 100, maxTokens: 256 + Math.floor(next() * 768) };
+      step = {
+        id,
+        type: "llm",
+        prompt: `Summarize ${reference(index)} for ${pick(names)}:\n${sentence(5)}`,
+        temperature: Math.round(next() * 100) / 100,
+        maxTokens: 256 + Math.floor(next() * 768),
+      };
     } else {
       step = {
         id,

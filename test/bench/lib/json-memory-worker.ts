@@ -77,7 +77,10 @@ function parseStrings(parser: string, text: string): unknown {
 
 function runStream(parser: string, megabytes: number, keep: boolean): JsonMemoryResult {
   // Steps of a generated plan, one per line, repeated until the stream is long enough.
-  const lines = generatePlanText(200, 4242).split("\n").slice(1, -1).map((line) => line.replace(/,$/u, ""));
+  const lines = generatePlanText(200, 4242)
+    .split("\n")
+    .slice(1, -1)
+    .map((line) => line.replace(/,$/u, ""));
   const target = megabytes * 1024 * 1024;
   const stream = createJsonStreamParser({ strict: parser === "plankit-strict", keepElements: keep });
   collect();
@@ -100,17 +103,39 @@ function runStream(parser: string, megabytes: number, keep: boolean): JsonMemory
   written += pending.length + 1;
   stream.end();
   peak = Math.max(peak, usedHeap());
-  return { scenario: "stream", parser: `${parser}${keep ? " (keepElements)" : ""}`, textLength: written, heldBytes: undefined, peakBytes: peak - before, elements };
+  return {
+    scenario: "stream",
+    parser: `${parser}${keep ? " (keepElements)" : ""}`,
+    textLength: written,
+    heldBytes: undefined,
+    peakBytes: peak - before,
+    elements,
+  };
 }
 
-const { values } = parseArgs({ options: { scenario: { type: "string" }, parser: { type: "string" }, megabytes: { type: "string" }, keep: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    scenario: { type: "string" },
+    parser: { type: "string" },
+    megabytes: { type: "string" },
+    keep: { type: "boolean" },
+  },
+});
 const scenario = values.scenario ?? "";
 const parser = values.parser ?? "";
-if (!["json-parse", "plankit-lenient", "plankit-strict"].includes(parser)) throw new Error(`unknown --parser ${JSON.stringify(parser)}`);
+if (!["json-parse", "plankit-lenient", "plankit-strict"].includes(parser))
+  throw new Error(`unknown --parser ${JSON.stringify(parser)}`);
 let result: JsonMemoryResult;
 if (scenario === "strings-unique" || scenario === "strings-repeated") {
   const text = stringsText(scenario === "strings-unique");
-  result = { scenario, parser, textLength: text.length, heldBytes: held(() => parseStrings(parser, text)), peakBytes: undefined, elements: undefined };
+  result = {
+    scenario,
+    parser,
+    textLength: text.length,
+    heldBytes: held(() => parseStrings(parser, text)),
+    peakBytes: undefined,
+    elements: undefined,
+  };
 } else if (scenario === "stream") {
   result = runStream(parser, Number(values.megabytes ?? "100"), values.keep === true);
 } else {

@@ -27,7 +27,9 @@ interface JsonparseParser {
   write(chunk: string): void;
 }
 
-async function loadPlankit(strict: boolean): Promise<{ run: JsonParserRun; end: (chunks: readonly string[]) => unknown }> {
+async function loadPlankit(
+  strict: boolean,
+): Promise<{ run: JsonParserRun; end: (chunks: readonly string[]) => unknown }> {
   const { createJsonStreamParser } = await import("../../../src/json.ts");
   const feed = (chunks: readonly string[]): { elements: unknown[]; root: unknown } => {
     const parser = createJsonStreamParser(strict ? { strict: true } : {});

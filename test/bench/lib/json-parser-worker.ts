@@ -45,11 +45,18 @@ const PARTIAL_MAX_RUNS = 5;
 function integerOption(values: Record<string, string | boolean | undefined>, name: string): number {
   const raw = values[name];
   const value = typeof raw === "string" ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
   return value;
 }
 
-async function measureRuns(run: JsonParserRun, chunks: readonly string[], text: string, budgetMs: number, measureHeap: boolean): Promise<Omit<JsonParserWorkerResult, "textLength" | "chunks">> {
+async function measureRuns(
+  run: JsonParserRun,
+  chunks: readonly string[],
+  text: string,
+  budgetMs: number,
+  measureHeap: boolean,
+): Promise<Omit<JsonParserWorkerResult, "textLength" | "chunks">> {
   const warmUp: number[] = [];
   const start = performance.now();
   for (;;) {
@@ -67,7 +74,12 @@ async function measureRuns(run: JsonParserRun, chunks: readonly string[], text: 
   return { warmUpRuns: warmUp.length, warmUpMs, times, ms: median(times), allocated, partial: undefined };
 }
 
-async function measurePartial(chunks: readonly string[], text: string, budgetMs: number, measureHeap: boolean): Promise<Omit<JsonParserWorkerResult, "textLength" | "chunks">> {
+async function measurePartial(
+  chunks: readonly string[],
+  text: string,
+  budgetMs: number,
+  measureHeap: boolean,
+): Promise<Omit<JsonParserWorkerResult, "textLength" | "chunks">> {
   const pass = await partialJsonContender.load();
   let totalChars = 0;
   let length = 0;
@@ -89,10 +101,18 @@ async function measurePartial(chunks: readonly string[], text: string, budgetMs:
   if (first.calls < chunks.length) {
     // Each call's cost taken as proportional to the length it parses.
     const ms = (first.ms * totalChars) / Math.max(1, first.parsedChars);
-    return { warmUpRuns, warmUpMs, times: [first.ms], ms, allocated: undefined, partial: { extrapolated: true, ...progress } };
+    return {
+      warmUpRuns,
+      warmUpMs,
+      times: [first.ms],
+      ms,
+      allocated: undefined,
+      partial: { extrapolated: true, ...progress },
+    };
   }
   const difference = findJsonDifference(first.last, JSON.parse(text));
-  if (difference !== undefined) throw new Error(`${partialJsonContender.label}: output differs from JSON.parse ${difference}`);
+  if (difference !== undefined)
+    throw new Error(`${partialJsonContender.label}: output differs from JSON.parse ${difference}`);
   const times = [first.ms];
   while (times.length < PARTIAL_MAX_RUNS && performance.now() - begin + first.ms < budgetMs) {
     times.push((await pass(chunks, Number.POSITIVE_INFINITY)).ms);
@@ -126,7 +146,9 @@ try {
   } else {
     const contender = jsonParserContenders.find((candidate) => candidate.id === id);
     if (contender === undefined) {
-      throw new Error(`--contender must be one of ${[...jsonParserContenders.map((candidate) => candidate.id), partialJsonContender.id].join(", ")}, got ${JSON.stringify(id)}`);
+      throw new Error(
+        `--contender must be one of ${[...jsonParserContenders.map((candidate) => candidate.id), partialJsonContender.id].join(", ")}, got ${JSON.stringify(id)}`,
+      );
     }
     const { run } = await contender.load();
     measured = await measureRuns(run, chunks, text, budgetMs, values.heap);

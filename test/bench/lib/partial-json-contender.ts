@@ -36,7 +36,8 @@ export const partialJsonContender = {
       let last: unknown;
       const start = performance.now();
       for (let index = 0; index < chunks.length; index++) {
-        if (performance.now() > deadline) return { ms: performance.now() - start, calls: index, parsedChars, last: undefined };
+        if (performance.now() > deadline)
+          return { ms: performance.now() - start, calls: index, parsedChars, last: undefined };
         text += chunks[index];
         parsedChars += text.length;
         last = (await parsePartialJson(text)).value;

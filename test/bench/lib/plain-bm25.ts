@@ -10,11 +10,15 @@
 
 // Lucene's default English stop words (StandardAnalyzer).
 const stopWords = new Set(
-  "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(" "),
+  "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(
+    " ",
+  ),
 );
 
 function tokenize(text: string, splitCamelCase: boolean): string[] {
-  const spaced = splitCamelCase ? text.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2") : text;
+  const spaced = splitCamelCase
+    ? text.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    : text;
   return (spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !stopWords.has(word));
 }
 
@@ -35,7 +39,10 @@ export interface PlainBm25 {
  * createPlainBm25([{ name: "get_weather", description: "Weather of a city" }]).rank("weather in Paris");
  * ```
  */
-export function createPlainBm25(tools: readonly { name: string; description: string }[], options: { splitCamelCase?: boolean } = {}): PlainBm25 {
+export function createPlainBm25(
+  tools: readonly { name: string; description: string }[],
+  options: { splitCamelCase?: boolean } = {},
+): PlainBm25 {
   const split = options.splitCamelCase === true;
   const k1 = 1.2;
   const b = 0.75;
@@ -47,7 +54,8 @@ export function createPlainBm25(tools: readonly { name: string; description: str
   });
   const average = documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, documents.length) || 1;
   const frequency = new Map<string, number>();
-  for (const document of documents) for (const term of document.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  for (const document of documents)
+    for (const term of document.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const idf = (term: string): number => {
     const n = frequency.get(term) ?? 0;
     return Math.log(1 + (documents.length - n + 0.5) / (n + 0.5));

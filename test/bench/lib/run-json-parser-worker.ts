@@ -88,13 +88,21 @@ export function runJsonParserWorker(request: JsonParserWorkerRequest): Promise<J
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (code !== 0) {
-        reject(new Error(`${where}: worker ${signal === null ? `exited with code ${code}` : `was killed (${signal})`}\n${stderr.trim()}`));
+        reject(
+          new Error(
+            `${where}: worker ${signal === null ? `exited with code ${code}` : `was killed (${signal})`}\n${stderr.trim()}`,
+          ),
+        );
         return;
       }
       try {
         resolve(JSON.parse(stdout) as JsonParserWorkerResult);
       } catch {
-        reject(new Error(`${where}: worker printed no JSON result: ${JSON.stringify(stdout.slice(0, 200))}\n${stderr.trim()}`));
+        reject(
+          new Error(
+            `${where}: worker printed no JSON result: ${JSON.stringify(stdout.slice(0, 200))}\n${stderr.trim()}`,
+          ),
+        );
       }
     });
   });

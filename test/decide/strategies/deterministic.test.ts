@@ -9,11 +9,16 @@ describe("deterministic strategy", () => {
     const state = { current_task_id: "options", data: { trip: { destination: "Porto", dates: ["d1"] } } };
     const decision = await decide({ state, playbook: tripPlaybook(), skills: tripSkills });
     expect(decision).toMatchObject({ action: "call_skill", skill: "search_flights", strategy: "deterministic" });
-    expect(decision.reason).toBe('"search_flights" is the only available skill covering the most missing goals (flight_options)');
+    expect(decision.reason).toBe(
+      '"search_flights" is the only available skill covering the most missing goals (flight_options)',
+    );
   });
 
   it("covers a gate_field goal", async () => {
-    const state = { current_task_id: "confirm", data: { trip: { destination: "P", dates: ["d"], flight_options: [1] } } };
+    const state = {
+      current_task_id: "confirm",
+      data: { trip: { destination: "P", dates: ["d"], flight_options: [1] } },
+    };
     const decision = await decide({ state, playbook: tripPlaybook(), skills: tripSkills });
     expect(decision).toMatchObject({ skill: "confirm_plan", strategy: "deterministic" });
   });
@@ -23,11 +28,16 @@ describe("deterministic strategy", () => {
       { name: "ask_city", outputs: { provides: ["city"] } },
       { name: "ask_trip", outputs: { provides: ["city", "nights"] } },
     ];
-    const playbook: Playbook = { allowed_skills: ["ask_city", "ask_trip"], phases: [{ id: "p", checkpoints: ["city", "nights"] }] };
+    const playbook: Playbook = {
+      allowed_skills: ["ask_city", "ask_trip"],
+      phases: [{ id: "p", checkpoints: ["city", "nights"] }],
+    };
     expect((await decide({ state: {}, playbook, skills })).skill).toBe("ask_trip");
     const decision = await decide({ state: { data: { g: { nights: 3 } } }, playbook, skills });
     expect(decision.strategy).not.toBe("deterministic");
-    expect(decision.trace.attempts[4]?.reason).toBe('"ask_city", "ask_trip" each cover 1 missing goal; no unique choice');
+    expect(decision.trace.attempts[4]?.reason).toBe(
+      '"ask_city", "ask_trip" each cover 1 missing goal; no unique choice',
+    );
   });
 
   it("passes on a tie and falls through to the fallback without a model", async () => {
@@ -47,10 +57,15 @@ describe("deterministic strategy", () => {
   });
 
   it("passes when the phase has no missing goal or no skill is available", async () => {
-    const gated: Playbook = { allowed_skills: ["ask_name"], phases: [{ id: "p", gate_check: { path: "profile.name", op: "eq", value: "Bo" } }] };
+    const gated: Playbook = {
+      allowed_skills: ["ask_name"],
+      phases: [{ id: "p", gate_check: { path: "profile.name", op: "eq", value: "Bo" } }],
+    };
     const noGoal = await decide({ state: { profile: { name: "Ada" } }, playbook: gated, skills: tripSkills });
     expect(noGoal.trace.attempts[4]?.reason).toBe("the phase has no missing goal to cover");
     const empty: Playbook = { allowed_skills: [], phases: [{ id: "p", checkpoints: ["budget"] }] };
-    expect((await decide({ state: {}, playbook: empty, skills: tripSkills })).trace.attempts[4]?.reason).toBe("no skill is available");
+    expect((await decide({ state: {}, playbook: empty, skills: tripSkills })).trace.attempts[4]?.reason).toBe(
+      "no skill is available",
+    );
   });
 });

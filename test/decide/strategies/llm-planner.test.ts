@@ -18,7 +18,14 @@ describe("llm_planner strategy", () => {
       'Here is my choice:\n```json\n{"action":"call_skill","skill":"ask_destination","reason":"the user mentioned a trip but no place"}\n```',
     ]);
     const controller = new AbortController();
-    const decision = await decide({ state: { profile: { name: "Ada" } }, playbook, skills: tripSkills, model, signal: controller.signal, message: "I want a holiday" });
+    const decision = await decide({
+      state: { profile: { name: "Ada" } },
+      playbook,
+      skills: tripSkills,
+      model,
+      signal: controller.signal,
+      message: "I want a holiday",
+    });
     expect(decision).toMatchObject({ action: "call_skill", skill: "ask_destination", strategy: "llm_planner" });
     expect(decision.reason).toBe("model: the user mentioned a trip but no place");
     expect(decision.trace.attempts[5]?.detail).toContain('"skill":"ask_destination"');
@@ -38,7 +45,11 @@ describe("llm_planner strategy", () => {
   it("accepts a respond choice", async () => {
     const { model } = createTestModel(['{"reason":"the user said hello","action":"respond"}']);
     const decision = await decide({ state: {}, playbook, skills: tripSkills, model });
-    expect(decision).toMatchObject({ action: "respond", strategy: "llm_planner", reason: "model: the user said hello" });
+    expect(decision).toMatchObject({
+      action: "respond",
+      strategy: "llm_planner",
+      reason: "model: the user said hello",
+    });
   });
 
   it("falls through with a trace note when the answer has no reason", async () => {
@@ -111,7 +122,9 @@ describe("llm_planner strategy", () => {
         yield { type: "finish", reason: "stop" };
       },
     };
-    const error = await catchPlankitError(() => decide({ state: {}, playbook, skills: tripSkills, model, signal: controller.signal }));
+    const error = await catchPlankitError(() =>
+      decide({ state: {}, playbook, skills: tripSkills, model, signal: controller.signal }),
+    );
     expect(error.code).toBe("aborted");
   });
 });

@@ -10,7 +10,15 @@ describe("no_available_skills strategy", () => {
     const decision = await decide({ state: {}, playbook: empty, skills: tripSkills });
     expect(decision).toMatchObject({ action: "respond", strategy: "no_available_skills", phase: "chat" });
     expect(decision.reason).toBe('no skill is available in phase "chat"; responding');
-    expect(decision.trace.attempts.map((attempt) => attempt.hit)).toEqual([false, false, false, false, false, false, true]);
+    expect(decision.trace.attempts.map((attempt) => attempt.hit)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it("finishes instead when responding is not allowed", async () => {
@@ -21,6 +29,8 @@ describe("no_available_skills strategy", () => {
 
   it("says which skills were available when nothing chose among them", async () => {
     const decision = await decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills });
-    expect(decision.reason).toBe("no strategy chose among the available skills (ask_name, ask_destination, ask_dates); responding");
+    expect(decision.reason).toBe(
+      "no strategy chose among the available skills (ask_name, ask_destination, ask_dates); responding",
+    );
   });
 });

@@ -17,8 +17,16 @@ describe("priority_rules strategy", () => {
 
   it("passes when no rule hits, saying how many were tried", async () => {
     const decision = await decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills });
-    expect(decision.trace.attempts[1]).toEqual({ strategy: "priority_rules", hit: false, reason: "none of 1 priority rule hit" });
-    const none = await decide({ state: {}, playbook: { ...tripPlaybook(), phases: tripPlaybook().phases.slice(1) }, skills: tripSkills });
+    expect(decision.trace.attempts[1]).toEqual({
+      strategy: "priority_rules",
+      hit: false,
+      reason: "none of 1 priority rule hit",
+    });
+    const none = await decide({
+      state: {},
+      playbook: { ...tripPlaybook(), phases: tripPlaybook().phases.slice(1) },
+      skills: tripSkills,
+    });
     expect(none.trace.attempts[1]?.reason).toBe("no priority rules apply to this phase");
   });
 

@@ -8,12 +8,25 @@ const complete = { profile: { name: "Ada" }, data: { trip: { destination: "Porto
 describe("query_mode strategy", () => {
   it("passes when state._query_mode is not set", async () => {
     const decision = await decide({ state: {}, playbook: tripPlaybook(), skills: tripSkills });
-    expect(decision.trace.attempts[2]).toEqual({ strategy: "query_mode", hit: false, reason: "state._query_mode is not set" });
+    expect(decision.trace.attempts[2]).toEqual({
+      strategy: "query_mode",
+      hit: false,
+      reason: "state._query_mode is not set",
+    });
   });
 
   it("runs a query skill of the playbook-wide allow-list, not the phase's, and does not advance the phase", async () => {
-    const decision = await decide({ state: { ...complete, _query_mode: true }, playbook: tripPlaybook(), skills: tripSkills });
-    expect(decision).toMatchObject({ action: "call_skill", skill: "faq_search", strategy: "query_mode", phase: "collect" });
+    const decision = await decide({
+      state: { ...complete, _query_mode: true },
+      playbook: tripPlaybook(),
+      skills: tripSkills,
+    });
+    expect(decision).toMatchObject({
+      action: "call_skill",
+      skill: "faq_search",
+      strategy: "query_mode",
+      phase: "collect",
+    });
   });
 
   it("takes the first runnable query skill in allow-list order, skipping unmet requirements", async () => {

@@ -27,15 +27,25 @@ export interface BrowserReport {
 async function callPlankit(baseURL: string, apiKey: string): Promise<BrowserReport> {
   const client = new OpenAI({ baseURL, apiKey, dangerouslyAllowBrowser: true, maxRetries: 0 });
   const model = await client.models.retrieve("plankit");
-  const { data: completion, response } = await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "What is 21*2+5?" }] }).withResponse();
+  const { data: completion, response } = await client.chat.completions
+    .create({ model: "plankit", messages: [{ role: "user", content: "What is 21*2+5?" }] })
+    .withResponse();
   let streamed = "";
   let chunks = 0;
-  for await (const chunk of await client.chat.completions.create({ model: "plankit", messages: [{ role: "user", content: "What is 21*2+5?" }], stream: true })) {
+  for await (const chunk of await client.chat.completions.create({
+    model: "plankit",
+    messages: [{ role: "user", content: "What is 21*2+5?" }],
+    stream: true,
+  })) {
     chunks++;
     streamed += chunk.choices[0]?.delta.content ?? "";
   }
   const refused = await client.chat.completions
-    .create({ model: "plankit", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "f", parameters: {} } }] })
+    .create({
+      model: "plankit",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [{ type: "function", function: { name: "f", parameters: {} } }],
+    })
     .then(
       () => {
         throw new Error("the request with tools was not refused");

@@ -33,9 +33,11 @@ export async function servePage(port: number): Promise<PageServer> {
     logLevel: "error",
   });
   const script = bundle.outputFiles[0]?.text ?? "";
-  const page = '<!doctype html><meta charset="utf-8"><title>openai in the browser</title><script type="module" src="/client.js"></script>';
+  const page =
+    '<!doctype html><meta charset="utf-8"><title>openai in the browser</title><script type="module" src="/client.js"></script>';
   const server: Server = createServer((request, response) => {
-    if (request.url === "/client.js") response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    if (request.url === "/client.js")
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

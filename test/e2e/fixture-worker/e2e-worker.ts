@@ -8,11 +8,12 @@
  *
  * @module
  */
-import { createScriptedModel } from "../../../src/test.ts";
+
 import type { ToolRegistry } from "../../../src/index.ts";
+import { createScriptedModel } from "../../../src/test.ts";
 import { createWorker } from "../../../worker/create-worker.ts";
-import { demoWorkerOptions } from "../../../worker/demo/demo-worker-options.ts";
 import { createDemoTools } from "../../../worker/demo/create-demo-tools.ts";
+import { demoWorkerOptions } from "../../../worker/demo/demo-worker-options.ts";
 import type { WorkerEnv } from "../../../worker/worker-env.ts";
 
 export { PlanSession, PlanWorkflow } from "../../../worker/index.ts";
@@ -55,7 +56,11 @@ const demo = createWorker({ ...demoWorkerOptions, createTools });
 const counting = createWorker({
   ...demoWorkerOptions,
   createTools,
-  selectModel: () => ({ name: "counting (scripted)", provider: "demo", model: createScriptedModel({ responses: () => JSON.stringify(countingPlan) }) }),
+  selectModel: () => ({
+    name: "counting (scripted)",
+    provider: "demo",
+    model: createScriptedModel({ responses: () => JSON.stringify(countingPlan) }),
+  }),
 });
 
 export default {
@@ -64,4 +69,3 @@ export default {
     return (request.headers.get("x-e2e-model") === "counting" ? counting : demo).fetch(request, env, context);
   },
 } satisfies ExportedHandler<WorkerEnv>;
-

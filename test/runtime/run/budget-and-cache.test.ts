@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
-import { createRunResultCache } from "../../../src/runtime/run/run-result-cache.ts";
 import { createMemoryCache } from "../../../src/runtime/create-memory-cache.ts";
+import { createRunResultCache } from "../../../src/runtime/run/run-result-cache.ts";
+import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 
 describe("UsageLimits", () => {
   it("counts and refuses tool calls, steps and model calls, marking the run as stopped by a budget", () => {
     const limits = new UsageLimits({ toolCalls: 1, steps: 1, modelCalls: 1 }, 2);
-    expect([limits.refuseToolCall(), limits.refuseStep(), limits.refuseModelCall()]).toEqual([undefined, undefined, undefined]);
+    expect([limits.refuseToolCall(), limits.refuseStep(), limits.refuseModelCall()]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(limits.hit).toBe(false);
     expect(limits.refuseToolCall()).toBe("The tool call budget of 1 is spent");
     expect(limits.refuseStep()).toBe("The step budget of 1 is spent");
@@ -52,11 +56,25 @@ describe("createRunResultCache", () => {
   });
 
   it("survives a shared cache that throws", () => {
-    const cache = createRunResultCache({ get: () => { throw new Error("down"); }, set: () => { throw new Error("down"); }, clear: () => { throw new Error("down"); } });
+    const cache = createRunResultCache({
+      get: () => {
+        throw new Error("down");
+      },
+      set: () => {
+        throw new Error("down");
+      },
+      clear: () => {
+        throw new Error("down");
+      },
+    });
     expect(cache.get("k")).toBeUndefined();
     expect(() => cache.set("k", 1, cache.epoch)).not.toThrow();
     expect(() => cache.invalidate()).not.toThrow();
-    const rejecting = createRunResultCache({ get: () => undefined, set: () => Promise.reject(new Error("down")), clear: () => Promise.reject(new Error("down")) });
+    const rejecting = createRunResultCache({
+      get: () => undefined,
+      set: () => Promise.reject(new Error("down")),
+      clear: () => Promise.reject(new Error("down")),
+    });
     expect(() => rejecting.set("k", 1, rejecting.epoch)).not.toThrow();
     expect(() => rejecting.invalidate()).not.toThrow();
   });

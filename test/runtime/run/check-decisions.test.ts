@@ -16,7 +16,12 @@ const registry = new ToolRegistry().register([
     description: "Send a message",
     inputSchema: {
       type: "object",
-      properties: { to: { type: "string" }, text: { type: "string" }, priority: { type: "integer" }, when: { type: "string", format: "date" } },
+      properties: {
+        to: { type: "string" },
+        text: { type: "string" },
+        priority: { type: "integer" },
+        when: { type: "string", format: "date" },
+      },
       required: ["to"],
     },
     execute: () => ({ sent: true }),
@@ -34,14 +39,59 @@ const send = (id: string, to = "ann"): PlanStep => ({ id, type: "tool", name: "s
 
 const table = new Map<string, DecisionTarget>([
   ["a", { step: send("a"), status: "pending", skipCode: undefined, deps: ["s0"], approval: requested("r-a") }],
-  ["b", { step: send("b"), status: "pending", skipCode: undefined, deps: [], approval: { mode: "plan", status: "approved", requestId: "r-b", shown: {} } }],
-  ["c", { step: send("c"), status: "pending", skipCode: undefined, deps: [], approval: { mode: "step", status: "denied", requestId: "r-c", reason: "no" } }],
-  ["d", { step: send("d"), status: "pending", skipCode: undefined, deps: [], approval: { mode: "plan", status: "unasked" } }],
+  [
+    "b",
+    {
+      step: send("b"),
+      status: "pending",
+      skipCode: undefined,
+      deps: [],
+      approval: { mode: "plan", status: "approved", requestId: "r-b", shown: {} },
+    },
+  ],
+  [
+    "c",
+    {
+      step: send("c"),
+      status: "pending",
+      skipCode: undefined,
+      deps: [],
+      approval: { mode: "step", status: "denied", requestId: "r-c", reason: "no" },
+    },
+  ],
+  [
+    "d",
+    {
+      step: send("d"),
+      status: "pending",
+      skipCode: undefined,
+      deps: [],
+      approval: { mode: "plan", status: "unasked" },
+    },
+  ],
   ["e", { step: send("e"), status: "skipped", skipCode: "dependency-failed", deps: [], approval: requested("r-e") }],
   ["f", { step: send("f"), status: "running", skipCode: undefined, deps: [], approval: requested("r-f") }],
-  ["g", { step: { id: "g", type: "llm", prompt: "Summarize" }, status: "pending", skipCode: undefined, deps: [], approval: requested("r-g") }],
+  [
+    "g",
+    {
+      step: { id: "g", type: "llm", prompt: "Summarize" },
+      status: "pending",
+      skipCode: undefined,
+      deps: [],
+      approval: requested("r-g"),
+    },
+  ],
   ["h", { step: send("h"), status: "pending", skipCode: undefined, deps: [], approval: undefined }],
-  ["t", { step: { id: "t", type: "tool", name: "tag", arguments: { label: "x" } }, status: "pending", skipCode: undefined, deps: [], approval: requested("r-t") }],
+  [
+    "t",
+    {
+      step: { id: "t", type: "tool", name: "tag", arguments: { label: "x" } },
+      status: "pending",
+      skipCode: undefined,
+      deps: [],
+      approval: requested("r-t"),
+    },
+  ],
 ]);
 const find = (stepId: string): DecisionTarget | undefined => table.get(stepId);
 
@@ -64,25 +114,46 @@ function refused(input: unknown): string {
 
 describe("checkDecisions", () => {
   it("passes approvals and denials with their steps and request ids", () => {
-    expect(checkDecisions({ stepId: "a", approved: true }, find, registry)).toEqual([{ entry: table.get("a"), requestId: "r-a", approved: true, arguments: undefined }]);
-    expect(checkDecisions([{ stepId: "a", approved: false }, { stepId: "g", approved: false, reason: "not now", replan: true }], find, registry)).toEqual([
+    expect(checkDecisions({ stepId: "a", approved: true }, find, registry)).toEqual([
+      { entry: table.get("a"), requestId: "r-a", approved: true, arguments: undefined },
+    ]);
+    expect(
+      checkDecisions(
+        [
+          { stepId: "a", approved: false },
+          { stepId: "g", approved: false, reason: "not now", replan: true },
+        ],
+        find,
+        registry,
+      ),
+    ).toEqual([
       { entry: table.get("a"), requestId: "r-a", approved: false, reason: "Denied", replan: false },
       { entry: table.get("g"), requestId: "r-g", approved: false, reason: "not now", replan: true },
     ]);
     // Only replan: true asks for a new plan.
-    expect(checkDecisions({ stepId: "a", approved: false, replan: "yes" }, find, registry)[0]).toMatchObject({ replan: false });
+    expect(checkDecisions({ stepId: "a", approved: false, replan: "yes" }, find, registry)[0]).toMatchObject({
+      replan: false,
+    });
     // A denial's edited arguments are not looked at.
-    expect(checkDecisions({ stepId: "a", approved: false, arguments: "anything" }, find, registry)[0]).toMatchObject({ approved: false });
+    expect(checkDecisions({ stepId: "a", approved: false, arguments: "anything" }, find, registry)[0]).toMatchObject({
+      approved: false,
+    });
   });
 
   it("refuses malformed decisions, saying which one in a batch", () => {
     expect(refused("go")).toBe('invalid-approval: The decision must be an object with stepId and approved, got "go"');
     expect(refused(null)).toBe("invalid-approval: The decision must be an object with stepId and approved, got null");
-    expect(refused([{ stepId: "a", approved: true }, ["a"]])).toBe('invalid-approval: Decision 1 must be an object with stepId and approved, got ["a"]');
+    expect(refused([{ stepId: "a", approved: true }, ["a"]])).toBe(
+      'invalid-approval: Decision 1 must be an object with stepId and approved, got ["a"]',
+    );
     expect(refused({ approved: true })).toBe("invalid-approval: The decision needs a stepId string, got undefined");
     expect(refused([{ stepId: 1, approved: true }])).toBe("invalid-approval: Decision 0 needs a stepId string, got 1");
-    expect(refused({ stepId: "a", approved: "yes" })).toBe('invalid-approval: The decision for step "a" needs approved: true or false, got "yes"');
-    expect(refused({ stepId: "a", approved: false, reason: 5 })).toBe('invalid-approval: The reason for step "a" must be a string, got 5');
+    expect(refused({ stepId: "a", approved: "yes" })).toBe(
+      'invalid-approval: The decision for step "a" needs approved: true or false, got "yes"',
+    );
+    expect(refused({ stepId: "a", approved: false, reason: 5 })).toBe(
+      'invalid-approval: The reason for step "a" must be a string, got 5',
+    );
   });
 
   it("refuses a step that is unknown, not gated, decided, unasked, ended or decided twice", () => {
@@ -90,25 +161,47 @@ describe("checkDecisions", () => {
     expect(refused({ stepId: "h", approved: true })).toBe('invalid-approval: Step "h" does not need approval');
     expect(refused({ stepId: "b", approved: false })).toBe('invalid-approval: Step "b" was already approved');
     expect(refused({ stepId: "c", approved: true })).toBe('invalid-approval: Step "c" was already denied');
-    expect(refused({ stepId: "d", approved: true })).toBe('invalid-approval: Step "d" has not been asked for approval yet: the source that wrote it is still streaming');
-    expect(refused({ stepId: "e", approved: true })).toBe('invalid-approval: Step "e" already ended (skipped: dependency-failed)');
+    expect(refused({ stepId: "d", approved: true })).toBe(
+      'invalid-approval: Step "d" has not been asked for approval yet: the source that wrote it is still streaming',
+    );
+    expect(refused({ stepId: "e", approved: true })).toBe(
+      'invalid-approval: Step "e" already ended (skipped: dependency-failed)',
+    );
     expect(refused({ stepId: "f", approved: true })).toBe('invalid-approval: Step "f" already ended (running)');
-    expect(refused([{ stepId: "a", approved: true }, { stepId: "a", approved: true }])).toBe('invalid-approval: Step "a" is decided twice in one call');
+    expect(
+      refused([
+        { stepId: "a", approved: true },
+        { stepId: "a", approved: true },
+      ]),
+    ).toBe('invalid-approval: Step "a" is decided twice in one call');
   });
 
   it("passes a copy of edited arguments that fit the tool and reference only what the step depends on", () => {
     // A placeholder stands for a value still to come: "{{s0.level}}" may be an integer, "{{s0.day}}" a date.
-    const edited = { to: "{{s0.address}}", text: "from {{context.user}}", priority: "{{s0.level}}", when: "{{s0.day}}" };
+    const edited = {
+      to: "{{s0.address}}",
+      text: "from {{context.user}}",
+      priority: "{{s0.level}}",
+      when: "{{s0.day}}",
+    };
     const [checked] = checkDecisions({ stepId: "a", approved: true, arguments: edited }, find, registry);
     expect(checked).toMatchObject({ approved: true, arguments: edited });
     expect(checked?.approved === true && checked.arguments).not.toBe(edited);
   });
 
   it("refuses edited arguments that are not an object, cannot be copied, reference other steps or do not fit", () => {
-    expect(refused({ stepId: "g", approved: true, arguments: {} })).toBe('invalid-approval: Step "g" has no arguments to edit');
-    expect(refused({ stepId: "a", approved: true, arguments: "bob" })).toBe('invalid-argument: Edited arguments of step "a" must be an object, got "bob" (/)');
-    expect(refused({ stepId: "a", approved: true, arguments: null })).toBe("invalid-argument: Edited arguments of step \"a\" must be an object, got null (/)");
-    expect(refused({ stepId: "a", approved: true, arguments: ["bob"] })).toBe('invalid-argument: Edited arguments of step "a" must be an object, got ["bob"] (/)');
+    expect(refused({ stepId: "g", approved: true, arguments: {} })).toBe(
+      'invalid-approval: Step "g" has no arguments to edit',
+    );
+    expect(refused({ stepId: "a", approved: true, arguments: "bob" })).toBe(
+      'invalid-argument: Edited arguments of step "a" must be an object, got "bob" (/)',
+    );
+    expect(refused({ stepId: "a", approved: true, arguments: null })).toBe(
+      'invalid-argument: Edited arguments of step "a" must be an object, got null (/)',
+    );
+    expect(refused({ stepId: "a", approved: true, arguments: ["bob"] })).toBe(
+      'invalid-argument: Edited arguments of step "a" must be an object, got ["bob"] (/)',
+    );
     const throwing = refusal({
       stepId: "a",
       approved: true,
@@ -128,8 +221,17 @@ describe("checkDecisions", () => {
     expect(`${unfit.code}: ${unfit.message}`).toBe(
       'invalid-argument: Edited arguments of step "a" (tool "send"): argument "to" is 42, expected string (/to); argument "text" is 1, expected string (/text)',
     );
-    expect((unfit.cause as { problems: { pointer: string }[] }).problems.map((problem) => problem.pointer)).toEqual(["/to", "/text"]);
-    expect(refused({ stepId: "a", approved: true, arguments: { to: "x", when: "on {{s0.day}}", priority: "high {{s0.level}}" } })).toBe(
+    expect((unfit.cause as { problems: { pointer: string }[] }).problems.map((problem) => problem.pointer)).toEqual([
+      "/to",
+      "/text",
+    ]);
+    expect(
+      refused({
+        stepId: "a",
+        approved: true,
+        arguments: { to: "x", when: "on {{s0.day}}", priority: "high {{s0.level}}" },
+      }),
+    ).toBe(
       'invalid-argument: Edited arguments of step "a" (tool "send"): argument "priority" is "high {{s0.level}}", expected integer (/priority)',
     );
     expect(refused({ stepId: "t", approved: true, arguments: {} })).toBe(

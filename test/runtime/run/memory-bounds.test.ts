@@ -5,11 +5,19 @@ import { truncateJson } from "../../../src/shared/truncate-json.ts";
 
 describe("bounded renderings and stores", () => {
   it("truncateJson agrees with JSON.stringify and cuts while writing", () => {
-    const values: unknown[] = [{ a: [1, "two", null, true, { b: undefined, c: () => 1 }] }, [undefined, Number.NaN], new Date(0), "text", 12];
+    const values: unknown[] = [
+      { a: [1, "two", null, true, { b: undefined, c: () => 1 }] },
+      [undefined, Number.NaN],
+      new Date(0),
+      "text",
+      12,
+    ];
     for (const value of values) {
       const json = typeof value === "string" ? value : (JSON.stringify(value) as string);
       expect(truncateJson(value, 10_000)).toBe(json);
-      expect(truncateJson(value, 5)).toBe(json.length > 5 ? `${json.slice(0, 5)}… [${json.length - 5} more characters]` : json);
+      expect(truncateJson(value, 5)).toBe(
+        json.length > 5 ? `${json.slice(0, 5)}… [${json.length - 5} more characters]` : json,
+      );
     }
     const cycle: Record<string, unknown> = {};
     cycle["self"] = cycle;
@@ -28,7 +36,14 @@ describe("bounded renderings and stores", () => {
     const kept = store.entries()[0];
     expect(typeof kept?.content).toBe("string");
     expect(String(kept?.content)).toContain("more characters]");
-    for (let index = 1; index <= 50; index++) store.write({ kind: "result", runId: `r${index}`, query: `query ${index}`, content: { n: index, pad: "y".repeat(100) }, at: index });
+    for (let index = 1; index <= 50; index++)
+      store.write({
+        kind: "result",
+        runId: `r${index}`,
+        query: `query ${index}`,
+        content: { n: index, pad: "y".repeat(100) },
+        at: index,
+      });
     const entries = store.entries();
     const bytes = entries.reduce((sum, entry) => sum + measureJsonBytes(entry, 1e9), 0);
     expect(bytes).toBeLessThanOrEqual(2_000);

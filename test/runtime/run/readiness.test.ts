@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
-import { readinessOf, type ReadinessView } from "../../../src/runtime/run/readiness.ts";
+import { type ReadinessView, readinessOf } from "../../../src/runtime/run/readiness.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { StepTable } from "../../../src/runtime/run/step-table.ts";
 
-const tool = (id: string, args: Record<string, unknown> = {}): PlanStep => ({ id, type: "tool", name: "t", arguments: args });
+const tool = (id: string, args: Record<string, unknown> = {}): PlanStep => ({
+  id,
+  type: "tool",
+  name: "t",
+  arguments: args,
+});
 
 function setup(state: StepSource["state"] = "streaming") {
   const table = new StepTable({});
@@ -36,7 +41,11 @@ describe("readinessOf", () => {
     expect(readinessOf(waiting, streaming.view())).toEqual({ kind: "wait", reason: "dependencies" });
     const ended = setup("clean");
     const skipped = ended.table.add(tool("s2", { x: "{{s9}}" }), ended.source);
-    expect(readinessOf(skipped, ended.view())).toMatchObject({ kind: "skip", code: "unknown-dependency", reason: 'It depends on step "s9", which is not in the plan' });
+    expect(readinessOf(skipped, ended.view())).toMatchObject({
+      kind: "skip",
+      code: "unknown-dependency",
+      reason: 'It depends on step "s9", which is not in the plan',
+    });
   });
 
   it("a failed dependency waits for a re-plan that may still come, else skips", () => {

@@ -20,13 +20,23 @@ describe("ReplyStream", () => {
   });
 
   it("writes notes for failed, skipped and unfinished steps when it must finish", () => {
-    const status = new Map<string, EntryStatus>([["a", "failed"], ["b", "skipped"], ["c", "running"]]);
+    const status = new Map<string, EntryStatus>([
+      ["a", "failed"],
+      ["b", "skipped"],
+      ["c", "running"],
+    ]);
     const reply = new ReplyStream("{{a}} {{b}} {{c}}");
-    expect(reply.advance(new Map(), (id) => status.get(id), true)).toBe('[step "a" failed] [step "b" was skipped] [step "c" did not finish]');
+    expect(reply.advance(new Map(), (id) => status.get(id), true)).toBe(
+      '[step "a" failed] [step "b" was skipped] [step "c" did not finish]',
+    );
   });
 
   it("does not stream a text that is exactly one reference", () => {
-    expect([ReplyStream.streamable("{{s1}}"), ReplyStream.streamable("x {{s1}}"), ReplyStream.streamable("plain")]).toEqual([false, true, true]);
+    expect([
+      ReplyStream.streamable("{{s1}}"),
+      ReplyStream.streamable("x {{s1}}"),
+      ReplyStream.streamable("plain"),
+    ]).toEqual([false, true, true]);
   });
 });
 

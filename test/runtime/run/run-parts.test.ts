@@ -7,7 +7,6 @@ import type { RuntimeEvent, StepSkipCode } from "../../../src/events/runtime-eve
 import type { PlanModel } from "../../../src/model/plan-model.ts";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import { Approvals } from "../../../src/runtime/run/approvals.ts";
-import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 import { guardModel } from "../../../src/runtime/run/guard-model.ts";
 import { Replanning } from "../../../src/runtime/run/replanning.ts";
 import { Replies } from "../../../src/runtime/run/replies.ts";
@@ -16,8 +15,9 @@ import type { RunPhase } from "../../../src/runtime/run/run-phase.ts";
 import { createSafetyPolicy } from "../../../src/runtime/run/safety-policy.ts";
 import { Scheduler } from "../../../src/runtime/run/scheduler.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
-import { StepTable, type StepEntry } from "../../../src/runtime/run/step-table.ts";
+import { type StepEntry, StepTable } from "../../../src/runtime/run/step-table.ts";
 import { Turns } from "../../../src/runtime/run/turns.ts";
+import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 import { systemClock } from "../../../src/shared/runtime-clock.ts";
 import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 
@@ -29,14 +29,25 @@ const registry = new ToolRegistry().register([
 /** A run core over a real table, policy, limits and scheduler, recording what the part does. */
 function createCore(options: { tools?: RunConfig["policy"]; maxReplans?: number } = {}) {
   const table = new StepTable({});
-  const policy = createSafetyPolicy({ registry, eager: "safe", retries: 0, timeoutMs: 1_000, tools: options.tools ?? {} });
+  const policy = createSafetyPolicy({
+    registry,
+    eager: "safe",
+    retries: 0,
+    timeoutMs: 1_000,
+    tools: options.tools ?? {},
+  });
   const limits = new UsageLimits({}, options.maxReplans ?? 1);
   const events: RuntimeEvent[] = [];
   const skipped: [string, StepSkipCode][] = [];
   let ended = false;
   let settles = 0;
   const scheduler = new Scheduler(table, {
-    view: { statusOf: (id) => table.get(id)?.status, mayBeReplanned: () => false, planEnded: true, othersSettled: true },
+    view: {
+      statusOf: (id) => table.get(id)?.status,
+      mayBeReplanned: () => false,
+      planEnded: true,
+      othersSettled: true,
+    },
     maxConcurrency: 10,
     refuseStart: () => undefined,
     start: () => undefined,
@@ -48,7 +59,13 @@ function createCore(options: { tools?: RunConfig["policy"]; maxReplans?: number 
     },
     holdForApproval: () => false,
   });
-  const config = { registry, clock: systemClock, approvalTimeoutMs: undefined, replyStreaming: "early", modelTimeouts: { idleMs: 1_000, totalMs: 1_000 } } as unknown as RunConfig;
+  const config = {
+    registry,
+    clock: systemClock,
+    approvalTimeoutMs: undefined,
+    replyStreaming: "early",
+    modelTimeouts: { idleMs: 1_000, totalMs: 1_000 },
+  } as unknown as RunConfig;
   const core: RunCore = {
     config,
     input: { runId: "r1", query: "q", history: "", context: {} },
@@ -71,7 +88,12 @@ function createCore(options: { tools?: RunConfig["policy"]; maxReplans?: number 
   return { core, table, events, skipped, end: () => (ended = true), settles: () => settles };
 }
 
-const tool = (id: string, name: string, args: Record<string, unknown> = {}): PlanStep => ({ id, type: "tool", name, arguments: args });
+const tool = (id: string, name: string, args: Record<string, unknown> = {}): PlanStep => ({
+  id,
+  type: "tool",
+  name,
+  arguments: args,
+});
 
 describe("Turns", () => {
   it("ends each turn's source and opens the next", () => {
@@ -87,7 +109,10 @@ describe("Turns", () => {
     const turns = new Turns();
     let answered: unknown;
     void turns.outcomesOf(["s1", "s2"], false).then((outcomes) => (answered = outcomes));
-    turns.record({ type: "step-end", runId: "r", t: 0, stepId: "s1", attempt: 1, result: 7, durationMs: 0, cached: false }, false);
+    turns.record(
+      { type: "step-end", runId: "r", t: 0, stepId: "s1", attempt: 1, result: 7, durationMs: 0, cached: false },
+      false,
+    );
     await Promise.resolve();
     expect(answered).toBeUndefined();
     turns.record({ type: "step-skipped", runId: "r", t: 0, stepId: "s2", code: "denied", reason: "no" }, false);
@@ -116,7 +141,9 @@ describe("guardModel", () => {
     for await (const part of guarded.stream({ prompt: "x", purpose: "reflect" })) parts.push(part.type);
     expect(parts).toEqual(["text", "finish"]);
     expect(limits.usage).toMatchObject({ modelCalls: 1, inputTokens: 3, outputTokens: 2 });
-    await expect(guarded.stream({ prompt: "x" })[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: "budget-exceeded" });
+    await expect(guarded.stream({ prompt: "x" })[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      code: "budget-exceeded",
+    });
   });
 });
 
@@ -154,17 +181,30 @@ describe("Approvals", () => {
     expect(approvals.hold(entry)).toBe(false);
     entry.overrides = { amount: 5000 };
     expect(approvals.hold(entry)).toBe(true);
-    expect(events.at(-1)).toMatchObject({ type: "approval-request", source: "step", steps: [{ stepId: "s1", arguments: { amount: 5000 } }] });
-    expect(Object.isFrozen((events.at(-1) as Extract<RuntimeEvent, { type: "approval-request" }>).steps[0]?.arguments)).toBe(true);
+    expect(events.at(-1)).toMatchObject({
+      type: "approval-request",
+      source: "step",
+      steps: [{ stepId: "s1", arguments: { amount: 5000 } }],
+    });
+    expect(
+      Object.isFrozen((events.at(-1) as Extract<RuntimeEvent, { type: "approval-request" }>).steps[0]?.arguments),
+    ).toBe(true);
   });
 });
 
 describe("Replanning", () => {
   it("keeps failures for a re-plan, lets a planner take some, and gives up when no re-plan is left", () => {
     const { core, table } = createCore({ maxReplans: 0 });
-    const replanning = new Replanning(core, { replyStreaming: false, register: () => undefined, applied: () => undefined });
+    const replanning = new Replanning(core, {
+      replyStreaming: false,
+      register: () => undefined,
+      applied: () => undefined,
+    });
     const source: StepSource = { kind: "plan", attempt: 1, state: "clean" };
-    const [a, b] = [table.add(tool("a", "read"), source), table.add(tool("b", "read"), source)] as [StepEntry, StepEntry];
+    const [a, b] = [table.add(tool("a", "read"), source), table.add(tool("b", "read"), source)] as [
+      StepEntry,
+      StepEntry,
+    ];
     a.status = "failed";
     b.status = "failed";
     replanning.add(a);
@@ -203,7 +243,11 @@ describe("Replies", () => {
     expect(events.map((event) => (event.type === "reply-delta" ? event.delta : event.type))).toEqual(["Found "]);
     table.succeed(lookup, { value: 42 });
     replies.run(answer);
-    expect(events.filter((event) => event.type === "reply-delta").map((event) => (event.type === "reply-delta" ? event.delta : ""))).toEqual(["Found ", "42."]);
+    expect(
+      events
+        .filter((event) => event.type === "reply-delta")
+        .map((event) => (event.type === "reply-delta" ? event.delta : "")),
+    ).toEqual(["Found ", "42."]);
     expect(table.results.get("s2")).toBe("Found 42.");
   });
 });

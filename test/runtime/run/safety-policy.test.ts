@@ -13,21 +13,52 @@ const registry = new ToolRegistry().register(
       ["gentle", { idempotentHint: true, destructiveHint: false }],
       ["readerClaimingDestructive", { readOnlyHint: true, destructiveHint: true }],
     ] as const
-  ).map(([name, annotations]) => ({ name, inputSchema: { type: "object" }, ...(annotations === undefined ? {} : { annotations }), execute: () => null })),
+  ).map(([name, annotations]) => ({
+    name,
+    inputSchema: { type: "object" },
+    ...(annotations === undefined ? {} : { annotations }),
+    execute: () => null,
+  })),
 );
-const call = (name: string, extra: Partial<PlanStep> = {}): PlanStep => ({ id: "s1", type: "tool", name, arguments: {}, ...extra }) as PlanStep;
-const policy = createSafetyPolicy({ registry, eager: "safe", retries: 2, timeoutMs: 30_000, tools: { plain: { retries: 1, timeoutMs: 1_000 }, gentle: { readOnly: true } } });
+const call = (name: string, extra: Partial<PlanStep> = {}): PlanStep =>
+  ({ id: "s1", type: "tool", name, arguments: {}, ...extra }) as PlanStep;
+const policy = createSafetyPolicy({
+  registry,
+  eager: "safe",
+  retries: 2,
+  timeoutMs: 30_000,
+  tools: { plain: { retries: 1, timeoutMs: 1_000 }, gentle: { readOnly: true } },
+});
 
 describe("createSafetyPolicy", () => {
   it("applies MCP's cautious defaults when annotations are absent", () => {
-    expect(policy.traitsOf(call("plain"))).toEqual({ readOnly: false, idempotent: false, destructive: true, openWorld: true });
-    expect(policy.traitsOf(call("idempotent"))).toEqual({ readOnly: false, idempotent: true, destructive: true, openWorld: true });
-    expect(policy.traitsOf(call("reader"))).toEqual({ readOnly: true, idempotent: true, destructive: false, openWorld: true });
+    expect(policy.traitsOf(call("plain"))).toEqual({
+      readOnly: false,
+      idempotent: false,
+      destructive: true,
+      openWorld: true,
+    });
+    expect(policy.traitsOf(call("idempotent"))).toEqual({
+      readOnly: false,
+      idempotent: true,
+      destructive: true,
+      openWorld: true,
+    });
+    expect(policy.traitsOf(call("reader"))).toEqual({
+      readOnly: true,
+      idempotent: true,
+      destructive: false,
+      openWorld: true,
+    });
     expect(policy.traitsOf(call("unknown"))).toMatchObject({ readOnly: false, destructive: true });
   });
 
   it("starts only read-only steps early; idempotence never does", () => {
-    expect(["plain", "reader", "idempotent", "readerClaimingDestructive", "unknown"].map((name) => policy.mayStartEarly(call(name)))).toEqual([false, true, false, true, false]);
+    expect(
+      ["plain", "reader", "idempotent", "readerClaimingDestructive", "unknown"].map((name) =>
+        policy.mayStartEarly(call(name)),
+      ),
+    ).toEqual([false, true, false, true, false]);
     expect(policy.mayStartEarly({ id: "s1", type: "llm", prompt: "x" })).toBe(true);
     const none = createSafetyPolicy({ registry, eager: "none", retries: 2, timeoutMs: 1, tools: {} });
     const all = createSafetyPolicy({ registry, eager: "all", retries: 2, timeoutMs: 1, tools: {} });
@@ -41,7 +72,13 @@ describe("createSafetyPolicy", () => {
 
   it("caches read-only tools only", () => {
     expect(["plain", "reader", "idempotent"].map((name) => policy.mayCache(call(name)))).toEqual([false, true, false]);
-    const off = createSafetyPolicy({ registry, eager: "safe", retries: 2, timeoutMs: 1, tools: { reader: { cache: false } } });
+    const off = createSafetyPolicy({
+      registry,
+      eager: "safe",
+      retries: 2,
+      timeoutMs: 1,
+      tools: { reader: { cache: false } },
+    });
     expect(off.mayCache(call("reader"))).toBe(false);
   });
 
@@ -82,26 +119,62 @@ describe("createSafetyPolicy", () => {
 
     it("skips a side-effecting step of an unclean source even when the application lets everything start early", () => {
       const all = createSafetyPolicy({ registry, eager: "all", retries: 2, timeoutMs: 1, tools: {} });
-      expect(all.verdictOf(call("plain"), source("unclean"), undefined)).toMatchObject({ kind: "skip", code: "unsafe-plan" });
+      expect(all.verdictOf(call("plain"), source("unclean"), undefined)).toMatchObject({
+        kind: "skip",
+        code: "unsafe-plan",
+      });
     });
 
     it("holds a step that needs approval until it is approved, and skips it once denied, even when read-only", () => {
-      expect(policy.verdictOf(call("reader"), source("streaming"), { mode: "plan", status: "unasked" })).toEqual({ kind: "wait", reason: "source" });
-      expect(policy.verdictOf(call("reader"), source("clean"), { mode: "plan", status: "requested", requestId: "a1", shown: {} })).toEqual({ kind: "wait", reason: "approval" });
-      expect(policy.verdictOf(call("reader"), source("clean"), { mode: "plan", status: "denied", requestId: "a1", reason: "no" })).toEqual({ kind: "skip", code: "denied", reason: "no" });
-      expect(policy.verdictOf(call("plain"), source("clean"), { mode: "step", status: "approved", requestId: "a1", shown: {} })).toEqual({ kind: "ready" });
+      expect(policy.verdictOf(call("reader"), source("streaming"), { mode: "plan", status: "unasked" })).toEqual({
+        kind: "wait",
+        reason: "source",
+      });
+      expect(
+        policy.verdictOf(call("reader"), source("clean"), {
+          mode: "plan",
+          status: "requested",
+          requestId: "a1",
+          shown: {},
+        }),
+      ).toEqual({ kind: "wait", reason: "approval" });
+      expect(
+        policy.verdictOf(call("reader"), source("clean"), {
+          mode: "plan",
+          status: "denied",
+          requestId: "a1",
+          reason: "no",
+        }),
+      ).toEqual({ kind: "skip", code: "denied", reason: "no" });
+      expect(
+        policy.verdictOf(call("plain"), source("clean"), {
+          mode: "step",
+          status: "approved",
+          requestId: "a1",
+          shown: {},
+        }),
+      ).toEqual({ kind: "ready" });
     });
 
     it("skips the reply of an unclean source once a side-effecting step of it was skipped", () => {
       const answer: PlanStep = { id: "r", type: "reply", text: "done" };
       expect(policy.verdictOf(answer, source("unclean"), undefined)).toEqual({ kind: "ready" });
-      expect(policy.verdictOf(answer, { ...source("unclean"), withheld: 2 }, undefined)).toMatchObject({ kind: "skip", code: "unsafe-plan", reason: expect.stringContaining("2 side-effecting steps did not run") });
+      expect(policy.verdictOf(answer, { ...source("unclean"), withheld: 2 }, undefined)).toMatchObject({
+        kind: "skip",
+        code: "unsafe-plan",
+        reason: expect.stringContaining("2 side-effecting steps did not run"),
+      });
       expect(policy.verdictOf(answer, { ...source("clean"), withheld: 2 }, undefined)).toEqual({ kind: "ready" });
     });
   });
 
   it("repeats only what may be repeated: read-only and idempotent tools, model steps, and tools the application gave retries", () => {
-    expect(["plain", "reader", "idempotent", "unknown"].map((name) => policy.mayRepeat(call(name)))).toEqual([true, true, true, false]);
+    expect(["plain", "reader", "idempotent", "unknown"].map((name) => policy.mayRepeat(call(name)))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     const strict = createSafetyPolicy({ registry, eager: "safe", retries: 2, timeoutMs: 1, tools: {} });
     expect(strict.mayRepeat(call("plain"))).toBe(false);
     expect(strict.mayRepeat({ id: "s1", type: "llm", prompt: "x" })).toBe(true);

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import type { StepSkipCode } from "../../../src/events/runtime-event.ts";
+import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import { createSafetyPolicy } from "../../../src/runtime/run/safety-policy.ts";
 import { Scheduler } from "../../../src/runtime/run/scheduler.ts";
-import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
-import { StepTable, type StepEntry } from "../../../src/runtime/run/step-table.ts";
+import { type StepEntry, StepTable } from "../../../src/runtime/run/step-table.ts";
+import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
 
-const tool = (id: string, args: Record<string, unknown> = {}, name = "read"): PlanStep => ({ id, type: "tool", name, arguments: args });
+const tool = (id: string, args: Record<string, unknown> = {}, name = "read"): PlanStep => ({
+  id,
+  type: "tool",
+  name,
+  arguments: args,
+});
 const registry = new ToolRegistry().register([
   { name: "read", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, execute: () => null },
   { name: "write", inputSchema: { type: "object" }, execute: () => null },
@@ -55,7 +60,9 @@ function setup(options: { maxConcurrency?: number; budget?: number } = {}) {
 describe("Scheduler", () => {
   it("starts a chain one step at a time as each dependency succeeds", () => {
     const { table, source, scheduler, started, finish } = setup();
-    const entries = ["s1", "s2", "s3"].map((id, index) => table.add(tool(id, index === 0 ? {} : { x: `{{s${index}}}` }), source));
+    const entries = ["s1", "s2", "s3"].map((id, index) =>
+      table.add(tool(id, index === 0 ? {} : { x: `{{s${index}}}` }), source),
+    );
     for (const entry of entries) scheduler.consider(entry);
     scheduler.pump();
     expect(started).toEqual(["s1"]);
@@ -105,7 +112,8 @@ describe("Scheduler", () => {
     const { table, source, scheduler, skipped, evaluations } = setup();
     const first = table.add(tool("s1", {}, "write"), source);
     scheduler.consider(first);
-    for (let index = 2; index <= 20_000; index++) scheduler.consider(table.add(tool(`s${index}`, { x: `{{s${index - 1}}}` }), source));
+    for (let index = 2; index <= 20_000; index++)
+      scheduler.consider(table.add(tool(`s${index}`, { x: `{{s${index - 1}}}` }), source));
     source.state = "unclean";
     scheduler.sourceEnded(source);
     expect(skipped).toHaveLength(20_000);

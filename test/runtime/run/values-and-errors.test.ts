@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../../src/errors/plankit-error.ts";
-import { snapshotValue } from "../../../src/runtime/run/snapshot-value.ts";
 import { toErrorInfo } from "../../../src/events/to-error-info.ts";
+import { snapshotValue } from "../../../src/runtime/run/snapshot-value.ts";
 
 describe("snapshotValue", () => {
   it("copies plain data, reads getters once, applies toJSON, keeps __proto__ a plain key, and freezes when asked", () => {
@@ -21,7 +21,10 @@ describe("snapshotValue", () => {
 
   it("shares no object with its source", () => {
     const inner = { n: 1 };
-    const copy = snapshotValue({ inner, again: inner }, { freeze: false, what: "v" }) as { inner: { n: number }; again: { n: number } };
+    const copy = snapshotValue({ inner, again: inner }, { freeze: false, what: "v" }) as {
+      inner: { n: number };
+      again: { n: number };
+    };
     inner.n = 2;
     expect(copy).toEqual({ inner: { n: 1 }, again: { n: 1 } });
   });
@@ -34,8 +37,26 @@ describe("snapshotValue", () => {
       [{ deep: [{ n: 1n }] }, "a BigInt at /deep/0/n"],
       [{ s: Symbol("x") }, "a symbol at /s"],
       [cycle, "a cycle at /me/0"],
-      [Object.defineProperty({}, "bad", { enumerable: true, get: () => { throw new Error("no"); } }), "a property that throws when read at /bad"],
-      [new Proxy({}, { ownKeys: () => { throw new Error("trap"); } }), "reading it threw"],
+      [
+        Object.defineProperty({}, "bad", {
+          enumerable: true,
+          get: () => {
+            throw new Error("no");
+          },
+        }),
+        "a property that throws when read at /bad",
+      ],
+      [
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error("trap");
+            },
+          },
+        ),
+        "reading it threw",
+      ],
     ];
     for (const [value, message] of cases) {
       let caught: unknown;
@@ -45,14 +66,20 @@ describe("snapshotValue", () => {
         caught = error;
       }
       expect(PlankitError.isInstance(caught)).toBe(true);
-      expect(caught).toMatchObject({ code: "invalid-result", message: `The result of step "s1" cannot be copied: ${message}` });
+      expect(caught).toMatchObject({
+        code: "invalid-result",
+        message: `The result of step "s1" cannot be copied: ${message}`,
+      });
     }
   });
 });
 
 describe("toErrorInfo", () => {
   it("reads plankit errors, errors and anything else without throwing", () => {
-    expect(toErrorInfo(new PlankitError("timeout", "slow"), "tool-error")).toEqual({ code: "timeout", message: "slow" });
+    expect(toErrorInfo(new PlankitError("timeout", "slow"), "tool-error")).toEqual({
+      code: "timeout",
+      message: "slow",
+    });
     expect(toErrorInfo(new Error("boom"), "tool-error")).toEqual({ code: "tool-error", message: "boom" });
     expect(toErrorInfo(new RangeError(), "tool-error")).toEqual({ code: "tool-error", message: "RangeError" });
     expect(toErrorInfo("plain text", "x").message).toBe("plain text");
@@ -61,9 +88,28 @@ describe("toErrorInfo", () => {
     expect(toErrorInfo(42, "x").message).toBe("number 42 was thrown");
     expect(toErrorInfo({ reason: "quota" }, "x").message).toBe('a non-Error value was thrown: {"reason":"quota"}');
     expect(toErrorInfo(Object.create(null), "x").message).toBe("a non-Error value was thrown ([object Object])");
-    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); }, getPrototypeOf: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("trap");
+        },
+        getPrototypeOf: () => {
+          throw new Error("trap");
+        },
+        ownKeys: () => {
+          throw new Error("trap");
+        },
+      },
+    );
     expect(toErrorInfo(hostile, "x").code).toBe("x");
-    const throwingMessage = Object.create(Error.prototype, { message: { get: () => { throw new Error("no"); } } }) as Error;
+    const throwingMessage = Object.create(Error.prototype, {
+      message: {
+        get: () => {
+          throw new Error("no");
+        },
+      },
+    }) as Error;
     expect(toErrorInfo(throwingMessage, "x").code).toBe("x");
   });
 });

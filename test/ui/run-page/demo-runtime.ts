@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { AgentRuntime, LLMPlanner, ToolRegistry } from "../../../src/index.ts";
+
 import type { RuntimeEvent } from "../../../src/events.ts";
+import { AgentRuntime, LLMPlanner, ToolRegistry } from "../../../src/index.ts";
 import { createScriptedModel } from "../../../src/test.ts";
 
 /** Calls of each tool, with their arguments. */
@@ -53,7 +54,13 @@ export function createDemoRuntime(plan: readonly object[], log: ToolLog = []): A
   ]);
   const text = JSON.stringify(plan);
   return new AgentRuntime({
-    planner: new LLMPlanner({ model: createScriptedModel({ responses: { plan: () => text, other: () => "Some of the facts could not be found." }, charsPerToken: 64 }), maxSteps: 50 }),
+    planner: new LLMPlanner({
+      model: createScriptedModel({
+        responses: { plan: () => text, other: () => "Some of the facts could not be found." },
+        charsPerToken: 64,
+      }),
+      maxSteps: 50,
+    }),
     registry,
     memory: false,
     retries: 0,
@@ -79,12 +86,24 @@ export async function recordRun(plan: readonly object[]): Promise<RuntimeEvent[]
 export const plans: Record<"three" | "twelve" | "forty" | "failed", object[]> = {
   three: [
     { id: "s1", tool: "lookup", args: { topic: "Paris" } },
-    { id: "s2", tool: "lookup", args: { topic: "Tokyo, a city whose name is long enough to be cut in the box: {{s1.value}}" } },
+    {
+      id: "s2",
+      tool: "lookup",
+      args: { topic: "Tokyo, a city whose name is long enough to be cut in the box: {{s1.value}}" },
+    },
     { id: "s3", reply: "{{s1.value}} and {{s2.value}}" },
   ],
   twelve: [
-    ...Array.from({ length: 4 }, (_, index) => ({ id: `s${index + 1}`, tool: "lookup", args: { topic: `city ${index + 1}` } })),
-    ...Array.from({ length: 4 }, (_, index) => ({ id: `s${index + 5}`, tool: "lookup", args: { topic: `weather of {{s${index + 1}.value}}` } })),
+    ...Array.from({ length: 4 }, (_, index) => ({
+      id: `s${index + 1}`,
+      tool: "lookup",
+      args: { topic: `city ${index + 1}` },
+    })),
+    ...Array.from({ length: 4 }, (_, index) => ({
+      id: `s${index + 5}`,
+      tool: "lookup",
+      args: { topic: `weather of {{s${index + 1}.value}}` },
+    })),
     { id: "s9", tool: "lookup", args: { topic: "{{s5.value}} vs {{s6.value}}" } },
     { id: "s10", tool: "lookup", args: { topic: "{{s7.value}} vs {{s8.value}}" } },
     { id: "s11", tool: "lookup", args: { topic: "{{s9.value}} then {{s10.value}} then {{s1.value}}" } },
@@ -96,7 +115,13 @@ export const plans: Record<"three" | "twelve" | "forty" | "failed", object[]> = 
     ...Array.from({ length: 38 }, (_, index) => {
       const n = index + 2;
       const parent = Math.floor(n / 2);
-      return { id: `s${n}`, tool: "lookup", args: { topic: n % 5 === 0 ? `{{s${parent}.value}} + {{s${n - 1}.value}}` : `part ${n} of {{s${parent}.value}}` } };
+      return {
+        id: `s${n}`,
+        tool: "lookup",
+        args: {
+          topic: n % 5 === 0 ? `{{s${parent}.value}} + {{s${n - 1}.value}}` : `part ${n} of {{s${parent}.value}}`,
+        },
+      };
     }),
     { id: "s40", reply: "Done: {{s39.value}} {{s2.value}}" },
   ],

@@ -87,7 +87,12 @@ const page: RunPage = {
     function App() {
       const { state, store } = useRun(source);
       page.renders++;
-      return h("section", { "aria-label": "React run" }, h("p", { className: "react-status" }, `${state.status}: ${state.steps.length} steps`), h("plankit-run", { store }));
+      return h(
+        "section",
+        { "aria-label": "React run" },
+        h("p", { className: "react-status" }, `${state.status}: ${state.steps.length} steps`),
+        h("plankit-run", { store }),
+      );
     }
     main.replaceChildren();
     createRoot(main).render(h(StrictMode, null, h(App)));
@@ -112,20 +117,40 @@ const page: RunPage = {
     const edges = [...(graph?.querySelectorAll("polyline.edge") ?? [])].map((edge) => ({
       from: edge.getAttribute("data-from") ?? "",
       to: edge.getAttribute("data-to") ?? "",
-      points: (edge.getAttribute("points") ?? "").split(" ").map((pair) => pair.split(",").map(Number) as [number, number]),
+      points: (edge.getAttribute("points") ?? "")
+        .split(" ")
+        .map((pair) => pair.split(",").map(Number) as [number, number]),
     }));
     const overflowing = allElements(document.body)
       .filter((element) => element.getBoundingClientRect().right > innerWidth + 0.5)
-      .map((element) => element.tagName.toLowerCase() + (element.getAttribute("part") === null ? "" : `[part=${element.getAttribute("part")}]`));
-    return { svgWidth: svg === null || svg === undefined ? 0 : number(svg, "width"), nodes, edges, overflowing, viewportWidth: innerWidth, documentWidth: document.documentElement.scrollWidth };
+      .map(
+        (element) =>
+          element.tagName.toLowerCase() +
+          (element.getAttribute("part") === null ? "" : `[part=${element.getAttribute("part")}]`),
+      );
+    return {
+      svgWidth: svg === null || svg === undefined ? 0 : number(svg, "width"),
+      nodes,
+      edges,
+      overflowing,
+      viewportWidth: innerWidth,
+      documentWidth: document.documentElement.scrollWidth,
+    };
   },
   async axe() {
     const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => `${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`) }));
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      nodes: violation.nodes.map((node) => `${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`),
+    }));
   },
 };
 (globalThis as { runPage?: RunPage }).runPage = page;
 
 /** The JSX types of `plankit/react` give the run elements a typed `store`. */
-const typedProps: import("react").JSX.IntrinsicElements["plankit-run"] = { store: createRunStore(iterate([]), { lazy: true }), className: "run" };
+const typedProps: import("react").JSX.IntrinsicElements["plankit-run"] = {
+  store: createRunStore(iterate([]), { lazy: true }),
+  className: "run",
+};
 void typedProps;
