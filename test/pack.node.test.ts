@@ -71,8 +71,10 @@ describe("installing the package from a packed tarball", () => {
     const output = execFileSync(process.execPath, ["quick-start.mjs"], { cwd: app, encoding: "utf8", timeout: 30_000 });
     expect(output.trim()).toBe(/console\.log\(event\.text\); \/\/ (.+)\n/u.exec(code)?.[1]);
 
-    // Each subpath resolves from an installed copy and exports something (plankit/ai needs its peer `ai`, not installed here).
-    const subpaths = Object.keys(exportsMap).filter((key) => key !== "./package.json" && key !== "./ai");
+    // Each subpath resolves from an installed copy and exports something (plankit/ai and plankit/react need their peers `ai` and `react`, not installed here).
+    const subpaths = Object.keys(exportsMap).filter(
+      (key) => key !== "./package.json" && key !== "./ai" && key !== "./react",
+    );
     const probe = subpaths
       .map(
         (key, index) =>

@@ -21,12 +21,24 @@ export const layerOrder = [
   "tools",
   "validate",
   "events",
+  "ui",
+  "react",
   "planner",
   "runtime",
   "decide",
   "openai",
   "ai",
 ] as const;
+
+/**
+ * Folders held to a narrower diet than the order allows: the front-end
+ * layers stay small and framework-free, so `ui/` reads only events (and the
+ * error and helper folders below them), and `react/` only `ui/`.
+ */
+const allowedImports: Readonly<Partial<Record<string, readonly string[]>>> = {
+  ui: ["errors", "shared", "events"],
+  react: ["ui"],
+};
 
 /** One import that goes against the order, or from a folder the order does not name. */
 export interface LayerProblem {
@@ -114,6 +126,12 @@ export function checkLayers(root: string): LayerProblem[] {
           file: where,
           line,
           message: `src/${from} imports "${match[1]}" from src/${target}, a higher layer (order: ${layerOrder.join(" → ")})`,
+        });
+      } else if (allowedImports[from] !== undefined && !allowedImports[from].includes(target)) {
+        problems.push({
+          file: where,
+          line,
+          message: `src/${from} imports "${match[1]}" from src/${target}; src/${from} may import only from ${allowedImports[from].map((name) => `src/${name}`).join(", ")}`,
         });
       }
     }

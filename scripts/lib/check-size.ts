@@ -17,9 +17,11 @@ interface SizeBudget {
   maxGzipBytes: number;
   /** Leave out the core modules the entry imports: measure only what a subpath entry adds to `plankit`. */
   beyondCore?: boolean;
+  /** Leave out the modules of `src/ui/`: measure only what `plankit/react` adds to `plankit/ui`. */
+  beyondUi?: boolean;
 }
 
-/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` is not. */
+/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
@@ -45,7 +47,29 @@ const budgets: SizeBudget[] = [
     maxGzipBytes: 6 * 1024,
     beyondCore: true,
   },
+  { label: "`plankit/ui` (store and elements)", entry: 'export * from "./src/ui.ts";', maxGzipBytes: 12 * 1024 },
+  {
+    label: "`createRunStore` alone",
+    entry: 'export { createRunStore } from "./src/ui/create-run-store.ts";',
+    maxGzipBytes: 5 * 1024,
+  },
+  {
+    label: "`plankit/react` beyond `plankit/ui`, without React",
+    entry: 'export * from "./src/react.ts";',
+    maxGzipBytes: 1024,
+    beyondUi: true,
+  },
 ];
+
+/** Marks the imports of `src/react/` that reach into `src/ui/` as external: an application importing both entries shares them. */
+const uiExternal: Plugin = {
+  name: "ui-external",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/ui\// }, (args) =>
+      /[\\/]src[\\/]react$/u.test(args.resolveDir) ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 
 /** Marks the imports of `src/ai/` that leave that folder as external: an application importing both entries shares them. */
 const coreExternal: Plugin = {
@@ -78,8 +102,8 @@ export async function checkSize(root: string): Promise<boolean> {
       minify: true,
       format: "esm",
       platform: "browser",
-      external: ["ai"],
-      plugins: budget.beyondCore === true ? [coreExternal] : [],
+      external: ["ai", "react"],
+      plugins: budget.beyondCore === true ? [coreExternal] : budget.beyondUi === true ? [uiExternal] : [],
       write: false,
       logLevel: "error",
     });

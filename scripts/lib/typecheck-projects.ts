@@ -9,6 +9,7 @@ import { join } from "node:path";
 /** The projects, each with its own type fence. */
 const typecheckProjects = [
   "tsconfig.json",
+  "tsconfig.ui.json",
   "worker/tsconfig.json",
   "web-demo/tsconfig.json",
   "test/tsconfig.json",
