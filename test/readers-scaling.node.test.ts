@@ -146,9 +146,10 @@ async function compare(
   // Work that grows with the square of the input hides behind the linear work at small sizes (copying
   // the text again on every chunk costs little at 32 K characters): the large text has 256 K characters at
   // least, 64 K in single characters (where the work per chunk is largest, and the chunks most). In single
-  // characters it has 256 K at most: a token built from more one-character pieces than that outgrows V8's
-  // young generation, and the collector alone then costs ×12 and more at ×8 (a plain `text += c` loop too).
-  const largest = sizes?.largest ?? (chunkSize === 1 ? 1 << 18 : 1 << 21);
+  // characters it has 128 K at most: a token built from more one-character pieces than about 256 K outgrows
+  // V8's young generation, and the collector alone then costs ×12 and more at ×8 (a plain `text += c` loop
+  // too); at 256 K a busy machine already crossed that line.
+  const largest = sizes?.largest ?? (chunkSize === 1 ? 1 << 17 : 1 << 21);
   let size = sizes?.first ?? (chunkSize === 1 ? 1 << 13 : 1 << 15);
   let large = cut(input(size * 8), chunkSize);
   await time(reader, [large]); // warm-up

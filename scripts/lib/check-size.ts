@@ -28,7 +28,7 @@ const budgets: SizeBudget[] = [
     entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
     maxGzipBytes: 62.5 * 1024,
   },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 63 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 63.5 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
   {
     label: "`createJsonStreamParser` alone",
