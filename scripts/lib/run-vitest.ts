@@ -26,7 +26,6 @@ interface VitestFileResult {
 const configs = { node: "vitest.config.ts", workerd: "vitest.workerd.config.ts", e2e: "vitest.e2e.config.ts" } as const;
 
 function stripColours(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: it removes the terminal's escape sequences
   return text.replace(/\u001b\[[0-9;]*m/g, "");
 }
 

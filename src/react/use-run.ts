@@ -67,6 +67,7 @@ function isRunStore(value: unknown): value is RunStore {
 export function useRun(source: RunSource | RunStore, options?: RunStoreOptions): UseRunResult {
   const owned = !isRunStore(source);
   // The options are read once with the source, like the source's own settings.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the options are read with the source only, as documented above.
   const store = useMemo(
     () => (isRunStore(source) ? source : createRunStore(source, { ...options, lazy: true })),
     [source],

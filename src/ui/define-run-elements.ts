@@ -46,8 +46,8 @@ const elements = [
  */
 export function defineRunElements(registry: CustomElementRegistry | undefined = globalThis.customElements): boolean {
   if (registry === undefined || globalThis.HTMLElement === undefined) return false;
-  for (const [name, constructor] of elements) {
-    if (registry.get(name) === undefined) registry.define(name, constructor);
+  for (const [name, element] of elements) {
+    if (registry.get(name) === undefined) registry.define(name, element);
   }
   return true;
 }

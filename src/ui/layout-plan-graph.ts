@@ -95,7 +95,9 @@ export function layoutPlanGraph(
       if (below !== undefined) layer = Math.max(layer, below + 1);
     }
     layerOf.set(step.id, layer);
-    (layers[layer] ??= []).push(step);
+    const row = layers[layer] ?? [];
+    layers[layer] = row;
+    row.push(step);
   }
   const widest = Math.max(1, ...layers.map((layer) => layer.length));
   const minWidth = Math.min(options.minNodeWidth ?? 120, available);

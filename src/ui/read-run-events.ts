@@ -93,12 +93,18 @@ export async function readRunEvents(
   const feed = (text: string): void => {
     if (chosen === undefined) {
       const first = text.trimStart();
-      if (first === "") return void (line += text);
+      if (first === "") {
+        line += text;
+        return;
+      }
       chosen = first.startsWith("{") ? "jsonl" : "sse";
       text = line + text;
       line = "";
     }
-    if (chosen === "sse") return sse.feed(text);
+    if (chosen === "sse") {
+      sse.feed(text);
+      return;
+    }
     const parts = (line + text).split("\n");
     line = parts.pop() ?? "";
     for (const part of parts) jsonlLine(part.endsWith("\r") ? part.slice(0, -1) : part);

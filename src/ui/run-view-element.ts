@@ -64,11 +64,11 @@ export abstract class RunViewElement extends ElementBase {
     this.#sourceQueued = true;
     queueMicrotask(() => {
       this.#sourceQueued = false;
-      this.#useSource();
+      this.#connectSource();
     });
   }
 
-  #useSource(): void {
+  #connectSource(): void {
     const src = this.getAttribute("src");
     if (src === null || src === "") {
       if (this.#ownStore !== undefined) this.store = undefined;
@@ -81,7 +81,8 @@ export abstract class RunViewElement extends ElementBase {
   }
 
   connectedCallback(): void {
-    if (this.#store === undefined && !this.#sourceQueued && (this.getAttribute("src") ?? "") !== "") this.#useSource();
+    if (this.#store === undefined && !this.#sourceQueued && (this.getAttribute("src") ?? "") !== "")
+      this.#connectSource();
     this.#follow();
   }
 
