@@ -21,6 +21,7 @@ import { findRunFailure } from "./finish-run.ts";
 import { guardModel } from "./guard-model.ts";
 import { Planning } from "./planning.ts";
 import type { ReadinessView } from "./readiness.ts";
+import { registerStep } from "./register-step.ts";
 import { Replanning } from "./replanning.ts";
 import { Replies } from "./replies.ts";
 import { createStepAttempts, runAttempts, stopAttempt } from "./run-attempts.ts";
@@ -29,7 +30,6 @@ import type { RunConfig, RunCore, RunInput } from "./run-core.ts";
 import type { RunPhase } from "./run-phase.ts";
 import { createSafetyPolicy, type SafetyPolicy } from "./safety-policy.ts";
 import { Scheduler } from "./scheduler.ts";
-import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
 import { type StepEntry, StepTable } from "./step-table.ts";
 import { UsageLimits } from "./usage-limits.ts";
@@ -325,52 +325,18 @@ export class RunExecution {
   }
 
   /**
-   * Adds a step to the table and announces it, without deciding it.
+   * Adds a step to the run and announces it, without deciding it (see {@link registerStep}).
    *
    * @param planned - a validated step.
    * @param source - where it came from.
-   * @returns the entry, or `undefined` when its id is taken.
+   * @returns the entry, or `undefined` when it was dropped.
    */
   #register(planned: PlanStep, source: StepSource): StepEntry | undefined {
-    // The run's own frozen copy: neither the planner nor a consumer of `step-planned` can change what runs.
-    let step: PlanStep;
-    try {
-      step = snapshotValue(planned, { freeze: true, what: `Step "${planned.id}"` }) as PlanStep;
-    } catch (error) {
-      // A step that is not JSON (NaN, a function) cannot be carried in events: it is dropped, and its source lost it.
-      return this.#drop(source, planned.id, "invalid-step", toErrorInfo(error, "invalid-step").message);
-    }
-    if (this.#table.has(step.id))
-      return this.#drop(source, step.id, "duplicate-id", `Step id "${step.id}" is already taken; the step was dropped`);
-    const mode = step.type === "tool" ? this.#policy.approvalOf(step, step.arguments, false) : undefined;
-    const entry = this.#table.add(step, source);
-    if (mode !== undefined) this.#approvals.track(entry, mode);
-    if (step.type !== "reply") this.#active++;
-    this.#event({
-      type: "step-planned",
-      step,
-      index: entry.index,
-      source: source.kind,
-      safe: mode === undefined && this.#policy.mayStartEarly(step),
-    });
+    const entry = registerStep(this.#core, this.#approvals, planned, source);
+    if (entry === undefined) return undefined;
+    if (entry.step.type !== "reply") this.#active++;
     this.#replies.adopt(entry);
     return entry;
-  }
-
-  /**
-   * Drops a step the run cannot take; its source lost it, so none of its side effects run.
-   *
-   * @returns `undefined`, for {@link RunExecution.#register}.
-   */
-  #drop(source: StepSource, stepId: string, code: "invalid-step" | "duplicate-id", message: string): undefined {
-    source.lost = true;
-    if (source.state === "clean") source.state = "unclean";
-    this.#event({
-      type: "step-issue",
-      issue: { code, index: this.#table.order.length, stepId, path: "/steps", message },
-      action: "dropped",
-    });
-    return undefined;
   }
 
   /** Moves the run on after any change; re-entrant calls are folded into a loop. */
