@@ -179,4 +179,123 @@ describe("createSafetyPolicy", () => {
     expect(strict.mayRepeat(call("plain"))).toBe(false);
     expect(strict.mayRepeat({ id: "s1", type: "llm", prompt: "x" })).toBe(true);
   });
+
+  describe("each answer at its edges", () => {
+    const llm: PlanStep = { id: "s9", type: "llm", prompt: "x" };
+    const answer: PlanStep = { id: "r", type: "reply", text: "done" };
+    const withTraits = new ToolRegistry().register([
+      {
+        name: "quiet",
+        inputSchema: { type: "object" },
+        annotations: { destructiveHint: false, openWorldHint: false },
+        execute: () => null,
+      },
+      {
+        name: "loud",
+        inputSchema: { type: "object" },
+        annotations: { destructiveHint: true, openWorldHint: true },
+        execute: () => null,
+      },
+    ]);
+    // A tool may be called "undefined": an `llm` step, which has no tool, must never take its policy.
+    const odd = createSafetyPolicy({
+      registry: withTraits,
+      eager: "safe",
+      retries: 2,
+      timeoutMs: 1_000,
+      tools: { undefined: { retries: 9, timeoutMs: 5, cache: true, approval: "step" }, zero: { retries: 0 } },
+    });
+
+    it("gives model steps their own traits, and reads destructiveHint and openWorldHint as written", () => {
+      expect(odd.traitsOf(llm)).toEqual({ readOnly: true, idempotent: true, destructive: false, openWorld: false });
+      expect(odd.traitsOf(call("quiet"))).toEqual({
+        readOnly: false,
+        idempotent: false,
+        destructive: false,
+        openWorld: false,
+      });
+      expect(odd.traitsOf(call("loud"))).toEqual({
+        readOnly: false,
+        idempotent: false,
+        destructive: true,
+        openWorld: true,
+      });
+    });
+
+    it("repeats a tool the application gave retries only when they are above 0", () => {
+      expect(odd.mayRepeat(call("zero"))).toBe(false);
+      expect(odd.mayRepeat(llm)).toBe(true);
+    });
+
+    it("ignores a plan's retries and timeouts that are no count: fractions, negatives, strings, zero time", () => {
+      expect(policy.retriesOf(call("idempotent", { retries: 1.5 }))).toBe(2);
+      expect(policy.retriesOf(call("idempotent", { retries: -1 }))).toBe(2);
+      expect(policy.retriesOf(call("idempotent", { retries: "1" as unknown as number }))).toBe(2);
+      expect(policy.retriesOf(call("idempotent", { retries: 0 }))).toBe(0);
+      expect(policy.timeoutOf(call("plain", { timeoutMs: 0 }))).toBe(1_000);
+      expect(policy.timeoutOf(call("plain", { timeoutMs: -5 }))).toBe(1_000);
+      expect(policy.timeoutOf(call("plain", { timeoutMs: "10" as unknown as number }))).toBe(1_000);
+      expect(policy.timeoutOf(call("plain", { timeoutMs: 10 }))).toBe(10);
+    });
+
+    it("never gives an llm step the policy of a tool, even one called undefined", () => {
+      expect(odd.retriesOf(llm)).toBe(2);
+      expect(odd.timeoutOf(llm)).toBe(1_000);
+      expect(odd.mayCache(llm)).toBe(false);
+      expect(odd.approvalOf(llm, {}, false)).toBeUndefined();
+      expect(odd.approvalVaries(llm)).toBe(false);
+    });
+
+    it("reads a function policy's answers: none or nothing asks nobody, plan asks once, anything else per step", () => {
+      const answers: unknown[] = ["none", undefined, "plan", "step", "always", 1];
+      const expected = [undefined, undefined, "plan", "step", "step", "step"];
+      answers.forEach((value, index) => {
+        const asked = createSafetyPolicy({
+          registry,
+          eager: "safe",
+          retries: 0,
+          timeoutMs: 1,
+          tools: { plain: { approval: () => value as "none" } },
+        });
+        expect(asked.approvalOf(call("plain"), {}, true), String(value)).toBe(expected[index]);
+        expect(asked.approvalVaries(call("plain"))).toBe(true);
+      });
+      const fixed = createSafetyPolicy({
+        registry,
+        eager: "safe",
+        retries: 0,
+        timeoutMs: 1,
+        tools: { plain: { approval: "plan" } },
+      });
+      expect(fixed.approvalVaries(call("plain"))).toBe(false);
+      expect(fixed.approvalOf(call("plain"), {}, false)).toBe("plan");
+    });
+
+    it("lets a reply start while its source streams, whatever eager says", () => {
+      const none = createSafetyPolicy({ registry, eager: "none", retries: 0, timeoutMs: 1, tools: {} });
+      expect(none.verdictOf(answer, { kind: "plan", attempt: 1, state: "streaming" }, undefined)).toEqual({
+        kind: "ready",
+      });
+      expect(none.verdictOf(llm, { kind: "plan", attempt: 1, state: "streaming" }, undefined)).toEqual({
+        kind: "wait",
+        reason: "source",
+      });
+    });
+
+    it("names the source and counts the steps in what it says", () => {
+      const patch = { kind: "replan", attempt: 2, state: "unclean" } as const;
+      expect(policy.unsafeSource(call("plain"), patch)).toBe(
+        "It has side effects and the re-plan 2 patch did not finish cleanly",
+      );
+      expect(policy.unsafeSource(call("plain"), { ...patch, kind: "plan" })).toBe(
+        "It has side effects and the plan did not finish cleanly",
+      );
+      expect(policy.unsafeSource(answer, { ...patch, withheld: 1 })).toBe(
+        "It reports on a plan whose 1 side-effecting step did not run: the re-plan 2 patch did not finish cleanly",
+      );
+      expect(policy.unsafeSource(answer, { ...patch, withheld: 3 })).toBe(
+        "It reports on a plan whose 3 side-effecting steps did not run: the re-plan 2 patch did not finish cleanly",
+      );
+    });
+  });
 });
