@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   AgentRuntime,
@@ -6,68 +5,14 @@ import {
   type Planner,
   type PlanStep,
   type RuntimeEvent,
-  type ToolDefinition,
-  ToolRegistry,
+  type ToolRegistry,
 } from "../../src/index.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
-import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
+import { createTools, openSession } from "./durable-fixtures.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
-
-const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
-
-/** The session object of `name`, with the durable run `runId` started in its log. */
-async function openSession(name: string, runId: string) {
-  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
-  await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
-  return session;
-}
-
-/** Tools that count their calls: `lookup` (read-only, 20 ms), `flaky` (read-only, fails its first call), `send` (side effects). */
-function createTools(): { registry: ToolRegistry; calls: Map<string, number> } {
-  const calls = new Map<string, number>();
-  const count = (name: string): number => {
-    const next = (calls.get(name) ?? 0) + 1;
-    calls.set(name, next);
-    return next;
-  };
-  const tools: ToolDefinition[] = [
-    {
-      name: "lookup",
-      description: "Look a thing up",
-      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-      annotations: { readOnlyHint: true },
-      execute: async ({ q }) => {
-        count("lookup");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return { value: `${String(q)}!` };
-      },
-    },
-    {
-      name: "flaky",
-      description: "Fails at first",
-      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-      annotations: { readOnlyHint: true },
-      execute: ({ q }) => {
-        if (count("flaky") <= 1) throw new Error("the service is busy");
-        return { value: `${String(q)}?` };
-      },
-    },
-    {
-      name: "send",
-      description: "Send a message",
-      inputSchema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
-      execute: async ({ to }) => {
-        count("send");
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        return { sent: to };
-      },
-    },
-  ];
-  return { registry: new ToolRegistry().register(tools), calls };
-}
 
 /** A model for the run's own calls: reflection says `retry`, integration answers from the prompt's length. */
 function runModel() {
@@ -132,7 +77,7 @@ const reflectingPlan: PlanStep[] = [
 
 describe("a durable run behaves like the same run in memory", () => {
   it("logs the events of the run in memory — reflection, retry, integration — also when it restarts during integration", async () => {
-    const memoryTools = createTools();
+    const memoryTools = createTools(1);
     const expected = await inMemory(createFakePlanner({ steps: reflectingPlan }), memoryTools.registry);
     expect(expected.some((event) => event.type === "reflection")).toBe(true);
     expect(expected.find((event) => event.type === "reply")).toMatchObject({ source: "model" });
@@ -140,7 +85,7 @@ describe("a durable run behaves like the same run in memory", () => {
 
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("model:integrate:");
-    const { registry, calls } = createTools();
+    const { registry, calls } = createTools(1);
     const model = runModel();
     const runId = "run-parity-reflect";
     const session = await openSession("parity", runId);
@@ -173,7 +118,7 @@ describe("a durable run behaves like the same run in memory", () => {
       reply("r", "{{c.value}}"),
     ];
     const budget = { toolCalls: 2, modelCalls: 0 };
-    const expected = await inMemory(createFakePlanner({ steps: plan }), createTools().registry, budget);
+    const expected = await inMemory(createFakePlanner({ steps: plan }), createTools(1).registry, budget);
     expect(expected.find((event) => "stepId" in event && event.stepId === "c")).toMatchObject({
       type: "step-skipped",
       code: "budget",
@@ -181,7 +126,7 @@ describe("a durable run behaves like the same run in memory", () => {
 
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("b#");
-    const { registry, calls } = createTools();
+    const { registry, calls } = createTools(1);
     const runId = "run-parity-budget";
     const session = await openSession("parity", runId);
     const params = { runId, session: "parity", query: "go", engine: 2 as const };
@@ -207,7 +152,7 @@ describe("a durable run behaves like the same run in memory", () => {
     const plan = [tool("a", "lookup", { q: "one" }), reply("r", "{{a.value}}")];
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("a#");
-    const { registry } = createTools();
+    const { registry } = createTools(1);
     const runId = "run-deadline";
     const session = await openSession("parity", runId);
     const params = { runId, session: "parity", query: "go", engine: 2 as const };
@@ -229,7 +174,7 @@ describe("a durable run behaves like the same run in memory", () => {
 describe("an instance created before engine 2", () => {
   it("replays the way it was made: no start step, no reflection, no recorded model calls", async () => {
     const engine = new FakeEngine();
-    const { registry, calls } = createTools();
+    const { registry, calls } = createTools(1);
     const model = runModel();
     const runId = "run-legacy";
     const session = await openSession("parity", runId);
@@ -254,7 +199,7 @@ describe("a tool call cut off by a restart", () => {
   it("does not start a side-effecting tool again: the step fails with outcome-unknown and the re-plan decides", async () => {
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("s1#") && !name.endsWith(":started");
-    const { registry, calls } = createTools();
+    const { registry, calls } = createTools(1);
     const planner = createFakePlanner({
       steps: [tool("s1", "send", { to: "ann" }), reply("s2", "sent to {{s1.sent}}")],
       replan: () => [reply("s3", "Not sure the message went out.")],
@@ -296,7 +241,7 @@ describe("a tool call cut off by a restart", () => {
   it("runs a read-only tool again", async () => {
     const engine = new FakeEngine();
     engine.crashOn = (name) => name.startsWith("s1#");
-    const { registry, calls } = createTools();
+    const { registry, calls } = createTools(1);
     const planner = createFakePlanner({ steps: [tool("s1", "lookup", { q: "x" }), reply("s2", "{{s1.value}}")] });
     const runId = "run-read-only-again";
     const session = await openSession("parity", runId);

@@ -1,22 +1,12 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanModel, type RuntimeEvent, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
+import { LLMPlanner, type PlanModel, type RuntimeEvent, type ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
-import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
+import { createTools, openSession } from "./durable-fixtures.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
-
-const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
-
-/** The session object of `name`, with the durable run `runId` started in its log. */
-async function openSession(name: string, runId: string) {
-  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
-  await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
-  return session;
-}
 
 /** A model that plans `plan` and counts its calls. */
 function planningModel(plan: unknown[]): PlanModel & { calls: () => number } {
@@ -28,49 +18,6 @@ function planningModel(plan: unknown[]): PlanModel & { calls: () => number } {
     },
   });
   return { stream: (request) => model.stream(request), calls: () => calls };
-}
-
-/** Tools that count their calls: `lookup` (read-only, 20 ms), `flaky` (read-only, fails its first `failures` calls), `send` (side effects). */
-function createTools(failures = 0): { registry: ToolRegistry; calls: Map<string, number> } {
-  const calls = new Map<string, number>();
-  const count = (name: string): number => {
-    const next = (calls.get(name) ?? 0) + 1;
-    calls.set(name, next);
-    return next;
-  };
-  const tools: ToolDefinition[] = [
-    {
-      name: "lookup",
-      description: "Look a thing up",
-      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-      annotations: { readOnlyHint: true },
-      execute: async ({ q }) => {
-        count("lookup");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return { value: `${String(q)}!` };
-      },
-    },
-    {
-      name: "flaky",
-      description: "Fails at first",
-      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-      annotations: { readOnlyHint: true },
-      execute: ({ q }) => {
-        if (count("flaky") <= failures) throw new Error("the service is busy");
-        return { value: `${String(q)}?` };
-      },
-    },
-    {
-      name: "send",
-      description: "Send a message",
-      inputSchema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
-      execute: ({ to }) => {
-        count("send");
-        return { sent: to };
-      },
-    },
-  ];
-  return { registry: new ToolRegistry().register(tools), calls };
 }
 
 function setupOf(registry: ToolRegistry, model: PlanModel): RunSetup {
