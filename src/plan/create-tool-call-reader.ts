@@ -26,19 +26,19 @@ import {
   type PartialString,
 } from "../json/create-json-stream-parser.ts";
 import { isRecord } from "../shared/is-record.ts";
+import {
+  ARGUMENTS_MARKER,
+  CALL_TAGS,
+  END_TAGS,
+  MAX_NAME_LENGTH,
+  QUOTED_CALL_PATTERN,
+  SEPARATOR_TAG,
+  STEP_LIST_KEYS,
+  TOOL_NAME_KEYS,
+  TOOL_NAME_PATTERN,
+  TOOLS_MARKER,
+} from "./call-formats.ts";
 import { toCallStep } from "./to-call-step.ts";
-
-/** Keys under which a root object may wrap its list of steps or calls. */
-const WRAPPER_KEYS: readonly string[] = [
-  "steps",
-  "plan",
-  "tool_calls",
-  "calls",
-  "actions",
-  "function_calls",
-  "functions",
-  "tasks",
-];
 
 /** Something that was cut off by the end of the text before it closed. */
 export interface CutOffCall {
@@ -110,47 +110,8 @@ export interface ToolCallReader {
   partialString(): PartialString | undefined;
 }
 
-/**
- * Tags (`<x>`, `</x>`, `<|x|>`) around tool calls; after an opening one comes
- * a call position. DeepSeek's `<｜tool▁call▁begin｜>` is read as `tool_call_begin`
- * (see {@link tagName}).
- */
-const callTags = new Set([
-  "tool_call",
-  "tool_calls",
-  "function_call",
-  "function_calls",
-  "functioncall",
-  "tools",
-  "python_tag",
-  "toolcall",
-  "tool_code",
-  "tool_calls_begin",
-  "tool_call_begin",
-]);
-/** Special tokens that end a model turn or a call block. */
-const endTags = new Set([
-  "eom_id",
-  "eot_id",
-  "im_end",
-  "end",
-  "call",
-  "function",
-  "tool_call_end",
-  "tool_calls_end",
-  "end_of_sentence",
-]);
-/** DeepSeek's separator between a call's name and its arguments: `get_weather<｜tool▁sep｜>{…}`. */
-const separatorTag = "tool_sep";
 /** The longest tag looked for, so that a lone `<` in prose is decided quickly. */
 const maxTagLength = 64;
-/** The longest tool name looked for (longer words are prose). */
-const maxNameLength = 256;
-const toolsMarker = "[TOOL_CALLS]";
-const argumentsMarker = "[ARGS]";
-const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
-/** A string whose whole content is one call: `get_weather(city="Paris")`, `math.gcd(num1=12, num2=18)`. */
-const quotedCallPattern = /^[A-Za-z_$][\w$.-]*\s*\([\s\S]*\)$/u;
 
 /** A JSON value being read. */
 interface JsonRead {
@@ -230,7 +191,7 @@ function tagName(inside: string): { name: string; written: string; closing: bool
 /** The tool name a raw step calls, for a message. */
 function callNameOf(step: unknown): string | undefined {
   if (!isRecord(step)) return undefined;
-  for (const key of ["name", "tool", "tool_name", "function"]) {
+  for (const key of [...TOOL_NAME_KEYS, "function"]) {
     const value = step[key];
     if (typeof value === "string") return value;
     if (isRecord(value) && typeof value["name"] === "string") return value["name"];
@@ -415,7 +376,7 @@ class Reader implements ToolCallReader {
     if (lineFeedOfCrLf) return;
     if (isNewline(c)) {
       const word = this.word;
-      this.nameLine = this.lineIsWord && word !== undefined && toolNamePattern.test(word) ? word : undefined;
+      this.nameLine = this.lineIsWord && word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
       this.word = "";
       this.lineIsWord = true;
       this.afterWord = false;
@@ -431,7 +392,7 @@ class Reader implements ToolCallReader {
       if (this.afterWord) this.lineIsWord = false;
       this.afterWord = false;
       if (this.word !== undefined)
-        this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
+        this.word = this.word.length < MAX_NAME_LENGTH ? this.word + String.fromCharCode(c) : undefined;
       return;
     }
     this.word = "";
@@ -535,7 +496,7 @@ class Reader implements ToolCallReader {
    * @returns true when read, false when not there, undefined when more text is needed.
    */
   private readMarker(at: number): boolean | undefined {
-    for (const marker of [toolsMarker, argumentsMarker]) {
+    for (const marker of [TOOLS_MARKER, ARGUMENTS_MARKER]) {
       const available = Math.min(marker.length, this.total - at);
       if (this.slice(at, at + available) !== marker.slice(0, available)) continue;
       if (available < marker.length) {
@@ -543,11 +504,11 @@ class Reader implements ToolCallReader {
         continue;
       }
       this.pos = at + marker.length;
-      if (marker === toolsMarker) {
+      if (marker === TOOLS_MARKER) {
         this.callPosition = true;
         this.breakWord();
       } else {
-        this.pendingName = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+        this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
         this.pendingAt = at;
         this.breakWord();
       }
@@ -565,8 +526,8 @@ class Reader implements ToolCallReader {
     if (at >= this.total) return this.ended ? false : undefined;
     if (!isIdentifierStart(this.code(at))) return false;
     let j = this.waitingAt === at ? this.waitedTo : at + 1;
-    while (j < this.total && j - at <= maxNameLength && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
-    if (j - at > maxNameLength) return false;
+    while (j < this.total && j - at <= MAX_NAME_LENGTH && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
+    if (j - at > MAX_NAME_LENGTH) return false;
     if (j === this.total) {
       if (this.ended) return false;
       this.wait(at, j);
@@ -590,11 +551,11 @@ class Reader implements ToolCallReader {
       return true;
     }
     const { name, written, closing } = tagName(this.slice(at + 1, close));
-    if (!closing && name === separatorTag) return this.readSeparator(at, close);
+    if (!closing && name === SEPARATOR_TAG) return this.readSeparator(at, close);
     this.breakWord();
     if (!closing && name.startsWith("function=")) {
       const tool = written.slice("function=".length).trim();
-      if (toolNamePattern.test(tool)) {
+      if (TOOL_NAME_PATTERN.test(tool)) {
         this.pendingName = tool;
         this.pendingAt = at;
         this.callPosition = false;
@@ -602,12 +563,12 @@ class Reader implements ToolCallReader {
         return true;
       }
     }
-    if (callTags.has(name)) {
+    if (CALL_TAGS.has(name)) {
       this.callPosition = !closing;
       this.pos = close + 1;
       return true;
     }
-    if (endTags.has(name) && (closing || name !== "function")) {
+    if (END_TAGS.has(name) && (closing || name !== "function")) {
       this.callPosition = false;
       this.pendingName = undefined;
       this.pos = close + 1;
@@ -626,7 +587,7 @@ class Reader implements ToolCallReader {
    * arguments in a fence), if one does.
    */
   private readSeparator(at: number, close: number): true {
-    const word = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+    const word = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
     this.breakWord();
     this.pendingName = word;
     this.pendingAt = at;
@@ -641,7 +602,7 @@ class Reader implements ToolCallReader {
     this.nameFollows = false;
     // No word: the tool is called `function`, and pendingName says so still.
     if (this.word === "") return;
-    this.pendingName = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+    this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
   }
 
   /** Reads a code fence at `pos`: an opening one (with its language) starts a call position. */
@@ -663,7 +624,7 @@ class Reader implements ToolCallReader {
       this.pos = j;
       return true;
     }
-    while (j < this.total && j - at < maxNameLength && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
+    while (j < this.total && j - at < MAX_NAME_LENGTH && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
     if (j === this.total && !this.ended) return false;
     this.inFence = true;
     this.callPosition = true;
@@ -675,7 +636,7 @@ class Reader implements ToolCallReader {
 
   private startJson(at: number, name: string | undefined, named = false): void {
     // A named call's arguments are never a wrapper of steps.
-    const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: WRAPPER_KEYS });
+    const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: STEP_LIST_KEYS });
     const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name, named };
     this.json = read;
     this.pendingName = undefined;
@@ -811,7 +772,7 @@ class Reader implements ToolCallReader {
     if (
       broken === undefined &&
       quoted.length > 0 &&
-      quoted.every((item) => typeof item === "string" && quotedCallPattern.test(item.trim())) &&
+      quoted.every((item) => typeof item === "string" && QUOTED_CALL_PATTERN.test(item.trim())) &&
       this.readNested(read, quoted as string[])
     )
       return;
@@ -972,7 +933,7 @@ class Reader implements ToolCallReader {
       }
       case "key": {
         let j = this.pos;
-        while (j < this.total && j - this.pos < maxNameLength && isIdentifierPart(this.code(j))) j++;
+        while (j < this.total && j - this.pos < MAX_NAME_LENGTH && isIdentifierPart(this.code(j))) j++;
         if (j === this.total) return false;
         read.key = this.slice(this.pos, j);
         this.pos = j;
