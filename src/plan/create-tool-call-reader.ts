@@ -34,10 +34,11 @@ import {
   QUOTED_CALL_PATTERN,
   SEPARATOR_TAG,
   STEP_LIST_KEYS,
-  TOOL_NAME_KEYS,
   TOOL_NAME_PATTERN,
   TOOLS_MARKER,
 } from "./call-formats.ts";
+import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
+import { newPythonRead, type PythonRead, pythonicCallArguments, stepPythonicCall } from "./read-pythonic-call.ts";
 import { toCallStep } from "./to-call-step.ts";
 
 /** Something that was cut off by the end of the text before it closed. */
@@ -127,43 +128,9 @@ interface JsonRead {
   named: boolean;
 }
 
-/** Where a pythonic call list is. */
-type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator" | "comment";
-
-interface PythonRead {
-  bracketed: boolean;
-  phase: PythonPhase;
-  start: number;
-  name: string;
-  /** The keyword being read, or "" for a positional argument. */
-  key: string;
-  /** Where the word read as `key` began: it is a positional value when no `=` follows. */
-  keyStart: number;
-  arguments: Record<string, unknown>;
-  positional: unknown[];
-  value: JsonStreamParser | undefined;
-  valueBase: number;
-}
-
-function isIdentifierStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-}
-
-function isIdentifierPart(c: number): boolean {
-  return isIdentifierStart(c) || (c >= 48 && c <= 57);
-}
-
 /** Characters of a tool name as models write them: identifier characters, `.` and `-`. */
 function isNamePart(c: number): boolean {
   return isIdentifierPart(c) || c === 46 || c === 45;
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 0xa0 || c === 0xfeff || c === 0x3000 || (c >= 0x2000 && c <= 0x200b);
-}
-
-function isNewline(c: number): boolean {
-  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 }
 
 /** `|`, or DeepSeek's full-width `｜`, around a special token. */
@@ -188,19 +155,15 @@ function tagName(inside: string): { name: string; written: string; closing: bool
   return { name: written.toLowerCase().replaceAll("\u2581", "_"), written, closing };
 }
 
-/** The tool name a raw step calls, for a message. */
+/** The tool name a raw step calls, for a message: under a key of `TOOL_NAME_KEYS` or OpenAI's `function` (spelt out: smaller). */
 function callNameOf(step: unknown): string | undefined {
   if (!isRecord(step)) return undefined;
-  for (const key of [...TOOL_NAME_KEYS, "function"]) {
+  for (const key of ["name", "tool", "tool_name", "function"]) {
     const value = step[key];
     if (typeof value === "string") return value;
     if (isRecord(value) && typeof value["name"] === "string") return value["name"];
   }
   return undefined;
-}
-
-function setArgument(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 class Reader implements ToolCallReader {
@@ -212,11 +175,11 @@ class Reader implements ToolCallReader {
    */
   private buffer = "";
   private bufferBase = 0;
-  private pos = 0;
-  private ended = false;
+  pos = 0;
+  ended = false;
   /** A pythonic call may start here: the answer's start, after a call tag, in a fence. */
   private callPosition = true;
-  private inFence = false;
+  inFence = false;
   /** Calls of catalog tools in the open fence. */
   private fenceCalls = 0;
   /** A fenced block of catalog calls closed: calls of other functions after it are not read. */
@@ -304,16 +267,16 @@ class Reader implements ToolCallReader {
     return false;
   }
 
-  private get total(): number {
+  get total(): number {
     return this.bufferBase + this.buffer.length;
   }
 
   /** The character code at absolute offset `at` (NaN past the text). */
-  private code(at: number): number {
+  code(at: number): number {
     return this.buffer.charCodeAt(at - this.bufferBase);
   }
 
-  private slice(from: number, to: number): string {
+  slice(from: number, to: number): string {
     return this.buffer.slice(from - this.bufferBase, to - this.bufferBase);
   }
 
@@ -348,7 +311,7 @@ class Reader implements ToolCallReader {
         continue;
       }
       if (this.python !== undefined) {
-        if (!this.stepPython(this.python)) break;
+        if (!stepPythonicCall(this, this.python)) break;
         continue;
       }
       if (this.pos >= this.total || !this.stepProse()) break;
@@ -448,7 +411,8 @@ class Reader implements ToolCallReader {
         const call = this.callAhead(j);
         if (call === undefined) return false;
         if (call) {
-          this.python = this.newPython(true, j);
+          this.breakWord();
+          this.python = newPythonRead(true, j);
           this.pos = j;
           return true;
         }
@@ -479,7 +443,8 @@ class Reader implements ToolCallReader {
       const call = this.callAhead(at);
       if (call === undefined) return false;
       if (call) {
-        this.python = this.newPython(false, at);
+        this.breakWord();
+        this.python = newPythonRead(false, at);
         return true;
       }
     }
@@ -522,7 +487,7 @@ class Reader implements ToolCallReader {
    *
    * @returns undefined when more text is needed.
    */
-  private callAhead(at: number): boolean | undefined {
+  callAhead(at: number): boolean | undefined {
     if (at >= this.total) return this.ended ? false : undefined;
     if (!isIdentifierStart(this.code(at))) return false;
     let j = this.waitingAt === at ? this.waitedTo : at + 1;
@@ -651,7 +616,7 @@ class Reader implements ToolCallReader {
    * doubling size, stopping once the value is complete: the text after it,
    * possibly long, is not copied for it.
    */
-  private feedFrom(parser: JsonStreamParser, at: number, take?: (elements: unknown[]) => void): void {
+  feedFrom(parser: JsonStreamParser, at: number, take?: (elements: unknown[]) => void): void {
     let size = 16;
     for (let from = at; from < this.total && parser.status === "reading"; from += size, size *= 2) {
       const elements = parser.write(this.slice(from, Math.min(this.total, from + size)));
@@ -854,244 +819,20 @@ class Reader implements ToolCallReader {
 
   // Pythonic calls ------------------------------------------------------------
 
-  private newPython(bracketed: boolean, at: number): PythonRead {
-    this.breakWord();
-    return {
-      bracketed,
-      phase: "name",
-      start: at,
-      name: "",
-      key: "",
-      keyStart: at,
-      arguments: {},
-      positional: [],
-      value: undefined,
-      valueBase: at,
-    };
-  }
-
   /** The text is no call after all: it is prose from `pos` on. */
-  private leavePython(): true {
+  leavePython(): true {
     this.python = undefined;
     this.callPosition = false;
     return true;
   }
 
-  /** Skips blanks (and newlines when asked) from `from`. */
-  private skipSpaces(from: number, newlines: boolean): number {
-    let j = from;
-    while (j < this.total) {
-      const c = this.code(j);
-      if (isBlank(c) || (newlines && isNewline(c))) j++;
-      else break;
-    }
-    return j;
-  }
-
-  /**
-   * Advances the pythonic call list.
-   *
-   * @returns false when more text is needed (or, at the end, when a call was cut off).
-   */
-  private stepPython(read: PythonRead): boolean {
-    switch (read.phase) {
-      case "name": {
-        // callAhead saw `name(`.
-        read.start = this.pos;
-        let j = this.pos;
-        while (this.code(j) !== 40) j++;
-        read.name = this.slice(this.pos, j);
-        read.arguments = {};
-        read.positional = [];
-        this.pos = j + 1;
-        read.phase = "arguments";
-        return true;
-      }
-      case "arguments":
-      case "next": {
-        const j = this.skipSpaces(this.pos, true);
-        this.pos = j;
-        if (j === this.total) return false;
-        const c = this.code(j);
-        if (c === 41) {
-          this.pos++;
-          read.phase = "after";
-          return true;
-        }
-        if (read.phase === "next") {
-          if (c !== 44) return this.leavePython();
-          this.pos++;
-          read.phase = "arguments";
-          return true;
-        }
-        if (isIdentifierStart(c)) {
-          read.keyStart = j;
-          read.phase = "key";
-          return true;
-        }
-        return this.startPositional(read, j);
-      }
-      case "key": {
-        let j = this.pos;
-        while (j < this.total && j - this.pos < MAX_NAME_LENGTH && isIdentifierPart(this.code(j))) j++;
-        if (j === this.total) return false;
-        read.key = this.slice(this.pos, j);
-        this.pos = j;
-        read.phase = "equals";
-        return true;
-      }
-      case "equals": {
-        const j = this.skipSpaces(this.pos, true);
-        if (j >= this.total || (j + 1 >= this.total && !this.ended)) return false;
-        // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
-        if (this.code(j) !== 61) return this.startPositional(read, read.keyStart);
-        if (this.code(j + 1) === 61) return this.leavePython();
-        this.pos = j + 1;
-        read.phase = "value";
-        return true;
-      }
-      case "value": {
-        if (read.value === undefined) {
-          const j = this.skipSpaces(this.pos, true);
-          this.pos = j;
-          if (j === this.total) return false;
-          read.value = createJsonStreamParser({ prose: false });
-          read.valueBase = j;
-          this.feedFrom(read.value, j);
-        }
-        const value = read.value;
-        // Still open at the end of the text: cut off mid-argument (see endPython).
-        if (value.status === "reading") return false;
-        read.value = undefined;
-        if (value.status === "rejected") {
-          this.pos = read.valueBase + (value.restOffset ?? 1);
-          return this.leavePython();
-        }
-        // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
-        if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
-          return this.leavePython();
-        if (read.key === "") read.positional.push(value.end());
-        else setArgument(read.arguments, read.key, value.end());
-        this.pos = read.valueBase + (value.restOffset ?? this.total - read.valueBase);
-        read.phase = "next";
-        return true;
-      }
-      case "after": {
-        // The call closed; it counts when what follows on its line confirms it.
-        const j = this.skipSpaces(this.pos, false);
-        this.pos = j;
-        if (j === this.total) {
-          if (!this.ended) return false;
-          this.emitPython(read);
-          return this.leavePython();
-        }
-        const c = this.code(j);
-        if (isNewline(c) || c === 44 || c === 59) {
-          this.emitPython(read);
-          this.pos++;
-          read.phase = "separator";
-          return true;
-        }
-        if (c === 93 && read.bracketed) {
-          this.emitPython(read);
-          this.pos++;
-          return this.leavePython();
-        }
-        if (c === 60 || c === 96) {
-          this.emitPython(read);
-          return this.leavePython();
-        }
-        if (c === 35 && this.inFence) {
-          this.emitPython(read);
-          this.pos++;
-          read.phase = "comment";
-          return true;
-        }
-        return this.leavePython();
-      }
-      case "comment": {
-        // A `#` comment in a code fence runs to the line end; a call may follow on the next line.
-        let j = this.pos;
-        while (j < this.total && !isNewline(this.code(j))) j++;
-        this.pos = j;
-        if (j === this.total) return this.ended ? this.leavePython() : false;
-        this.pos++;
-        read.phase = "separator";
-        return true;
-      }
-      case "separator": {
-        const j = this.skipSpaces(this.pos, true);
-        this.pos = j;
-        if (j === this.total) return this.ended ? this.leavePython() : false;
-        const c = this.code(j);
-        if ((c === 44 || c === 59) && read.bracketed) {
-          this.pos++;
-          return true;
-        }
-        if (c === 93 && read.bracketed) {
-          this.pos++;
-          return this.leavePython();
-        }
-        if (c === 35 && this.inFence) {
-          this.pos++;
-          read.phase = "comment";
-          return true;
-        }
-        const call = this.callAhead(j);
-        if (call === undefined) return false;
-        if (call) {
-          read.phase = "name";
-          return true;
-        }
-        return this.leavePython();
-      }
-      default:
-        return this.leavePython();
-    }
-  }
-
-  /** A positional argument starts at `at`; Python allows none after a keyword argument. */
-  private startPositional(read: PythonRead, at: number): boolean {
-    if (Object.keys(read.arguments).length > 0) return this.leavePython();
-    read.key = "";
-    this.pos = at;
-    read.phase = "value";
-    return true;
-  }
-
-  private emitPython(read: PythonRead): void {
-    if (read.positional.length === 0) {
-      this.emit({ name: read.name, arguments: read.arguments });
-      return;
-    }
-    // Positional arguments take the tool's parameter names in schema order.
-    const call = `The call "${read.name}(…)"`;
-    const names = this.options.parameterNames?.(read.name) ?? [];
-    const drop = (message: string): void => {
+  emitPython(read: PythonRead): void {
+    const args = pythonicCallArguments(read, this.options.parameterNames);
+    if (typeof args !== "string") this.emit({ name: read.name, arguments: args });
+    else {
       this.found = true;
-      this.dropped.push({ offset: read.start, message: `${call} ${message}; it was dropped` });
-    };
-    if (names.length === 0) {
-      drop(`passes argument 1 by position, and the parameters of "${read.name}" are not known`);
-      return;
+      this.dropped.push({ offset: read.start, message: args });
     }
-    if (read.positional.length > names.length) {
-      drop(
-        `passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`,
-      );
-      return;
-    }
-    const args: Record<string, unknown> = {};
-    for (let index = 0; index < read.positional.length; index++) {
-      const name = names[index]!;
-      if (Object.hasOwn(read.arguments, name)) {
-        drop(`passes "${name}" both by position (argument ${index + 1}) and by name`);
-        return;
-      }
-      setArgument(args, name, read.positional[index]);
-    }
-    for (const [key, value] of Object.entries(read.arguments)) setArgument(args, key, value);
-    this.emit({ name: read.name, arguments: args });
   }
 
   /** The text ended inside a pythonic call list. */
