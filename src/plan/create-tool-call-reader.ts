@@ -38,7 +38,13 @@ import {
   TOOLS_MARKER,
 } from "./call-formats.ts";
 import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
-import { newPythonRead, type PythonRead, pythonicCallArguments, stepPythonicCall } from "./read-pythonic-call.ts";
+import {
+  newPythonRead,
+  type PythonicCallHost,
+  type PythonRead,
+  pythonicCallArguments,
+  stepPythonicCall,
+} from "./read-pythonic-call.ts";
 import { toCallStep } from "./to-call-step.ts";
 
 /** Something that was cut off by the end of the text before it closed. */
@@ -166,7 +172,12 @@ function callNameOf(step: unknown): string | undefined {
   return undefined;
 }
 
-class Reader implements ToolCallReader {
+/**
+ * The reader. The members without `private` (`pos`, `ended`, `inFence`,
+ * `total`, `code`, `slice`, `callAhead`, `feedFrom`, `emitPython`,
+ * `leavePython`) are its {@link PythonicCallHost} side, for `stepPythonicCall`.
+ */
+class Reader implements ToolCallReader, PythonicCallHost {
   /**
    * The text not yet consumed, from `bufferBase` on. Prose is dropped as it
    * is read, up to the start of a value being read; while a value is read,

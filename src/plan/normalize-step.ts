@@ -183,6 +183,7 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
     }
     candidate["type"] = type;
     if (type === "tool") {
+      // The step-list shape's own order and fields, not TOOL_NAME_KEYS / ARGUMENT_KEYS: it names the tool in `tool`.
       candidate["name"] = pick(raw, "tool", "name", "tool_name");
       candidate["arguments"] = toArguments(pick(raw, "params", "arguments", "args"));
     } else if (type === "llm") {
