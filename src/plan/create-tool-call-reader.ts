@@ -26,19 +26,26 @@ import {
   type PartialString,
 } from "../json/create-json-stream-parser.ts";
 import { isRecord } from "../shared/is-record.ts";
+import {
+  ARGUMENTS_MARKER,
+  CALL_TAGS,
+  END_TAGS,
+  MAX_NAME_LENGTH,
+  QUOTED_CALL_PATTERN,
+  SEPARATOR_TAG,
+  STEP_LIST_KEYS,
+  TOOL_NAME_PATTERN,
+  TOOLS_MARKER,
+} from "./call-formats.ts";
+import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
+import {
+  newPythonRead,
+  type PythonicCallHost,
+  type PythonRead,
+  pythonicCallArguments,
+  stepPythonicCall,
+} from "./read-pythonic-call.ts";
 import { toCallStep } from "./to-call-step.ts";
-
-/** Keys under which a root object may wrap its list of steps or calls. */
-const WRAPPER_KEYS: readonly string[] = [
-  "steps",
-  "plan",
-  "tool_calls",
-  "calls",
-  "actions",
-  "function_calls",
-  "functions",
-  "tasks",
-];
 
 /** Something that was cut off by the end of the text before it closed. */
 export interface CutOffCall {
@@ -110,47 +117,8 @@ export interface ToolCallReader {
   partialString(): PartialString | undefined;
 }
 
-/**
- * Tags (`<x>`, `</x>`, `<|x|>`) around tool calls; after an opening one comes
- * a call position. DeepSeek's `<｜tool▁call▁begin｜>` is read as `tool_call_begin`
- * (see {@link tagName}).
- */
-const callTags = new Set([
-  "tool_call",
-  "tool_calls",
-  "function_call",
-  "function_calls",
-  "functioncall",
-  "tools",
-  "python_tag",
-  "toolcall",
-  "tool_code",
-  "tool_calls_begin",
-  "tool_call_begin",
-]);
-/** Special tokens that end a model turn or a call block. */
-const endTags = new Set([
-  "eom_id",
-  "eot_id",
-  "im_end",
-  "end",
-  "call",
-  "function",
-  "tool_call_end",
-  "tool_calls_end",
-  "end_of_sentence",
-]);
-/** DeepSeek's separator between a call's name and its arguments: `get_weather<｜tool▁sep｜>{…}`. */
-const separatorTag = "tool_sep";
 /** The longest tag looked for, so that a lone `<` in prose is decided quickly. */
 const maxTagLength = 64;
-/** The longest tool name looked for (longer words are prose). */
-const maxNameLength = 256;
-const toolsMarker = "[TOOL_CALLS]";
-const argumentsMarker = "[ARGS]";
-const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
-/** A string whose whole content is one call: `get_weather(city="Paris")`, `math.gcd(num1=12, num2=18)`. */
-const quotedCallPattern = /^[A-Za-z_$][\w$.-]*\s*\([\s\S]*\)$/u;
 
 /** A JSON value being read. */
 interface JsonRead {
@@ -166,43 +134,9 @@ interface JsonRead {
   named: boolean;
 }
 
-/** Where a pythonic call list is. */
-type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator" | "comment";
-
-interface PythonRead {
-  bracketed: boolean;
-  phase: PythonPhase;
-  start: number;
-  name: string;
-  /** The keyword being read, or "" for a positional argument. */
-  key: string;
-  /** Where the word read as `key` began: it is a positional value when no `=` follows. */
-  keyStart: number;
-  arguments: Record<string, unknown>;
-  positional: unknown[];
-  value: JsonStreamParser | undefined;
-  valueBase: number;
-}
-
-function isIdentifierStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-}
-
-function isIdentifierPart(c: number): boolean {
-  return isIdentifierStart(c) || (c >= 48 && c <= 57);
-}
-
 /** Characters of a tool name as models write them: identifier characters, `.` and `-`. */
 function isNamePart(c: number): boolean {
   return isIdentifierPart(c) || c === 46 || c === 45;
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 0xa0 || c === 0xfeff || c === 0x3000 || (c >= 0x2000 && c <= 0x200b);
-}
-
-function isNewline(c: number): boolean {
-  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 }
 
 /** `|`, or DeepSeek's full-width `｜`, around a special token. */
@@ -227,7 +161,7 @@ function tagName(inside: string): { name: string; written: string; closing: bool
   return { name: written.toLowerCase().replaceAll("\u2581", "_"), written, closing };
 }
 
-/** The tool name a raw step calls, for a message. */
+/** The tool name a raw step calls, for a message: under a key of `TOOL_NAME_KEYS` or OpenAI's `function` (spelt out: smaller). */
 function callNameOf(step: unknown): string | undefined {
   if (!isRecord(step)) return undefined;
   for (const key of ["name", "tool", "tool_name", "function"]) {
@@ -238,11 +172,12 @@ function callNameOf(step: unknown): string | undefined {
   return undefined;
 }
 
-function setArgument(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-class Reader implements ToolCallReader {
+/**
+ * The reader. The members without `private` (`pos`, `ended`, `inFence`,
+ * `total`, `code`, `slice`, `callAhead`, `feedFrom`, `emitPython`,
+ * `leavePython`) are its {@link PythonicCallHost} side, for `stepPythonicCall`.
+ */
+class Reader implements ToolCallReader, PythonicCallHost {
   /**
    * The text not yet consumed, from `bufferBase` on. Prose is dropped as it
    * is read, up to the start of a value being read; while a value is read,
@@ -251,11 +186,11 @@ class Reader implements ToolCallReader {
    */
   private buffer = "";
   private bufferBase = 0;
-  private pos = 0;
-  private ended = false;
+  pos = 0;
+  ended = false;
   /** A pythonic call may start here: the answer's start, after a call tag, in a fence. */
   private callPosition = true;
-  private inFence = false;
+  inFence = false;
   /** Calls of catalog tools in the open fence. */
   private fenceCalls = 0;
   /** A fenced block of catalog calls closed: calls of other functions after it are not read. */
@@ -343,16 +278,16 @@ class Reader implements ToolCallReader {
     return false;
   }
 
-  private get total(): number {
+  get total(): number {
     return this.bufferBase + this.buffer.length;
   }
 
   /** The character code at absolute offset `at` (NaN past the text). */
-  private code(at: number): number {
+  code(at: number): number {
     return this.buffer.charCodeAt(at - this.bufferBase);
   }
 
-  private slice(from: number, to: number): string {
+  slice(from: number, to: number): string {
     return this.buffer.slice(from - this.bufferBase, to - this.bufferBase);
   }
 
@@ -387,7 +322,7 @@ class Reader implements ToolCallReader {
         continue;
       }
       if (this.python !== undefined) {
-        if (!this.stepPython(this.python)) break;
+        if (!stepPythonicCall(this, this.python)) break;
         continue;
       }
       if (this.pos >= this.total || !this.stepProse()) break;
@@ -415,7 +350,7 @@ class Reader implements ToolCallReader {
     if (lineFeedOfCrLf) return;
     if (isNewline(c)) {
       const word = this.word;
-      this.nameLine = this.lineIsWord && word !== undefined && toolNamePattern.test(word) ? word : undefined;
+      this.nameLine = this.lineIsWord && word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
       this.word = "";
       this.lineIsWord = true;
       this.afterWord = false;
@@ -431,7 +366,7 @@ class Reader implements ToolCallReader {
       if (this.afterWord) this.lineIsWord = false;
       this.afterWord = false;
       if (this.word !== undefined)
-        this.word = this.word.length < maxNameLength ? this.word + String.fromCharCode(c) : undefined;
+        this.word = this.word.length < MAX_NAME_LENGTH ? this.word + String.fromCharCode(c) : undefined;
       return;
     }
     this.word = "";
@@ -487,7 +422,8 @@ class Reader implements ToolCallReader {
         const call = this.callAhead(j);
         if (call === undefined) return false;
         if (call) {
-          this.python = this.newPython(true, j);
+          this.breakWord();
+          this.python = newPythonRead(true, j);
           this.pos = j;
           return true;
         }
@@ -518,7 +454,8 @@ class Reader implements ToolCallReader {
       const call = this.callAhead(at);
       if (call === undefined) return false;
       if (call) {
-        this.python = this.newPython(false, at);
+        this.breakWord();
+        this.python = newPythonRead(false, at);
         return true;
       }
     }
@@ -535,7 +472,7 @@ class Reader implements ToolCallReader {
    * @returns true when read, false when not there, undefined when more text is needed.
    */
   private readMarker(at: number): boolean | undefined {
-    for (const marker of [toolsMarker, argumentsMarker]) {
+    for (const marker of [TOOLS_MARKER, ARGUMENTS_MARKER]) {
       const available = Math.min(marker.length, this.total - at);
       if (this.slice(at, at + available) !== marker.slice(0, available)) continue;
       if (available < marker.length) {
@@ -543,11 +480,11 @@ class Reader implements ToolCallReader {
         continue;
       }
       this.pos = at + marker.length;
-      if (marker === toolsMarker) {
+      if (marker === TOOLS_MARKER) {
         this.callPosition = true;
         this.breakWord();
       } else {
-        this.pendingName = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+        this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
         this.pendingAt = at;
         this.breakWord();
       }
@@ -561,12 +498,12 @@ class Reader implements ToolCallReader {
    *
    * @returns undefined when more text is needed.
    */
-  private callAhead(at: number): boolean | undefined {
+  callAhead(at: number): boolean | undefined {
     if (at >= this.total) return this.ended ? false : undefined;
     if (!isIdentifierStart(this.code(at))) return false;
     let j = this.waitingAt === at ? this.waitedTo : at + 1;
-    while (j < this.total && j - at <= maxNameLength && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
-    if (j - at > maxNameLength) return false;
+    while (j < this.total && j - at <= MAX_NAME_LENGTH && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
+    if (j - at > MAX_NAME_LENGTH) return false;
     if (j === this.total) {
       if (this.ended) return false;
       this.wait(at, j);
@@ -590,11 +527,11 @@ class Reader implements ToolCallReader {
       return true;
     }
     const { name, written, closing } = tagName(this.slice(at + 1, close));
-    if (!closing && name === separatorTag) return this.readSeparator(at, close);
+    if (!closing && name === SEPARATOR_TAG) return this.readSeparator(at, close);
     this.breakWord();
     if (!closing && name.startsWith("function=")) {
       const tool = written.slice("function=".length).trim();
-      if (toolNamePattern.test(tool)) {
+      if (TOOL_NAME_PATTERN.test(tool)) {
         this.pendingName = tool;
         this.pendingAt = at;
         this.callPosition = false;
@@ -602,12 +539,12 @@ class Reader implements ToolCallReader {
         return true;
       }
     }
-    if (callTags.has(name)) {
+    if (CALL_TAGS.has(name)) {
       this.callPosition = !closing;
       this.pos = close + 1;
       return true;
     }
-    if (endTags.has(name) && (closing || name !== "function")) {
+    if (END_TAGS.has(name) && (closing || name !== "function")) {
       this.callPosition = false;
       this.pendingName = undefined;
       this.pos = close + 1;
@@ -626,7 +563,7 @@ class Reader implements ToolCallReader {
    * arguments in a fence), if one does.
    */
   private readSeparator(at: number, close: number): true {
-    const word = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+    const word = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
     this.breakWord();
     this.pendingName = word;
     this.pendingAt = at;
@@ -641,7 +578,7 @@ class Reader implements ToolCallReader {
     this.nameFollows = false;
     // No word: the tool is called `function`, and pendingName says so still.
     if (this.word === "") return;
-    this.pendingName = this.word !== undefined && toolNamePattern.test(this.word) ? this.word : undefined;
+    this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
   }
 
   /** Reads a code fence at `pos`: an opening one (with its language) starts a call position. */
@@ -663,7 +600,7 @@ class Reader implements ToolCallReader {
       this.pos = j;
       return true;
     }
-    while (j < this.total && j - at < maxNameLength && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
+    while (j < this.total && j - at < MAX_NAME_LENGTH && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
     if (j === this.total && !this.ended) return false;
     this.inFence = true;
     this.callPosition = true;
@@ -675,7 +612,7 @@ class Reader implements ToolCallReader {
 
   private startJson(at: number, name: string | undefined, named = false): void {
     // A named call's arguments are never a wrapper of steps.
-    const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: WRAPPER_KEYS });
+    const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: STEP_LIST_KEYS });
     const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name, named };
     this.json = read;
     this.pendingName = undefined;
@@ -690,7 +627,7 @@ class Reader implements ToolCallReader {
    * doubling size, stopping once the value is complete: the text after it,
    * possibly long, is not copied for it.
    */
-  private feedFrom(parser: JsonStreamParser, at: number, take?: (elements: unknown[]) => void): void {
+  feedFrom(parser: JsonStreamParser, at: number, take?: (elements: unknown[]) => void): void {
     let size = 16;
     for (let from = at; from < this.total && parser.status === "reading"; from += size, size *= 2) {
       const elements = parser.write(this.slice(from, Math.min(this.total, from + size)));
@@ -811,7 +748,7 @@ class Reader implements ToolCallReader {
     if (
       broken === undefined &&
       quoted.length > 0 &&
-      quoted.every((item) => typeof item === "string" && quotedCallPattern.test(item.trim())) &&
+      quoted.every((item) => typeof item === "string" && QUOTED_CALL_PATTERN.test(item.trim())) &&
       this.readNested(read, quoted as string[])
     )
       return;
@@ -893,244 +830,20 @@ class Reader implements ToolCallReader {
 
   // Pythonic calls ------------------------------------------------------------
 
-  private newPython(bracketed: boolean, at: number): PythonRead {
-    this.breakWord();
-    return {
-      bracketed,
-      phase: "name",
-      start: at,
-      name: "",
-      key: "",
-      keyStart: at,
-      arguments: {},
-      positional: [],
-      value: undefined,
-      valueBase: at,
-    };
-  }
-
   /** The text is no call after all: it is prose from `pos` on. */
-  private leavePython(): true {
+  leavePython(): true {
     this.python = undefined;
     this.callPosition = false;
     return true;
   }
 
-  /** Skips blanks (and newlines when asked) from `from`. */
-  private skipSpaces(from: number, newlines: boolean): number {
-    let j = from;
-    while (j < this.total) {
-      const c = this.code(j);
-      if (isBlank(c) || (newlines && isNewline(c))) j++;
-      else break;
-    }
-    return j;
-  }
-
-  /**
-   * Advances the pythonic call list.
-   *
-   * @returns false when more text is needed (or, at the end, when a call was cut off).
-   */
-  private stepPython(read: PythonRead): boolean {
-    switch (read.phase) {
-      case "name": {
-        // callAhead saw `name(`.
-        read.start = this.pos;
-        let j = this.pos;
-        while (this.code(j) !== 40) j++;
-        read.name = this.slice(this.pos, j);
-        read.arguments = {};
-        read.positional = [];
-        this.pos = j + 1;
-        read.phase = "arguments";
-        return true;
-      }
-      case "arguments":
-      case "next": {
-        const j = this.skipSpaces(this.pos, true);
-        this.pos = j;
-        if (j === this.total) return false;
-        const c = this.code(j);
-        if (c === 41) {
-          this.pos++;
-          read.phase = "after";
-          return true;
-        }
-        if (read.phase === "next") {
-          if (c !== 44) return this.leavePython();
-          this.pos++;
-          read.phase = "arguments";
-          return true;
-        }
-        if (isIdentifierStart(c)) {
-          read.keyStart = j;
-          read.phase = "key";
-          return true;
-        }
-        return this.startPositional(read, j);
-      }
-      case "key": {
-        let j = this.pos;
-        while (j < this.total && j - this.pos < maxNameLength && isIdentifierPart(this.code(j))) j++;
-        if (j === this.total) return false;
-        read.key = this.slice(this.pos, j);
-        this.pos = j;
-        read.phase = "equals";
-        return true;
-      }
-      case "equals": {
-        const j = this.skipSpaces(this.pos, true);
-        if (j >= this.total || (j + 1 >= this.total && !this.ended)) return false;
-        // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
-        if (this.code(j) !== 61) return this.startPositional(read, read.keyStart);
-        if (this.code(j + 1) === 61) return this.leavePython();
-        this.pos = j + 1;
-        read.phase = "value";
-        return true;
-      }
-      case "value": {
-        if (read.value === undefined) {
-          const j = this.skipSpaces(this.pos, true);
-          this.pos = j;
-          if (j === this.total) return false;
-          read.value = createJsonStreamParser({ prose: false });
-          read.valueBase = j;
-          this.feedFrom(read.value, j);
-        }
-        const value = read.value;
-        // Still open at the end of the text: cut off mid-argument (see endPython).
-        if (value.status === "reading") return false;
-        read.value = undefined;
-        if (value.status === "rejected") {
-          this.pos = read.valueBase + (value.restOffset ?? 1);
-          return this.leavePython();
-        }
-        // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
-        if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
-          return this.leavePython();
-        if (read.key === "") read.positional.push(value.end());
-        else setArgument(read.arguments, read.key, value.end());
-        this.pos = read.valueBase + (value.restOffset ?? this.total - read.valueBase);
-        read.phase = "next";
-        return true;
-      }
-      case "after": {
-        // The call closed; it counts when what follows on its line confirms it.
-        const j = this.skipSpaces(this.pos, false);
-        this.pos = j;
-        if (j === this.total) {
-          if (!this.ended) return false;
-          this.emitPython(read);
-          return this.leavePython();
-        }
-        const c = this.code(j);
-        if (isNewline(c) || c === 44 || c === 59) {
-          this.emitPython(read);
-          this.pos++;
-          read.phase = "separator";
-          return true;
-        }
-        if (c === 93 && read.bracketed) {
-          this.emitPython(read);
-          this.pos++;
-          return this.leavePython();
-        }
-        if (c === 60 || c === 96) {
-          this.emitPython(read);
-          return this.leavePython();
-        }
-        if (c === 35 && this.inFence) {
-          this.emitPython(read);
-          this.pos++;
-          read.phase = "comment";
-          return true;
-        }
-        return this.leavePython();
-      }
-      case "comment": {
-        // A `#` comment in a code fence runs to the line end; a call may follow on the next line.
-        let j = this.pos;
-        while (j < this.total && !isNewline(this.code(j))) j++;
-        this.pos = j;
-        if (j === this.total) return this.ended ? this.leavePython() : false;
-        this.pos++;
-        read.phase = "separator";
-        return true;
-      }
-      case "separator": {
-        const j = this.skipSpaces(this.pos, true);
-        this.pos = j;
-        if (j === this.total) return this.ended ? this.leavePython() : false;
-        const c = this.code(j);
-        if ((c === 44 || c === 59) && read.bracketed) {
-          this.pos++;
-          return true;
-        }
-        if (c === 93 && read.bracketed) {
-          this.pos++;
-          return this.leavePython();
-        }
-        if (c === 35 && this.inFence) {
-          this.pos++;
-          read.phase = "comment";
-          return true;
-        }
-        const call = this.callAhead(j);
-        if (call === undefined) return false;
-        if (call) {
-          read.phase = "name";
-          return true;
-        }
-        return this.leavePython();
-      }
-      default:
-        return this.leavePython();
-    }
-  }
-
-  /** A positional argument starts at `at`; Python allows none after a keyword argument. */
-  private startPositional(read: PythonRead, at: number): boolean {
-    if (Object.keys(read.arguments).length > 0) return this.leavePython();
-    read.key = "";
-    this.pos = at;
-    read.phase = "value";
-    return true;
-  }
-
-  private emitPython(read: PythonRead): void {
-    if (read.positional.length === 0) {
-      this.emit({ name: read.name, arguments: read.arguments });
-      return;
-    }
-    // Positional arguments take the tool's parameter names in schema order.
-    const call = `The call "${read.name}(…)"`;
-    const names = this.options.parameterNames?.(read.name) ?? [];
-    const drop = (message: string): void => {
+  emitPython(read: PythonRead): void {
+    const args = pythonicCallArguments(read, this.options.parameterNames);
+    if (typeof args !== "string") this.emit({ name: read.name, arguments: args });
+    else {
       this.found = true;
-      this.dropped.push({ offset: read.start, message: `${call} ${message}; it was dropped` });
-    };
-    if (names.length === 0) {
-      drop(`passes argument 1 by position, and the parameters of "${read.name}" are not known`);
-      return;
+      this.dropped.push({ offset: read.start, message: args });
     }
-    if (read.positional.length > names.length) {
-      drop(
-        `passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`,
-      );
-      return;
-    }
-    const args: Record<string, unknown> = {};
-    for (let index = 0; index < read.positional.length; index++) {
-      const name = names[index]!;
-      if (Object.hasOwn(read.arguments, name)) {
-        drop(`passes "${name}" both by position (argument ${index + 1}) and by name`);
-        return;
-      }
-      setArgument(args, name, read.positional[index]);
-    }
-    for (const [key, value] of Object.entries(read.arguments)) setArgument(args, key, value);
-    this.emit({ name: read.name, arguments: args });
   }
 
   /** The text ended inside a pythonic call list. */

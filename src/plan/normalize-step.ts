@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { mapStrings } from "../shared/map-strings.ts";
+import { ARGUMENT_KEYS, STEP_TYPE_ALIASES, TOOL_NAME_KEYS } from "./call-formats.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import { type PlanStep, PlanStepSchema } from "./plan-step-schema.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
@@ -32,23 +33,6 @@ export interface NormalizeStepResult {
 }
 
 type RawObject = Record<string, unknown>;
-
-const typeAliases: Readonly<Record<string, PlanStep["type"]>> = {
-  tool: "tool",
-  tool_call: "tool",
-  function: "tool",
-  function_call: "tool",
-  use_tool: "tool",
-  llm: "llm",
-  reasoning: "llm",
-  llm_reasoning: "llm",
-  reply: "reply",
-  answer: "reply",
-  final: "reply",
-  final_answer: "reply",
-  respond: "reply",
-  response: "reply",
-};
 
 /**
  * Returns the first of `keys` that `raw` defines.
@@ -193,12 +177,13 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
     candidate["name"] = options.knowledgeBaseTool ?? "query_kb";
     candidate["arguments"] = isRecord(params) ? { ...params, ...(topic === undefined ? {} : { topic }) } : params;
   } else {
-    const type = typeof action === "string" ? typeAliases[action] : undefined;
+    const type = typeof action === "string" ? STEP_TYPE_ALIASES[action] : undefined;
     if (type === undefined) {
       return `has unknown action ${describeValue(action)}; expected "use_tool", "llm_reasoning" or "query_kb"`;
     }
     candidate["type"] = type;
     if (type === "tool") {
+      // The step-list shape's own order and fields, not TOOL_NAME_KEYS / ARGUMENT_KEYS: it names the tool in `tool`.
       candidate["name"] = pick(raw, "tool", "name", "tool_name");
       candidate["arguments"] = toArguments(pick(raw, "params", "arguments", "args"));
     } else if (type === "llm") {
@@ -233,11 +218,11 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
 function fromFlat(raw: RawObject): RawObject {
   const fn = isRecord(raw["function"]) ? raw["function"] : undefined;
   const rawType = pick(raw, "type");
-  let type: unknown = typeof rawType === "string" ? (typeAliases[rawType] ?? rawType) : rawType;
+  let type: unknown = typeof rawType === "string" ? (STEP_TYPE_ALIASES[rawType] ?? rawType) : rawType;
   const resultCall = type === undefined && raw["name"] === RESULT_CALL;
   if (resultCall) type = "reply";
   else if (type === undefined) {
-    if (pick(raw, "name", "tool", "tool_name") !== undefined || fn !== undefined) type = "tool";
+    if (pick(raw, ...TOOL_NAME_KEYS) !== undefined || fn !== undefined) type = "tool";
     else if (pick(raw, "prompt") !== undefined) type = "llm";
     else if (pick(raw, "reply", "text") !== undefined) type = "reply";
   }
@@ -254,11 +239,9 @@ function fromFlat(raw: RawObject): RawObject {
           .join("\n")
       : results;
   } else if (type === "tool") {
-    candidate["name"] = fn === undefined ? pick(raw, "name", "tool", "tool_name") : pick(fn, "name");
+    candidate["name"] = fn === undefined ? pick(raw, ...TOOL_NAME_KEYS) : pick(fn, "name");
     candidate["arguments"] = toArguments(
-      fn === undefined
-        ? pick(raw, "arguments", "args", "params", "parameters", "input")
-        : pick(fn, "arguments", "parameters"),
+      fn === undefined ? pick(raw, ...ARGUMENT_KEYS) : pick(fn, "arguments", "parameters"),
     );
   } else if (type === "llm") {
     candidate["prompt"] = pick(raw, "prompt", "question");

@@ -5,65 +5,7 @@
  */
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import { isRecord } from "../shared/is-record.ts";
-
-/**
- * Keys whose presence makes an object a step (or call object) in a shape
- * `normalizeStep` reads: the canonical, compact, flat, step-list and OpenAI shapes.
- */
-const stepKeys = [
-  "type",
-  "action",
-  "step_id",
-  "name",
-  "tool",
-  "tool_name",
-  "function",
-  "reply",
-  "text",
-  "prompt",
-] as const;
-
-/** Single keys that wrap one call object: `{"function_call": {name, arguments}}`. */
-const callWrapperKeys = new Set(["function_call", "tool_call", "call"]);
-
-/** Keys that name a part of a plan, never a tool, so `{key: {...}}` is not read as a call of `key`. */
-const planKeys = new Set([
-  "steps",
-  "plan",
-  "tool_calls",
-  "calls",
-  "actions",
-  "function_calls",
-  "functions",
-  "tasks",
-  "vertices",
-  "edges",
-  "task_nodes",
-  "task_links",
-  "arguments",
-  "parameters",
-  "params",
-  "args",
-  "input",
-  "result",
-  "error",
-]);
-
-/** Keys of whole plans (wrappers, sketches, task graphs): such an object is never one tool's arguments. */
-const structureKeys = new Set([
-  "steps",
-  "plan",
-  "tool_calls",
-  "calls",
-  "function_calls",
-  "vertices",
-  "edges",
-  "task_nodes",
-  "task_links",
-]);
-
-/** A tool name as models write them: letters, digits, `_`, `-` and `.`, not starting with a digit. */
-const toolNamePattern = /^[A-Za-z_$][\w$.-]*$/u;
+import { CALL_WRAPPER_KEYS, PLAN_KEYS, STEP_KEYS, STRUCTURE_KEYS, TOOL_NAME_PATTERN } from "./call-formats.ts";
 
 /**
  * Reads a JSON-encoded object leniently.
@@ -113,15 +55,15 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  */
 export function toCallStep(value: unknown, name?: string): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
-  if (stepKeys.some((key) => Object.hasOwn(value, key))) return value;
-  if (name !== undefined && !Object.keys(value).some((key) => structureKeys.has(key)))
+  if (STEP_KEYS.some((key) => Object.hasOwn(value, key))) return value;
+  if (name !== undefined && !Object.keys(value).some((key) => STRUCTURE_KEYS.has(key)))
     return { name, arguments: value };
   const keys = Object.keys(value);
   if (keys.length !== 1) return undefined;
   const key = keys[0]!;
   const inner = value[key];
-  if (callWrapperKeys.has(key)) return isRecord(inner) ? toCallStep(inner) : undefined;
-  if (planKeys.has(key) || !toolNamePattern.test(key)) return undefined;
+  if (CALL_WRAPPER_KEYS.has(key)) return isRecord(inner) ? toCallStep(inner) : undefined;
+  if (PLAN_KEYS.has(key) || !TOOL_NAME_PATTERN.test(key)) return undefined;
   const args = typeof inner === "string" ? parseObject(inner) : isRecord(inner) ? inner : undefined;
   return args === undefined ? undefined : { name: key, arguments: args };
 }

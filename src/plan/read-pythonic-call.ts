@@ -1,0 +1,293 @@
+/**
+ * Reading pythonic call lists (`[f(a=1), g.h(b="x")]`, `f(a=1); g(b=2)`) for
+ * `createToolCallReader`: the reader finds where such a list starts (a call
+ * position), then hands the text to {@link stepPythonicCall} until the list
+ * ends, reading through the {@link PythonicCallHost} it implements.
+ *
+ * @module
+ */
+import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { MAX_NAME_LENGTH } from "./call-formats.ts";
+import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
+
+/** Where a pythonic call list is. */
+type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator" | "comment";
+
+/** A pythonic call list being read. */
+export interface PythonRead {
+  bracketed: boolean;
+  phase: PythonPhase;
+  start: number;
+  name: string;
+  /** The keyword being read, or "" for a positional argument. */
+  key: string;
+  /** Where the word read as `key` began: it is a positional value when no `=` follows. */
+  keyStart: number;
+  arguments: Record<string, unknown>;
+  positional: unknown[];
+  value: JsonStreamParser | undefined;
+  valueBase: number;
+}
+
+/** What the reading of a pythonic call list needs of the tool-call reader. */
+export interface PythonicCallHost {
+  /** The offset being read in the whole text; advanced as the list is read. */
+  pos: number;
+  /** The length of the text so far. */
+  readonly total: number;
+  /** Whether the text has ended. */
+  readonly ended: boolean;
+  /** Whether the list is in a code fence (where `#` comments are allowed). */
+  readonly inFence: boolean;
+  code(at: number): number;
+  slice(from: number, to: number): string;
+  /** Whether a call (`name(`) starts at `at`; undefined when more text is needed. */
+  callAhead(at: number): boolean | undefined;
+  /** Feeds the parser the text from `at` on. */
+  feedFrom(parser: JsonStreamParser, at: number): void;
+  /** A call of the list closed. */
+  emitPython(read: PythonRead): void;
+  /** The list ended (or was no call after all): prose from `pos` on. */
+  leavePython(): true;
+}
+
+/**
+ * A pythonic call list starting at `at`.
+ *
+ * @param bracketed - whether a `[` opened it.
+ * @param at - the offset of its first call.
+ * @returns its state.
+ */
+export function newPythonRead(bracketed: boolean, at: number): PythonRead {
+  return {
+    bracketed,
+    phase: "name",
+    start: at,
+    name: "",
+    key: "",
+    keyStart: at,
+    arguments: {},
+    positional: [],
+    value: undefined,
+    valueBase: at,
+  };
+}
+
+function setArgument(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Skips blanks (and newlines when asked) from `from`. */
+function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): number {
+  let j = from;
+  while (j < host.total) {
+    const c = host.code(j);
+    if (isBlank(c) || (newlines && isNewline(c))) j++;
+    else break;
+  }
+  return j;
+}
+
+/**
+ * Advances the pythonic call list.
+ *
+ * @returns false when more text is needed (or, at the end, when a call was cut off).
+ */
+export function stepPythonicCall(host: PythonicCallHost, read: PythonRead): boolean {
+  switch (read.phase) {
+    case "name": {
+      // callAhead saw `name(`.
+      read.start = host.pos;
+      let j = host.pos;
+      while (host.code(j) !== 40) j++;
+      read.name = host.slice(host.pos, j);
+      read.arguments = {};
+      read.positional = [];
+      host.pos = j + 1;
+      read.phase = "arguments";
+      return true;
+    }
+    case "arguments":
+    case "next": {
+      const j = skipSpaces(host, host.pos, true);
+      host.pos = j;
+      if (j === host.total) return false;
+      const c = host.code(j);
+      if (c === 41) {
+        host.pos++;
+        read.phase = "after";
+        return true;
+      }
+      if (read.phase === "next") {
+        if (c !== 44) return host.leavePython();
+        host.pos++;
+        read.phase = "arguments";
+        return true;
+      }
+      if (isIdentifierStart(c)) {
+        read.keyStart = j;
+        read.phase = "key";
+        return true;
+      }
+      return startPositional(host, read, j);
+    }
+    case "key": {
+      let j = host.pos;
+      while (j < host.total && j - host.pos < MAX_NAME_LENGTH && isIdentifierPart(host.code(j))) j++;
+      if (j === host.total) return false;
+      read.key = host.slice(host.pos, j);
+      host.pos = j;
+      read.phase = "equals";
+      return true;
+    }
+    case "equals": {
+      const j = skipSpaces(host, host.pos, true);
+      if (j >= host.total || (j + 1 >= host.total && !host.ended)) return false;
+      // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
+      if (host.code(j) !== 61) return startPositional(host, read, read.keyStart);
+      if (host.code(j + 1) === 61) return host.leavePython();
+      host.pos = j + 1;
+      read.phase = "value";
+      return true;
+    }
+    case "value": {
+      if (read.value === undefined) {
+        const j = skipSpaces(host, host.pos, true);
+        host.pos = j;
+        if (j === host.total) return false;
+        read.value = createJsonStreamParser({ prose: false });
+        read.valueBase = j;
+        host.feedFrom(read.value, j);
+      }
+      const value = read.value;
+      // Still open at the end of the text: cut off mid-argument (see endPython).
+      if (value.status === "reading") return false;
+      read.value = undefined;
+      if (value.status === "rejected") {
+        host.pos = read.valueBase + (value.restOffset ?? 1);
+        return host.leavePython();
+      }
+      // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
+      if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
+        return host.leavePython();
+      if (read.key === "") read.positional.push(value.end());
+      else setArgument(read.arguments, read.key, value.end());
+      host.pos = read.valueBase + (value.restOffset ?? host.total - read.valueBase);
+      read.phase = "next";
+      return true;
+    }
+    case "after": {
+      // The call closed; it counts when what follows on its line confirms it.
+      const j = skipSpaces(host, host.pos, false);
+      host.pos = j;
+      if (j === host.total) {
+        if (!host.ended) return false;
+        host.emitPython(read);
+        return host.leavePython();
+      }
+      const c = host.code(j);
+      if (isNewline(c) || c === 44 || c === 59) {
+        host.emitPython(read);
+        host.pos++;
+        read.phase = "separator";
+        return true;
+      }
+      if (c === 93 && read.bracketed) {
+        host.emitPython(read);
+        host.pos++;
+        return host.leavePython();
+      }
+      if (c === 60 || c === 96) {
+        host.emitPython(read);
+        return host.leavePython();
+      }
+      if (c === 35 && host.inFence) {
+        host.emitPython(read);
+        host.pos++;
+        read.phase = "comment";
+        return true;
+      }
+      return host.leavePython();
+    }
+    case "comment": {
+      // A `#` comment in a code fence runs to the line end; a call may follow on the next line.
+      let j = host.pos;
+      while (j < host.total && !isNewline(host.code(j))) j++;
+      host.pos = j;
+      if (j === host.total) return host.ended ? host.leavePython() : false;
+      host.pos++;
+      read.phase = "separator";
+      return true;
+    }
+    case "separator": {
+      const j = skipSpaces(host, host.pos, true);
+      host.pos = j;
+      if (j === host.total) return host.ended ? host.leavePython() : false;
+      const c = host.code(j);
+      if ((c === 44 || c === 59) && read.bracketed) {
+        host.pos++;
+        return true;
+      }
+      if (c === 93 && read.bracketed) {
+        host.pos++;
+        return host.leavePython();
+      }
+      if (c === 35 && host.inFence) {
+        host.pos++;
+        read.phase = "comment";
+        return true;
+      }
+      const call = host.callAhead(j);
+      if (call === undefined) return false;
+      if (call) {
+        read.phase = "name";
+        return true;
+      }
+      return host.leavePython();
+    }
+    default:
+      return host.leavePython();
+  }
+}
+
+/** A positional argument starts at `at`; Python allows none after a keyword argument. */
+function startPositional(host: PythonicCallHost, read: PythonRead, at: number): boolean {
+  if (Object.keys(read.arguments).length > 0) return host.leavePython();
+  read.key = "";
+  host.pos = at;
+  read.phase = "value";
+  return true;
+}
+
+/**
+ * The arguments of a call that closed: positional arguments take the tool's
+ * parameter names in schema order.
+ *
+ * @param read - the call.
+ * @param parameterNames - the parameter names of a tool, as in the reader's options.
+ * @returns the arguments, or why the call is dropped.
+ */
+export function pythonicCallArguments(
+  read: PythonRead,
+  parameterNames: ((tool: string) => readonly string[] | undefined) | undefined,
+): Record<string, unknown> | string {
+  if (read.positional.length === 0) return read.arguments;
+  const names = parameterNames?.(read.name) ?? [];
+  const args: Record<string, unknown> = {};
+  let why: string | undefined;
+  if (names.length === 0) why = `passes argument 1 by position, and the parameters of "${read.name}" are not known`;
+  else if (read.positional.length > names.length)
+    why = `passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`;
+  else
+    for (let index = 0; index < read.positional.length; index++) {
+      const name = names[index]!;
+      if (Object.hasOwn(read.arguments, name)) {
+        why = `passes "${name}" both by position (argument ${index + 1}) and by name`;
+        break;
+      }
+      setArgument(args, name, read.positional[index]);
+    }
+  if (why !== undefined) return `The call "${read.name}(…)" ${why}; it was dropped`;
+  for (const [key, value] of Object.entries(read.arguments)) setArgument(args, key, value);
+  return args;
+}
