@@ -11,7 +11,7 @@ import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
-import { createTools, openSession } from "./durable-fixtures.ts";
+import { createTools, openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
 /** A model for the run's own calls: reflection says `retry`, integration answers from the prompt's length. */

@@ -5,7 +5,7 @@ import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
-import { createTools, openSession } from "./durable-fixtures.ts";
+import { createTools, openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
 /** A model that plans `plan` and counts its calls. */
