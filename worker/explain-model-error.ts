@@ -5,10 +5,10 @@
  * @module
  */
 import { APICallError, RetryError } from "ai";
-import { type PlanModel, type PlanModelPart, type PlanModelRequest, PlankitError } from "../src/index.ts";
+import { PlankitError, type PlanModel, type PlanModelPart, type PlanModelRequest } from "../src/index.ts";
 
 /** The base URL `@ai-sdk/openai` calls when `OPENAI_BASE_URL` is unset. */
-export const defaultOpenAiBaseUrl = "https://api.openai.com/v1";
+const defaultOpenAiBaseUrl = "https://api.openai.com/v1";
 
 /** How the environment chose the model, for the messages of its failures. */
 export type ModelChoice =
@@ -77,7 +77,7 @@ function innermost(error: unknown): unknown {
 
 /**
  * The provider's own words: the `error.message` of a JSON error body, else
- * the error's message.
+ * the error's message. URLs in it lose their credentials and query.
  *
  * @param error - the innermost error.
  * @returns one line, at most 200 characters.
@@ -93,7 +93,11 @@ function providerDetail(error: unknown): string {
       // Not JSON: the error's message stands.
     }
   }
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = text
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, printableUrl)
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/\.+$/, "");
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 

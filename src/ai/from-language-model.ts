@@ -4,8 +4,8 @@
  * @module
  */
 import {
-  APICallError,
   type FinishReason as AiFinishReason,
+  APICallError,
   type JSONSchema7,
   type JSONValue,
   jsonSchema,
