@@ -139,10 +139,11 @@ export function explainModelError(error: unknown, choice: ModelChoice): string {
   const host = (APICallError.isInstance(cause) ? hostOf(cause.url) : undefined) ?? hostOf(url) ?? url;
   const server = `The model server at ${host} (${setting})`;
   if (status === undefined) {
-    return (
-      `${server} could not be reached: ${detail}. ` +
-      `Check that OPENAI_BASE_URL names a server that is running and reachable from the Worker (scheme, host and port).`
-    );
+    const check =
+      choice.baseURL === ""
+        ? `Check that the Worker can reach ${host}, or set OPENAI_BASE_URL to the server you mean.`
+        : "Check that OPENAI_BASE_URL names a server that is running and reachable from the Worker (scheme, host and port).";
+    return `${server} could not be reached: ${detail}. ${check}`;
   }
   if (status === 401 || status === 403) {
     const key = choice.hasKey ? "OPENAI_API_KEY is set" : "OPENAI_API_KEY is unset";

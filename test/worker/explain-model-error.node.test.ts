@@ -141,7 +141,7 @@ describe("explainModelError", () => {
       modelId: "gpt-4o-mini",
     });
     expect(message).toBe(
-      "The model server at api.openai.com (the default https://api.openai.com/v1, as OPENAI_BASE_URL is unset) could not be reached: Network connection lost. Check that OPENAI_BASE_URL names a server that is running and reachable from the Worker (scheme, host and port).",
+      "The model server at api.openai.com (the default https://api.openai.com/v1, as OPENAI_BASE_URL is unset) could not be reached: Network connection lost. Check that the Worker can reach api.openai.com, or set OPENAI_BASE_URL to the server you mean.",
     );
   });
 
