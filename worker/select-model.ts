@@ -7,6 +7,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createWorkersAI } from "workers-ai-provider";
 import { fromLanguageModel } from "../src/ai.ts";
 import type { PlanModel } from "../src/index.ts";
+import { withExplainedErrors } from "./explain-model-error.ts";
 import { HttpProblem } from "./http/http-problem.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
@@ -30,7 +31,9 @@ export interface SelectedModel {
  * `PLANKIT_MODEL` (default `@cf/meta/llama-3.3-70b-instruct-fp8-fast`)
  * through `workers-ai-provider`; otherwise the offline model the
  * application gives (the demo's, in `worker/index.ts`). The name never
- * includes the key or the base URL.
+ * includes the key or the base URL. The model's failures name the host it
+ * tried, the setting that chose it and what to check (see
+ * `explainModelError`).
  *
  * @param env - the Worker's environment.
  * @param offlineModel - the model when the environment configures none.
@@ -50,7 +53,10 @@ export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => S
   if (apiKey === "" && baseURL === "" && env.AI !== undefined) {
     const modelId = env.PLANKIT_MODEL?.trim() || defaultWorkersAiModel;
     return {
-      model: fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }),
+      model: withExplainedErrors(
+        fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }),
+        { provider: "workers-ai", modelId },
+      ),
       name: modelId,
       provider: "workers-ai",
     };
@@ -70,9 +76,15 @@ export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => S
     apiKey: apiKey === "" ? "not-needed" : apiKey,
     ...(baseURL === "" ? {} : { baseURL }),
   });
+  const provider = baseURL === "" ? "openai" : "openai-compatible";
   return {
-    model: fromLanguageModel(openai.chat(modelId), { temperature: 0, maxRetries: 1 }),
+    model: withExplainedErrors(fromLanguageModel(openai.chat(modelId), { temperature: 0, maxRetries: 1 }), {
+      provider,
+      baseURL,
+      hasKey: apiKey !== "",
+      modelId,
+    }),
     name: modelId,
-    provider: baseURL === "" ? "openai" : "openai-compatible",
+    provider,
   };
 }

@@ -5,12 +5,14 @@
  */
 import {
   type FinishReason as AiFinishReason,
+  APICallError,
   type JSONSchema7,
   type JSONValue,
   jsonSchema,
   type LanguageModel,
   type LanguageModelCallOptions,
   type ModelMessage,
+  RetryError,
   streamText,
   type ToolSet,
   tool,
@@ -63,8 +65,38 @@ const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
 function toError(error: unknown, signal: AbortSignal | undefined): PlankitError {
   if (PlankitError.isInstance(error)) return error;
   if (signal?.aborted) return new PlankitError("aborted", "The model stream was aborted", { cause: signal.reason });
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new PlankitError("model-error", `The language model failed: ${detail}`, { cause: error });
+  return new PlankitError("model-error", `The language model failed${describeFailure(error)}`, { cause: error });
+}
+
+/**
+ * The host of a URL (with its port), without credentials, path or query.
+ *
+ * @param url - the URL.
+ * @returns the host, or `undefined` when the URL does not parse.
+ */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What went wrong, for the message: an HTTP call's status and host (the
+ * last attempt's, after retries), or the error's name and message.
+ *
+ * @param error - what the AI SDK reported.
+ * @returns the text after "The language model failed".
+ */
+function describeFailure(error: unknown): string {
+  const last = RetryError.isInstance(error) && error.lastError !== undefined ? error.lastError : error;
+  if (APICallError.isInstance(last)) {
+    const host = hostOf(last.url);
+    const status = last.statusCode === undefined ? "no HTTP answer" : `HTTP ${last.statusCode}`;
+    return ` (${status}${host === undefined ? "" : ` from ${host}`}): ${last.message}`;
+  }
+  return `: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
 }
 
 /** Names providers accept for functions (OpenAI's rule; the strictest common one). */

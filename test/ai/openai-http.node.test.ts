@@ -147,6 +147,33 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
       error = caught;
     }
     expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
+    const messages: string[] = [];
+    for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+    expect(messages).toContain(`The language model failed (HTTP 500 from ${new URL(baseURL).host}): stub failure 500`);
+  });
+
+  it("names the host it could not reach", async () => {
+    const unreachable = createServer();
+    await new Promise<void>((resolve) => unreachable.listen(0, "127.0.0.1", resolve));
+    const { port } = unreachable.address() as AddressInfo;
+    await new Promise<void>((resolve) => unreachable.close(() => resolve()));
+    const model = fromLanguageModel(
+      createOpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "sk-secret" }).chat("m"),
+      { maxRetries: 0 },
+    );
+    let error: unknown;
+    try {
+      for await (const _part of model.stream({ prompt: "hi" })) {
+        // The call fails before any part.
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    expect(PlankitError.isInstance(error) && error.code).toBe("model-error");
+    expect(error instanceof Error && error.message).toMatch(
+      new RegExp(`^The language model failed \\(no HTTP answer from 127\\.0\\.0\\.1:${port}\\): Cannot connect to API`),
+    );
+    expect(error instanceof Error && error.message).not.toContain("sk-secret");
   });
 
   it("plans from native tool calls streamed as OpenAI deltas, and sends the outcomes back as tool messages", async () => {

@@ -84,4 +84,57 @@ describe("the Worker with OPENAI_BASE_URL (an OpenAI-compatible server)", () => 
     expect(JSON.stringify(end?.data)).toContain("model");
     expect(text).not.toContain("sk-stub-key");
   });
+
+  describe("a failed model call says what to fix", () => {
+    async function runEnd(env: WorkerEnv): Promise<{ text: string; message: string }> {
+      const response = await createWorker(demoWorkerOptions).fetch(
+        new Request("https://plankit.test/v1/run", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "What is 21*2+5?" }),
+        }),
+        env,
+      );
+      const text = await response.text();
+      const end = events(text).at(-1);
+      expect(end).toMatchObject({ event: "run-end", data: { reason: "failed" } });
+      return { text, message: JSON.stringify(end?.data) };
+    }
+
+    const env: WorkerEnv = {
+      OPENAI_API_KEY: "sk-stub-key",
+      OPENAI_BASE_URL: "https://llm.stub.test/v1",
+      PLANKIT_MODEL: "stub-model-7b",
+    };
+    const server = "The model server at llm.stub.test (OPENAI_BASE_URL = https://llm.stub.test/v1)";
+
+    it.each([
+      [401, "Check OPENAI_API_KEY"],
+      [403, "Check OPENAI_API_KEY"],
+      [404, "Check that PLANKIT_MODEL names a model this server serves"],
+      [429, "(rate limit or quota)"],
+    ])("HTTP %i names the host, the setting and the status", async (status, hint) => {
+      globalThis.fetch = createStubFetch(() => ({ text: "", status }));
+      const { text, message } = await runEnd(env);
+      expect(message).toContain(server);
+      expect(message).toContain(`HTTP ${status}`);
+      expect(message).toContain(hint);
+      expect(text).not.toContain("sk-stub-key");
+    });
+
+    it("a lost connection names the host and OPENAI_BASE_URL", async () => {
+      globalThis.fetch = () => Promise.reject(new TypeError("Network connection lost."));
+      const { text, message } = await runEnd(env);
+      expect(message).toContain(`${server} could not be reached: Network connection lost.`);
+      expect(text).not.toContain("sk-stub-key");
+    });
+
+    it("names the default https://api.openai.com/v1 when OPENAI_BASE_URL is unset", async () => {
+      globalThis.fetch = () => Promise.reject(new TypeError("Network connection lost."));
+      const { message } = await runEnd({ OPENAI_API_KEY: "sk-stub-key" });
+      expect(message).toContain(
+        "The model server at api.openai.com (the default https://api.openai.com/v1, as OPENAI_BASE_URL is unset) could not be reached",
+      );
+    });
+  });
 });

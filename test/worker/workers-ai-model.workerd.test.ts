@@ -94,4 +94,23 @@ describe("the Worker on Workers AI (an AI binding, no OpenAI settings)", () => {
     });
     expect(selectModel({}, selectDemoModel)).toMatchObject({ provider: "demo" });
   });
+
+  it("a failing binding names the binding and PLANKIT_MODEL", async () => {
+    const ai = {
+      run: () => Promise.reject(new Error("5007: No such model @cf/no/such-model or task")),
+    } as unknown as Ai;
+    const response = await createWorker(demoWorkerOptions).fetch(
+      new Request(`${origin}/v1/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "What is 21*2+5?" }),
+      }),
+      { AI: ai, PLANKIT_MODEL: "@cf/no/such-model" },
+    );
+    const text = await response.text();
+    expect(text).toContain(
+      'The Workers AI binding AI failed for model \\"@cf/no/such-model\\" (PLANKIT_MODEL): 5007: No such model',
+    );
+    expect(text).toContain("Check that PLANKIT_MODEL names a Workers AI text-generation model");
+  });
 });
