@@ -414,6 +414,8 @@ class Parser implements JsonStreamParser {
   private unquotedAt = 0; // lenient: where the unquoted string began
   private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL, or the blanks after a quote
   private quoteAt = 0; // lenient: where the quote of STRING_QUOTE is
+  private keptQuote = -1; // lenient: where in the string the last unescaped quote kept in it is, or -1
+  private keptQuoteAt = 0; // lenient: that quote's offset in the whole text
 
   // Token state.
   private text = ""; // string, key, number, literal or identifier text so far
@@ -760,6 +762,7 @@ class Parser implements JsonStreamParser {
     this.tokenIsKey = isKey;
     if (isKey) this.keyQuoted = true;
     this.text = "";
+    this.keptQuote = -1;
     this.mode = STRING;
   }
 
@@ -1278,12 +1281,39 @@ class Parser implements JsonStreamParser {
         }
         // A quote followed by a word goes on inside the string (`"he said "hi" to me"`); before
         // anything else (",", "}", "]", ":", a line end, another quote, the end) it closes the string.
-        if (!isIdentifierCode(c) || isLenientSpace(c)) this.endString();
-        else {
+        if (isIdentifierCode(c) && !isLenientSpace(c)) {
           this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
+          this.keptQuote = this.text.length;
+          this.keptQuoteAt = this.quoteAt;
           this.text += String.fromCharCode(this.closeQuote) + this.lineEnd;
           this.mode = STRING;
+          return i;
         }
+        const kept = this.keptQuote;
+        const before = kept < 0 ? "" : this.text.slice(0, kept).trimEnd();
+        const array = this.isArray[this.depth - 1] === true;
+        if (kept >= 0 && !this.concatenating && (array ? (c === 44 || c === 93) && before.endsWith(",") : c === 58)) {
+          // `"abc, "b": 2` or `["abc, "d"]`: the kept quote opened the next key or element, and the
+          // string before it lacks its closing quote.
+          const after = this.text.slice(kept + 1);
+          this.repair(
+            "closed-quote",
+            this.keptQuoteAt,
+            `Closed a string whose closing quote is missing before the next ${array ? "element" : "key"}`,
+          );
+          this.text = before.endsWith(",") ? before.slice(0, -1).trimEnd() : before;
+          this.endString();
+          if (array) {
+            this.repair("inserted-comma", this.keptQuoteAt, "Inserted a missing comma between array elements");
+            this.text = after;
+            this.endString();
+          } else {
+            this.keys[this.depth - 1] = after;
+            this.mode = COLON;
+          }
+          return i;
+        }
+        this.endString();
         return i;
       }
       case NUMBER_WORD: {

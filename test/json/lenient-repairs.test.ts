@@ -420,3 +420,24 @@ describe("lenient repairs: unescaped quotes", () => {
     expect(parse(['{"a": "he said "hi""}'], { strict: true }).value).toMatch(/^error: Unexpected/u);
   });
 });
+
+describe("lenient repairs: a closing quote missing before the next key or element", () => {
+  it("closes the string where the quote of the next key or element begins", () => {
+    expect(read('{"a": "abc, "b": 2}')).toEqual({
+      value: { a: "abc", b: 2 },
+      repairs: [
+        ["unescaped-quote", 12, "Kept an unescaped quote inside a string at offset 12"],
+        ["closed-quote", 12, "Closed a string whose closing quote is missing before the next key at offset 12"],
+      ],
+    });
+    expect(read('{"a": "abc "b": 2, "c": "x"}').value).toEqual({ a: "abc", b: 2, c: "x" });
+    expect(kinds(read('[["abc, "d"], 1]'))).toEqual([
+      ["unescaped-quote", 8],
+      ["closed-quote", 8],
+      ["inserted-comma", 8],
+    ]);
+    expect(read('{"a": ["x, "y", "z , "w"]}').value).toEqual({ a: ["x", "y", "z", "w"] });
+    // Without a comma before the quote, an array's string keeps it.
+    expect(read('[["a "b"]]').value).toEqual([['a "b']]);
+  });
+});
