@@ -1296,11 +1296,7 @@ class Parser implements JsonStreamParser {
           // `"abc, "b": 2` or `["abc, "d"]`: the kept quote opened the next key or element, and the
           // string before it lacks its closing quote.
           const after = this.text.slice(kept + 1);
-          this.repair(
-            "closed-quote",
-            this.keptQuoteAt,
-            `Closed a string whose closing quote is missing before the next ${array ? "element" : "key"}`,
-          );
+          this.repair("closed-quote", this.keptQuoteAt, "Closed a string whose closing quote is missing");
           this.text = before.endsWith(",") ? before.slice(0, -1).trimEnd() : before;
           this.endString();
           if (array) {
@@ -1514,7 +1510,7 @@ class Parser implements JsonStreamParser {
     this.repair(
       "number-as-string",
       this.unquotedAt,
-      `Read ${JSON.stringify(word.slice(0, 40))}, which is no JSON number, as a string`,
+      `Read the unquoted value ${JSON.stringify(word.slice(0, 40))} as a string`,
     );
     this.completeValue(word);
   }
