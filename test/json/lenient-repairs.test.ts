@@ -441,3 +441,11 @@ describe("lenient repairs: a closing quote missing before the next key or elemen
     expect(read('[["a "b"]]').value).toEqual([['a "b']]);
   });
 });
+
+describe("lenient repairs: newline-delimited values", () => {
+  it("reads the first value and skips the rest, saying so", () => {
+    expect(kinds(read('{"call": 1}\n{"call": 2}\n'))).toEqual([["skipped-suffix", 12]]);
+    expect(read('{"call": 1}\n{"call": 2}\n').value).toEqual({ call: 1 });
+    expect(read("[1]\n[2]").value).toEqual([1]);
+  });
+});
