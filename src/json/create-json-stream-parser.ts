@@ -19,8 +19,9 @@
  *    the root value are skipped; trailing commas, comments, single and curly
  *    quotes, unquoted keys, Python literals and tuples, missing commas,
  *    colons and quotes, unquoted string values, `...` placeholders, `"a" +
- *    "b"`, `Name("…")` wrappers, numbers such as `+5` and `.5`, and raw
- *    control characters are accepted; a
+ *    "b"`, `Name("…")` wrappers, numbers such as `+5` and `.5`, words that
+ *    start like numbers (`007`, `0x1F`: strings), `undefined` and `NaN`
+ *    (null), `#` comments and raw control characters are accepted; a
  *    truncated text is closed at `end()` and every repair is reported.
  *    `write()` never throws in lenient mode.
  * 6. **Bounded.** Nesting deeper than `maxDepth` or a single token longer
@@ -88,6 +89,9 @@ export type JsonRepairKind =
   | "special-quotes"
   | "unquoted-key"
   | "python-literal"
+  | "javascript-literal"
+  | "number-as-string"
+  | "unescaped-quote"
   | "inserted-comma"
   | "control-character"
   | "invalid-escape"
@@ -210,6 +214,8 @@ const ELLIPSIS = 21; // lenient: a `...` placeholder
 const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
 const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
 const STRING_EOL_QUOTE = 24; // lenient: a quote after that line end: the string's or the next key's?
+const STRING_QUOTE = 26; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
+const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
 
 // Number sub-states (JSON number grammar).
 const N_START = 8;
@@ -271,13 +277,22 @@ const ESCAPES: readonly string[] = (() => {
 
 // A Map, not an object: a bare word such as `constructor` or `__proto__` must
 // not find a literal on Object.prototype.
-const LITERALS = new Map<string, { value: unknown; python: boolean }>([
-  ["true", { value: true, python: false }],
-  ["false", { value: false, python: false }],
-  ["null", { value: null, python: false }],
-  ["True", { value: true, python: true }],
-  ["False", { value: false, python: true }],
-  ["None", { value: null, python: true }],
+// JavaScript's undefined, NaN and Infinity cannot be carried as JSON: they read as null, and say so.
+interface Literal {
+  value: unknown;
+  kind?: "python-literal" | "javascript-literal";
+}
+const LITERALS = new Map<string, Literal>([
+  ["true", { value: true }],
+  ["false", { value: false }],
+  ["null", { value: null }],
+  ["True", { value: true, kind: "python-literal" }],
+  ["False", { value: false, kind: "python-literal" }],
+  ["None", { value: null, kind: "python-literal" }],
+  ["undefined", { value: null, kind: "javascript-literal" }],
+  ["NaN", { value: null, kind: "javascript-literal" }],
+  ["Infinity", { value: null, kind: "javascript-literal" }],
+  ["-Infinity", { value: null, kind: "javascript-literal" }],
 ]);
 
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
@@ -285,6 +300,11 @@ const LENIENT_FAILURE = { lenientFailure: true };
 
 function isIdentifierCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127;
+}
+
+/** A character that goes on a word started like a number: an ASCII letter, digit, "_", "$", "." or "-". */
+function isNumberWordCode(c: number): boolean {
+  return c < 128 && (isIdentifierCode(c) || c === 46 || c === 45);
 }
 
 function isIdentifierStart(c: number): boolean {
@@ -392,7 +412,10 @@ class Parser implements JsonStreamParser {
   private skipParen = false; // lenient: the "(" of a wrapper is next
   private concatenating = false; // lenient: after `"a" +`, the next string joins the previous one
   private unquotedAt = 0; // lenient: where the unquoted string began
-  private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL
+  private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL, or the blanks after a quote
+  private quoteAt = 0; // lenient: where the quote of STRING_QUOTE is
+  private keptQuote = -1; // lenient: where in the string the last unescaped quote kept in it is, or -1
+  private keptQuoteAt = 0; // lenient: that quote's offset in the whole text
 
   // Token state.
   private text = ""; // string, key, number, literal or identifier text so far
@@ -739,6 +762,7 @@ class Parser implements JsonStreamParser {
     this.tokenIsKey = isKey;
     if (isKey) this.keyQuoted = true;
     this.text = "";
+    this.keptQuote = -1;
     this.mode = STRING;
   }
 
@@ -896,8 +920,15 @@ class Parser implements JsonStreamParser {
         }
         if (j === n) return;
         i = j + 1;
-        if (c === quote) this.endString();
-        else if (c === 92) this.mode = ESCAPE;
+        if (c === quote) {
+          if (strict || this.tokenIsKey || this.depth === this.emitDepth) this.endString();
+          else {
+            // The next character decides (an element handed out closes at once, on time).
+            this.quoteAt = base + j;
+            this.lineEnd = "";
+            this.mode = STRING_QUOTE;
+          }
+        } else if (c === 92) this.mode = ESCAPE;
         else if (strict) this.fail(base + j, describe(c), "an escaped control character");
         else if ((c === 10 || c === 13) && !this.tokenIsKey && this.depth > 0) {
           // Maybe the closing quote is missing at the line end: the next line decides.
@@ -933,6 +964,14 @@ class Parser implements JsonStreamParser {
         if (c === 47) {
           this.returnMode = mode;
           this.mode = COMMENT_START;
+          i++;
+          continue;
+        }
+        if (c === 35 && mode !== AFTER_ROOT) {
+          // A `#` comment, as in Python and YAML, to the line end.
+          this.repair("comment", base + i, "Skipped a comment");
+          this.returnMode = mode;
+          this.mode = LINE_COMMENT;
           i++;
           continue;
         }
@@ -1160,6 +1199,19 @@ class Parser implements JsonStreamParser {
           if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
         }
         if (!ended) return -1;
+        const d = text.charCodeAt(j);
+        if (
+          !strict &&
+          (/\d/.test(this.text)
+            ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN
+            : this.text === "-" && d === 73)
+        ) {
+          // `007`, `1.2.3`, `0x1F`, `2024-01-01`, `-Infinity`, and `2e` before a delimiter (no number
+          // cut short by the end): a word that starts like a number.
+          this.unquotedAt = base + j - this.text.length;
+          this.mode = NUMBER_WORD;
+          return j;
+        }
         if (this.numberComplete()) {
           this.completeValue(Number(this.text));
         } else if (strict || !/\d/.test(this.text)) {
@@ -1220,6 +1272,60 @@ class Parser implements JsonStreamParser {
           return i;
         }
         this.endPlaceholder(base + i);
+        return i;
+      }
+      case STRING_QUOTE: {
+        if (c === 32 || c === 9) {
+          this.lineEnd += String.fromCharCode(c);
+          return i + 1;
+        }
+        // A quote followed by a word goes on inside the string (`"he said "hi" to me"`); before
+        // anything else (",", "}", "]", ":", a line end, another quote, the end) it closes the string.
+        if (isIdentifierCode(c) && !isLenientSpace(c)) {
+          this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
+          this.keptQuote = this.text.length;
+          this.keptQuoteAt = this.quoteAt;
+          this.text += String.fromCharCode(this.closeQuote) + this.lineEnd;
+          this.mode = STRING;
+          return i;
+        }
+        const kept = this.keptQuote;
+        const before = kept < 0 ? "" : this.text.slice(0, kept).trimEnd();
+        const array = this.isArray[this.depth - 1] === true;
+        if (kept >= 0 && !this.concatenating && (array ? (c === 44 || c === 93) && before.endsWith(",") : c === 58)) {
+          // `"abc, "b": 2` or `["abc, "d"]`: the kept quote opened the next key or element, and the
+          // string before it lacks its closing quote.
+          const after = this.text.slice(kept + 1);
+          this.repair("closed-quote", this.keptQuoteAt, "Closed a string whose closing quote is missing");
+          this.text = before.endsWith(",") ? before.slice(0, -1).trimEnd() : before;
+          this.endString();
+          if (array) {
+            this.repair("inserted-comma", this.keptQuoteAt, "Inserted a missing comma between array elements");
+            this.text = after;
+            this.endString();
+          } else {
+            this.keys[this.depth - 1] = after;
+            this.mode = COLON;
+          }
+          return i;
+        }
+        this.endString();
+        return i;
+      }
+      case NUMBER_WORD: {
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (!isNumberWordCode(d)) break;
+          j++;
+        }
+        if (j > i) {
+          this.text += text.slice(i, j);
+          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        }
+        if (j === n) return -1;
+        this.endNumberWord();
+        i = j;
         return i;
       }
       case UNQUOTED: {
@@ -1392,6 +1498,23 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
+  private endNumberWord(): void {
+    const word = this.text;
+    this.text = "";
+    const literal = LITERALS.get(word);
+    if (literal !== undefined) {
+      this.completeLiteral(word, literal, this.unquotedAt);
+      return;
+    }
+    this.repair(
+      "number-as-string",
+      this.unquotedAt,
+      `Read the unquoted value ${JSON.stringify(word.slice(0, 40))} as a string`,
+    );
+    this.completeValue(word);
+  }
+
   /** An unquoted string value ended at `offset`. */
   private endUnquoted(offset: number): void {
     let value = this.text.trim();
@@ -1470,8 +1593,17 @@ class Parser implements JsonStreamParser {
       this.mode = VALUE;
       this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
     }
-    if (literal.python)
-      this.repair("python-literal", offset - word.length, `Read Python's ${word} as ${JSON.stringify(literal.value)}`);
+    this.completeLiteral(word, literal, offset - word.length);
+  }
+
+  /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
+  private completeLiteral(word: string, literal: Literal, offset: number): void {
+    if (literal.kind !== undefined)
+      this.repair(
+        literal.kind,
+        offset,
+        `Read ${literal.kind === "python-literal" ? "Python" : "JavaScript"}'s ${word} as ${JSON.stringify(literal.value)}`,
+      );
     this.completeValue(literal.value);
   }
 
@@ -1526,6 +1658,12 @@ class Parser implements JsonStreamParser {
       mode = this.mode;
     } else if (mode === UNQUOTED) {
       this.endUnquoted(offset);
+      mode = this.mode;
+    } else if (mode === STRING_QUOTE) {
+      this.endString();
+      mode = this.mode;
+    } else if (mode === NUMBER_WORD) {
+      this.endNumberWord();
       mode = this.mode;
     } else if (mode === ELLIPSIS) {
       if (this.text.length >= 2 || this.text === "…") this.endPlaceholder(offset);

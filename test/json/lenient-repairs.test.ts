@@ -322,3 +322,130 @@ describe("lenient repairs: numbers cut short", () => {
     expect(read("-").value).toBe("error: No JSON value found in the text (1 characters)");
   });
 });
+
+describe("lenient repairs: words that start like numbers, JavaScript literals, # comments", () => {
+  it("reads a number with leading zeros, or one that cannot be a number, as its characters", () => {
+    expect(read('{"id": 007}')).toEqual({
+      value: { id: "007" },
+      repairs: [["number-as-string", 7, 'Read the unquoted value "007" as a string at offset 7']],
+    });
+    expect(read("[1.2.3, 0x1F, 2e, 2024-01-01, -007]")).toEqual({
+      value: ["1.2.3", "0x1F", "2e", "2024-01-01", "-007"],
+      repairs: [
+        ["number-as-string", 1, 'Read the unquoted value "1.2.3" as a string at offset 1'],
+        ["number-as-string", 8, 'Read the unquoted value "0x1F" as a string at offset 8'],
+        ["number-as-string", 14, 'Read the unquoted value "2e" as a string at offset 14'],
+        ["number-as-string", 18, 'Read the unquoted value "2024-01-01" as a string at offset 18'],
+        ["number-as-string", 30, 'Read the unquoted value "-007" as a string at offset 30'],
+      ],
+    });
+    expect(read("007").value).toBe("007");
+    expect(kinds(read('{"v": 1.2.3'))).toEqual([
+      ["number-as-string", 6],
+      ["closed-object", 11],
+    ]);
+    // A number cut short by the end keeps its digits; one followed by a space or a delimiter is a number.
+    expect(read("[1.5e").value).toEqual([1.5]);
+    expect(read("[0, 10 ,1.5]").value).toEqual([0, 10, 1.5]);
+  });
+
+  it("does not read words that start like numbers in strict mode", () => {
+    for (const text of ["[007]", "[1.2.3]", "[0x1F]", "[2e]", "[NaN]", "[undefined]", "[1] # c", "[1, # c\n2]"]) {
+      expect(parse([text], { strict: true }).value, text).toMatch(/^error: Unexpected/u);
+    }
+  });
+
+  it("reads undefined, NaN, Infinity and -Infinity as null, which JSON can carry", () => {
+    expect(read("[undefined, NaN, Infinity, -Infinity]")).toEqual({
+      value: [null, null, null, null],
+      repairs: [
+        ["javascript-literal", 1, "Read JavaScript's undefined as null at offset 1"],
+        ["javascript-literal", 12, "Read JavaScript's NaN as null at offset 12"],
+        ["javascript-literal", 17, "Read JavaScript's Infinity as null at offset 17"],
+        ["javascript-literal", 27, "Read JavaScript's -Infinity as null at offset 27"],
+      ],
+    });
+    expect(read('{"a": undefined, "b": NaN}').value).toEqual({ a: null, b: null });
+    expect(read("[-Inf").value).toEqual(["-Inf"]);
+  });
+
+  it("skips # comments to the line end inside the value, and leaves prose headings before it", () => {
+    expect(read('{"a": 1, # the count\n "b": 2}')).toEqual({
+      value: { a: 1, b: 2 },
+      repairs: [["comment", 9, "Skipped a comment at offset 9"]],
+    });
+    expect(read("[1, # one\n2 # two\n]").value).toEqual([1, 2]);
+    expect(kinds(read("# Plan\n[1]"))).toEqual([["skipped-prefix", 7]]);
+    expect(kinds(read("[1] # done"))).toEqual([["skipped-suffix", 4]]);
+    expect(kinds(read("[1, 2 # cut"))).toEqual([
+      ["comment", 6],
+      ["closed-array", 11],
+    ]);
+  });
+});
+
+describe("lenient repairs: unescaped quotes", () => {
+  it("keeps a quote followed by a word inside the string, and closes the string at one followed by anything else", () => {
+    expect(read('{"a": "he said "hi" to me", "b": 1}')).toEqual({
+      value: { a: 'he said "hi" to me', b: 1 },
+      repairs: [
+        ["unescaped-quote", 15, "Kept an unescaped quote inside a string at offset 15"],
+        ["unescaped-quote", 18, "Kept an unescaped quote inside a string at offset 18"],
+      ],
+    });
+    expect(read("{'a': 'it's fine'}")).toEqual({
+      value: { a: "it's fine" },
+      repairs: [
+        ["single-quotes", 1, "Read a single-quoted string at offset 1"],
+        ["single-quotes", 6, "Read a single-quoted string at offset 6"],
+        ["unescaped-quote", 9, "Kept an unescaped quote inside a string at offset 9"],
+      ],
+    });
+    expect(read('[{"q": "a "b"  c"}]').value).toEqual([{ q: 'a "b"  c' }]);
+    expect(read('{"a": "x" "b": 1, "c": "y" }').value).toEqual({ a: "x", b: 1, c: "y" });
+    expect(read('{"a": "x",\n"b": "y"\n}').repairs).toEqual([]);
+    expect(read('{"a": ["x" , "y"], "b": "z"').value).toEqual({ a: ["x", "y"], b: "z" });
+    expect(read('{"a": "x" ').value).toEqual({ a: "x" });
+  });
+
+  it("closes keys and the strings handed out as elements at their quote, on time", () => {
+    expect(kinds(read('{"a" 1}'))).toEqual([["inserted-colon", 5]]);
+    const parser = createJsonStreamParser();
+    expect(parser.write('["ab"')).toEqual(["ab"]);
+    expect(parser.write(', {"t": "x"')).toEqual([]);
+    expect(parser.write("}")).toEqual([{ t: "x" }]);
+  });
+
+  it("does not read unescaped quotes in strict mode", () => {
+    expect(parse(['{"a": "he said "hi""}'], { strict: true }).value).toMatch(/^error: Unexpected/u);
+  });
+});
+
+describe("lenient repairs: a closing quote missing before the next key or element", () => {
+  it("closes the string where the quote of the next key or element begins", () => {
+    expect(read('{"a": "abc, "b": 2}')).toEqual({
+      value: { a: "abc", b: 2 },
+      repairs: [
+        ["unescaped-quote", 12, "Kept an unescaped quote inside a string at offset 12"],
+        ["closed-quote", 12, "Closed a string whose closing quote is missing at offset 12"],
+      ],
+    });
+    expect(read('{"a": "abc "b": 2, "c": "x"}').value).toEqual({ a: "abc", b: 2, c: "x" });
+    expect(kinds(read('[["abc, "d"], 1]'))).toEqual([
+      ["unescaped-quote", 8],
+      ["closed-quote", 8],
+      ["inserted-comma", 8],
+    ]);
+    expect(read('{"a": ["x, "y", "z , "w"]}').value).toEqual({ a: ["x", "y", "z", "w"] });
+    // Without a comma before the quote, an array's string keeps it.
+    expect(read('[["a "b"]]').value).toEqual([['a "b']]);
+  });
+});
+
+describe("lenient repairs: newline-delimited values", () => {
+  it("reads the first value and skips the rest, saying so", () => {
+    expect(kinds(read('{"call": 1}\n{"call": 2}\n'))).toEqual([["skipped-suffix", 12]]);
+    expect(read('{"call": 1}\n{"call": 2}\n').value).toEqual({ call: 1 });
+    expect(read("[1]\n[2]").value).toEqual([1]);
+  });
+});
