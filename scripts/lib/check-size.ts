@@ -26,14 +26,14 @@ const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
     entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
-    maxGzipBytes: 62.5 * 1024,
+    maxGzipBytes: 63.5 * 1024,
   },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 63.5 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64.5 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
   {
     label: "`createJsonStreamParser` alone",
     entry: 'export { createJsonStreamParser } from "./src/json.ts";',
-    maxGzipBytes: 7.5 * 1024,
+    maxGzipBytes: 8 * 1024,
   },
   { label: "`plankit/plan`", entry: 'export * from "./src/plan.ts";', maxGzipBytes: 33 * 1024 },
   { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 22 * 1024 },

@@ -30,6 +30,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { isIdentifierStart } from "../shared/char-codes.ts";
 import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
 
 /** Options of {@link createJsonStreamParser}. */
@@ -305,10 +306,6 @@ function isIdentifierCode(c: number): boolean {
 /** A character that goes on a word started like a number: an ASCII letter, digit, "_", "$", "." or "-". */
 function isNumberWordCode(c: number): boolean {
   return c < 128 && (isIdentifierCode(c) || c === 46 || c === 45);
-}
-
-function isIdentifierStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
 }
 
 function isLenientSpace(c: number): boolean {

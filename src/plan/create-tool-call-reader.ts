@@ -25,6 +25,7 @@ import {
   type JsonStreamParser,
   type PartialString,
 } from "../json/create-json-stream-parser.ts";
+import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "../shared/char-codes.ts";
 import { isRecord } from "../shared/is-record.ts";
 import {
   ARGUMENTS_MARKER,
@@ -37,7 +38,6 @@ import {
   TOOL_NAME_PATTERN,
   TOOLS_MARKER,
 } from "./call-formats.ts";
-import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
 import {
   newPythonRead,
   type PythonicCallHost,

@@ -7,8 +7,8 @@
  * @module
  */
 import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
+import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "../shared/char-codes.ts";
 import { MAX_NAME_LENGTH } from "./call-formats.ts";
-import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "./char-codes.ts";
 
 /** Where a pythonic call list is. */
 type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator" | "comment";

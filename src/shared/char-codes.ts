@@ -1,5 +1,5 @@
 /**
- * Character classes of the tool-call reader, by UTF-16 code.
+ * Character classes of the readers of model text (the JSON parser and the tool-call reader), by UTF-16 code.
  *
  * @module
  */
