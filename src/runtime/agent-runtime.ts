@@ -19,7 +19,9 @@ import { checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
+import { defaultRunId } from "./default-run-id.ts";
 import type { MemoryStore } from "./memory-store.ts";
+import { readDialog } from "./read-dialog.ts";
 import type { ResultCache } from "./result-cache.ts";
 import type { RunConfig } from "./run/run-core.ts";
 import { RunExecution } from "./run/run-execution.ts";
@@ -308,41 +310,6 @@ export interface RunHandle extends AsyncIterable<RuntimeEvent> {
 export interface AssistantMessage {
   role: "assistant";
   content: string;
-}
-
-/**
- * The default run id.
- *
- * @returns `run_` and a UUID (or a random string where `crypto.randomUUID` is missing).
- */
-function defaultRunId(): string {
-  // Typed loosely: some runtime type packages do not declare `crypto` on globalThis.
-  const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
-  return `run_${uuid ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`}`;
-}
-
-/**
- * Splits a dialog into the request (the last user message) and the turns before it.
- *
- * @param dialog - a string or messages.
- * @returns the query and the earlier turns as text.
- */
-function readDialog(dialog: Dialog): { query: string; history: string } {
-  if (typeof dialog === "string") return { query: dialog, history: "" };
-  let last = -1;
-  for (let index = dialog.length - 1; index >= 0; index--) {
-    if (dialog[index]?.role === "user") {
-      last = index;
-      break;
-    }
-  }
-  if (last === -1) last = dialog.length - 1;
-  const query = dialog[last]?.content ?? "";
-  const history = dialog
-    .slice(Math.max(0, last - 10), last)
-    .map((message) => `${message.role}: ${message.content}`)
-    .join("\n");
-  return { query, history };
 }
 
 /**

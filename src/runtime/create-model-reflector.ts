@@ -7,7 +7,7 @@
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "../planner/reflector.ts";
+import type { Reflection, Reflector } from "../planner/reflector.ts";
 import { extractJsonObject } from "../shared/extract-json-object.ts";
 import { isRecord } from "../shared/is-record.ts";
 
