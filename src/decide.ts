@@ -9,14 +9,7 @@ export { type AppliedSkillOutputs, applySkillOutputs } from "./decide/apply-skil
 export { availableSkills } from "./decide/available-skills.ts";
 export { buildGuidedReplyPrompt } from "./decide/build-guided-reply-prompt.ts";
 export { type ComparisonOperator, type Condition, ConditionSchema, type PresenceOperator } from "./decide/condition.ts";
-export {
-  createGuidedConversation,
-  type GuidedConversation,
-  type GuidedConversationOptions,
-  type GuidedTurn,
-  type GuidedTurnOptions,
-  type SkillArgumentsContext,
-} from "./decide/create-guided-conversation.ts";
+export { createGuidedConversation } from "./decide/create-guided-conversation.ts";
 export { type DecideOptions, decide } from "./decide/decide.ts";
 export type { Decision, DecisionAction } from "./decide/decision.ts";
 export { type DecisionState, DecisionStateSchema } from "./decide/decision-state.ts";
@@ -25,6 +18,13 @@ export type { DecisionTrace, StrategyAttempt } from "./decide/decision-trace.ts"
 export { defaultStrategies } from "./decide/default-strategies.ts";
 export { describeGoal } from "./decide/describe-goal.ts";
 export { evaluateCondition } from "./decide/evaluate-condition.ts";
+export type {
+  GuidedConversation,
+  GuidedConversationOptions,
+  GuidedTurn,
+  GuidedTurnOptions,
+  SkillArgumentsContext,
+} from "./decide/guided-conversation.ts";
 export type {
   DecisionEvent,
   GuidedEvent,

@@ -5,17 +5,24 @@
  */
 import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
-import type { RuntimeErrorInfo } from "../events/runtime-event.ts";
+import { toErrorInfo } from "../events/to-error-info.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
-import type { ToolRegistry } from "../tools/tool-registry.ts";
+import { randomId } from "../shared/random-id.ts";
 import { applySkillOutputs } from "./apply-skill-outputs.ts";
 import { availableSkills } from "./available-skills.ts";
 import { buildGuidedReplyPrompt } from "./build-guided-reply-prompt.ts";
 import { decide } from "./decide.ts";
 import type { Decision } from "./decision.ts";
 import { type DecisionState, DecisionStateSchema } from "./decision-state.ts";
-import type { DecisionStrategy } from "./decision-strategy.ts";
+import type {
+  GuidedConversation,
+  GuidedConversationOptions,
+  GuidedEventBody,
+  GuidedTurn,
+  GuidedTurnOptions,
+  SkillArgumentsContext,
+} from "./guided-conversation.ts";
 import type { GuidedEvent, GuidedReplyEvent, GuidedTurnUsage } from "./guided-event.ts";
 import type { GuidedReplyInput, MissingGoal, RecordedValue } from "./guided-reply-input.ts";
 import { isPresent } from "./is-present.ts";
@@ -25,134 +32,7 @@ import type { Playbook } from "./playbook.ts";
 import { renderGuidedReply } from "./render-guided-reply.ts";
 import { resolvePath } from "./resolve-path.ts";
 import type { Skill } from "./skill.ts";
-import { type SkillCatalog, toSkillMap } from "./skill-catalog.ts";
-import type { ValidatePlaybookOptions } from "./validate-playbook.ts";
-
-/** An event without the fields the turn adds (`turnId`, `t`). */
-type GuidedEventBody = GuidedEvent extends infer E ? (E extends GuidedEvent ? Omit<E, "turnId" | "t"> : never) : never;
-
-/** What {@link GuidedConversationOptions.skillArguments} receives. */
-export interface SkillArgumentsContext {
-  /** The user's message of this turn. */
-  message: string;
-  /** The state before the skill runs. */
-  state: DecisionState;
-}
-
-/** Options of {@link createGuidedConversation}. */
-export interface GuidedConversationOptions {
-  /** The playbook; checked once with `parsePlaybook`. */
-  playbook: Playbook;
-  /** The skill registry. */
-  skills: SkillCatalog;
-  /** The tools: a skill named X runs the tool named X. Every skill a playbook allows needs one. */
-  registry: ToolRegistry;
-  /** Asked by the `llm_planner` strategy and for replies; without one, replies come from a template. */
-  model?: PlanModel;
-  /**
-   * The state of the first turn.
-   *
-   * @defaultValue `{}`
-   */
-  state?: DecisionState;
-  /**
-   * The strategy chain.
-   *
-   * @defaultValue `defaultStrategies`
-   */
-  strategies?: readonly DecisionStrategy[];
-  /**
-   * The most decisions in one turn before it fails with `budget-exceeded`.
-   * Every skill runs at most once per turn and phases only move forward, so
-   * the default chain needs at most (skills + phases + 1).
-   *
-   * @defaultValue `32`
-   */
-  maxDecisions?: number;
-  /**
-   * The arguments of a skill's tool.
-   *
-   * @defaultValue `{ message, inputs }`, `inputs` holding the present values of the
-   *   skill's `meta.requires` paths, keyed by path (`{ "destination": "Tokyo" }`)
-   */
-  skillArguments?: (skill: Skill, context: SkillArgumentsContext) => Record<string, unknown>;
-  /** The profile / decisions field allow-lists of the playbook check. */
-  validation?: ValidatePlaybookOptions;
-  /**
-   * The clock of event offsets, in milliseconds.
-   *
-   * @defaultValue `performance.now()` (or `Date.now()`)
-   */
-  now?: () => number;
-  /**
-   * Makes turn ids.
-   *
-   * @defaultValue `turn_` and a random UUID
-   */
-  idGenerator?: () => string;
-}
-
-/** Options of {@link GuidedConversation.turn}. */
-export interface GuidedTurnOptions {
-  /**
-   * Run the turn on this state instead of the conversation's own: the turn
-   * then neither reads nor updates `conversation.state` (stateless servers
-   * whose client sends the state back).
-   */
-  state?: DecisionState;
-  /** Cancels the turn: every model and tool call in it. */
-  signal?: AbortSignal;
-  /** Receives each event as it happens. */
-  onEvent?: (event: GuidedEvent) => void;
-}
-
-/** The outcome of one turn. */
-export interface GuidedTurn {
-  turnId: string;
-  /** The answer to the user. */
-  reply: string;
-  /** `respond`: the conversation goes on; `finish`: it is complete. */
-  action: "respond" | "finish";
-  /** Whether the conversation is complete (`action === "finish"`). */
-  finished: boolean;
-  /** The current phase after the turn. */
-  phase: string;
-  /** The new state (a new object; the old one is unchanged). */
-  state: DecisionState;
-  /** The decisions of the turn, in order. */
-  decisions: Decision[];
-  /** Every event of the turn, `turn-start` first and `turn-end` last. */
-  events: GuidedEvent[];
-}
-
-/** A guided conversation, created by {@link createGuidedConversation}. */
-export interface GuidedConversation {
-  /** The playbook. */
-  readonly playbook: Playbook;
-  /** The state after the last turn that used the conversation's own state. */
-  readonly state: DecisionState;
-  /**
-   * Runs one turn on the user's message.
-   *
-   * @param message - what the user said.
-   * @param options - an explicit state, an abort signal and an event listener.
-   * @returns the reply, the new state, the decisions and the events.
-   * @throws PlankitError from the engine (`unavailable-skill`, `invalid-playbook`, …), the tools
-   *   (`invalid-argument`, `invalid-output`, `tool-error`, …), `budget-exceeded`, `aborted`, or
-   *   `invalid-options` for a state that does not parse or a turn started while another runs.
-   */
-  turn(message: string, options?: GuidedTurnOptions): Promise<GuidedTurn>;
-}
-
-/**
- * The default turn id.
- *
- * @returns `turn_` and a UUID (or a random string where `crypto.randomUUID` is missing).
- */
-function defaultTurnId(): string {
-  const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
-  return `turn_${uuid ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`}`;
-}
+import { toSkillMap } from "./skill-catalog.ts";
 
 /**
  * The default clock.
@@ -161,19 +41,6 @@ function defaultTurnId(): string {
  */
 function defaultNow(): number {
   return typeof performance === "undefined" ? Date.now() : performance.now();
-}
-
-/**
- * An error as plain JSON.
- *
- * @param error - anything thrown.
- * @returns its code and message.
- */
-function toErrorInfo(error: unknown): RuntimeErrorInfo {
-  return {
-    code: PlankitError.isInstance(error) ? error.code : "tool-error",
-    message: error instanceof Error ? error.message : String(error),
-  };
 }
 
 /**
@@ -274,7 +141,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
   const phases = new PhaseManager(playbook);
   const skillArguments = options.skillArguments ?? defaultSkillArguments;
   const now = options.now ?? defaultNow;
-  const idGenerator = options.idGenerator ?? defaultTurnId;
+  const idGenerator = options.idGenerator ?? (() => randomId("turn"));
 
   const parseState = (input: unknown, what: string): DecisionState => {
     const parsed = v.safeParse(DecisionStateSchema, input);
@@ -412,7 +279,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
             emit({
               type: "skill-error",
               skill: name,
-              error: toErrorInfo(error),
+              error: toErrorInfo(error, "tool-error"),
               durationMs: Math.max(0, now() - skillStarted),
             });
             if (PlankitError.isInstance(error)) throw error;

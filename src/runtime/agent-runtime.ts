@@ -13,13 +13,13 @@ import type { Planner } from "../planner/planner.ts";
 import type { PlannerProfile } from "../planner/planner-event.ts";
 import type { Reflector } from "../planner/reflector.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
+import { randomId } from "../shared/random-id.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
-import { defaultRunId } from "./default-run-id.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import { readDialog } from "./read-dialog.ts";
 import type { ResultCache } from "./result-cache.ts";
@@ -345,7 +345,7 @@ export class AgentRuntime {
     this.registry = options.registry;
     const model = options.model ?? options.planner.model;
     const clock = options.clock ?? systemClock;
-    this.#idGenerator = options.idGenerator ?? defaultRunId;
+    this.#idGenerator = options.idGenerator ?? (() => randomId("run"));
     this.#config = {
       planner: options.planner,
       registry: options.registry,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createGuidedConversation, type GuidedTurn } from "../../src/decide/create-guided-conversation.ts";
+import { createGuidedConversation } from "../../src/decide/create-guided-conversation.ts";
 import type { DecisionState } from "../../src/decide/decision-state.ts";
 import type { DecisionStrategy } from "../../src/decide/decision-strategy.ts";
+import type { GuidedTurn } from "../../src/decide/guided-conversation.ts";
 import type { GuidedEvent } from "../../src/decide/guided-event.ts";
 import { createScriptedModel, type ScriptedModel } from "../../src/model/create-scripted-model.ts";
 import type { PlanModelRequest } from "../../src/model/plan-model.ts";
