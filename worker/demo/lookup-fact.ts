@@ -4,7 +4,7 @@
  * @module
  */
 import { PlankitError } from "../../src/index.ts";
-import type { KnowledgeFact } from "./knowledge-facts.ts";
+import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { searchKnowledge } from "./search-knowledge.ts";
 
 /**

@@ -10,7 +10,8 @@ import { findConversion } from "./find-conversion.ts";
 import { findNote } from "./find-note.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
-import { type KnowledgeFact, knowledgeFacts } from "./knowledge-facts.ts";
+import type { KnowledgeFact } from "./knowledge-fact.ts";
+import { knowledgeFacts } from "./knowledge-facts.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [

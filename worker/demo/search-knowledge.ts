@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type KnowledgeFact, knowledgeFacts } from "./knowledge-facts.ts";
+import type { KnowledgeFact } from "./knowledge-fact.ts";
+import { knowledgeFacts } from "./knowledge-facts.ts";
 
 /** A fact with its search score. */
 export interface KnowledgeMatch {

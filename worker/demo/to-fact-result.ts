@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { KnowledgeFact } from "./knowledge-facts.ts";
+import type { KnowledgeFact } from "./knowledge-fact.ts";
 
 /** A fact as plain JSON: the {@link KnowledgeFact} fields without the aliases. */
 export type FactResult = Omit<KnowledgeFact, "aliases">;

@@ -4,7 +4,7 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import { formatSse, formatSseComment, replay } from "../../src/events.ts";
+import { replay } from "../../src/events.ts";
 import {
   AgentRuntime,
   type ApprovalDecision,
@@ -16,13 +16,13 @@ import {
   type RunHandle,
   type RuntimeErrorInfo,
   type RuntimeEvent,
-  type RuntimeUsage,
 } from "../../src/index.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import type { WorkerEnv } from "../worker-env.ts";
 import { type ApprovalEvent, approvalEventType } from "./approval-event.ts";
+import { type ApprovalOutcome, refusal } from "./approval-outcome.ts";
 import { createClosingEvents } from "./create-closing-events.ts";
 import { createEventKeyer } from "./create-event-keyer.ts";
 import { createRunSetup, type RunSetup } from "./create-run-setup.ts";
@@ -31,95 +31,17 @@ import { disposeStub } from "./dispose-stub.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
 import { parseRunId } from "./parse-run-id.ts";
+import { createRunEventStream, EventWaiters } from "./run-event-stream.ts";
+import { RunLog, type RunRow } from "./run-log.ts";
+import type { RunRecord } from "./run-record.ts";
+import { type RunSummary, summarizeRun } from "./summarize-run.ts";
 
 /** How a run executes: as a Workflow instance, or inside the session object. */
-type RunMode = "durable" | "session";
-
-/** What `startRun` records about a run. */
-export interface RunRecord {
-  runId: string;
-  mode: RunMode;
-  query: string;
-  /** The model, logged as the run's first event (`model`), as `/v1/run` streams it. */
-  model: { name: string; provider: string };
-}
-
-/** What {@link PlanSession.approve} answers: the steps still waiting, or the problem. */
-export type ApprovalOutcome =
-  | { ok: true; awaitingApproval: string[] }
-  | { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string; stepId?: string };
-
-/** A run as `GET /v1/runs/:id` reports it: the log's facts and the state replayed from it. */
-export interface RunSummary {
-  id: string;
-  mode: RunMode;
-  query: string;
-  /** Milliseconds since the epoch. */
-  createdAt: number;
-  /** The log holds `run-end`: no event will follow. */
-  ended: boolean;
-  /** Events in the log; the last event's SSE id. */
-  events: number;
-  /** Events sent again by a replaying execution (or after the end) and ignored. */
-  replayedEvents: number;
-  status: "idle" | "running" | "ended";
-  reason?: RunEndReason;
-  reply?: string;
-  error?: RuntimeErrorInfo;
-  usage: RuntimeUsage;
-  steps: {
-    id: string;
-    type: string;
-    tool?: string;
-    status: string;
-    attempts: number;
-    error?: RuntimeErrorInfo;
-    skip?: { code: string; reason: string };
-  }[];
-}
-
-interface RunRow extends Record<string, SqlStorageValue> {
-  id: string;
-  mode: string;
-  query: string;
-  created_at: number;
-  last_seq: number;
-  ended: number;
-  replayed: number;
-}
-
-interface EventRow extends Record<string, SqlStorageValue> {
-  seq: number;
-  type: string;
-  data: string;
-}
-
-/**
- * The answer to decisions the run refused: 400 for edited arguments the
- * tool refuses, 409 for a step that does not wait for a decision.
- *
- * @param error - what the check threw.
- * @returns the problem.
- */
-function refusal(error: unknown): ApprovalOutcome {
-  if (!PlankitError.isInstance(error)) throw error;
-  const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
-  const base = {
-    ok: false as const,
-    code: error.code,
-    message: error.message,
-    ...(stepId === undefined ? {} : { stepId }),
-  };
-  return error.code === "invalid-argument" ? { ...base, status: 400 } : { ...base, status: 409 };
-}
 
 /** How often the object checks runs that have not ended, while any has not. */
 const sweepIntervalMs = 30_000;
 /** How often, while every open run is a durable run waiting for a person's decision (which may take days). */
 const waitingSweepIntervalMs = 15 * 60_000;
-/** How long an event stream waits without news before it sends a comment to keep the connection open. */
-const keepAliveMs = 15_000;
-
 /**
  * The session object (SQLite storage), one per conversation: its memory
  * (`memory` table, the runtime's `MemoryStore` over SQL) and, for each of
@@ -155,11 +77,10 @@ const keepAliveMs = 15_000;
  */
 export class PlanSession extends DurableObject<WorkerEnv> {
   readonly #sql: SqlStorage;
+  readonly #log: RunLog;
   readonly #memory: MemoryStore;
   readonly #live = new Map<string, { run: RunHandle; pumped: Promise<void> }>();
-  readonly #waiters = new Map<string, Set<() => void>>();
-  /** The tables exist; created by the first run, so asking an empty session about a run stores nothing. */
-  #ready: boolean;
+  readonly #waiters = new EventWaiters();
 
   /**
    * @param ctx - the object's state.
@@ -168,8 +89,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    this.#ready =
-      this.#sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'").toArray().length > 0;
+    this.#log = new RunLog(ctx.storage);
     this.#memory = createSqlMemoryStore(this.#sql);
   }
 
@@ -179,14 +99,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @param record - the run id, mode, request and model.
    */
   async startRun(record: RunRecord): Promise<void> {
-    this.#prepare();
-    this.#sql.exec(
-      "INSERT OR IGNORE INTO runs (id, mode, query, created_at) VALUES (?, ?, ?, ?)",
-      record.runId,
-      record.mode,
-      record.query,
-      Date.now(),
-    );
+    this.#log.start(record.runId, record.mode, record.query);
     this.#append(record.runId, [
       { key: "model", event: { type: "model", name: record.model.name, provider: record.model.provider } },
     ]);
@@ -252,7 +165,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    *   (the event could not be sent).
    */
   async approve(runId: string, decisions: ApprovalDecision[]): Promise<ApprovalOutcome> {
-    const row = this.#runRow(runId);
+    const row = this.#log.row(runId);
     if (row === undefined) return { ok: false, status: 404, code: "unknown-run", message: `No run ${runId}` };
     if (row.mode !== "session") return this.#approveDurable(row, decisions);
     const live = this.#live.get(runId);
@@ -314,7 +227,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @returns `unknown-run`, `ended` (nothing to cancel) or `cancelled`.
    */
   async cancelRun(runId: string): Promise<"unknown-run" | "ended" | "cancelled"> {
-    const row = this.#runRow(runId);
+    const row = this.#log.row(runId);
     if (row === undefined) return "unknown-run";
     if (row.ended === 1) return "ended";
     const live = this.#live.get(runId);
@@ -333,33 +246,9 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @returns the summary, or `undefined` for an unknown run.
    */
   async summary(runId: string): Promise<RunSummary | undefined> {
-    const row = this.#runRow(runId);
+    const row = this.#log.row(runId);
     if (row === undefined) return undefined;
-    const state = replay(this.#runtimeEvents(runId));
-    const summary: RunSummary = {
-      id: row.id,
-      mode: row.mode === "session" ? "session" : "durable",
-      query: row.query,
-      createdAt: row.created_at,
-      ended: row.ended === 1,
-      events: row.last_seq,
-      replayedEvents: row.replayed,
-      status: state.status,
-      usage: state.usage,
-      steps: state.steps.map((step) => ({
-        id: step.step.id,
-        type: step.step.type,
-        ...(step.step.type === "tool" ? { tool: step.step.name } : {}),
-        status: step.status,
-        attempts: step.attempts,
-        ...(step.error === undefined ? {} : { error: step.error }),
-        ...(step.skip === undefined ? {} : { skip: step.skip }),
-      })),
-    };
-    if (state.reason !== undefined) summary.reason = state.reason;
-    if (state.reply !== undefined) summary.reply = state.reply.text;
-    if (state.error !== undefined) summary.error = state.error;
-    return summary;
+    return summarizeRun(row, replay(this.#log.runtimeEvents(runId)));
   }
 
   /**
@@ -390,7 +279,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const runId = url.searchParams.get("run") ?? "";
-    const row = this.#runRow(runId);
+    const row = this.#log.row(runId);
     if (url.pathname !== "/events" || row === undefined)
       return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
     const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
@@ -406,19 +295,24 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     // Nothing will follow: 204 is what stops an EventSource from reconnecting.
     if (row.ended === 1 && Number(cursor.trim()) >= row.last_seq)
       return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
-    return new Response(this.#eventStream(runId, Number(cursor.trim())), {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no",
+    return new Response(
+      createRunEventStream(this.#log, runId, Number(cursor.trim()), (ms, register) =>
+        this.#waiters.wait(runId, ms, register),
+      ),
+      {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+        },
       },
-    });
+    );
   }
 
   /** Closes the runs whose execution is gone; runs again while any run is open. */
   override async alarm(): Promise<void> {
-    if (!this.#ready) return;
-    const open = this.#sql.exec<RunRow>("SELECT * FROM runs WHERE ended = 0").toArray();
+    if (!this.#log.ready) return;
+    const open = this.#log.openRuns();
     // Only durable runs that wait for a decision are open: they may wait for days, so the sweep slows down.
     let waitingOnly = true;
     for (const row of open) {
@@ -443,108 +337,22 @@ export class PlanSession extends DurableObject<WorkerEnv> {
         this.#close(row.id, "failed", { code: "internal-error", message: `Workflow ${status.status}: ${message}` });
       } else if (!this.#waitsForDecision(row.id)) waitingOnly = false;
     }
-    if (this.#sql.exec<{ open: number }>("SELECT COUNT(*) AS open FROM runs WHERE ended = 0").one().open > 0) {
+    if (this.#log.openRuns().length > 0) {
       await this.ctx.storage.setAlarm(Date.now() + (waitingOnly ? waitingSweepIntervalMs : sweepIntervalMs));
     }
   }
 
-  // ── internals ───────────────────────────────────────────────────────────
-
-  /** Creates the tables of runs and events when missing. */
-  #prepare(): void {
-    if (this.#ready) return;
-    this.#sql.exec(`CREATE TABLE IF NOT EXISTS runs (
-      id TEXT PRIMARY KEY,
-      mode TEXT NOT NULL,
-      query TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      last_seq INTEGER NOT NULL DEFAULT 0,
-      ended INTEGER NOT NULL DEFAULT 0,
-      replayed INTEGER NOT NULL DEFAULT 0
-    )`);
-    this.#sql.exec(`CREATE TABLE IF NOT EXISTS events (
-      run_id TEXT NOT NULL,
-      seq INTEGER NOT NULL,
-      key TEXT NOT NULL,
-      type TEXT NOT NULL,
-      data TEXT NOT NULL,
-      PRIMARY KEY (run_id, seq),
-      UNIQUE (run_id, key)
-    )`);
-    this.#ready = true;
-  }
-
   /**
-   * The run's row.
-   *
-   * @param runId - the run.
-   * @returns the row, or `undefined`.
-   */
-  #runRow(runId: string): RunRow | undefined {
-    if (!this.#ready) return undefined;
-    return this.#sql.exec<RunRow>("SELECT * FROM runs WHERE id = ?", runId).toArray()[0];
-  }
-
-  /**
-   * The run's logged runtime events (every event but `model`).
-   *
-   * @param runId - the run.
-   * @returns them, in order.
-   */
-  #runtimeEvents(runId: string): RuntimeEvent[] {
-    return this.#sql
-      .exec<EventRow>("SELECT seq, type, data FROM events WHERE run_id = ? AND type != 'model' ORDER BY seq", runId)
-      .toArray()
-      .map((row) => JSON.parse(row.data) as RuntimeEvent);
-  }
-
-  /**
-   * Appends keyed events in one transaction and wakes the streams waiting for them.
+   * Appends keyed events (see {@link RunLog.append}) and wakes the streams waiting for them.
    *
    * @param runId - the run.
    * @param items - the events.
    * @returns how many were new, and whether the log has ended.
    */
   #append(runId: string, items: readonly LoggedEvent[]): { appended: number; ended: boolean } {
-    const row = this.#runRow(runId);
-    if (row === undefined) throw new Error(`No run ${runId} in this session`);
-    let seq = row.last_seq;
-    let ended = row.ended === 1;
-    let ignored = 0;
-    this.ctx.storage.transactionSync(() => {
-      for (const item of items) {
-        const known =
-          this.#sql.exec("SELECT 1 FROM events WHERE run_id = ? AND key = ?", runId, item.key).toArray().length > 0;
-        if (ended || known) {
-          ignored++;
-          continue;
-        }
-        seq++;
-        this.#sql.exec(
-          "INSERT INTO events (run_id, seq, key, type, data) VALUES (?, ?, ?, ?, ?)",
-          runId,
-          seq,
-          item.key,
-          item.event.type,
-          JSON.stringify(item.event),
-        );
-        if (item.event.type === "run-end") ended = true;
-      }
-      this.#sql.exec(
-        "UPDATE runs SET last_seq = ?, ended = ?, replayed = replayed + ? WHERE id = ?",
-        seq,
-        ended ? 1 : 0,
-        ignored,
-        runId,
-      );
-    });
-    const appended = seq - row.last_seq;
-    if (appended > 0) {
-      const waiters = this.#waiters.get(runId);
-      this.#waiters.delete(runId);
-      for (const wake of waiters ?? []) wake();
-    }
-    return { appended, ended };
+    const result = this.#log.append(runId, items);
+    if (result.appended > 0) this.#waiters.wake(runId);
+    return result;
   }
 
   /**
@@ -556,9 +364,9 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @returns whether it was closed now.
    */
   #close(runId: string, reason: RunEndReason, error: RuntimeErrorInfo): boolean {
-    const row = this.#runRow(runId);
+    const row = this.#log.row(runId);
     if (row === undefined || row.ended === 1) return false;
-    const closing = createClosingEvents(this.#runtimeEvents(runId), runId, reason, error);
+    const closing = createClosingEvents(this.#log.runtimeEvents(runId), runId, reason, error);
     this.#append(
       runId,
       closing.map((event) => ({
@@ -590,7 +398,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
         .toArray()
         .map((item) => item.step_id),
     );
-    const state = replay(this.#runtimeEvents(runId));
+    const state = replay(this.#log.runtimeEvents(runId));
     let checked: ApprovalDecision[];
     try {
       const parsed = parseRunId(runId);
@@ -653,7 +461,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
    * @returns the check.
    */
   #waitsForDecision(runId: string): boolean {
-    const state = replay(this.#runtimeEvents(runId));
+    const state = replay(this.#log.runtimeEvents(runId));
     return (
       state.awaitingApproval.length > 0 &&
       !state.steps.some((step) => step.status === "running" || step.status === "retrying")
@@ -685,80 +493,5 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     } finally {
       disposeStub(instance);
     }
-  }
-
-  /**
-   * Resolves once the run gains an event, or with `false` after `ms`.
-   *
-   * @param runId - the run.
-   * @param ms - the longest wait.
-   * @param register - receives the function that ends the wait early (the stream's cancel).
-   * @returns whether events arrived.
-   */
-  #waitForEvents(runId: string, ms: number, register: (stop: () => void) => void): Promise<boolean> {
-    return new Promise((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
-      this.#waiters.set(runId, waiters);
-      const finish = (woke: boolean): void => {
-        clearTimeout(timer);
-        waiters.delete(wake);
-        resolve(woke);
-      };
-      const wake = (): void => finish(true);
-      const timer = setTimeout(() => finish(false), ms);
-      waiters.add(wake);
-      register(() => finish(false));
-    });
-  }
-
-  /**
-   * The SSE body of a run's events after `after`: `id: <seq>`,
-   * `event: <type>`, `data: <json>` per event, a comment every 15 s of
-   * silence, closed after `run-end`. (The Worker's route redacts secrets
-   * from it, as from every response.)
-   *
-   * @param runId - the run.
-   * @param after - the last event id the client has.
-   * @returns the stream.
-   */
-  #eventStream(runId: string, after: number): ReadableStream<Uint8Array> {
-    const encoder = new TextEncoder();
-    let cursor = after;
-    let cancelled = false;
-    let stopWaiting: () => void = () => undefined;
-    return new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        while (!cancelled) {
-          const rows = this.#sql
-            .exec<EventRow>(
-              "SELECT seq, type, data FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT 64",
-              runId,
-              cursor,
-            )
-            .toArray();
-          if (rows.length > 0) {
-            const text = rows.map((row) => formatSse({ id: row.seq, event: row.type, data: row.data })).join("");
-            controller.enqueue(encoder.encode(text));
-            cursor = rows[rows.length - 1]?.seq ?? cursor;
-            return;
-          }
-          if (this.#runRow(runId)?.ended !== 0) {
-            controller.close();
-            return;
-          }
-          const woke = await this.#waitForEvents(runId, keepAliveMs, (stop) => {
-            stopWaiting = stop;
-          });
-          if (!woke && !cancelled) {
-            controller.enqueue(encoder.encode(formatSseComment("keep-alive")));
-            return;
-          }
-        }
-      },
-      cancel: () => {
-        cancelled = true;
-        stopWaiting();
-      },
-    });
   }
 }
