@@ -1,6 +1,7 @@
 /**
  * `npm test`: type checks, the layer order of `src/`, lint and format (Biome),
- * unused code (knip), the package build and lint, bundle-size budgets, then
+ * unused code (knip), the package build and lint, the npm and JSR publish dry
+ * runs, bundle-size budgets, then
  * every suite in Node, workerd, Deno and Chromium, then the end-to-end suite (the web demo in Chromium against
  * `wrangler dev`), then one summary table. Exits non-zero when any step failed, any
  * test failed, a runtime ran no tests, or a portable suite did not run in
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { checkLayers } from "./lib/check-layers.ts";
 import { checkLint } from "./lib/check-lint.ts";
 import { checkPackage } from "./lib/check-package.ts";
+import { checkPublish } from "./lib/check-publish.ts";
 import { checkSize } from "./lib/check-size.ts";
 import { checkUnused } from "./lib/check-unused.ts";
 import { listPortableTestFiles } from "./lib/portable-test-files.ts";
@@ -36,8 +38,8 @@ console.log("\n=== lint and format ===\n");
 const lintOk = checkLint(root);
 console.log("\n=== unused code ===\n");
 const unusedOk = checkUnused(root);
-console.log("\n=== package and bundle size ===\n");
-const sizeOk = (await checkPackage(root)) && (await checkSize(root));
+console.log("\n=== package, publish and bundle size ===\n");
+const sizeOk = (await checkPackage(root)) && checkPublish(root) && (await checkSize(root));
 
 const state = {};
 const results: RuntimeResult[] = [];
@@ -47,7 +49,11 @@ results.push(await runVitest("e2e", root));
 
 const testsPassed = printSummary(results, listPortableTestFiles(root));
 console.log(failedProjects.length === 0 ? "Type checks passed." : `Type checks FAILED: ${failedProjects.join(", ")}`);
-console.log(sizeOk ? "Package lint and bundle sizes passed." : "Package lint or bundle sizes FAILED (see above).");
+console.log(
+  sizeOk
+    ? "Package lint, publish dry runs and bundle sizes passed."
+    : "Package lint, publish dry runs or bundle sizes FAILED (see above).",
+);
 console.log(`Total time ${((Date.now() - started) / 1000).toFixed(1)}s.`);
 console.log(layerProblems.length === 0 ? "Layers hold." : "Layers FAILED (see above).");
 console.log(unusedOk ? "Nothing unused." : "Unused code FAILED (see above).");
