@@ -184,12 +184,11 @@ function checkPhase(
 /** The issues found so far, and the checks that add to them. */
 class PlaybookCheck {
   readonly issues: PlaybookIssue[] = [];
+  readonly registry: ReadonlyMap<string, Skill>;
   readonly allowed: { profile: Set<string>; decisions: Set<string> };
 
-  constructor(
-    readonly registry: ReadonlyMap<string, Skill>,
-    options: ValidatePlaybookOptions,
-  ) {
+  constructor(registry: ReadonlyMap<string, Skill>, options: ValidatePlaybookOptions) {
+    this.registry = registry;
     this.allowed = {
       profile: new Set(options.profileFields ?? skillFields(registry.values(), "profile")),
       decisions: new Set(options.decisionFields ?? skillFields(registry.values(), "decisions")),
