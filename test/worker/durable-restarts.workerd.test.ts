@@ -142,6 +142,34 @@ describe("a durable run restarted while its plan streams", () => {
   });
 });
 
+describe("a durable run restarted during a tool call", () => {
+  it("ends the cut-off send with outcome-unknown without sending twice, and asks no recorded plan again", async () => {
+    const steps = [
+      tool("s1", "lookup", { q: "a" }),
+      tool("s2", "send", { to: "{{s1.value}}" }),
+      tool("s3", "lookup", { q: "b" }),
+      reply("s4", "{{s2.sent}} {{s3.value}}"),
+    ];
+    const run = durableRun("mid-tools", steps);
+    // The process dies as the send ends: it went out, but the engine did not store it.
+    await run.crash((name) => name.startsWith("s2#") && !name.endsWith(":started"));
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    expect(run.engine.stored.has("plan/1")).toBe(true);
+    const result = await run.execute();
+    expect(result.reason).toBe("failed");
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    expect(run.planner.log.requests).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toMatchObject({ s1: { end: { value: "a!" } }, s2: { error: "outcome-unknown" } });
+    // The read started while the plan streamed; the send only after the plan was stored.
+    const types = events.map((event) => `${event.type}:${"stepId" in event ? event.stepId : ""}`);
+    expect(types.indexOf("step-start:s1")).toBeLessThan(types.indexOf("plan-end:"));
+    expect(types.indexOf("step-start:s2")).toBeGreaterThan(types.indexOf("plan-end:"));
+    expect(events.filter((event) => event.type === "step-start" && event.stepId === "s2")).toHaveLength(1);
+  });
+});
+
 describe("the result cache of a durable run", () => {
   it("serves a read identical to one stored before a restart from storage: the tool is not called again", async () => {
     const steps = [
