@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Planner, PlannerEvent, PlanStep, ToolRegistry } from "../../src/index.ts";
+import type { Planner, PlannerEvent, ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
 import type { DurableStep } from "./durable-step.ts";
 
