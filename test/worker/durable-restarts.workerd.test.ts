@@ -37,9 +37,14 @@ function recordingTools() {
 }
 
 /** A run whose plan streams one step every `stepDelayMs`, on a stand-in engine that can crash. */
-function durableRun(name: string, steps: PlanStep[], stepDelayMs = 15) {
+function durableRun(name: string, steps: PlanStep[], stepDelayMs = 15, fail?: Error) {
   const { registry, calls } = recordingTools();
-  const planner = createFakePlanner({ steps, stepDelayMs, tailDelayMs: stepDelayMs });
+  const planner = createFakePlanner({
+    steps,
+    stepDelayMs,
+    tailDelayMs: stepDelayMs,
+    ...(fail === undefined ? {} : { fail }),
+  });
   const model = createEchoModel((request) =>
     request.purpose === "reflect" ? '{"action":"abort","reason":"unsure"}' : "An answer.",
   );
@@ -139,6 +144,29 @@ describe("a durable run restarted while its plan streams", () => {
     expect(invariantProblems(events)).toEqual([]);
     expect(outcomes(events)).toEqual(outcomes(await reference.log()));
     expect(events.filter((event) => event.type === "step-start" && event.stepId === "s2")).toHaveLength(1);
+  });
+});
+
+describe("a durable plan whose model call fails after steps reached the run", () => {
+  it("stores the steps the run saw with the error: the engine does not stream it again, and a replay fails the same way", async () => {
+    const steps = [tool("s1", "lookup", { q: "a" }), tool("s2", "send", { to: "b" }), reply("s3", "{{s1.value}}")];
+    const run = durableRun("plan-fails", steps, 15, new Error("the model dropped the stream"));
+    const result = await run.execute();
+    // One model call: a retry would hand the same steps to the run a second time.
+    expect(run.planner.log.requests).toHaveLength(1);
+    expect(run.calls).toEqual([{ tool: "lookup", arg: "a" }]);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.find((event) => event.type === "plan-end")).toMatchObject({
+      clean: false,
+      error: { message: expect.stringContaining("dropped the stream") },
+    });
+    expect(outcomes(events)).toMatchObject({ s1: { end: { value: "a!" } }, s2: { skipped: "unsafe-plan" } });
+    const replayed = await run.execute();
+    expect(replayed).toEqual(result);
+    expect(run.planner.log.requests).toHaveLength(1);
+    expect(run.calls).toHaveLength(1);
+    expect(await run.log()).toEqual(events);
   });
 });
 
