@@ -36,7 +36,8 @@ export const app = new Hono();
 
 app.post("/run", async (c) => {
   const body = (await c.req.json().catch(() => null)) as { query?: unknown } | null;
-  if (typeof body?.query !== "string" || body.query === "") return c.json({ error: "query must be a non-empty string" }, 400);
+  if (typeof body?.query !== "string" || body.query === "")
+    return c.json({ error: "query must be a non-empty string" }, 400);
   const events = toReadableStream(runtime.run(body.query, { signal: c.req.raw.signal }));
   return new Response(events.pipeThrough(new SseEncoderStream()).pipeThrough(new TextEncoderStream()), {
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },

@@ -34,7 +34,10 @@ async function freePort(): Promise<number> {
 /** Starts a server and resolves once it prints that it listens. */
 async function start(command: string, args: string[]): Promise<string> {
   const port = await freePort();
-  const child = spawn(command, args, { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   started.push(child);
   let output = "";
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -76,7 +79,9 @@ async function checkRun(base: string): Promise<void> {
   for (const { event, data } of events) assert.equal(event, data.type);
   const types = events.map(({ data }) => data.type);
   assert.ok(types.indexOf("step-start") < types.indexOf("step-end"), types.join(","));
-  const results = events.filter(({ data }) => data.type === "step-end").map(({ data }) => [data["stepId"], data["result"]]);
+  const results = events
+    .filter(({ data }) => data.type === "step-end")
+    .map(({ data }) => [data["stepId"], data["result"]]);
   assert.deepEqual(results, [
     ["s1", { product: 42 }],
     ["s2", { sum: 47 }],

@@ -14,7 +14,12 @@ import { createScriptedModel } from "plankit/test";
 import { fromMcpTools } from "plankit/tools";
 
 const directory = resolve(process.argv[2] ?? ".");
-const server = join(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json"), "..", "dist", "index.js");
+const server = join(
+  createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json"),
+  "..",
+  "dist",
+  "index.js",
+);
 const transport = new StdioClientTransport({ command: process.execPath, args: [server, directory], stderr: "ignore" });
 const client = new Client({ name: "plankit-example", version: "1.0.0" });
 await client.connect(transport);
