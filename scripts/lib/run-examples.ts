@@ -169,7 +169,7 @@ export async function runExamples(root: string, names: string[] = []): Promise<E
     result.durationMs = Date.now() - started;
     if (code === 0) result.ok = true;
     else
-      result.problem = `examples/${name}: npm test exited with ${code}${code === 124 ? " (timed out)" : ""} — rerun with \`node scripts/test-examples.ts ${name}\``;
+      result.problem = `examples/${name}: npm test exited with ${code}${code === 124 ? " (timed out)" : ""} — rerun with \`npx node scripts/test-examples.ts ${name}\``;
   }
   return results;
 }
