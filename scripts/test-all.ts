@@ -2,8 +2,9 @@
  * `npm test`: type checks, the layer order of `src/`, lint and format (Biome),
  * unused code (knip), the package build and lint, bundle-size budgets, then
  * every suite in Node, workerd, Deno and Chromium, then the end-to-end suite (the web demo in Chromium against
- * `wrangler dev`), then the apps under `examples/` (each its own `npm ci` and `npm test`), then one summary table. Exits non-zero when any step failed, any
- * test failed, a runtime ran no tests, or a portable suite did not run in
+ * `wrangler dev`), then the apps under `examples/` (each its own `npm ci` and
+ * `npm test`), then one summary table. Exits non-zero when any step failed, any
+ * test failed, any example failed, a runtime ran no tests, or a portable suite did not run in
  * every runtime.
  *
  *     node scripts/test-all.ts

@@ -168,8 +168,10 @@ export async function runExamples(root: string, names: string[] = []): Promise<E
     const code = await run(command, [...prefix, "test"], directory, env, deadline);
     result.durationMs = Date.now() - started;
     if (code === 0) result.ok = true;
-    else
-      result.problem = `examples/${name}: npm test exited with ${code}${code === 124 ? " (timed out)" : ""} — rerun with \`npx node scripts/test-examples.ts ${name}\``;
+    else {
+      const rerun = `npx node scripts/test-examples.ts ${name}`;
+      result.problem = `examples/${name}: npm test exited with ${code}${code === 124 ? " (timed out)" : ""}; rerun: ${rerun}`;
+    }
   }
   return results;
 }
@@ -182,10 +184,11 @@ export async function runExamples(root: string, names: string[] = []): Promise<E
  */
 export function printExampleResults(results: ExampleResult[]): boolean {
   console.log("\nexample           install   result   time");
-  for (const result of results)
-    console.log(
-      `${result.name.padEnd(18)}${(result.installed ? "npm ci" : "current").padEnd(10)}${(result.ok ? "passed" : "FAILED").padEnd(9)}${(result.durationMs / 1000).toFixed(1)}s`,
-    );
+  for (const result of results) {
+    const install = (result.installed ? "npm ci" : "current").padEnd(10);
+    const outcome = (result.ok ? "passed" : "FAILED").padEnd(9);
+    console.log(`${result.name.padEnd(18)}${install}${outcome}${(result.durationMs / 1000).toFixed(1)}s`);
+  }
   for (const result of results) if (result.problem !== undefined) console.log(result.problem);
   const ok = results.length > 0 && results.every((result) => result.ok);
   if (results.length === 0) console.log("No examples ran.");
