@@ -9,7 +9,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, join } from "node:path";
 
 /** How one example went. */
 export interface ExampleResult {
@@ -88,26 +88,34 @@ function installStamp(root: string, example: string): string {
  */
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, deadline: number): Promise<number> {
   return new Promise((resolve) => {
+    // Its own process group, so that a timeout or an interrupt also ends the servers its tests start.
     const child = spawn(command, args, { cwd, env, stdio: "inherit", detached: true });
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const interrupt = (): void => {
+      killGroup();
+      process.exit(130);
+    };
+    process.once("SIGINT", interrupt).once("SIGTERM", interrupt);
+    const finish = (code: number): void => {
+      clearTimeout(timer);
+      process.off("SIGINT", interrupt).off("SIGTERM", interrupt);
+      resolve(code);
+    };
     const timer = setTimeout(
       () => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-        resolve(124);
+        killGroup();
+        finish(124);
       },
       Math.max(0, deadline - Date.now()),
     );
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolve(code ?? (signal === null ? 1 : 128));
-    });
-    child.on("error", () => {
-      clearTimeout(timer);
-      resolve(1);
-    });
+    child.on("exit", (code, signal) => finish(code ?? (signal === null ? 1 : 128)));
+    child.on("error", () => finish(1));
   });
 }
 
@@ -142,8 +150,10 @@ export async function runExamples(root: string, names: string[] = []): Promise<E
     PATH: [join(root, "node_modules", ".bin"), process.env["PATH"] ?? ""].join(delimiter),
     NEXT_TELEMETRY_DISABLED: "1",
   };
+  // npm itself, run by this Node when npm started the script; else the `npm` on the PATH.
   const npm = process.env["npm_execpath"];
-  const [command, prefix] = npm?.endsWith(".js") ? [process.execPath, [npm]] : ["npm", []];
+  const [command, prefix] =
+    npm !== undefined && basename(npm) === "npm-cli.js" ? [process.execPath, [npm]] : ["npm", []];
   const results: ExampleResult[] = [];
   for (const name of names.length > 0 ? names : all) {
     const started = Date.now();
