@@ -21,6 +21,7 @@ export interface ExampleResult {
   ok: boolean;
   /** What failed, naming the example and the command. */
   problem?: string;
+  /** Install and tests, in milliseconds. */
   durationMs: number;
 }
 
