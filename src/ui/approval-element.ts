@@ -103,7 +103,11 @@ export class ApprovalElement extends RunViewElement {
       this.#items.delete(id);
     }
     // A new request takes the focus, so a keyboard or screen-reader user is taken to it.
-    if (arrived && state?.status === "running") this.#card.focus();
+    // The whole card is brought into view (when it fits), not only its top edge as focus() would.
+    if (arrived && state?.status === "running") {
+      this.#card.focus({ preventScroll: true });
+      this.#card.scrollIntoView({ block: "nearest" });
+    }
   }
 
   #drawPending(step: StepState): HTMLLIElement {
