@@ -165,6 +165,7 @@ export class PlanGraphElement extends RunViewElement {
             "data-step": node.id,
             "data-status": status,
             ...(step.approval === undefined ? {} : { "data-approval": step.approval.status }),
+            ...(step.source === "replan" ? { "data-source": "replan" } : {}),
           },
           svg("title", {}, detail === "" ? title : `${title}\n${detail}`),
           svg("rect", { x: node.x, y: node.y, width: node.width, height: node.height, rx: 6 }),
