@@ -6,7 +6,7 @@
 import type { StepState, StepStatus } from "../events/run-state.ts";
 
 /** How each status reads. */
-export const statusWords: Record<StepStatus, string> = {
+const statusWords: Record<StepStatus, string> = {
   planned: "planned",
   running: "running",
   retrying: "retrying",

@@ -90,7 +90,7 @@ describe("a plain page with <plankit-run src>", () => {
     // Live: the run waits for a person, and the page shows it waiting.
     const status = page.locator("plankit-run [part=run-status]");
     await status.filter({ hasText: /^Waiting for your approval/u }).waitFor({ timeout: 60_000 });
-    expect(await status.innerText()).toBe("Waiting for your approval of 1 step · 0 of 2 steps done");
+    expect(await status.textContent()).toBe("Waiting for your approval of 1 step · 0 of 2 steps done");
     expect(
       await page
         .locator("plankit-plan-graph g.node")
@@ -100,7 +100,7 @@ describe("a plain page with <plankit-run src>", () => {
     ).toEqual(["s1:planned", "s2:planned"]);
     await page.locator("plankit-approval [part=approve-button]").click();
     await status.filter({ hasText: /^Completed in/u }).waitFor({ timeout: 60_000 });
-    expect(await status.innerText()).toMatch(/^Completed in .+ · 1 step: 1 done$/u);
+    expect(await status.textContent()).toMatch(/^Completed in .+ · 1 step: 1 done$/u);
     expect(await page.locator("plankit-reply [part=reply]").textContent()).toBe(
       'I saved the note "groceries" (13 characters).',
     );

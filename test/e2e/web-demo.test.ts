@@ -75,15 +75,15 @@ function snapshot(page: Page): Promise<{ steps: number; ended: boolean; reply: s
 }
 
 /** The run's status line, in `<plankit-run>`. */
-function runStatus(page: Page): Promise<string> {
-  return page.locator("plankit-run [part=run-status]").innerText();
+async function runStatus(page: Page): Promise<string> {
+  return (await page.locator("plankit-run [part=run-status]").textContent()) ?? "";
 }
 
 /** A step of the step list: its status words, arguments and note. */
 async function listedStep(page: Page, stepId: string): Promise<{ status: string; arguments: string; note: string }> {
   const item = page.locator(`plankit-steps li[data-step="${stepId}"]`);
   const text = async (selector: string) =>
-    (await item.locator(selector).count()) === 0 ? "" : item.locator(selector).innerText();
+    (await item.locator(selector).count()) === 0 ? "" : ((await item.locator(selector).textContent()) ?? "");
   return { status: await text(".status"), arguments: await text(".arguments"), note: await text(".note") };
 }
 
@@ -143,7 +143,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
     expect(await page.locator("plankit-reply [part=reply]").getAttribute("aria-live")).toBe("polite");
     expect(await page.locator('plankit-plan-graph .edge[data-from="s1"][data-to="s3"]').count()).toBe(1);
     expect(await listedStep(page, "s1")).toEqual({
-      status: "DONE",
+      status: "done",
       arguments: '{"query":"population of Tokyo"}',
       note: "",
     });
@@ -552,7 +552,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       // The graph and the list mark the waiting step.
       expect((await snapshot(page)).states).toEqual(["s1:planned/requested", "s2:planned"]);
       expect(await listedStep(page, "s1")).toEqual({
-        status: "PLANNED",
+        status: "planned",
         arguments: '{"title":"groceries","text":"milk and eggs"}',
         note: "waits for approval",
       });
@@ -560,7 +560,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       // One card, listing the step, what it does and its arguments.
       expect(await page.locator("plankit-approval [part=approval-step]").count()).toBe(1);
       const card = page.locator("plankit-approval [part=card]");
-      const text = await card.innerText();
+      const text = (await card.textContent()) ?? "";
       expect(text).toContain("Approval needed (1 step)");
       expect(text).toMatch(/save_note \(s1\): Save a note with a title and a text \(this changes state\)/u);
       expect(JSON.parse(await page.locator("plankit-approval [part=arguments]").inputValue())).toEqual({
@@ -616,14 +616,14 @@ describe("the web demo in Chromium against wrangler dev", () => {
       const last = await untilRunEnd(page);
       expect(last.states[0]).toBe("s1:skipped/denied");
       expect(await listedStep(page, "s1")).toEqual({
-        status: "DENIED",
+        status: "denied",
         arguments: '{"title":"groceries","text":"milk and eggs"}',
         note: "You denied it: not today",
       });
       expect(await nodeTitle(page, "s1")).toContain("(denied): You denied it: not today");
       expect(await decidedItem(page, "s1")).toBe("save_note (s1) denied: not today");
       const status = page.locator("plankit-run [part=run-status]");
-      expect(await status.innerText()).toMatch(/^Completed in \d+(?: ms|\.\d s) · 1 step: 1 denied by you$/u);
+      expect(await status.textContent()).toMatch(/^Completed in \d+(?: ms|\.\d s) · 1 step: 1 denied by you$/u);
       expect(await status.getAttribute("data-tone")).toBe("success");
       // Nothing in the run view, shadow trees included, calls it a failure.
       const shown = await page.evaluate(() => {
@@ -784,7 +784,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
         "save_note (s1) denied: No decision within 60000 ms (no answer in time)",
       );
       expect(await page.locator("plankit-approval [part=approve-button]").count()).toBe(0);
-      expect(await listedStep(page, "s1")).toMatchObject({ status: "SKIPPED", note: "No decision within 60000 ms" });
+      expect(await listedStep(page, "s1")).toMatchObject({ status: "skipped", note: "No decision within 60000 ms" });
       expect((await snapshot(page)).states).toEqual(["s1:skipped/denied"]);
       expect(errors).toEqual([]);
       await page.close();
