@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RunState } from "../src/index.ts";
+import type { RunState } from "../src/events.ts";
 
 /**
  * Says in one short line how the run got its reply: from which tools, or

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { ToolDescriptor } from "../src/index.ts";
+import type { ToolDescriptor } from "../src/tools.ts";
 import { createRunStore, type RunElement, type RunStore } from "../src/ui.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";

@@ -6,7 +6,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { createWorkersAI } from "workers-ai-provider";
 import { fromLanguageModel } from "../src/ai.ts";
-import type { PlanModel } from "../src/index.ts";
+import type { PlanModel } from "../src/model.ts";
 import { withExplainedErrors } from "./explain-model-error.ts";
 import { HttpProblem } from "./http/http-problem.ts";
 import type { WorkerEnv } from "./worker-env.ts";

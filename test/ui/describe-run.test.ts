@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type RuntimeEvent, replay } from "../../src/events.ts";
+import { replay } from "../../src/events.ts";
+import type { RuntimeEvent } from "../../src/index.ts";
 import { describeRun } from "../../src/ui/describe-run.ts";
 import { describeStatus, stepNote } from "../../src/ui/describe-step.ts";
 

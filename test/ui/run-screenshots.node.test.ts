@@ -20,7 +20,7 @@ import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
 import { type Browser, type Locator, type Page, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuntimeEvent } from "../../src/events.ts";
+import type { RuntimeEvent } from "../../src/index.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 import type { RunPage } from "./run-page/run-page.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { replay } from "../../src/events.ts";
-import { AgentRuntime, LLMPlanner, type RunState } from "../../src/index.ts";
+import { type RunState, replay } from "../../src/events.ts";
+import { AgentRuntime, LLMPlanner } from "../../src/index.ts";
 import { createRunStore, type RunStore } from "../../src/ui.ts";
 import { describeAnswer } from "../../web-demo/describe-answer.ts";
 import { runInBrowser } from "../../web-demo/run-in-browser.ts";

@@ -1,7 +1,7 @@
 import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { MemoryEntry } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanModel, type RuntimeEvent, type ToolRegistry } from "../../src/index.ts";
+import { LLMPlanner, type RuntimeEvent, type ToolRegistry } from "../../src/index.ts";
+import type { PlanModel } from "../../src/model.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";

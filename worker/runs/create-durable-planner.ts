@@ -4,8 +4,9 @@
  * @module
  */
 
-import type { Planner, PlannerEvent, PlanStep, ToolRegistry } from "../../src/index.ts";
+import type { PlanStep, ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
+import type { Planner, PlannerEvent } from "../../src/runtime.ts";
 import type { DurableStep } from "./durable-step.ts";
 
 /** Options of {@link createDurablePlanner}. */

@@ -3,16 +3,17 @@
  *
  * @module
  */
+
+import type { RunEndReason } from "../../src/events.ts";
 import {
   AgentRuntime,
   createModelReflector,
-  type MemoryEntry,
   type MemoryStore,
   noOpReflector,
   PlankitError,
-  type RunEndReason,
   type RunHandle,
 } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
