@@ -27,9 +27,11 @@ export function describeAnswer(state: RunState): { text: string; declined: boole
   const used = tools.filter((step) => step.status === "succeeded");
   if (used.length === 0) {
     const failed = tools.filter((step) => step.status === "failed").length;
+    const denied = tools.filter((step) => step.skip?.code === "denied").length;
     const why = [
       failed > 0 ? `${failed} failed` : "",
-      tools.length > failed ? `${tools.length - failed} did not run` : "",
+      denied > 0 ? `${denied} denied by you` : "",
+      tools.length > failed + denied ? `${tools.length - failed - denied} did not run` : "",
     ];
     return { text: `No tool result went into this answer (${why.filter(Boolean).join(", ")}).`, declined: false };
   }

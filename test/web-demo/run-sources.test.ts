@@ -100,6 +100,13 @@ describe("describeAnswer", () => {
     });
   });
 
+  it("counts a denied step as the person's choice", async () => {
+    const store = createRunStore(runInBrowser(noteQuery));
+    await untilAsked(store);
+    await store.approve([{ stepId: "s1", approved: false, reason: "not today" }]);
+    expect(describeAnswer(await store.done).text).toBe("No tool result went into this answer (1 denied by you).");
+  }, 30_000);
+
   it("says nothing before the reply", () => {
     expect(describeAnswer(replay([])).text).toBe("");
   });
