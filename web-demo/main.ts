@@ -1,30 +1,23 @@
 /**
- * The web demo's entry point: wires the page to a session run on the
- * Worker (`POST /v1/runs`) or a run in the browser, draws the plan as it
- * streams, and shows the approval card when the run asks a person; mounts
- * the guided conversation panel (`POST /v1/guide`).
+ * The web demo's entry point: the request form starts a session run on the
+ * Worker (`POST /v1/runs`) or a run in the browser, and `<plankit-run>` of
+ * `plankit/ui` shows it from a run store — the plan graph, the approval
+ * card, the steps and the reply. The page adds what is its own: the tools,
+ * the event timeline, a line on how the answer was made, and the guided
+ * conversation panel (`POST /v1/guide`).
  *
  * @module
  */
 
-import type { ApprovalRequestEvent } from "../src/events.ts";
-import { createRunState } from "../src/events.ts";
-import type { RuntimeEvent } from "../src/index.ts";
 import type { ToolDescriptor } from "../src/tools.ts";
+import { createRunStore, type RunElement, type RunStore } from "../src/ui.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
-import type { DemoRun } from "./demo-run.ts";
+import { describeAnswer } from "./describe-answer.ts";
 import { describeEvent } from "./describe-event.ts";
-import { describeRunStatus } from "./describe-run-status.ts";
-import { drawStepList } from "./draw-step-list.ts";
-import { mountApprovalCard } from "./mount-approval-card.ts";
 import { mountGuide } from "./mount-guide.ts";
-import { renderDag } from "./render-dag.ts";
 import { runInBrowser } from "./run-in-browser.ts";
-import { runOnWorker } from "./run-on-worker.ts";
-import { stopStepViews } from "./stop-step-views.ts";
-import { toApprovalCard } from "./to-approval-card.ts";
-import { type StepView, toStepViews } from "./to-step-views.ts";
+import { startOnWorker } from "./start-on-worker.ts";
 
 /**
  * Finds a required element.
@@ -41,25 +34,17 @@ function element<T extends Element>(selector: string): T {
 const form = element<HTMLFormElement>("#request-form");
 const query = element<HTMLTextAreaElement>("#query");
 const runButton = element<HTMLButtonElement>("#run");
-const stopButton = element<HTMLButtonElement>("#stop");
 const token = element<HTMLInputElement>("#token");
 const modelLine = element<HTMLElement>("#model");
 const status = element<HTMLElement>("#status");
-const planSection = element<HTMLElement>("#plan");
-const graph = element<SVGSVGElement>("#dag");
-const stepList = element<HTMLOListElement>("#steps");
-const reply = element<HTMLElement>("#reply");
+const view = element<RunElement>("#run-view");
+const answerLine = element<HTMLElement>("#answer-how");
+const replyToggle = element<HTMLButtonElement>("#reply-toggle");
 const timeline = element<HTMLOListElement>("#timeline");
 const toolList = element<HTMLUListElement>("#tools");
 
-let controller: AbortController | undefined;
-let activeRun: DemoRun | undefined;
-let tools: readonly ToolDescriptor[] = [];
-const approvalCard = mountApprovalCard(element<HTMLElement>("#approval"), (decisions) =>
-  activeRun === undefined
-    ? Promise.reject(new Error("No run is waiting for a decision"))
-    : activeRun.approve(decisions),
-);
+let store: RunStore | undefined;
+let unsubscribe: (() => void) | undefined;
 
 /**
  * The run mode the page is set to.
@@ -73,11 +58,10 @@ function mode(): "worker" | "browser" {
 /**
  * Lists tools with their safety hints.
  *
- * @param tools - the descriptors.
+ * @param descriptors - the tools.
  * @returns nothing.
  */
 function showTools(descriptors: readonly ToolDescriptor[]): void {
-  tools = descriptors;
   toolList.replaceChildren(
     ...descriptors.map((tool) => {
       const item = document.createElement("li");
@@ -88,7 +72,7 @@ function showTools(descriptors: readonly ToolDescriptor[]): void {
       hint.className = annotations.destructiveHint === true ? "hint side-effect" : "hint";
       hint.textContent =
         annotations.destructiveHint === true
-          ? "side effects: runs after the plan is complete"
+          ? "side effects: asks you, then runs after the plan is complete"
           : annotations.readOnlyHint === true
             ? "read-only: may start while the plan streams"
             : "";
@@ -126,23 +110,51 @@ async function describeMode(): Promise<void> {
 }
 
 /**
- * Adds a line to the timeline.
+ * Adds the store's new events to the timeline, and the model's name to the
+ * model line when the Worker's stream names it.
  *
- * @param event - the event.
+ * @param events - every event so far.
  * @returns nothing.
  */
-function logEvent(event: DemoEvent): void {
-  const { time, text } = describeEvent(event);
-  const item = document.createElement("li");
-  item.dataset["type"] = event.type;
-  const when = document.createElement("time");
-  when.textContent = time;
-  item.append(when, " ", text);
-  timeline.append(item);
+function logEvents(events: readonly DemoEvent[]): void {
+  for (const event of events.slice(timeline.children.length)) {
+    const { time, text } = describeEvent(event);
+    const item = document.createElement("li");
+    item.dataset["type"] = event.type;
+    const when = document.createElement("time");
+    when.textContent = time;
+    item.append(when, " ", text);
+    timeline.append(item);
+    if (event.type === "model") modelLine.textContent = `Model: ${event.name}.`;
+  }
 }
 
 /**
- * Runs the request in the box, drawing every event.
+ * Shows the run's state beyond the element: the timeline, the line on how
+ * the answer was made (a declined request's long reply folded behind it),
+ * and the Run button once the run ended.
+ *
+ * @param shown - the store shown.
+ * @returns nothing.
+ */
+function follow(shown: RunStore): void {
+  if (shown !== store) return;
+  logEvents(shown.events as readonly DemoEvent[]);
+  const state = shown.getSnapshot();
+  const answer = describeAnswer(state);
+  answerLine.textContent = answer.text;
+  answerLine.hidden = answer.text === "";
+  view.dataset["answer"] = answer.declined ? "declined" : "";
+  replyToggle.hidden = !answer.declined;
+  const connection = shown.getConnection().status;
+  const reading = connection !== "done" && connection !== "failed" && connection !== "closed";
+  runButton.disabled = reading;
+  view.setAttribute("aria-busy", String(reading && state.status !== "ended"));
+}
+
+/**
+ * Runs the request in the box: makes a store for it and gives it to
+ * `<plankit-run>`.
  *
  * @returns nothing.
  */
@@ -153,86 +165,35 @@ async function run(): Promise<void> {
     query.focus();
     return;
   }
-  controller?.abort();
-  controller = new AbortController();
-  const { signal } = controller;
-  const reducer = createRunState();
-  graph.replaceChildren();
-  stepList.replaceChildren();
+  const previous = store;
+  store = undefined;
+  unsubscribe?.();
+  if (previous !== undefined && previous.getSnapshot().status === "running" && previous.canStop)
+    previous.stop().catch(() => undefined);
+  previous?.close();
   timeline.replaceChildren();
-  reply.textContent = "";
-  reply.dataset["state"] = "pending";
+  answerLine.hidden = true;
+  replyToggle.hidden = true;
+  replyToggle.setAttribute("aria-expanded", "false");
+  view.dataset["answer"] = "";
+  view.dataset["reply"] = "";
+  status.textContent = "";
   runButton.disabled = true;
-  stopButton.disabled = false;
-  planSection.setAttribute("aria-busy", "true");
-  status.textContent = "Planning…";
-  approvalCard.show(undefined);
-  let views: StepView[] = [];
-  let request: ApprovalRequestEvent | undefined;
-  const show = (next: StepView[]): void => {
-    views = next;
-    renderDag(graph, views);
-    drawStepList(stepList, views);
-  };
-  const stopped = (): void => {
-    show(stopStepViews(views));
-    if (request !== undefined) approvalCard.show(toApprovalCard(request, reducer.state, { tools, stopped: true }));
-    status.textContent = "Stopped.";
-    reply.textContent = "Stopped.";
-    reply.dataset["state"] = "stopped";
-  };
-  const demoRun = mode() === "browser" ? runInBrowser(text, signal) : runOnWorker(text, { token: token.value, signal });
-  activeRun = demoRun;
+  let next: RunStore;
   try {
-    for await (const event of demoRun.events) {
-      if (signal.aborted) break;
-      logEvent(event);
-      if (event.type === "model") {
-        modelLine.textContent = `Model: ${event.name}.`;
-        continue;
-      }
-      if (event.type === "error") {
-        status.textContent = `The stream failed: ${event.message}`;
-        reply.textContent = `No reply: ${event.message}`;
-        reply.dataset["state"] = "failed";
-        continue;
-      }
-      reducer.apply(event as RuntimeEvent);
-      show(toStepViews(reducer.state));
-      status.textContent = describeRunStatus(reducer.state);
-      if (event.type === "approval-request") request = event;
-      if (request !== undefined) approvalCard.show(toApprovalCard(request, reducer.state, { tools }));
-      if (event.type === "reply-delta") {
-        // The reply as it is written; the final `reply` event replaces it with the whole text.
-        if (reply.dataset["state"] !== "streaming") reply.textContent = "";
-        reply.dataset["state"] = "streaming";
-        reply.append(event.delta);
-      }
-      if (event.type === "reply") {
-        reply.textContent = event.text;
-        reply.dataset["state"] = "done";
-      }
-      if (event.type === "run-end") {
-        if (reply.dataset["state"] === "streaming") reply.dataset["state"] = "done";
-        if (event.reason === "aborted") stopped();
-        else if (event.reason !== "completed") reply.dataset["state"] = "failed";
-      }
-    }
-    if (signal.aborted) stopped();
+    next =
+      mode() === "browser"
+        ? createRunStore(runInBrowser(text))
+        : createRunStore(await startOnWorker(text, { token: token.value }), { token: token.value });
   } catch (error) {
-    if (signal.aborted) stopped();
-    else {
-      const message = error instanceof Error ? error.message : String(error);
-      status.textContent = message;
-      reply.textContent = `No reply: ${message}`;
-      reply.dataset["state"] = "failed";
-    }
-  } finally {
-    if (activeRun === demoRun) activeRun = undefined;
+    status.textContent = error instanceof Error ? error.message : String(error);
     runButton.disabled = false;
-    stopButton.disabled = true;
-    planSection.setAttribute("aria-busy", "false");
+    return;
   }
+  store = next;
+  unsubscribe = next.subscribe(() => follow(next));
+  view.store = next;
+  follow(next);
 }
 
 form.addEventListener("submit", (event) => {
@@ -246,7 +207,12 @@ query.addEventListener("keydown", (event) => {
     if (!runButton.disabled) form.requestSubmit(runButton);
   }
 });
-stopButton.addEventListener("click", () => controller?.abort(new Error("Stopped by the user")));
+replyToggle.addEventListener("click", () => {
+  const open = view.dataset["reply"] !== "open";
+  view.dataset["reply"] = open ? "open" : "";
+  replyToggle.setAttribute("aria-expanded", String(open));
+  replyToggle.textContent = open ? "Fold the reply" : "Show the whole reply";
+});
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-example]")) {
   button.addEventListener("click", () => {
     query.value = button.dataset["example"] ?? "";

@@ -68,7 +68,9 @@ export class ApprovalElement extends RunViewElement {
   protected render(state: RunState | undefined, _connection: unknown, store: RunStore | undefined): void {
     this.#store = store;
     const asked = (state?.steps ?? []).filter((step) => step.approval !== undefined);
-    const pending = asked.filter((step) => step.approval?.status === "requested");
+    // Once the run has ended, a step still asked about can no longer be decided.
+    const ended = state?.status === "ended";
+    const pending = ended ? [] : asked.filter((step) => step.approval?.status === "requested");
     this.hidden = asked.length === 0;
     this.#heading.textContent =
       pending.length > 0
@@ -81,12 +83,13 @@ export class ApprovalElement extends RunViewElement {
     for (const step of asked) {
       const id = step.step.id;
       const approval = step.approval!;
-      const key = `${approval.requestId}:${approval.status}:${JSON.stringify(approval.arguments)}`;
+      const open = approval.status === "requested" && !ended;
+      const key = `${approval.requestId}:${approval.status}:${open}:${JSON.stringify(approval.arguments)}`;
       keep.add(id);
       let entry = this.#items.get(id);
       if (entry === undefined || entry.key !== key) {
-        const item = approval.status === "requested" ? this.#drawPending(step) : this.#drawDecided(step);
-        if (approval.status === "requested") arrived = true;
+        const item = open ? this.#drawPending(step) : this.#drawDecided(step);
+        if (open) arrived = true;
         entry?.item.replaceWith(item);
         entry = { key, item };
         this.#items.set(id, entry);
@@ -103,7 +106,11 @@ export class ApprovalElement extends RunViewElement {
       this.#items.delete(id);
     }
     // A new request takes the focus, so a keyboard or screen-reader user is taken to it.
-    if (arrived && state?.status === "running") this.#card.focus();
+    // The whole card is brought into view (when it fits), not only its top edge as focus() would.
+    if (arrived && state?.status === "running") {
+      this.#card.focus({ preventScroll: true });
+      this.#card.scrollIntoView({ block: "nearest" });
+    }
   }
 
   #drawPending(step: StepState): HTMLLIElement {
@@ -227,7 +234,9 @@ export class ApprovalElement extends RunViewElement {
     const outcome =
       approval.status === "approved"
         ? "approved"
-        : `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`;
+        : approval.status === "denied"
+          ? `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`
+          : "not decided: the run ended first, so it did not run";
     return element(
       "li",
       { part: "approval-step decided", class: "decided", "data-step": step.step.id, "data-decision": approval.status },

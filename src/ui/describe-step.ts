@@ -6,7 +6,7 @@
 import type { StepState, StepStatus } from "../events/run-state.ts";
 
 /** How each status reads. */
-export const statusWords: Record<StepStatus, string> = {
+const statusWords: Record<StepStatus, string> = {
   planned: "planned",
   running: "running",
   retrying: "retrying",
@@ -14,6 +14,28 @@ export const statusWords: Record<StepStatus, string> = {
   failed: "failed",
   skipped: "skipped",
 };
+
+/**
+ * Whether a step was skipped because a person said no (not because nobody
+ * answered in time).
+ *
+ * @param step - the step.
+ * @returns `true` for a step denied by a decision.
+ */
+export function isDeniedByPerson(step: StepState): boolean {
+  return step.skip?.code === "denied" && step.approval?.by !== "timeout";
+}
+
+/**
+ * A step's status in words: those of {@link statusWords}, except that a step
+ * a person denied reads `denied`, their choice rather than a failure.
+ *
+ * @param step - the step.
+ * @returns the words.
+ */
+export function describeStatus(step: StepState): string {
+  return step.status === "skipped" && isDeniedByPerson(step) ? "denied" : statusWords[step.status];
+}
 
 /**
  * What a step does, in a few words: its tool, `model` for an `llm` step, `reply` for the reply.
@@ -62,6 +84,10 @@ export function toLine(value: unknown): string {
  */
 export function stepNote(step: StepState): string {
   if (step.status === "failed" && step.error !== undefined) return step.error.message;
+  if (step.status === "skipped" && isDeniedByPerson(step)) {
+    const reason = step.approval?.reason;
+    return `You denied it${reason === undefined ? "" : `: ${reason}`}`;
+  }
   if (step.status === "skipped" && step.skip !== undefined) return step.skip.reason;
   if (step.status === "retrying" && step.error !== undefined)
     return `attempt ${step.attempts} failed: ${step.error.message}`;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { RunState, StepState, StepStatus } from "../events/run-state.ts";
-import { statusWords, stepArguments, stepName, toLine } from "./describe-step.ts";
+import { describeStatus, stepArguments, stepName, stepNote, toLine } from "./describe-step.ts";
 import { findStepDependencies } from "./find-step-dependencies.ts";
 import { layoutPlanGraph } from "./layout-plan-graph.ts";
 import { RunViewElement } from "./run-view-element.ts";
@@ -152,7 +152,8 @@ export class PlanGraphElement extends RunViewElement {
       if (step === undefined) continue;
       const status = step.status;
       const label = `${statusMarks[status]} ${node.id} · ${stepName(step)}`;
-      const title = `${label} (${statusWords[status]})`;
+      const note = stepNote(step);
+      const title = `${label} (${describeStatus(step)})${note === "" ? "" : `: ${note}`}`;
       const detail = toLine(stepArguments(step));
       const length = Math.max(4, Math.floor((node.width - 16) / characterWidth));
       graph.append(
@@ -164,6 +165,7 @@ export class PlanGraphElement extends RunViewElement {
             "data-step": node.id,
             "data-status": status,
             ...(step.approval === undefined ? {} : { "data-approval": step.approval.status }),
+            ...(step.source === "replan" ? { "data-source": "replan" } : {}),
           },
           svg("title", {}, detail === "" ? title : `${title}\n${detail}`),
           svg("rect", { x: node.x, y: node.y, width: node.width, height: node.height, rx: 6 }),

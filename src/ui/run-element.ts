@@ -5,6 +5,7 @@
  */
 import type { RunState } from "../events/run-state.ts";
 import type { RunConnection, RunStore } from "./create-run-store.ts";
+import { describeRun } from "./describe-run.ts";
 import { element, RunViewElement } from "./run-view-element.ts";
 
 const styles = `
@@ -14,43 +15,13 @@ header { display: flex; flex-wrap: wrap; align-items: center; justify-content: s
 .status { margin: 0; color: var(--_muted); overflow-wrap: anywhere; }
 .status[data-tone="danger"] { color: var(--_danger); }
 .status[data-tone="success"] { color: var(--_success); }
+.status[data-tone="warning"] { color: var(--_warning); }
 plankit-plan-graph, plankit-steps, plankit-reply, plankit-approval { min-width: 0; }
 `;
 
 /** The parts of the inner elements that `<plankit-run>` passes on, so `plankit-run::part(node)` works. */
 const innerParts =
   "graph, node, node-planned, node-running, node-retrying, node-succeeded, node-failed, node-skipped, edge, list, step, step-planned, step-running, step-retrying, step-succeeded, step-failed, step-skipped, status, arguments, note, card, heading, approval-step, reason, approve-button, deny-button, error, decided, reply";
-
-/**
- * The status line of a run.
- *
- * @param state - the run.
- * @param connection - where reading stands.
- * @returns the words and their tone.
- */
-function describeRun(
-  state: RunState | undefined,
-  connection: RunConnection | undefined,
-): { text: string; tone: string } {
-  if (connection?.status === "failed")
-    return { text: `Could not read the run: ${connection.error?.message ?? "unknown error"}`, tone: "danger" };
-  if (state === undefined || state.status === "idle")
-    return { text: connection?.status === "connecting" ? "Connecting…" : "Waiting for the run…", tone: "" };
-  const done = state.steps.filter((step) => step.status === "succeeded").length;
-  const counts = `${done} of ${state.steps.length} steps done`;
-  if (state.status === "running") {
-    if (connection?.status === "reconnecting") return { text: `Reconnecting… ${counts}`, tone: "" };
-    return {
-      text: state.awaitingApproval.length > 0 ? `Waiting for approval · ${counts}` : `Running · ${counts}`,
-      tone: "",
-    };
-  }
-  if (state.reason === "completed") return { text: `Completed · ${counts}`, tone: "success" };
-  return {
-    text: `Ended: ${state.reason ?? "unknown"}${state.error === undefined ? "" : ` (${state.error.message})`} · ${counts}`,
-    tone: "danger",
-  };
-}
 
 /**
  * A run as a whole: its request and status with a Stop button, the plan

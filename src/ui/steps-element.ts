@@ -4,7 +4,7 @@
  * @module
  */
 import type { RunState, StepState } from "../events/run-state.ts";
-import { statusWords, stepArguments, stepName, stepNote, toLine } from "./describe-step.ts";
+import { describeStatus, stepArguments, stepName, stepNote, toLine } from "./describe-step.ts";
 import { element, RunViewElement } from "./run-view-element.ts";
 
 const styles = `
@@ -73,7 +73,7 @@ export class StepsElement extends RunViewElement {
     return element(
       "li",
       { part: `step step-${step.status}`, "data-step": step.step.id, "data-status": step.status },
-      element("span", { class: "status", part: "status" }, statusWords[step.status]),
+      element("span", { class: "status", part: "status" }, describeStatus(step)),
       element("span", { class: "id" }, step.step.id),
       element("span", { class: "name" }, stepName(step)),
       ...(argumentsText === "" ? [] : [element("code", { class: "arguments", part: "arguments" }, argumentsText)]),

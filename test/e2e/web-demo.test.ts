@@ -57,16 +57,41 @@ async function openDemo(
   return { page, errors, runRequests };
 }
 
-/** What the page shows at this moment. */
+/** What the page shows at this moment, read through the shadow roots of `<plankit-run>`. */
 function snapshot(page: Page): Promise<{ steps: number; ended: boolean; reply: string; states: string[] }> {
-  return page.evaluate(() => ({
-    steps: document.querySelectorAll("[data-step-id]").length,
-    ended: document.querySelector('[data-testid="timeline"] li[data-type="run-end"]') !== null,
-    reply: document.querySelector('[data-testid="reply"]')?.textContent ?? "",
-    states: [...document.querySelectorAll<SVGGElement>("[data-step-id]")].map(
-      (node) => `${node.dataset["stepId"]}:${node.dataset["state"]}`,
-    ),
-  }));
+  return page.evaluate(() => {
+    const run = document.querySelector("plankit-run")?.shadowRoot;
+    const nodes = [...(run?.querySelector("plankit-plan-graph")?.shadowRoot?.querySelectorAll("g.node") ?? [])];
+    return {
+      steps: nodes.length,
+      ended: document.querySelector('[data-testid="timeline"] li[data-type="run-end"]') !== null,
+      reply: run?.querySelector("plankit-reply")?.shadowRoot?.querySelector("[part=reply]")?.textContent ?? "",
+      states: nodes.map((node) => {
+        const approval = node.getAttribute("data-approval");
+        return `${node.getAttribute("data-step")}:${node.getAttribute("data-status")}${approval === null ? "" : `/${approval}`}`;
+      }),
+    };
+  });
+}
+
+/** The run's status line, in `<plankit-run>`. */
+async function runStatus(page: Page): Promise<string> {
+  return (await page.locator("plankit-run [part=run-status]").textContent()) ?? "";
+}
+
+/** A step of the step list: its status words, arguments and note. */
+async function listedStep(page: Page, stepId: string): Promise<{ status: string; arguments: string; note: string }> {
+  const item = page.locator(`plankit-steps li[data-step="${stepId}"]`);
+  const text = async (selector: string) =>
+    (await item.locator(selector).count()) === 0 ? "" : ((await item.locator(selector).textContent()) ?? "");
+  return { status: await text(".status"), arguments: await text(".arguments"), note: await text(".note") };
+}
+
+/** The SVG title of a step's node: its status, note and whole arguments. */
+function nodeTitle(page: Page, stepId: string): Promise<string> {
+  return page
+    .locator(`plankit-plan-graph g.node[data-step="${stepId}"] title`)
+    .evaluate((title) => title.textContent ?? "");
 }
 
 /** Runs a request and checks that steps appear, and the graph grows, before the run ends. */
@@ -77,7 +102,7 @@ async function runAndWatch(
 ): Promise<{ first: Awaited<ReturnType<typeof snapshot>>; last: Awaited<ReturnType<typeof snapshot>> }> {
   await page.getByTestId("query").fill(query);
   await start();
-  await page.locator("[data-step-id]").first().waitFor({ timeout: 20_000 });
+  await page.locator("plankit-plan-graph g.node").first().waitFor({ timeout: 20_000 });
   const first = await snapshot(page);
   await page.waitForFunction(
     () => document.querySelector('[data-testid="timeline"] li[data-type="run-end"]') !== null,
@@ -85,13 +110,12 @@ async function runAndWatch(
     { timeout: 45_000 },
   );
   const last = await snapshot(page);
-  // Let the last nodes finish fading in before any screenshot.
-  await page.waitForTimeout(400);
+  await page.waitForTimeout(200);
   return { first, last };
 }
 
 describe("the web demo in Chromium against wrangler dev", () => {
-  it("runs a request on the Worker: steps appear while the plan streams, then the reply", async () => {
+  it("is made of plankit/ui's elements, and runs a request on the Worker: steps appear while the plan streams, then the reply", async () => {
     const { page, errors, runRequests } = await openDemo();
     expect(await page.getByTestId("model").textContent()).toContain("plankit-demo (offline, scripted)");
     const { first, last } = await runAndWatch(
@@ -101,16 +125,31 @@ describe("the web demo in Chromium against wrangler dev", () => {
         await page.getByTestId("run").click();
       },
     );
+    // The run view is <plankit-run> and its parts; the page draws no graph, list or card of its own.
+    expect(
+      await page.evaluate(() => ({
+        svg: document.querySelectorAll("svg").length,
+        inner: [...(document.querySelector("plankit-run")?.shadowRoot?.querySelectorAll("*") ?? [])]
+          .map((element) => element.tagName.toLowerCase())
+          .filter((tag) => tag.startsWith("plankit-")),
+      })),
+    ).toEqual({ svg: 0, inner: ["plankit-plan-graph", "plankit-approval", "plankit-steps", "plankit-reply"] });
     expect(first.ended).toBe(false);
     expect(first.reply).toBe("");
     expect(first.steps).toBeLessThan(last.steps);
     expect(last.steps).toBe(4);
-    expect(last.states).toEqual(["s1:done", "s2:done", "s3:done", "s4:done"]);
+    expect(last.states).toEqual(["s1:succeeded", "s2:succeeded", "s3:succeeded", "s4:succeeded"]);
     expect(last.reply).toContain("So Tokyo's population is 6.58 times that of Paris.");
-    expect(await page.getByTestId("reply").getAttribute("aria-live")).toBe("polite");
-    expect(await page.locator('#dag path.edge[data-from="s1"][data-to="s3"]').count()).toBe(1);
-    expect(await page.getByTestId("steps").locator("li").first().textContent()).toMatch(
-      /s1 · kb_lookup\s*done\s*took \d+ ms/,
+    expect(await page.locator("plankit-reply [part=reply]").getAttribute("aria-live")).toBe("polite");
+    expect(await page.locator('plankit-plan-graph .edge[data-from="s1"][data-to="s3"]').count()).toBe(1);
+    expect(await listedStep(page, "s1")).toEqual({
+      status: "done",
+      arguments: '{"query":"population of Tokyo"}',
+      note: "",
+    });
+    expect(await runStatus(page)).toMatch(/^Completed in \d+(?: ms|\.\d s) · 3 steps: 3 done$/u);
+    expect(await page.getByTestId("answer-how").textContent()).toBe(
+      "Answered from 3 tool results: kb_lookup ×2, calculator.",
     );
     expect(runRequests).toEqual(["POST /v1/runs", "GET /v1/runs/:id/events"]);
     expect(errors).toEqual([]);
@@ -127,7 +166,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
     });
     expect(first.ended).toBe(false);
     expect(first.reply).toBe("");
-    expect(last.states).toEqual(["s1:done", "s2:done", "s3:done"]);
+    expect(last.states).toEqual(["s1:succeeded", "s2:succeeded", "s3:succeeded"]);
     expect(last.reply).toContain("That is 330 m = 1,082.68 ft.");
     expect(runRequests).toEqual([]);
     expect(errors).toEqual([]);
@@ -149,7 +188,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    const box = await page.locator("#dag").boundingBox();
+    const box = await page.locator("plankit-plan-graph svg").boundingBox();
     expect(box?.width ?? Infinity).toBeLessThanOrEqual(375);
     await page.keyboard.press("Shift+Tab");
     expect(await page.evaluate(() => document.activeElement?.id ?? "")).not.toBe("query");
@@ -158,17 +197,41 @@ describe("the web demo in Chromium against wrangler dev", () => {
     await page.close();
   });
 
-  it("shows a failed step, the re-plan and the reply that explains it", async () => {
+  it("shows a failed step and the re-plan, and says what happened rather than how many steps ran", async () => {
     const { page, errors } = await openDemo();
     const { last } = await runAndWatch(page, "What is the population of Atlantis?", async () => {
       await page.getByTestId("run").click();
     });
-    expect(last.states).toEqual(["s1:failed", "s2:skipped", "s3:done"]);
+    expect(last.states.sort()).toEqual(["s1:failed", "s2:skipped", "s3:succeeded"]);
     expect(last.reply).toBe('The knowledge base has no fact about "population of Atlantis".');
-    expect(await page.locator("#dag .node.replanned").count()).toBe(1);
+    expect(await page.locator('plankit-plan-graph g.node[data-source="replan"]').count()).toBe(1);
+    expect((await listedStep(page, "s1")).note).toMatch(/^No fact about "population of Atlantis"/u);
+    expect(await runStatus(page)).toMatch(/^Completed in \d+(?: ms|\.\d s) · 1 step: 1 failed; 1 re-plan$/u);
+    expect(await page.getByTestId("answer-how").textContent()).toBe("No tool result went into this answer (1 failed).");
     expect(await page.getByTestId("timeline").textContent()).toContain("replan 1");
     expect(errors).toEqual([]);
     await page.screenshot({ path: join(screenshots, "replan.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("says in one short line how it answered when the demo model declines, and folds the long reply", async () => {
+    const { page, errors } = await openDemo();
+    await runAndWatch(page, "Write me a poem", async () => {
+      await page.getByTestId("run").click();
+    });
+    expect(await page.getByTestId("answer-how").textContent()).toBe(
+      "No tool fits this request, so none ran: the model answered in words.",
+    );
+    expect(await runStatus(page)).toMatch(/^Completed in \d+(?: ms|\.\d s) · answered without tools$/u);
+    const reply = page.locator("plankit-reply [part=reply]");
+    const lineHeight = await reply.evaluate((element) => Number.parseFloat(getComputedStyle(element).lineHeight));
+    const folded = (await reply.boundingBox())?.height ?? Infinity;
+    expect(folded).toBeLessThanOrEqual(2 * lineHeight + 1);
+    await page.getByTestId("reply-toggle").click();
+    expect(await page.getByTestId("reply-toggle").getAttribute("aria-expanded")).toBe("true");
+    expect((await reply.boundingBox())?.height ?? 0).toBeGreaterThan(3 * lineHeight);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(screenshots, "declined.png"), fullPage: true });
     await page.close();
   });
 
@@ -219,8 +282,8 @@ describe("the web demo in Chromium against wrangler dev", () => {
   });
 
   for (const mode of ["worker", "browser"] as const) {
-    it(`stops a run on request (${mode}): unfinished steps aborted, the reply says Stopped, the status followed the run`, async () => {
-      const { page, errors } = await openDemo();
+    it(`stops a run on request (${mode}): nothing is left running, the status says the run was aborted`, async () => {
+      const { page, errors, runRequests } = await openDemo();
       if (mode === "browser") {
         await page.getByTestId("mode-browser").check();
         await page.getByTestId("model").filter({ hasText: "running in this browser" }).waitFor();
@@ -229,39 +292,26 @@ describe("the web demo in Chromium against wrangler dev", () => {
         .getByTestId("query")
         .fill("Do a deep archive lookup of the heights of Mount Everest and Mount Fuji and their difference");
       await page.getByTestId("run").click();
-      await page.locator('[data-step-id][data-state="running"]').first().waitFor({ timeout: 20_000 });
-      await page
-        .getByTestId("status")
-        .filter({ hasText: /^Running [12] steps?/u })
-        .waitFor({ timeout: 20_000 });
+      await page.locator('plankit-plan-graph g.node[data-status="running"]').first().waitFor({ timeout: 20_000 });
+      expect(await runStatus(page)).toMatch(/^Running · \d of \d+ steps done$/u);
       await page.screenshot({ path: join(screenshots, `running-${mode}.png`), fullPage: true });
-      await page.getByTestId("stop").click();
-      await page.getByTestId("status").filter({ hasText: "Stopped." }).waitFor();
+      await page.locator("plankit-run [part=stop-button]").click();
+      await page
+        .locator("plankit-run [part=run-status]")
+        .filter({ hasText: /^Ended: aborted/u })
+        .waitFor();
       // Give a late event the chance to (wrongly) change the page.
       await page.waitForTimeout(500);
       const { states } = await snapshot(page);
-      expect(states.filter((state) => /:(running|waiting|planned)$/u.test(state))).toEqual([]);
-      expect(states.some((state) => state.endsWith(":aborted"))).toBe(true);
-      expect(await page.getByTestId("reply").textContent()).toBe("Stopped.");
-      expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("stopped");
-      expect(await page.getByTestId("status").textContent()).toBe("Stopped.");
+      expect(states.filter((state) => /:(running|retrying)$/u.test(state))).toEqual([]);
+      expect(await page.locator("plankit-run [part=stop-button]").isHidden()).toBe(true);
       expect(await page.getByTestId("run").isEnabled()).toBe(true);
+      if (mode === "worker") expect(runRequests).toContain("POST /v1/runs/:id/cancel");
       expect(errors).toEqual([]);
       await page.screenshot({ path: join(screenshots, `stopped-${mode}.png`), fullPage: true });
       await page.close();
     });
   }
-
-  it("says Done in t when a run completes", async () => {
-    const { page, errors } = await openDemo();
-    await runAndWatch(page, "How many seconds are in 3.5 days?", async () => {
-      await page.getByTestId("run").click();
-    });
-    expect(await page.getByTestId("status").textContent()).toMatch(/^Done in \d+(?: ms|\.\d s): 1 step ran\.$/u);
-    expect(await page.getByTestId("reply").textContent()).toBe("3.5 d = 302,400 s.");
-    expect(errors).toEqual([]);
-    await page.close();
-  });
 
   it("names the URL and what to check when the Worker cannot be reached", async () => {
     const { page, errors } = await openDemo();
@@ -276,8 +326,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
         "u",
       ),
     );
-    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("failed");
-    expect(await page.getByTestId("reply").textContent()).toMatch(/^No reply: Could not reach the Worker at /u);
+    expect(await page.getByTestId("run").isEnabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.screenshot({ path: join(screenshots, "unreachable-worker.png"), fullPage: true });
     await page.close();
@@ -293,7 +342,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       { type: "run-end", runId: "r", t: 30, reason: "completed", durationMs: 30, usage },
     ];
     const body = events
-      .map((event, id) => `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      .map((event, id) => `id: ${id + 1}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
       .join("");
     await page.route("**/v1/runs", (route) =>
       route.fulfill({
@@ -308,11 +357,11 @@ describe("the web demo in Chromium against wrangler dev", () => {
     await page.getByTestId("query").fill("How many seconds are in 3.5 days?");
     await page.getByTestId("run").click();
     await page
-      .getByTestId("status")
-      .filter({ hasText: /^Done in/u })
+      .locator("plankit-run [part=run-status]")
+      .filter({ hasText: /^Completed in 30 ms/u })
       .waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId("reply").textContent()).toBe("3.5 d = 302,400 s.");
-    expect(await page.getByTestId("reply").getAttribute("data-state")).toBe("done");
+    expect(await page.locator("plankit-reply [part=reply]").textContent()).toBe("3.5 d = 302,400 s.");
+    expect(await page.getByTestId("model").textContent()).toBe("Model: a streaming stand-in.");
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -326,39 +375,33 @@ describe("the web demo in Chromium against wrangler dev", () => {
     });
     const problems = await page.evaluate(() => {
       const found: string[] = [];
-      const nodes = [...document.querySelectorAll<SVGGElement>("#dag [data-step-id]")];
+      const graph = document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-plan-graph")?.shadowRoot;
+      const nodes = [...(graph?.querySelectorAll<SVGGElement>("g.node") ?? [])];
       const boxes = nodes.map((node) => {
-        const rect = node.querySelector("rect");
-        const box = rect?.getBBox() ?? { x: 0, y: 0, width: 0, height: 0 };
-        const matrix = node.transform.baseVal.consolidate()?.matrix;
-        return {
-          id: node.dataset["stepId"] ?? "",
-          x: box.x + (matrix?.e ?? 0),
-          y: box.y + (matrix?.f ?? 0),
-          width: box.width,
-          height: box.height,
-        };
+        const box = (node.querySelector("rect") as SVGRectElement).getBBox();
+        return { id: node.getAttribute("data-step") ?? "", x: box.x, y: box.y, width: box.width, height: box.height };
       });
-      for (const node of nodes) {
+      for (const [index, node] of nodes.entries()) {
         for (const text of node.querySelectorAll<SVGTextElement>("text")) {
-          if (text.getComputedTextLength() > 168 - 20 + 0.5)
-            found.push(`${node.dataset["stepId"]}: "${text.textContent}" is ${text.getComputedTextLength()} px wide`);
+          const box = boxes[index]!;
+          const right = text.getBBox().x + text.getComputedTextLength();
+          if (right > box.x + box.width + 0.5)
+            found.push(`${box.id}: "${text.textContent}" ends at ${right}, past the box (${box.x + box.width})`);
         }
       }
-      for (const path of document.querySelectorAll<SVGPathElement>("#dag path.edge")) {
-        const length = path.getTotalLength();
-        for (let at = 0; at <= length; at += 2) {
-          const point = path.getPointAtLength(at);
-          for (const box of boxes) {
-            if (
-              point.x > box.x + 1 &&
-              point.x < box.x + box.width - 1 &&
-              point.y > box.y + 1 &&
-              point.y < box.y + box.height - 1
-            ) {
-              found.push(
-                `${path.dataset["from"]}→${path.dataset["to"]} passes through ${box.id} at (${Math.round(point.x)}, ${Math.round(point.y)})`,
-              );
+      for (const edge of graph?.querySelectorAll<SVGPolylineElement>(".edge") ?? []) {
+        const points = [...edge.points];
+        for (let index = 1; index < points.length; index++) {
+          const from = points[index - 1]!;
+          const to = points[index]!;
+          for (let step = 0; step <= 20; step++) {
+            const x = from.x + ((to.x - from.x) * step) / 20;
+            const y = from.y + ((to.y - from.y) * step) / 20;
+            for (const box of boxes) {
+              if (x > box.x + 1 && x < box.x + box.width - 1 && y > box.y + 1 && y < box.y + box.height - 1)
+                found.push(
+                  `${edge.dataset["from"]}→${edge.dataset["to"]} passes through ${box.id} at (${Math.round(x)}, ${Math.round(y)})`,
+                );
             }
           }
         }
@@ -367,13 +410,13 @@ describe("the web demo in Chromium against wrangler dev", () => {
     });
     expect(problems).toEqual([]);
     // The reply quotes the first lookup's source: its arrow skips the clock layer.
-    expect(await page.locator('#dag path.edge.long[data-from="s1"][data-to="s5"]').count()).toBe(1);
+    expect(await page.locator('plankit-plan-graph .edge[data-from="s1"][data-to="s5"]').count()).toBe(1);
     // A long argument is cut with an ellipsis; the whole text stays in the node's title.
-    const detail = await page.locator('#dag [data-step-id="s3"] .node-detail').textContent();
+    const detail = await page.locator('plankit-plan-graph g.node[data-step="s3"] text.detail').textContent();
     expect(detail).toMatch(/…$/u);
-    expect(await page.locator('#dag [data-step-id="s3"] title').textContent()).toContain('{"timeZone":"{{s1.value}}"}');
+    expect(await nodeTitle(page, "s3")).toContain(detail?.slice(0, -1));
     expect(errors).toEqual([]);
-    await page.locator("#plan").screenshot({ path: join(screenshots, "graph-fit.png") });
+    await page.locator("plankit-plan-graph").screenshot({ path: join(screenshots, "graph-fit.png") });
     await page.close();
   });
 
@@ -418,14 +461,16 @@ describe("the web demo in Chromium against wrangler dev", () => {
     );
   }
 
-  /** Runs the note request on the Worker and waits for the approval card. */
+  /** Runs the note request and waits for the approval card's Approve button. */
   async function untilApprovalCard(
     page: Page,
     query = "Save a note titled groceries saying milk and eggs",
   ): Promise<void> {
     await page.getByTestId("query").fill(query);
     await page.getByTestId("run").click();
-    await page.locator('[data-testid="approval-card"][data-phase="open"]').waitFor({ timeout: 30_000 });
+    await page.locator('plankit-approval [part=card][data-pending="true"] [part=approve-button]').waitFor({
+      timeout: 30_000,
+    });
   }
 
   /** Waits until the run has ended and the page has drawn it. */
@@ -435,6 +480,7 @@ describe("the web demo in Chromium against wrangler dev", () => {
       undefined,
       { timeout: 30_000 },
     );
+    await page.waitForTimeout(100);
     return snapshot(page);
   }
 
@@ -443,38 +489,87 @@ describe("the web demo in Chromium against wrangler dev", () => {
     return page.getByTestId("timeline").locator(`li[data-type="${type}"]`).allTextContents();
   }
 
+  /** Where the focus is, across shadow roots: the innermost active element's tag and part. */
+  function focused(page: Page): Promise<string> {
+    return page.evaluate(() => {
+      let active: Element | null = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active === null ? "" : `${active.tagName.toLowerCase()}[part=${active.getAttribute("part")}]`;
+    });
+  }
+
+  /** The text of the card's item for a decided step. */
+  function decidedItem(page: Page, stepId: string): Promise<string> {
+    return page
+      .locator(`plankit-approval li.decided[data-step="${stepId}"]`)
+      .evaluate((item) => item.textContent ?? "");
+  }
+
+  /** Whether the whole box of each element lies inside the viewport, as the page shows it (nobody scrolls). */
+  async function inView(page: Page, selectors: string[]): Promise<Record<string, boolean>> {
+    const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+    const found: Record<string, boolean> = {};
+    for (const selector of selectors) {
+      const box = await page.locator(selector).boundingBox();
+      found[selector] =
+        box !== null &&
+        box.y >= 0 &&
+        box.x >= 0 &&
+        box.y + box.height <= viewport.height + 0.5 &&
+        box.x + box.width <= viewport.width + 0.5;
+    }
+    return found;
+  }
+
   describe("approval of side effects", () => {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 812 },
+    ]) {
+      it(`shows the whole approval card without scrolling at ${viewport.width}×${viewport.height}`, async () => {
+        const { page, errors } = await openDemo(viewport);
+        await untilApprovalCard(page);
+        await page.waitForTimeout(300);
+        const card = "plankit-approval [part=card]";
+        expect(
+          await inView(page, [card, "plankit-approval [part=approve-button]", "plankit-approval [part=deny-button]"]),
+        ).toEqual({
+          [card]: true,
+          "plankit-approval [part=approve-button]": true,
+          "plankit-approval [part=deny-button]": true,
+        });
+        expect(await focused(page)).toBe("section[part=card]");
+        expect(errors).toEqual([]);
+        await page.screenshot({ path: join(screenshots, `approval-in-view-${viewport.width}.png`) });
+        await page.close();
+      });
+    }
+
     it("shows one card for the note, marks the step in the graph, and saves the note once approved by keyboard", async () => {
       const { page, errors, runRequests } = await openDemo();
-      const card = page.getByTestId("approval-card");
       const before = await page.screenshot({ fullPage: true });
-      const stopBefore = await page.getByTestId("stop").boundingBox();
-      const planBefore = await page.locator("#plan").boundingBox();
       await untilApprovalCard(page);
-      // The card opens below the Stop button: what is above it and the plan beside it do not move.
-      expect(await page.getByTestId("stop").boundingBox()).toEqual(stopBefore);
-      expect((await page.locator("#plan").boundingBox())?.y).toBe(planBefore?.y);
-      // The graph and the list mark the waiting step; the legend names the style.
-      expect((await snapshot(page)).states).toEqual(["s1:approval", "s2:waiting"]);
-      expect(await page.getByTestId("steps").locator('li[data-step="s1"] .badge').textContent()).toBe("needs approval");
-      expect(await page.getByTestId("steps").locator('li[data-step="s1"] .note').textContent()).toBe(
-        "waits for your approval",
-      );
-      expect(await page.locator('.legend [data-state="approval"]').textContent()).toBe("needs approval");
-      expect(await page.getByTestId("status").textContent()).toBe("Waiting for your approval of 1 step…");
-      // One card, listing the step, its arguments and why.
-      expect(await page.locator("[data-approval-step]").count()).toBe(1);
+      // The graph and the list mark the waiting step.
+      expect((await snapshot(page)).states).toEqual(["s1:planned/requested", "s2:planned"]);
+      expect(await listedStep(page, "s1")).toEqual({
+        status: "planned",
+        arguments: '{"title":"groceries","text":"milk and eggs"}',
+        note: "waits for approval",
+      });
+      expect(await runStatus(page)).toBe("Waiting for your approval of 1 step · 0 of 2 steps done");
+      // One card, listing the step, what it does and its arguments.
+      expect(await page.locator("plankit-approval [part=approval-step]").count()).toBe(1);
+      const card = page.locator("plankit-approval [part=card]");
       const text = (await card.textContent()) ?? "";
-      expect(text).toContain("Approval needed: 1 step with side effects");
-      expect(text).toContain("s1 · save_note");
-      expect(text).toMatch(/titlegroceriestextmilk and eggs/u);
-      expect(text).toContain(
-        "Why: save_note changes state and may overwrite or delete data, so the application asks a person before it runs",
-      );
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("approval-heading");
-      // The screenshot shows the card where the page had none, and the step's node in its approval colour.
+      expect(text).toContain("Approval needed (1 step)");
+      expect(text).toMatch(/save_note \(s1\): Save a note with a title and a text \(this changes state\)/u);
+      expect(JSON.parse(await page.locator("plankit-approval [part=arguments]").inputValue())).toEqual({
+        title: "groceries",
+        text: "milk and eggs",
+      });
+      expect(await focused(page)).toBe("section[part=card]");
+      // The screenshot shows the card where the page had none, and the step's node in the card's colour.
       const after = await page.screenshot({ fullPage: true });
-      // Boxes in page coordinates, as in a full-page screenshot.
       const scrollY = await page.evaluate(() => window.scrollY);
       const onPage = (found: { x: number; y: number; width: number; height: number } | null) => {
         if (found === null) throw new Error("no box");
@@ -484,29 +579,26 @@ describe("the web demo in Chromium against wrangler dev", () => {
       const cardBorder = await card.evaluate((element) => getComputedStyle(element).borderTopColor);
       const perimeter = 2 * (box.width + box.height);
       expect(await countPixels(page, before, box, cardBorder)).toBeLessThan(perimeter / 4);
-      expect(await countPixels(page, after, box, cardBorder)).toBeGreaterThan(perimeter * 2);
-      const node = onPage(await page.locator('#dag [data-step-id="s1"] rect').boundingBox());
-      const nodeFill = await page
-        .locator('#dag [data-step-id="s1"] rect')
-        .evaluate((element) => getComputedStyle(element).fill);
-      expect(await countPixels(page, after, node, nodeFill, 6)).toBeGreaterThan((node.width * node.height) / 2);
+      expect(await countPixels(page, after, box, cardBorder)).toBeGreaterThan(perimeter * 1.5);
+      const node = onPage(await page.locator('plankit-plan-graph g.node[data-step="s1"] rect').boundingBox());
+      const nodeStroke = await page
+        .locator('plankit-plan-graph g.node[data-step="s1"] rect')
+        .evaluate((element) => getComputedStyle(element).stroke);
+      expect(nodeStroke).toBe(cardBorder);
+      expect(await countPixels(page, after, node, nodeStroke, 6)).toBeGreaterThan(node.width + node.height);
       writeFileSync(join(screenshots, "approval-card.png"), after);
-      // Keyboard: heading → reason → Approve.
+      // Keyboard: card → arguments → reason → Approve.
       await page.keyboard.press("Tab");
-      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset["testid"])).toBe(
-        "approval-reason",
-      );
+      expect(await focused(page)).toBe("textarea[part=arguments]");
       await page.keyboard.press("Tab");
-      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset["testid"])).toBe(
-        "approval-approve",
-      );
+      expect(await focused(page)).toBe("input[part=reason]");
+      await page.keyboard.press("Tab");
+      expect(await focused(page)).toBe("button[part=approve-button]");
       await page.keyboard.press("Enter");
       const last = await untilRunEnd(page);
-      expect(last.states).toEqual(["s1:done", "s2:done"]);
+      expect(last.states).toEqual(["s1:succeeded/approved", "s2:succeeded"]);
       expect(last.reply).toBe('I saved the note "groceries" (13 characters).');
-      expect(await card.getAttribute("data-phase")).toBe("decided");
-      expect(await page.getByTestId("approval-summary").textContent()).toBe("Approved: s1.");
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("approval-heading");
+      expect(await decidedItem(page, "s1")).toBe('save_note (s1) approved{"title":"groceries","text":"milk and eggs"}');
       expect(await timelineLines(page, "approval-decision")).toEqual([
         expect.stringContaining("approval-decision s1: approved (caller)"),
       ]);
@@ -516,19 +608,36 @@ describe("the web demo in Chromium against wrangler dev", () => {
       await page.close();
     });
 
-    it("denies with a reason: the step is skipped, denied, and never runs", async () => {
+    it("shows a denial as the person's choice: the step is denied, never runs, and the run is not called failed", async () => {
       const { page, errors } = await openDemo();
       await untilApprovalCard(page);
-      await page.getByTestId("approval-reason").fill("not today");
-      await page.getByTestId("approval-deny").click();
+      await page.locator("plankit-approval [part=reason]").fill("not today");
+      await page.locator("plankit-approval [part=deny-button]").click();
       const last = await untilRunEnd(page);
-      expect(last.states[0]).toBe("s1:skipped");
-      expect(await page.getByTestId("steps").locator('li[data-step="s1"] .note').textContent()).toBe(
-        "denied: not today",
-      );
-      expect(await page.locator('#dag [data-step-id="s1"] title').textContent()).toContain("denied: not today");
-      expect(await page.getByTestId("approval-card").getAttribute("data-phase")).toBe("decided");
-      expect(await page.locator('[data-approval-step="s1"] .approval-outcome').textContent()).toBe("denied: not today");
+      expect(last.states[0]).toBe("s1:skipped/denied");
+      expect(await listedStep(page, "s1")).toEqual({
+        status: "denied",
+        arguments: '{"title":"groceries","text":"milk and eggs"}',
+        note: "You denied it: not today",
+      });
+      expect(await nodeTitle(page, "s1")).toContain("(denied): You denied it: not today");
+      expect(await decidedItem(page, "s1")).toBe("save_note (s1) denied: not today");
+      const status = page.locator("plankit-run [part=run-status]");
+      expect(await status.textContent()).toMatch(/^Completed in \d+(?: ms|\.\d s) · 1 step: 1 denied by you$/u);
+      expect(await status.getAttribute("data-tone")).toBe("success");
+      // Nothing in the run view, shadow trees included, calls it a failure.
+      const shown = await page.evaluate(() => {
+        const text = (root: Element | ShadowRoot): string =>
+          [...root.children]
+            .map(
+              (child) =>
+                `${child.shadowRoot === null ? "" : text(child.shadowRoot)} ${child.children.length === 0 ? (child.textContent ?? "") : text(child)}`,
+            )
+            .join(" ");
+        return text(document.querySelector("plankit-run")?.shadowRoot as ShadowRoot);
+      });
+      expect(shown).toContain("You denied it: not today");
+      expect(shown.toLowerCase()).not.toContain("fail");
       // save_note never started: no note was saved.
       expect((await timelineLines(page, "step-start")).filter((line) => line.includes("save_note"))).toEqual([]);
       expect(await timelineLines(page, "step-skipped")).toContainEqual(
@@ -540,56 +649,51 @@ describe("the web demo in Chromium against wrangler dev", () => {
       await page.close();
     });
 
-    it("edits the arguments: invalid JSON and a value the tool refuses are shown, the edited title is saved", async () => {
+    it("edits the arguments: invalid JSON and a value the tool refuses are shown; the card and the list show the edited values", async () => {
       const { page, errors, runRequests } = await openDemo();
       await untilApprovalCard(page);
-      await page.getByTestId("approval-edit").click();
-      const box = page.getByTestId("approval-edit-s1");
-      expect(JSON.parse(await box.inputValue())).toEqual({ title: "groceries", text: "milk and eggs" });
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("approval-edit-s1");
+      const box = page.locator("plankit-approval [part=arguments]");
+      const approve = page.locator("plankit-approval [part=approve-button]");
+      const message = page.locator("plankit-approval [part=error]");
       await box.fill('{"title": "shopping", "text": }');
-      await page.getByTestId("approval-approve").click();
-      const message = page.getByTestId("approval-message");
+      await approve.click();
       expect(await message.textContent()).toMatch(/^The arguments of s1 are not valid JSON: .+/u);
       expect(await box.getAttribute("aria-invalid")).toBe("true");
       expect(runRequests.filter((line) => line.endsWith("/approvals"))).toEqual([]);
       await box.fill('{"title": 42, "text": "milk and eggs"}');
-      await page.getByTestId("approval-approve").click();
+      await approve.click();
       await message.filter({ hasText: "/title" }).waitFor({ timeout: 10_000 });
       expect(await message.textContent()).toMatch(
-        /^The Worker refused the request \(400: Edited arguments of step "s1" \(tool "save_note"\): .*\(\/title\)/u,
+        /answered 400 invalid-argument: Edited arguments of step "s1" \(tool "save_note"\): .*\(\/title\)/u,
       );
-      expect(await page.getByTestId("approval-card").getAttribute("data-phase")).toBe("open");
+      expect((await snapshot(page)).states[0]).toBe("s1:planned/requested");
       await page.screenshot({ path: join(screenshots, "approval-edit-refused.png") });
       await box.fill('{"title": "shopping", "text": "milk and eggs"}');
-      await page.getByTestId("approval-approve").click();
+      await approve.click();
       const last = await untilRunEnd(page);
       expect(last.reply).toBe('I saved the note "shopping" (13 characters).');
-      expect(await page.locator('[data-approval-step="s1"] .approval-outcome').textContent()).toBe(
-        "approved with edited arguments",
-      );
+      expect(await decidedItem(page, "s1")).toBe('save_note (s1) approved{"title":"shopping","text":"milk and eggs"}');
+      expect((await listedStep(page, "s1")).arguments).toBe('{"title":"shopping","text":"milk and eggs"}');
+      expect(await nodeTitle(page, "s1")).toContain('{"title":"shopping","text":"milk and eggs"}');
       expect(await timelineLines(page, "approval-decision")).toEqual([
         expect.stringContaining("approval-decision s1: approved (caller)"),
       ]);
       expect(errors).toEqual([]);
+      await page.screenshot({ path: join(screenshots, "approval-edited.png"), fullPage: true });
       await page.close();
     });
 
-    it("stops a run that waits for approval: the Worker cancels it and the card says so", async () => {
+    it("stops a run that waits for approval: the Worker cancels it and the card says the step did not run", async () => {
       const { page, errors, runRequests } = await openDemo();
       await untilApprovalCard(page);
-      await page.getByTestId("stop").click();
-      await page.getByTestId("status").filter({ hasText: "Stopped." }).waitFor();
-      expect(await page.getByTestId("approval-card").getAttribute("data-phase")).toBe("ended");
-      expect(await page.getByTestId("approval-summary").textContent()).toBe(
-        "The run was stopped before a decision: the waiting steps did not run.",
-      );
-      expect((await snapshot(page)).states).toEqual(["s1:aborted", "s2:aborted"]);
+      await page.locator("plankit-run [part=stop-button]").click();
+      await page
+        .locator("plankit-run [part=run-status]")
+        .filter({ hasText: /^Ended: aborted/u })
+        .waitFor();
+      expect(await decidedItem(page, "s1")).toBe("save_note (s1) not decided: the run ended first, so it did not run");
+      expect(await page.locator("plankit-approval [part=approve-button]").count()).toBe(0);
       await expect.poll(() => runRequests.includes("POST /v1/runs/:id/cancel")).toBe(true);
-      // Closing the card by keyboard.
-      await page.getByTestId("approval-close").focus();
-      await page.keyboard.press("Escape");
-      expect(await page.getByTestId("approval-card").isHidden()).toBe(true);
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -675,12 +779,13 @@ describe("the web demo in Chromium against wrangler dev", () => {
       );
       await page.getByTestId("query").fill("Save a note titled groceries saying milk");
       await page.getByTestId("run").click();
-      await page.locator('[data-testid="approval-card"][data-phase="timed-out"]').waitFor({ timeout: 20_000 });
-      expect(await page.getByTestId("approval-summary").textContent()).toBe(
-        "The approval timed out: no decision came within 60 s, so the waiting steps were denied and did not run.",
+      await page.locator('plankit-approval li.decided[data-step="s1"]').waitFor({ timeout: 20_000 });
+      expect(await decidedItem(page, "s1")).toBe(
+        "save_note (s1) denied: No decision within 60000 ms (no answer in time)",
       );
-      expect(await page.getByTestId("approval-approve").isHidden()).toBe(true);
-      expect((await snapshot(page)).states).toEqual(["s1:skipped"]);
+      expect(await page.locator("plankit-approval [part=approve-button]").count()).toBe(0);
+      expect(await listedStep(page, "s1")).toMatchObject({ status: "skipped", note: "No decision within 60000 ms" });
+      expect((await snapshot(page)).states).toEqual(["s1:skipped/denied"]);
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -690,8 +795,8 @@ describe("the web demo in Chromium against wrangler dev", () => {
       await page.getByTestId("mode-browser").check();
       await page.getByTestId("model").filter({ hasText: "running in this browser" }).waitFor();
       await untilApprovalCard(page, "Save a note titled books with the text Dune");
-      expect((await snapshot(page)).states).toEqual(["s1:approval", "s2:waiting"]);
-      await page.getByTestId("approval-approve").click();
+      expect((await snapshot(page)).states).toEqual(["s1:planned/requested", "s2:planned"]);
+      await page.locator("plankit-approval [part=approve-button]").click();
       const last = await untilRunEnd(page);
       expect(last.reply).toBe('I saved the note "books" (4 characters).');
       expect(runRequests).toEqual([]);

@@ -25,6 +25,37 @@ export interface DrawnGraph {
   documentWidth: number;
 }
 
+/** How two PNG images differ, pixel by pixel. */
+export interface ImageDifference {
+  /** The sizes, `width×height`; images of different sizes are not compared further. */
+  actualSize: string;
+  expectedSize: string;
+  /** Pixels where some channel differs by more than the tolerance. */
+  differing: number;
+  total: number;
+  /** A PNG (base64) of the actual image with the differing pixels in magenta, when any differ. */
+  diff: string;
+}
+
+/**
+ * Decodes a PNG with the browser's own decoder.
+ *
+ * @param base64 - the PNG.
+ * @returns its pixels.
+ */
+async function decodePng(base64: string): Promise<ImageData> {
+  const image = new Image();
+  image.src = `data:image/png;base64,${base64}`;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  if (context === null) throw new Error("The page has no 2D canvas context");
+  context.drawImage(image, 0, 0);
+  return context.getImageData(0, 0, image.width, image.height);
+}
+
 /** What the page offers the test. */
 export interface RunPage {
   showRecorded(events: RuntimeEvent[]): Promise<void>;
@@ -32,6 +63,7 @@ export interface RunPage {
   mountReact(events: RuntimeEvent[]): void;
   drawnGraph(): DrawnGraph;
   axe(): Promise<{ id: string; impact: string | null | undefined; nodes: string[] }[]>;
+  compareImages(actual: string, expected: string, channelTolerance: number): Promise<ImageDifference>;
   toolLog: ToolLog;
   store: RunStore | undefined;
   decisions: unknown[];
@@ -136,6 +168,34 @@ const page: RunPage = {
       viewportWidth: innerWidth,
       documentWidth: document.documentElement.scrollWidth,
     };
+  },
+  async compareImages(actual, expected, channelTolerance) {
+    const [a, b] = await Promise.all([decodePng(actual), decodePng(expected)]);
+    const result: ImageDifference = {
+      actualSize: `${a.width}×${a.height}`,
+      expectedSize: `${b.width}×${b.height}`,
+      differing: 0,
+      total: a.width * a.height,
+      diff: "",
+    };
+    if (result.actualSize !== result.expectedSize) return result;
+    const marked = new ImageData(new Uint8ClampedArray(a.data), a.width, a.height);
+    for (let index = 0; index < a.data.length; index += 4) {
+      let worst = 0;
+      for (let channel = 0; channel < 4; channel++)
+        worst = Math.max(worst, Math.abs((a.data[index + channel] ?? 0) - (b.data[index + channel] ?? 0)));
+      if (worst <= channelTolerance) continue;
+      result.differing++;
+      marked.data.set([255, 0, 255, 255], index);
+    }
+    if (result.differing > 0) {
+      const canvas = document.createElement("canvas");
+      canvas.width = a.width;
+      canvas.height = a.height;
+      canvas.getContext("2d")?.putImageData(marked, 0, 0);
+      result.diff = canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
+    }
+    return result;
   },
   async axe() {
     const result = await axe.run(document, { resultTypes: ["violations"] });
