@@ -15,6 +15,7 @@ import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { closingIssue } from "../validate/closing-issue.ts";
 import { resolveToolName } from "../validate/resolve-tool-name.ts";
@@ -161,11 +162,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   /** The accepted steps by their place in the plan. */
   const placed = new Map<number, PlanStep>();
 
-  const controller = new AbortController();
-  const outer = setup.signal;
-  const forwardAbort = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted) forwardAbort();
-  else outer?.addEventListener("abort", forwardAbort, { once: true });
+  const link = linkSignal(setup.signal);
 
   let request = setup.prompt;
   let attempt = 0;
@@ -295,7 +292,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           : undefined;
       const call = streamModelText(
         setup.model,
-        { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal },
+        { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: link.signal },
         {
           what: setup.what,
           usage,
@@ -478,9 +475,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
     yield done;
   } finally {
-    outer?.removeEventListener("abort", forwardAbort);
-    // Leaving early (the consumer stopped, or an error): stop the model too.
-    if (!completed) controller.abort();
+    link.release(completed);
   }
 }
 
