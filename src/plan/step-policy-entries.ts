@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
+import { stepMessages as m } from "./step-messages.ts";
 
 /**
  * Object entries shared by the `tool`, `llm` and `reply` step schemas (after
@@ -18,20 +19,8 @@ import { StepIdSchema } from "./step-id-schema.ts";
  * ```
  */
 export const stepPolicyEntries = {
-  dependsOn: v.optional(v.array(StepIdSchema, "dependsOn must be an array of step ids")),
-  description: v.optional(v.string("description must be a string")),
-  retries: v.optional(
-    v.pipe(
-      v.number("retries must be a number"),
-      v.integer("retries must be an integer"),
-      v.minValue(0, "retries must not be negative"),
-    ),
-  ),
-  timeoutMs: v.optional(
-    v.pipe(
-      v.number("timeoutMs must be a number"),
-      v.gtValue(0, "timeoutMs must be positive"),
-      v.finite("timeoutMs must be finite"),
-    ),
-  ),
+  dependsOn: v.optional(v.array(StepIdSchema, m.dependsOn)),
+  description: v.optional(v.string(m.description)),
+  retries: v.optional(v.pipe(v.number(m.retriesType), v.integer(m.retriesInteger), v.minValue(0, m.retriesNegative))),
+  timeoutMs: v.optional(v.pipe(v.number(m.timeoutType), v.gtValue(0, m.timeoutPositive), v.finite(m.timeoutFinite))),
 } as const;

@@ -4,11 +4,11 @@
  * @module
  */
 
+import { CONTEXT_REFERENCE_ROOT } from "../plan/context-reference-root.ts";
 import { type FoundReference, findReferences } from "../plan/find-references.ts";
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
