@@ -33,12 +33,7 @@ export interface GoalPromptInput {
 export function buildGoalPrompt(input: GoalPromptInput): PlanPrompt {
   const system = "Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.";
   const sections: string[] = [];
-  const profile =
-    input.profile === undefined
-      ? ""
-      : typeof input.profile === "string"
-        ? input.profile.trim()
-        : renderProfile(input.profile);
+  const profile = renderProfile(input.profile);
   if (profile !== "") sections.push(tagBlock("PROFILE", profile));
   sections.push(tagBlock("USER_QUERY", input.query.trim()));
   sections.push(

@@ -5,6 +5,7 @@
  */
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { countOf } from "../shared/count-of.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { renderIssueList } from "./render-issue-list.ts";
 import { renderStepList } from "./render-step-list.ts";
@@ -45,7 +46,7 @@ const maxOutputLength = 6_000;
 export function buildRepairPrompt(input: RepairPromptInput): PlanPrompt {
   const trimmed = input.output.trim();
   const output = trimmed.length > maxOutputLength ? `${trimmed.slice(0, maxOutputLength)}…` : trimmed;
-  const ending = `ending with a reply step. Use at most ${input.stepsLeft} more step${input.stepsLeft === 1 ? "" : "s"}.`;
+  const ending = `ending with a reply step. Use at most ${countOf(input.stepsLeft, "more step")}.`;
   const instruction = `Your previous answer had the problems in ISSUES. ${
     input.accepted.length === 0
       ? "Output ONLY the corrected JSON array of the whole plan"

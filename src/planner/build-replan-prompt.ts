@@ -4,6 +4,7 @@
  * @module
  */
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { countOf } from "../shared/count-of.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { CompletedStep, FailedStep } from "./planner-event.ts";
 import { renderPlanRules } from "./render-plan-rules.ts";
@@ -83,7 +84,7 @@ export function buildReplanPrompt(input: ReplanPromptInput): PlanPrompt {
       "- Completed steps are done: never repeat them; use their results by id ({{s1}}, {{s1.field}}). New steps take ids no step above uses.",
       "- Do not reuse or refer to failed steps' ids; replace them (another tool, other arguments) or work around them.",
       "- Keep, change or drop the remaining steps, and end with a reply step.",
-      `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}. Output ONLY the JSON array.`,
+      `- Use at most ${countOf(maxSteps, "step")}. Output ONLY the JSON array.`,
     ].join("\n"),
   );
   return { system: renderPlanRules(maxSteps), prompt: sections.join("\n\n") };

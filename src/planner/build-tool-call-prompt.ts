@@ -42,12 +42,7 @@ const rules = [
  * ```
  */
 export function buildToolCallPrompt(input: ToolCallPromptInput): PlanPrompt {
-  const profile =
-    input.profile === undefined
-      ? ""
-      : typeof input.profile === "string"
-        ? input.profile.trim()
-        : renderProfile(input.profile);
+  const profile = renderProfile(input.profile);
   const context = input.context?.trim() ?? "";
   return {
     system: profile === "" ? rules : `${profile}\n\n${rules}`,

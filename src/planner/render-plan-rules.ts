@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { countOf } from "../shared/count-of.ts";
 
 /**
  * Renders the system prompt of a planning call: the strong
@@ -32,7 +33,7 @@ export function renderPlanRules(maxSteps: number): string {
     "- Give steps unique ids (s1, s2, ...); a step may refer only to steps before it.",
     "- A step starts once the steps it refers to are done, so independent steps run in parallel: write them first, then the steps that combine them.",
     '- Tools with "read_only": true only read; use tools that change things only when the request asks for it.',
-    `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}. End with exactly one reply step.`,
+    `- Use at most ${countOf(maxSteps, "step")}. End with exactly one reply step.`,
     "- Output ONLY the JSON array (no prose, no code fences), one step per line, unindented: every character is time.",
   ].join("\n");
 }

@@ -25,6 +25,7 @@ import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { createIdPicker } from "./create-id-picker.ts";
+import { keptForReply } from "./kept-for-reply.ts";
 import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 
@@ -222,12 +223,11 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           }
           const full = normalized.type === "reply" ? planSize() >= maxSteps : planSize() >= maxSteps - 1;
           if (full) {
-            const plural = maxSteps === 1 ? "" : "s";
             const issue = stepIssue(
               "too-many-steps",
               at,
               normalized.id,
-              `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`,
+              `Step "${normalized.id}" ${keptForReply(maxSteps)}`,
             );
             rejectedIds.add(normalized.id);
             lost = true;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { escapePointerSegment } from "../plan/find-references.ts";
 import { isRecord } from "../shared/is-record.ts";
 import {
   BOUND_KEYWORDS,
@@ -15,10 +16,6 @@ import {
 } from "./schema-keywords.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-
-function escapePointer(key: string): string {
-  return key.replace(/~/gu, "~0").replace(/\//gu, "~1");
-}
 
 /**
  * Finds the first structural problem in a JSON Schema (draft-07 or
@@ -101,7 +98,7 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
     if (map === undefined) continue;
     if (!isRecord(map)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
     for (const [name, child] of Object.entries(map)) {
-      const problem = findSchemaProblem(child, `${path}/${key}/${escapePointer(name)}`);
+      const problem = findSchemaProblem(child, `${path}/${key}/${escapePointerSegment(name)}`);
       if (problem !== undefined) return problem;
     }
   }

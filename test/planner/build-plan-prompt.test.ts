@@ -91,6 +91,11 @@ describe("renderProfile", () => {
       renderProfile({ name: "Ops", role: "", goals: ["Keep costs low", " "], constraints: ["Never delete data"] }),
     ).toBe("You are Ops.\nGoals:\n- Keep costs low\nConstraints:\n- Never delete data");
   });
+
+  it("takes a ready system prompt as it is, trimmed, and no profile as nothing", () => {
+    expect(renderProfile("  Answer in French.\n")).toBe("Answer in French.");
+    expect(renderProfile(undefined)).toBe("");
+  });
 });
 
 describe("the other prompts", () => {
