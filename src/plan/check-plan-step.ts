@@ -6,7 +6,29 @@
 import { isRecord } from "../shared/is-record.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
-import { stepMessages as m, STEP_ID_PATTERN } from "./step-messages.ts";
+import {
+  ARGUMENTS_MESSAGE,
+  DEPENDS_ON_MESSAGE,
+  DESCRIPTION_MESSAGE,
+  ID_EMPTY_MESSAGE,
+  ID_PATTERN_MESSAGE,
+  ID_RESERVED_MESSAGE,
+  ID_TYPE_MESSAGE,
+  NAME_EMPTY_MESSAGE,
+  NAME_TYPE_MESSAGE,
+  PROMPT_EMPTY_MESSAGE,
+  PROMPT_TYPE_MESSAGE,
+  RETRIES_INTEGER_MESSAGE,
+  RETRIES_NEGATIVE_MESSAGE,
+  RETRIES_TYPE_MESSAGE,
+  STEP_ID_PATTERN,
+  TEXT_EMPTY_MESSAGE,
+  TEXT_TYPE_MESSAGE,
+  TIMEOUT_FINITE_MESSAGE,
+  TIMEOUT_POSITIVE_MESSAGE,
+  TIMEOUT_TYPE_MESSAGE,
+  TYPE_MESSAGE,
+} from "./step-messages.ts";
 
 /** One thing wrong with a candidate step. */
 interface StepProblem {
@@ -37,10 +59,10 @@ function rules(...list: [message: string, passes: (value: never) => boolean][]):
 }
 
 const checkId = rules(
-  [m.idType, (value) => typeof value === "string"],
-  [m.idEmpty, (value: string) => value.length > 0],
-  [m.idPattern, (value: string) => STEP_ID_PATTERN.test(value)],
-  [m.idReserved, (value) => value !== CONTEXT_REFERENCE_ROOT],
+  [ID_TYPE_MESSAGE, (value) => typeof value === "string"],
+  [ID_EMPTY_MESSAGE, (value: string) => value.length > 0],
+  [ID_PATTERN_MESSAGE, (value: string) => STEP_ID_PATTERN.test(value)],
+  [ID_RESERVED_MESSAGE, (value) => value !== CONTEXT_REFERENCE_ROOT],
 );
 const text = (type: string, empty: string): FieldCheck =>
   rules([type, (value) => typeof value === "string"], [empty, (value: string) => value.length > 0]);
@@ -51,25 +73,25 @@ const policyFields: [string, FieldCheck][] = [
   [
     "dependsOn",
     (value, path, problems) => {
-      if (!Array.isArray(value)) return rules([m.dependsOn, () => false])(value, path, problems);
+      if (!Array.isArray(value)) return rules([DEPENDS_ON_MESSAGE, () => false])(value, path, problems);
       return value.map((item, index) => checkId(item, [...path, index], problems));
     },
   ],
-  ["description", rules([m.description, (value) => typeof value === "string"])],
+  ["description", rules([DESCRIPTION_MESSAGE, (value) => typeof value === "string"])],
   [
     "retries",
     rules(
-      [m.retriesType, isNumber],
-      [m.retriesInteger, Number.isInteger],
-      [m.retriesNegative, (value: number) => value >= 0],
+      [RETRIES_TYPE_MESSAGE, isNumber],
+      [RETRIES_INTEGER_MESSAGE, Number.isInteger],
+      [RETRIES_NEGATIVE_MESSAGE, (value: number) => value >= 0],
     ),
   ],
   [
     "timeoutMs",
     rules(
-      [m.timeoutType, isNumber],
-      [m.timeoutPositive, (value: number) => value > 0],
-      [m.timeoutFinite, Number.isFinite],
+      [TIMEOUT_TYPE_MESSAGE, isNumber],
+      [TIMEOUT_POSITIVE_MESSAGE, (value: number) => value > 0],
+      [TIMEOUT_FINITE_MESSAGE, Number.isFinite],
     ),
   ],
 ];
@@ -77,11 +99,11 @@ const policyFields: [string, FieldCheck][] = [
 /** The required fields of each step type after `id` and `type`. */
 const typeFields: Record<PlanStep["type"], [string, FieldCheck][]> = {
   tool: [
-    ["name", text(m.nameType, m.nameEmpty)],
-    ["arguments", rules([m.arguments, isRecord])],
+    ["name", text(NAME_TYPE_MESSAGE, NAME_EMPTY_MESSAGE)],
+    ["arguments", rules([ARGUMENTS_MESSAGE, isRecord])],
   ],
-  llm: [["prompt", text(m.promptType, m.promptEmpty)]],
-  reply: [["text", text(m.textType, m.textEmpty)]],
+  llm: [["prompt", text(PROMPT_TYPE_MESSAGE, PROMPT_EMPTY_MESSAGE)]],
+  reply: [["text", text(TEXT_TYPE_MESSAGE, TEXT_EMPTY_MESSAGE)]],
 };
 
 /**
@@ -102,7 +124,7 @@ const typeFields: Record<PlanStep["type"], [string, FieldCheck][]> = {
 export function checkPlanStep(candidate: Record<string, unknown>): PlanStepCheck {
   const type = candidate["type"];
   if (!("type" in candidate) || typeof type !== "string" || !Object.hasOwn(typeFields, type)) {
-    return { ok: false, problems: [{ path: ["type"], message: m.type, input: type }] };
+    return { ok: false, problems: [{ path: ["type"], message: TYPE_MESSAGE, input: type }] };
   }
   const problems: StepProblem[] = [];
   const step: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
-import { stepMessages as m } from "./step-messages.ts";
+import { PROMPT_EMPTY_MESSAGE, PROMPT_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -20,7 +20,7 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const LlmStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("llm"),
-  prompt: v.pipe(v.string(m.promptType), v.minLength(1, m.promptEmpty)),
+  prompt: v.pipe(v.string(PROMPT_TYPE_MESSAGE), v.minLength(1, PROMPT_EMPTY_MESSAGE)),
   ...stepPolicyEntries,
 });
 

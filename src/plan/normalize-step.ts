@@ -279,7 +279,7 @@ function fromFlat(raw: RawObject): RawObject {
  * arguments; `$context:key` becomes `{{context.key}}`, which the runtime
  * resolves from the run context; `max_retries` becomes `retries`.
  *
- * Structure is checked against {@link PlanStepSchema}; tools, arguments and
+ * Structure is checked as {@link PlanStepSchema} checks it (by `checkPlanStep`); tools, arguments and
  * references are checked by `validateStep`. Never throws for bad input.
  *
  * @param raw - one step as produced by a model.

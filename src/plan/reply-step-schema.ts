@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
-import { stepMessages as m } from "./step-messages.ts";
+import { TEXT_EMPTY_MESSAGE, TEXT_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -20,7 +20,7 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const ReplyStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("reply"),
-  text: v.pipe(v.string(m.textType), v.minLength(1, m.textEmpty)),
+  text: v.pipe(v.string(TEXT_TYPE_MESSAGE), v.minLength(1, TEXT_EMPTY_MESSAGE)),
   ...stepPolicyEntries,
 });
 

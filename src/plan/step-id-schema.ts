@@ -5,7 +5,13 @@
  */
 import * as v from "valibot";
 import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
-import { stepMessages as m, STEP_ID_PATTERN } from "./step-messages.ts";
+import {
+  ID_EMPTY_MESSAGE,
+  ID_PATTERN_MESSAGE,
+  ID_RESERVED_MESSAGE,
+  ID_TYPE_MESSAGE,
+  STEP_ID_PATTERN,
+} from "./step-messages.ts";
 
 /**
  * A step id: a non-empty string without whitespace, dots, braces or brackets
@@ -19,8 +25,8 @@ import { stepMessages as m, STEP_ID_PATTERN } from "./step-messages.ts";
  * ```
  */
 export const StepIdSchema = v.pipe(
-  v.string(m.idType),
-  v.minLength(1, m.idEmpty),
-  v.regex(STEP_ID_PATTERN, m.idPattern),
-  v.check((id) => id !== CONTEXT_REFERENCE_ROOT, m.idReserved),
+  v.string(ID_TYPE_MESSAGE),
+  v.minLength(1, ID_EMPTY_MESSAGE),
+  v.regex(STEP_ID_PATTERN, ID_PATTERN_MESSAGE),
+  v.check((id) => id !== CONTEXT_REFERENCE_ROOT, ID_RESERVED_MESSAGE),
 );

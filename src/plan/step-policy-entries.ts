@@ -5,7 +5,16 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
-import { stepMessages as m } from "./step-messages.ts";
+import {
+  DEPENDS_ON_MESSAGE,
+  DESCRIPTION_MESSAGE,
+  RETRIES_INTEGER_MESSAGE,
+  RETRIES_NEGATIVE_MESSAGE,
+  RETRIES_TYPE_MESSAGE,
+  TIMEOUT_FINITE_MESSAGE,
+  TIMEOUT_POSITIVE_MESSAGE,
+  TIMEOUT_TYPE_MESSAGE,
+} from "./step-messages.ts";
 
 /**
  * Object entries shared by the `tool`, `llm` and `reply` step schemas (after
@@ -19,8 +28,12 @@ import { stepMessages as m } from "./step-messages.ts";
  * ```
  */
 export const stepPolicyEntries = {
-  dependsOn: v.optional(v.array(StepIdSchema, m.dependsOn)),
-  description: v.optional(v.string(m.description)),
-  retries: v.optional(v.pipe(v.number(m.retriesType), v.integer(m.retriesInteger), v.minValue(0, m.retriesNegative))),
-  timeoutMs: v.optional(v.pipe(v.number(m.timeoutType), v.gtValue(0, m.timeoutPositive), v.finite(m.timeoutFinite))),
+  dependsOn: v.optional(v.array(StepIdSchema, DEPENDS_ON_MESSAGE)),
+  description: v.optional(v.string(DESCRIPTION_MESSAGE)),
+  retries: v.optional(
+    v.pipe(v.number(RETRIES_TYPE_MESSAGE), v.integer(RETRIES_INTEGER_MESSAGE), v.minValue(0, RETRIES_NEGATIVE_MESSAGE)),
+  ),
+  timeoutMs: v.optional(
+    v.pipe(v.number(TIMEOUT_TYPE_MESSAGE), v.gtValue(0, TIMEOUT_POSITIVE_MESSAGE), v.finite(TIMEOUT_FINITE_MESSAGE)),
+  ),
 } as const;

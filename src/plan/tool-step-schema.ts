@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { isRecord } from "../shared/is-record.ts";
 import { StepIdSchema } from "./step-id-schema.ts";
-import { stepMessages as m } from "./step-messages.ts";
+import { ARGUMENTS_MESSAGE, NAME_EMPTY_MESSAGE, NAME_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -22,8 +22,8 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const ToolStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("tool"),
-  name: v.pipe(v.string(m.nameType), v.minLength(1, m.nameEmpty)),
-  arguments: v.custom<Record<string, unknown>>((value) => isRecord(value), m.arguments),
+  name: v.pipe(v.string(NAME_TYPE_MESSAGE), v.minLength(1, NAME_EMPTY_MESSAGE)),
+  arguments: v.custom<Record<string, unknown>>((value) => isRecord(value), ARGUMENTS_MESSAGE),
   ...stepPolicyEntries,
 });
 
