@@ -28,7 +28,6 @@ export type {
   RunEndEvent,
   RunEndReason,
   RuntimeErrorInfo,
-  RuntimeEvent,
   RuntimeEventBase,
   RuntimeEventType,
   RuntimeUsage,

@@ -21,7 +21,7 @@ export { type NormalizePlanOptions, type NormalizePlanResult, normalizePlan } fr
 export type { NormalizeSketchOptions } from "./plan/normalize-sketch.ts";
 export { type NormalizeStepOptions, type NormalizeStepResult, normalizeStep } from "./plan/normalize-step.ts";
 export type { PlanIssue, PlanIssueCode } from "./plan/plan-issue.ts";
-export { type PlanStep, PlanStepSchema, type PlanStepType } from "./plan/plan-step-schema.ts";
+export { PlanStepSchema, type PlanStepType } from "./plan/plan-step-schema.ts";
 export { referencesOf } from "./plan/references-of.ts";
 export { type ReplyStep, ReplyStepSchema } from "./plan/reply-step-schema.ts";
 export { type ResolveReferencesOptions, resolveReferences, type StepResults } from "./plan/resolve-references.ts";

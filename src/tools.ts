@@ -9,7 +9,6 @@
 export { type CatalogSource, type CompiledCatalog, compileCatalog } from "./tools/compile-catalog.ts";
 export { createEmbeddingRetriever, type EmbeddingRetrieverOptions } from "./tools/create-embedding-retriever.ts";
 export { defaultToolSynonyms } from "./tools/default-tool-synonyms.ts";
-export { defineTool } from "./tools/define-tool.ts";
 export type { ArgumentProblem, ReferenceLocations } from "./tools/explain-schema-errors.ts";
 export { findSchemaProblem } from "./tools/find-schema-problem.ts";
 export {
@@ -55,13 +54,6 @@ export {
 } from "./tools/to-tool-json-schema.ts";
 export { tokenizeText } from "./tools/tokenize-text.ts";
 export type { JsonSchema, RecordTool, ToolAnnotations, ToolDescriptor } from "./tools/tool-descriptor.ts";
-export {
-  type ToolCallOptions,
-  type ToolDefinition,
-  type ToolExecuteOptions,
-  type ToolExecuteResult,
-  ToolRegistry,
-  type ToolRegistryOptions,
-} from "./tools/tool-registry.ts";
+export type { ToolCallOptions, ToolExecuteOptions, ToolExecuteResult } from "./tools/tool-registry.ts";
 export type { InferToolArguments, InferToolResult, ToolSchema } from "./tools/tool-schema.ts";
 export type { ToolScore, ToolSearchOptions } from "./tools/tool-search-index.ts";

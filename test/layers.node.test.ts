@@ -34,6 +34,7 @@ describe("the layers of src/", () => {
       "extras/more.ts": "export const more = 1;\n",
     });
     expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual([
+      "src/decide/decide.ts:1",
       "src/extras/more.ts:1",
       "src/runtime/run.ts:1",
       "src/tools/registry.ts:2",
@@ -41,6 +42,30 @@ describe("the layers of src/", () => {
     ]);
     expect(checkLayers(base).find((problem) => problem.file === "src/runtime/run.ts")?.message).toContain(
       'src/runtime imports "../decide/decide.ts" from src/decide, a higher layer',
+    );
+  });
+
+  it("hold the narrower folders to their own lists", () => {
+    const base = tree("narrow", {
+      "ui/view.ts": 'import { plan } from "../plan/plan.ts";\nexport const view = plan;\n',
+      "react/use.ts": 'import { fail } from "../errors/fail.ts";\nexport const use = fail;\n',
+      "decide/decide.ts": 'import { planner } from "../planner/planner.ts";\nexport const decide = planner;\n',
+      "openai/chat.ts": 'import { run } from "../runtime/run.ts";\nimport { tool } from "../tools/tool.ts";\n',
+      "errors/fail.ts": "export const fail = 1;\n",
+      "plan/plan.ts": "export const plan = 1;\n",
+      "tools/tool.ts": "export const tool = 1;\n",
+      "planner/planner.ts": "export const planner = 1;\n",
+      "runtime/run.ts": "export const run = 1;\n",
+    });
+    expect(checkLayers(base).map((problem) => `${problem.file}:${problem.line}`)).toEqual([
+      "src/decide/decide.ts:1",
+      "src/openai/chat.ts:1",
+      "src/openai/chat.ts:2",
+      "src/react/use.ts:1",
+      "src/ui/view.ts:1",
+    ]);
+    expect(checkLayers(base).find((problem) => problem.file === "src/decide/decide.ts")?.message).toContain(
+      "src/decide may import only from src/errors",
     );
   });
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RunState } from "../src/index.ts";
+import type { RunState } from "../src/events.ts";
 
 /**
  * Writes milliseconds for people: "850 ms", "2.4 s".

@@ -9,7 +9,8 @@
 
 import type { ApprovalRequestEvent } from "../src/events.ts";
 import { createRunState } from "../src/events.ts";
-import type { RuntimeEvent, ToolDescriptor } from "../src/index.ts";
+import type { RuntimeEvent } from "../src/index.ts";
+import type { ToolDescriptor } from "../src/tools.ts";
 import { createDemoTools } from "../worker/demo/create-demo-tools.ts";
 import type { DemoEvent } from "./demo-event.ts";
 import type { DemoRun } from "./demo-run.ts";

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { ApprovalRequestEvent } from "../src/events.ts";
-import type { RunState, ToolDescriptor } from "../src/index.ts";
+import type { ApprovalRequestEvent, RunState } from "../src/events.ts";
+import type { ToolDescriptor } from "../src/tools.ts";
 
 /** One argument of a step, for people: its name, its value as text, and the references it still waits on. */
 interface ApprovalArgumentLine {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { RunState } from "../src/index.ts";
+import type { RunState } from "../src/events.ts";
 import { referencesOf } from "../src/plan.ts";
 
 /** The state the demo shows for a step. */

@@ -3,7 +3,10 @@
  *
  * @module
  */
-import { LLMPlanner, type PlanModel, type Planner, type ToolDescriptor, type ToolRegistry } from "../src/index.ts";
+import { LLMPlanner, type ToolRegistry } from "../src/index.ts";
+import type { PlanModel } from "../src/model.ts";
+import type { Planner } from "../src/runtime.ts";
+import type { ToolDescriptor } from "../src/tools.ts";
 import { restrictPlanner } from "./restrict-planner.ts";
 import type { WorkerOptions } from "./worker-options.ts";
 

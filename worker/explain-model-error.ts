@@ -5,7 +5,8 @@
  * @module
  */
 import { APICallError, RetryError } from "ai";
-import { PlankitError, type PlanModel, type PlanModelPart, type PlanModelRequest } from "../src/index.ts";
+import { PlankitError } from "../src/index.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../src/model.ts";
 
 /** The base URL `@ai-sdk/openai` calls when `OPENAI_BASE_URL` is unset. */
 const defaultOpenAiBaseUrl = "https://api.openai.com/v1";

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { Planner, PlannerEvent, ReplanRequest, ToolDescriptor } from "../src/index.ts";
+import type { Planner, PlannerEvent, ReplanRequest } from "../src/runtime.ts";
+import type { ToolDescriptor } from "../src/tools.ts";
 
 /** A planner that may also stream its re-plans (as `LLMPlanner` does). */
 type StreamingPlanner = Planner & { streamReplan?: (request: ReplanRequest) => AsyncIterable<PlannerEvent> };

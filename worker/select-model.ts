@@ -3,12 +3,9 @@
  *
  * @module
  */
-import { createOpenAI } from "@ai-sdk/openai";
-import { createWorkersAI } from "workers-ai-provider";
-import { fromLanguageModel } from "../src/ai.ts";
-import type { PlanModel } from "../src/index.ts";
-import { withExplainedErrors } from "./explain-model-error.ts";
+import type { PlanModel } from "../src/model.ts";
 import { HttpProblem } from "./http/http-problem.ts";
+import { lazyModel } from "./lazy-model.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
 /** The Workers AI model used when `PLANKIT_MODEL` names none. */
@@ -33,7 +30,9 @@ export interface SelectedModel {
  * application gives (the demo's, in `worker/index.ts`). The name never
  * includes the key or the base URL. The model's failures name the host it
  * tried, the setting that chose it and what to check (see
- * `explainModelError`).
+ * `explainModelError`). The provider's code (`@ai-sdk/openai` or
+ * `workers-ai-provider`, with the AI SDK) is imported on the model's first
+ * call, so a Worker on its offline model never loads it.
  *
  * @param env - the Worker's environment.
  * @param offlineModel - the model when the environment configures none.
@@ -51,11 +50,11 @@ export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => S
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const baseURL = env.OPENAI_BASE_URL?.trim() ?? "";
   if (apiKey === "" && baseURL === "" && env.AI !== undefined) {
+    const binding = env.AI;
     const modelId = env.PLANKIT_MODEL?.trim() || defaultWorkersAiModel;
     return {
-      model: withExplainedErrors(
-        fromLanguageModel(createWorkersAI({ binding: env.AI })(modelId), { temperature: 0, maxRetries: 1 }),
-        { provider: "workers-ai", modelId },
+      model: lazyModel(async () =>
+        (await import("./create-workers-ai-model.ts")).createWorkersAiModel(binding, modelId),
       ),
       name: modelId,
       provider: "workers-ai",
@@ -72,19 +71,11 @@ export function selectModel(env: WorkerEnv, offlineModel?: (env: WorkerEnv) => S
     );
   }
   const modelId = env.PLANKIT_MODEL?.trim() || "gpt-4o-mini";
-  const openai = createOpenAI({
-    apiKey: apiKey === "" ? "not-needed" : apiKey,
-    ...(baseURL === "" ? {} : { baseURL }),
-  });
-  const provider = baseURL === "" ? "openai" : "openai-compatible";
   return {
-    model: withExplainedErrors(fromLanguageModel(openai.chat(modelId), { temperature: 0, maxRetries: 1 }), {
-      provider,
-      baseURL,
-      hasKey: apiKey !== "",
-      modelId,
-    }),
+    model: lazyModel(async () =>
+      (await import("./create-openai-model.ts")).createOpenAiModel({ apiKey, baseURL, modelId }),
+    ),
     name: modelId,
-    provider,
+    provider: baseURL === "" ? "openai" : "openai-compatible",
   };
 }

@@ -33,11 +33,15 @@ export const layerOrder = [
 /**
  * Folders held to a narrower diet than the order allows: the front-end
  * layers stay small and framework-free, so `ui/` reads only events (and the
- * error and helper folders below them), and `react/` only `ui/`.
+ * error and helper folders below them), and `react/` only `ui/`; the decision
+ * engine and the Chat Completions adapter stand beside the planner and the
+ * runtime, never on them.
  */
 const allowedImports: Readonly<Partial<Record<string, readonly string[]>>> = {
   ui: ["errors", "shared", "events"],
   react: ["ui"],
+  decide: ["errors", "shared", "json", "model", "plan", "tools", "validate", "events"],
+  openai: ["errors", "shared", "json", "model", "events"],
 };
 
 /** One import that goes against the order, or from a folder the order does not name. */

@@ -5,14 +5,10 @@
  */
 import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
-import { toErrorInfo } from "../events/to-error-info.ts";
-import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { randomId } from "../shared/random-id.ts";
-import { applySkillOutputs } from "./apply-skill-outputs.ts";
 import { availableSkills } from "./available-skills.ts";
-import { buildGuidedReplyPrompt } from "./build-guided-reply-prompt.ts";
-import { decide } from "./decide.ts";
+import { decideUntilReply, type GuidedDecisionLoop } from "./decide-until-reply.ts";
 import type { Decision } from "./decision.ts";
 import { type DecisionState, DecisionStateSchema } from "./decision-state.ts";
 import type {
@@ -23,16 +19,16 @@ import type {
   GuidedTurnOptions,
   SkillArgumentsContext,
 } from "./guided-conversation.ts";
-import type { GuidedEvent, GuidedReplyEvent, GuidedTurnUsage } from "./guided-event.ts";
+import type { GuidedEvent, GuidedTurnUsage } from "./guided-event.ts";
 import type { GuidedReplyInput, MissingGoal, RecordedValue } from "./guided-reply-input.ts";
 import { isPresent } from "./is-present.ts";
 import { parsePlaybook } from "./parse-playbook.ts";
 import { PhaseManager } from "./phase-manager.ts";
 import type { Playbook } from "./playbook.ts";
-import { renderGuidedReply } from "./render-guided-reply.ts";
 import { resolvePath } from "./resolve-path.ts";
 import type { Skill } from "./skill.ts";
 import { toSkillMap } from "./skill-catalog.ts";
+import { writeGuidedTurnReply } from "./write-guided-turn-reply.ts";
 
 /**
  * The default clock.
@@ -197,6 +193,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
     const checkAbort = (): void => {
       if (signal?.aborted === true) throw new PlankitError("aborted", "The turn was aborted", { cause: signal.reason });
     };
+    const skillContext = { registry, turnId, signal, now, emit, checkAbort, usage };
 
     let state: DecisionState = startState;
     const firstPhase = phases.current(state);
@@ -204,104 +201,23 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
     emit({ type: "turn-start", message, phase: firstPhase.id });
     const decisions: Decision[] = [];
     const recorded: RecordedValue[] = [];
-    const ran = new Set<string>();
     try {
-      let outcome: { action: "respond" | "finish"; reason: string } | undefined;
-      while (outcome === undefined) {
-        checkAbort();
-        if (decisions.length >= maxDecisions) {
-          throw new PlankitError(
-            "budget-exceeded",
-            `The turn made ${maxDecisions} decisions without a reply (last: ${decisions.at(-1)?.action ?? "none"} in phase "${phases.current(state).id}"): raise maxDecisions or check the chain`,
-          );
-        }
-        const decision = await decide({
-          state,
-          playbook,
-          skills,
-          message,
-          ...(countedModel === undefined ? {} : { model: countedModel }),
-          ...(signal === undefined ? {} : { signal }),
-          ...(strategies === undefined ? {} : { strategies }),
-        });
-        decisions.push(decision);
-        usage.decisions++;
-        emit({ type: "decision", trace: decision.trace });
-        if (decision.action === "respond" || decision.action === "finish") {
-          outcome = { action: decision.action, reason: decision.reason };
-        } else if (decision.action === "replan") {
-          const next = decision.next_phase;
-          if (next === undefined || phases.get(next) === undefined) {
-            throw new PlankitError(
-              "unknown-phase",
-              `Strategy "${decision.strategy}" moved to phase ${JSON.stringify(next)}, which the playbook lacks`,
-            );
-          }
-          emit({ type: "phase-change", from: decision.phase, to: next, reason: decision.reason });
-          state = { ...state, current_task_id: next };
-        } else {
-          const name = decision.skill ?? "";
-          const skill = skills.get(name);
-          if (skill === undefined)
-            throw new PlankitError(
-              "unavailable-skill",
-              `Strategy "${decision.strategy}" chose skill "${name}", which is not in the skill registry`,
-            );
-          if (ran.has(name)) {
-            outcome = {
-              action: "respond",
-              reason: `"${name}" already ran this turn and was chosen again, so it waits for the user`,
-            };
-            break;
-          }
-          ran.add(name);
-          const input = skillArguments(skill, { message, state });
-          emit({ type: "skill-start", skill: name, input });
-          const skillStarted = now();
-          let applied: ReturnType<typeof applySkillOutputs>;
-          try {
-            usage.toolCalls++;
-            const result = await registry.call(name, input, {
-              ...(signal === undefined ? {} : { signal }),
-              callId: `${turnId}:${name}`,
-            });
-            checkAbort();
-            applied = applySkillOutputs(state, skill, result);
-            emit({
-              type: "skill-end",
-              skill: name,
-              result,
-              written: applied.written,
-              changed: applied.changed,
-              durationMs: Math.max(0, now() - skillStarted),
-            });
-          } catch (error) {
-            emit({
-              type: "skill-error",
-              skill: name,
-              error: toErrorInfo(error, "tool-error"),
-              durationMs: Math.max(0, now() - skillStarted),
-            });
-            if (PlankitError.isInstance(error)) throw error;
-            throw new PlankitError(
-              "tool-error",
-              `Skill "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-              { cause: error },
-            );
-          }
-          state = applied.state;
-          if (decision.strategy === "force_skill" && state.force_skill === name) {
-            const { force_skill: _cleared, ...rest } = state;
-            state = rest;
-          }
-          for (const path of applied.written) {
-            const resolved = resolvePath(state, path);
-            recorded.push({ path, value: resolved.found ? resolved.value : null, skill: name });
-          }
-          if (applied.changed.length === 0)
-            outcome = { action: "respond", reason: `"${name}" recorded nothing new, so the turn asks the user` };
-        }
-      }
+      const turn: GuidedDecisionLoop = {
+        message,
+        playbook,
+        skills,
+        phases,
+        maxDecisions,
+        skillArguments,
+        model: countedModel,
+        signal,
+        strategies,
+        decisions,
+        recorded,
+        skill: skillContext,
+      };
+      const outcome = await decideUntilReply(turn, state);
+      state = outcome.state;
       checkAbort();
       const input: GuidedReplyInput = {
         action: outcome.action,
@@ -312,38 +228,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
         message,
         state,
       };
-      const reply: Omit<GuidedReplyEvent, "turnId" | "t"> = {
-        type: "reply",
-        text: "",
-        action: outcome.action,
-        source: "template",
-        reason: outcome.reason,
-      };
-      if (countedModel !== undefined) {
-        try {
-          const answer = await collectModelText(
-            countedModel,
-            { ...buildGuidedReplyPrompt(input), purpose: "guided-reply", ...(signal === undefined ? {} : { signal }) },
-            { what: "The guided reply" },
-          );
-          if (answer.text.trim() !== "" && answer.finishReason === "stop") {
-            reply.text = answer.text.trim();
-            reply.source = "model";
-          } else {
-            reply.error = {
-              code: "model-error",
-              message:
-                answer.text.trim() === ""
-                  ? "The model's reply was empty"
-                  : `The model's reply did not finish cleanly (${answer.finishReason})`,
-            };
-          }
-        } catch (error) {
-          checkAbort();
-          reply.error = { code: "model-error", message: error instanceof Error ? error.message : String(error) };
-        }
-      }
-      if (reply.source === "template") reply.text = renderGuidedReply(input);
+      const reply = await writeGuidedTurnReply(input, countedModel, signal, checkAbort);
       emit(reply);
       const phase = phases.current(state).id;
       emit({

@@ -110,71 +110,154 @@ function checkPlaybook(
   registry: ReadonlyMap<string, Skill>,
   options: ValidatePlaybookOptions,
 ): PlaybookIssue[] {
-  const issues: PlaybookIssue[] = [];
-  const report = (code: PlaybookIssueCode, path: string, message: string): void => {
-    issues.push({ code, path, message: `${message} (${path})` });
-  };
-  const allowed = {
-    profile: new Set(options.profileFields ?? skillFields(registry.values(), "profile")),
-    decisions: new Set(options.decisionFields ?? skillFields(registry.values(), "decisions")),
-  };
+  const check = new PlaybookCheck(registry, options);
+  if (playbook.phases.length === 0)
+    check.report("no-phases", "/phases", "The playbook has no phases: add at least one");
+  if (playbook.allowed_skills) check.checkAllowList(playbook.allowed_skills, "/allowed_skills", "The playbook");
 
-  const checkPath = (path: string, pointer: string, what: string): void => {
+  const seen = new Set<string>();
+  const phaseLists: { id: string; names: readonly string[] }[] = [];
+  playbook.phases.forEach((phase, index) => {
+    if (seen.has(phase.id))
+      check.report(
+        "duplicate-phase",
+        `/phases/${index}/id`,
+        `Phase "${phase.id}" appears twice: phase ids must be unique`,
+      );
+    seen.add(phase.id);
+    const names = checkPhase(check, playbook, phase, index);
+    if (names !== undefined) phaseLists.push({ id: phase.id, names });
+  });
+  for (const [position, rule] of (playbook.priority_rules ?? []).entries()) {
+    check.checkRule(rule, `/priority_rules/${position}`, `Playbook priority_rules[${position}]`, phaseLists);
+  }
+  return check.issues;
+}
+
+/** Checks one phase; returns the skills it allows, if any list applies. */
+function checkPhase(
+  check: PlaybookCheck,
+  playbook: Playbook,
+  phase: Playbook["phases"][number],
+  index: number,
+): readonly string[] | undefined {
+  const pointer = `/phases/${index}`;
+  const what = `Phase "${phase.id}"`;
+  if (phase.allowed_skills) check.checkAllowList(phase.allowed_skills, `${pointer}/allowed_skills`, what);
+  const names = phase.allowed_skills ?? playbook.allowed_skills;
+  if (names === undefined) {
+    check.report(
+      "no-allowed-skills",
+      pointer,
+      `${what} has no allowed_skills and neither has the playbook: list the skills it may run`,
+    );
+  }
+
+  if (phase.gate_field !== undefined) {
+    check.checkPath(phase.gate_field, `${pointer}/gate_field`, `${what} gate_field`);
+    if (phase.gate_value === undefined && phase.gate_check === undefined) {
+      check.report(
+        "gate-without-check",
+        `${pointer}/gate_field`,
+        `${what} has gate_field "${phase.gate_field}" but neither gate_value nor gate_check: say what the gate expects`,
+      );
+    }
+  } else if (phase.gate_value !== undefined) {
+    check.report(
+      "gate-value-without-field",
+      `${pointer}/gate_value`,
+      `${what} has gate_value ${JSON.stringify(phase.gate_value)} but no gate_field to compare it with`,
+    );
+  }
+  if (phase.gate_check !== undefined)
+    check.checkCondition(phase.gate_check, `${pointer}/gate_check`, `${what} gate_check`, phase.gate_field);
+  for (const [position, path] of (phase.checkpoints ?? []).entries()) {
+    check.checkPath(path, `${pointer}/checkpoints/${position}`, `${what} checkpoint`);
+  }
+  const ownList = names === undefined ? [] : [{ id: phase.id, names }];
+  for (const [position, rule] of (phase.priority_rules ?? []).entries()) {
+    check.checkRule(rule, `${pointer}/priority_rules/${position}`, `${what} priority_rules[${position}]`, ownList);
+  }
+  return names;
+}
+
+/** The issues found so far, and the checks that add to them. */
+class PlaybookCheck {
+  readonly issues: PlaybookIssue[] = [];
+  readonly registry: ReadonlyMap<string, Skill>;
+  readonly allowed: { profile: Set<string>; decisions: Set<string> };
+
+  constructor(registry: ReadonlyMap<string, Skill>, options: ValidatePlaybookOptions) {
+    this.registry = registry;
+    this.allowed = {
+      profile: new Set(options.profileFields ?? skillFields(registry.values(), "profile")),
+      decisions: new Set(options.decisionFields ?? skillFields(registry.values(), "decisions")),
+    };
+  }
+
+  report(code: PlaybookIssueCode, path: string, message: string): void {
+    this.issues.push({ code, path, message: `${message} (${path})` });
+  }
+
+  checkPath(path: string, pointer: string, what: string): void {
     if (path.startsWith("state.")) {
-      report("state-prefix", pointer, `${what} "${path}" starts with "state.": write "${path.slice("state.".length)}"`);
+      this.report(
+        "state-prefix",
+        pointer,
+        `${what} "${path}" starts with "state.": write "${path.slice("state.".length)}"`,
+      );
       return;
     }
     if (path === "data" || path.startsWith("data.")) {
       const leaf = path.split(".").pop() ?? path;
-      report("data-group-path", pointer, `${what} "${path}" names data by its group: write the leaf name "${leaf}"`);
+      this.report(
+        "data-group-path",
+        pointer,
+        `${what} "${path}" names data by its group: write the leaf name "${leaf}"`,
+      );
       return;
     }
     const parsed = parseStatePath(path);
     if (parsed.kind === "invalid") {
-      report("invalid-path", pointer, `${what} "${path}" is not a state path: ${parsed.problem}`);
+      this.report("invalid-path", pointer, `${what} "${path}" is not a state path: ${parsed.problem}`);
       return;
     }
     if (parsed.kind === "leaf") return;
-    const fields = allowed[parsed.kind];
+    const fields = this.allowed[parsed.kind];
     if (!fields.has(parsed.field)) {
       const known = [...fields].join(", ") || "none";
-      report(
+      this.report(
         "unknown-field",
         pointer,
         `${what} "${path}" names ${parsed.kind} field "${parsed.field}", which is not in the allow-list (allowed: ${known})`,
       );
     }
-  };
+  }
 
-  const checkCondition = (
-    condition: Condition,
-    pointer: string,
-    what: string,
-    defaultPath: string | undefined,
-  ): void => {
+  checkCondition(condition: Condition, pointer: string, what: string, defaultPath: string | undefined): void {
     for (const leaf of conditionLeaves(condition, pointer)) {
       if (leaf.path === undefined) {
         if (defaultPath === undefined) {
-          report(
+          this.report(
             "missing-condition-path",
             leaf.pointer,
             `${what} has a condition without "path" and there is no gate_field to default to: add "path"`,
           );
         }
-      } else checkPath(leaf.path, `${leaf.pointer}/path`, `${what} condition path`);
+      } else this.checkPath(leaf.path, `${leaf.pointer}/path`, `${what} condition path`);
     }
-  };
+  }
 
-  const checkRule = (
+  checkRule(
     rule: PriorityRule,
     pointer: string,
     what: string,
     phaseLists: { id: string; names: readonly string[] }[],
-  ): void => {
-    checkCondition(rule.when, `${pointer}/when`, what, undefined);
-    const skill = registry.get(rule.skill);
+  ): void {
+    this.checkCondition(rule.when, `${pointer}/when`, what, undefined);
+    const skill = this.registry.get(rule.skill);
     if (!skill) {
-      report(
+      this.report(
         "unknown-skill",
         `${pointer}/skill`,
         `${what} forces skill "${rule.skill}", which is not in the skill registry`,
@@ -183,7 +266,7 @@ function checkPlaybook(
     }
     for (const { id, names } of phaseLists) {
       if (!names.includes(rule.skill)) {
-        report(
+        this.report(
           "rule-skill-not-allowed",
           `${pointer}/skill`,
           `${what} forces skill "${rule.skill}", which phase "${id}" does not allow (allowed_skills: ${names.join(", ") || "none"})`,
@@ -193,74 +276,22 @@ function checkPlaybook(
     const meta = skill.meta ?? {};
     if (meta.internal === true || meta.api_call_only === true) {
       const flag = meta.internal === true ? "internal" : "api_call_only";
-      report(
+      this.report(
         "rule-skill-restricted",
         `${pointer}/skill`,
         `${what} forces skill "${rule.skill}", which is ${flag} and never chosen by the planner`,
       );
     }
-  };
+  }
 
-  const checkAllowList = (names: readonly string[], pointer: string, what: string): void => {
+  checkAllowList(names: readonly string[], pointer: string, what: string): void {
     names.forEach((name, index) => {
-      if (!registry.has(name))
-        report(
+      if (!this.registry.has(name))
+        this.report(
           "unknown-skill",
           `${pointer}/${index}`,
           `${what} allows skill "${name}", which is not in the skill registry`,
         );
     });
-  };
-
-  if (playbook.phases.length === 0) report("no-phases", "/phases", "The playbook has no phases: add at least one");
-  if (playbook.allowed_skills) checkAllowList(playbook.allowed_skills, "/allowed_skills", "The playbook");
-
-  const seen = new Set<string>();
-  const phaseLists: { id: string; names: readonly string[] }[] = [];
-  playbook.phases.forEach((phase, index) => {
-    const pointer = `/phases/${index}`;
-    const what = `Phase "${phase.id}"`;
-    if (seen.has(phase.id))
-      report("duplicate-phase", `${pointer}/id`, `${what} appears twice: phase ids must be unique`);
-    seen.add(phase.id);
-    if (phase.allowed_skills) checkAllowList(phase.allowed_skills, `${pointer}/allowed_skills`, what);
-    const names = phase.allowed_skills ?? playbook.allowed_skills;
-    if (names === undefined) {
-      report(
-        "no-allowed-skills",
-        pointer,
-        `${what} has no allowed_skills and neither has the playbook: list the skills it may run`,
-      );
-    } else phaseLists.push({ id: phase.id, names });
-
-    if (phase.gate_field !== undefined) {
-      checkPath(phase.gate_field, `${pointer}/gate_field`, `${what} gate_field`);
-      if (phase.gate_value === undefined && phase.gate_check === undefined) {
-        report(
-          "gate-without-check",
-          `${pointer}/gate_field`,
-          `${what} has gate_field "${phase.gate_field}" but neither gate_value nor gate_check: say what the gate expects`,
-        );
-      }
-    } else if (phase.gate_value !== undefined) {
-      report(
-        "gate-value-without-field",
-        `${pointer}/gate_value`,
-        `${what} has gate_value ${JSON.stringify(phase.gate_value)} but no gate_field to compare it with`,
-      );
-    }
-    if (phase.gate_check !== undefined)
-      checkCondition(phase.gate_check, `${pointer}/gate_check`, `${what} gate_check`, phase.gate_field);
-    for (const [position, path] of (phase.checkpoints ?? []).entries()) {
-      checkPath(path, `${pointer}/checkpoints/${position}`, `${what} checkpoint`);
-    }
-    const ownList = names === undefined ? [] : [{ id: phase.id, names }];
-    for (const [position, rule] of (phase.priority_rules ?? []).entries()) {
-      checkRule(rule, `${pointer}/priority_rules/${position}`, `${what} priority_rules[${position}]`, ownList);
-    }
-  });
-  for (const [position, rule] of (playbook.priority_rules ?? []).entries()) {
-    checkRule(rule, `/priority_rules/${position}`, `Playbook priority_rules[${position}]`, phaseLists);
   }
-  return issues;
 }

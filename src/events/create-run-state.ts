@@ -48,14 +48,9 @@ export function createRunState(): RunStateReducer {
     usage: { modelCalls: 0, toolCalls: 0, cacheHits: 0, replans: 0, inputTokens: 0, outputTokens: 0 },
   };
   const byId = new Map<string, StepState>();
-  const stopWaiting = (stepId: string): void => {
-    const at = state.awaitingApproval.indexOf(stepId);
-    if (at !== -1) state.awaitingApproval.splice(at, 1);
-  };
   const apply = (event: RuntimeEvent): RunState => {
     if (state.runId === undefined) state.runId = event.runId;
     if (state.status === "idle") state.status = "running";
-    const step = "stepId" in event ? byId.get(event.stepId) : undefined;
     switch (event.type) {
       case "plan-start":
         state.query ??= event.query;
@@ -84,41 +79,6 @@ export function createRunState(): RunStateReducer {
       case "step-issue":
         state.issues.push(event.issue);
         break;
-      case "step-start":
-        if (step === undefined) break;
-        step.status = "running";
-        step.attempts = event.attempt;
-        step.startedAt ??= event.t;
-        if (event.input !== undefined) step.input = event.input;
-        if (event.cached) state.usage.cacheHits++;
-        else if (event.tool !== undefined) state.usage.toolCalls++;
-        else if (step.step.type === "llm") state.usage.modelCalls++;
-        break;
-      case "step-end":
-        if (step === undefined) break;
-        step.status = "succeeded";
-        step.result = event.result;
-        step.cached = event.cached;
-        step.endedAt = event.t;
-        break;
-      case "step-error":
-        if (step === undefined) break;
-        step.error = event.error;
-        step.status = event.final ? "failed" : "retrying";
-        if (event.final) step.endedAt = event.t;
-        break;
-      case "step-retry":
-        if (step === undefined) break;
-        step.status = "retrying";
-        if (event.arguments !== undefined) step.arguments = { ...step.arguments, ...event.arguments };
-        break;
-      case "step-skipped":
-        if (step === undefined) break;
-        stopWaiting(event.stepId);
-        step.status = "skipped";
-        step.skip = { code: event.code, reason: event.reason };
-        step.endedAt = event.t;
-        break;
       case "reflection": {
         const record: RunState["reflections"][number] = {
           stepId: event.stepId,
@@ -144,21 +104,6 @@ export function createRunState(): RunStateReducer {
           if (!state.awaitingApproval.includes(item.stepId)) state.awaitingApproval.push(item.stepId);
         }
         break;
-      case "approval-decision": {
-        if (step === undefined) break;
-        const approval: StepState["approval"] = {
-          status: event.approved ? "approved" : "denied",
-          requestId: event.requestId,
-          mode: step.approval?.mode ?? "step",
-          arguments: event.arguments ?? step.approval?.arguments ?? {},
-          waiting: step.approval?.waiting ?? [],
-          by: event.by,
-        };
-        if (event.reason !== undefined) approval.reason = event.reason;
-        step.approval = approval;
-        stopWaiting(event.stepId);
-        break;
-      }
       case "replan":
         state.replans = event.attempt;
         state.usage.replans = event.attempt;
@@ -179,8 +124,74 @@ export function createRunState(): RunStateReducer {
         state.durationMs = event.durationMs;
         if (event.error !== undefined) state.error = event.error;
         break;
+      default: {
+        const step = byId.get(event.stepId);
+        if (step !== undefined) applyToStep(state, step, event);
+      }
     }
     return state;
   };
   return { state, apply };
+}
+
+/** The events that change one planned step. */
+type StepEvent = Extract<
+  RuntimeEvent,
+  { type: "step-start" | "step-end" | "step-error" | "step-retry" | "step-skipped" | "approval-decision" }
+>;
+
+/** Folds an event about one step into that step's state (and the run's counters). */
+function applyToStep(state: RunState, step: StepState, event: StepEvent): void {
+  switch (event.type) {
+    case "step-start":
+      step.status = "running";
+      step.attempts = event.attempt;
+      step.startedAt ??= event.t;
+      if (event.input !== undefined) step.input = event.input;
+      if (event.cached) state.usage.cacheHits++;
+      else if (event.tool !== undefined) state.usage.toolCalls++;
+      else if (step.step.type === "llm") state.usage.modelCalls++;
+      break;
+    case "step-end":
+      step.status = "succeeded";
+      step.result = event.result;
+      step.cached = event.cached;
+      step.endedAt = event.t;
+      break;
+    case "step-error":
+      step.error = event.error;
+      step.status = event.final ? "failed" : "retrying";
+      if (event.final) step.endedAt = event.t;
+      break;
+    case "step-retry":
+      step.status = "retrying";
+      if (event.arguments !== undefined) step.arguments = { ...step.arguments, ...event.arguments };
+      break;
+    case "step-skipped":
+      stopWaiting(state, event.stepId);
+      step.status = "skipped";
+      step.skip = { code: event.code, reason: event.reason };
+      step.endedAt = event.t;
+      break;
+    case "approval-decision": {
+      const approval: StepState["approval"] = {
+        status: event.approved ? "approved" : "denied",
+        requestId: event.requestId,
+        mode: step.approval?.mode ?? "step",
+        arguments: event.arguments ?? step.approval?.arguments ?? {},
+        waiting: step.approval?.waiting ?? [],
+        by: event.by,
+      };
+      if (event.reason !== undefined) approval.reason = event.reason;
+      step.approval = approval;
+      stopWaiting(state, event.stepId);
+      break;
+    }
+  }
+}
+
+/** Takes a step off the list of steps waiting for a person. */
+function stopWaiting(state: RunState, stepId: string): void {
+  const at = state.awaitingApproval.indexOf(stepId);
+  if (at !== -1) state.awaitingApproval.splice(at, 1);
 }

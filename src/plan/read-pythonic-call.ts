@@ -95,160 +95,182 @@ function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): nu
  * @returns false when more text is needed (or, at the end, when a call was cut off).
  */
 export function stepPythonicCall(host: PythonicCallHost, read: PythonRead): boolean {
-  switch (read.phase) {
-    case "name": {
-      // callAhead saw `name(`.
-      read.start = host.pos;
-      let j = host.pos;
-      while (host.code(j) !== 40) j++;
-      read.name = host.slice(host.pos, j);
-      read.arguments = {};
-      read.positional = [];
-      host.pos = j + 1;
-      read.phase = "arguments";
-      return true;
-    }
-    case "arguments":
-    case "next": {
-      const j = skipSpaces(host, host.pos, true);
-      host.pos = j;
-      if (j === host.total) return false;
-      const c = host.code(j);
-      if (c === 41) {
-        host.pos++;
-        read.phase = "after";
-        return true;
-      }
-      if (read.phase === "next") {
-        if (c !== 44) return host.leavePython();
-        host.pos++;
-        read.phase = "arguments";
-        return true;
-      }
-      if (isIdentifierStart(c)) {
-        read.keyStart = j;
-        read.phase = "key";
-        return true;
-      }
-      return startPositional(host, read, j);
-    }
-    case "key": {
-      let j = host.pos;
-      while (j < host.total && j - host.pos < MAX_NAME_LENGTH && isIdentifierPart(host.code(j))) j++;
-      if (j === host.total) return false;
-      read.key = host.slice(host.pos, j);
-      host.pos = j;
-      read.phase = "equals";
-      return true;
-    }
-    case "equals": {
-      const j = skipSpaces(host, host.pos, true);
-      if (j >= host.total || (j + 1 >= host.total && !host.ended)) return false;
-      // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
-      if (host.code(j) !== 61) return startPositional(host, read, read.keyStart);
-      if (host.code(j + 1) === 61) return host.leavePython();
-      host.pos = j + 1;
-      read.phase = "value";
-      return true;
-    }
-    case "value": {
-      if (read.value === undefined) {
-        const j = skipSpaces(host, host.pos, true);
-        host.pos = j;
-        if (j === host.total) return false;
-        read.value = createJsonStreamParser({ prose: false });
-        read.valueBase = j;
-        host.feedFrom(read.value, j);
-      }
-      const value = read.value;
-      // Still open at the end of the text: cut off mid-argument (see endPython).
-      if (value.status === "reading") return false;
-      read.value = undefined;
-      if (value.status === "rejected") {
-        host.pos = read.valueBase + (value.restOffset ?? 1);
-        return host.leavePython();
-      }
-      // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
-      if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
-        return host.leavePython();
-      if (read.key === "") read.positional.push(value.end());
-      else setArgument(read.arguments, read.key, value.end());
-      host.pos = read.valueBase + (value.restOffset ?? host.total - read.valueBase);
-      read.phase = "next";
-      return true;
-    }
-    case "after": {
-      // The call closed; it counts when what follows on its line confirms it.
-      const j = skipSpaces(host, host.pos, false);
-      host.pos = j;
-      if (j === host.total) {
-        if (!host.ended) return false;
-        host.emitPython(read);
-        return host.leavePython();
-      }
-      const c = host.code(j);
-      if (isNewline(c) || c === 44 || c === 59) {
-        host.emitPython(read);
-        host.pos++;
-        read.phase = "separator";
-        return true;
-      }
-      if (c === 93 && read.bracketed) {
-        host.emitPython(read);
-        host.pos++;
-        return host.leavePython();
-      }
-      if (c === 60 || c === 96) {
-        host.emitPython(read);
-        return host.leavePython();
-      }
-      if (c === 35 && host.inFence) {
-        host.emitPython(read);
-        host.pos++;
-        read.phase = "comment";
-        return true;
-      }
-      return host.leavePython();
-    }
-    case "comment": {
-      // A `#` comment in a code fence runs to the line end; a call may follow on the next line.
-      let j = host.pos;
-      while (j < host.total && !isNewline(host.code(j))) j++;
-      host.pos = j;
-      if (j === host.total) return host.ended ? host.leavePython() : false;
-      host.pos++;
-      read.phase = "separator";
-      return true;
-    }
-    case "separator": {
-      const j = skipSpaces(host, host.pos, true);
-      host.pos = j;
-      if (j === host.total) return host.ended ? host.leavePython() : false;
-      const c = host.code(j);
-      if ((c === 44 || c === 59) && read.bracketed) {
-        host.pos++;
-        return true;
-      }
-      if (c === 93 && read.bracketed) {
-        host.pos++;
-        return host.leavePython();
-      }
-      if (c === 35 && host.inFence) {
-        host.pos++;
-        read.phase = "comment";
-        return true;
-      }
-      const call = host.callAhead(j);
-      if (call === undefined) return false;
-      if (call) {
-        read.phase = "name";
-        return true;
-      }
-      return host.leavePython();
-    }
-    default:
-      return host.leavePython();
+  return phaseSteps[read.phase](host, read);
+}
+
+/** What each phase of a call reads. */
+const phaseSteps: Record<PythonPhase, (host: PythonicCallHost, read: PythonRead) => boolean> = {
+  name: readName,
+  arguments: readBetweenArguments,
+  next: readBetweenArguments,
+  key: readKey,
+  equals: readEquals,
+  value: readValue,
+  after: readAfterCall,
+  comment: readComment,
+  separator: readSeparator,
+};
+
+/** The call's name, up to its `(` (callAhead saw `name(`). */
+function readName(host: PythonicCallHost, read: PythonRead): boolean {
+  read.start = host.pos;
+  let j = host.pos;
+  while (host.code(j) !== 40) j++;
+  read.name = host.slice(host.pos, j);
+  read.arguments = {};
+  read.positional = [];
+  host.pos = j + 1;
+  read.phase = "arguments";
+  return true;
+}
+
+/** Between arguments: the next one, a `,`, or the `)` that closes the call. */
+function readBetweenArguments(host: PythonicCallHost, read: PythonRead): boolean {
+  const j = skipSpaces(host, host.pos, true);
+  host.pos = j;
+  if (j === host.total) return false;
+  const c = host.code(j);
+  if (c === 41) {
+    host.pos++;
+    read.phase = "after";
+    return true;
   }
+  if (read.phase === "next") {
+    if (c !== 44) return host.leavePython();
+    host.pos++;
+    read.phase = "arguments";
+    return true;
+  }
+  if (isIdentifierStart(c)) {
+    read.keyStart = j;
+    read.phase = "key";
+    return true;
+  }
+  return startPositional(host, read, j);
+}
+
+/** A keyword argument's name. */
+function readKey(host: PythonicCallHost, read: PythonRead): boolean {
+  let j = host.pos;
+  while (j < host.total && j - host.pos < MAX_NAME_LENGTH && isIdentifierPart(host.code(j))) j++;
+  if (j === host.total) return false;
+  read.key = host.slice(host.pos, j);
+  host.pos = j;
+  read.phase = "equals";
+  return true;
+}
+
+/** The `=` after a keyword, or no `=`: the word was a positional value (`True`). */
+function readEquals(host: PythonicCallHost, read: PythonRead): boolean {
+  const j = skipSpaces(host, host.pos, true);
+  if (j >= host.total || (j + 1 >= host.total && !host.ended)) return false;
+  // `=` but not `==`: a keyword argument; no `=`: the word was a positional value (`True`).
+  if (host.code(j) !== 61) return startPositional(host, read, read.keyStart);
+  if (host.code(j + 1) === 61) return host.leavePython();
+  host.pos = j + 1;
+  read.phase = "value";
+  return true;
+}
+
+/** An argument's value, read by a JSON parser of its own. */
+function readValue(host: PythonicCallHost, read: PythonRead): boolean {
+  if (read.value === undefined) {
+    const j = skipSpaces(host, host.pos, true);
+    host.pos = j;
+    if (j === host.total) return false;
+    read.value = createJsonStreamParser({ prose: false });
+    read.valueBase = j;
+    host.feedFrom(read.value, j);
+  }
+  const value = read.value;
+  // Still open at the end of the text: cut off mid-argument (see endPython).
+  if (value.status === "reading") return false;
+  read.value = undefined;
+  if (value.status === "rejected") {
+    host.pos = read.valueBase + (value.restOffset ?? 1);
+    return host.leavePython();
+  }
+  // A call as a value (`f(a=g(1))`) is an expression, not a literal: no call.
+  if (value.repairs.some((repair) => repair.kind === "function-wrapper" && repair.offset === 0))
+    return host.leavePython();
+  if (read.key === "") read.positional.push(value.end());
+  else setArgument(read.arguments, read.key, value.end());
+  host.pos = read.valueBase + (value.restOffset ?? host.total - read.valueBase);
+  read.phase = "next";
+  return true;
+}
+
+/** After the `)`: the call counts when what follows on its line confirms it. */
+function readAfterCall(host: PythonicCallHost, read: PythonRead): boolean {
+  const j = skipSpaces(host, host.pos, false);
+  host.pos = j;
+  if (j === host.total) {
+    if (!host.ended) return false;
+    host.emitPython(read);
+    return host.leavePython();
+  }
+  const c = host.code(j);
+  if (isNewline(c) || c === 44 || c === 59) {
+    host.emitPython(read);
+    host.pos++;
+    read.phase = "separator";
+    return true;
+  }
+  if (c === 93 && read.bracketed) {
+    host.emitPython(read);
+    host.pos++;
+    return host.leavePython();
+  }
+  if (c === 60 || c === 96) {
+    host.emitPython(read);
+    return host.leavePython();
+  }
+  if (c === 35 && host.inFence) {
+    host.emitPython(read);
+    host.pos++;
+    read.phase = "comment";
+    return true;
+  }
+  return host.leavePython();
+}
+
+/** A `#` comment in a code fence runs to the line end; a call may follow on the next line. */
+function readComment(host: PythonicCallHost, read: PythonRead): boolean {
+  let j = host.pos;
+  while (j < host.total && !isNewline(host.code(j))) j++;
+  host.pos = j;
+  if (j === host.total) return host.ended ? host.leavePython() : false;
+  host.pos++;
+  read.phase = "separator";
+  return true;
+}
+
+/** Between calls: a separator, the list's end, or the next call. */
+function readSeparator(host: PythonicCallHost, read: PythonRead): boolean {
+  const j = skipSpaces(host, host.pos, true);
+  host.pos = j;
+  if (j === host.total) return host.ended ? host.leavePython() : false;
+  const c = host.code(j);
+  if ((c === 44 || c === 59) && read.bracketed) {
+    host.pos++;
+    return true;
+  }
+  if (c === 93 && read.bracketed) {
+    host.pos++;
+    return host.leavePython();
+  }
+  if (c === 35 && host.inFence) {
+    host.pos++;
+    read.phase = "comment";
+    return true;
+  }
+  const call = host.callAhead(j);
+  if (call === undefined) return false;
+  if (call) {
+    read.phase = "name";
+    return true;
+  }
+  return host.leavePython();
 }
 
 /** A positional argument starts at `at`; Python allows none after a keyword argument. */

@@ -86,7 +86,10 @@ export interface StepCall {
    * `attempt()` comes from attempts an earlier process made (a durable
    * engine's stored result), so the budgets count them as they did then:
    * a tool call or a model call each (or a cache hit), and the terminal
-   * event carries the last attempt's number.
+   * event carries the last attempt's number. The run's result cache learns
+   * from it as from a live attempt: a stored read's value serves an
+   * identical read later in the run, and a stored side effect makes
+   * earlier reads stale.
    *
    * @param attempts - how many attempts of this call ran.
    * @param cached - whether the value came from the result cache.

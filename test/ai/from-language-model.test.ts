@@ -2,7 +2,8 @@ import { extractReasoningMiddleware, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai.ts";
-import { LLMPlanner, type PlanModelPart } from "../../src/index.ts";
+import { LLMPlanner } from "../../src/index.ts";
+import type { PlanModelPart } from "../../src/model.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 import { examplePlan, exampleTools } from "../fixtures/tools/example-tools.ts";
 

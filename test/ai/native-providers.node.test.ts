@@ -3,7 +3,8 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { jsonSchema, type LanguageModel, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EagerAgent, fromLanguageModel } from "../../src/ai.ts";
-import { LLMPlanner, type PlannerEvent } from "../../src/index.ts";
+import { LLMPlanner } from "../../src/index.ts";
+import type { PlannerEvent } from "../../src/runtime.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import {
   chatCallDelta,

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai.ts";
-import { LLMPlanner, PlankitError, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { LLMPlanner, PlankitError } from "../../src/index.ts";
+import type { PlannerEvent, StepOutcome } from "../../src/runtime.ts";
 import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, errorBody, type StubAnswer, type StubRequest } from "./openai-stub.ts";
 

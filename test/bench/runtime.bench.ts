@@ -23,13 +23,11 @@ import {
   AgentRuntime,
   LLMPlanner,
   noOpReflector,
-  type PlanModel,
-  type PlanModelPart,
-  type PlanModelRequest,
   type PlanStep,
   type RuntimeEvent,
   ToolRegistry,
 } from "../../src/index.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import { resolveReferences, toCompactStep } from "../../src/plan.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { formatTable } from "./lib/format-table.ts";

@@ -15,7 +15,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ToolDescriptor } from "../../src/index.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 import { normalizeCatalog, type SelectToolsOptions, selectTools } from "../../src/tools.ts";
 import { formatTable } from "./lib/format-table.ts";
 import { createPlainBm25 } from "./lib/plain-bm25.ts";

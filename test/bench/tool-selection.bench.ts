@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolDescriptor } from "../../src/index.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 import { compileCatalog, type SelectToolsOptions, selectTools } from "../../src/tools.ts";
 import { createRandom } from "../fixtures/create-random.ts";
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PlankitError, PlanModelPart, PlanModelRequest } from "../../src/index.ts";
+import type { PlankitError } from "../../src/index.ts";
+import type { PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { rejectionOf as failure } from "../fixtures/catch-plankit-error.ts";
 

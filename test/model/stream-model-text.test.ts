@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanModel, type PlanModelPart } from "../../src/index.ts";
+import { LLMPlanner } from "../../src/index.ts";
 import { streamModelText } from "../../src/model/stream-model-text.ts";
+import type { PlanModel, PlanModelPart } from "../../src/model.ts";
 import { compileCatalog, selectTools } from "../../src/tools.ts";
 
 /** A model whose stream logs what happens to it, with a pause before its first part. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDescriptor } from "../../src/index.ts";
 import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
 import { buildReasoningPrompt } from "../../src/planner/build-reasoning-prompt.ts";
 import { buildRepairPrompt } from "../../src/planner/build-repair-prompt.ts";
 import { renderProfile } from "../../src/planner/render-profile.ts";
 import { renderToolList } from "../../src/planner/render-tool-list.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 
 const tools: ToolDescriptor[] = [
   {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, PlankitError, type PlannerEvent, ToolRegistry } from "../../src/index.ts";
+import { AgentRuntime, PlankitError, ToolRegistry } from "../../src/index.ts";
+import type { PlannerEvent } from "../../src/runtime.ts";
 import { createFixedPlanner } from "../../src/test.ts";
 
 function registry(calls: string[]): ToolRegistry {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  LLMPlanner,
-  type LLMPlannerOptions,
-  PlankitError,
-  type PlanModel,
-  type PlanModelRequest,
-  type PlanStep,
-  ToolRegistry,
-} from "../../src/index.ts";
+import { LLMPlanner, type LLMPlannerOptions, PlankitError, type PlanStep, ToolRegistry } from "../../src/index.ts";
+import type { PlanModel, PlanModelRequest } from "../../src/model.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 import { caught, collectEvents, createLoggingModel, doneOf, traceOf } from "./planner-test-kit.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanModel, type PlanModelRequest } from "../../src/index.ts";
+import { LLMPlanner } from "../../src/index.ts";
+import type { PlanModel, PlanModelRequest } from "../../src/model.ts";
 import { rejectionOf } from "../fixtures/catch-plankit-error.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents } from "./planner-test-kit.ts";

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { FinishReason, PlanModel, PlanModelRequest, PlannerEvent } from "../../src/index.ts";
+import type { FinishReason, PlanModel, PlanModelRequest } from "../../src/model.ts";
+import type { PlannerEvent } from "../../src/runtime.ts";
 
 /** Collects every event of a planner stream. */
 export async function collectEvents(events: AsyncIterable<PlannerEvent>): Promise<PlannerEvent[]> {

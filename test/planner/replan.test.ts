@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanStep, type ReplanRequest } from "../../src/index.ts";
+import { LLMPlanner, type PlanStep } from "../../src/index.ts";
 import { buildReplanPrompt } from "../../src/planner/build-replan-prompt.ts";
+import type { ReplanRequest } from "../../src/runtime.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf, traceOf } from "./planner-test-kit.ts";

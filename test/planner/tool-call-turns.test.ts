@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlannerEvent, type StepOutcome } from "../../src/index.ts";
+import { LLMPlanner } from "../../src/index.ts";
+import type { PlannerEvent, StepOutcome } from "../../src/runtime.ts";
 import { createTurnModel, finish, streamedCall, type Turn } from "../fixtures/create-turn-model.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import { collectEvents, doneOf } from "./planner-test-kit.ts";

@@ -8,9 +8,16 @@
  */
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, noOpReflector, type RunHandle, type RuntimeEvent } from "../../src/index.ts";
+import {
+  AgentRuntime,
+  LLMPlanner,
+  noOpReflector,
+  type RunHandle,
+  type RuntimeEvent,
+  ToolRegistry,
+} from "../../src/index.ts";
 import { createFixedPlanner, createScriptedModel } from "../../src/test.ts";
-import { fromMcpTools, ToolRegistry } from "../../src/tools.ts";
+import { fromMcpTools } from "../../src/tools.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 import { isAlive, type McpStdioServer, startMcpServer } from "./mcp-stdio-server.ts";
 

@@ -18,9 +18,10 @@ import {
   type PlanStep,
   type RunHandle,
   type RuntimeEvent,
+  ToolRegistry,
 } from "../../src/index.ts";
 import { createFixedPlanner, createScriptedModel } from "../../src/test.ts";
-import { fromMcpTools, ToolRegistry } from "../../src/tools.ts";
+import { fromMcpTools } from "../../src/tools.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 import { isAlive, type McpStdioServer, startMcpServer } from "./mcp-stdio-server.ts";
 

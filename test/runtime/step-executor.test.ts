@@ -105,6 +105,43 @@ describe("executeStep: running step attempts through the caller", () => {
     expect(events.find((event) => event.type === "reply")).toMatchObject({ text: "from the log!" });
   });
 
+  it("serves a read identical to a replayed one from the run's cache, until a replayed side effect makes it stale", async () => {
+    const { registry, calls } = createTestRegistry();
+    // An earlier process stored s1 (a read) and s3 (a side effect); the runtime's cache learns from both.
+    const stored = new Map<string, unknown>([
+      ["s1", { value: "stored!" }],
+      ["s3", { sent: "bob" }],
+    ]);
+    const executor: StepExecutor = async (call) => {
+      if (!stored.has(call.step.id)) return call.attempt();
+      call.replayed(1, false);
+      return { ok: true, value: stored.get(call.step.id), cached: false };
+    };
+    const steps = [
+      tool("s1", "lookup", { q: "x" }),
+      tool("s2", "lookup", { q: "x" }, { dependsOn: ["s1"] }),
+      tool("s3", "send", { to: "bob" }, { dependsOn: ["s2"] }),
+      tool("s4", "lookup", { q: "x" }, { dependsOn: ["s3"] }),
+      reply("s5", "{{s2.value}} {{s4.value}}"),
+    ];
+    const runtime = new AgentRuntime({
+      planner: createFakePlanner({ steps }),
+      registry,
+      memory: false,
+      executeStep: executor,
+    });
+    const run = runtime.run("go");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    // s2 reads what s1 stored, without a call; s4 comes after the write and reads again.
+    expect(events.find((event) => event.type === "step-start" && event.stepId === "s2")).toMatchObject({
+      cached: true,
+    });
+    expect(calls.map((call) => [call.name, call.args])).toEqual([["lookup", { q: "x" }]]);
+    expect(run.state.reply?.text).toBe("stored! x!");
+    expect(run.state.usage.cacheHits).toBe(1);
+  });
+
   it("hands independent steps over at once and holds a dependent until its inputs exist", async () => {
     const { registry } = createTestRegistry();
     const gates = new Map([

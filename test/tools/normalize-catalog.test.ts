@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDescriptor } from "../../src/index.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 import { normalizeCatalog } from "../../src/tools.ts";
 import { thrownBy as caught } from "../fixtures/catch-plankit-error.ts";
 import { exampleTools } from "../fixtures/tools/example-tools.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDescriptor } from "../../src/index.ts";
 import { findIdentifierProviders } from "../../src/tools/find-identifier-providers.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 import {
   compileCatalog,
   createEmbeddingRetriever,

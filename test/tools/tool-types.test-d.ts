@@ -1,19 +1,15 @@
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { expectTypeOf } from "vitest";
-import {
-  defineTool,
-  type InferToolArguments,
-  type ToolDefinition,
-  type ToolExecuteOptions,
-  ToolRegistry,
-} from "../../src/index.ts";
+import { defineTool, type ToolDefinition, ToolRegistry } from "../../src/index.ts";
 import {
   fromAiSdkTools,
   type InferJsonSchema,
+  type InferToolArguments,
   type JsonSchemaDefinition,
   type StandardJsonSchemaV1,
   type StandardSchemaV1,
+  type ToolExecuteOptions,
 } from "../../src/tools.ts";
 
 const registry = new ToolRegistry();

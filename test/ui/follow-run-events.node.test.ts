@@ -7,8 +7,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuntimeEvent } from "../../src/events.ts";
 import { replay } from "../../src/events.ts";
+import type { RuntimeEvent } from "../../src/index.ts";
 import { createRunStore } from "../../src/ui.ts";
 import { type RunEventsRoutes, serveRunEvents } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RuntimeEvent } from "../../src/events.ts";
 import { encodeSse } from "../../src/events.ts";
+import type { RuntimeEvent } from "../../src/index.ts";
 
 /** One request the stand-in answered. */
 interface RecordedRequest {

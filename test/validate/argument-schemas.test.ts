@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PlanIssue, ToolDescriptor } from "../../src/index.ts";
+import type { PlanIssue } from "../../src/plan.ts";
 import { validatePlan } from "../../src/plan.ts";
+import type { ToolDescriptor } from "../../src/tools.ts";
 import { compileCatalog } from "../../src/tools.ts";
 
 const orderTool: ToolDescriptor = {

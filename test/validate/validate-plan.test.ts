@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PlanIssueCode, PlankitError, ToolRegistry } from "../../src/index.ts";
-import { parsePlan, validatePlan } from "../../src/plan.ts";
+import { PlankitError, ToolRegistry } from "../../src/index.ts";
+import { type PlanIssueCode, parsePlan, validatePlan } from "../../src/plan.ts";
 import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 
 function codes(issues: readonly { code: PlanIssueCode }[]): PlanIssueCode[] {

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  AgentRuntime,
-  type PlanModelRequest,
-  type Planner,
-  type PlanStep,
-  type RuntimeEvent,
-  type ToolRegistry,
-} from "../../src/index.ts";
+import { AgentRuntime, type PlanStep, type RuntimeEvent, type ToolRegistry } from "../../src/index.ts";
+import type { PlanModelRequest } from "../../src/model.ts";
+import type { Planner } from "../../src/runtime.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";

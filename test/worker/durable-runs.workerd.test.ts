@@ -1,7 +1,7 @@
 import { evictDurableObject, introspectWorkflow, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { MemoryEntry } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { durableStepName } from "../../worker/runs/durable-step-name.ts";
@@ -104,6 +104,33 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     expect(report.run.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
   }, 30_000);
 
+  it("starts the read-only lookups while the plan streams, and a pause mid-plan resumes to the same end", async () => {
+    const id = await startRun({ query: slowQuery, durable: true });
+    // The first lookup starts while the model still writes the plan: plan-end is not in the log yet.
+    const early = runtimeEvents(await readMessages(await events(id), (message) => message.event === "step-start"));
+    expect(early.some((event) => event.type === "plan-end")).toBe(false);
+    const instance = await bindings.PLAN_WORKFLOW.get(id);
+    await instance.pause();
+    await waitFor(async () => (await instance.status()).status === "paused");
+    await instance.resume();
+    const log = runtimeEvents(await readMessages(await events(id)));
+    expect(invariantProblems(log)).toEqual([]);
+    expect(log.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+    expect(log.filter((event) => event.type === "plan-start")).toHaveLength(1);
+    expect(log.filter((event) => event.type === "plan-end")).toHaveLength(1);
+    const types = log.map((event) => event.type);
+    expect(types.indexOf("step-start")).toBeLessThan(types.indexOf("plan-end"));
+    // Each step planned and ended once, though the plan step ran again after the pause.
+    const planned = log.flatMap((event) => (event.type === "step-planned" ? [event.step.id] : []));
+    expect(planned.sort()).toEqual(["s1", "s2", "s3", "s4"]);
+    const ended = log.flatMap((event) => (event.type === "step-end" ? [event.stepId] : []));
+    expect(ended.sort()).toEqual(["s1", "s2", "s3", "s4"]);
+    expect(log.find((event) => event.type === "reply")).toMatchObject({
+      text: expect.stringContaining("times that of Paris"),
+    });
+    expect((await status(id)).workflow?.status).toBe("complete");
+  }, 30_000);
+
   it("retries a step that fails in the engine, then succeeds", async () => {
     const introspector = await introspectWorkflow(bindings.PLAN_WORKFLOW);
     try {
@@ -165,7 +192,9 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
 
   it("cancels a run: the instance is terminated and the log ends with run-end aborted", async () => {
     const id = await startRun({ query: slowQuery });
-    await readMessages(await events(id), (message) => message.event === "step-start");
+    // Both lookups started (the second may start while the plan still streams).
+    let started = 0;
+    await readMessages(await events(id), (message) => message.event === "step-start" && ++started === 2);
     const cancelled = await SELF.fetch(post(`/v1/runs/${id}/cancel`, {}));
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ id, cancelled: true, run: { ended: true, reason: "aborted" } });
@@ -181,9 +210,11 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
         .filter((event) => event.type === "step-error" && event.final)
         .map((event) => (event as { error: { code: string } }).error.code),
     ).toEqual(["aborted", "aborted"]);
+    // The steps planned by then (the plan may still have been streaming) and not started are skipped.
+    const planned = log.flatMap((event) => (event.type === "step-planned" ? [event.step.id] : []));
     expect(
       log.filter((event) => event.type === "step-skipped").map((event) => (event as { stepId: string }).stepId),
-    ).toEqual(["s3", "s4"]);
+    ).toEqual(planned.filter((stepId) => stepId !== "s1" && stepId !== "s2"));
     await waitFor(async () => (await status(id)).workflow?.status === "terminated");
     // Nothing the instance still had in flight reaches the closed log.
     await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DecisionState } from "../../src/decide.ts";
-import type { PlanModel } from "../../src/index.ts";
+import type { PlanModel } from "../../src/model.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";

@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type PlanModel, ToolRegistry } from "../../src/index.ts";
+import { ToolRegistry } from "../../src/index.ts";
+import type { PlanModel } from "../../src/model.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";

@@ -3,7 +3,9 @@
  *
  * @module
  */
-import type { PlanModelRequest, PlanStep } from "../../src/index.ts";
+
+import type { PlanStep } from "../../src/index.ts";
+import type { PlanModelRequest } from "../../src/model.ts";
 import { chooseGuidedAction } from "./choose-guided-action.ts";
 import { describeSkippedSteps } from "./describe-skipped-steps.ts";
 import { type ListedStep, patchDemoPlan } from "./patch-demo-plan.ts";

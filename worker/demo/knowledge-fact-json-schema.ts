@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "../../src/index.ts";
+import type { JsonSchema } from "../../src/tools.ts";
 
 /**
  * The JSON Schema of one fact in tool results (see `KnowledgeFact`); the

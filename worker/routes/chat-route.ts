@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { fromUIMessages, toUIMessageStreamResponse } from "../../src/ai.ts";
 import { createChatBodySchema } from "../http/chat-body-schema.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
@@ -14,7 +13,9 @@ import type { WorkerRoute } from "./worker-route.ts";
  * `POST /v1/chat`: the AI SDK UI message stream of a run, for `useChat`
  * (body: its transport's `messages`, `id`, `trigger`, `messageId`, plus
  * `tools`, `maxSteps`, `profile`), the reply as a text part written as
- * the run writes it. A client that goes away aborts the run.
+ * the run writes it. A client that goes away aborts the run. `plankit/ai`
+ * loads with the first request: the Worker starts without the AI SDK, which
+ * that entry also holds.
  */
 export const chatRoute: WorkerRoute = {
   method: "POST",
@@ -22,6 +23,7 @@ export const chatRoute: WorkerRoute = {
   errors: "problem-details",
   body: "chat",
   handle: async (c) => {
+    const { fromUIMessages, toUIMessageStreamResponse } = await import("../../src/ai.ts");
     const body = await readJsonBody(
       c.req.raw,
       createChatBodySchema(c.var.registry.list().map((tool) => tool.name)),

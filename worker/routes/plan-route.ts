@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { PlankitError, type PlannerEvent, type PlannerProfile, type PlanStep } from "../../src/index.ts";
+import { PlankitError, type PlanStep } from "../../src/index.ts";
+import type { PlannerEvent, PlannerProfile } from "../../src/runtime.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { createEventStream } from "../http/create-event-stream.ts";

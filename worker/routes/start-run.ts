@@ -4,7 +4,9 @@
  * @module
  */
 import type { Context } from "hono";
-import { AgentRuntime, type Dialog, type PlannerProfile, type RunHandle } from "../../src/index.ts";
+import type { Dialog } from "../../src/events.ts";
+import { AgentRuntime, type RunHandle } from "../../src/index.ts";
+import type { PlannerProfile } from "../../src/runtime.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { keepAlive } from "../http/keep-alive.ts";

@@ -3,8 +3,10 @@
  *
  * @module
  */
+
+import type { RunEndReason, RuntimeErrorInfo } from "../../src/events.ts";
 import { replay } from "../../src/events.ts";
-import type { RunEndReason, RuntimeErrorInfo, RuntimeEvent } from "../../src/index.ts";
+import type { RuntimeEvent } from "../../src/index.ts";
 
 /**
  * Builds the events that close a run whose execution stopped without its

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { RuntimeErrorInfo, StepExecutor } from "../../src/index.ts";
+import type { RuntimeErrorInfo } from "../../src/events.ts";
+import type { StepExecutor } from "../../src/runtime.ts";
 import { computeEngineRetryDelay } from "./compute-engine-retry-delay.ts";
 import type { DurableStep } from "./durable-step.ts";
 import { durableStepName } from "./durable-step-name.ts";

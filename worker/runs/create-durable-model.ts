@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/index.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { DurableStep } from "./durable-step.ts";
 import { readModelCallName } from "./name-model-calls.ts";
 

@@ -4,8 +4,9 @@
  * @module
  */
 
-import type { Planner, PlannerEvent, PlanStep, ToolRegistry } from "../../src/index.ts";
+import type { ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
+import type { Planner, PlannerEvent } from "../../src/runtime.ts";
 import type { DurableStep } from "./durable-step.ts";
 
 /** Options of {@link createDurablePlanner}. */
@@ -20,41 +21,77 @@ export interface DurablePlannerOptions {
   maxSteps?: number;
 }
 
-/** Planning and re-planning: model calls, retried twice after a failure, each attempt limited to two minutes. */
-const planConfig = { retries: { limit: 2, delay: 1000, backoff: "exponential" }, timeout: 120_000 } as const;
+/**
+ * Planning: a model call, retried twice after a failure that came before
+ * any step reached the run. An attempt's limit is past the runtime's own
+ * bound on a silent planner (`modelTimeouts.totalMs`, five minutes), which
+ * reports first.
+ */
+const planConfig = { retries: { limit: 2, delay: 1000, backoff: "exponential" }, timeout: 600_000 } as const;
+
+/** Re-planning: a model call, retried twice after a failure, each attempt limited to two minutes. */
+const replanConfig = { retries: { limit: 2, delay: 1000, backoff: "exponential" }, timeout: 120_000 } as const;
+
+/**
+ * What the engine stores for the plan: the planner's events in the order
+ * the run saw them, and the error that ended the stream early, if any. A
+ * plan stored before the run started steps while the plan streamed is the
+ * bare list of events.
+ */
+type StoredPlan = PlannerEvent[] | { events: PlannerEvent[]; error: string };
+
+/** Events the run may see while the plan step runs: the steps (a read-only one may start at once), issues, repairs. */
+function isLive(event: PlannerEvent): boolean {
+  return event.type === "step" || event.type === "issue" || event.type === "repair";
+}
 
 /**
  * Checks the plan of a finished planner stream as a whole against the tools
- * (`validatePlan`). A plan that fails is kept to its valid steps, each
- * problem is reported as a dropped-step issue, and it is marked unclean, so
- * the runtime's safety policy holds back its side-effecting steps.
+ * (`validatePlan`). When it fails, the problems are reported as
+ * dropped-step issues and the plan is marked unclean, so the runtime's
+ * safety policy holds back its side-effecting steps (the steps already
+ * reached the run while the plan streamed; a read-only one may have run).
  *
  * @param events - the planner's events, `done` last.
  * @param registry - the tools.
  * @param maxSteps - the plan's step limit.
- * @returns the events to replay.
+ * @returns the events, with the issues before an unclean `done`.
  */
 function validateEvents(events: PlannerEvent[], registry: ToolRegistry, maxSteps: number | undefined): PlannerEvent[] {
   const done = events.find((event) => event.type === "done");
   if (done === undefined) return events;
   const checked = validatePlan(done.steps, registry, maxSteps === undefined ? {} : { maxSteps });
   if (checked.issues.length === 0) return events;
-  const kept = new Set(checked.steps.map((step) => step.id));
   return [
-    ...events.filter((event) => event.type !== "done" && (event.type !== "step" || kept.has(event.step.id))),
+    ...events.filter((event) => event.type !== "done"),
     ...checked.issues.map((issue): PlannerEvent => ({ type: "issue", issue, action: "dropped" })),
     { ...done, steps: checked.steps, clean: false },
   ];
 }
 
+/** A copy that is plain JSON: what the engine stores, so the run sees the same live and on replay. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 /**
- * Wraps a planner for a Workflow: `stream` runs the whole planner stream
- * inside one durable step named `plan`, validates the plan, and stores the
- * planner's events, which it then replays to the runtime — so an execution
- * that resumes the run after a restart gets the same plan without asking
- * the model again. Each re-plan is the durable step `replan-<n>`. The plan
- * is complete before any step starts (a durable run does not overlap
- * planning and execution).
+ * Wraps a planner for a Workflow. `stream` runs the planner stream inside
+ * one durable step, `plan`, and hands the run each step (and issue, and
+ * repair) the moment the planner yields it, while the step still runs — so
+ * the runtime starts a read-only step while the model still writes the
+ * plan, each as a durable step of its own. Everything that lets the rest
+ * of the plan run — a turn's end, the final `done` — reaches the run only
+ * once the engine stored the plan: a side-effecting step never starts
+ * before the plan it belongs to is stored. The engine stores the events in
+ * the order the run saw them, and an execution that resumes the run after a
+ * restart gets them from storage without asking the model again. A restart
+ * before the plan was stored runs the `plan` step again; the reads it had
+ * started come back under the same step names, from storage.
+ *
+ * A failure before any step reached the run is retried by the engine; one
+ * after is stored with the events before it (the run saw them) and thrown
+ * again after them, on replay too. Each re-plan is the durable step
+ * `replan-<n>`, complete before its steps join the run.
  *
  * @param options - the planner, the Workflow's steps, the tools and `maxSteps`.
  * @returns the durable planner.
@@ -69,21 +106,64 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
   let replans = 0;
   return {
     async *stream(request) {
-      const events = await step.do("plan", planConfig, async () => {
-        const collected: PlannerEvent[] = [];
-        for await (const event of planner.stream(request)) collected.push(event);
-        // Plain JSON: the engine stores it, and a replay must see exactly what the first execution saw.
-        return JSON.parse(JSON.stringify(validateEvents(collected, registry, maxSteps))) as PlannerEvent[];
-      });
-      yield* events;
+      // What the run saw while the plan step ran, in order.
+      const live: PlannerEvent[] = [];
+      let wake: () => void = () => undefined;
+      let attempts = 0;
+      let settled: { stored: StoredPlan } | { error: unknown } | undefined;
+      step
+        .do("plan", planConfig, async (): Promise<StoredPlan> => {
+          const attempt = ++attempts;
+          // An attempt after one that reached the run (the engine timed it out) cannot stream again.
+          if (live.length > 0) return { events: [...live], error: "The plan was cut off" };
+          const held: PlannerEvent[] = [];
+          try {
+            for await (const event of planner.stream(request)) {
+              if (attempt !== attempts) break;
+              const copy = plain(event);
+              if (!isLive(copy)) held.push(copy);
+              else {
+                live.push(copy);
+                wake();
+              }
+            }
+          } catch (error) {
+            if (live.length === 0) throw error;
+            return { events: [...live, ...held], error: error instanceof Error ? error.message : String(error) };
+          }
+          return validateEvents([...live, ...held], registry, maxSteps);
+        })
+        .then(
+          (stored) => {
+            settled = { stored };
+            wake();
+          },
+          (error: unknown) => {
+            settled = { error };
+            wake();
+          },
+        );
+      let seen = 0;
+      for (;;) {
+        if (seen < live.length) {
+          yield live[seen++] as PlannerEvent;
+          continue;
+        }
+        if (settled !== undefined) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      const outcome = settled as { stored: StoredPlan } | { error: unknown };
+      if ("error" in outcome) throw outcome.error;
+      const record = Array.isArray(outcome.stored) ? { events: outcome.stored } : outcome.stored;
+      // A replay sees every stored event here; the execution that streamed them sees the rest.
+      yield* record.events.slice(seen);
+      if ("error" in record) throw new Error(record.error);
     },
     async replan(request) {
       replans++;
-      return step.do(
-        `replan-${replans}`,
-        planConfig,
-        async () => JSON.parse(JSON.stringify(await planner.replan(request))) as PlanStep[],
-      );
+      return step.do(`replan-${replans}`, replanConfig, async () => plain(await planner.replan(request)));
     },
   };
 }

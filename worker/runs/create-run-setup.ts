@@ -3,7 +3,10 @@
  *
  * @module
  */
-import type { PlanModel, Planner, PlannerProfile, RuntimeBudget, ToolPolicy, ToolRegistry } from "../../src/index.ts";
+
+import type { RuntimeBudget, ToolPolicy, ToolRegistry } from "../../src/index.ts";
+import type { PlanModel } from "../../src/model.ts";
+import type { Planner, PlannerProfile } from "../../src/runtime.ts";
 import { createRequestPlanner } from "../create-request-planner.ts";
 import type { SelectedModel } from "../select-model.ts";
 import { selectToolsAndModel } from "../select-tools-and-model.ts";

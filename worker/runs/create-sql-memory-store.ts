@@ -4,8 +4,9 @@
  * @module
  */
 
-import { createMemoryStore, type MemoryEntry, type MemoryStore } from "../../src/index.ts";
+import { createMemoryStore, type MemoryStore } from "../../src/index.ts";
 import { canonicalJson } from "../../src/json.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 
 /** Options of {@link createSqlMemoryStore}. */
 export interface SqlMemoryStoreOptions {

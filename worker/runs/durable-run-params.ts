@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PlannerProfile } from "../../src/index.ts";
+import type { PlannerProfile } from "../../src/runtime.ts";
 
 /**
  * The parameters of a run started by `POST /v1/runs`: the Workflow

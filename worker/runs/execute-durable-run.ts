@@ -3,16 +3,17 @@
  *
  * @module
  */
+
+import type { RunEndReason } from "../../src/events.ts";
 import {
   AgentRuntime,
   createModelReflector,
-  type MemoryEntry,
   type MemoryStore,
   noOpReflector,
   PlankitError,
-  type RunEndReason,
   type RunHandle,
 } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import { approvalEventType } from "./approval-event.ts";
 import { createDurableExecutor } from "./create-durable-executor.ts";
@@ -113,7 +114,9 @@ export interface DurableRunResult {
 /**
  * Runs a plan durably with the core runtime — its scheduler, safety policy,
  * references, skips and events — and Workflow steps underneath: the plan
- * is made once in the `plan` step (`createDurablePlanner`), every `tool`
+ * is made once in the `plan` step (`createDurablePlanner`), which hands
+ * each step to the run while the model writes it (a read-only step starts
+ * at once; a side-effecting one once the plan is stored), every `tool`
  * and `llm` step is one `step.do` with its own retry and time limit
  * (`createDurableExecutor`), independent steps run at once, results flow
  * to dependents, and re-plans are steps too. Events go to the session log
@@ -128,7 +131,7 @@ export interface DurableRunResult {
  * calls (reflection, the integrated answer) are durable steps too
  * (`createDurableModel`), so a replay makes the same decisions without
  * asking the model again; the result cache serves identical read-only
- * calls; the budget (the setup's `budget`, by default
+ * calls, also from a read stored before a restart; the budget (the setup's `budget`, by default
  * `workerDefaults.durableBudget`) counts stored steps and model calls as
  * the first execution counted them, and `deadlineMs` counts from the run's
  * start, stored once in the step `started-at`. A side-effecting step that

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PlanModel, PlanModelRequest } from "../../src/index.ts";
+import type { PlanModel, PlanModelRequest } from "../../src/model.ts";
 
 /** Names given to requests by {@link nameModelCalls}; the runtime hands the same request object down to the model. */
 const names = new WeakMap<PlanModelRequest, string>();

@@ -4,19 +4,17 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
-import { replay } from "../../src/events.ts";
+import { type RunEndReason, type RuntimeErrorInfo, replay } from "../../src/events.ts";
 import {
   AgentRuntime,
   type ApprovalDecision,
   checkApprovalDecisions,
-  type MemoryEntry,
   type MemoryStore,
   PlankitError,
-  type RunEndReason,
   type RunHandle,
-  type RuntimeErrorInfo,
   type RuntimeEvent,
 } from "../../src/index.ts";
+import type { MemoryEntry } from "../../src/runtime.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { problemResponse } from "../http/problem-response.ts";
 import { workerDefaults } from "../worker-defaults.ts";

@@ -12,7 +12,8 @@ import { type DurableRunResult, executeDurableRun } from "./execute-durable-run.
 /**
  * The durable run (Cloudflare Workflows): one instance per run, its id the
  * run id, its payload the {@link DurableRunParams}. It plans once in the
- * step `plan`, then runs the plan with the core runtime, each `tool` or
+ * step `plan` and runs the plan with the core runtime while it streams
+ * (read-only steps at once, side-effecting ones once the plan is stored), each `tool` or
  * `llm` step in one `step.do` named by the step id and a hash of its
  * resolved arguments, with the step's retries and time limit, independent
  * steps at once; a step that needs a person's approval waits for the

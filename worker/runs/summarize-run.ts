@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RunEndReason, RunState, RuntimeErrorInfo, RuntimeUsage } from "../../src/index.ts";
+import type { RunEndReason, RunState, RuntimeErrorInfo, RuntimeUsage } from "../../src/events.ts";
 import type { RunRow } from "./run-log.ts";
 import type { RunMode } from "./run-record.ts";
 

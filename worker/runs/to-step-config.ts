@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { StepCall } from "../../src/index.ts";
+import type { StepCall } from "../../src/runtime.ts";
 import type { DurableStepConfig } from "./durable-step.ts";
 
 /**

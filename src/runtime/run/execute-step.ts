@@ -5,6 +5,7 @@
  */
 
 import { toErrorInfo } from "../../events/to-error-info.ts";
+import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
@@ -19,6 +20,31 @@ export interface ExecutorSetup {
   fromApplication: boolean;
   backoff: BackoffPolicy;
   results: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Tells the run's result cache what a stored outcome means, as the attempt
+ * that made it told the cache of the process that ran it: a side-effecting
+ * tool ended (what was read before may be stale), or a cacheable read
+ * returned its value (an identical call later in the run is served from
+ * it rather than calling the tool again).
+ *
+ * @param context - the run.
+ * @param step - the step whose outcome an executor replayed.
+ * @param input - its resolved arguments.
+ * @param hit - the value, when the outcome was one.
+ */
+function learnReplayed(
+  context: AttemptContext,
+  step: StepCall["step"],
+  input: unknown,
+  hit: { value: unknown } | undefined,
+): void {
+  const cache = context.cache;
+  if (step.type !== "tool" || cache === undefined) return;
+  if (!context.policy.traitsOf(step).readOnly) cache.invalidate();
+  else if (hit !== undefined && context.policy.mayCache(step))
+    cache.set(`${step.name} ${canonicalJson(input)}`, hit.value, cache.epoch);
 }
 
 /**
@@ -72,6 +98,7 @@ export async function executeStep(
   };
   let refused: Extract<AttemptOutcome, { ok: "skip" }> | undefined;
   let durationMs = 0;
+  let replayed = false;
   const call: StepCall = {
     runId: context.runId,
     step,
@@ -83,6 +110,7 @@ export async function executeStep(
     repeatable: context.policy.mayRepeat(step),
     previousAttempts: entry.attempts,
     replayed: (attempts, cached) => {
+      replayed = true;
       const count = Math.max(1, Math.floor(attempts));
       entry.attempts += count;
       if (cached) context.limits.countCacheHit();
@@ -145,19 +173,15 @@ export async function executeStep(
   if (refused !== undefined) return { outcome: refused, durationMs };
   if (final?.ok === false && final.refused === true)
     return { outcome: { ok: "skip", code: "budget", reason: final.error.message }, durationMs };
+  if (replayed && final?.ok !== true) learnReplayed(context, step, input, undefined);
   if (final?.ok === true) {
     if (!setup.fromApplication)
       return { outcome: { ok: true, value: final.value, cached: final.cached === true }, durationMs };
     // An application executor's value (a durable replay, say) is snapshotted like any result.
     try {
-      return {
-        outcome: {
-          ok: true,
-          value: snapshotValue(final.value, { freeze: true, what: `The result of step "${step.id}"` }),
-          cached: final.cached === true,
-        },
-        durationMs,
-      };
+      const value = snapshotValue(final.value, { freeze: true, what: `The result of step "${step.id}"` });
+      if (replayed) learnReplayed(context, step, input, { value });
+      return { outcome: { ok: true, value, cached: final.cached === true }, durationMs };
     } catch (error) {
       return { outcome: { ok: false, error: toErrorInfo(error, "invalid-result"), permanent: true }, durationMs };
     }

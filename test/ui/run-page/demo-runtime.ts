@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RuntimeEvent } from "../../../src/events.ts";
+import type { RuntimeEvent } from "../../../src/index.ts";
 import { AgentRuntime, LLMPlanner, ToolRegistry } from "../../../src/index.ts";
 import { createScriptedModel } from "../../../src/test.ts";
 

@@ -9,7 +9,7 @@
 import axe from "axe-core";
 import { createElement as h, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import type { RuntimeEvent } from "../../../src/events.ts";
+import type { RuntimeEvent } from "../../../src/index.ts";
 import { useRun } from "../../../src/react.ts";
 import { createRunStore, type RunStore } from "../../../src/ui.ts";
 import { createDemoRuntime, type ToolLog } from "./demo-runtime.ts";
