@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+export { CONTEXT_REFERENCE_ROOT } from "./plan/context-reference-root.ts";
 export {
   type CutOffCall,
   createToolCallReader,
@@ -23,7 +25,7 @@ export { PlanStepSchema, type PlanStepType } from "./plan/plan-step-schema.ts";
 export { referencesOf } from "./plan/references-of.ts";
 export { type ReplyStep, ReplyStepSchema } from "./plan/reply-step-schema.ts";
 export { type ResolveReferencesOptions, resolveReferences, type StepResults } from "./plan/resolve-references.ts";
-export { CONTEXT_REFERENCE_ROOT, StepIdSchema } from "./plan/step-id-schema.ts";
+export { StepIdSchema } from "./plan/step-id-schema.ts";
 export { type CompactStep, toCompactStep } from "./plan/to-compact-step.ts";
 export { type ToolStep, ToolStepSchema } from "./plan/tool-step-schema.ts";
 export {

@@ -21,14 +21,14 @@ interface SizeBudget {
   beyondUi?: boolean;
 }
 
-/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included; `ai` and `react` are not. */
+/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included where an entry reaches them; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
     entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
-    maxGzipBytes: 63.5 * 1024,
+    maxGzipBytes: 61.2 * 1024,
   },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 64.5 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 61.7 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 8 * 1024 },
   {
     label: "`createJsonStreamParser` alone",

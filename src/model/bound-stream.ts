@@ -4,6 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { abortError } from "../shared/abort-error.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import type { RuntimeClock } from "../shared/runtime-clock.ts";
 
@@ -60,12 +61,7 @@ export async function* boundStream<T>(
       const timeout = new Promise<never>((_, reject) => {
         timer = clock.setTimeout(() => reject(new PlankitError("timeout", message)), clampTimerMs(idle, idle));
         if (signal !== undefined) {
-          onAbort = (): void =>
-            reject(
-              PlankitError.isInstance(signal.reason)
-                ? signal.reason
-                : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason }),
-            );
+          onAbort = (): void => reject(abortError(signal, what));
           if (signal.aborted) onAbort();
           else signal.addEventListener("abort", onAbort, { once: true });
         }

@@ -5,7 +5,10 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { abortError } from "../shared/abort-error.ts";
 import type { FinishReason, PlanModel, PlanModelPart, PlanModelPurpose, PlanModelRequest } from "./plan-model.ts";
+
+const scriptedStream = "The scripted model stream";
 
 /**
  * One scripted answer: its text, and optionally how it ends.
@@ -108,16 +111,6 @@ const purposeKeys = new Set<string>([
 ]);
 
 /**
- * Builds the error thrown when the signal fires.
- *
- * @param signal - the aborted signal.
- * @returns the error.
- */
-function abortError(signal: AbortSignal): PlankitError {
-  return new PlankitError("aborted", "The scripted model stream was aborted", { cause: signal.reason });
-}
-
-/**
  * Waits with `setTimeout`, rejecting as soon as the signal fires.
  *
  * @param ms - milliseconds.
@@ -127,12 +120,12 @@ function abortError(signal: AbortSignal): PlankitError {
 function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(abortError(signal));
+      reject(abortError(signal, scriptedStream));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      if (signal !== undefined) reject(abortError(signal));
+      if (signal !== undefined) reject(abortError(signal, scriptedStream));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -269,7 +262,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     requests.push(request);
     const call = requests.length;
     const { signal } = request;
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(signal, scriptedStream);
     const response = await pick(request, call);
     const answer: ScriptedAnswer = typeof response === "string" ? { text: response } : response;
     const finishReason =
@@ -285,29 +278,29 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const waitUntil = async (due: number): Promise<void> => {
       const ms = due - elapsed();
       if (ms <= 0) return;
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError(signal, scriptedStream);
       if (injected === undefined) await timerSleep(ms, signal);
       else {
         try {
           await injected(ms, signal);
         } catch (error) {
-          throw signal?.aborted ? abortError(signal) : error;
+          throw signal?.aborted ? abortError(signal, scriptedStream) : error;
         }
         virtual += ms;
       }
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError(signal, scriptedStream);
     };
 
     const text = answer.text;
     let tokens = 0;
     for (let offset = 0; offset < text.length; offset += charsPerToken) {
       if (interval > 0 || (tokens === 0 && firstTokenMs > 0)) await waitUntil(firstTokenMs + tokens * interval);
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError(signal, scriptedStream);
       tokens++;
       yield { type: "text", text: text.slice(offset, offset + charsPerToken) };
     }
     if (tokens === 0 && firstTokenMs > 0) await waitUntil(firstTokenMs);
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(signal, scriptedStream);
     if (answer.error !== undefined) throw answer.error;
     if (finishReason !== null) {
       const input = (request.system ?? "").length + request.prompt.length;

@@ -5,6 +5,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { abortError } from "../shared/abort-error.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import { boundStream, type ModelTimeouts } from "./bound-stream.ts";
 import { createReasoningFilter } from "./create-reasoning-filter.ts";
@@ -55,20 +56,6 @@ export interface ModelStreamOptions {
 export function addTokens(total: PlanModelUsage, usage: PlanModelUsage | undefined): void {
   if (usage?.inputTokens !== undefined) total.inputTokens = (total.inputTokens ?? 0) + usage.inputTokens;
   if (usage?.outputTokens !== undefined) total.outputTokens = (total.outputTokens ?? 0) + usage.outputTokens;
-}
-
-/**
- * The error thrown when the caller's signal fired: the signal's reason when
- * it is a plankit error (a run's timeout or budget), else `aborted`.
- *
- * @param signal - the aborted signal.
- * @param what - what was interrupted.
- * @returns the error.
- */
-function abortError(signal: AbortSignal, what: string): PlankitError {
-  return PlankitError.isInstance(signal.reason)
-    ? signal.reason
-    : new PlankitError("aborted", `${what} was aborted`, { cause: signal.reason });
 }
 
 /**

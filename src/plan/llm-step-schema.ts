@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
+import { PROMPT_EMPTY_MESSAGE, PROMPT_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -19,7 +20,7 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const LlmStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("llm"),
-  prompt: v.pipe(v.string("an llm step needs a prompt"), v.minLength(1, "the prompt must not be empty")),
+  prompt: v.pipe(v.string(PROMPT_TYPE_MESSAGE), v.minLength(1, PROMPT_EMPTY_MESSAGE)),
   ...stepPolicyEntries,
 });
 

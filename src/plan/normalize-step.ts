@@ -3,14 +3,14 @@
  *
  * @module
  */
-import * as v from "valibot";
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { mapStrings } from "../shared/map-strings.ts";
 import { ARGUMENT_KEYS, STEP_TYPE_ALIASES, TOOL_NAME_KEYS } from "./call-formats.ts";
+import { checkPlanStep } from "./check-plan-step.ts";
+import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
 import type { PlanIssue } from "./plan-issue.ts";
-import { type PlanStep, PlanStepSchema } from "./plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
+import type { PlanStep } from "./plan-step-schema.ts";
 
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
@@ -279,7 +279,7 @@ function fromFlat(raw: RawObject): RawObject {
  * arguments; `$context:key` becomes `{{context.key}}`, which the runtime
  * resolves from the run context; `max_retries` becomes `retries`.
  *
- * Structure is checked against {@link PlanStepSchema}; tools, arguments and
+ * Structure is checked as {@link PlanStepSchema} checks it (by `checkPlanStep`); tools, arguments and
  * references are checked by `validateStep`. Never throws for bad input.
  *
  * @param raw - one step as produced by a model.
@@ -315,10 +315,10 @@ export function normalizeStep(raw: unknown, position: number, options: Normalize
   }
   candidate["id"] ??= `s${position + 1}`;
   for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
-  const parsed = v.safeParse(PlanStepSchema, candidate);
-  if (parsed.success) return { step: parsed.output, issues: [] };
-  const issues = parsed.issues.map((problem): PlanIssue => {
-    const keys = (problem.path ?? []).map((item) => String(item.key));
+  const checked = checkPlanStep(candidate);
+  if (checked.ok) return { step: checked.step, issues: [] };
+  const issues = checked.problems.map((problem): PlanIssue => {
+    const keys = problem.path.map(String);
     const path = `${pointer}${keys.map((key) => `/${key}`).join("")}`;
     const message = `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)} (${path})`;
     const issue: PlanIssue = { code: "invalid-step", index: position, path, message };

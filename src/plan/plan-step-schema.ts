@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { LlmStepSchema } from "./llm-step-schema.ts";
 import { ReplyStepSchema } from "./reply-step-schema.ts";
+import { TYPE_MESSAGE } from "./step-messages.ts";
 import { ToolStepSchema } from "./tool-step-schema.ts";
 
 /**
@@ -18,11 +19,7 @@ import { ToolStepSchema } from "./tool-step-schema.ts";
  * const result = v.safeParse(PlanStepSchema, { id: "s1", type: "reply", text: "Hi" });
  * ```
  */
-export const PlanStepSchema = v.variant(
-  "type",
-  [ToolStepSchema, LlmStepSchema, ReplyStepSchema],
-  'type must be "tool", "llm" or "reply"',
-);
+export const PlanStepSchema = v.variant("type", [ToolStepSchema, LlmStepSchema, ReplyStepSchema], TYPE_MESSAGE);
 
 /** A canonical plan step, as inferred from {@link PlanStepSchema}. */
 export type PlanStep = v.InferOutput<typeof PlanStepSchema>;

@@ -8,6 +8,7 @@
  */
 import { createJsonStreamParser, type JsonStreamParser } from "../json/create-json-stream-parser.ts";
 import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "../shared/char-codes.ts";
+import { countOf } from "../shared/count-of.ts";
 import { MAX_NAME_LENGTH } from "./call-formats.ts";
 
 /** Where a pythonic call list is. */
@@ -299,7 +300,7 @@ export function pythonicCallArguments(
   let why: string | undefined;
   if (names.length === 0) why = `passes argument 1 by position, and the parameters of "${read.name}" are not known`;
   else if (read.positional.length > names.length)
-    why = `passes argument ${names.length + 1} by position, and "${read.name}" has only ${names.length} parameter${names.length === 1 ? "" : "s"} (${names.join(", ")})`;
+    why = `passes argument ${names.length + 1} by position, and "${read.name}" has only ${countOf(names.length, "parameter")} (${names.join(", ")})`;
   else
     for (let index = 0; index < read.positional.length; index++) {
       const name = names[index]!;

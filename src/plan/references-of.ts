@@ -3,9 +3,10 @@
  *
  * @module
  */
+
+import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
 import { findReferences } from "./find-references.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "./step-id-schema.ts";
 
 /**
  * Lists the ids of the steps a step depends on: the ids its references name

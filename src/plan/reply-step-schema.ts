@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
+import { TEXT_EMPTY_MESSAGE, TEXT_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -19,7 +20,7 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const ReplyStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("reply"),
-  text: v.pipe(v.string("a reply step needs text"), v.minLength(1, "the reply text must not be empty")),
+  text: v.pipe(v.string(TEXT_TYPE_MESSAGE), v.minLength(1, TEXT_EMPTY_MESSAGE)),
   ...stepPolicyEntries,
 });
 

@@ -4,13 +4,14 @@
  * @module
  */
 import * as v from "valibot";
-
-/**
- * The root name that references the run context rather than a step:
- * `{{context.user.name}}` reads `user.name` from the context the runtime puts
- * in the results under this key. No step may take this id.
- */
-export const CONTEXT_REFERENCE_ROOT = "context";
+import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
+import {
+  ID_EMPTY_MESSAGE,
+  ID_PATTERN_MESSAGE,
+  ID_RESERVED_MESSAGE,
+  ID_TYPE_MESSAGE,
+  STEP_ID_PATTERN,
+} from "./step-messages.ts";
 
 /**
  * A step id: a non-empty string without whitespace, dots, braces or brackets
@@ -24,8 +25,8 @@ export const CONTEXT_REFERENCE_ROOT = "context";
  * ```
  */
 export const StepIdSchema = v.pipe(
-  v.string("a step id must be a string"),
-  v.minLength(1, "a step id must not be empty"),
-  v.regex(/^[^\s.{}[\]]+$/u, "a step id must not contain whitespace, dots, braces or brackets"),
-  v.check((id) => id !== CONTEXT_REFERENCE_ROOT, `"${CONTEXT_REFERENCE_ROOT}" is reserved for run-context references`),
+  v.string(ID_TYPE_MESSAGE),
+  v.minLength(1, ID_EMPTY_MESSAGE),
+  v.regex(STEP_ID_PATTERN, ID_PATTERN_MESSAGE),
+  v.check((id) => id !== CONTEXT_REFERENCE_ROOT, ID_RESERVED_MESSAGE),
 );

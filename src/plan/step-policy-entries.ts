@@ -5,6 +5,16 @@
  */
 import * as v from "valibot";
 import { StepIdSchema } from "./step-id-schema.ts";
+import {
+  DEPENDS_ON_MESSAGE,
+  DESCRIPTION_MESSAGE,
+  RETRIES_INTEGER_MESSAGE,
+  RETRIES_NEGATIVE_MESSAGE,
+  RETRIES_TYPE_MESSAGE,
+  TIMEOUT_FINITE_MESSAGE,
+  TIMEOUT_POSITIVE_MESSAGE,
+  TIMEOUT_TYPE_MESSAGE,
+} from "./step-messages.ts";
 
 /**
  * Object entries shared by the `tool`, `llm` and `reply` step schemas (after
@@ -18,20 +28,12 @@ import { StepIdSchema } from "./step-id-schema.ts";
  * ```
  */
 export const stepPolicyEntries = {
-  dependsOn: v.optional(v.array(StepIdSchema, "dependsOn must be an array of step ids")),
-  description: v.optional(v.string("description must be a string")),
+  dependsOn: v.optional(v.array(StepIdSchema, DEPENDS_ON_MESSAGE)),
+  description: v.optional(v.string(DESCRIPTION_MESSAGE)),
   retries: v.optional(
-    v.pipe(
-      v.number("retries must be a number"),
-      v.integer("retries must be an integer"),
-      v.minValue(0, "retries must not be negative"),
-    ),
+    v.pipe(v.number(RETRIES_TYPE_MESSAGE), v.integer(RETRIES_INTEGER_MESSAGE), v.minValue(0, RETRIES_NEGATIVE_MESSAGE)),
   ),
   timeoutMs: v.optional(
-    v.pipe(
-      v.number("timeoutMs must be a number"),
-      v.gtValue(0, "timeoutMs must be positive"),
-      v.finite("timeoutMs must be finite"),
-    ),
+    v.pipe(v.number(TIMEOUT_TYPE_MESSAGE), v.gtValue(0, TIMEOUT_POSITIVE_MESSAGE), v.finite(TIMEOUT_FINITE_MESSAGE)),
   ),
 } as const;

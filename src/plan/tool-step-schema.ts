@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { isRecord } from "../shared/is-record.ts";
 import { StepIdSchema } from "./step-id-schema.ts";
+import { ARGUMENTS_MESSAGE, NAME_EMPTY_MESSAGE, NAME_TYPE_MESSAGE } from "./step-messages.ts";
 import { stepPolicyEntries } from "./step-policy-entries.ts";
 
 /**
@@ -21,8 +22,8 @@ import { stepPolicyEntries } from "./step-policy-entries.ts";
 export const ToolStepSchema = v.object({
   id: StepIdSchema,
   type: v.literal("tool"),
-  name: v.pipe(v.string("a tool step needs a tool name"), v.minLength(1, "the tool name must not be empty")),
-  arguments: v.custom<Record<string, unknown>>((value) => isRecord(value), "arguments must be an object"),
+  name: v.pipe(v.string(NAME_TYPE_MESSAGE), v.minLength(1, NAME_EMPTY_MESSAGE)),
+  arguments: v.custom<Record<string, unknown>>((value) => isRecord(value), ARGUMENTS_MESSAGE),
   ...stepPolicyEntries,
 });
 

@@ -31,26 +31,15 @@ export interface GoalPromptInput {
  * ```
  */
 export function buildGoalPrompt(input: GoalPromptInput): PlanPrompt {
-  const system =
-    "You are a planning assistant. Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.";
+  const system = "Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.";
   const sections: string[] = [];
-  const profile =
-    input.profile === undefined
-      ? ""
-      : typeof input.profile === "string"
-        ? input.profile.trim()
-        : renderProfile(input.profile);
+  const profile = renderProfile(input.profile);
   if (profile !== "") sections.push(tagBlock("PROFILE", profile));
   sections.push(tagBlock("USER_QUERY", input.query.trim()));
   sections.push(
     [
-      "Understand the request in depth:",
-      "1. its core objective;",
-      "2. the requirements it implies, and its constraints (time, place, quality, budget, resources);",
-      "3. how success is measured;",
-      "4. how complex and uncertain it is;",
-      "5. what may go wrong.",
-      "Output ONLY a JSON object of this shape (no explanations / code fences):",
+      "Work out the request's core objective, the requirements it implies, its constraints (time, place, quality, budget, resources), how success is measured, how uncertain it is and what may go wrong.",
+      "Output ONLY a JSON object of this shape (no prose, no code fences):",
       '{"objective":"...","requirements":["..."],"constraints":["..."],"metrics":["..."],"time":"... or null","quality":"high|medium|low","uncertainty":"high|medium|low","risks":["..."],"resources":["..."]}',
     ].join("\n"),
   );

@@ -24,8 +24,7 @@ import { type PlanSectionsInput, renderPlanSections } from "./render-plan-sectio
  */
 export function buildReasoningPrompt(input: PlanSectionsInput): PlanPrompt {
   const system = [
-    "You are a planning module. Work out how to carry out the user's request with the available tools.",
-    "Think step by step in plain language. Do not write JSON or code.",
+    "You are a planning module. Work out how to carry out the request with the available tools, step by step in plain language. Do not write JSON or code.",
   ].join("\n");
   const prompt = [
     ...renderPlanSections(input),

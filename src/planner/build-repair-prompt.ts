@@ -5,6 +5,7 @@
  */
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { countOf } from "../shared/count-of.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { renderIssueList } from "./render-issue-list.ts";
 import { renderStepList } from "./render-step-list.ts";
@@ -45,12 +46,12 @@ const maxOutputLength = 6_000;
 export function buildRepairPrompt(input: RepairPromptInput): PlanPrompt {
   const trimmed = input.output.trim();
   const output = trimmed.length > maxOutputLength ? `${trimmed.slice(0, maxOutputLength)}…` : trimmed;
-  const limit = `Use at most ${input.stepsLeft} more step${input.stepsLeft === 1 ? "" : "s"}.`;
-  const instruction =
+  const ending = `ending with a reply step. Use at most ${countOf(input.stepsLeft, "more step")}.`;
+  const instruction = `Your previous answer had the problems in ISSUES. ${
     input.accepted.length === 0
-      ? `Your previous answer had the problems listed in ISSUES. Output ONLY the corrected JSON array of the whole plan, ending with a reply step. ${limit}`
-      : "Your previous answer had the problems listed in ISSUES. The steps in ACCEPTED_STEPS are kept as they are: do not repeat them, and give new steps new ids. " +
-        `Output ONLY a JSON array of the steps that follow them, fixing the problems and ending with a reply step. ${limit}`;
+      ? "Output ONLY the corrected JSON array of the whole plan"
+      : "ACCEPTED_STEPS are kept: do not repeat them, give new steps new ids, and output ONLY a JSON array of the steps that follow them"
+  }, fixing the problems and ${ending}`;
   const sections = [
     input.base.prompt,
     tagBlock("PREVIOUS_ANSWER", output === "" ? "(empty)" : output),

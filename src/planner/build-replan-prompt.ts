@@ -4,6 +4,7 @@
  * @module
  */
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { countOf } from "../shared/count-of.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { CompletedStep, FailedStep } from "./planner-event.ts";
 import { renderPlanRules } from "./render-plan-rules.ts";
@@ -78,12 +79,12 @@ export function buildReplanPrompt(input: ReplanPromptInput): PlanPrompt {
   sections.push(tagBlock("REMAINING_STEPS", renderStepList(input.remaining)));
   sections.push(
     [
-      "The steps in COMPLETED_STEPS ran, with the results shown; the steps in FAILED_STEPS failed, with the errors shown; the steps in REMAINING_STEPS did not run.",
+      "COMPLETED_STEPS ran (results shown), FAILED_STEPS failed (errors shown), REMAINING_STEPS did not run.",
       "Write a patch: a JSON array of new steps that completes USER_QUERY.",
-      "- Completed steps are done: never repeat them; use their results by id ({{s1}}, {{s1.field}}). Give new steps ids that no step above uses.",
-      "- Do not reuse or refer to the ids of failed steps; replace a failed step with another tool or other arguments, or work around it.",
-      "- Keep, change or drop the remaining steps as needed, and end with a reply step.",
-      `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}. Output ONLY the JSON array.`,
+      "- Completed steps are done: never repeat them; use their results by id ({{s1}}, {{s1.field}}). New steps take ids no step above uses.",
+      "- Do not reuse or refer to failed steps' ids; replace them (another tool, other arguments) or work around them.",
+      "- Keep, change or drop the remaining steps, and end with a reply step.",
+      `- Use at most ${countOf(maxSteps, "step")}. Output ONLY the JSON array.`,
     ].join("\n"),
   );
   return { system: renderPlanRules(maxSteps), prompt: sections.join("\n\n") };

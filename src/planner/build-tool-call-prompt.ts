@@ -21,10 +21,10 @@ export interface ToolCallPromptInput {
 
 /** The rules of native tool-call planning: the tools themselves travel natively, not in the prompt. */
 const rules = [
-  "Answer the request by calling the tools you are given, then answer in plain text.",
-  "Calls you make in one turn run at the same time, as soon as each call's arguments are complete: make every independent call at once.",
-  'Every call gets an id in the order you make it, counting across the whole conversation: s1, s2, s3, … To pass the result of an earlier call as an argument, even one made in the same turn, write the argument as "{{s1}}" or "{{s1.field}}"; that call then waits for s1.',
-  "Use only facts from the tool results; when a tool fails, say so. When you have what you need, answer without calling tools.",
+  "Answer by calling the tools you are given, then in plain text.",
+  "The calls of a turn run at once, each as soon as its arguments are complete: make every independent call together.",
+  'Calls get ids in the order made, across the whole conversation: s1, s2, s3, … To pass an earlier call\'s result as an argument, even from the same turn, write "{{s1}}" or "{{s1.field}}"; that call then waits for s1.',
+  "Use only facts from tool results; say when a tool fails. Once you have what you need, answer without tools.",
 ].join("\n");
 
 /**
@@ -42,12 +42,7 @@ const rules = [
  * ```
  */
 export function buildToolCallPrompt(input: ToolCallPromptInput): PlanPrompt {
-  const profile =
-    input.profile === undefined
-      ? ""
-      : typeof input.profile === "string"
-        ? input.profile.trim()
-        : renderProfile(input.profile);
+  const profile = renderProfile(input.profile);
   const context = input.context?.trim() ?? "";
   return {
     system: profile === "" ? rules : `${profile}\n\n${rules}`,

@@ -11,6 +11,7 @@ import { referencesOf } from "../plan/references-of.ts";
 import { canonicalJson } from "../shared/canonical-json.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
+import { keptForReply } from "./kept-for-reply.ts";
 import type { PlannerEvent, StepOutcome } from "./planner-event.ts";
 import { createStreamedCallArguments, type StreamedCallArguments } from "./streamed-call-arguments.ts";
 
@@ -241,15 +242,7 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
         ),
       ];
     } else if (steps.length >= maxSteps - 1) {
-      const plural = maxSteps === 1 ? "" : "s";
-      issues = [
-        callIssue(
-          "too-many-steps",
-          at,
-          id,
-          `Call "${id}" to "${toolName}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`,
-        ),
-      ];
+      issues = [callIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" ${keptForReply(maxSteps)}`)];
     } else {
       const result = validateStep(
         { id, type: "tool", name: toolName, arguments: read.value },

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { countOf } from "../shared/count-of.ts";
 
 /**
  * Renders the system prompt of a planning call: the strong
@@ -22,21 +23,17 @@
  */
 export function renderPlanRules(maxSteps: number): string {
   return [
-    "You are a planning module. Produce a plan as a JSON array of steps.",
-    "Each step is one of:",
-    '  1) {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool',
-    '  2) {"id":"s2","prompt":"<an instruction for the language model>"} — ask the language model, e.g. to summarize or reason over results',
-    '  3) {"id":"s3","reply":"<the answer to the user>"} — the final answer',
-    "References: a string may use the result of an earlier step as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays).",
-    "A string that is exactly one reference becomes that value; inside longer text the value is inserted as text.",
+    "You are a planning module. Output a plan: a JSON array of steps, each one of",
+    '  {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool',
+    '  {"id":"s2","prompt":"<instruction>"} — ask the language model, e.g. to summarize or reason over results',
+    '  {"id":"s3","reply":"<answer to the user>"} — the final answer',
+    "A string may use an earlier step's result as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays): exactly one reference becomes that value, else it is inserted as text.",
     "Rules:",
-    "- Use ONLY the tools in AVAILABLE_TOOLS, by their exact names.",
-    "- args MUST follow the tool's input_schema; give every required argument.",
-    "- Give every step a unique id (s1, s2, ...); a step may refer only to steps before it.",
-    "- A step starts as soon as the steps it refers to are done, so steps that do not depend on each other run in parallel: write independent steps first, then the steps that combine their results.",
+    "- Use ONLY the tools in AVAILABLE_TOOLS, by exact name; args MUST follow the tool's input_schema, with every required argument.",
+    "- Give steps unique ids (s1, s2, ...); a step may refer only to steps before it.",
+    "- A step starts once the steps it refers to are done, so independent steps run in parallel: write them first, then the steps that combine them.",
     '- Tools with "read_only": true only read; use tools that change things only when the request asks for it.',
-    `- Use at most ${maxSteps} step${maxSteps === 1 ? "" : "s"}.`,
-    "- Conclude with exactly one reply step, as the last step.",
-    "- Output ONLY the JSON array (no explanations / code fences), one step per line, without indentation: every character is time.",
+    `- Use at most ${countOf(maxSteps, "step")}. End with exactly one reply step.`,
+    "- Output ONLY the JSON array (no prose, no code fences), one step per line, unindented: every character is time.",
   ].join("\n");
 }

@@ -37,12 +37,7 @@ export interface PlanSectionsInput {
  */
 export function renderPlanSections(input: PlanSectionsInput): string[] {
   const sections: string[] = [];
-  const profile =
-    input.profile === undefined
-      ? ""
-      : typeof input.profile === "string"
-        ? input.profile.trim()
-        : renderProfile(input.profile);
+  const profile = renderProfile(input.profile);
   if (profile !== "") sections.push(tagBlock("PROFILE", profile));
   sections.push(tagBlock("USER_QUERY", input.query.trim()));
   sections.push(tagBlock("AVAILABLE_TOOLS", renderToolList(input.tools)));

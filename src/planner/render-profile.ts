@@ -9,8 +9,9 @@ import type { PlannerProfile } from "./planner-event.ts";
  * Renders a profile into the system prompt that introduces the agent to the
  * model: who it is, which role it plays, which language it answers in, then
  * its goals and constraints as lists. Empty lists and blank entries are left out.
+ * A ready system prompt is trimmed; no profile gives `""`.
  *
- * @param profile - name, role, language, goals and constraints.
+ * @param profile - name, role, language, goals and constraints; or a ready system prompt.
  * @returns the system prompt.
  *
  * @example
@@ -19,7 +20,9 @@ import type { PlannerProfile } from "./planner-event.ts";
  * // "You are ResearchAgent, acting as planner. Reply in zh."
  * ```
  */
-export function renderProfile(profile: PlannerProfile): string {
+export function renderProfile(profile: PlannerProfile | string | undefined): string {
+  if (profile === undefined) return "";
+  if (typeof profile === "string") return profile.trim();
   const lines: string[] = [];
   const name = profile.name.trim();
   const role = profile.role.trim();

@@ -15,6 +15,7 @@ import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { closingIssue } from "../validate/closing-issue.ts";
 import { resolveToolName } from "../validate/resolve-tool-name.ts";
@@ -24,6 +25,7 @@ import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { createIdPicker } from "./create-id-picker.ts";
+import { keptForReply } from "./kept-for-reply.ts";
 import type { PlannerEvent, PlannerUsage, ReplyDraft } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
 
@@ -161,11 +163,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   /** The accepted steps by their place in the plan. */
   const placed = new Map<number, PlanStep>();
 
-  const controller = new AbortController();
-  const outer = setup.signal;
-  const forwardAbort = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted) forwardAbort();
-  else outer?.addEventListener("abort", forwardAbort, { once: true });
+  const link = linkSignal(setup.signal);
 
   let request = setup.prompt;
   let attempt = 0;
@@ -225,12 +223,11 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           }
           const full = normalized.type === "reply" ? planSize() >= maxSteps : planSize() >= maxSteps - 1;
           if (full) {
-            const plural = maxSteps === 1 ? "" : "s";
             const issue = stepIssue(
               "too-many-steps",
               at,
               normalized.id,
-              `Step "${normalized.id}" exceeds the limit of ${maxSteps} step${plural} (the last place is kept for the reply)`,
+              `Step "${normalized.id}" ${keptForReply(maxSteps)}`,
             );
             rejectedIds.add(normalized.id);
             lost = true;
@@ -295,7 +292,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
           : undefined;
       const call = streamModelText(
         setup.model,
-        { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: controller.signal },
+        { ...request, purpose: attempt === 0 ? setup.purpose : "repair", signal: link.signal },
         {
           what: setup.what,
           usage,
@@ -478,9 +475,7 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
     if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
     yield done;
   } finally {
-    outer?.removeEventListener("abort", forwardAbort);
-    // Leaving early (the consumer stopped, or an error): stop the model too.
-    if (!completed) controller.abort();
+    link.release(completed);
   }
 }
 

@@ -7,6 +7,7 @@ import type { ModelTimeouts } from "../model/bound-stream.ts";
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool } from "../model/plan-model.ts";
 import { readModelStream } from "../model/read-model-stream.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
@@ -89,11 +90,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
   let lastText = "";
   let completed = false;
 
-  const controller = new AbortController();
-  const outer = setup.signal;
-  const forwardAbort = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted) forwardAbort();
-  else outer?.addEventListener("abort", forwardAbort, { once: true });
+  const link = linkSignal(setup.signal);
 
   try {
     for (let turn = 0; turn < setup.maxTurns; turn++) {
@@ -107,7 +104,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
           purpose: "plan",
           tools: setup.tools,
           ...(messages.length === 0 ? {} : { messages: [...messages] }),
-          signal: controller.signal,
+          signal: link.signal,
         },
         {
           what: "Planning",
@@ -153,7 +150,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       if (!finishedCleanly) break;
       if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1) break;
       const outcomes = new Map((await setup.awaitOutcomes(calls.stepIds())).map((outcome) => [outcome.id, outcome]));
-      if (controller.signal.aborted) break;
+      if (link.signal.aborted) break;
       messages.push(...calls.toMessages(text, outcomes));
     }
 
@@ -190,7 +187,6 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
     completed = true;
     yield { type: "done", steps, clean: clean && !fallback, finishReason, fallback, usage: { ...usage } };
   } finally {
-    outer?.removeEventListener("abort", forwardAbort);
-    if (!completed) controller.abort();
+    link.release(completed);
   }
 }

@@ -1,54 +1,100 @@
 /**
- * What `AgentRuntime` accepts as options, as a schema.
+ * What `AgentRuntime` accepts as options, as a table of checks.
  *
  * @module
  */
-import * as v from "valibot";
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../shared/describe-value.ts";
+
+/** What is wrong with one option: where it sits, what it must be, and the value found. */
+interface OptionProblem {
+  path: string;
+  expected: string;
+  value: unknown;
+}
+
+/** Checks the value at `path`; returns the first problem, if any. */
+type OptionCheck = (value: unknown, path: string) => OptionProblem | undefined;
+
+/**
+ * A check of one value.
+ *
+ * @param passes - the test.
+ * @param expected - what the value must be.
+ * @returns the check.
+ */
+function must(passes: (value: unknown) => boolean, expected: string): OptionCheck {
+  return (value, path) => (passes(value) ? undefined : { path, expected, value });
+}
+
+/**
+ * A check that lets `undefined` pass.
+ *
+ * @param check - the check of a value that is there.
+ * @returns the check.
+ */
+function optional(check: OptionCheck): OptionCheck {
+  return (value, path) => (value === undefined ? undefined : check(value, path));
+}
 
 /**
  * A numeric option: a number (`Infinity` allowed) of at least `minimum`, an integer when asked.
  *
- * @param minimum - the least allowed value.
+ * @param minimum - the smallest value.
  * @param integer - whether it must be an integer.
- * @returns the schema.
+ * @returns the check.
  */
-function count(minimum: number, integer: boolean) {
-  const expected = `${integer ? "an integer" : "a number"} of at least ${minimum}`;
-  return v.optional(
-    v.pipe(
-      v.number(expected),
-      v.custom<number>(
-        (value) =>
-          (value as number) >= minimum && (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY),
-        expected,
-      ),
+function count(minimum: number, integer: boolean): OptionCheck {
+  return optional(
+    must(
+      (value) =>
+        typeof value === "number" &&
+        value >= minimum &&
+        (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY),
+      `${integer ? "an integer" : "a number"} of at least ${minimum}`,
     ),
   );
 }
 
-const functionOf = (what: string) =>
-  v.custom<(...args: never[]) => unknown>((value) => typeof value === "function", what);
+/**
+ * An object (arrays and functions' prototypes aside, any object) whose named fields pass their checks, in order.
+ *
+ * @param fields - the checks by field name.
+ * @param expected - what the value must be.
+ * @returns the check.
+ */
+function object(fields: Record<string, OptionCheck>, expected: string): OptionCheck {
+  return (value, path) => {
+    if (typeof value !== "object" || value === null) return { path, expected, value };
+    for (const [key, check] of Object.entries(fields)) {
+      const problem = check((value as Record<string, unknown>)[key], `${path}.${key}`);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  };
+}
 
-const ToolPolicySchema = v.object(
+const isFunction = (value: unknown): boolean => typeof value === "function";
+
+/** Each tool's policy. */
+const toolPolicy = object(
   {
     retries: count(0, true),
     timeoutMs: count(1, false),
-    approval: v.optional(
-      v.custom(
-        (value) => value === "plan" || value === "step" || typeof value === "function",
-        '"plan", "step" or a function',
-      ),
+    approval: optional(
+      must((value) => value === "plan" || value === "step" || isFunction(value), '"plan", "step" or a function'),
     ),
   },
   "an object",
 );
 
-const RuntimeOptionsSchema = v.object({
-  planner: v.object({ stream: functionOf("an object with a stream() method") }, "an object with a stream() method"),
-  registry: v.object({ call: functionOf("a ToolRegistry") }, "a ToolRegistry"),
-  eager: v.optional(v.picklist(["safe", "all", "none"], '"safe", "all" or "none"')),
+const policies = "an object of tool policies by tool name";
+
+/** The options, in the order they are checked. */
+const optionChecks: Record<string, OptionCheck> = {
+  planner: object({ stream: must(isFunction, "an object with a stream() method") }, "an object with a stream() method"),
+  registry: object({ call: must(isFunction, "a ToolRegistry") }, "a ToolRegistry"),
+  eager: optional(must((value) => value === "safe" || value === "all" || value === "none", '"safe", "all" or "none"')),
   maxConcurrency: count(1, true),
   timeoutMs: count(1, false),
   retries: count(0, true),
@@ -56,9 +102,9 @@ const RuntimeOptionsSchema = v.object({
   reflectionRetries: count(0, true),
   memoryTimeoutMs: count(1, false),
   approvalTimeoutMs: count(1, false),
-  modelTimeouts: v.optional(v.object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object")),
-  budget: v.optional(
-    v.object(
+  modelTimeouts: optional(object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object")),
+  budget: optional(
+    object(
       {
         modelCalls: count(0, true),
         toolCalls: count(0, true),
@@ -69,23 +115,23 @@ const RuntimeOptionsSchema = v.object({
       "an object",
     ),
   ),
-  policy: v.optional(
-    v.pipe(
-      v.custom<object>(
-        (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-        "an object of tool policies by tool name",
-      ),
-      v.record(v.string(), ToolPolicySchema),
-    ),
-  ),
-  executeStep: v.optional(functionOf("a function")),
-  replyStreaming: v.optional(v.picklist(["safe", "early"], '"safe" or "early"')),
-});
+  policy: optional((value, path) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return { path, expected: policies, value };
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__" || key === "prototype" || key === "constructor") continue;
+      const problem = toolPolicy((value as Record<string, unknown>)[key], `${path}.${key}`);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }),
+  executeStep: optional(must(isFunction, "a function")),
+  replyStreaming: optional(must((value) => value === "safe" || value === "early", '"safe" or "early"')),
+};
 
 /**
- * Checks `AgentRuntime`'s options against their schema: the planner and
- * registry, every number's range, the enumerations, each tool's policy.
- * Options the schema does not name are not checked.
+ * Checks `AgentRuntime`'s options: the planner and registry, every number's
+ * range, the enumerations, each tool's policy. Options the table does not
+ * name are not checked.
  *
  * @param options - what the application passed.
  * @throws PlankitError `invalid-options` naming the first wrong option, what it must be, and the value found, e.g. `Option policy.send.approval must be "plan", "step" or a function, got "always"`.
@@ -98,12 +144,11 @@ const RuntimeOptionsSchema = v.object({
 export function checkRuntimeOptions(options: unknown): void {
   if (typeof options !== "object" || options === null)
     throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
-  const result = v.safeParse(RuntimeOptionsSchema, options, { abortEarly: true });
-  if (result.success) return;
-  const issue = result.issues[0];
-  const path = (issue.path ?? []).map((item) => String(item.key)).join(".");
-  throw new PlankitError(
-    "invalid-options",
-    `Option ${path} must be ${issue.message}, got ${describeValue(issue.input)}`,
-  );
+  const problem = object(optionChecks, "")(options, "");
+  if (problem !== undefined) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option ${problem.path.slice(1)} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+    );
+  }
 }

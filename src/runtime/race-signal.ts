@@ -3,20 +3,7 @@
  *
  * @module
  */
-import { PlankitError } from "../errors/plankit-error.ts";
-
-/**
- * The error a fired signal stands for: its reason when that is a plankit
- * error (a timeout, a deadline), else an `aborted` error.
- *
- * @param signal - a fired signal.
- * @returns the error.
- */
-function abortErrorOf(signal: AbortSignal): PlankitError {
-  const reason: unknown = signal.reason;
-  if (PlankitError.isInstance(reason)) return reason;
-  return new PlankitError("aborted", "The run was aborted", { cause: reason });
-}
+import { abortError } from "../shared/abort-error.ts";
 
 /**
  * Settles with `promise`, or rejects as soon as `signal` fires, whichever
@@ -36,9 +23,9 @@ function abortErrorOf(signal: AbortSignal): PlankitError {
 export function raceSignal<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   const work = Promise.resolve(promise);
   work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(abortErrorOf(signal));
+  if (signal.aborted) return Promise.reject(abortError(signal, "The run"));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortErrorOf(signal));
+    const onAbort = (): void => reject(abortError(signal, "The run"));
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {

@@ -5,38 +5,17 @@
  *
  * @module
  */
+import { escapePointerSegment } from "../plan/find-references.ts";
 import { isRecord } from "../shared/is-record.ts";
+import {
+  BOUND_KEYWORDS,
+  COUNT_KEYWORDS,
+  SCHEMA_LIST_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  SUBSCHEMA_KEYWORDS,
+} from "./schema-keywords.ts";
 
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-const SUBSCHEMA = [
-  "additionalProperties",
-  "additionalItems",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-];
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const COUNTS = [
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "minProperties",
-  "maxProperties",
-  "minContains",
-  "maxContains",
-];
-const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
-
-function escapePointer(key: string): string {
-  return key.replace(/~/gu, "~0").replace(/\//gu, "~1");
-}
 
 /**
  * Finds the first structural problem in a JSON Schema (draft-07 or
@@ -78,12 +57,12 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   }
   if (schema["enum"] !== undefined && !Array.isArray(schema["enum"]))
     return `${path}/enum must be a list of values, got ${got("enum")}`;
-  for (const key of COUNTS) {
+  for (const key of COUNT_KEYWORDS) {
     const value = schema[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0))
       return `${path}/${key} must be an integer >= 0, got ${got(key)}`;
   }
-  for (const key of NUMBERS) {
+  for (const key of BOUND_KEYWORDS) {
     const value = schema[key];
     // draft-04's boolean exclusiveMinimum / exclusiveMaximum are tolerated.
     if (value !== undefined && typeof value !== "number" && typeof value !== "boolean")
@@ -101,7 +80,7 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
       return `${path}/pattern is not a valid regular expression: ${JSON.stringify(pattern)}`;
     }
   }
-  for (const key of SUBSCHEMA) {
+  for (const key of SUBSCHEMA_KEYWORDS) {
     if (schema[key] === undefined) continue;
     const problem = findSchemaProblem(schema[key], `${path}/${key}`);
     if (problem !== undefined) return problem;
@@ -114,16 +93,16 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
       if (problem !== undefined) return problem;
     }
   }
-  for (const key of SCHEMA_MAPS) {
+  for (const key of SCHEMA_MAP_KEYWORDS) {
     const map = schema[key];
     if (map === undefined) continue;
     if (!isRecord(map)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
     for (const [name, child] of Object.entries(map)) {
-      const problem = findSchemaProblem(child, `${path}/${key}/${escapePointer(name)}`);
+      const problem = findSchemaProblem(child, `${path}/${key}/${escapePointerSegment(name)}`);
       if (problem !== undefined) return problem;
     }
   }
-  for (const key of SCHEMA_LISTS) {
+  for (const key of SCHEMA_LIST_KEYWORDS) {
     const list = schema[key];
     if (list === undefined) continue;
     if (!Array.isArray(list) || list.length === 0)

@@ -4,25 +4,12 @@
  * @module
  */
 import { isRecord } from "../shared/is-record.ts";
+import { SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SUBSCHEMA_KEYWORDS } from "./schema-keywords.ts";
 
 /** Keywords whose value is one subschema. */
-const SUBSCHEMA = [
-  "additionalProperties",
-  "additionalItems",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "items",
-];
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SUBSCHEMA = [...SUBSCHEMA_KEYWORDS, "items"];
 /** Keywords whose value lists subschemas (`items` too, in drafts before 2020-12). */
-const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const SCHEMA_LISTS = [...SCHEMA_LIST_KEYWORDS, "items"];
 
 /**
  * Applies `rewrite` to a schema and then, in what it returned, to every
@@ -56,7 +43,7 @@ export function mapSchemaNodes<T>(schema: T, rewrite: (node: Record<string, unkn
     const mapped = mapSchemaNodes(child, rewrite);
     if (mapped !== child) set(key, mapped);
   }
-  for (const key of SCHEMA_MAPS) {
+  for (const key of SCHEMA_MAP_KEYWORDS) {
     const map = node[key];
     if (!isRecord(map)) continue;
     let changed: Record<string, unknown> | undefined;

@@ -7,18 +7,28 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
+import {
+  BOUND_KEYWORDS,
+  COUNT_KEYWORDS,
+  SCHEMA_LIST_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  SUBSCHEMA_KEYWORDS,
+} from "./schema-keywords.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** JSON Schema keywords (draft-07 and 2020-12): a schema object has at least one of them unless it is empty. */
-const KEYWORDS = new Set(
-  (
-    "type properties required additionalProperties patternProperties propertyNames minProperties maxProperties dependentRequired dependentSchemas dependencies " +
-    "unevaluatedProperties items prefixItems additionalItems unevaluatedItems contains minContains maxContains minItems maxItems uniqueItems " +
-    "enum const anyOf oneOf allOf not if then else $ref $dynamicRef $recursiveRef $defs definitions $schema $id $anchor $comment " +
-    "title description default examples format pattern minLength maxLength minimum maximum exclusiveMinimum exclusiveMaximum multipleOf " +
-    "readOnly writeOnly deprecated contentMediaType contentEncoding contentSchema nullable"
+const KEYWORDS = new Set([
+  ...SUBSCHEMA_KEYWORDS,
+  ...SCHEMA_MAP_KEYWORDS,
+  ...SCHEMA_LIST_KEYWORDS,
+  ...COUNT_KEYWORDS,
+  ...BOUND_KEYWORDS,
+  ...(
+    "type required dependentRequired dependencies items uniqueItems enum const $ref $dynamicRef $recursiveRef $schema $id " +
+    "$anchor $comment title description default examples format pattern multipleOf readOnly writeOnly deprecated " +
+    "contentMediaType contentEncoding contentSchema nullable"
   ).split(" "),
-);
+]);
 
 /** Where data-set shapes are read, for messages that refuse them. */
 export const READ_ELSEWHERE =

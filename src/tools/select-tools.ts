@@ -5,6 +5,7 @@
  */
 
 import { PlankitError } from "../errors/plankit-error.ts";
+import { isPromiseLike } from "../shared/is-promise-like.ts";
 import { type CatalogSource, compileCatalog } from "./compile-catalog.ts";
 import { findIdentifierProviders } from "./find-identifier-providers.ts";
 import { fuseRankings } from "./fuse-rankings.ts";
@@ -215,6 +216,6 @@ export function selectTools(
   const retrieved = retriever(query, catalog.tools);
   const combine = (list: readonly ToolScore[]): ToolDescriptor[] =>
     finish(fuseRankings([lexical, list.slice(0, depth)]), catalog.tools, byName, providers, options);
-  if (typeof (retrieved as PromiseLike<unknown>).then === "function") return Promise.resolve(retrieved).then(combine);
+  if (isPromiseLike<readonly ToolScore[]>(retrieved)) return Promise.resolve(retrieved).then(combine);
   return combine(retrieved as readonly ToolScore[]);
 }

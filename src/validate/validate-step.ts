@@ -4,12 +4,13 @@
  * @module
  */
 
+import { CONTEXT_REFERENCE_ROOT } from "../plan/context-reference-root.ts";
 import { type FoundReference, findReferences } from "../plan/find-references.ts";
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "../plan/step-id-schema.ts";
 import { closestName } from "../shared/closest-name.ts";
+import { countOf } from "../shared/count-of.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
@@ -136,11 +137,7 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
-    report(
-      "too-many-steps",
-      pointer,
-      `${label} exceeds the limit of ${context.maxSteps} step${context.maxSteps === 1 ? "" : "s"}`,
-    );
+    report("too-many-steps", pointer, `${label} exceeds the limit of ${countOf(context.maxSteps, "step")}`);
     return { step, issues };
   }
   const earlier = indexOf(context.steps);

@@ -32,22 +32,18 @@ describe("buildPlanPrompt", () => {
       context: "Goal: answer quickly",
       maxSteps: 4,
     });
-    expect(system).toBe(`You are a planning module. Produce a plan as a JSON array of steps.
-Each step is one of:
-  1) {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool
-  2) {"id":"s2","prompt":"<an instruction for the language model>"} — ask the language model, e.g. to summarize or reason over results
-  3) {"id":"s3","reply":"<the answer to the user>"} — the final answer
-References: a string may use the result of an earlier step as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays).
-A string that is exactly one reference becomes that value; inside longer text the value is inserted as text.
+    expect(system).toBe(`You are a planning module. Output a plan: a JSON array of steps, each one of
+  {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool
+  {"id":"s2","prompt":"<instruction>"} — ask the language model, e.g. to summarize or reason over results
+  {"id":"s3","reply":"<answer to the user>"} — the final answer
+A string may use an earlier step's result as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays): exactly one reference becomes that value, else it is inserted as text.
 Rules:
-- Use ONLY the tools in AVAILABLE_TOOLS, by their exact names.
-- args MUST follow the tool's input_schema; give every required argument.
-- Give every step a unique id (s1, s2, ...); a step may refer only to steps before it.
-- A step starts as soon as the steps it refers to are done, so steps that do not depend on each other run in parallel: write independent steps first, then the steps that combine their results.
+- Use ONLY the tools in AVAILABLE_TOOLS, by exact name; args MUST follow the tool's input_schema, with every required argument.
+- Give steps unique ids (s1, s2, ...); a step may refer only to steps before it.
+- A step starts once the steps it refers to are done, so independent steps run in parallel: write them first, then the steps that combine them.
 - Tools with "read_only": true only read; use tools that change things only when the request asks for it.
-- Use at most 4 steps.
-- Conclude with exactly one reply step, as the last step.
-- Output ONLY the JSON array (no explanations / code fences), one step per line, without indentation: every character is time.`);
+- Use at most 4 steps. End with exactly one reply step.
+- Output ONLY the JSON array (no prose, no code fences), one step per line, unindented: every character is time.`);
     expect(prompt).toBe(`<PROFILE>
 You are ResearchAgent, acting as planner. Reply in zh.
 </PROFILE>
@@ -95,6 +91,11 @@ describe("renderProfile", () => {
       renderProfile({ name: "Ops", role: "", goals: ["Keep costs low", " "], constraints: ["Never delete data"] }),
     ).toBe("You are Ops.\nGoals:\n- Keep costs low\nConstraints:\n- Never delete data");
   });
+
+  it("takes a ready system prompt as it is, trimmed, and no profile as nothing", () => {
+    expect(renderProfile("  Answer in French.\n")).toBe("Answer in French.");
+    expect(renderProfile(undefined)).toBe("");
+  });
 });
 
 describe("the other prompts", () => {
@@ -130,7 +131,7 @@ describe("the other prompts", () => {
     expect(repair.prompt.startsWith(base.prompt)).toBe(true);
     expect(repair.prompt.slice(base.prompt.length)).toBe(
       '\n\n<PREVIOUS_ANSWER>\n[oops\n</PREVIOUS_ANSWER>\n\n<ISSUES>\n- [invalid-step] The answer holds no JSON array of steps\n- [no-reply] No reply (/steps/1)\n</ISSUES>\n\n<ACCEPTED_STEPS>\n[\n{"id":"s1","type":"tool","name":"search","arguments":{}}\n]\n</ACCEPTED_STEPS>\n\n' +
-        "Your previous answer had the problems listed in ISSUES. The steps in ACCEPTED_STEPS are kept as they are: do not repeat them, and give new steps new ids. Output ONLY a JSON array of the steps that follow them, fixing the problems and ending with a reply step. Use at most 1 more step.",
+        "Your previous answer had the problems in ISSUES. ACCEPTED_STEPS are kept: do not repeat them, give new steps new ids, and output ONLY a JSON array of the steps that follow them, fixing the problems and ending with a reply step. Use at most 1 more step.",
     );
   });
 });

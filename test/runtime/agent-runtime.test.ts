@@ -180,6 +180,8 @@ describe("AgentRuntime options", () => {
       [{ planner, registry, replyStreaming: "late" }, 'Option replyStreaming must be "safe" or "early", got "late"'],
       [{ planner: {}, registry }, "Option planner.stream must be an object with a stream() method, got undefined"],
       [{ planner, registry: {} }, "Option registry.call must be a ToolRegistry, got undefined"],
+      [{ registry }, "Option planner must be an object with a stream() method, got undefined"],
+      [{ planner, registry: "tools" }, 'Option registry must be a ToolRegistry, got "tools"'],
     ];
     for (const [options, message] of cases) {
       expect(() => new AgentRuntime(options as unknown as ConstructorParameters<typeof AgentRuntime>[0])).toThrow(

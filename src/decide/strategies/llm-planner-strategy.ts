@@ -5,18 +5,13 @@
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
 import { collectModelText } from "../../model/collect-model-text.ts";
+import { abortError } from "../../shared/abort-error.ts";
 import { extractJsonObject } from "../../shared/extract-json-object.ts";
 import { buildPlannerPrompt } from "../build-planner-prompt.ts";
 import type { DecisionStrategy, StrategyOutcome } from "../decision-strategy.ts";
 import { explainUnavailableSkill } from "../explain-unavailable-skill.ts";
 
 const maxDetailLength = 2_000;
-
-function abortError(signal: AbortSignal): PlankitError {
-  return new PlankitError("aborted", "The decision was aborted while the model was choosing a skill", {
-    cause: signal.reason,
-  });
-}
 
 /**
  * `llm_planner`: the only strategy that calls the model. It streams an answer
@@ -53,7 +48,7 @@ export const llmPlannerStrategy: DecisionStrategy = {
         { what: "Choosing a skill" },
       ));
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError(signal, "Choosing a skill");
       // The reader wraps what the model threw as model-error; the message names the phase instead, the cause keeps the original.
       if (PlankitError.isInstance(error) && error.code === "model-error") {
         throw new PlankitError(
@@ -64,7 +59,7 @@ export const llmPlannerStrategy: DecisionStrategy = {
       }
       throw error;
     }
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(signal, "Choosing a skill");
     const detail = text.length > maxDetailLength ? `${text.slice(0, maxDetailLength)}…` : text;
     const answer = extractJsonObject(text, "action");
     if (answer === undefined) return { hit: false, reason: "the model's answer holds no JSON object", detail };

@@ -10,6 +10,7 @@ import { collectModelText } from "../../model/collect-model-text.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
+import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
@@ -168,9 +169,9 @@ function attemptTool(
     return { ok: true, value, cached: true };
   };
   const lookup = cache.get(key);
-  if (typeof (lookup as PromiseLike<unknown> | undefined)?.then === "function") {
+  if (isPromiseLike<CacheHit | undefined>(lookup)) {
     const generation = entry.generation;
-    return raceSignal(lookup as PromiseLike<CacheHit | undefined>, context.signal)
+    return raceSignal(lookup, context.signal)
       .catch(() => undefined)
       .then((hit): AttemptOutcome | Promise<AttemptOutcome> => {
         if (!context.isCurrent(entry, generation)) return { ok: "skip", code: "aborted", reason: "The run ended" };

@@ -5,9 +5,9 @@
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
 import type { StepSkipCode } from "../../events/runtime-event.ts";
+import { CONTEXT_REFERENCE_ROOT } from "../../plan/context-reference-root.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
-import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import { describeValue } from "../../shared/describe-value.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { snapshotValue } from "./snapshot-value.ts";

@@ -6,6 +6,7 @@
 
 import { toErrorInfo } from "../../events/to-error-info.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
+import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
 import { type AttemptContext, type AttemptOutcome, attemptStep, resolveStepInput } from "./attempt-step.ts";
@@ -128,10 +129,7 @@ export async function executeStep(
         if (again.ok) attemptInput = again.input;
       }
       const pending = attemptStep(context, entry, attemptInput, number);
-      const outcome =
-        typeof (pending as PromiseLike<AttemptOutcome>).then === "function"
-          ? await pending
-          : (pending as AttemptOutcome);
+      const outcome = isPromiseLike<AttemptOutcome>(pending) ? await pending : (pending as AttemptOutcome);
       durationMs = Math.round((context.clock.now() - startedAt) * 1000) / 1000;
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {

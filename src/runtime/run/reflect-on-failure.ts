@@ -8,6 +8,7 @@ import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
 import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
+import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
 import { snapshotValue } from "./snapshot-value.ts";
@@ -68,10 +69,9 @@ export async function reflectOnFailure(
     }
     if (setup.model !== undefined) request.model = setup.model;
     const answer = reflector.reflect(request);
-    verdict =
-      typeof (answer as PromiseLike<unknown> | undefined)?.then === "function"
-        ? await raceSignal(answer as Promise<Reflection | undefined>, setup.signal)
-        : (answer as Reflection | undefined);
+    verdict = isPromiseLike<Reflection | undefined>(answer)
+      ? await raceSignal(answer, setup.signal)
+      : (answer as Reflection | undefined);
   } catch {
     return undefined;
   }

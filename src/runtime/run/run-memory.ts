@@ -4,6 +4,7 @@
  * @module
  */
 
+import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import { truncateJson } from "../../shared/truncate-json.ts";
 import type { MemoryEntry, MemoryStore } from "../memory-store.ts";
@@ -15,21 +16,6 @@ export interface MemoryAccess {
   clock: RuntimeClock;
   timeoutMs: number;
   signal: AbortSignal;
-}
-
-/**
- * Whether a value is a thenable.
- *
- * @param value - anything.
- * @returns the check.
- */
-function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
-  // A store reached over RPC answers with a callable thenable, not an object.
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
 }
 
 /**

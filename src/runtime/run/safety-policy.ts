@@ -7,6 +7,7 @@
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { clampTimerMs } from "../../shared/clamp-timer-ms.ts";
+import { countOf } from "../../shared/count-of.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import type { ApprovalMode } from "../approval-policy.ts";
 import type { ToolPolicy } from "../tool-policy.ts";
@@ -168,7 +169,7 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
     if (step.type === "reply") {
       const withheld = source.withheld ?? 0;
       if (withheld === 0) return undefined;
-      return `It reports on a plan whose ${withheld} side-effecting step${withheld === 1 ? "" : "s"} did not run: the ${sourceName(source)} did not finish cleanly`;
+      return `It reports on a plan whose ${countOf(withheld, "side-effecting step")} did not run: the ${sourceName(source)} did not finish cleanly`;
     }
     return traitsOf(step).readOnly
       ? undefined

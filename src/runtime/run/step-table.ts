@@ -5,9 +5,9 @@
  */
 
 import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.ts";
+import { CONTEXT_REFERENCE_ROOT } from "../../plan/context-reference-root.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { referencesOf } from "../../plan/references-of.ts";
-import { CONTEXT_REFERENCE_ROOT } from "../../plan/step-id-schema.ts";
 import type { CompletedStep } from "../../planner/planner-event.ts";
 import type { StepSource } from "./step-source.ts";
 

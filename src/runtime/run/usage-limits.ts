@@ -84,10 +84,9 @@ export class UsageLimits {
    * @returns `undefined` when the call may go ahead, else why not.
    */
   refuseModelCall(): string | undefined {
-    if (!this.modelCallAllowed())
-      return this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
-    this.usage.modelCalls++;
-    return undefined;
+    const refusal = this.modelCallRefusal();
+    if (refusal === undefined) this.usage.modelCalls++;
+    return refusal;
   }
 
   /**
