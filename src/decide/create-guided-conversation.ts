@@ -139,32 +139,8 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
   const now = options.now ?? defaultNow;
   const idGenerator = options.idGenerator ?? (() => randomId("turn"));
 
-  const parseState = (input: unknown, what: string): DecisionState => {
-    const parsed = v.safeParse(DecisionStateSchema, input);
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
-      throw new PlankitError(
-        "invalid-options",
-        `${what} is not a decision state${where === "" ? "" : ` (at ${where})`}: ${issue.message}`,
-      );
-    }
-    return structuredClone(parsed.output);
-  };
-
   let ownState = parseState(options.state ?? {}, "Option state");
   let busy = false;
-
-  const missingGoals = (state: DecisionState): MissingGoal[] => {
-    const phase = phases.current(state);
-    const available = availableSkills(state, playbook, phase, skills);
-    return phases.missingGoals(phase, state).map((goal) => {
-      const provider =
-        available.find((skill) => skill.outputs?.provides?.includes(goal)) ??
-        [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
-      return provider?.description === undefined ? { goal } : { goal, hint: provider.description };
-    });
-  };
 
   async function runTurn(
     message: string,
@@ -222,7 +198,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       const input: GuidedReplyInput = {
         action: outcome.action,
         phase: phases.current(state),
-        missing: outcome.action === "finish" ? [] : missingGoals(state),
+        missing: outcome.action === "finish" ? [] : missingGoals(state, playbook, phases, skills),
         recorded,
         reason: outcome.reason,
         message,
@@ -292,4 +268,50 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       }
     },
   };
+}
+
+/**
+ * Reads a decision state given by the caller.
+ *
+ * @param input - the state.
+ * @param what - what it is, for the error.
+ * @returns a copy of the state.
+ * @throws PlankitError `invalid-options` naming where the state is wrong.
+ */
+function parseState(input: unknown, what: string): DecisionState {
+  const parsed = v.safeParse(DecisionStateSchema, input);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
+    throw new PlankitError(
+      "invalid-options",
+      `${what} is not a decision state${where === "" ? "" : ` (at ${where})`}: ${issue.message}`,
+    );
+  }
+  return structuredClone(parsed.output);
+}
+
+/**
+ * The goals the current phase still misses, each with a hint from a skill that provides it.
+ *
+ * @param state - the state.
+ * @param playbook - the playbook.
+ * @param phases - its phases.
+ * @param skills - the skills by name.
+ * @returns the missing goals.
+ */
+function missingGoals(
+  state: DecisionState,
+  playbook: Playbook,
+  phases: PhaseManager,
+  skills: ReadonlyMap<string, Skill>,
+): MissingGoal[] {
+  const phase = phases.current(state);
+  const available = availableSkills(state, playbook, phase, skills);
+  return phases.missingGoals(phase, state).map((goal) => {
+    const provider =
+      available.find((skill) => skill.outputs?.provides?.includes(goal)) ??
+      [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
+    return provider?.description === undefined ? { goal } : { goal, hint: provider.description };
+  });
 }
