@@ -208,22 +208,101 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  * ```
  */
 export function createTurnCalls(plan: PlanSoFar): TurnCalls {
-  // By call id, in the order the model began them.
-  const calls = new Map<string, TurnCall>();
-  let dropped = false;
+  return new TurnCallTable(plan);
+}
 
-  const begin = (callId: string, toolName: string, streamed: boolean): TurnCall => {
-    let entry = calls.get(callId);
+/** The calls of one turn, by call id in the order the model began them. */
+class TurnCallTable implements TurnCalls {
+  readonly #plan: PlanSoFar;
+  readonly #calls = new Map<string, TurnCall>();
+  #dropped = false;
+
+  constructor(plan: PlanSoFar) {
+    this.#plan = plan;
+  }
+
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  get dropped(): boolean {
+    return this.#dropped;
+  }
+
+  start(callId: string, toolName: string): void {
+    this.#begin(callId, toolName, true);
+  }
+
+  *delta(callId: string, delta: string): Generator<PlannerEvent> {
+    const entry = this.#calls.get(callId);
+    const closed = entry?.streamed?.write(delta);
+    if (entry !== undefined && closed !== undefined && entry.decided === undefined) {
+      yield* this.#decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+    }
+  }
+
+  *end(callId: string): Generator<PlannerEvent> {
+    const entry = this.#calls.get(callId);
+    if (entry?.streamed === undefined) return;
+    yield* this.#settle(entry, undefined);
+    delete entry.streamed;
+  }
+
+  *whole(callId: string, toolName: string, input: string): Generator<PlannerEvent> {
+    const entry = this.#begin(callId, toolName, false);
+    yield* this.#settle(entry, input);
+    delete entry.streamed;
+  }
+
+  *finish(): Generator<PlannerEvent> {
+    const plan = this.#plan;
+    for (const entry of this.#calls.values()) {
+      if (entry.streamed === undefined) continue;
+      if (entry.decided !== undefined) {
+        yield* this.#settle(entry, undefined);
+        continue;
+      }
+      const at = plan.position++;
+      const id = `s${at + 1}`;
+      const issue = callIssue(
+        "invalid-step",
+        at,
+        id,
+        `Call "${id}" to "${entry.toolName}" was cut off before its arguments closed and was dropped`,
+      );
+      entry.call.input = entry.streamed.text;
+      entry.issues = [issue];
+      plan.rejectedIds.add(id);
+      this.#dropped = true;
+      yield { type: "issue", issue, action: "dropped" };
+    }
+  }
+
+  stepIds(): string[] {
+    return [...this.#calls.values()].flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
+  }
+
+  toMessages(text: string, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelMessage[] {
+    const entries = [...this.#calls.values()];
+    return [
+      { role: "assistant", text, toolCalls: entries.map((entry) => entry.call) },
+      { role: "tool", results: entries.map((entry) => toolResult(entry, outcomes)) },
+    ];
+  }
+
+  #begin(callId: string, toolName: string, streamed: boolean): TurnCall {
+    let entry = this.#calls.get(callId);
     if (entry === undefined) {
       entry = { toolName, call: { callId, toolName, input: "" }, notes: [] };
       if (streamed) entry.streamed = createStreamedCallArguments();
-      calls.set(callId, entry);
+      this.#calls.set(callId, entry);
     }
     return entry;
-  };
+  }
 
-  // Makes a call a step, or drops it with its issues, on the arguments read from `input`.
-  const decide = function* (entry: TurnCall, { read, key }: ArgumentsReading, input: string): Generator<PlannerEvent> {
+  /** Makes a call a step, or drops it with its issues, on the arguments read from `input`. */
+  *#decide(entry: TurnCall, { read, key }: ArgumentsReading, input: string): Generator<PlannerEvent> {
+    const plan = this.#plan;
     const { steps, maxSteps } = plan;
     const at = plan.position++;
     const id = `s${at + 1}`;
@@ -258,40 +337,41 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
     }
     plan.rejectedIds.add(id);
     entry.issues = issues;
-    dropped = true;
+    this.#dropped = true;
     for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
-  };
+  }
 
-  // Takes a call's step back out of the plan, and the steps of the turn that reference it: their results answer no call.
-  const withdraw = function* (entry: TurnCall, message: string): Generator<PlannerEvent> {
+  /** Takes a call's step back out of the plan, and the steps of the turn that reference it: their results answer no call. */
+  *#withdraw(entry: TurnCall, message: string): Generator<PlannerEvent> {
+    const plan = this.#plan;
     const stale = entry.stepId;
     if (stale === undefined) return;
     delete entry.stepId;
     const index = plan.steps.findIndex((step) => step.id === stale);
     if (index >= 0) plan.steps.splice(index, 1);
     plan.rejectedIds.add(stale);
-    dropped = true;
+    this.#dropped = true;
     entry.notes.push(message);
     const issue = callIssue("invalid-argument", entry.at ?? plan.position, stale, message, "/arguments");
     entry.issues = [issue];
     yield { type: "issue", issue, action: "dropped" };
-    for (const other of calls.values()) {
+    for (const other of this.#calls.values()) {
       const step =
         other.stepId === undefined ? undefined : plan.steps.find((candidate) => candidate.id === other.stepId);
       if (step === undefined || !referencesOf(step).includes(stale)) continue;
-      yield* withdraw(
+      yield* this.#withdraw(
         other,
         `Call "${step.id}" to "${other.toolName}" references call "${stale}", whose arguments were superseded, and was withdrawn`,
       );
     }
-  };
+  }
 
-  // Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step.
-  const settle = function* (entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
+  /** Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step. */
+  *#settle(entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
     const input = whole ?? entry.streamed?.text ?? "";
     const reading = readArguments(input);
     if (entry.decided === undefined) {
-      yield* decide(entry, reading, input);
+      yield* this.#decide(entry, reading, input);
       return;
     }
     if (reading.key === entry.decided) return;
@@ -302,74 +382,12 @@ export function createTurnCalls(plan: PlanSoFar): TurnCalls {
     const stale = entry.stepId;
     delete entry.issues;
     if (stale !== undefined) {
-      yield* withdraw(
+      yield* this.#withdraw(
         entry,
         `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and a turn with such a call runs none of its side-effecting calls`,
       );
     }
-    dropped = true;
-    yield* decide(entry, reading, input);
-  };
-
-  return {
-    start(callId, toolName) {
-      begin(callId, toolName, true);
-    },
-    *delta(callId, delta) {
-      const entry = calls.get(callId);
-      const closed = entry?.streamed?.write(delta);
-      if (entry !== undefined && closed !== undefined && entry.decided === undefined) {
-        yield* decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
-      }
-    },
-    *end(callId) {
-      const entry = calls.get(callId);
-      if (entry?.streamed === undefined) return;
-      yield* settle(entry, undefined);
-      delete entry.streamed;
-    },
-    *whole(callId, toolName, input) {
-      const entry = begin(callId, toolName, false);
-      yield* settle(entry, input);
-      delete entry.streamed;
-    },
-    *finish() {
-      for (const entry of calls.values()) {
-        if (entry.streamed === undefined) continue;
-        if (entry.decided !== undefined) {
-          yield* settle(entry, undefined);
-          continue;
-        }
-        const at = plan.position++;
-        const id = `s${at + 1}`;
-        const issue = callIssue(
-          "invalid-step",
-          at,
-          id,
-          `Call "${id}" to "${entry.toolName}" was cut off before its arguments closed and was dropped`,
-        );
-        entry.call.input = entry.streamed.text;
-        entry.issues = [issue];
-        plan.rejectedIds.add(id);
-        dropped = true;
-        yield { type: "issue", issue, action: "dropped" };
-      }
-    },
-    get size() {
-      return calls.size;
-    },
-    get dropped() {
-      return dropped;
-    },
-    stepIds() {
-      return [...calls.values()].flatMap((entry) => (entry.stepId === undefined ? [] : [entry.stepId]));
-    },
-    toMessages(text, outcomes) {
-      const entries = [...calls.values()];
-      return [
-        { role: "assistant", text, toolCalls: entries.map((entry) => entry.call) },
-        { role: "tool", results: entries.map((entry) => toolResult(entry, outcomes)) },
-      ];
-    },
-  };
+    this.#dropped = true;
+    yield* this.#decide(entry, reading, input);
+  }
 }
