@@ -116,24 +116,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
   const playbook = parsePlaybook(options.playbook, options.skills, options.validation);
   const skills = toSkillMap(options.skills);
   const { registry, model, strategies } = options;
-  if (typeof registry?.call !== "function" || typeof registry.has !== "function") {
-    throw new PlankitError("invalid-options", "Option registry must be a ToolRegistry");
-  }
-  for (const name of allowedNames(playbook)) {
-    if (!registry.has(name)) {
-      throw new PlankitError(
-        "unknown-tool",
-        `Skill "${name}" is allowed by the playbook, but the registry has no tool "${name}": register a tool named after the skill`,
-      );
-    }
-  }
-  const maxDecisions = options.maxDecisions ?? 32;
-  if (!Number.isInteger(maxDecisions) || maxDecisions < 1) {
-    throw new PlankitError(
-      "invalid-options",
-      `Option maxDecisions must be an integer of at least 1, got ${String(maxDecisions)}`,
-    );
-  }
+  const maxDecisions = checkConversationOptions(options, playbook);
   const phases = new PhaseManager(playbook);
   const skillArguments = options.skillArguments ?? defaultSkillArguments;
   const now = options.now ?? defaultNow;
@@ -314,4 +297,36 @@ function missingGoals(
       [...skills.values()].find((skill) => skill.outputs?.provides?.includes(goal));
     return provider?.description === undefined ? { goal } : { goal, hint: provider.description };
   });
+}
+
+/**
+ * Checks the conversation's registry against the playbook and its decision limit.
+ *
+ * @param options - the options.
+ * @param playbook - the parsed playbook.
+ * @returns the most decisions a turn may make.
+ * @throws PlankitError `invalid-options` for a registry that is none or a bad `maxDecisions`, `unknown-tool` when an
+ *   allowed skill has no tool.
+ */
+function checkConversationOptions(options: GuidedConversationOptions, playbook: Playbook): number {
+  const { registry } = options;
+  if (typeof registry?.call !== "function" || typeof registry.has !== "function") {
+    throw new PlankitError("invalid-options", "Option registry must be a ToolRegistry");
+  }
+  for (const name of allowedNames(playbook)) {
+    if (!registry.has(name)) {
+      throw new PlankitError(
+        "unknown-tool",
+        `Skill "${name}" is allowed by the playbook, but the registry has no tool "${name}": register a tool named after the skill`,
+      );
+    }
+  }
+  const maxDecisions = options.maxDecisions ?? 32;
+  if (!Number.isInteger(maxDecisions) || maxDecisions < 1) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option maxDecisions must be an integer of at least 1, got ${String(maxDecisions)}`,
+    );
+  }
+  return maxDecisions;
 }

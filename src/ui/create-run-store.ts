@@ -9,8 +9,8 @@ import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { createRunState } from "../events/create-run-state.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
+import { createRunControls } from "./create-run-controls.ts";
 import { createSnapshotBuilder } from "./create-snapshot-builder.ts";
-import { describeHttpFailure } from "./describe-http-failure.ts";
 import { followRunEvents } from "./follow-run-events.ts";
 import { readEventIterable } from "./read-event-iterable.ts";
 import { readEventResponse } from "./read-event-response.ts";
@@ -150,6 +150,38 @@ function isRunHandle(value: unknown): value is RunHandleLike {
 }
 
 /**
+ * The URL of a source given as one, after checking the source is of a kind the store reads.
+ *
+ * @param source - the store's source.
+ * @returns the URL, or undefined for a source of another kind.
+ * @throws PlankitError `invalid-options` for a URL that does not parse or a source of no known kind.
+ */
+function sourceUrl(source: RunSource): URL | undefined {
+  if (typeof source === "string" || source instanceof URL) {
+    try {
+      return new URL(source, (globalThis as { location?: { href: string } }).location?.href);
+    } catch (error) {
+      throw new PlankitError(
+        "invalid-options",
+        `createRunStore: the source ${JSON.stringify(String(source))} is not a URL`,
+        { cause: error },
+      );
+    }
+  }
+  if (
+    !(typeof Response !== "undefined" && source instanceof Response) &&
+    !(typeof ReadableStream !== "undefined" && source instanceof ReadableStream) &&
+    !(typeof source === "object" && source !== null && Symbol.asyncIterator in source)
+  ) {
+    throw new PlankitError(
+      "invalid-options",
+      `createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not ${source === null ? "null" : typeof source}`,
+    );
+  }
+  return undefined;
+}
+
+/**
  * A delay the signal cancels.
  *
  * @param ms - how long.
@@ -225,27 +257,7 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
     notify();
   };
 
-  let url: URL | undefined;
-  if (typeof source === "string" || source instanceof URL) {
-    try {
-      url = new URL(source, (globalThis as { location?: { href: string } }).location?.href);
-    } catch (error) {
-      throw new PlankitError(
-        "invalid-options",
-        `createRunStore: the source ${JSON.stringify(String(source))} is not a URL`,
-        { cause: error },
-      );
-    }
-  } else if (
-    !(typeof Response !== "undefined" && source instanceof Response) &&
-    !(typeof ReadableStream !== "undefined" && source instanceof ReadableStream) &&
-    !(typeof source === "object" && source !== null && Symbol.asyncIterator in source)
-  ) {
-    throw new PlankitError(
-      "invalid-options",
-      `createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not ${source === null ? "null" : typeof source}`,
-    );
-  }
+  const url = sourceUrl(source);
   const handle = isRunHandle(source) ? source : undefined;
   // The run's routes sit beside its event stream: `…/v1/runs/:id/events` → `…/v1/runs/:id` (without the stream's query).
   const runUrl =
@@ -290,12 +302,6 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
       .finally(() => resolveDone(snapshots.build()));
   };
 
-  const post = async (path: "approvals" | "cancel", body: unknown): Promise<Response> => {
-    const headers = new Headers({ "content-type": "application/json" });
-    if (options.token !== undefined) headers.set("authorization", `Bearer ${options.token}`);
-    return fetcher(`${runUrl}/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
-  };
-
   const store: RunStore = {
     subscribe(listener) {
       listeners.add(listener);
@@ -306,45 +312,7 @@ export function createRunStore(source: RunSource, options: RunStoreOptions = {})
     getConnection: () => connection,
     events,
     done,
-    canApprove: options.onApprove !== undefined || handle !== undefined || runUrl !== undefined,
-    canStop: options.onStop !== undefined || handle !== undefined || runUrl !== undefined,
-    async approve(decisions) {
-      const list: readonly ApprovalDecision[] = Array.isArray(decisions) ? decisions : [decisions as ApprovalDecision];
-      if (options.onApprove !== undefined) return options.onApprove(list);
-      if (handle !== undefined) {
-        try {
-          handle.approve(list);
-        } catch (error) {
-          if (PlankitError.isInstance(error)) throw error;
-          throw new PlankitError("invalid-approval", `The run refused the decisions: ${String(error)}`, {
-            cause: error,
-          });
-        }
-        return;
-      }
-      if (runUrl === undefined)
-        throw new PlankitError(
-          "invalid-options",
-          "approve: this store's source has nowhere to send decisions; pass options.onApprove, a RunHandle or a …/events URL",
-        );
-      const response = await post("approvals", { decisions: list });
-      if (!response.ok)
-        throw new PlankitError("invalid-approval", await describeHttpFailure("POST", `${runUrl}/approvals`, response));
-      await response.body?.cancel().catch(() => {});
-    },
-    async stop() {
-      if (options.onStop !== undefined) return options.onStop();
-      if (handle !== undefined) return handle.abort("Stopped from the run view");
-      if (runUrl === undefined)
-        throw new PlankitError(
-          "invalid-options",
-          "stop: this store's source has nowhere to send a stop; pass options.onStop, a RunHandle or a …/events URL",
-        );
-      const response = await post("cancel", {});
-      if (!response.ok)
-        throw new PlankitError("invalid-options", await describeHttpFailure("POST", `${runUrl}/cancel`, response));
-      await response.body?.cancel().catch(() => {});
-    },
+    ...createRunControls(options, handle, runUrl, fetcher),
     start,
     close() {
       if (!started) {
