@@ -1,7 +1,8 @@
 /**
  * Builds the app with `next build`, starts it with `next start`, and checks
- * the route handler's UI message stream and the page's `useChat` in headless
- * Chromium (from @sparticuz/chromium, driven by playwright-core).
+ * the route handler's UI message stream and the page's `useChat` and
+ * `<plankit-run>` in headless Chromium (from @sparticuz/chromium, driven by
+ * playwright-core).
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -9,7 +10,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import chromium from "@sparticuz/chromium";
-import { type Browser, chromium as playwright } from "playwright-core";
+import { type Browser, type Page, chromium as playwright } from "playwright-core";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const next = ["node_modules/next/dist/bin/next"];
@@ -84,11 +85,19 @@ test("the route handler answers useChat's request with the run as a UI message s
     .map((chunk) => chunk["delta"])
     .join("");
   assert.equal(text, "Everest is 5073 m taller than Fuji.");
-  assert.equal(chunks.at(-1)?.type, "finish");
+  // sendEvents: each runtime event also as a transient data-plankit chunk, for the page's <plankit-run>.
+  const events = chunks.filter((chunk) => chunk.type === "data-plankit");
+  assert.ok(events.every((chunk) => chunk["transient"] === true));
+  const types = events.map((chunk) => (chunk["data"] as { type: string }).type);
+  assert.equal(types[0], "plan-start");
+  assert.equal(types.at(-1), "run-end");
+  assert.equal(types.filter((type) => type === "step-end").length, 4);
+  assert.equal(chunks.filter((chunk) => chunk.type !== "data-plankit").at(-1)?.type, "finish");
 });
 
-test("the page sends the question with useChat and shows the steps and the reply", async () => {
-  browser = await playwright.launch({
+/** A new page in headless Chromium (launched on first use), with the page's uncaught errors collected. */
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  browser ??= await playwright.launch({
     executablePath: await chromium.executablePath(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
     headless: true,
@@ -97,8 +106,13 @@ test("the page sends the question with useChat and shows the steps and the reply
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(origin);
+  return { page, errors };
+}
+
+test("the page sends the question with useChat and shows the steps and the reply", async () => {
+  const { page, errors } = await openPage();
   await page.getByRole("button", { name: "Ask" }).click();
-  const assistant = page.locator('li[data-role="assistant"]');
+  const assistant = page.locator('li[data-role="assistant"] .parts');
   await assistant.getByText("Everest is 5073 m taller than Fuji.").waitFor({ timeout: 30_000 });
   await page.getByRole("status").getByText("ready").waitFor({ timeout: 10_000 });
   const tools = await assistant.locator("[data-tool-state]").allInnerTexts();
@@ -108,5 +122,58 @@ test("the page sends the question with useChat and shows the steps and the reply
     'The difference: {"difference":5073}',
   ]);
   assert.equal(await page.locator('li[data-role="user"]').textContent(), "How much taller is Everest than Fuji?");
+  assert.deepEqual(errors, []);
+});
+
+test("beside each assistant turn, <plankit-run> draws that turn's run from the events onData received", async () => {
+  const { page, errors } = await openPage();
+  const questions = ["How much taller is Everest than Fuji?", "And in feet?"];
+  for (const [turn, question] of questions.entries()) {
+    await page.getByLabel("Question").fill(question);
+    await page.getByRole("button", { name: "Ask" }).click();
+    // Playwright's CSS locators pierce the shadow roots of <plankit-run> and the elements inside it.
+    const run = page.locator('li[data-role="assistant"] .run plankit-run').nth(turn);
+    await run
+      .locator('[part="run-status"]')
+      .getByText(/^Completed in \d+ ms · 3 steps: 3 done$/)
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await run.locator('[part="query"]').textContent(), question);
+    const graph = await run
+      .locator("plankit-plan-graph g[data-step]")
+      .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute("data-step"), node.getAttribute("data-status")]));
+    assert.deepEqual(graph, [
+      ["s1", "succeeded"],
+      ["s2", "succeeded"],
+      ["s3", "succeeded"],
+      ["s4", "succeeded"],
+    ]);
+    const edges = await run
+      .locator("plankit-plan-graph polyline.edge")
+      .evaluateAll((lines) => lines.map((line) => `${line.getAttribute("data-from")}→${line.getAttribute("data-to")}`));
+    assert.deepEqual(edges.sort(), ["s1→s3", "s2→s3", "s3→s4"]);
+    const steps = await run
+      .locator("plankit-steps li[data-step]")
+      .evaluateAll((items) =>
+        items.map((item) => [
+          item.getAttribute("data-step"),
+          item.getAttribute("data-status"),
+          item.querySelector(".name")?.textContent,
+          item.querySelector(".arguments")?.textContent,
+        ]),
+      );
+    assert.deepEqual(steps, [
+      ["s1", "succeeded", "mountain_height", '{"mountain":"Everest"}'],
+      ["s2", "succeeded", "mountain_height", '{"mountain":"Fuji"}'],
+      ["s3", "succeeded", "subtract", '{"a":8849,"b":3776}'],
+      ["s4", "succeeded", "reply", "Everest is {{s3.difference}} m taller than Fuji."],
+    ]);
+    assert.equal(
+      await run.locator('plankit-reply [part="reply"]').textContent(),
+      "Everest is 5073 m taller than Fuji.",
+    );
+  }
+  // One view per turn: the first still shows the first run.
+  assert.equal(await page.locator("plankit-run").count(), 2);
+  assert.equal(await page.locator("plankit-run").first().locator('[part="query"]').textContent(), questions[0]);
   assert.deepEqual(errors, []);
 });
