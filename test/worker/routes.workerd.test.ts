@@ -74,8 +74,9 @@ describe("the Worker through workerd (SELF)", () => {
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.headers.get("content-security-policy")).toMatch(/default-src 'self'/);
     const html = await page.text();
-    for (const testId of ["query", "run", "reply", "dag", "timeline", "tools"])
+    for (const testId of ["query", "run", "run-view", "timeline", "tools"])
       expect(html).toContain(`data-testid="${testId}"`);
+    expect(html).toMatch(/<plankit-run\b[^>]*data-testid="run-view"/u);
     const script = await SELF.fetch(`${origin}/main.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toMatch(/javascript/);
