@@ -324,13 +324,6 @@ function isLenientSpace(c: number): boolean {
   );
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
-
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -418,8 +411,8 @@ class Parser implements JsonStreamParser {
   private text = ""; // string, key, number, literal or identifier text so far
   private tokenIsKey = false;
   private closeQuote = 34;
-  private unicodeValue = 0;
-  private unicodeDigits = 0;
+  private hex = ""; // the digits of a \u escape so far
+  private rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   private numberState = 0;
   private literal = "";
 
@@ -760,6 +753,7 @@ class Parser implements JsonStreamParser {
     if (isKey) this.keyQuoted = true;
     this.text = "";
     this.keptQuote = -1;
+    this.rawFrom = 0;
     this.mode = STRING;
   }
 
@@ -873,7 +867,6 @@ class Parser implements JsonStreamParser {
         return true;
       }
       if (isIdentifierCode(c) || c === 45) {
-        this.repair("unquoted-key", offset, "Read an unquoted key");
         this.text = "";
         this.tokenIsKey = true;
         this.keyQuoted = false;
@@ -958,17 +951,16 @@ class Parser implements JsonStreamParser {
           i++;
           continue;
         }
-        if (c === 47) {
+        // After the root value, a comment is text after it like any other (unless that value, a scalar, is still
+        // tried: then a `//` or `/*` comment is skipped, and a `#` is prose).
+        if ((c === 47 && this.speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
           this.returnMode = mode;
           this.mode = COMMENT_START;
-          i++;
-          continue;
-        }
-        if (c === 35 && mode !== AFTER_ROOT) {
           // A `#` comment, as in Python and YAML, to the line end.
-          this.repair("comment", base + i, "Skipped a comment");
-          this.returnMode = mode;
-          this.mode = LINE_COMMENT;
+          if (c === 35) {
+            this.repair("comment", base + i, "Skipped a comment");
+            this.mode = LINE_COMMENT;
+          }
           i++;
           continue;
         }
@@ -1103,8 +1095,7 @@ class Parser implements JsonStreamParser {
           this.text += escaped;
           this.mode = STRING;
         } else if (c === 117) {
-          this.unicodeValue = 0;
-          this.unicodeDigits = 0;
+          this.hex = "";
           this.mode = UNICODE;
         } else if (strict) {
           this.fail(base + i, describe(c), "an escape character");
@@ -1117,20 +1108,26 @@ class Parser implements JsonStreamParser {
           this.text += String.fromCharCode(c);
           this.mode = STRING;
         }
+        this.rawFrom = this.text.length;
         i++;
         return i;
       }
       case UNICODE: {
-        const h = hexValue(c);
-        if (h < 0) {
+        if (!/[\dA-Fa-f]/.test(text[i]!)) {
           if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-          this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
+          this.repair(
+            "invalid-escape",
+            base + i - this.hex.length - 1,
+            `Kept the characters of an incomplete escape \\u${this.hex}`,
+          );
+          this.text += `u${this.hex}`;
           this.mode = STRING;
           return i; // the character is ordinary string content
         }
-        this.unicodeValue = this.unicodeValue * 16 + h;
-        if (++this.unicodeDigits === 4) {
-          this.text += String.fromCharCode(this.unicodeValue);
+        this.hex += text[i];
+        if (this.hex.length === 4) {
+          this.text += String.fromCharCode(Number.parseInt(this.hex, 16));
+          this.rawFrom = this.text.length;
           this.mode = STRING;
         }
         i++;
@@ -1250,9 +1247,7 @@ class Parser implements JsonStreamParser {
           if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
         }
         if (j === n) return -1;
-        this.endIdentifier(base + j, text.charCodeAt(j));
-        i = j;
-        return i;
+        return j + this.endIdentifier(base + j, text.charCodeAt(j));
       }
       case ELLIPSIS: {
         const d = this.depth - 1;
@@ -1276,9 +1271,10 @@ class Parser implements JsonStreamParser {
           this.lineEnd += String.fromCharCode(c);
           return i + 1;
         }
-        // A quote followed by a word goes on inside the string (`"he said "hi" to me"`); before
-        // anything else (",", "}", "]", ":", a line end, another quote, the end) it closes the string.
-        if (isIdentifierCode(c) && !isLenientSpace(c)) {
+        // A quote followed by a word or punctuation goes on inside the string (`"he said "hi" to me"`,
+        // `"a "b"."`); before what may follow a value (",", ":", "}", "]", ")", "+", "-", "[", "{", a
+        // comment, another quote, a line end, the end) it closes the string.
+        if (!",:}])+-[{/#\"'\n\r\u201c\u201d\u2018\u2019".includes(text[i]!) && !isLenientSpace(c)) {
           this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
           this.keptQuote = this.text.length;
           this.keptQuoteAt = this.quoteAt;
@@ -1326,20 +1322,21 @@ class Parser implements JsonStreamParser {
         return i;
       }
       case UNQUOTED: {
+        // In an array it must end with a quote: it ends at one, or where no such string can go on.
+        const array = this.isArray[this.depth - 1] === true;
         let j = i;
         while (j < n) {
           const d = text.charCodeAt(j);
           if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+          if (array && (d === 34 || d === 91 || d === 123)) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
-        if (j === n) return -1;
+        if (j === n || text.charCodeAt(j) === 34) j++;
+        this.text += text.slice(i, j);
+        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
+        if (j > n) return -1;
         this.endUnquoted(base + j);
-        i = j;
-        return i;
+        return j;
       }
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
@@ -1512,30 +1509,63 @@ class Parser implements JsonStreamParser {
     this.completeValue(word);
   }
 
-  /** An unquoted string value ended at `offset`. */
+  /** An unquoted string value ended at `offset`: its text up to a ` //` or ` /*` comment, trimmed. */
   private endUnquoted(offset: number): void {
-    let value = this.text.trim();
+    const at = this.unquotedAt;
+    const comment = this.text.search(/\s\/[/*]/);
+    let value = (comment < 0 ? this.text : this.text.slice(0, comment)).trim();
+    const shown = JSON.stringify(value.slice(0, 40));
     this.text = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
-      this.repair("opened-quote", this.unquotedAt, "Read a string whose opening quote is missing");
+      this.repair("opened-quote", at, "Read a string whose opening quote is missing");
+    } else if (this.isArray[this.depth - 1] === true) {
+      // In an array a bare word is no string (`[the] first` is prose), unless a closing quote ends it.
+      this.mode = VALUE;
+      if (!this.finishing) this.fail(at, `word ${shown}`, "a value");
+      this.repair("dropped-value", offset, `Dropped the unfinished word ${shown}`);
+      this.dropValue(offset);
+      return;
     } else {
-      this.repair(
-        "unquoted-string",
-        this.unquotedAt,
-        `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`,
-      );
+      this.repair("unquoted-string", at, `Read the unquoted value ${shown} as a string`);
     }
-    void offset;
+    if (comment >= 0) this.repair("comment", at + comment + 1, "Skipped a comment");
     this.completeValue(value);
   }
 
   /** The string ends at the line end after all (its closing quote is missing); a comma just before it is a separator. */
   private closeAtLineEnd(offset: number): void {
+    const end = offset - this.lineEnd.length;
     this.lineEnd = "";
+    if (this.closeBeforeBrackets(end)) return;
     if (this.text.endsWith(",")) this.text = this.text.slice(0, -1);
     this.repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
     this.endString();
+  }
+
+  /**
+   * A string whose closing quote is missing, written up to `end`: when it ends with "}" and "]" (with blanks and
+   * commas) that close the containers around it, its quote belonged before them. Closes it there and them after it.
+   */
+  private closeBeforeBrackets(end: number): boolean {
+    const text = this.text;
+    let start = text.length;
+    while (start > this.rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
+    let n = 0;
+    for (let k = start; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      const d = this.depth - 1 - n;
+      if (c === 93 || c === 125) {
+        if (d < 0 || c !== (this.isArray[d] === true ? 93 : 125)) return false;
+        n++;
+      }
+    }
+    if (n === 0) return false;
+    this.repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
+    this.text = text.slice(0, start);
+    this.endString();
+    while (n-- > 0) this.close();
+    return true;
   }
 
   /** The line end belongs to the string after all. */
@@ -1560,37 +1590,45 @@ class Parser implements JsonStreamParser {
     );
   }
 
-  /** A bare word ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an unquoted string. */
-  private endIdentifier(offset: number, next: number): void {
+  /**
+   * A bare word (lenient) ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an
+   * unquoted string. Returns 1 when it read `next` too (the closing quote of a key whose opening quote is missing).
+   */
+  private endIdentifier(offset: number, next: number): number {
     const word = this.text;
+    const at = offset - word.length;
     this.text = "";
     if (this.tokenIsKey) {
       this.keys[this.depth - 1] = word;
       this.mode = COLON;
-      return;
+      this.keyQuoted = next === 34;
+      if (this.keyQuoted) this.repair("opened-quote", at, "Read a key whose opening quote is missing");
+      else this.repair("unquoted-key", at, "Read an unquoted key");
+      return +this.keyQuoted;
     }
     const literal = LITERALS.get(word);
     if (literal === undefined) {
       const d = this.depth - 1;
-      if (!this.strict && next === 40 && !this.concatenating) {
+      if (next === 40 && !this.concatenating) {
         // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
-        this.repair("function-wrapper", offset - word.length, `Read the value inside ${word}(…)`);
+        this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
         this.openParens++;
         this.skipParen = true;
         this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-        return;
+        return 0;
       }
-      if (!this.strict && d >= 0 && this.isArray[d] === false && !this.concatenating) {
-        // An unquoted string value: read on to the end of the member.
+      if (d >= 0 && !this.concatenating && (this.isArray[d] === false || next === 34 || next === 32)) {
+        // An unquoted string value: read on to the end of the member (in an array, it must end with a quote).
         this.text = word;
-        this.unquotedAt = offset - word.length;
+        this.unquotedAt = at;
         this.mode = UNQUOTED;
-        return;
+        return 0;
       }
       this.mode = VALUE;
-      this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
+      this.fail(at, `word ${JSON.stringify(word)}`, "a value");
     }
-    this.completeLiteral(word, literal, offset - word.length);
+    this.completeLiteral(word, literal, at);
+    return 0;
   }
 
   /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
@@ -1674,7 +1712,7 @@ class Parser implements JsonStreamParser {
         if (this.tokenIsKey) {
           this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.text)}`);
           this.mode = OBJECT_NEXT;
-        } else {
+        } else if (mode !== STRING || !this.closeBeforeBrackets(offset)) {
           this.repair("closed-string", offset, "Closed an unfinished string");
           this.endString();
         }
