@@ -235,65 +235,41 @@ const LOOSE_NUMBER = "Read a leading + or . in a number";
 const MAX_SHARED_LENGTH = 16;
 const MAX_SHARED = 4096;
 
-const EXPECTED: Record<number, string> = {
-  [PREAMBLE]: "a JSON value",
-  [VALUE]: "a value",
-  [ARRAY_FIRST]: 'a value or "]"',
-  [ARRAY_VALUE]: "a value",
-  [ARRAY_NEXT]: '"," or "]"',
-  [OBJECT_FIRST]: 'a string key or "}"',
-  [OBJECT_KEY]: "a string key",
-  [COLON]: '":"',
-  [OBJECT_NEXT]: '"," or "}"',
-  [AFTER_ROOT]: "the end of the text",
-  [STRING]: "a closing quote",
-  [ESCAPE]: "an escape character",
-  [UNICODE]: "a hexadecimal digit",
-  [NUMBER]: "a digit",
-  [LITERAL]: "a literal",
-  [IDENT]: "a literal",
-  [ELLIPSIS]: '"..."',
-  [UNQUOTED]: "a value",
-  [STRING_EOL]: "a closing quote",
-  [STRING_EOL_QUOTE]: "a closing quote",
-};
-
-/** What each escape character stands for, by character code ("" where it is no escape). */
-const ESCAPES: readonly string[] = (() => {
-  const table = new Array<string>(128).fill("");
-  for (const [c, value] of [
-    [34, '"'],
-    [92, "\\"],
-    [47, "/"],
-    [98, "\b"],
-    [102, "\f"],
-    [110, "\n"],
-    [114, "\r"],
-    [116, "\t"],
-  ] as const) {
-    table[c] = value;
-  }
-  return table;
-})();
+/** What may come next, by mode (the structural modes, and those strict mode may end in). */
+const EXPECTED: readonly string[] = [
+  "a JSON value",
+  "a value",
+  'a value or "]"',
+  "a value",
+  '"," or "]"',
+  'a string key or "}"',
+  "a string key",
+  '":"',
+  '"," or "}"',
+  "the end of the text",
+  "a closing quote",
+  "an escape character",
+  "a hexadecimal digit",
+  "a digit",
+  "a literal",
+];
 
 // A Map, not an object: a bare word such as `constructor` or `__proto__` must
 // not find a literal on Object.prototype.
 // JavaScript's undefined, NaN and Infinity cannot be carried as JSON: they read as null, and say so.
-interface Literal {
-  value: unknown;
-  kind?: "python-literal" | "javascript-literal";
-}
+/** A literal's value, and the language it comes from when JSON has no such word. */
+type Literal = [value: unknown, language?: "Python" | "JavaScript"];
 const LITERALS = new Map<string, Literal>([
-  ["true", { value: true }],
-  ["false", { value: false }],
-  ["null", { value: null }],
-  ["True", { value: true, kind: "python-literal" }],
-  ["False", { value: false, kind: "python-literal" }],
-  ["None", { value: null, kind: "python-literal" }],
-  ["undefined", { value: null, kind: "javascript-literal" }],
-  ["NaN", { value: null, kind: "javascript-literal" }],
-  ["Infinity", { value: null, kind: "javascript-literal" }],
-  ["-Infinity", { value: null, kind: "javascript-literal" }],
+  ["true", [true]],
+  ["false", [false]],
+  ["null", [null]],
+  ["True", [true, "Python"]],
+  ["False", [false, "Python"]],
+  ["None", [null, "Python"]],
+  ["undefined", [null, "JavaScript"]],
+  ["NaN", [null, "JavaScript"]],
+  ["Infinity", [null, "JavaScript"]],
+  ["-Infinity", [null, "JavaScript"]],
 ]);
 
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
@@ -308,20 +284,14 @@ function isNumberWordCode(c: number): boolean {
   return c < 128 && (isIdentifierCode(c) || c === 46 || c === 45);
 }
 
-function isLenientSpace(c: number): boolean {
-  // No-break, BOM, line/paragraph separators, the Unicode space characters and zero-width space.
-  return (
-    c === 0xa0 ||
-    c === 0xfeff ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x3000 ||
-    c === 0x85 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x202f ||
-    c === 0x205f
-  );
+/** JSON's whitespace, and (lenient) the other Unicode spaces, NEL and the zero-width space. */
+function isSpace(c: number): boolean {
+  return /[\s\x85\u200b]/.test(String.fromCharCode(c));
+}
+
+/** A character that opens a string: `"`, `'` (lenient) or a typographic quote (lenient). */
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d;
 }
 
 function describe(c: number): string {
@@ -633,6 +603,11 @@ class Parser implements JsonStreamParser {
     throw LENIENT_FAILURE;
   }
 
+  /** Character `c` at `offset` is not what the mode expects. */
+  private unexpected(offset: number, c: number): never {
+    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+  }
+
   private limit(code: JsonStreamErrorCode, offset: number, message: string, expected: string): never {
     const error = new JsonStreamError(code, `${message} at offset ${offset}`, offset, expected);
     this.failure = error;
@@ -644,8 +619,10 @@ class Parser implements JsonStreamParser {
     throw LENIENT_FAILURE;
   }
 
-  private checkTokenSize(length: number, offset: number): void {
-    if (length > this.maxTokenSize) {
+  /** Adds `piece`, which ends at `offset`, to the text of the token. */
+  private append(piece: string, offset: number): void {
+    this.text += piece;
+    if (this.text.length > this.maxTokenSize) {
       this.limit(
         "json-token-size",
         offset,
@@ -659,7 +636,7 @@ class Parser implements JsonStreamParser {
     if (this.suffixNoted || this.mode === DONE) return;
     for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9 && !isLenientSpace(c)) {
+      if (!isSpace(c)) {
         this.repair("skipped-suffix", base + i, "Skipped text after the JSON value");
         this.suffixNoted = true;
         return;
@@ -798,7 +775,7 @@ class Parser implements JsonStreamParser {
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
   private startValue(c: number, offset: number): boolean {
     // Only a string may follow a `+` that joins strings (never set in strict mode).
-    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
+    if (this.concatenating && !isQuote(c)) {
       return this.fail(offset, describe(c), "a string to join");
     }
     switch (c) {
@@ -828,9 +805,9 @@ class Parser implements JsonStreamParser {
         this.mode = LITERAL;
         return false;
       }
-      return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+      return this.unexpected(offset, c);
     }
-    if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+    if (isQuote(c)) {
       this.startString(c, false, offset);
       return true;
     }
@@ -852,7 +829,7 @@ class Parser implements JsonStreamParser {
       this.mode = ELLIPSIS;
       return false;
     }
-    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+    return this.unexpected(offset, c);
   }
 
   /** Starts an object key at character `c`. */
@@ -862,7 +839,7 @@ class Parser implements JsonStreamParser {
       return true;
     }
     if (!this.strict) {
-      if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+      if (isQuote(c)) {
         this.startString(c, true, offset);
         return true;
       }
@@ -880,7 +857,7 @@ class Parser implements JsonStreamParser {
         return false;
       }
     }
-    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+    return this.unexpected(offset, c);
   }
 
   /** The heart of the parser: consumes `text`, whose first character is at `base` in the whole text. */
@@ -904,10 +881,7 @@ class Parser implements JsonStreamParser {
           if (c === quote || c === 92 || c < 32) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return;
         i = j + 1;
         if (c === quote) {
@@ -947,7 +921,7 @@ class Parser implements JsonStreamParser {
         continue;
       }
       if (!strict) {
-        if (c >= 0x85 && isLenientSpace(c)) {
+        if (c >= 0x85 && isSpace(c)) {
           i++;
           continue;
         }
@@ -1013,7 +987,7 @@ class Parser implements JsonStreamParser {
             this.mode = ARRAY_VALUE;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case OBJECT_FIRST:
         case OBJECT_KEY:
@@ -1036,7 +1010,7 @@ class Parser implements JsonStreamParser {
             this.mode = VALUE;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case OBJECT_NEXT:
           if (!strict && this.closeWrapperOrJoin(c, offset)) {
@@ -1053,12 +1027,12 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (!strict && (c === 34 || c === 39 || c === 0x201c || c === 0x2018 || isIdentifierStart(c))) {
+          if (!strict && (isQuote(c) || isIdentifierStart(c))) {
             this.repair("inserted-comma", offset, "Inserted a missing comma between object members");
             this.mode = OBJECT_KEY;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case AFTER_ROOT:
           if (this.openParens > 0) {
@@ -1072,7 +1046,7 @@ class Parser implements JsonStreamParser {
             this.openParens = 0;
             continue;
           }
-          if (strict || this.speculating) this.fail(offset, describe(c), EXPECTED[mode]!);
+          if (strict || this.speculating) this.unexpected(offset, c);
           this.noteSuffix(text, i, base);
           return;
         default:
@@ -1090,9 +1064,9 @@ class Parser implements JsonStreamParser {
     const strict = this.strict;
     switch (mode) {
       case ESCAPE: {
-        const escaped = c < 128 ? ESCAPES[c]! : "";
-        if (escaped !== "") {
-          this.text += escaped;
+        const escape = '"\\/bfnrt'.indexOf(text[i]!);
+        if (escape >= 0) {
+          this.text += '"\\/\b\f\n\r\t'[escape];
           this.mode = STRING;
         } else if (c === 117) {
           this.hex = "";
@@ -1188,10 +1162,7 @@ class Parser implements JsonStreamParser {
           j++;
         }
         this.numberState = state;
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (!ended) return -1;
         const d = text.charCodeAt(j);
         if (
@@ -1229,7 +1200,7 @@ class Parser implements JsonStreamParser {
         }
         if (k === literal.length) {
           this.text = "";
-          this.completeValue(LITERALS.get(literal)!.value);
+          this.completeValue(LITERALS.get(literal)![0]);
         } else {
           this.text = literal.slice(0, k);
         }
@@ -1242,10 +1213,7 @@ class Parser implements JsonStreamParser {
           if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return -1;
         return j + this.endIdentifier(base + j, text.charCodeAt(j));
       }
@@ -1274,7 +1242,7 @@ class Parser implements JsonStreamParser {
         // A quote followed by a word or punctuation goes on inside the string (`"he said "hi" to me"`,
         // `"a "b"."`); before what may follow a value (",", ":", "}", "]", ")", "+", "-", "[", "{", a
         // comment, another quote, a line end, the end) it closes the string.
-        if (!",:}])+-[{/#\"'\n\r\u201c\u201d\u2018\u2019".includes(text[i]!) && !isLenientSpace(c)) {
+        if (!(",:}])+-[{/#".includes(text[i]!) || isQuote(c) || isSpace(c))) {
           this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
           this.keptQuote = this.text.length;
           this.keptQuoteAt = this.quoteAt;
@@ -1312,30 +1280,22 @@ class Parser implements JsonStreamParser {
           if (!isNumberWordCode(d)) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return -1;
         this.endNumberWord();
         i = j;
         return i;
       }
       case UNQUOTED: {
-        // In an array it must end with a quote: it ends at one, or where no such string can go on.
-        const array = this.isArray[this.depth - 1] === true;
         let j = i;
         while (j < n) {
           const d = text.charCodeAt(j);
           if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
-          if (array && (d === 34 || d === 91 || d === 123)) break;
           j++;
         }
-        if (j === n || text.charCodeAt(j) === 34) j++;
-        this.text += text.slice(i, j);
-        if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        if (j > n) return -1;
-        this.endUnquoted(base + j);
+        this.append(text.slice(i, j), base + j);
+        if (j === n) return -1;
+        this.endUnquoted();
         return j;
       }
       case STRING_EOL: {
@@ -1384,9 +1344,7 @@ class Parser implements JsonStreamParser {
         let j = i;
         for (; j < n; j++) {
           const d = text.charCodeAt(j);
-          if (d === 91 || d === 123) break;
-          if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
-          if (!this.sawContent) break;
+          if (d === 91 || d === 123 || !(this.sawContent || isSpace(d))) break;
         }
         if (j === n) return -1;
         const d = text.charCodeAt(j);
@@ -1509,25 +1467,17 @@ class Parser implements JsonStreamParser {
     this.completeValue(word);
   }
 
-  /** An unquoted string value ended at `offset`: its text up to a ` //` or ` /*` comment, trimmed. */
-  private endUnquoted(offset: number): void {
+  /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
+  private endUnquoted(): void {
     const at = this.unquotedAt;
     const comment = this.text.search(/\s\/[/*]/);
     let value = (comment < 0 ? this.text : this.text.slice(0, comment)).trim();
-    const shown = JSON.stringify(value.slice(0, 40));
     this.text = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
       this.repair("opened-quote", at, "Read a string whose opening quote is missing");
-    } else if (this.isArray[this.depth - 1] === true) {
-      // In an array a bare word is no string (`[the] first` is prose), unless a closing quote ends it.
-      this.mode = VALUE;
-      if (!this.finishing) this.fail(at, `word ${shown}`, "a value");
-      this.repair("dropped-value", offset, `Dropped the unfinished word ${shown}`);
-      this.dropValue(offset);
-      return;
     } else {
-      this.repair("unquoted-string", at, `Read the unquoted value ${shown} as a string`);
+      this.repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
     }
     if (comment >= 0) this.repair("comment", at + comment + 1, "Skipped a comment");
     this.completeValue(value);
@@ -1577,38 +1527,34 @@ class Parser implements JsonStreamParser {
   }
 
   private canStartValue(c: number): boolean {
-    return (
-      c === 34 ||
-      c === 39 ||
-      c === 0x201c ||
-      c === 0x2018 ||
-      c === 123 ||
-      c === 91 ||
-      c === 45 ||
-      (c >= 48 && c <= 57) ||
-      isIdentifierStart(c)
-    );
+    return isQuote(c) || c === 123 || c === 91 || c === 45 || (c >= 48 && c <= 57) || isIdentifierStart(c);
   }
 
   /**
    * A bare word (lenient) ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an
-   * unquoted string. Returns 1 when it read `next` too (the closing quote of a key whose opening quote is missing).
+   * unquoted string. Returns 1 when it read `next` too: the closing quote of a string whose opening quote is missing.
    */
   private endIdentifier(offset: number, next: number): number {
     const word = this.text;
     const at = offset - word.length;
+    const d = this.depth - 1;
+    const literal = LITERALS.get(word);
+    // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
+    const quoted = next === 34 && (this.tokenIsKey || this.isArray[d] === true) && !this.concatenating;
     this.text = "";
     if (this.tokenIsKey) {
-      this.keys[this.depth - 1] = word;
+      this.keys[d] = word;
       this.mode = COLON;
-      this.keyQuoted = next === 34;
-      if (this.keyQuoted) this.repair("opened-quote", at, "Read a key whose opening quote is missing");
-      else this.repair("unquoted-key", at, "Read an unquoted key");
-      return +this.keyQuoted;
+      this.keyQuoted = quoted;
+      if (!quoted) this.repair("unquoted-key", at, "Read an unquoted key");
     }
-    const literal = LITERALS.get(word);
+    if (quoted) {
+      this.repair("opened-quote", at, "Read a string whose opening quote is missing");
+      if (!this.tokenIsKey) this.completeValue(word);
+      return 1;
+    }
+    if (this.tokenIsKey) return 0;
     if (literal === undefined) {
-      const d = this.depth - 1;
       if (next === 40 && !this.concatenating) {
         // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
         this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
@@ -1617,8 +1563,8 @@ class Parser implements JsonStreamParser {
         this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
         return 0;
       }
-      if (d >= 0 && !this.concatenating && (this.isArray[d] === false || next === 34 || next === 32)) {
-        // An unquoted string value: read on to the end of the member (in an array, it must end with a quote).
+      if (d >= 0 && this.isArray[d] === false && !this.concatenating) {
+        // An unquoted string value: read on to the end of the member.
         this.text = word;
         this.unquotedAt = at;
         this.mode = UNQUOTED;
@@ -1632,14 +1578,14 @@ class Parser implements JsonStreamParser {
   }
 
   /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
-  private completeLiteral(word: string, literal: Literal, offset: number): void {
-    if (literal.kind !== undefined)
+  private completeLiteral(word: string, [value, language]: Literal, offset: number): void {
+    if (language !== undefined)
       this.repair(
-        literal.kind,
+        language === "Python" ? "python-literal" : "javascript-literal",
         offset,
-        `Read ${literal.kind === "python-literal" ? "Python" : "JavaScript"}'s ${word} as ${JSON.stringify(literal.value)}`,
+        `Read ${language}'s ${word} as ${JSON.stringify(value)}`,
       );
-    this.completeValue(literal.value);
+    this.completeValue(value);
   }
 
   private completeTruncatedNumber(offset: number): void {
@@ -1692,7 +1638,7 @@ class Parser implements JsonStreamParser {
       this.endString();
       mode = this.mode;
     } else if (mode === UNQUOTED) {
-      this.endUnquoted(offset);
+      this.endUnquoted();
       mode = this.mode;
     } else if (mode === STRING_QUOTE) {
       this.endString();
@@ -1734,7 +1680,7 @@ class Parser implements JsonStreamParser {
         const literal = name === undefined ? undefined : LITERALS.get(name);
         if (name !== undefined && literal !== undefined) {
           if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.completeValue(literal.value);
+          this.completeValue(literal[0]);
         } else {
           this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
           this.dropValue(offset);
