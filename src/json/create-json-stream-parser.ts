@@ -1064,9 +1064,9 @@ class Parser implements JsonStreamParser {
     const strict = this.strict;
     switch (mode) {
       case ESCAPE: {
-        const escape = '"\\/bfnrt'.indexOf(text[i]!);
-        if (escape >= 0) {
-          this.text += '"\\/\b\f\n\r\t'[escape];
+        const k = '"\\/bfnrt'.indexOf(text[i]!);
+        if (k >= 0) {
+          this.text += '"\\/\b\f\n\r\t'[k];
           this.mode = STRING;
         } else if (c === 117) {
           this.hex = "";
