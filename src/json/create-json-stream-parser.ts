@@ -214,8 +214,7 @@ const DONE = 20;
 const ELLIPSIS = 21; // lenient: a `...` placeholder
 const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
 const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
-const STRING_EOL_QUOTE = 24; // lenient: a quote after that line end: the string's or the next key's?
-const STRING_QUOTE = 26; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
+const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
 const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
 
 // Number sub-states (JSON number grammar).
@@ -885,7 +884,8 @@ class Parser implements JsonStreamParser {
         if (j === n) return;
         i = j + 1;
         if (c === quote) {
-          if (strict || this.tokenIsKey || this.depth === this.emitDepth) this.endString();
+          // An element handed out closes at once, on time (unless a quote after a line end was kept in it).
+          if (strict || this.tokenIsKey || (this.depth === this.emitDepth && this.keptQuote < 0)) this.endString();
           else {
             // The next character decides (an element handed out closes at once, on time).
             this.quoteAt = base + j;
@@ -1251,17 +1251,27 @@ class Parser implements JsonStreamParser {
           return i;
         }
         const kept = this.keptQuote;
-        const before = kept < 0 ? "" : this.text.slice(0, kept).trimEnd();
+        const before = kept < 0 ? "" : this.text.slice(0, kept);
         const array = this.isArray[this.depth - 1] === true;
-        if (kept >= 0 && !this.concatenating && (array ? (c === 44 || c === 93) && before.endsWith(",") : c === 58)) {
-          // `"abc, "b": 2` or `["abc, "d"]`: the kept quote opened the next key or element, and the
-          // string before it lacks its closing quote.
+        if (
+          kept >= 0 &&
+          !this.concatenating &&
+          (array ? (c === 44 || c === 93 || c === 10 || c === 13) && /[,\n\r]\s*$/.test(before) : c === 58)
+        ) {
+          // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
+          // and the string before it lacks its closing quote.
           const after = this.text.slice(kept + 1);
+          const trimmed = before.trimEnd();
           this.repair("closed-quote", this.keptQuoteAt, "Closed a string whose closing quote is missing");
-          this.text = before.endsWith(",") ? before.slice(0, -1).trimEnd() : before;
+          if (!trimmed.endsWith(","))
+            this.repair(
+              "inserted-comma",
+              this.keptQuoteAt,
+              `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
+            );
+          this.text = trimmed.replace(/,$/, "").trimEnd();
           this.endString();
           if (array) {
-            this.repair("inserted-comma", this.keptQuoteAt, "Inserted a missing comma between array elements");
             this.text = after;
             this.endString();
           } else {
@@ -1308,35 +1318,12 @@ class Parser implements JsonStreamParser {
           this.closeAtLineEnd(base + i);
           return i;
         }
-        if (c === this.closeQuote) {
-          this.mode = STRING_EOL_QUOTE;
-          i++;
-          return i;
-        }
+        // Anything else goes on in the string; a quote may end it, or start the next key or element.
         this.keepLineEnd(base + i);
-        return i;
-      }
-      case STRING_EOL_QUOTE: {
-        if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
-          // The quote closed the string, line end and all.
-          this.keepLineEnd(base + i);
-          this.endString();
-          return i;
-        }
-        // The quote opened the next key (or element): the string ended at the line end.
-        const quote = this.closeQuote;
-        this.closeAtLineEnd(base + i);
-        if (this.mode === OBJECT_NEXT) {
-          this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
-          this.mode = OBJECT_KEY;
-          this.startString(quote, true, base + i);
-        } else {
-          this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
-          if (this.depth === this.emitDepth) this.flushPending();
-          this.mode = ARRAY_VALUE;
-          this.startString(quote, false, base + i);
-        }
-        return i;
+        if (c !== this.closeQuote) return i;
+        this.quoteAt = base + i;
+        this.mode = STRING_QUOTE;
+        return i + 1;
       }
       case PREAMBLE: {
         // Lenient: find where the root value may start. "[" and "{" anywhere; a
@@ -1632,10 +1619,6 @@ class Parser implements JsonStreamParser {
     }
     if (mode === STRING_EOL) {
       this.closeAtLineEnd(offset);
-      mode = this.mode;
-    } else if (mode === STRING_EOL_QUOTE) {
-      this.keepLineEnd(offset);
-      this.endString();
       mode = this.mode;
     } else if (mode === UNQUOTED) {
       this.endUnquoted();

@@ -131,11 +131,21 @@ describe("lenient repairs users expect, at every chunk split", () => {
         '{"a": "abc,\n"b": 1}',
         { a: "abc", b: 1 },
         [
-          ["closed-quote", 13],
-          ["inserted-comma", 13],
+          ["control-character", 12],
+          ["unescaped-quote", 12],
+          ["closed-quote", 12],
         ],
       ],
       ['{"a": ["x", "y]\n}', { a: ["x", "y"] }, [["closed-quote", 14]]],
+      [
+        '[\n  "first,\n  "second"\n]',
+        ["first", "second"],
+        [
+          ["control-character", 14],
+          ["unescaped-quote", 14],
+          ["closed-quote", 14],
+        ],
+      ],
       [
         '{"a": "abc,',
         { a: "abc," },
@@ -296,6 +306,7 @@ describe("lenient repairs users expect, at every chunk split", () => {
         [
           ["unescaped-quote", 9],
           ["closed-quote", 9],
+          ["inserted-comma", 9],
         ],
       ],
     ]);

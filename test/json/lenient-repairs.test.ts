@@ -192,10 +192,19 @@ describe("lenient repairs: unquoted and unclosed strings", () => {
     expect(read('{"a": "abc,\n"b": 1}')).toEqual({
       value: { a: "abc", b: 1 },
       repairs: [
-        ["closed-quote", 13, "Closed a string whose closing quote is missing at the line end at offset 13"],
-        ["inserted-comma", 13, "Inserted a missing comma between object members at offset 13"],
+        ["control-character", 12, "Kept a raw control character inside a string at offset 12"],
+        ["unescaped-quote", 12, "Kept an unescaped quote inside a string at offset 12"],
+        ["closed-quote", 12, "Closed a string whose closing quote is missing at offset 12"],
       ],
     });
+    // Without the comma, it says that one was missing.
+    expect(kinds(read('{"a": "abc\n"b": 1}'))).toEqual([
+      ["control-character", 11],
+      ["unescaped-quote", 11],
+      ["closed-quote", 11],
+      ["inserted-comma", 11],
+    ]);
+    expect(read('[\n  "first,\n  "second"\n]').value).toEqual(["first", "second"]);
     expect(read('{"a": "a,b,\n"c": 1}').value).toEqual({ a: "a,b", c: 1 });
     expect(kinds(read('{"a": "abc\n'))).toEqual([
       ["closed-quote", 11],
@@ -434,7 +443,11 @@ describe("lenient repairs: a closing quote missing before the next key or elemen
     expect(kinds(read('[["abc, "d"], 1]'))).toEqual([
       ["unescaped-quote", 8],
       ["closed-quote", 8],
-      ["inserted-comma", 8],
+    ]);
+    expect(kinds(read('{"a": "x "y": 1}'))).toEqual([
+      ["unescaped-quote", 9],
+      ["closed-quote", 9],
+      ["inserted-comma", 9],
     ]);
     expect(read('{"a": ["x, "y", "z , "w"]}').value).toEqual({ a: ["x", "y", "z", "w"] });
     // Without a comma before the quote, an array's string keeps it.
