@@ -1239,10 +1239,10 @@ class Parser implements JsonStreamParser {
           this.lineEnd += String.fromCharCode(c);
           return i + 1;
         }
-        // A quote followed by a word or punctuation goes on inside the string (`"he said "hi" to me"`,
-        // `"a "b"."`); before what may follow a value (",", ":", "}", "]", ")", "+", "-", "[", "{", a
-        // comment, another quote, a line end, the end) it closes the string.
-        if (!(",:}])+-[{/#".includes(text[i]!) || isQuote(c) || isSpace(c))) {
+        // A quote followed by a word or by ".", "!" or "?" goes on inside the string (`"he said "hi" to me"`,
+        // `"she said "hi"."`); before anything else (",", ":", "}", "]", a comment, a line end, the end,
+        // the markup around the value) it closes the string.
+        if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
           this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
           this.keptQuote = this.text.length;
           this.keptQuoteAt = this.quoteAt;

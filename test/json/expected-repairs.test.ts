@@ -301,6 +301,14 @@ describe("lenient repairs users expect, at every chunk split", () => {
         ],
       ],
       [
+        '{"a": "x"</tool>',
+        { a: "x" },
+        [
+          ["stopped", 9],
+          ["closed-object", 9],
+        ],
+      ],
+      [
         '{"a": "x "y": 1}',
         { a: "x", y: 1 },
         [
