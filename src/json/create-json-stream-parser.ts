@@ -293,6 +293,13 @@ function isQuote(c: number): boolean {
   return c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d;
 }
 
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -380,7 +387,8 @@ class Parser implements JsonStreamParser {
   private text = ""; // string, key, number, literal or identifier text so far
   private tokenIsKey = false;
   private closeQuote = 34;
-  private hex = ""; // the digits of a \u escape so far
+  private unicodeValue = 0; // the value of the digits of a \u escape so far
+  private unicodeDigits = 0; // how many there are
   private rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   private numberState = 0;
   private literal = "";
@@ -600,6 +608,13 @@ class Parser implements JsonStreamParser {
       this.mode = DONE;
     }
     throw LENIENT_FAILURE;
+  }
+
+  /** Lenient: an escape JSON lacks, `\\` then `written` at `offset`, reads as `written`. */
+  private keepEscape(written: string, offset: number): void {
+    this.repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
+    this.text += written;
+    this.mode = STRING;
   }
 
   /** Character `c` at `offset` is not what the mode expects. */
@@ -880,7 +895,7 @@ class Parser implements JsonStreamParser {
           if (c === quote || c === 92 || c < 32) break;
           j++;
         }
-        this.append(text.slice(i, j), base + j);
+        if (j > i) this.append(text.slice(i, j), base + j);
         if (j === n) return;
         i = j + 1;
         if (c === quote) {
@@ -1069,38 +1084,30 @@ class Parser implements JsonStreamParser {
           this.text += '"\\/\b\f\n\r\t'[k];
           this.mode = STRING;
         } else if (c === 117) {
-          this.hex = "";
+          this.unicodeValue = 0;
+          this.unicodeDigits = 0;
           this.mode = UNICODE;
         } else if (strict) {
           this.fail(base + i, describe(c), "an escape character");
         } else {
-          this.repair(
-            "invalid-escape",
-            base + i,
-            `Kept the character of an invalid escape \\${String.fromCharCode(c)}`,
-          );
-          this.text += String.fromCharCode(c);
-          this.mode = STRING;
+          this.keepEscape(String.fromCharCode(c), base + i);
         }
         this.rawFrom = this.text.length;
         i++;
         return i;
       }
       case UNICODE: {
-        if (!/[\dA-Fa-f]/.test(text[i]!)) {
+        const h = hexValue(c);
+        if (h < 0) {
           if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-          this.repair(
-            "invalid-escape",
-            base + i - this.hex.length - 1,
-            `Kept the characters of an incomplete escape \\u${this.hex}`,
-          );
-          this.text += `u${this.hex}`;
-          this.mode = STRING;
-          return i; // the character is ordinary string content
+          // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
+          const digits = (this.unicodeValue + 16 ** this.unicodeDigits).toString(16).slice(1);
+          this.keepEscape(`u${digits}`, base + i - digits.length - 1);
+          return i;
         }
-        this.hex += text[i];
-        if (this.hex.length === 4) {
-          this.text += String.fromCharCode(Number.parseInt(this.hex, 16));
+        this.unicodeValue = this.unicodeValue * 16 + h;
+        if (++this.unicodeDigits === 4) {
+          this.text += String.fromCharCode(this.unicodeValue);
           this.rawFrom = this.text.length;
           this.mode = STRING;
         }
@@ -1267,7 +1274,9 @@ class Parser implements JsonStreamParser {
             this.repair(
               "inserted-comma",
               this.keptQuoteAt,
-              `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
+              array
+                ? "Inserted a missing comma between array elements"
+                : "Inserted a missing comma between object members",
             );
           this.text = trimmed.replace(/,$/, "").trimEnd();
           this.endString();
@@ -1529,39 +1538,32 @@ class Parser implements JsonStreamParser {
     // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
     const quoted = next === 34 && (this.tokenIsKey || this.isArray[d] === true) && !this.concatenating;
     this.text = "";
+    if (quoted) this.repair("opened-quote", at, "Read a string whose opening quote is missing");
     if (this.tokenIsKey) {
+      if (!quoted) this.repair("unquoted-key", at, "Read an unquoted key");
       this.keys[d] = word;
       this.mode = COLON;
       this.keyQuoted = quoted;
-      if (!quoted) this.repair("unquoted-key", at, "Read an unquoted key");
-    }
-    if (quoted) {
-      this.repair("opened-quote", at, "Read a string whose opening quote is missing");
-      if (!this.tokenIsKey) this.completeValue(word);
-      return 1;
-    }
-    if (this.tokenIsKey) return 0;
-    if (literal === undefined) {
-      if (next === 40 && !this.concatenating) {
-        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
-        this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
-        this.openParens++;
-        this.skipParen = true;
-        this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-        return 0;
-      }
-      if (d >= 0 && this.isArray[d] === false && !this.concatenating) {
-        // An unquoted string value: read on to the end of the member.
-        this.text = word;
-        this.unquotedAt = at;
-        this.mode = UNQUOTED;
-        return 0;
-      }
+    } else if (quoted) {
+      this.completeValue(word);
+    } else if (literal !== undefined) {
+      this.completeLiteral(word, literal, at);
+    } else if (next === 40 && !this.concatenating) {
+      // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
+      this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
+      this.openParens++;
+      this.skipParen = true;
+      this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+    } else if (d >= 0 && this.isArray[d] === false && !this.concatenating) {
+      // An unquoted string value: read on to the end of the member.
+      this.text = word;
+      this.unquotedAt = at;
+      this.mode = UNQUOTED;
+    } else {
       this.mode = VALUE;
       this.fail(at, `word ${JSON.stringify(word)}`, "a value");
     }
-    this.completeLiteral(word, literal, at);
-    return 0;
+    return +quoted;
   }
 
   /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
@@ -1617,23 +1619,16 @@ class Parser implements JsonStreamParser {
       mode = this.returnMode;
       this.mode = mode;
     }
-    if (mode === STRING_EOL) {
-      this.closeAtLineEnd(offset);
-      mode = this.mode;
-    } else if (mode === UNQUOTED) {
-      this.endUnquoted();
-      mode = this.mode;
-    } else if (mode === STRING_QUOTE) {
-      this.endString();
-      mode = this.mode;
-    } else if (mode === NUMBER_WORD) {
-      this.endNumberWord();
-      mode = this.mode;
-    } else if (mode === ELLIPSIS) {
+    // A token that ends where the next character decides: ended by the end.
+    if (mode === STRING_EOL) this.closeAtLineEnd(offset);
+    else if (mode === UNQUOTED) this.endUnquoted();
+    else if (mode === STRING_QUOTE) this.endString();
+    else if (mode === NUMBER_WORD) this.endNumberWord();
+    else if (mode === ELLIPSIS) {
       if (this.text.length >= 2 || this.text === "…") this.endPlaceholder(offset);
       else this.dropValue(offset);
-      mode = this.mode;
     }
+    mode = this.mode;
     switch (mode) {
       case STRING:
       case ESCAPE:
