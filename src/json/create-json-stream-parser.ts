@@ -21,8 +21,10 @@
  *    colons and quotes, unquoted string values, `...` placeholders, `"a" +
  *    "b"`, `Name("…")` wrappers, numbers such as `+5` and `.5`, words that
  *    start like numbers (`007`, `0x1F`: strings), `undefined` and `NaN`
- *    (null), `#` comments and raw control characters are accepted; a
- *    truncated text is closed at `end()` and every repair is reported.
+ *    (null), `#` comments, unescaped quotes inside strings, escapes JSON
+ *    lacks and raw control characters are accepted; a truncated text is
+ *    closed at `end()` and every repair is reported (docs/formats.md lists
+ *    each choice).
  *    `write()` never throws in lenient mode.
  * 6. **Bounded.** Nesting deeper than `maxDepth` or a single token longer
  *    than `maxTokenSize` is a typed error, never a crash or a hang.
