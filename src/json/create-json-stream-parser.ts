@@ -1555,8 +1555,8 @@ class Parser implements JsonStreamParser {
       this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
       this.openParens++;
       this.skipParen = true;
-      this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-    } else if (d >= 0 && this.isArray[d] === false && !this.concatenating) {
+      this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+    } else if (this.isArray[d] === false && !this.concatenating) {
       // An unquoted string value: read on to the end of the member.
       this.text = word;
       this.unquotedAt = at;

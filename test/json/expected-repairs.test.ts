@@ -137,6 +137,49 @@ describe("lenient repairs users expect, at every chunk split", () => {
         ],
       ],
       ['{"a": ["x", "y]\n}', { a: ["x", "y"] }, [["closed-quote", 14]]],
+      ['{"a": "abc,\n}', { a: "abc" }, [["closed-quote", 12]]],
+      [
+        '{"a": "abc,\n',
+        { a: "abc" },
+        [
+          ["closed-quote", 12],
+          ["closed-object", 12],
+        ],
+      ],
+      // Brackets that do not close the containers around the string, or that an escape wrote, are its text.
+      [
+        '{"a": "x]',
+        { a: "x]" },
+        [
+          ["closed-string", 9],
+          ["closed-object", 9],
+        ],
+      ],
+      [
+        '{"a": "x}]',
+        { a: "x}]" },
+        [
+          ["closed-string", 10],
+          ["closed-object", 10],
+        ],
+      ],
+      [
+        '{"a": "ab\\u007d',
+        { a: "ab}" },
+        [
+          ["closed-string", 15],
+          ["closed-object", 15],
+        ],
+      ],
+      [
+        '["a\\]',
+        ["a]"],
+        [
+          ["invalid-escape", 4],
+          ["closed-string", 5],
+          ["closed-array", 5],
+        ],
+      ],
       [
         '[\n  "first,\n  "second"\n]',
         ["first", "second"],

@@ -455,6 +455,29 @@ describe("lenient repairs: a closing quote missing before the next key or elemen
   });
 });
 
+describe("lenient repairs: quotes, escapes and comments, with their messages", () => {
+  it("says what it did for a key whose opening quote is missing, a quote before brackets, an escape and a comment", () => {
+    expect(read('{a": ["x", y"]}').repairs).toEqual([
+      ["opened-quote", 1, "Read a string whose opening quote is missing at offset 1"],
+      ["opened-quote", 11, "Read a string whose opening quote is missing at offset 11"],
+    ]);
+    expect(read('{"a": {"b": "c}}').repairs).toEqual([
+      ["closed-quote", 14, "Closed a string whose closing quote is missing at offset 14"],
+    ]);
+    expect(read('["\\q\\u1g"]').repairs).toEqual([
+      ["invalid-escape", 3, "Kept the characters of an invalid escape \\q at offset 3"],
+      ["invalid-escape", 5, "Kept the characters of an invalid escape \\u1 at offset 5"],
+    ]);
+    expect(read('{"a": two words // and a comment\n}')).toEqual({
+      value: { a: "two words" },
+      repairs: [
+        ["unquoted-string", 6, 'Read the unquoted value "two words" as a string at offset 6'],
+        ["comment", 16, "Skipped a comment at offset 16"],
+      ],
+    });
+  });
+});
+
 describe("lenient repairs: newline-delimited values", () => {
   it("reads the first value and skips the rest, saying so", () => {
     expect(kinds(read('{"call": 1}\n{"call": 2}\n'))).toEqual([["skipped-suffix", 12]]);
