@@ -344,6 +344,42 @@ describe("lenient repairs users expect, at every chunk split", () => {
         ],
       ],
       [
+        '{"a": "he said "hi"\tto me"}',
+        { a: 'he said "hi"\tto me' },
+        [
+          ["unescaped-quote", 15],
+          ["unescaped-quote", 18],
+        ],
+      ],
+      [
+        '{"a": "what "is"? x"}',
+        { a: 'what "is"? x' },
+        [
+          ["unescaped-quote", 12],
+          ["unescaped-quote", 15],
+        ],
+      ],
+      // A quote kept in an array's string opens the next element only after a comma or a line end.
+      ['[["a, b "c"]]', [['a, b "c']], [["unescaped-quote", 8]]],
+      [
+        '[["first,\r\n"second"\r\n]]',
+        [["first", "second"]],
+        [
+          ["control-character", 11],
+          ["unescaped-quote", 11],
+          ["closed-quote", 11],
+        ],
+      ],
+      // A quote before a colon is no key's unless a quote was kept before it.
+      [
+        '{"a": "x": 1, "b": 2}',
+        { a: "x" },
+        [
+          ["stopped", 9],
+          ["closed-object", 9],
+        ],
+      ],
+      [
         '{"a": "x"</tool>',
         { a: "x" },
         [
@@ -380,6 +416,9 @@ describe("lenient repairs users expect, at every chunk split", () => {
       ["[1] // c", [1], [["skipped-suffix", 4]]],
       ["[1] /* c */", [1], [["skipped-suffix", 4]]],
       ['{"a": 1} # c', { a: 1 }, [["skipped-suffix", 9]]],
+      // A scalar root is still tried when the comment comes: a `//` or `/*` comment is skipped.
+      ["5 // five", 5, [["comment", 2]]],
+      ['"abc" /* c */', "abc", [["comment", 6]]],
       ["// c\n[1]", [1], [["skipped-prefix", 5]]],
       [
         "[1, 2 // cut",

@@ -461,6 +461,14 @@ describe("lenient repairs: quotes, escapes and comments, with their messages", (
       ["opened-quote", 1, "Read a string whose opening quote is missing at offset 1"],
       ["opened-quote", 11, "Read a string whose opening quote is missing at offset 11"],
     ]);
+    expect(read('{"a": "x "y": 1, "b": ["c\n"d"]}').repairs.slice(1)).toEqual([
+      ["closed-quote", 9, "Closed a string whose closing quote is missing at offset 9"],
+      ["inserted-comma", 9, "Inserted a missing comma between object members at offset 9"],
+      ["control-character", 26, "Kept a raw control character inside a string at offset 26"],
+      ["unescaped-quote", 26, "Kept an unescaped quote inside a string at offset 26"],
+      ["closed-quote", 26, "Closed a string whose closing quote is missing at offset 26"],
+      ["inserted-comma", 26, "Inserted a missing comma between array elements at offset 26"],
+    ]);
     expect(read('{"a": {"b": "c}}').repairs).toEqual([
       ["closed-quote", 14, "Closed a string whose closing quote is missing at offset 14"],
     ]);
