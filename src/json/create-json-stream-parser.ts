@@ -649,7 +649,8 @@ class Parser implements JsonStreamParser {
   }
 
   private noteSuffix(text: string, from: number, base: number): void {
-    if (this.suffixNoted || this.mode === DONE) return;
+    // With `prose: false` the text after the value is the caller's, not skipped.
+    if (this.suffixNoted || this.mode === DONE || !this.prose) return;
     for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (!isSpace(c)) {

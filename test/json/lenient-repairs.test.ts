@@ -487,6 +487,11 @@ describe("lenient repairs: quotes, escapes and comments, with their messages", (
 });
 
 describe("lenient repairs: newline-delimited values", () => {
+  it("leaves the text after the value to the caller with prose: false, skipping nothing, in any chunking", () => {
+    expect(read('[1] {"b": 2}', { prose: false })).toEqual({ value: [1], repairs: [] });
+    expect(read('"nul" l', { prose: false })).toEqual({ value: "nul", repairs: [] });
+  });
+
   it("reads the first value and skips the rest, saying so", () => {
     expect(kinds(read('{"call": 1}\n{"call": 2}\n'))).toEqual([["skipped-suffix", 12]]);
     expect(read('{"call": 1}\n{"call": 2}\n').value).toEqual({ call: 1 });
