@@ -39,17 +39,20 @@ describe("docs/formats.md", () => {
     });
   }
 
-  it("shows repairs in its table that the parser makes", () => {
+  it("shows repairs in its table that the parser makes, whole and split at every offset", () => {
     const rows = [...doc.matchAll(/^\| `([a-z-]+)` \| `([^`]+)` \| `([^`]+)` \|$/gmu)];
-    expect(rows.length).toBeGreaterThanOrEqual(7);
+    expect(rows.length).toBeGreaterThanOrEqual(25);
     for (const [, kind, written, read] of rows) {
-      const parser = createJsonStreamParser();
-      parser.write(written!);
-      expect(parser.end(), written).toEqual(JSON.parse(read!));
-      expect(
-        parser.repairs.map((repair) => repair.kind),
-        written,
-      ).toContain(kind);
+      for (let at = 0; at <= written!.length; at++) {
+        const parser = createJsonStreamParser();
+        parser.write(written!.slice(0, at));
+        parser.write(written!.slice(at));
+        expect(parser.end(), `${written} split at ${at}`).toEqual(JSON.parse(read!));
+        expect(
+          parser.repairs.map((repair) => repair.kind),
+          written,
+        ).toContain(kind);
+      }
     }
   });
 });

@@ -21,8 +21,10 @@
  *    colons and quotes, unquoted string values, `...` placeholders, `"a" +
  *    "b"`, `Name("…")` wrappers, numbers such as `+5` and `.5`, words that
  *    start like numbers (`007`, `0x1F`: strings), `undefined` and `NaN`
- *    (null), `#` comments and raw control characters are accepted; a
- *    truncated text is closed at `end()` and every repair is reported.
+ *    (null), `#` comments, unescaped quotes inside strings, escapes JSON
+ *    lacks and raw control characters are accepted; a truncated text is
+ *    closed at `end()` and every repair is reported (docs/formats.md lists
+ *    each choice).
  *    `write()` never throws in lenient mode.
  * 6. **Bounded.** Nesting deeper than `maxDepth` or a single token longer
  *    than `maxTokenSize` is a typed error, never a crash or a hang.
@@ -214,8 +216,7 @@ const DONE = 20;
 const ELLIPSIS = 21; // lenient: a `...` placeholder
 const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
 const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
-const STRING_EOL_QUOTE = 24; // lenient: a quote after that line end: the string's or the next key's?
-const STRING_QUOTE = 26; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
+const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
 const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
 
 // Number sub-states (JSON number grammar).
@@ -235,65 +236,41 @@ const LOOSE_NUMBER = "Read a leading + or . in a number";
 const MAX_SHARED_LENGTH = 16;
 const MAX_SHARED = 4096;
 
-const EXPECTED: Record<number, string> = {
-  [PREAMBLE]: "a JSON value",
-  [VALUE]: "a value",
-  [ARRAY_FIRST]: 'a value or "]"',
-  [ARRAY_VALUE]: "a value",
-  [ARRAY_NEXT]: '"," or "]"',
-  [OBJECT_FIRST]: 'a string key or "}"',
-  [OBJECT_KEY]: "a string key",
-  [COLON]: '":"',
-  [OBJECT_NEXT]: '"," or "}"',
-  [AFTER_ROOT]: "the end of the text",
-  [STRING]: "a closing quote",
-  [ESCAPE]: "an escape character",
-  [UNICODE]: "a hexadecimal digit",
-  [NUMBER]: "a digit",
-  [LITERAL]: "a literal",
-  [IDENT]: "a literal",
-  [ELLIPSIS]: '"..."',
-  [UNQUOTED]: "a value",
-  [STRING_EOL]: "a closing quote",
-  [STRING_EOL_QUOTE]: "a closing quote",
-};
-
-/** What each escape character stands for, by character code ("" where it is no escape). */
-const ESCAPES: readonly string[] = (() => {
-  const table = new Array<string>(128).fill("");
-  for (const [c, value] of [
-    [34, '"'],
-    [92, "\\"],
-    [47, "/"],
-    [98, "\b"],
-    [102, "\f"],
-    [110, "\n"],
-    [114, "\r"],
-    [116, "\t"],
-  ] as const) {
-    table[c] = value;
-  }
-  return table;
-})();
+/** What may come next, by mode (the structural modes, and those strict mode may end in). */
+const EXPECTED: readonly string[] = [
+  "a JSON value",
+  "a value",
+  'a value or "]"',
+  "a value",
+  '"," or "]"',
+  'a string key or "}"',
+  "a string key",
+  '":"',
+  '"," or "}"',
+  "the end of the text",
+  "a closing quote",
+  "an escape character",
+  "a hexadecimal digit",
+  "a digit",
+  "a literal",
+];
 
 // A Map, not an object: a bare word such as `constructor` or `__proto__` must
 // not find a literal on Object.prototype.
 // JavaScript's undefined, NaN and Infinity cannot be carried as JSON: they read as null, and say so.
-interface Literal {
-  value: unknown;
-  kind?: "python-literal" | "javascript-literal";
-}
+/** A literal's value, and the language it comes from when JSON has no such word. */
+type Literal = [value: unknown, language?: "Python" | "JavaScript"];
 const LITERALS = new Map<string, Literal>([
-  ["true", { value: true }],
-  ["false", { value: false }],
-  ["null", { value: null }],
-  ["True", { value: true, kind: "python-literal" }],
-  ["False", { value: false, kind: "python-literal" }],
-  ["None", { value: null, kind: "python-literal" }],
-  ["undefined", { value: null, kind: "javascript-literal" }],
-  ["NaN", { value: null, kind: "javascript-literal" }],
-  ["Infinity", { value: null, kind: "javascript-literal" }],
-  ["-Infinity", { value: null, kind: "javascript-literal" }],
+  ["true", [true]],
+  ["false", [false]],
+  ["null", [null]],
+  ["True", [true, "Python"]],
+  ["False", [false, "Python"]],
+  ["None", [null, "Python"]],
+  ["undefined", [null, "JavaScript"]],
+  ["NaN", [null, "JavaScript"]],
+  ["Infinity", [null, "JavaScript"]],
+  ["-Infinity", [null, "JavaScript"]],
 ]);
 
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
@@ -308,20 +285,14 @@ function isNumberWordCode(c: number): boolean {
   return c < 128 && (isIdentifierCode(c) || c === 46 || c === 45);
 }
 
-function isLenientSpace(c: number): boolean {
-  // No-break, BOM, line/paragraph separators, the Unicode space characters and zero-width space.
-  return (
-    c === 0xa0 ||
-    c === 0xfeff ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x3000 ||
-    c === 0x85 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x202f ||
-    c === 0x205f
-  );
+/** JSON's whitespace, and (lenient) the other Unicode spaces, NEL and the zero-width space. */
+function isSpace(c: number): boolean {
+  return /[\s\x85\u200b]/.test(String.fromCharCode(c));
+}
+
+/** A character that opens a string: `"`, `'` (lenient) or a typographic quote (lenient). */
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d;
 }
 
 function hexValue(c: number): number {
@@ -418,8 +389,9 @@ class Parser implements JsonStreamParser {
   private text = ""; // string, key, number, literal or identifier text so far
   private tokenIsKey = false;
   private closeQuote = 34;
-  private unicodeValue = 0;
-  private unicodeDigits = 0;
+  private unicodeValue = 0; // the value of the digits of a \u escape so far
+  private unicodeDigits = 0; // how many there are
+  private rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   private numberState = 0;
   private literal = "";
 
@@ -640,6 +612,18 @@ class Parser implements JsonStreamParser {
     throw LENIENT_FAILURE;
   }
 
+  /** Lenient: an escape JSON lacks, `\\` then `written` at `offset`, reads as `written`. */
+  private keepEscape(written: string, offset: number): void {
+    this.repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
+    this.text += written;
+    this.mode = STRING;
+  }
+
+  /** Character `c` at `offset` is not what the mode expects. */
+  private unexpected(offset: number, c: number): never {
+    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+  }
+
   private limit(code: JsonStreamErrorCode, offset: number, message: string, expected: string): never {
     const error = new JsonStreamError(code, `${message} at offset ${offset}`, offset, expected);
     this.failure = error;
@@ -651,8 +635,10 @@ class Parser implements JsonStreamParser {
     throw LENIENT_FAILURE;
   }
 
-  private checkTokenSize(length: number, offset: number): void {
-    if (length > this.maxTokenSize) {
+  /** Adds `piece`, which ends at `offset`, to the text of the token. */
+  private append(piece: string, offset: number): void {
+    this.text += piece;
+    if (this.text.length > this.maxTokenSize) {
       this.limit(
         "json-token-size",
         offset,
@@ -663,10 +649,11 @@ class Parser implements JsonStreamParser {
   }
 
   private noteSuffix(text: string, from: number, base: number): void {
-    if (this.suffixNoted || this.mode === DONE) return;
+    // With `prose: false` the text after the value is the caller's, not skipped.
+    if (this.suffixNoted || this.mode === DONE || !this.prose) return;
     for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9 && !isLenientSpace(c)) {
+      if (!isSpace(c)) {
         this.repair("skipped-suffix", base + i, "Skipped text after the JSON value");
         this.suffixNoted = true;
         return;
@@ -760,6 +747,7 @@ class Parser implements JsonStreamParser {
     if (isKey) this.keyQuoted = true;
     this.text = "";
     this.keptQuote = -1;
+    this.rawFrom = 0;
     this.mode = STRING;
   }
 
@@ -804,7 +792,7 @@ class Parser implements JsonStreamParser {
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
   private startValue(c: number, offset: number): boolean {
     // Only a string may follow a `+` that joins strings (never set in strict mode).
-    if (this.concatenating && c !== 34 && c !== 39 && c !== 0x201c && c !== 0x2018 && c !== 0x201d) {
+    if (this.concatenating && !isQuote(c)) {
       return this.fail(offset, describe(c), "a string to join");
     }
     switch (c) {
@@ -834,9 +822,9 @@ class Parser implements JsonStreamParser {
         this.mode = LITERAL;
         return false;
       }
-      return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+      return this.unexpected(offset, c);
     }
-    if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+    if (isQuote(c)) {
       this.startString(c, false, offset);
       return true;
     }
@@ -858,7 +846,7 @@ class Parser implements JsonStreamParser {
       this.mode = ELLIPSIS;
       return false;
     }
-    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+    return this.unexpected(offset, c);
   }
 
   /** Starts an object key at character `c`. */
@@ -868,12 +856,11 @@ class Parser implements JsonStreamParser {
       return true;
     }
     if (!this.strict) {
-      if (c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d) {
+      if (isQuote(c)) {
         this.startString(c, true, offset);
         return true;
       }
       if (isIdentifierCode(c) || c === 45) {
-        this.repair("unquoted-key", offset, "Read an unquoted key");
         this.text = "";
         this.tokenIsKey = true;
         this.keyQuoted = false;
@@ -887,7 +874,7 @@ class Parser implements JsonStreamParser {
         return false;
       }
     }
-    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+    return this.unexpected(offset, c);
   }
 
   /** The heart of the parser: consumes `text`, whose first character is at `base` in the whole text. */
@@ -911,14 +898,12 @@ class Parser implements JsonStreamParser {
           if (c === quote || c === 92 || c < 32) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        if (j > i) this.append(text.slice(i, j), base + j);
         if (j === n) return;
         i = j + 1;
         if (c === quote) {
-          if (strict || this.tokenIsKey || this.depth === this.emitDepth) this.endString();
+          // An element handed out closes at once, on time (unless a quote after a line end was kept in it).
+          if (strict || this.tokenIsKey || (this.depth === this.emitDepth && this.keptQuote < 0)) this.endString();
           else {
             // The next character decides (an element handed out closes at once, on time).
             this.quoteAt = base + j;
@@ -954,21 +939,20 @@ class Parser implements JsonStreamParser {
         continue;
       }
       if (!strict) {
-        if (c >= 0x85 && isLenientSpace(c)) {
+        if (c >= 0x85 && isSpace(c)) {
           i++;
           continue;
         }
-        if (c === 47) {
+        // After the root value, a comment is text after it like any other (unless that value, a scalar, is still
+        // tried: then a `//` or `/*` comment is skipped, and a `#` is prose).
+        if ((c === 47 && this.speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
           this.returnMode = mode;
           this.mode = COMMENT_START;
-          i++;
-          continue;
-        }
-        if (c === 35 && mode !== AFTER_ROOT) {
           // A `#` comment, as in Python and YAML, to the line end.
-          this.repair("comment", base + i, "Skipped a comment");
-          this.returnMode = mode;
-          this.mode = LINE_COMMENT;
+          if (c === 35) {
+            this.repair("comment", base + i, "Skipped a comment");
+            this.mode = LINE_COMMENT;
+          }
           i++;
           continue;
         }
@@ -1021,7 +1005,7 @@ class Parser implements JsonStreamParser {
             this.mode = ARRAY_VALUE;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case OBJECT_FIRST:
         case OBJECT_KEY:
@@ -1044,7 +1028,7 @@ class Parser implements JsonStreamParser {
             this.mode = VALUE;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case OBJECT_NEXT:
           if (!strict && this.closeWrapperOrJoin(c, offset)) {
@@ -1061,12 +1045,12 @@ class Parser implements JsonStreamParser {
             i++;
             continue;
           }
-          if (!strict && (c === 34 || c === 39 || c === 0x201c || c === 0x2018 || isIdentifierStart(c))) {
+          if (!strict && (isQuote(c) || isIdentifierStart(c))) {
             this.repair("inserted-comma", offset, "Inserted a missing comma between object members");
             this.mode = OBJECT_KEY;
             continue;
           }
-          this.fail(offset, describe(c), EXPECTED[mode]!);
+          this.unexpected(offset, c);
           continue;
         case AFTER_ROOT:
           if (this.openParens > 0) {
@@ -1080,7 +1064,7 @@ class Parser implements JsonStreamParser {
             this.openParens = 0;
             continue;
           }
-          if (strict || this.speculating) this.fail(offset, describe(c), EXPECTED[mode]!);
+          if (strict || this.speculating) this.unexpected(offset, c);
           this.noteSuffix(text, i, base);
           return;
         default:
@@ -1098,9 +1082,9 @@ class Parser implements JsonStreamParser {
     const strict = this.strict;
     switch (mode) {
       case ESCAPE: {
-        const escaped = c < 128 ? ESCAPES[c]! : "";
-        if (escaped !== "") {
-          this.text += escaped;
+        const k = '"\\/bfnrt'.indexOf(text[i]!);
+        if (k >= 0) {
+          this.text += '"\\/\b\f\n\r\t'[k];
           this.mode = STRING;
         } else if (c === 117) {
           this.unicodeValue = 0;
@@ -1109,14 +1093,9 @@ class Parser implements JsonStreamParser {
         } else if (strict) {
           this.fail(base + i, describe(c), "an escape character");
         } else {
-          this.repair(
-            "invalid-escape",
-            base + i,
-            `Kept the character of an invalid escape \\${String.fromCharCode(c)}`,
-          );
-          this.text += String.fromCharCode(c);
-          this.mode = STRING;
+          this.keepEscape(String.fromCharCode(c), base + i);
         }
+        this.rawFrom = this.text.length;
         i++;
         return i;
       }
@@ -1124,13 +1103,15 @@ class Parser implements JsonStreamParser {
         const h = hexValue(c);
         if (h < 0) {
           if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
-          this.repair("invalid-escape", base + i, "Dropped an incomplete \\u escape");
-          this.mode = STRING;
-          return i; // the character is ordinary string content
+          // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
+          const digits = (this.unicodeValue + 16 ** this.unicodeDigits).toString(16).slice(1);
+          this.keepEscape(`u${digits}`, base + i - digits.length - 1);
+          return i;
         }
         this.unicodeValue = this.unicodeValue * 16 + h;
         if (++this.unicodeDigits === 4) {
           this.text += String.fromCharCode(this.unicodeValue);
+          this.rawFrom = this.text.length;
           this.mode = STRING;
         }
         i++;
@@ -1191,10 +1172,7 @@ class Parser implements JsonStreamParser {
           j++;
         }
         this.numberState = state;
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (!ended) return -1;
         const d = text.charCodeAt(j);
         if (
@@ -1232,7 +1210,7 @@ class Parser implements JsonStreamParser {
         }
         if (k === literal.length) {
           this.text = "";
-          this.completeValue(LITERALS.get(literal)!.value);
+          this.completeValue(LITERALS.get(literal)![0]);
         } else {
           this.text = literal.slice(0, k);
         }
@@ -1245,14 +1223,9 @@ class Parser implements JsonStreamParser {
           if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.endIdentifier(base + j, text.charCodeAt(j));
-        i = j;
-        return i;
+        return j + this.endIdentifier(base + j, text.charCodeAt(j));
       }
       case ELLIPSIS: {
         const d = this.depth - 1;
@@ -1276,9 +1249,10 @@ class Parser implements JsonStreamParser {
           this.lineEnd += String.fromCharCode(c);
           return i + 1;
         }
-        // A quote followed by a word goes on inside the string (`"he said "hi" to me"`); before
-        // anything else (",", "}", "]", ":", a line end, another quote, the end) it closes the string.
-        if (isIdentifierCode(c) && !isLenientSpace(c)) {
+        // A quote followed by a word or by ".", "!" or "?" goes on inside the string (`"he said "hi" to me"`,
+        // `"she said "hi"."`); before anything else (",", ":", "}", "]", a comment, a line end, the end,
+        // the markup around the value) it closes the string.
+        if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
           this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
           this.keptQuote = this.text.length;
           this.keptQuoteAt = this.quoteAt;
@@ -1287,17 +1261,29 @@ class Parser implements JsonStreamParser {
           return i;
         }
         const kept = this.keptQuote;
-        const before = kept < 0 ? "" : this.text.slice(0, kept).trimEnd();
+        const before = kept < 0 ? "" : this.text.slice(0, kept);
         const array = this.isArray[this.depth - 1] === true;
-        if (kept >= 0 && !this.concatenating && (array ? (c === 44 || c === 93) && before.endsWith(",") : c === 58)) {
-          // `"abc, "b": 2` or `["abc, "d"]`: the kept quote opened the next key or element, and the
-          // string before it lacks its closing quote.
+        if (
+          kept >= 0 &&
+          !this.concatenating &&
+          (array ? (c === 44 || c === 93 || c === 10 || c === 13) && /[,\n\r]\s*$/.test(before) : c === 58)
+        ) {
+          // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
+          // and the string before it lacks its closing quote.
           const after = this.text.slice(kept + 1);
+          const trimmed = before.trimEnd();
           this.repair("closed-quote", this.keptQuoteAt, "Closed a string whose closing quote is missing");
-          this.text = before.endsWith(",") ? before.slice(0, -1).trimEnd() : before;
+          if (!trimmed.endsWith(","))
+            this.repair(
+              "inserted-comma",
+              this.keptQuoteAt,
+              array
+                ? "Inserted a missing comma between array elements"
+                : "Inserted a missing comma between object members",
+            );
+          this.text = trimmed.replace(/,$/, "").trimEnd();
           this.endString();
           if (array) {
-            this.repair("inserted-comma", this.keptQuoteAt, "Inserted a missing comma between array elements");
             this.text = after;
             this.endString();
           } else {
@@ -1316,10 +1302,7 @@ class Parser implements JsonStreamParser {
           if (!isNumberWordCode(d)) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return -1;
         this.endNumberWord();
         i = j;
@@ -1332,14 +1315,10 @@ class Parser implements JsonStreamParser {
           if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
           j++;
         }
-        if (j > i) {
-          this.text += text.slice(i, j);
-          if (this.text.length > this.maxTokenSize) this.checkTokenSize(this.text.length, base + j);
-        }
+        this.append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.endUnquoted(base + j);
-        i = j;
-        return i;
+        this.endUnquoted();
+        return j;
       }
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
@@ -1351,35 +1330,12 @@ class Parser implements JsonStreamParser {
           this.closeAtLineEnd(base + i);
           return i;
         }
-        if (c === this.closeQuote) {
-          this.mode = STRING_EOL_QUOTE;
-          i++;
-          return i;
-        }
+        // Anything else goes on in the string; a quote may end it, or start the next key or element.
         this.keepLineEnd(base + i);
-        return i;
-      }
-      case STRING_EOL_QUOTE: {
-        if (c === 44 || c === 125 || c === 93 || c === 32 || c === 9 || c === 10 || c === 13) {
-          // The quote closed the string, line end and all.
-          this.keepLineEnd(base + i);
-          this.endString();
-          return i;
-        }
-        // The quote opened the next key (or element): the string ended at the line end.
-        const quote = this.closeQuote;
-        this.closeAtLineEnd(base + i);
-        if (this.mode === OBJECT_NEXT) {
-          this.repair("inserted-comma", base + i, "Inserted a missing comma between object members");
-          this.mode = OBJECT_KEY;
-          this.startString(quote, true, base + i);
-        } else {
-          this.repair("inserted-comma", base + i, "Inserted a missing comma between array elements");
-          if (this.depth === this.emitDepth) this.flushPending();
-          this.mode = ARRAY_VALUE;
-          this.startString(quote, false, base + i);
-        }
-        return i;
+        if (c !== this.closeQuote) return i;
+        this.quoteAt = base + i;
+        this.mode = STRING_QUOTE;
+        return i + 1;
       }
       case PREAMBLE: {
         // Lenient: find where the root value may start. "[" and "{" anywhere; a
@@ -1387,9 +1343,7 @@ class Parser implements JsonStreamParser {
         let j = i;
         for (; j < n; j++) {
           const d = text.charCodeAt(j);
-          if (d === 91 || d === 123) break;
-          if (d === 32 || d === 10 || d === 13 || d === 9 || isLenientSpace(d)) continue;
-          if (!this.sawContent) break;
+          if (d === 91 || d === 123 || !(this.sawContent || isSpace(d))) break;
         }
         if (j === n) return -1;
         const d = text.charCodeAt(j);
@@ -1512,30 +1466,55 @@ class Parser implements JsonStreamParser {
     this.completeValue(word);
   }
 
-  /** An unquoted string value ended at `offset`. */
-  private endUnquoted(offset: number): void {
-    let value = this.text.trim();
+  /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
+  private endUnquoted(): void {
+    const at = this.unquotedAt;
+    const comment = this.text.search(/\s\/[/*]/);
+    let value = (comment < 0 ? this.text : this.text.slice(0, comment)).trim();
     this.text = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
-      this.repair("opened-quote", this.unquotedAt, "Read a string whose opening quote is missing");
+      this.repair("opened-quote", at, "Read a string whose opening quote is missing");
     } else {
-      this.repair(
-        "unquoted-string",
-        this.unquotedAt,
-        `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`,
-      );
+      this.repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
     }
-    void offset;
+    if (comment >= 0) this.repair("comment", at + comment + 1, "Skipped a comment");
     this.completeValue(value);
   }
 
   /** The string ends at the line end after all (its closing quote is missing); a comma just before it is a separator. */
   private closeAtLineEnd(offset: number): void {
+    const end = offset - this.lineEnd.length;
     this.lineEnd = "";
+    if (this.closeBeforeBrackets(end)) return;
     if (this.text.endsWith(",")) this.text = this.text.slice(0, -1);
     this.repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
     this.endString();
+  }
+
+  /**
+   * A string whose closing quote is missing, written up to `end`: when it ends with "}" and "]" (with blanks and
+   * commas) that close the containers around it, its quote belonged before them. Closes it there and them after it.
+   */
+  private closeBeforeBrackets(end: number): boolean {
+    const text = this.text;
+    let start = text.length;
+    while (start > this.rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
+    let n = 0;
+    for (let k = start; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      const d = this.depth - 1 - n;
+      if (c === 93 || c === 125) {
+        if (d < 0 || c !== (this.isArray[d] === true ? 93 : 125)) return false;
+        n++;
+      }
+    }
+    if (n === 0) return false;
+    this.repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
+    this.text = text.slice(0, start);
+    this.endString();
+    while (n-- > 0) this.close();
+    return true;
   }
 
   /** The line end belongs to the string after all. */
@@ -1547,61 +1526,58 @@ class Parser implements JsonStreamParser {
   }
 
   private canStartValue(c: number): boolean {
-    return (
-      c === 34 ||
-      c === 39 ||
-      c === 0x201c ||
-      c === 0x2018 ||
-      c === 123 ||
-      c === 91 ||
-      c === 45 ||
-      (c >= 48 && c <= 57) ||
-      isIdentifierStart(c)
-    );
+    return isQuote(c) || c === 123 || c === 91 || c === 45 || (c >= 48 && c <= 57) || isIdentifierStart(c);
   }
 
-  /** A bare word ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an unquoted string. */
-  private endIdentifier(offset: number, next: number): void {
+  /**
+   * A bare word (lenient) ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an
+   * unquoted string. Returns 1 when it read `next` too: the closing quote of a string whose opening quote is missing.
+   */
+  private endIdentifier(offset: number, next: number): number {
     const word = this.text;
-    this.text = "";
-    if (this.tokenIsKey) {
-      this.keys[this.depth - 1] = word;
-      this.mode = COLON;
-      return;
-    }
+    const at = offset - word.length;
+    const d = this.depth - 1;
     const literal = LITERALS.get(word);
-    if (literal === undefined) {
-      const d = this.depth - 1;
-      if (!this.strict && next === 40 && !this.concatenating) {
-        // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
-        this.repair("function-wrapper", offset - word.length, `Read the value inside ${word}(…)`);
-        this.openParens++;
-        this.skipParen = true;
-        this.mode = d >= 0 && this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-        return;
-      }
-      if (!this.strict && d >= 0 && this.isArray[d] === false && !this.concatenating) {
-        // An unquoted string value: read on to the end of the member.
-        this.text = word;
-        this.unquotedAt = offset - word.length;
-        this.mode = UNQUOTED;
-        return;
-      }
+    // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
+    const quoted = next === 34 && (this.tokenIsKey || this.isArray[d] === true) && !this.concatenating;
+    this.text = "";
+    if (quoted) this.repair("opened-quote", at, "Read a string whose opening quote is missing");
+    if (this.tokenIsKey) {
+      if (!quoted) this.repair("unquoted-key", at, "Read an unquoted key");
+      this.keys[d] = word;
+      this.mode = COLON;
+      this.keyQuoted = quoted;
+    } else if (quoted) {
+      this.completeValue(word);
+    } else if (literal !== undefined) {
+      this.completeLiteral(word, literal, at);
+    } else if (next === 40 && !this.concatenating) {
+      // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
+      this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
+      this.openParens++;
+      this.skipParen = true;
+      this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
+    } else if (this.isArray[d] === false && !this.concatenating) {
+      // An unquoted string value: read on to the end of the member.
+      this.text = word;
+      this.unquotedAt = at;
+      this.mode = UNQUOTED;
+    } else {
       this.mode = VALUE;
-      this.fail(offset - word.length, `word ${JSON.stringify(word)}`, "a value");
+      this.fail(at, `word ${JSON.stringify(word)}`, "a value");
     }
-    this.completeLiteral(word, literal, offset - word.length);
+    return +quoted;
   }
 
   /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
-  private completeLiteral(word: string, literal: Literal, offset: number): void {
-    if (literal.kind !== undefined)
+  private completeLiteral(word: string, [value, language]: Literal, offset: number): void {
+    if (language !== undefined)
       this.repair(
-        literal.kind,
+        language === "Python" ? "python-literal" : "javascript-literal",
         offset,
-        `Read ${literal.kind === "python-literal" ? "Python" : "JavaScript"}'s ${word} as ${JSON.stringify(literal.value)}`,
+        `Read ${language}'s ${word} as ${JSON.stringify(value)}`,
       );
-    this.completeValue(literal.value);
+    this.completeValue(value);
   }
 
   private completeTruncatedNumber(offset: number): void {
@@ -1646,27 +1622,16 @@ class Parser implements JsonStreamParser {
       mode = this.returnMode;
       this.mode = mode;
     }
-    if (mode === STRING_EOL) {
-      this.closeAtLineEnd(offset);
-      mode = this.mode;
-    } else if (mode === STRING_EOL_QUOTE) {
-      this.keepLineEnd(offset);
-      this.endString();
-      mode = this.mode;
-    } else if (mode === UNQUOTED) {
-      this.endUnquoted(offset);
-      mode = this.mode;
-    } else if (mode === STRING_QUOTE) {
-      this.endString();
-      mode = this.mode;
-    } else if (mode === NUMBER_WORD) {
-      this.endNumberWord();
-      mode = this.mode;
-    } else if (mode === ELLIPSIS) {
+    // A token that ends where the next character decides: ended by the end.
+    if (mode === STRING_EOL) this.closeAtLineEnd(offset);
+    else if (mode === UNQUOTED) this.endUnquoted();
+    else if (mode === STRING_QUOTE) this.endString();
+    else if (mode === NUMBER_WORD) this.endNumberWord();
+    else if (mode === ELLIPSIS) {
       if (this.text.length >= 2 || this.text === "…") this.endPlaceholder(offset);
       else this.dropValue(offset);
-      mode = this.mode;
     }
+    mode = this.mode;
     switch (mode) {
       case STRING:
       case ESCAPE:
@@ -1674,7 +1639,7 @@ class Parser implements JsonStreamParser {
         if (this.tokenIsKey) {
           this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.text)}`);
           this.mode = OBJECT_NEXT;
-        } else {
+        } else if (mode !== STRING || !this.closeBeforeBrackets(offset)) {
           this.repair("closed-string", offset, "Closed an unfinished string");
           this.endString();
         }
@@ -1696,7 +1661,7 @@ class Parser implements JsonStreamParser {
         const literal = name === undefined ? undefined : LITERALS.get(name);
         if (name !== undefined && literal !== undefined) {
           if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.completeValue(literal.value);
+          this.completeValue(literal[0]);
         } else {
           this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
           this.dropValue(offset);

@@ -192,10 +192,19 @@ describe("lenient repairs: unquoted and unclosed strings", () => {
     expect(read('{"a": "abc,\n"b": 1}')).toEqual({
       value: { a: "abc", b: 1 },
       repairs: [
-        ["closed-quote", 13, "Closed a string whose closing quote is missing at the line end at offset 13"],
-        ["inserted-comma", 13, "Inserted a missing comma between object members at offset 13"],
+        ["control-character", 12, "Kept a raw control character inside a string at offset 12"],
+        ["unescaped-quote", 12, "Kept an unescaped quote inside a string at offset 12"],
+        ["closed-quote", 12, "Closed a string whose closing quote is missing at offset 12"],
       ],
     });
+    // Without the comma, it says that one was missing.
+    expect(kinds(read('{"a": "abc\n"b": 1}'))).toEqual([
+      ["control-character", 11],
+      ["unescaped-quote", 11],
+      ["closed-quote", 11],
+      ["inserted-comma", 11],
+    ]);
+    expect(read('[\n  "first,\n  "second"\n]').value).toEqual(["first", "second"]);
     expect(read('{"a": "a,b,\n"c": 1}').value).toEqual({ a: "a,b", c: 1 });
     expect(kinds(read('{"a": "abc\n'))).toEqual([
       ["closed-quote", 11],
@@ -434,7 +443,11 @@ describe("lenient repairs: a closing quote missing before the next key or elemen
     expect(kinds(read('[["abc, "d"], 1]'))).toEqual([
       ["unescaped-quote", 8],
       ["closed-quote", 8],
-      ["inserted-comma", 8],
+    ]);
+    expect(kinds(read('{"a": "x "y": 1}'))).toEqual([
+      ["unescaped-quote", 9],
+      ["closed-quote", 9],
+      ["inserted-comma", 9],
     ]);
     expect(read('{"a": ["x, "y", "z , "w"]}').value).toEqual({ a: ["x", "y", "z", "w"] });
     // Without a comma before the quote, an array's string keeps it.
@@ -442,7 +455,43 @@ describe("lenient repairs: a closing quote missing before the next key or elemen
   });
 });
 
+describe("lenient repairs: quotes, escapes and comments, with their messages", () => {
+  it("says what it did for a key whose opening quote is missing, a quote before brackets, an escape and a comment", () => {
+    expect(read('{a": ["x", y"]}').repairs).toEqual([
+      ["opened-quote", 1, "Read a string whose opening quote is missing at offset 1"],
+      ["opened-quote", 11, "Read a string whose opening quote is missing at offset 11"],
+    ]);
+    expect(read('{"a": "x "y": 1, "b": ["c\n"d"]}').repairs.slice(1)).toEqual([
+      ["closed-quote", 9, "Closed a string whose closing quote is missing at offset 9"],
+      ["inserted-comma", 9, "Inserted a missing comma between object members at offset 9"],
+      ["control-character", 26, "Kept a raw control character inside a string at offset 26"],
+      ["unescaped-quote", 26, "Kept an unescaped quote inside a string at offset 26"],
+      ["closed-quote", 26, "Closed a string whose closing quote is missing at offset 26"],
+      ["inserted-comma", 26, "Inserted a missing comma between array elements at offset 26"],
+    ]);
+    expect(read('{"a": {"b": "c}}').repairs).toEqual([
+      ["closed-quote", 14, "Closed a string whose closing quote is missing at offset 14"],
+    ]);
+    expect(read('["\\q\\u1g"]').repairs).toEqual([
+      ["invalid-escape", 3, "Kept the characters of an invalid escape \\q at offset 3"],
+      ["invalid-escape", 5, "Kept the characters of an invalid escape \\u1 at offset 5"],
+    ]);
+    expect(read('{"a": two words // and a comment\n}')).toEqual({
+      value: { a: "two words" },
+      repairs: [
+        ["unquoted-string", 6, 'Read the unquoted value "two words" as a string at offset 6'],
+        ["comment", 16, "Skipped a comment at offset 16"],
+      ],
+    });
+  });
+});
+
 describe("lenient repairs: newline-delimited values", () => {
+  it("leaves the text after the value to the caller with prose: false, skipping nothing, in any chunking", () => {
+    expect(read('[1] {"b": 2}', { prose: false })).toEqual({ value: [1], repairs: [] });
+    expect(read('"nul" l', { prose: false })).toEqual({ value: "nul", repairs: [] });
+  });
+
   it("reads the first value and skips the rest, saying so", () => {
     expect(kinds(read('{"call": 1}\n{"call": 2}\n'))).toEqual([["skipped-suffix", 12]]);
     expect(read('{"call": 1}\n{"call": 2}\n').value).toEqual({ call: 1 });
