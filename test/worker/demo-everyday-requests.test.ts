@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
+import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
+import { declineText } from "../../worker/demo/plan-demo-request.ts";
+
+/**
+ * What a request must get:
+ * - `figures`: every figure, within a tolerance, in a reply that ran exactly these tools (as a set) without error;
+ * - `decline`: no tool planned or run, and no figure in the reply;
+ * - `partial`: the figures of the parts it could do, and the missing part named.
+ */
+type Expected =
+  | { figures: readonly number[]; tools: readonly string[]; says?: RegExp; never?: RegExp }
+  | { decline: true }
+  | { partial: { figures: readonly number[]; says?: RegExp; names: string } };
+
+/**
+ * Requests as someone new to the demo might type them: thousands separators,
+ * several questions at once, parts the offline model cannot do. Figures come
+ * from the demo tools; the clock is fixed at 2026-01-01 12:00 UTC.
+ */
+const table: readonly [string, Expected][] = [
+  // Numbers as people write them.
+  ["what is 15% of 2,340", { figures: [351], tools: ["calculator"] }],
+  ["Whats 12.5 percent of 1,048,576?", { figures: [131_072], tools: ["calculator"] }],
+  ["could you add up 1,200 and 3,450.75 for me", { figures: [4650.75], tools: ["calculator"] }],
+  ["How much is 2,000,000 divided by 1,250?", { figures: [1600], tools: ["calculator"] }],
+  ["pls turn 2,500 feet into metres", { figures: [762], tools: ["convert_units"] }],
+  ["how many grams are there in 1,250.5 kg?", { figures: [1_250_500], tools: ["convert_units"] }],
+  // Calendars.
+  ["is 2028 a leap year", { figures: [], tools: ["calculator"], says: /2028 is a leap year/u, never: /\bnot\b/u }],
+  ["Was 1900 a leap year or not?", { figures: [], tools: ["calculator"], says: /1900 (?:is|was) not a leap year/u }],
+  ["Will 2100 be a leap year?", { figures: [], tools: ["calculator"], says: /2100 (?:is|will be) not a leap year/u }],
+  // Rates: pace, speed, time.
+  ["I ran 5 km in 27 minutes, what's my pace per mile?", { figures: [8.69], tools: ["convert_units", "calculator"] }],
+  ["I walked 8 km in 96 minutes, what pace per km is that?", { figures: [12], tools: ["calculator"] }],
+  [
+    "Cycled 42 km in 1 hour 30 minutes - what was my average speed?",
+    { figures: [28], tools: ["convert_units", "calculator"] },
+  ],
+  [
+    "We drove 150 miles in 2.5 hours. What was our average speed in km/h?",
+    { figures: [96.56], tools: ["convert_units", "calculator"] },
+  ],
+  ["How long does it take to drive 300 km at 80 km/h?", { figures: [3.75], tools: ["calculator"] }],
+  // Measurements given in the request, combined.
+  [
+    'My height is 5\'11" and hers is 165 cm, how tall are we together in meters?',
+    { figures: [3.4534], tools: ["convert_units", "calculator"] },
+  ],
+  [
+    "I weigh 80 kg and my brother is 176 lbs, what's our combined weight in pounds?",
+    { figures: [352.37], tools: ["convert_units", "calculator"] },
+  ],
+  ["what's the difference between 10 km and 5 miles", { figures: [1.9533], tools: ["convert_units", "calculator"] }],
+  // Several questions at once, all of which it can do.
+  ["convert 3 miles to km and 10 lbs to kg", { figures: [4.828, 4.5359], tools: ["convert_units"] }],
+  ["What is 7.5% of 80,000 and what is 2^16?", { figures: [6000, 65_536], tools: ["calculator"] }],
+  [
+    "Is 2024 a leap year, and how many days are in 6 weeks?",
+    { figures: [42], tools: ["calculator", "convert_units"], says: /2024 is a leap year/u },
+  ],
+  [
+    "How far away is the Moon, and is 2032 a leap year?",
+    { figures: [384_400], tools: ["kb_lookup", "calculator"], says: /2032 is a leap year/u },
+  ],
+  [
+    "I need 3.5 cups of flour in millilitres and 350 °F in Celsius",
+    { figures: [828.06, 176.67], tools: ["convert_units"] },
+  ],
+  ["Tokyo and Paris populations added together?", { figures: [16_173_111], tools: ["kb_lookup", "calculator"] }],
+  // A part it cannot do: answered in part, and the part named.
+  ["What's the population of Paris and the GDP of France?", { partial: { figures: [2_133_111], names: "GDP" } }],
+  [
+    "How tall is the Eiffel Tower, and what is the population of Atlantis?",
+    { partial: { figures: [330], names: "Atlantis" } },
+  ],
+  ["What are the populations of Sydney and Atlantis?", { partial: { figures: [5_231_150], names: "Atlantis" } }],
+  ["What's the height of Mount Fuji and the population of Gotham?", { partial: { figures: [3776], names: "Gotham" } }],
+  [
+    "Convert 26.2 miles to kilometres and write me a limerick about it",
+    { partial: { figures: [42.1648], names: "limerick" } },
+  ],
+  ["what's 3 kilos in pounds and what's the capital of Peru", { partial: { figures: [6.6139], names: "Peru" } }],
+  ["Convert 5 km to miles and 3 parsecs to light years", { partial: { figures: [3.1069], names: "parsecs" } }],
+  ["How tall is Everest in feet, and how old is it?", { partial: { figures: [29_031.69], names: "how old" } }],
+  [
+    "What time is it in Sydney, and will it rain there tomorrow?",
+    { partial: { figures: [], says: /23:00/u, names: "rain" } },
+  ],
+  // Nothing it can do: no tool, no figure.
+  ["Write a haiku about autumn", { decline: true }],
+  ["Who won the World Cup in 2018?", { decline: true }],
+  ["Order me a pizza for 7 pm", { decline: true }],
+  ["how many leap years are there between 2000 and 2100?", { decline: true }],
+];
+
+async function run(query: string): Promise<RuntimeEvent[]> {
+  const model = createDemoModel({ tokensPerSecond: Infinity });
+  const runtime = new AgentRuntime({
+    planner: new LLMPlanner({ model, knowledgeBaseTool: "kb_search" }),
+    registry: createDemoTools({ now: () => Date.UTC(2026, 0, 1, 12), slowLookupDelayMs: 1 }),
+    model,
+    retries: 0,
+  });
+  const events: RuntimeEvent[] = [];
+  for await (const event of runtime.run(query)) events.push(event);
+  return events;
+}
+
+function replyOf(events: readonly RuntimeEvent[]): string {
+  const reply = events.filter((event) => event.type === "reply").at(-1);
+  return reply?.type === "reply" ? reply.text : "";
+}
+
+function toolsRun(events: readonly RuntimeEvent[]): string[] {
+  return events.flatMap((event) => (event.type === "step-start" && event.tool !== undefined ? [event.tool] : []));
+}
+
+/** The numbers a text writes, thousands separators removed. */
+function numbersIn(text: string): number[] {
+  return [...text.replace(/(\d),(?=\d{3}\b)/gu, "$1").matchAll(/\d+(?:\.\d+)?/gu)].map((match) => Number(match[0]));
+}
+
+/** Checks that a reply states a figure: some number in it within 0.2% (and at least 0.01) of the figure. */
+function expectFigure(reply: string, figure: number): void {
+  const tolerance = Math.max(0.01, Math.abs(figure) * 0.002);
+  const closest = numbersIn(reply).reduce(
+    (best, value) => (Math.abs(value - figure) < Math.abs(best - figure) ? value : best),
+    Number.NaN,
+  );
+  expect(Math.abs(closest - figure), `${figure} in "${reply}"`).toBeLessThanOrEqual(tolerance);
+}
+
+describe("the offline demo model, asked as a stranger would, through the planner and the runtime", () => {
+  it("has at least 30 requests, each different, of each kind", () => {
+    expect(table.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(table.map(([query]) => query)).size).toBe(table.length);
+    expect(table.filter(([, expected]) => "partial" in expected).length).toBeGreaterThanOrEqual(6);
+    expect(table.filter(([, expected]) => "decline" in expected).length).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const [query, expected] of table) {
+    it(query, async () => {
+      const events = await run(query);
+      const reply = replyOf(events);
+      expect(events.at(-1)?.type).toBe("run-end");
+      expect(reply).not.toMatch(/\{\{|\}\}/u);
+      const tools = toolsRun(events);
+      if ("figures" in expected) {
+        expect([...new Set(tools)].sort()).toEqual([...expected.tools].sort());
+        expect(events.some((event) => event.type === "step-error")).toBe(false);
+        expect(reply).not.toMatch(/Not done|no fact|did not understand/u);
+        for (const figure of expected.figures) expectFigure(reply, figure);
+        if (expected.says !== undefined) expect(reply).toMatch(expected.says);
+        if (expected.never !== undefined) expect(reply).not.toMatch(expected.never);
+      } else if ("decline" in expected) {
+        expect(events.some((event) => event.type === "step-planned" && event.step.type !== "reply")).toBe(false);
+        expect(tools).toEqual([]);
+        // The decline's own examples aside ("What is 2 to the power of 10?"), the reply states no number.
+        expect(reply.replace(/"[^"]*"/gu, "")).not.toMatch(/\d/u);
+        expect(reply).toBe(declineText.en);
+      } else {
+        expect(tools.length).toBeGreaterThan(0);
+        for (const figure of expected.partial.figures) expectFigure(reply, figure);
+        if (expected.partial.says !== undefined) expect(reply).toMatch(expected.partial.says);
+        // The part it could not do is named, as not done or not found.
+        expect(reply.toLowerCase()).toContain(expected.partial.names.toLowerCase());
+        expect(reply).toMatch(/Not done|no fact/u);
+      }
+    });
+  }
+});
