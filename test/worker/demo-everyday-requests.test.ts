@@ -29,7 +29,10 @@ const table: readonly [string, Expected][] = [
   ["pls turn 2,500 feet into metres", { figures: [762], tools: ["convert_units"] }],
   ["how many grams are there in 1,250.5 kg?", { figures: [1_250_500], tools: ["convert_units"] }],
   // Calendars.
-  ["is 2028 a leap year", { figures: [], tools: ["calculator"], says: /2028 is a leap year/u, never: /\bnot\b/u }],
+  [
+    "is 2028 a leap year",
+    { figures: [], tools: ["calculator"], says: /2028 is a leap year/u, never: /not a leap year/u },
+  ],
   ["Was 1900 a leap year or not?", { figures: [], tools: ["calculator"], says: /1900 (?:is|was) not a leap year/u }],
   ["Will 2100 be a leap year?", { figures: [], tools: ["calculator"], says: /2100 (?:is|will be) not a leap year/u }],
   // Rates: pace, speed, time.
@@ -46,7 +49,7 @@ const table: readonly [string, Expected][] = [
   ["How long does it take to drive 300 km at 80 km/h?", { figures: [3.75], tools: ["calculator"] }],
   // Measurements given in the request, combined.
   [
-    'My height is 5\'11" and hers is 165 cm, how tall are we together in meters?',
+    "My height is 5'11\" and hers is 165 cm, how tall are we together in meters?",
     { figures: [3.4534], tools: ["convert_units", "calculator"] },
   ],
   [
@@ -128,7 +131,7 @@ function expectFigure(reply: string, figure: number): void {
   const tolerance = Math.max(0.01, Math.abs(figure) * 0.002);
   const closest = numbersIn(reply).reduce(
     (best, value) => (Math.abs(value - figure) < Math.abs(best - figure) ? value : best),
-    Number.NaN,
+    Number.POSITIVE_INFINITY,
   );
   expect(Math.abs(closest - figure), `${figure} in "${reply}"`).toBeLessThanOrEqual(tolerance);
 }

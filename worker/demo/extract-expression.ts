@@ -4,6 +4,41 @@
  * @module
  */
 import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
+import { readNumbers } from "./read-numbers.ts";
+
+const number = String.raw`-?\d+(?:\.\d+)?`;
+/** A list of numbers: "1200 and 3450.75", "2, 4 and 9". */
+const list = String.raw`(${number}(?:\s*,\s*${number})*\s*,?\s*(?:and|&)\s*${number})`;
+
+/**
+ * Writes the operations people name over a list of numbers ("add up 2 and
+ * 3", "the average of 2, 4 and 9", "subtract 5 from 12") in the
+ * calculator's syntax.
+ *
+ * @param text - the request, its numbers read.
+ * @returns the text with those operations rewritten.
+ */
+function rewriteLists(text: string): string {
+  const numbers = (written: string): string[] => written.match(new RegExp(number, "gu")) ?? [];
+  return text
+    .replace(
+      new RegExp(String.raw`\b(?:add(?:\s+up)?|sum(?:\s+of)?|total\s+of)\s+${list}`, "giu"),
+      (_, written: string) => `(${numbers(written).join(" + ")})`,
+    )
+    .replace(
+      new RegExp(String.raw`\b(?:multiply|product\s+of)\s+${list}`, "giu"),
+      (_, written: string) => `(${numbers(written).join(" * ")})`,
+    )
+    .replace(new RegExp(String.raw`\b(?:average|mean)\s+of\s+${list}`, "giu"), (_, written: string) => {
+      const all = numbers(written);
+      return `((${all.join(" + ")}) / ${all.length})`;
+    })
+    .replace(
+      new RegExp(String.raw`\bdifference\s+between\s+(${number})\s+and\s+(${number})(?![\d.]|\s*\p{L})`, "giu"),
+      "abs($1 - $2)",
+    )
+    .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)");
+}
 
 const words: readonly [RegExp, string][] = [
   [/\bmultiplied by\b/giu, "*"],
@@ -27,8 +62,7 @@ const words: readonly [RegExp, string][] = [
   [/除以/gu, " / "],
   [/加上?/gu, " + "],
   [/减去?/gu, " - "],
-  [/(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(\d+(?:\.\d+)?)/giu, "($1 / 100 * $2)"],
-  [/(\d),(\d{3})\b/gu, "$1$2"],
+  [/(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+of\s+(\d+(?:\.\d+)?)/giu, "($1 / 100 * $2)"],
 ];
 
 const candidate =
@@ -36,7 +70,8 @@ const candidate =
 
 /**
  * Finds an arithmetic expression written in a request ("What is 21*2+5?",
- * "12 times 7", "15% of 80", "square root of 2") and returns it in the
+ * "12 times 7", "15% of 2,340", "square root of 2", "add up 1,200 and 3.5",
+ * "the average of 2, 4 and 9") and returns it in the
  * calculator's syntax — only when the calculator can evaluate it and it has
  * at least one operator or function.
  *
@@ -50,7 +85,7 @@ const candidate =
  * ```
  */
 export function extractExpression(text: string): string | undefined {
-  let rewritten = text;
+  let rewritten = rewriteLists(readNumbers(text));
   for (const [pattern, replacement] of words) rewritten = rewritten.replace(pattern, replacement);
   let best: string | undefined;
   for (const match of rewritten.matchAll(candidate)) {

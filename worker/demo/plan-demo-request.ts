@@ -5,6 +5,10 @@
  */
 import type { PlanStep } from "../../src/index.ts";
 import type { DemoIntent, DemoLookup } from "./demo-intent.ts";
+import { describeDemoPart } from "./describe-demo-part.ts";
+import { planLeapYears } from "./plan-leap-years.ts";
+import { planMeasures } from "./plan-measures.ts";
+import { planRate } from "./plan-rate.ts";
 import { readDemoRequest } from "./read-demo-request.ts";
 
 /** What {@link planDemoRequest} plans for. */
@@ -143,6 +147,7 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
     const needed = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
     return { steps, text, missing: needed.filter((name) => !input.tools.has(name)) };
   };
+  if (intent.kind === "several") return planSeveral(intent, build, maxSteps, zh);
   let plan = build(intent);
   const notes: string[] = [];
   if (intent.kind === "facts" && (plan.missing.length > 0 || plan.steps.length + 1 > maxSteps)) {
@@ -183,6 +188,72 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
     );
   }
   return [...plan.steps, { id: `s${plan.steps.length + 1}`, type: "reply", text: [plan.text, ...notes].join(" ") }];
+}
+
+/**
+ * Says which parts of a request were not done, and why: "Not done: "write
+ * me a limerick" — the offline demo model has no rule for it." It comes
+ * last in the reply and quotes no step, so a re-plan can carry it over.
+ *
+ * @param parts - the words of each part, with why it was not done.
+ * @param zh - whether to answer in Chinese.
+ * @returns the sentence, or `""` when every part was done.
+ */
+function describeNotDone(parts: readonly { words: string; why: string }[], zh: boolean): string {
+  if (parts.length === 0) return "";
+  return zh
+    ? `未完成：${parts.map((part) => `“${part.words}”（${part.why}）`).join("；")}。`
+    : `Not done: ${parts.map((part) => `"${part.words}" (${part.why})`).join("; ")}.`;
+}
+
+/**
+ * Plans a request of several parts: each part it can do, in order, while
+ * its tools are allowed and the plan stays within the step limit; the reply
+ * answers those and names the others, with why each was not done.
+ *
+ * @param intent - the parts.
+ * @param build - plans one part.
+ * @param maxSteps - the most steps, the reply included.
+ * @param zh - whether to answer in Chinese.
+ * @returns the steps, the reply last.
+ */
+function planSeveral(
+  intent: Extract<DemoIntent, { kind: "several" }>,
+  build: (understood: Exclude<DemoIntent, { kind: "decline" }>) => {
+    steps: PlanStep[];
+    text: string;
+    missing: string[];
+  },
+  maxSteps: number,
+  zh: boolean,
+): PlanStep[] {
+  const noRule = zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
+  const notDone = intent.notDone.map((words) => ({ words, why: noRule }));
+  const done: typeof intent.parts = [];
+  const texts: string[] = [];
+  let steps: PlanStep[] = [];
+  for (const part of intent.parts) {
+    const trial = build({ kind: "several", parts: [...done, part], notDone: [] });
+    const words = describeDemoPart(part);
+    if (trial.missing.length > 0) {
+      notDone.push({
+        words,
+        why: zh
+          ? `本次请求不允许使用 ${trial.missing.join("、")}`
+          : `this request does not allow ${trial.missing.join(", ")}`,
+      });
+    } else if (trial.steps.length + 1 > maxSteps) {
+      notDone.push({ words, why: zh ? `计划最多 ${maxSteps} 步` : `the plan may have at most ${maxSteps} steps` });
+    } else {
+      done.push(part);
+      steps = trial.steps;
+      texts.splice(0, texts.length, trial.text);
+    }
+  }
+  const text = [...texts, describeNotDone(notDone, zh)].filter((part) => part !== "").join(" ");
+  if (steps.length === 0)
+    return [{ id: "s1", type: "reply", text: `${zh ? "我没有调用任何工具。" : "I ran no tool."} ${text}` }];
+  return [...steps, { id: `s${steps.length + 1}`, type: "reply", text }];
 }
 
 /**
@@ -244,6 +315,16 @@ function planIntent(
     }
     case "facts":
       return planFacts(intent, add, lookupTool, zh);
+    case "leap-years":
+      return planLeapYears(intent.years, add, zh);
+    case "pace":
+    case "speed":
+    case "travel-time":
+      return planRate(intent, add, zh);
+    case "measures":
+      return planMeasures(intent, add, zh);
+    case "several":
+      return intent.parts.map((part) => planIntent(part, add, lookupTool, zh)).join(" ");
   }
 }
 

@@ -7,11 +7,14 @@ import { chineseSubjectNames } from "./chinese-names.ts";
 import type { DemoCombination, DemoIntent, DemoLookup } from "./demo-intent.ts";
 import { extractExpression } from "./extract-expression.ts";
 import { findConversion } from "./find-conversion.ts";
+import { findLeapYears } from "./find-leap-years.ts";
 import { findNote } from "./find-note.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
 import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { knowledgeFacts } from "./knowledge-facts.ts";
+import { readDemoParts } from "./read-demo-parts.ts";
+import { readQuantityRequest } from "./read-quantity-request.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [
@@ -161,6 +164,35 @@ function findTargetUnit(lower: string): string | undefined {
 }
 
 /**
+ * Names in a list beside known subjects that the knowledge base does not
+ * have: "the populations of Sydney and Atlantis" names Atlantis. A name is
+ * a run of capitalized words after "of", "and", "or", "than", "versus",
+ * "between" or a comma, once the knowledge base's own names are blanked
+ * out (so "Statue of Liberty" is not read as "Liberty").
+ *
+ * @param query - the request.
+ * @returns the names, in order.
+ */
+function findUnknownListedSubjects(query: string): string[] {
+  let masked = query;
+  const names = [...new Set(knowledgeFacts.flatMap((fact) => [fact.subject, ...fact.aliases]))].sort(
+    (a, b) => b.length - a.length,
+  );
+  for (const name of names) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
+    masked = masked.replace(new RegExp(`(?<![\\p{L}])${escaped}(?![\\p{L}])`, "giu"), (found) =>
+      "#".repeat(found.length),
+    );
+  }
+  const found = masked.matchAll(
+    /(?:\b(?:of|and|or|than|versus|vs\.?|between)\s+|,\s*)(?:the\s+)?([A-Z][\p{L}\d'-]*(?:\s+[A-Z][\p{L}\d'-]*)*)/gu,
+  );
+  return [...found]
+    .map((match) => match[1] ?? "")
+    .filter((name) => name !== "" && name !== "I" && findUnit(name) === undefined);
+}
+
+/**
  * Reads an unknown subject after an attribute: "population of Atlantis",
  * "How tall is Mount Kilimanjaro", "亚特兰蒂斯的人口".
  *
@@ -196,12 +228,14 @@ function findUnknownSubject(query: string): string | undefined {
  * ```
  */
 export function readDemoRequest(query: string): DemoIntent {
+  const readAll = (text: string): DemoIntent =>
+    findNote(text.trim()) === undefined ? readDemoParts(text, readRequest, readSignals) : readRequest(text);
   const saved =
     /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(
       query.trim(),
     );
   if (saved !== null) {
-    const of = readRequest(saved[1] ?? "");
+    const of = readAll(saved[1] ?? "");
     if (of.kind === "decline" || of.kind === "note" || of.kind === "save-answer") return of;
     const title = (saved[1] ?? "")
       .trim()
@@ -209,7 +243,26 @@ export function readDemoRequest(query: string): DemoIntent {
       .slice(0, 100);
     return { kind: "save-answer", of, title: title.charAt(0).toUpperCase() + title.slice(1) };
   }
-  return readRequest(query);
+  return readAll(query);
+}
+
+/**
+ * What a text asks for that the model reads, as keys: the attributes, the
+ * combination, a unit to give the answer in, the time.
+ *
+ * @param text - a part of a request.
+ * @returns the keys.
+ */
+function readSignals(text: string): string[] {
+  const lower = text.toLowerCase();
+  const combination = findCombination(lower);
+  const unit = findTargetUnit(lower);
+  return [
+    ...attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list),
+    ...(combination === undefined ? [] : [`combine:${combination}`]),
+    ...(unit === undefined ? [] : [`unit:${unit}`]),
+    ...(timeWords.test(lower) ? ["time"] : []),
+  ];
 }
 
 /**
@@ -226,6 +279,12 @@ function readRequest(query: string): DemoIntent {
     return note.text === ""
       ? { kind: "decline", reason: "note-without-text" }
       : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
+
+  const years = findLeapYears(text);
+  if (years !== undefined) return { kind: "leap-years", years };
+
+  const measured = readQuantityRequest(text);
+  if (measured !== undefined) return measured;
 
   const conversion = findConversion(text);
   if (conversion !== undefined) return { kind: "convert", ...conversion };
@@ -258,8 +317,14 @@ function readRequest(query: string): DemoIntent {
         combination,
       };
     }
-    const lookups = chooseLookups(subjects, attributes);
-    if (lookups !== undefined) {
+    const found = chooseLookups(subjects, attributes);
+    if (found !== undefined) {
+      // A name beside the known ones is looked up too, so that the reply says the knowledge base lacks it.
+      const unknown =
+        attributes.length === 0
+          ? []
+          : findUnknownListedSubjects(text).map((subject) => ({ attribute: attributes[0] ?? "", subject }));
+      const lookups = [...found, ...unknown];
       const targetUnit = findTargetUnit(lower);
       const intent: DemoIntent = { kind: "facts", lookups };
       if (combination !== undefined && lookups.length >= 2) intent.combination = combination;
@@ -267,7 +332,9 @@ function readRequest(query: string): DemoIntent {
       return intent;
     }
     // A named attribute the model has no word for: "What is the GDP of France?" is looked up as written.
-    const named = /\bwhat(?:'s| is| are)\s+(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(text)?.[1];
+    const named = /(?:\bwhat(?:'s| is| are)\s+|^(?=the\s))(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(
+      text,
+    )?.[1];
     if (named !== undefined && subjects.length === 1)
       return { kind: "facts", lookups: [{ attribute: named.trim(), subject: subjects[0] ?? "" }] };
   }

@@ -1,0 +1,94 @@
+/**
+ * Measurements written in a request: a number and its unit.
+ *
+ * @module
+ */
+import { findUnit, type Unit, unitNames } from "./find-unit.ts";
+import { readNumbers } from "./read-numbers.ts";
+
+/** A value in a unit, by the unit's symbol. */
+export interface DemoQuantity {
+  value: number;
+  unit: string;
+}
+
+/**
+ * One measurement, maybe written in several units of one dimension:
+ * `5'11"` and "1 hour 30 minutes" are each one measurement of two parts.
+ */
+export interface QuantityGroup {
+  parts: DemoQuantity[];
+  dimension: Unit["dimension"];
+  /** Where it starts and ends in the text with its numbers read ({@link readNumbers}). */
+  start: number;
+  end: number;
+}
+
+/**
+ * Escapes a text for a regular expression.
+ *
+ * @param text - the text.
+ * @returns the escaped text.
+ */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
+}
+
+/**
+ * Finds the measurements of a request, in order: "5 km", "2,500 feet",
+ * "350 °F", `5'11"` (feet and inches), "1 hour 30 minutes". Parts next to
+ * each other (or joined by "and") that go from a larger unit to a smaller
+ * one of the same dimension make one measurement.
+ *
+ * @param text - the request.
+ * @returns the measurements.
+ *
+ * @example
+ * ```ts
+ * findQuantities(`I am 5'11" tall`)[0]?.parts; // [{ value: 5, unit: "ft" }, { value: 11, unit: "in" }]
+ * ```
+ */
+export function findQuantities(text: string): QuantityGroup[] {
+  const lower = readNumbers(text).toLowerCase();
+  const names = unitNames().map(escapeRegExp).join("|");
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\d.])(-?\\d+(?:\\.\\d+)?)\\s*(?:(?:'|’|′)\\s*(\\d+(?:\\.\\d+)?)\\s*(?:"|”|″|'')?|(${names})(?![\\p{L}\\d²³/]))`,
+    "gu",
+  );
+  const found: { part: DemoQuantity; unit: Unit; start: number; end: number }[] = [];
+  for (const match of lower.matchAll(pattern)) {
+    const value = Number(match[1]);
+    const start = match.index;
+    const end = start + match[0].length;
+    if (match[3] === undefined) {
+      // 5'11" is five feet eleven inches.
+      const feet = findUnit("ft");
+      const inches = findUnit("in");
+      if (feet === undefined || inches === undefined) continue;
+      found.push({ part: { value, unit: "ft" }, unit: feet, start, end });
+      if (match[2] !== undefined)
+        found.push({ part: { value: Number(match[2]), unit: "in" }, unit: inches, start, end });
+      continue;
+    }
+    const unit = findUnit(match[3]);
+    if (unit !== undefined) found.push({ part: { value, unit: unit.symbol }, unit, start, end });
+  }
+  const groups: (QuantityGroup & { last: Unit })[] = [];
+  for (const { part, unit, start, end } of found) {
+    const previous = groups.at(-1);
+    const gap = previous === undefined ? "" : lower.slice(previous.end, start);
+    if (
+      previous !== undefined &&
+      previous.dimension === unit.dimension &&
+      unit.factor < previous.last.factor &&
+      /^\s*(?:,\s*)?(?:and\s+)?$/u.test(gap)
+    ) {
+      previous.parts.push(part);
+      previous.end = end;
+      previous.last = unit;
+      continue;
+    }
+    groups.push({ parts: [part], dimension: unit.dimension, start, end, last: unit });
+  }
+  return groups.map(({ parts, dimension, start, end }) => ({ parts, dimension, start, end }));
+}
