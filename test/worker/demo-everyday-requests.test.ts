@@ -38,10 +38,7 @@ const table: readonly [string, Expected][] = [
   // Rates: pace, speed, time.
   ["I ran 5 km in 27 minutes, what's my pace per mile?", { figures: [8.69], tools: ["convert_units", "calculator"] }],
   ["I walked 8 km in 96 minutes, what pace per km is that?", { figures: [12], tools: ["calculator"] }],
-  [
-    "Cycled 42 km in 1 hour 30 minutes - what was my average speed?",
-    { figures: [28], tools: ["convert_units", "calculator"] },
-  ],
+  ["Cycled 42 km in 1 hour 30 minutes - what was my average speed?", { figures: [28], tools: ["calculator"] }],
   [
     "We drove 150 miles in 2.5 hours. What was our average speed in km/h?",
     { figures: [96.56], tools: ["convert_units", "calculator"] },

@@ -15,9 +15,10 @@ export interface UnitTerm {
 
 /**
  * Writes a measurement in a unit for a `calculator` expression: the number
- * itself when it is in that unit already, else a reference to a
- * `convert_units` step that it adds — the conversion factors are the tool's,
- * never the model's.
+ * itself when it is in that unit already, hours, minutes and seconds as
+ * arithmetic (`(3 * 60)` minutes), else a reference to a `convert_units`
+ * step that it adds — other conversion factors are the tool's, never the
+ * model's.
  *
  * @param quantity - the measurement.
  * @param unit - the unit wanted (a symbol).
@@ -35,6 +36,11 @@ export function expressInUnit(
   add: (step: Record<string, unknown>) => string,
 ): UnitTerm {
   if (quantity.unit === unit) return { term: String(quantity.value) };
+  // Hours, minutes and seconds go by sixties: the calculation shows it, and the plan stays short.
+  const seconds: Readonly<Record<string, number>> = { s: 1, min: 60, h: 3600 };
+  const [from, to] = [seconds[quantity.unit], seconds[unit]];
+  if (from !== undefined && to !== undefined)
+    return { term: from > to ? `(${quantity.value} * ${from / to})` : `(${quantity.value} / ${to / from})` };
   const step = add({
     type: "tool",
     name: "convert_units",

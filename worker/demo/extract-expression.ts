@@ -44,6 +44,7 @@ const words: readonly [RegExp, string][] = [
   [/\bmultiplied by\b/giu, "*"],
   [/\bdivided by\b/giu, "/"],
   [/\btimes\b/giu, "*"],
+  [/(\d)\s*[x×]\s*(?=\d)/giu, "$1 * "],
   [/\bplus\b/giu, "+"],
   [/\bminus\b/giu, "-"],
   [/\bsquare root of\s*(\d+(?:\.\d+)?)/giu, "sqrt($1)"],

@@ -36,7 +36,8 @@ function escapeRegExp(text: string): string {
 
 /**
  * Finds the measurements of a request, in order: "5 km", "2,500 feet",
- * "350 °F", `5'11"` (feet and inches), "1 hour 30 minutes". Parts next to
+ * "350 °F", `5'11"` (feet and inches), "1 hour 30 minutes", "1:52:30",
+ * a runner's "10k". Parts next to
  * each other (or joined by "and") that go from a larger unit to a smaller
  * one of the same dimension make one measurement.
  *
@@ -56,10 +57,31 @@ export function findQuantities(text: string): QuantityGroup[] {
     "gu",
   );
   const found: { part: DemoQuantity; unit: Unit; start: number; end: number }[] = [];
+  const push = (value: number, symbol: string, start: number, end: number): void => {
+    const unit = findUnit(symbol);
+    if (unit !== undefined) found.push({ part: { value, unit: unit.symbol }, unit, start, end });
+  };
+  // Clock-style durations: 1:52:30 is hours, minutes and seconds; 27:30 min and 1:45 h say which two they are.
+  const clocks = /(?<![\d.:])(\d+):([0-5]\d)(?::([0-5]\d)|\s*(min(?:ute)?s?|h(?:ours?|rs?)?)\b)/gu;
+  const taken: [number, number][] = [];
+  for (const match of lower.matchAll(clocks)) {
+    const units = match[3] !== undefined ? ["h", "min", "s"] : match[4]?.startsWith("h") ? ["h", "min"] : ["min", "s"];
+    const values = [match[1], match[2], match[3]].filter((value) => value !== undefined).map(Number);
+    const end = match.index + match[0].length;
+    for (const [index, value] of values.entries()) push(value, units[index] ?? "s", match.index, end);
+    taken.push([match.index, end]);
+  }
+  const running = /\b(?:run|ran|running|race|raced|jog|jogged|pace|walk|walked)\b/u.test(lower);
   for (const match of lower.matchAll(pattern)) {
     const value = Number(match[1]);
     const start = match.index;
     const end = start + match[0].length;
+    if (taken.some(([from, to]) => start < to && end > from)) continue;
+    if (match[3] === "k" && running && !/\s/u.test(match[0])) {
+      // A runner's 10k is ten kilometres, not ten kelvin.
+      push(value, "km", start, end);
+      continue;
+    }
     if (match[3] === undefined) {
       // 5'11" is five feet eleven inches.
       const feet = findUnit("ft");
@@ -73,6 +95,7 @@ export function findQuantities(text: string): QuantityGroup[] {
     const unit = findUnit(match[3]);
     if (unit !== undefined) found.push({ part: { value, unit: unit.symbol }, unit, start, end });
   }
+  found.sort((a, b) => a.start - b.start);
   const groups: (QuantityGroup & { last: Unit })[] = [];
   for (const { part, unit, start, end } of found) {
     const previous = groups.at(-1);
@@ -81,7 +104,7 @@ export function findQuantities(text: string): QuantityGroup[] {
       previous !== undefined &&
       previous.dimension === unit.dimension &&
       unit.factor < previous.last.factor &&
-      /^\s*(?:,\s*)?(?:and\s+)?$/u.test(gap)
+      (start < previous.end || /^\s*(?:,\s*)?(?:and\s+)?$/u.test(gap))
     ) {
       previous.parts.push(part);
       previous.end = end;

@@ -6,6 +6,7 @@
 import type { PlanStep } from "../../src/index.ts";
 import type { DemoIntent, DemoLookup } from "./demo-intent.ts";
 import { describeDemoPart } from "./describe-demo-part.ts";
+import { findUnit } from "./find-unit.ts";
 import { planLeapYears } from "./plan-leap-years.ts";
 import { planMeasures } from "./plan-measures.ts";
 import { planRate } from "./plan-rate.ts";
@@ -441,7 +442,18 @@ function planFacts(
       });
       parts.push(zh ? `换算为 {{${id}.text}}。` : `That is {{${id}.text}}.`);
     } else if (intent.combination === undefined) {
-      for (const id of ids) {
+      const target = findUnit(intent.targetUnit);
+      for (const [index, id] of ids.entries()) {
+        const lookup = intent.lookups[index];
+        // A fact of another dimension ("the speed of light" beside "the boiling point in °F") stays as it is.
+        if (lookup?.unit !== undefined && findUnit(lookup.unit)?.dimension !== target?.dimension) {
+          parts.push(
+            zh
+              ? `${lookup.subject}的${lookup.attribute}不能换算为 ${intent.targetUnit}。`
+              : `The ${lookup.attribute} of ${lookup.subject} is not a measure in ${intent.targetUnit}, so I did not convert it.`,
+          );
+          continue;
+        }
         const converted = add({
           type: "tool",
           name: "convert_units",

@@ -26,8 +26,9 @@ const leadingJoins = /^(?:(?:and|also|then|plus|but|so|&)\s+)+/iu;
 const questionOrCommand =
   /^(?:what|what's|whats|how|who|whom|whose|where|when|which|why|is|are|was|were|will|would|does|do|did|can|could|should|shall|tell|give|show|convert|calculate|compute|work out|find|look up|lookup|get|list|write|book|translate|play|send|order|remind|set|make|draw|sing|explain|describe|please|pls|i want|i'd like|i need)\b/iu;
 const conversionShape = /\d[\d,.]*\s*\p{L}[\p{L}\s]*\s(?:to|into|in)\s+\p{L}/u;
+/** Words that lean on what was said before: "what is that in feet?", "what was my pace?". */
 const refersBack =
-  /\b(?:it|its|that|this|these|those|them|they|their|there|we|us|our|both|each|together|combined|altogether|the (?:result|answer|sum|total|difference))\b/iu;
+  /\b(?:it|its|that|this|these|those|them|they|their|there|we|us|our|i|me|my|mine|both|each|together|combined|altogether|the (?:result|answer|sum|total|difference))\b/iu;
 
 /**
  * The keys of what an intent asks, to tell whether one reading covers another.
@@ -66,6 +67,24 @@ function keysOf(intent: DemoIntent): string[] {
 function covers(whole: DemoIntent, parts: readonly DemoIntent[]): boolean {
   const keys = new Set(keysOf(whole));
   return parts.flatMap(keysOf).every((key) => keys.has(key));
+}
+
+/**
+ * Whether a reading accounts for a piece the model could not read alone:
+ * the piece writes numbers, and the reading uses each ("are 1996" of "are
+ * 1996 and 2000 leap years").
+ *
+ * @param whole - the reading of the whole request.
+ * @param words - the piece.
+ * @returns whether the reading uses every number of the piece.
+ */
+function accounts(whole: DemoIntent, words: string): boolean {
+  const numbers = words.replace(/(\d),(?=\d{3}\b)/gu, "$1").match(/\d+(?:\.\d+)?/gu) ?? [];
+  const used = JSON.stringify(whole);
+  return (
+    numbers.length > 0 &&
+    numbers.every((number) => new RegExp(`(?<![\\d.])${number.replace(".", "\\.")}(?![\\d.])`, "u").test(used))
+  );
 }
 
 /**
@@ -185,7 +204,7 @@ export function readDemoParts(
   const notDone = parts.flatMap((part) =>
     part.intent === undefined ? [text.slice(part.start, part.end).replace(/[\s,;:.?!]+$/u, "")] : [],
   );
-  if (notDone.length === 0 && whole.kind !== "decline" && covers(whole, done)) return whole;
+  if (whole.kind !== "decline" && covers(whole, done) && notDone.every((words) => accounts(whole, words))) return whole;
   const unique = done.filter(
     (intent, index) => done.findIndex((other) => keysOf(other).join("\n") === keysOf(intent).join("\n")) === index,
   );

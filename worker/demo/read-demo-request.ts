@@ -49,7 +49,11 @@ const greetingWords =
  * @returns the combination, or `undefined`.
  */
 function findCombination(lower: string): DemoCombination | undefined {
-  if (/\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|square kilomet)|人口密度|每平方公里/u.test(lower))
+  if (
+    /\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|sq(?:uare)?\.? ?(?:km|kilomet))|人口密度|每平方公里/u.test(
+      lower,
+    )
+  )
     return "per-area";
   if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
     return "per-capita";
@@ -299,6 +303,21 @@ function readRequest(query: string): DemoIntent {
   }
 
   const combination = findCombination(lower);
+  const asked = attributeWords.filter(([pattern]) => pattern.test(lower)).map(([, list]) => list);
+  const [subject] = subjects;
+  if (subject !== undefined && subjects.length === 1 && asked.length >= 2 && combination === undefined) {
+    // "How tall is the Eiffel Tower and when was it built?": one lookup per attribute asked.
+    const lookups = asked.map((list) => {
+      const fact = list
+        .map((attribute) => factsOf(subject).find((candidate) => candidate.attribute === attribute))
+        .find((candidate) => candidate !== undefined);
+      return fact === undefined
+        ? { attribute: list[0] ?? "", subject }
+        : { attribute: fact.attribute, subject, unit: fact.unit };
+    });
+    const targetUnit = findTargetUnit(lower);
+    return { kind: "facts", lookups, ...(targetUnit === undefined ? {} : { targetUnit }) };
+  }
   if (subjects.length > 0) {
     if (combination === "per-area" || combination === "per-capita") {
       const [subject = ""] = subjects;

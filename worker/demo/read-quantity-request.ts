@@ -107,6 +107,14 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
         ? "sum"
         : undefined;
   const measures = groups.map((group) => group.parts);
+  const [part] = first.parts;
+  if (groups.length === 1 && first.parts.length === 1 && part !== undefined) {
+    // "It is 300 K outside, what is that in celsius?": the unit asked for comes after the measurement.
+    const target = findNamedUnit(lower.slice(first.end), first.dimension, "\\b(?:in|to|into|as)\\s+");
+    return target === undefined || target === part.unit
+      ? undefined
+      : { kind: "convert", value: part.value, from: part.unit, to: target };
+  }
   if (combination === "difference" && groups.length === 2)
     return { kind: "measures", groups: measures, combination, to };
   if (combination === "sum" && groups.length >= 2) return { kind: "measures", groups: measures, combination, to };
