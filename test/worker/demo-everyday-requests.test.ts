@@ -44,6 +44,9 @@ const table: readonly [string, Expected][] = [
     { figures: [96.56], tools: ["convert_units", "calculator"] },
   ],
   ["How long does it take to drive 300 km at 80 km/h?", { figures: [3.75], tools: ["calculator"] }],
+  ["Finished a 21.1 km half in 1:52:30. Pace per km?", { figures: [5.33], tools: ["calculator"] }],
+  ["If I run 10k in 52 minutes what is my pace per mile", { figures: [8.37], tools: ["convert_units", "calculator"] }],
+  ["It is 300 K outside, what is that in celsius", { figures: [26.85], tools: ["convert_units"] }],
   // Measurements given in the request, combined.
   [
     "My height is 5'11\" and hers is 165 cm, how tall are we together in meters?",
@@ -70,6 +73,24 @@ const table: readonly [string, Expected][] = [
     { figures: [828.06, 176.67], tools: ["convert_units"] },
   ],
   ["Tokyo and Paris populations added together?", { figures: [16_173_111], tools: ["kb_lookup", "calculator"] }],
+  ["How tall is the Eiffel Tower and when was it built?", { figures: [330, 1889], tools: ["kb_lookup"] }],
+  [
+    "What's the boiling point of water in Fahrenheit and the speed of light?",
+    { figures: [212, 299_792_458], tools: ["kb_lookup", "convert_units"] },
+  ],
+  [
+    "Were 1996 and 2000 both leap years?",
+    {
+      figures: [],
+      tools: ["calculator"],
+      says: /1996 is a leap year.*2000 is a leap year/u,
+      never: /not a leap year/u,
+    },
+  ],
+  [
+    "10公里等于多少英里，2028年是闰年吗？",
+    { figures: [6.2137], tools: ["convert_units", "calculator"], says: /2028 年是闰年/u },
+  ],
   // A part it cannot do: answered in part, and the part named.
   ["What's the population of Paris and the GDP of France?", { partial: { figures: [2_133_111], names: "GDP" } }],
   [
@@ -85,6 +106,7 @@ const table: readonly [string, Expected][] = [
   ["what's 3 kilos in pounds and what's the capital of Peru", { partial: { figures: [6.6139], names: "Peru" } }],
   ["Convert 5 km to miles and 3 parsecs to light years", { partial: { figures: [3.1069], names: "parsecs" } }],
   ["How tall is Everest in feet, and how old is it?", { partial: { figures: [29_031.69], names: "how old" } }],
+  ["What's the population of Tokyo and the weather there?", { partial: { figures: [14_040_000], names: "weather" } }],
   [
     "What time is it in Sydney, and will it rain there tomorrow?",
     { partial: { figures: [], says: /23:00/u, names: "rain" } },

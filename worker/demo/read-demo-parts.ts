@@ -18,6 +18,8 @@ interface ReadPart {
   start: number;
   end: number;
   intent: DemoPart | undefined;
+  /** The pieces that asked nothing on their own and were read with it. */
+  extras: Piece[];
 }
 
 const separators =
@@ -114,60 +116,94 @@ function cut(text: string): Piece[] {
   return pieces;
 }
 
+/** What {@link readDemoParts} asks of the reader of single requests. */
+export interface DemoPartReader {
+  /** Reads one request. */
+  read: (text: string) => DemoIntent;
+  /** What a text asks for that the model reads (attributes, combinations, units), as keys. */
+  signals: (text: string) => string[];
+  /** The knowledge base subjects a text names. */
+  subjects: (text: string) => string[];
+}
+
+/** Words that add nothing to a request: politeness, hedges, addresses. */
+const filler =
+  /^(?:please|pls|thanks|thank|you|cheers|mate|friend|buddy|pal|sir|madam|ok|okay|hey|hi|for|me|us|the|a|an|and|or|of|in|at|on|to|is|are|was|be|it|that|this|there|then|also|too|as|well|both|each|all|just|now|exactly|roughly|approximately|about|quickly|again|combined|together|altogether|total)$/iu;
+
+/**
+ * Whether a reading explains a piece that asked nothing on its own: the
+ * reading uses its numbers or its subjects, the piece names something the
+ * model reads (an attribute, a unit), or it says nothing more than "please".
+ * "the weather there" is explained by nothing, so it is not done.
+ *
+ * @param words - the piece.
+ * @param intent - the reading of its part.
+ * @param reader - the reader.
+ * @returns whether the piece is explained.
+ */
+function explains(words: string, intent: DemoIntent, reader: DemoPartReader): boolean {
+  const used = JSON.stringify(intent);
+  if (/\d/u.test(words) && accounts(intent, words)) return true;
+  const subjects = reader.subjects(words);
+  if (subjects.length > 0 && subjects.every((subject) => used.includes(JSON.stringify(subject)))) return true;
+  if (reader.signals(words).length > 0) return true;
+  return words
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter((word) => word !== "")
+    .every((word) => filler.test(word));
+}
+
 /**
  * Reads a request of several parts. The request is cut at its separators;
  * a piece that asks nothing on its own ("Berlin", "hers is 165 cm") belongs
  * to the question before it, or, at the start of a sentence, to the one
- * after it ("I ran 5 km in 27 minutes, what's my pace?"). Each question is
- * then read on its own; one that the model cannot read on its own but that
- * refers back ("what is that in feet?") is read with the question before
- * it, and counts only when that adds something — or, when it asks only
- * what the question before asks already ("compare A and B and compute
- * their ratio"), it is done by that one. The whole request read at
- * once wins when it asks all the parts ask (a sum over both parts, say)
- * and no part is left undone.
+ * after it ("I ran 5 km in 27 minutes, what's my pace?") — and when the
+ * reading of that question does not explain it ("the weather there"), it is
+ * a part not done. Each question is then read on its own; one that the
+ * model cannot read on its own but that refers back ("what is that in
+ * feet?") is read with the question before it, and counts only when that
+ * adds something — or, when it asks only what the question before asks
+ * already ("compare A and B and compute their ratio"), it is done by that
+ * one. The whole request read at once wins when it asks all the parts ask
+ * (a sum over both parts, say) and accounts for any part left.
  *
  * @param text - the request.
- * @param readOne - reads one request.
- * @param signalsOf - what a text asks for that the model reads (attributes, combinations, units), to compare parts.
+ * @param reader - reads single requests and names what they ask.
  * @returns the whole's reading; or `several` with the parts it can do and
  *   the words of those it cannot; or a decline when it can do none.
  *
  * @example
  * ```ts
- * readDemoParts("convert 3 miles to km and 10 lbs to kg", readOne, signalsOf);
+ * readDemoParts("convert 3 miles to km and 10 lbs to kg", reader);
  * // { kind: "several", parts: [{ kind: "convert", value: 3, … }, { kind: "convert", value: 10, … }], notDone: [] }
  * ```
  */
-export function readDemoParts(
-  text: string,
-  readOne: (text: string) => DemoIntent,
-  signalsOf: (text: string) => string[],
-): DemoIntent {
+export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent {
+  const readOne = reader.read;
   const whole = readOne(text);
   const pieces = cut(text);
-  if (pieces.length < 2) return whole;
   const asks = (piece: Piece): boolean => {
     const words = text.slice(piece.start, piece.end);
     return questionOrCommand.test(words) || conversionShape.test(words) || readOne(words).kind !== "decline";
   };
-  const groups: { start: number; end: number }[] = [];
-  let pending: number | undefined;
+  const groups: { start: number; end: number; extras: Piece[] }[] = [];
+  let pending: Piece[] = [];
   for (const piece of pieces) {
+    const last = groups.at(-1);
     if (asks(piece)) {
-      groups.push({ start: pending ?? piece.start, end: piece.end });
-      pending = undefined;
-    } else if (groups.length > 0 && !piece.sentence && pending === undefined) {
-      const last = groups.at(-1);
-      if (last !== undefined) last.end = piece.end;
-    } else pending ??= piece.start;
+      groups.push({ start: pending[0]?.start ?? piece.start, end: piece.end, extras: pending });
+      pending = [];
+    } else if (last !== undefined && !piece.sentence && pending.length === 0) {
+      last.end = piece.end;
+      last.extras.push(piece);
+    } else pending.push(piece);
   }
   const tail = groups.at(-1);
-  if (pending !== undefined) {
-    if (tail === undefined) return whole;
-    tail.end = text.length;
+  if (tail === undefined) return whole;
+  if (pending.length > 0) {
+    tail.end = pending.at(-1)?.end ?? tail.end;
+    tail.extras.push(...pending);
   }
-  if (groups.length < 2) return whole;
 
   const parts: ReadPart[] = [];
   for (const group of groups) {
@@ -188,27 +224,33 @@ export function readDemoParts(
       if (joined.kind !== "decline" && joined.kind !== "several" && joined.kind !== "save-answer") {
         if (!covers(before.intent ?? { kind: "decline", reason: "not-understood" }, [joined])) {
           if (before.intent !== undefined && covers(joined, earlier)) parts.pop();
-          parts.push({ start: before.start, end: group.end, intent: joined });
+          parts.push({ start: before.start, end: group.end, intent: joined, extras: group.extras });
           continue;
         }
         // "compare A and B and compute their ratio": the part asks again what the one before asks already.
-        const asked = signalsOf(words);
-        const known = new Set(signalsOf(text.slice(before.start, before.end)));
+        const asked = reader.signals(words);
+        const known = new Set(reader.signals(text.slice(before.start, before.end)));
         if (before.intent !== undefined && asked.length > 0 && asked.every((signal) => known.has(signal))) continue;
       }
     }
-    parts.push({ ...group, intent: undefined });
+    parts.push({ ...group, intent: undefined, extras: [] });
   }
 
+  const trim = (words: string): string => words.replace(/[\s,;:.?!]+$/u, "");
   const done = parts.flatMap((part) => (part.intent === undefined ? [] : [part.intent]));
-  const notDone = parts.flatMap((part) =>
-    part.intent === undefined ? [text.slice(part.start, part.end).replace(/[\s,;:.?!]+$/u, "")] : [],
-  );
+  const notDone = parts.flatMap((part) => {
+    if (part.intent === undefined) return [trim(text.slice(part.start, part.end))];
+    const { intent } = part;
+    return part.extras
+      .map((piece) => text.slice(piece.start, piece.end))
+      .filter((words) => !explains(words, intent, reader))
+      .map(trim);
+  });
   if (whole.kind !== "decline" && covers(whole, done) && notDone.every((words) => accounts(whole, words))) return whole;
   const unique = done.filter(
     (intent, index) => done.findIndex((other) => keysOf(other).join("\n") === keysOf(intent).join("\n")) === index,
   );
   if (unique.length === 0) return { kind: "decline", reason: "not-understood" };
   if (unique.length === 1 && notDone.length === 0) return unique[0] ?? whole;
-  return { kind: "several", parts: unique, notDone };
+  return { kind: "several", parts: unique, notDone: [...new Set(notDone)] };
 }

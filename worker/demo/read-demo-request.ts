@@ -233,7 +233,9 @@ function findUnknownSubject(query: string): string | undefined {
  */
 export function readDemoRequest(query: string): DemoIntent {
   const readAll = (text: string): DemoIntent =>
-    findNote(text.trim()) === undefined ? readDemoParts(text, readRequest, readSignals) : readRequest(text);
+    findNote(text.trim()) === undefined
+      ? readDemoParts(text, { read: readRequest, signals: readSignals, subjects: findKnownSubjects })
+      : readRequest(text);
   const saved =
     /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(
       query.trim(),
