@@ -26,6 +26,7 @@ const table: readonly [string, Expected][] = [
   ["Whats 12.5 percent of 1,048,576?", { figures: [131_072], tools: ["calculator"] }],
   ["could you add up 1,200 and 3,450.75 for me", { figures: [4650.75], tools: ["calculator"] }],
   ["How much is 2,000,000 divided by 1,250?", { figures: [1600], tools: ["calculator"] }],
+  ["Increase 2,340 by 15%", { figures: [2691], tools: ["calculator"] }],
   ["pls turn 2,500 feet into metres", { figures: [762], tools: ["convert_units"] }],
   ["how many grams are there in 1,250.5 kg?", { figures: [1_250_500], tools: ["convert_units"] }],
   // Calendars.
@@ -56,6 +57,11 @@ const table: readonly [string, Expected][] = [
     "I weigh 80 kg and my brother is 176 lbs, what's our combined weight in pounds?",
     { figures: [352.37], tools: ["convert_units", "calculator"] },
   ],
+  [
+    "He is 180cm and she is 5 foot 6, combined height in feet?",
+    { figures: [11.4055], tools: ["convert_units", "calculator"] },
+  ],
+  ["5k in 25 minutes — what's that per mile?", { figures: [8.05], tools: ["convert_units", "calculator"] }],
   ["what's the difference between 10 km and 5 miles", { figures: [1.9533], tools: ["convert_units", "calculator"] }],
   // Several questions at once, all of which it can do.
   ["convert 3 miles to km and 10 lbs to kg", { figures: [4.828, 4.5359], tools: ["convert_units"] }],

@@ -37,7 +37,34 @@ function rewriteLists(text: string): string {
       new RegExp(String.raw`\bdifference\s+between\s+(${number})\s+and\s+(${number})(?![\d.]|\s*\p{L})`, "giu"),
       "abs($1 - $2)",
     )
-    .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)");
+    .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)")
+    .replace(
+      new RegExp(String.raw`\b(?:increase|raise)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`, "giu"),
+      "($1 * (1 + $2 / 100))",
+    )
+    .replace(
+      new RegExp(
+        String.raw`\b(?:decrease|reduce|lower|discount)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`,
+        "giu",
+      ),
+      "($1 * (1 - $2 / 100))",
+    )
+    .replace(
+      new RegExp(String.raw`(${number})\s*(\+|-|plus|minus)\s*(${number})\s*(?:%|percent|per cent)`, "giu"),
+      (_, base: string, sign: string, rate: string) =>
+        `(${base} * (1 ${sign === "+" || sign.toLowerCase() === "plus" ? "+" : "-"} ${rate} / 100))`,
+    )
+    .replace(
+      new RegExp(String.raw`(${number})\s*(?:%|percent|per cent)\s+off\s+(${number})`, "giu"),
+      "($2 * (1 - $1 / 100))",
+    )
+    .replace(
+      new RegExp(
+        String.raw`(${number})\s*(?:%|percent|per cent)\s+(?:(?:tip|tax|vat|service|commission|interest|discount)\s+)?(?:of|on)\s+(${number})`,
+        "giu",
+      ),
+      "($1 / 100 * $2)",
+    );
 }
 
 const words: readonly [RegExp, string][] = [

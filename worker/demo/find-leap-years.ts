@@ -21,7 +21,7 @@
  */
 export function findLeapYears(text: string): number[] | undefined {
   const lower = text.toLowerCase();
-  if (!/\bleap[\s-]?years?\b|闰年/u.test(lower)) return undefined;
+  if (!/\bleap\b|闰年/u.test(lower)) return undefined;
   if (
     /\b(?:how many|next|previous|last|first|until|since|after|before|between|from|list|when|which|since|count)\b/u.test(
       lower,

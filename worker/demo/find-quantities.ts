@@ -56,6 +56,10 @@ export function findQuantities(text: string): QuantityGroup[] {
     `(?<![\\p{L}\\d.])(-?\\d+(?:\\.\\d+)?)\\s*(?:(?:'|’|′)\\s*(\\d+(?:\\.\\d+)?)\\s*(?:"|”|″|'')?|(${names})(?![\\p{L}\\d²³/]))`,
     "gu",
   );
+  const bareNumber = new RegExp(
+    `^\\s+(?:and\\s+)?(\\d+(?:\\.\\d+)?)(?![\\d.]|\\s*(?:[%'’′"”″:]|(?:${names})(?![\\p{L}\\d²³/])))`,
+    "u",
+  );
   const found: { part: DemoQuantity; unit: Unit; start: number; end: number }[] = [];
   const push = (value: number, symbol: string, start: number, end: number): void => {
     const unit = findUnit(symbol);
@@ -71,7 +75,9 @@ export function findQuantities(text: string): QuantityGroup[] {
     for (const [index, value] of values.entries()) push(value, units[index] ?? "s", match.index, end);
     taken.push([match.index, end]);
   }
-  const running = /\b(?:run|ran|running|race|raced|jog|jogged|pace|walk|walked)\b/u.test(lower);
+  const running = /\b(?:run|ran|running|race|raced|jog|jogged|pace|walk|walked|per (?:mile|km|kilomet\w*))\b/u.test(
+    lower,
+  );
   for (const match of lower.matchAll(pattern)) {
     const value = Number(match[1]);
     const start = match.index;
@@ -93,7 +99,12 @@ export function findQuantities(text: string): QuantityGroup[] {
       continue;
     }
     const unit = findUnit(match[3]);
-    if (unit !== undefined) found.push({ part: { value, unit: unit.symbol }, unit, start, end });
+    if (unit === undefined) continue;
+    found.push({ part: { value, unit: unit.symbol }, unit, start, end });
+    // "5 foot 6", "1 hour 30": a bare number right after counts in the next smaller unit.
+    const smaller = ({ ft: "in", h: "min", lb: "oz", st: "lb", m: "cm" } as Record<string, string>)[unit.symbol];
+    const bare = bareNumber.exec(lower.slice(end));
+    if (smaller !== undefined && bare !== null) push(Number(bare[1]), smaller, end, end + bare[0].length);
   }
   found.sort((a, b) => a.start - b.start);
   const groups: (QuantityGroup & { last: Unit })[] = [];

@@ -76,7 +76,8 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
   const distance = lengths.length === 1 ? single(lengths[0]) : undefined;
   const time = times.length === 1 ? times[0]?.parts : undefined;
   if (distance !== undefined && time !== undefined && groups.length === 2) {
-    if (/\bpace\b|\b(?:min(?:ute)?s?|sec(?:ond)?s?)\s*(?:per|a|an|each|every|\/)\s*\p{L}/u.test(lower)) {
+    const perLength = findNamedUnit(lower, "length", "\\bper\\s+") !== undefined;
+    if (perLength || /\bpace\b|\b(?:min(?:ute)?s?|sec(?:ond)?s?)\s*(?:per|a|an|each|every|\/)\s*\p{L}/u.test(lower)) {
       const per = findNamedUnit(lower, "length", "(?:\\bper\\s+|\\/\\s*|\\b(?:a|an|each|every)\\s+)") ?? distance.unit;
       return { kind: "pace", distance, time, per };
     }
@@ -107,6 +108,9 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
         ? "sum"
         : undefined;
   const measures = groups.map((group) => group.parts);
+  // A number that is no measurement ("5 foot 6" read as 5 ft) would make any total wrong: leave it to the others.
+  const measured = groups.reduce((count, group) => count + group.parts.length, 0);
+  if ((lower.match(/(?<![\d.])\d+(?:\.\d+)?/gu) ?? []).length > measured) return undefined;
   const [part] = first.parts;
   if (groups.length === 1 && first.parts.length === 1 && part !== undefined) {
     // "It is 300 K outside, what is that in celsius?": the unit asked for comes after the measurement.
