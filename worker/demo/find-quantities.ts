@@ -24,6 +24,23 @@ export interface QuantityGroup {
   end: number;
 }
 
+/** The units that may follow a unit within one measurement: 5 ft 11 in, 1 h 30 min, 1 m 80 cm — never 5 ft 165 cm. */
+const compounds: Readonly<Record<string, readonly string[]>> = {
+  mi: ["yd", "ft"],
+  yd: ["ft", "in"],
+  ft: ["in"],
+  km: ["m"],
+  m: ["cm", "mm"],
+  cm: ["mm"],
+  st: ["lb"],
+  lb: ["oz"],
+  kg: ["g"],
+  wk: ["d"],
+  d: ["h", "min"],
+  h: ["min", "s"],
+  min: ["s"],
+};
+
 /**
  * Escapes a text for a regular expression.
  *
@@ -37,9 +54,9 @@ function escapeRegExp(text: string): string {
 /**
  * Finds the measurements of a request, in order: "5 km", "2,500 feet",
  * "350 °F", `5'11"` (feet and inches), "1 hour 30 minutes", "1:52:30",
- * a runner's "10k". Parts next to
- * each other (or joined by "and") that go from a larger unit to a smaller
- * one of the same dimension make one measurement.
+ * a runner's "10k". Parts next to each other (or joined by "and") in units
+ * that go together — feet then inches, hours then minutes — make one
+ * measurement, and so does a bare number after one ("5 foot 6").
  *
  * @param text - the request.
  * @returns the measurements.
@@ -113,8 +130,7 @@ export function findQuantities(text: string): QuantityGroup[] {
     const gap = previous === undefined ? "" : lower.slice(previous.end, start);
     if (
       previous !== undefined &&
-      previous.dimension === unit.dimension &&
-      unit.factor < previous.last.factor &&
+      (compounds[previous.last.symbol] ?? []).includes(unit.symbol) &&
       (start < previous.end || /^\s*(?:,\s*)?(?:and\s+)?$/u.test(gap))
     ) {
       previous.parts.push(part);

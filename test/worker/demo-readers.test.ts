@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { PlanStep } from "../../src/index.ts";
+import { findQuantities } from "../../worker/demo/find-quantities.ts";
+import { planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
+import { readNumbers } from "../../worker/demo/read-numbers.ts";
+
+const tools = new Set([
+  "kb_lookup",
+  "kb_search",
+  "calculator",
+  "convert_units",
+  "current_time",
+  "slow_lookup",
+  "save_note",
+]);
+
+function toolSteps(steps: readonly PlanStep[]): { name: string; arguments: Record<string, unknown> }[] {
+  return steps.flatMap((step) => (step.type === "tool" ? [{ name: step.name, arguments: step.arguments }] : []));
+}
+
+function replyText(steps: readonly PlanStep[]): string {
+  const reply = steps.at(-1);
+  return reply?.type === "reply" ? reply.text : "";
+}
+
+/** Units as people write them, with the symbol the tools use; pairs are drawn within a dimension. */
+const unitsByDimension: readonly (readonly [string, string])[][] = [
+  [
+    ["miles", "mi"],
+    ["km", "km"],
+    ["feet", "ft"],
+    ["metres", "m"],
+  ],
+  [
+    ["pounds", "lb"],
+    ["kg", "kg"],
+    ["ounces", "oz"],
+  ],
+  [
+    ["gallons", "gal"],
+    ["litres", "l"],
+  ],
+  [
+    ["hours", "h"],
+    ["days", "d"],
+  ],
+];
+
+const unitPair = fc
+  .constantFrom(...unitsByDimension)
+  .chain((units) => fc.tuple(fc.constantFrom(...units), fc.constantFrom(...units)))
+  .filter(([from, to]) => from[1] !== to[1]);
+
+/** A positive number and how a person might write it: "2,340", "2340", "12.5". */
+const writtenNumber = fc.oneof(
+  fc.integer({ min: 1, max: 9_999_999 }).map((value) => ({ value, written: value.toLocaleString("en-US") })),
+  fc.integer({ min: 1, max: 99_999 }).map((value) => ({ value, written: String(value) })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 9 }))
+    .map(([whole, tenth]) => ({ value: Number(`${whole}.${tenth}`), written: `${whole}.${tenth}` })),
+);
+
+const conversion = fc
+  .tuple(
+    writtenNumber,
+    unitPair,
+    fc.constantFrom(
+      (v: string, a: string, b: string) => `convert ${v} ${a} to ${b}`,
+      (v: string, a: string, b: string) => `${v} ${a} in ${b}`,
+      (v: string, a: string, b: string) => `how many ${b} is ${v} ${a}`,
+      (v: string, a: string, b: string) => `what's ${v} ${a} in ${b}`,
+    ),
+  )
+  .map(([number, [from, to], phrase]) => ({
+    text: phrase(number.written, from[0], to[0]),
+    expected: { value: number.value, from: from[1], to: to[1] },
+  }));
+
+const joiner = fc.constantFrom(" and ", ", ", "? ", "; also ", ". Then ", ", and ");
+
+describe("the offline demo model's readers", () => {
+  it("reads numbers with thousands separators as the numbers they are", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), fc.integer({ min: 0, max: 99 }), (whole, cents) => {
+        const written = `${whole.toLocaleString("en-US")}.${String(cents).padStart(2, "0")}`;
+        expect(readNumbers(`what is ${written}?`)).toBe(`what is ${whole}.${String(cents).padStart(2, "0")}?`);
+      }),
+    );
+    // Commas that separate items, or arguments, stay.
+    expect(readNumbers("3 km, 10 kg and max(3,400)")).toBe("3 km, 10 kg and max(3,400)");
+  });
+
+  it("reads feet and inches, clock times and compound durations as one measurement each", () => {
+    expect(findQuantities(`5'11" and 165 cm together`).map((group) => group.parts)).toEqual([
+      [
+        { value: 5, unit: "ft" },
+        { value: 11, unit: "in" },
+      ],
+      [{ value: 165, unit: "cm" }],
+    ]);
+    expect(findQuantities("in 1:52:30 or 1 hour 30 minutes or 5 foot 6")[0]?.parts).toEqual([
+      { value: 1, unit: "h" },
+      { value: 52, unit: "min" },
+      { value: 30, unit: "s" },
+    ]);
+    expect(findQuantities("1 hour 30 minutes")[0]?.parts).toEqual([
+      { value: 1, unit: "h" },
+      { value: 30, unit: "min" },
+    ]);
+    expect(findQuantities("she is 5 foot 6")[0]?.parts).toEqual([
+      { value: 5, unit: "ft" },
+      { value: 6, unit: "in" },
+    ]);
+    expect(findQuantities("I ran a 10k")[0]?.parts).toEqual([{ value: 10, unit: "km" }]);
+    expect(findQuantities("it is 10k outside")[0]?.parts).toEqual([{ value: 10, unit: "K" }]);
+  });
+
+  it("plans every conversion of a request of two, however they are joined", () => {
+    fc.assert(
+      fc.property(conversion, conversion, joiner, (first, second, join) => {
+        const steps = planDemoRequest({ query: `${first.text}${join}${second.text}`, tools });
+        expect(toolSteps(steps)).toEqual([
+          { name: "convert_units", arguments: first.expected },
+          { name: "convert_units", arguments: second.expected },
+        ]);
+        expect(replyText(steps)).not.toMatch(/Not done/u);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("does the part it can and names the part it cannot, in either order", () => {
+    const cannot = fc.constantFrom(
+      "write me a poem about the sea",
+      "tell me a joke",
+      "book a table for two",
+      "what's the weather like tomorrow",
+      "who painted the Mona Lisa",
+    );
+    fc.assert(
+      fc.property(conversion, cannot, joiner, fc.boolean(), (can, words, join, cannotFirst) => {
+        const query = cannotFirst ? `${words}${join}${can.text}` : `${can.text}${join}${words}`;
+        const steps = planDemoRequest({ query, tools });
+        expect(toolSteps(steps)).toEqual([{ name: "convert_units", arguments: can.expected }]);
+        expect(replyText(steps)).toContain(`Not done: "${words}"`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("declines with no tool and no figure when no part is one it can do", () => {
+    const steps = planDemoRequest({ query: "Write me a poem and tell me a joke about 2,340 cats", tools });
+    expect(toolSteps(steps)).toEqual([]);
+    expect(replyText(steps).replace(/"[^"]*"/gu, "")).not.toMatch(/\d/u);
+  });
+});
