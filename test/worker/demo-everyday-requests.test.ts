@@ -57,6 +57,7 @@ const table: readonly [string, Expected][] = [
     "I weigh 80 kg and my brother is 176 lbs, what's our combined weight in pounds?",
     { figures: [352.37], tools: ["convert_units", "calculator"] },
   ],
+  ["5'11\" and 165 cm - total height in cm?", { figures: [345.34], tools: ["convert_units", "calculator"] }],
   [
     "He is 180cm and she is 5 foot 6, combined height in feet?",
     { figures: [11.4055], tools: ["convert_units", "calculator"] },
