@@ -79,6 +79,11 @@ const table: readonly [string, Expected][] = [
     "I need 3.5 cups of flour in millilitres and 350 °F in Celsius",
     { figures: [828.06, 176.67], tools: ["convert_units"] },
   ],
+  ["Which is taller, Everest or Fuji, and by how much?", { figures: [5072.86], tools: ["kb_lookup", "calculator"] }],
+  [
+    "What's the population of New York, and what time is it there?",
+    { figures: [8_804_190], tools: ["kb_lookup", "current_time"], says: /07:00/u },
+  ],
   ["Tokyo and Paris populations added together?", { figures: [16_173_111], tools: ["kb_lookup", "calculator"] }],
   ["How tall is the Eiffel Tower and when was it built?", { figures: [330, 1889], tools: ["kb_lookup"] }],
   [

@@ -128,12 +128,12 @@ export interface DemoPartReader {
 
 /** Words that add nothing to a request: politeness, hedges, addresses. */
 const filler =
-  /^(?:please|pls|thanks|thank|you|cheers|mate|friend|buddy|pal|sir|madam|ok|okay|hey|hi|for|me|us|the|a|an|and|or|of|in|at|on|to|is|are|was|be|it|that|this|there|then|also|too|as|well|both|each|all|just|now|exactly|roughly|approximately|about|quickly|again|combined|together|altogether|total)$/iu;
+  /^(?:please|pls|thanks|thank|you|cheers|mate|friend|buddy|pal|sir|madam|ok|okay|hey|hi|hello|good|morning|afternoon|evening|for|me|us|the|a|an|and|or|of|in|at|on|to|is|are|was|be|it|that|this|there|then|also|too|as|well|both|each|all|just|now|exactly|roughly|approximately|about|quickly|again|combined|together|altogether|total)$/iu;
 
 /**
- * Whether a reading explains a piece that asked nothing on its own: the
- * reading uses its numbers or its subjects, the piece names something the
- * model reads (an attribute, a unit), or it says nothing more than "please".
+ * Whether a reading explains a piece: the reading uses its numbers, its
+ * subjects, or something it names that the model reads (an attribute, a
+ * combination, a unit), or the piece says nothing more than "please".
  * "the weather there" is explained by nothing, so it is not done.
  *
  * @param words - the piece.
@@ -146,7 +146,12 @@ function explains(words: string, intent: DemoIntent, reader: DemoPartReader): bo
   if (/\d/u.test(words) && accounts(intent, words)) return true;
   const subjects = reader.subjects(words);
   if (subjects.length > 0 && subjects.every((subject) => used.includes(JSON.stringify(subject)))) return true;
-  if (reader.signals(words).length > 0) return true;
+  const keys = keysOf(intent);
+  const uses = (signal: string): boolean =>
+    keys.some(
+      (key) => key === signal || key.startsWith(`fact:${signal}|`) || (signal === "time" && key.startsWith("time:")),
+    );
+  if (reader.signals(words).some(uses)) return true;
   return words
     .split(/[^\p{L}\p{N}']+/u)
     .filter((word) => word !== "")
@@ -207,7 +212,14 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
 
   const parts: ReadPart[] = [];
   for (const group of groups) {
-    const intent = readOne(text.slice(group.start, group.end));
+    let intent = readOne(text.slice(group.start, group.end));
+    const earlier = parts.at(-1);
+    if (intent.kind === "time" && intent.subjects.length === 0 && earlier !== undefined) {
+      // "…New York, and what time is it there?": the place is in the question before.
+      const joined = readOne(text.slice(earlier.start, group.end));
+      if (/\b(?:there|that city|that place)\b/iu.test(text.slice(group.start, group.end)) && joined.kind === "time")
+        intent = joined;
+    }
     if (intent.kind !== "decline" && intent.kind !== "several" && intent.kind !== "save-answer") {
       parts.push({ ...group, intent });
       continue;
@@ -246,11 +258,13 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
       .filter((words) => !explains(words, intent, reader))
       .map(trim);
   });
-  if (whole.kind !== "decline" && covers(whole, done) && notDone.every((words) => accounts(whole, words))) return whole;
+  // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains.
+  if (whole.kind !== "decline" && covers(whole, done) && notDone.every((words) => explains(words, whole, reader)))
+    return whole;
   const unique = done.filter(
     (intent, index) => done.findIndex((other) => keysOf(other).join("\n") === keysOf(intent).join("\n")) === index,
   );
-  if (unique.length === 0) return { kind: "decline", reason: "not-understood" };
+  if (unique.length === 0) return whole.kind === "decline" ? whole : { kind: "decline", reason: "not-understood" };
   if (unique.length === 1 && notDone.length === 0) return unique[0] ?? whole;
   return { kind: "several", parts: unique, notDone: [...new Set(notDone)] };
 }

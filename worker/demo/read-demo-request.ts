@@ -67,13 +67,13 @@ function findCombination(lower: string): DemoCombination | undefined {
   if (/\bhow many\b.*\b(?:fit|fits|stacked|stack|end to end|laid|reach)\b|能放下|相当于多少个/u.test(lower))
     return "fit";
   if (
-    /\b(?:difference|differ|minus|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(
+    /\b(?:difference|differ|minus|by how much|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(
       lower,
     )
   )
     return "difference";
   if (/\b(?:combined|total|together|sum|altogether|plus)\b|加起来|总共|合计|一共|总和/u.test(lower)) return "sum";
-  if (/\b(?:compare|comparison|versus|vs)\b|比较|对比/u.test(lower)) return "ratio";
+  if (/\b(?:compare[ds]?|comparing|comparison|versus|vs)\b|比较|对比/u.test(lower)) return "ratio";
   return undefined;
 }
 
