@@ -63,6 +63,10 @@ const table: readonly [string, Expected][] = [
     { figures: [11.4055], tools: ["convert_units", "calculator"] },
   ],
   ["5k in 25 minutes — what's that per mile?", { figures: [8.05], tools: ["convert_units", "calculator"] }],
+  [
+    "What's the total of 12.5 kg, 3 lb and 500 g in kg?",
+    { figures: [14.3608], tools: ["convert_units", "calculator"] },
+  ],
   ["what's the difference between 10 km and 5 miles", { figures: [1.9533], tools: ["convert_units", "calculator"] }],
   // Several questions at once, all of which it can do.
   ["convert 3 miles to km and 10 lbs to kg", { figures: [4.828, 4.5359], tools: ["convert_units"] }],
@@ -108,6 +112,10 @@ const table: readonly [string, Expected][] = [
   [
     "How tall is the Eiffel Tower, and what is the population of Atlantis?",
     { partial: { figures: [330], names: "Atlantis" } },
+  ],
+  [
+    "What's the population of Mumbai, Shanghai and El Dorado?",
+    { partial: { figures: [12_442_373, 24_870_895], names: "El Dorado" } },
   ],
   ["What are the populations of Sydney and Atlantis?", { partial: { figures: [5_231_150], names: "Atlantis" } }],
   ["What's the height of Mount Fuji and the population of Gotham?", { partial: { figures: [3776], names: "Gotham" } }],

@@ -33,7 +33,7 @@ export function findUnknownListedSubjects(query: string): string[] {
     );
   }
   const found = masked.matchAll(
-    /(?:\b(?:of|and|or|than|versus|vs\.?|between)\s+|,\s*)(?:the\s+)?([A-Z][\p{L}\d'-]*(?:\s+[A-Z][\p{L}\d'-]*)*)/gu,
+    /(?:\b(?:of|and|or|than|versus|vs\.?|between)\s+|,\s*)(?:the\s+)?([A-Z][\p{L}\d'-]*(?:\s+(?:(?:of|de|la|del)\s+)?[A-Z][\p{L}\d'-]*)*)/gu,
   );
   return [...found]
     .map((match) => match[1] ?? "")

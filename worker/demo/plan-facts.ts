@@ -142,7 +142,9 @@ export function planFacts(
     );
   }
   if (intent.targetUnit !== undefined) {
-    if (result !== undefined && result.unit !== "") {
+    if (result !== undefined && result.unit === intent.targetUnit) {
+      // Already in the unit asked for.
+    } else if (result !== undefined && result.unit !== "") {
       const id = add({
         type: "tool",
         name: "convert_units",
@@ -154,6 +156,7 @@ export function planFacts(
       for (const [index, id] of ids.entries()) {
         const lookup = intent.lookups[index];
         // A fact of another dimension ("the speed of light" beside "the boiling point in °F") stays as it is.
+        if (lookup?.unit === intent.targetUnit) continue;
         if (lookup?.unit !== undefined && findUnit(lookup.unit)?.dimension !== target?.dimension) {
           parts.push(
             zh

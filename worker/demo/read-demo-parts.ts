@@ -50,6 +50,23 @@ function keysOf(intent: DemoIntent): string[] {
       return intent.subjects.length === 0 ? ["time:"] : intent.subjects.map((subject) => `time:${subject}`);
     case "leap-years":
       return intent.years.map((year) => `leap:${year}`);
+    // Measurements by value and unit, so that a total over three of them covers a part that converts one.
+    case "convert":
+      return [`quantity:${intent.value}|${intent.from}`, `unit:${intent.to}`];
+    case "measures":
+      return [
+        ...intent.groups.flat().map((part) => `quantity:${part.value}|${part.unit}`),
+        `combine:${intent.combination}`,
+        `unit:${intent.to}`,
+      ];
+    case "pace":
+    case "speed":
+      return [
+        ...[intent.distance, ...intent.time].map((part) => `quantity:${part.value}|${part.unit}`),
+        intent.kind === "pace" ? `pace:${intent.per}` : `speed:${intent.unit}`,
+      ];
+    case "travel-time":
+      return [intent.distance, intent.speed].map((part) => `quantity:${part.value}|${part.unit}`);
     case "several":
       return intent.parts.flatMap(keysOf);
     case "decline":
@@ -146,6 +163,10 @@ function explains(words: string, intent: DemoIntent, reader: DemoPartReader): bo
   if (/\d/u.test(words) && accounts(intent, words)) return true;
   const subjects = reader.subjects(words);
   if (subjects.length > 0 && subjects.every((subject) => used.includes(JSON.stringify(subject)))) return true;
+  // A name the knowledge base lacks, looked up as written ("… and El Dorado").
+  const names = words.match(/\b[A-Z][\p{L}'-]+/gu) ?? [];
+  const looked = intent.kind === "facts" ? intent.lookups.map((lookup) => lookup.subject).join(" ") : "";
+  if (names.length > 0 && names.every((name) => looked.includes(name))) return true;
   const keys = keysOf(intent);
   const uses = (signal: string): boolean =>
     keys.some(
