@@ -117,6 +117,11 @@ const table: readonly [string, Expected][] = [
     "What's the population of Mumbai, Shanghai and El Dorado?",
     { partial: { figures: [12_442_373, 24_870_895], names: "El Dorado" } },
   ],
+  [
+    "How tall is the Eiffel Tower and the Leaning Tower of Pisa, and write a song",
+    // The lookup that fails makes a re-plan, whose reply keeps what the first plan said it would not do.
+    { partial: { figures: [330], says: /no fact about "height of Leaning Tower of Pisa"/u, names: "write a song" } },
+  ],
   ["What are the populations of Sydney and Atlantis?", { partial: { figures: [5_231_150], names: "Atlantis" } }],
   ["What's the height of Mount Fuji and the population of Gotham?", { partial: { figures: [3776], names: "Gotham" } }],
   [
