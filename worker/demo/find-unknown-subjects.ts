@@ -11,7 +11,8 @@ import { knowledgeFacts } from "./knowledge-facts.ts";
  * have: "the populations of Sydney and Atlantis" names Atlantis. A name is
  * a run of capitalized words after "of", "and", "or", "than", "versus",
  * "between" or a comma, once the knowledge base's own names are blanked
- * out (so "Statue of Liberty" is not read as "Liberty").
+ * out (so "Statue of Liberty" is not read as "Liberty"); a name followed
+ * by "of" is an attribute ("the GDP of France"), not a subject.
  *
  * @param query - the request.
  * @returns the names, in order.
@@ -33,7 +34,7 @@ export function findUnknownListedSubjects(query: string): string[] {
     );
   }
   const found = masked.matchAll(
-    /(?:\b(?:of|and|or|than|versus|vs\.?|between)\s+|,\s*)(?:the\s+)?([A-Z][\p{L}\d'-]*(?:\s+(?:(?:of|de|la|del)\s+)?[A-Z][\p{L}\d'-]*)*)/gu,
+    /(?:\b(?:of|and|or|than|versus|vs\.?|between)\s+|,\s*)(?:the\s+)?([A-Z][\p{L}\d'-]*(?:\s+(?:(?:of|de|la|del)\s+)?[A-Z][\p{L}\d'-]*)*)(?![\p{L}\d'-])(?!\s+of\b)/gu,
   );
   return [...found]
     .map((match) => match[1] ?? "")

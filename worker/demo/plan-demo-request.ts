@@ -303,7 +303,15 @@ function planIntent(
       return planRate(intent, add, zh);
     case "measures":
       return planMeasures(intent, add, zh);
-    case "several":
-      return intent.parts.map((part) => planIntent(part, add, lookupTool, zh)).join(" ");
+    case "several": {
+      const noRule = zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
+      const notDone = describeNotDone(
+        intent.notDone.map((words) => ({ words, why: noRule })),
+        zh,
+      );
+      return [...intent.parts.map((part) => planIntent(part, add, lookupTool, zh)), notDone]
+        .filter((text) => text !== "")
+        .join(" ");
+    }
   }
 }

@@ -23,7 +23,7 @@ interface ReadPart {
 }
 
 const separators =
-  /[?!;？！；。\n]+\s*|\.(?=\s|$)\s*|,(?!\d)\s*|，\s*|\s+[-–—]\s+|\s+(?:and|&|also|then|as well as|plus tell me)\s+/giu;
+  /[?!;？！；。\n]+\s*|\.(?=\s|$)\s*|,(?!\d)\s*|，\s*|\s+[-–—]\s+|\s+(?:and|&|also|then|as well as)\s+/giu;
 const leadingJoins = /^(?:(?:and|also|then|plus|but|so|&)\s+)+/iu;
 const questionOrCommand =
   /^(?:what|what's|whats|how|who|whom|whose|where|when|which|why|is|are|was|were|will|would|does|do|did|can|could|should|shall|tell|give|show|convert|calculate|compute|work out|find|look up|lookup|get|list|write|book|translate|play|send|order|remind|set|make|draw|sing|explain|describe|please|pls|i want|i'd like|i need)\b/iu;
@@ -190,7 +190,9 @@ function explains(words: string, intent: DemoIntent, reader: DemoPartReader): bo
  * feet?") is read with the question before it, and counts only when that
  * adds something — or, when it asks only what the question before asks
  * already ("compare A and B and compute their ratio"), it is done by that
- * one. The whole request read at once wins when it asks all the parts ask
+ * one; one that names what it asks but not of what ("What's the population
+ * and the GDP of France?") is read with the question after it. The whole
+ * request read at once wins when it asks all the parts ask
  * (a sum over both parts, say) and accounts for any part left.
  *
  * @param text - the request.
@@ -232,7 +234,7 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
   }
 
   const parts: ReadPart[] = [];
-  for (const group of groups) {
+  for (const [index, group] of groups.entries()) {
     let intent = readOne(text.slice(group.start, group.end));
     const earlier = parts.at(-1);
     if (intent.kind === "time" && intent.subjects.length === 0 && earlier !== undefined) {
@@ -264,6 +266,21 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
         const asked = reader.signals(words);
         const known = new Set(reader.signals(text.slice(before.start, before.end)));
         if (before.intent !== undefined && asked.length > 0 && asked.every((signal) => known.has(signal))) continue;
+      }
+    }
+    const next = groups[index + 1];
+    if (next !== undefined && reader.signals(words).length > 0 && reader.subjects(words).length === 0) {
+      // "What's the population and the GDP of France?": the subject comes in the part after.
+      const joined = readOne(text.slice(group.start, next.end));
+      const after = readOne(text.slice(next.start, next.end));
+      if (
+        joined.kind !== "decline" &&
+        joined.kind !== "several" &&
+        joined.kind !== "save-answer" &&
+        !covers(after, [joined])
+      ) {
+        parts.push({ ...group, intent: joined });
+        continue;
       }
     }
     parts.push({ ...group, intent: undefined, extras: [] });
