@@ -41,6 +41,9 @@ const compounds: Readonly<Record<string, readonly string[]>> = {
   min: ["s"],
 };
 
+/** Metric units: two of them joined by "and" are two measurements. */
+const metric: ReadonlySet<string> = new Set(["km", "m", "cm", "mm", "kg", "g"]);
+
 /**
  * Escapes a text for a regular expression.
  *
@@ -131,7 +134,10 @@ export function findQuantities(text: string): QuantityGroup[] {
     if (
       previous !== undefined &&
       (compounds[previous.last.symbol] ?? []).includes(unit.symbol) &&
-      (start < previous.end || /^\s*(?:,\s*)?(?:and\s+)?$/u.test(gap))
+      (start < previous.end ||
+        /^\s*$/u.test(gap) ||
+        // "5 feet and 11 inches", "1 hour and 30 minutes"; "1 km and 1 m" are two measurements.
+        (/^\s*(?:,\s*)?and\s+$/u.test(gap) && !metric.has(unit.symbol)))
     ) {
       previous.parts.push(part);
       previous.end = end;
