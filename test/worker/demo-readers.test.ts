@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PlanStep } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { createDemoModel } from "../../worker/demo/create-demo-model.ts";
+import { createDemoTools } from "../../worker/demo/create-demo-tools.ts";
 import { findQuantities } from "../../worker/demo/find-quantities.ts";
 import { planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
 import { readNumbers } from "../../worker/demo/read-numbers.ts";
@@ -77,6 +79,34 @@ const conversion = fc
     expected: { value: number.value, from: from[1], to: to[1] },
   }));
 
+/** The reply of a request run through the planner and the runtime with the demo model and tools. */
+async function replyTo(query: string): Promise<string> {
+  const model = createDemoModel({ tokensPerSecond: Infinity });
+  const runtime = new AgentRuntime({
+    planner: new LLMPlanner({ model }),
+    registry: createDemoTools(),
+    model,
+    retries: 0,
+  });
+  let reply = "";
+  for await (const event of runtime.run(query)) if (event.type === "reply") reply = event.text;
+  return reply;
+}
+
+/** Metres per unit, written here independently of the demo's unit table. */
+const metres: Readonly<Record<string, number>> = { ft: 0.3048, in: 0.0254, cm: 0.01, m: 1, km: 1000, mi: 1609.344 };
+
+const height = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 4, max: 6 }), fc.integer({ min: 0, max: 11 }))
+    .map(([feet, inches]) => ({ text: `${feet}'${inches}"`, m: feet * 0.3048 + inches * 0.0254 })),
+  fc
+    .tuple(fc.integer({ min: 4, max: 6 }), fc.integer({ min: 1, max: 11 }))
+    .map(([feet, inches]) => ({ text: `${feet} foot ${inches}`, m: feet * 0.3048 + inches * 0.0254 })),
+  fc.integer({ min: 120, max: 210 }).map((cm) => ({ text: `${cm} cm`, m: cm / 100 })),
+  fc.integer({ min: 120, max: 210 }).map((cm) => ({ text: `${(cm / 100).toFixed(2)} m`, m: cm / 100 })),
+);
+
 const joiner = fc.constantFrom(" and ", ", ", "? ", "; also ", ". Then ", ", and ");
 
 describe("the offline demo model's readers", () => {
@@ -146,6 +176,56 @@ describe("the offline demo model's readers", () => {
         expect(replyText(steps)).toContain(`Not done: "${words}"`);
       }),
       { numRuns: 300 },
+    );
+  }, 30_000);
+
+  it("adds two heights, each written its own way, in the unit asked for", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        height,
+        height,
+        fc.constantFrom(["meters", "m"], ["feet", "ft"], ["cm", "cm"], ["inches", "in"]),
+        fc.constantFrom(
+          (a: string, b: string, unit: string) => `I am ${a} and she is ${b}, how tall are we together in ${unit}?`,
+          (a: string, b: string, unit: string) => `My height is ${a} and his is ${b}. Combined height in ${unit}?`,
+        ),
+        async (first, second, [unit, symbol], phrase) => {
+          const reply = await replyTo(phrase(first.text, second.text, unit));
+          const total = Number(/Together: ([\d.,]+)/u.exec(reply)?.[1]?.replaceAll(",", ""));
+          expect(total).toBeCloseTo((first.m + second.m) / (metres[symbol] ?? 1), 2);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 30_000);
+
+  it("gives a pace per the distance asked for, from a distance and a time written in any of their units", async () => {
+    const distance = fc.oneof(
+      fc.integer({ min: 1, max: 42 }).map((value) => ({ text: `${value} km`, m: value * 1000 })),
+      fc.integer({ min: 1, max: 26 }).map((value) => ({ text: `${value} miles`, m: value * 1609.344 })),
+      fc.integer({ min: 1, max: 42 }).map((value) => ({ text: `${value}k`, m: value * 1000 })),
+    );
+    const time = fc.oneof(
+      fc.integer({ min: 5, max: 300 }).map((minutes) => ({ text: `${minutes} minutes`, minutes })),
+      fc
+        .tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+        .map(([h, m, s]) => ({
+          text: `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`,
+          minutes: h * 60 + m + s / 60,
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        distance,
+        time,
+        fc.constantFrom(["mile", "mi"], ["km", "km"]),
+        async (run, took, [per, symbol]) => {
+          const reply = await replyTo(`I ran ${run.text} in ${took.text}, what's my pace per ${per}?`);
+          const pace = Number(/pace of ([\d.,]+) min per/u.exec(reply)?.[1]?.replaceAll(",", ""));
+          expect(pace).toBeCloseTo(took.minutes / (run.m / (metres[symbol] ?? 1)), 1);
+        },
+      ),
+      { numRuns: 60 },
     );
   }, 30_000);
 

@@ -77,7 +77,7 @@ export function findQuantities(text: string): QuantityGroup[] {
     "gu",
   );
   const bareNumber = new RegExp(
-    `^\\s+(?:and\\s+)?(\\d+(?:\\.\\d+)?)(?![\\d.]|\\s*(?:[%'’′"”″:]|(?:${names})(?![\\p{L}\\d²³/])))`,
+    `^\\s+(?:and\\s+)?(\\d+(?:\\.\\d+)?)(?!\\d|\\.\\d|\\s*(?:[%'’′"”″:]|(?:${names})(?![\\p{L}\\d²³/])))`,
     "u",
   );
   const found: { part: DemoQuantity; unit: Unit; start: number; end: number }[] = [];

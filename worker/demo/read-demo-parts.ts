@@ -98,12 +98,11 @@ function covers(whole: DemoIntent, parts: readonly DemoIntent[]): boolean {
  * @returns whether the reading uses every number of the piece.
  */
 function accounts(whole: DemoIntent, words: string): boolean {
-  const numbers = words.replace(/(\d),(?=\d{3}\b)/gu, "$1").match(/\d+(?:\.\d+)?/gu) ?? [];
-  const used = JSON.stringify(whole);
-  return (
-    numbers.length > 0 &&
-    numbers.every((number) => new RegExp(`(?<![\\d.])${number.replace(".", "\\.")}(?![\\d.])`, "u").test(used))
-  );
+  const numbersOf = (text: string): number[] =>
+    (text.replace(/(\d),(?=\d{3}\b)/gu, "$1").match(/\d+(?:\.\d+)?/gu) ?? []).map(Number);
+  const numbers = numbersOf(words);
+  const used = new Set(numbersOf(JSON.stringify(whole)));
+  return numbers.length > 0 && numbers.every((number) => used.has(number));
 }
 
 /**
