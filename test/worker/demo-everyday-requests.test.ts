@@ -141,6 +141,7 @@ const table: readonly [string, Expected][] = [
   ["Write a haiku about autumn", { decline: true }],
   ["Who won the World Cup in 2018?", { decline: true }],
   ["Order me a pizza for 7 pm", { decline: true }],
+  ["What time will I arrive if I drive 300 km at 80 km/h?", { decline: true }],
   ["how many leap years are there between 2000 and 2100?", { decline: true }],
 ];
 

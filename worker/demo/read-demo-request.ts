@@ -254,7 +254,10 @@ function readRequest(query: string): DemoIntent {
 
   const subjects = findKnownSubjects(text);
   const attributes = attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list);
-  if (timeWords.test(lower) && !attributes.includes("time zone")) {
+  // "What time will I arrive…?" asks about another moment than now: not the clock's time.
+  const anotherMoment =
+    /\b(?:will|would|arrive|arrival|land|leave|depart|finish|start|begin|open|close|sunrise|sunset)\b/u;
+  if (timeWords.test(lower) && !attributes.includes("time zone") && !anotherMoment.test(lower)) {
     return {
       kind: "time",
       subjects: subjects.filter((subject) => factsOf(subject).some((fact) => fact.attribute === "time zone")),

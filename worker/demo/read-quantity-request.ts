@@ -8,6 +8,9 @@ import { findQuantities, type QuantityGroup } from "./find-quantities.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
 import { readNumbers } from "./read-numbers.ts";
 
+/** What comes before the unit an answer is asked in: "in meters", "to km" — not the "in" of "11 in in cm". */
+const askedUnit = "(?<!\\d\\s*)\\b(?:in|to|into|as)\\s+";
+
 /**
  * Escapes a text for a regular expression.
  *
@@ -92,13 +95,13 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
     distance !== undefined &&
     speed !== undefined &&
     groups.length === 2 &&
-    /\b(?:how long|how much time|how many (?:hours|minutes)|time)\b/u.test(lower)
+    /\b(?:how long|how much time|how many (?:hours|minutes)|takes?|travel time|duration)\b/u.test(lower)
   )
     return { kind: "travel-time", distance, speed };
 
   const [first] = groups;
   if (first === undefined || groups.some((group) => group.dimension !== first.dimension)) return undefined;
-  const to = findNamedUnit(lower, first.dimension, "\\b(?:in|to|into|as)\\s+") ?? first.parts.at(-1)?.unit ?? "";
+  const to = findNamedUnit(lower, first.dimension, askedUnit) ?? first.parts.at(-1)?.unit ?? "";
   const combination =
     /\b(?:difference|differ|how much (?:more|less|taller|shorter|heavier|lighter|longer|bigger|smaller|further|farther)|(?:taller|shorter|heavier|lighter|longer|bigger|smaller|farther|further|more|less) than)\b/u.test(
       lower,
@@ -114,7 +117,7 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
   const [part] = first.parts;
   if (groups.length === 1 && first.parts.length === 1 && part !== undefined) {
     // "It is 300 K outside, what is that in celsius?": the unit asked for comes after the measurement.
-    const target = findNamedUnit(lower.slice(first.end), first.dimension, "\\b(?:in|to|into|as)\\s+");
+    const target = findNamedUnit(lower.slice(first.end), first.dimension, askedUnit);
     return target === undefined || target === part.unit
       ? undefined
       : { kind: "convert", value: part.value, from: part.unit, to: target };
@@ -122,11 +125,7 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
   if (combination === "difference" && groups.length === 2)
     return { kind: "measures", groups: measures, combination, to };
   if (combination === "sum" && groups.length >= 2) return { kind: "measures", groups: measures, combination, to };
-  if (
-    groups.length === 1 &&
-    first.parts.length > 1 &&
-    findNamedUnit(lower, first.dimension, "\\b(?:in|to|into|as)\\s+")
-  )
+  if (groups.length === 1 && first.parts.length > 1 && findNamedUnit(lower, first.dimension, askedUnit))
     return { kind: "measures", groups: measures, combination: "sum", to };
   const last = groups.at(-1);
   if (
@@ -136,9 +135,8 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
     groups.every((group) => group.parts.length === 1)
   ) {
     // "3 km and 5 miles in feet": each converted, when the one unit asked for follows the last measurement.
-    const target = findNamedUnit(lower.slice(last.end), first.dimension, "\\b(?:in|to|into|as)\\s+");
-    if (target === undefined || findNamedUnit(lower.slice(0, last.end), first.dimension, "\\b(?:in|to|into|as)\\s+"))
-      return undefined;
+    const target = findNamedUnit(lower.slice(last.end), first.dimension, askedUnit);
+    if (target === undefined || findNamedUnit(lower.slice(0, last.end), first.dimension, askedUnit)) return undefined;
     return {
       kind: "several",
       parts: measures.map(([part]) => ({
