@@ -50,10 +50,19 @@ export type DemoIntent =
   /** Measurements written in the request (each maybe in several units, like 5'11"), added or subtracted in unit `to`. */
   | { kind: "measures"; groups: DemoQuantity[][]; combination: "sum" | "difference"; to: string }
   /** Several requests in one: each part it can do, and the words of those it cannot. */
-  | { kind: "several"; parts: DemoPart[]; notDone: string[] }
+  | { kind: "several"; parts: DemoPart[]; notDone: DemoNotDone[] }
   /** Another request's answer, saved as a note: "look up … and save it as a note". */
   | { kind: "save-answer"; of: Exclude<DemoIntent, { kind: "decline" | "note" | "save-answer" }>; title: string }
   | { kind: "decline"; reason: "greeting" | "not-understood" | "note-without-text" };
+
+/**
+ * A part of a request the model does not do: its words, and why — it has no
+ * rule for them, or they ask for a year the knowledge base's figure is not of.
+ */
+export interface DemoNotDone {
+  words: string;
+  reason: "no-rule" | "other-year";
+}
 
 /** One part of a request of several parts: anything the model can do on its own. */
 export type DemoPart = Exclude<DemoIntent, { kind: "decline" | "several" | "save-answer" }>;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { PlanStep } from "../../src/index.ts";
-import type { DemoIntent } from "./demo-intent.ts";
+import type { DemoIntent, DemoNotDone } from "./demo-intent.ts";
 import { describeDemoPart } from "./describe-demo-part.ts";
 import { planFacts } from "./plan-facts.ts";
 import { planLeapYears } from "./plan-leap-years.ts";
@@ -187,6 +187,19 @@ function describeNotDone(parts: readonly { words: string; why: string }[], zh: b
 }
 
 /**
+ * Why the model did not do a part, in words.
+ *
+ * @param part - the part not done.
+ * @param zh - whether to answer in Chinese.
+ * @returns the reason.
+ */
+function explainNotDone(part: DemoNotDone, zh: boolean): string {
+  if (part.reason === "other-year")
+    return zh ? "知识库里的数值只属于它所注明的年份" : "the knowledge base has its figure for the year it states only";
+  return zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
+}
+
+/**
  * Plans a request of several parts: each part it can do, in order, while
  * its tools are allowed and the plan stays within the step limit; the reply
  * answers those and names the others, with why each was not done.
@@ -207,8 +220,7 @@ function planSeveral(
   maxSteps: number,
   zh: boolean,
 ): PlanStep[] {
-  const noRule = zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
-  const notDone = intent.notDone.map((words) => ({ words, why: noRule }));
+  const notDone = intent.notDone.map((part) => ({ words: part.words, why: explainNotDone(part, zh) }));
   const done: typeof intent.parts = [];
   const texts: string[] = [];
   let steps: PlanStep[] = [];
@@ -304,9 +316,8 @@ function planIntent(
     case "measures":
       return planMeasures(intent, add, zh);
     case "several": {
-      const noRule = zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
       const notDone = describeNotDone(
-        intent.notDone.map((words) => ({ words, why: noRule })),
+        intent.notDone.map((part) => ({ words: part.words, why: explainNotDone(part, zh) })),
         zh,
       );
       return [...intent.parts.map((part) => planIntent(part, add, lookupTool, zh)), notDone]

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DemoIntent, DemoPart } from "./demo-intent.ts";
+import type { DemoIntent, DemoNotDone, DemoPart } from "./demo-intent.ts";
 
 /** A stretch of the request, between separators. */
 interface Piece {
@@ -20,6 +20,8 @@ interface ReadPart {
   intent: DemoPart | undefined;
   /** The pieces that asked nothing on their own and were read with it. */
   extras: Piece[];
+  /** A part not done, when it is not the whole stretch for want of a rule. */
+  notDone?: DemoNotDone;
 }
 
 const separators =
@@ -248,6 +250,7 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
     }
     if (intent.kind === "several") {
       for (const part of intent.parts) parts.push({ ...group, intent: part });
+      for (const notDone of intent.notDone) parts.push({ ...group, intent: undefined, extras: [], notDone });
       continue;
     }
     const before = parts.at(-1);
@@ -287,21 +290,27 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
 
   const trim = (words: string): string => words.replace(/[\s,;:.?!]+$/u, "");
   const done = parts.flatMap((part) => (part.intent === undefined ? [] : [part.intent]));
-  const notDone = parts.flatMap((part) => {
-    if (part.intent === undefined) return [trim(text.slice(part.start, part.end))];
+  const notDone = parts.flatMap((part): DemoNotDone[] => {
+    if (part.intent === undefined)
+      return [part.notDone ?? { words: trim(text.slice(part.start, part.end)), reason: "no-rule" }];
     const { intent } = part;
     return part.extras
       .map((piece) => text.slice(piece.start, piece.end))
       .filter((words) => !explains(words, intent, reader))
-      .map(trim);
+      .map((words) => ({ words: trim(words), reason: "no-rule" }));
   });
   // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains.
-  if (whole.kind !== "decline" && covers(whole, done) && notDone.every((words) => explains(words, whole, reader)))
+  if (
+    whole.kind !== "decline" &&
+    covers(whole, done) &&
+    notDone.every((part) => part.reason === "no-rule" && explains(part.words, whole, reader))
+  )
     return whole;
   const unique = done.filter(
     (intent, index) => done.findIndex((other) => keysOf(other).join("\n") === keysOf(intent).join("\n")) === index,
   );
   if (unique.length === 0) return whole.kind === "decline" ? whole : { kind: "decline", reason: "not-understood" };
   if (unique.length === 1 && notDone.length === 0) return unique[0] ?? whole;
-  return { kind: "several", parts: unique, notDone: [...new Set(notDone)] };
+  const once = notDone.filter((part, index) => notDone.findIndex((other) => other.words === part.words) === index);
+  return { kind: "several", parts: unique, notDone: once };
 }

@@ -210,6 +210,28 @@ export function readDemoRequest(query: string): DemoIntent {
 }
 
 /**
+ * Says that the facts are not of a year the request asks about ("the
+ * population of Tokyo in 1950"): the knowledge base has one figure per fact,
+ * of the year its text gives, so a year none of the facts gives is a part
+ * not done.
+ *
+ * @param intent - the facts read.
+ * @param text - the request.
+ * @returns the facts, or the facts and the year as a part not done.
+ */
+function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: string): DemoIntent {
+  const texts = intent.lookups
+    .map((lookup) => factsOf(lookup.subject).find((fact) => fact.attribute === lookup.attribute)?.text ?? "")
+    .join(" ");
+  const years = [...text.matchAll(/\b(?:in|for|of|during|by|around|back in)\s+((?:1[0-9]|20)\d{2})\b/giu)].filter(
+    (match) => !texts.includes(match[1] ?? ""),
+  );
+  return years.length === 0
+    ? intent
+    : { kind: "several", parts: [intent], notDone: years.map((match) => ({ words: match[0], reason: "other-year" })) };
+}
+
+/**
  * What a text asks for that the model reads, as keys: the attributes, the
  * combination, a unit to give the answer in, the time.
  *
@@ -310,7 +332,7 @@ function readRequest(query: string): DemoIntent {
       const intent: DemoIntent = { kind: "facts", lookups };
       if (combination !== undefined && lookups.length >= 2) intent.combination = combination;
       if (targetUnit !== undefined) intent.targetUnit = targetUnit;
-      return intent;
+      return withYearsAsked(intent, text);
     }
     // A named attribute the model has no word for: "What is the GDP of France?" is looked up as written.
     const named = /(?:\bwhat(?:'s| is| are)\s+|^(?=the\s))(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(
