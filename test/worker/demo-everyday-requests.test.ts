@@ -46,6 +46,11 @@ const table: readonly [string, Expected][] = [
   ],
   ["How long does it take to drive 300 km at 80 km/h?", { figures: [3.75], tools: ["calculator"] }],
   ["Finished a 21.1 km half in 1:52:30. Pace per km?", { figures: [5.33], tools: ["calculator"] }],
+  [
+    "I did a half marathon in 1:45:00, pace per mile?",
+    { figures: [8.01], tools: ["kb_lookup", "convert_units", "calculator"] },
+  ],
+  ["ran a marathon in 4 hours, what's my pace per km?", { figures: [5.69], tools: ["kb_lookup", "calculator"] }],
   ["If I run 10k in 52 minutes what is my pace per mile", { figures: [8.37], tools: ["convert_units", "calculator"] }],
   ["It is 300 K outside, what is that in celsius", { figures: [26.85], tools: ["convert_units"] }],
   // Measurements given in the request, combined.

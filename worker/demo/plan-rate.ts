@@ -18,7 +18,12 @@ type RateIntent = Extract<DemoIntent, { kind: "pace" | "speed" | "travel-time" }
  * @returns the text.
  */
 function describe(parts: readonly DemoQuantity[]): string {
-  return parts.map((part) => `${part.value} ${part.unit}`).join(" ");
+  return parts
+    .filter((part, index) => part.value !== 0 || (index === 0 && parts.length === 1))
+    .map((part) =>
+      part.unit === "marathon" ? (part.value === 1 ? "a marathon" : "a half marathon") : `${part.value} ${part.unit}`,
+    )
+    .join(" ");
 }
 
 /**
@@ -42,7 +47,20 @@ function describe(parts: readonly DemoQuantity[]): string {
 export function planRate(intent: RateIntent, add: (step: Record<string, unknown>) => string, zh: boolean): string {
   const calculate = (expr: string): string => add({ type: "tool", name: "calculator", arguments: { expr } });
   const converted: string[] = [];
+  const facts: string[] = [];
   const inUnit = (quantity: DemoQuantity, unit: string): string => {
+    if (quantity.unit === "marathon") {
+      // A race: its distance is a fact of the knowledge base, in km.
+      const race = add({ type: "tool", name: "kb_lookup", arguments: { query: "distance of Marathon" } });
+      facts.push(`{{${race}.text}}`);
+      let length = `{{${race}.value}}`;
+      if (unit !== "km") {
+        const step = add({ type: "tool", name: "convert_units", arguments: { value: length, from: "km", to: unit } });
+        converted.push(`{{${step}.text}}`);
+        length = `{{${step}.value}}`;
+      }
+      return quantity.value === 1 ? length : `(${length} * ${quantity.value})`;
+    }
     const { term, step } = expressInUnit(quantity, unit, add);
     if (step !== undefined) converted.push(`{{${step}.text}}`);
     return term;
@@ -51,8 +69,13 @@ export function planRate(intent: RateIntent, add: (step: Record<string, unknown>
     const terms = parts.map((part) => inUnit(part, unit));
     return terms.length === 1 ? (terms[0] ?? "0") : `(${terms.join(" + ")})`;
   };
-  const given = `${describe([intent.distance])} ${zh ? "用时" : "in"} ${intent.kind === "travel-time" ? "" : describe(intent.time)}`;
-  const lead = (): string => (converted.length === 0 ? "" : `${converted.join("; ")}. `);
+  const distanceText = describe([intent.distance]);
+  const given = `${distanceText.charAt(0).toUpperCase()}${distanceText.slice(1)} ${zh ? "用时" : "in"} ${
+    intent.kind === "travel-time" ? "" : describe(intent.time)
+  }`;
+  // Facts quote their own sentence; conversions are joined into one.
+  const lead = (): string =>
+    [...facts, ...(converted.length === 0 ? [] : [`${converted.join("; ")}${zh ? "。" : "."}`]), ""].join(" ");
   switch (intent.kind) {
     case "pace": {
       const distance = inUnit(intent.distance, intent.per);

@@ -54,7 +54,8 @@ function single(group: QuantityGroup | undefined): QuantityGroup["parts"][number
 
 /**
  * Reads a request about measurements it writes itself: a pace ("5 km in 27
- * minutes, pace per mile"), an average speed ("150 miles in 2.5 hours, in
+ * minutes, pace per mile", "a marathon in 4 hours, pace per km" — the
+ * marathon's distance is a fact of the knowledge base), an average speed ("150 miles in 2.5 hours, in
  * km/h"), a travel time ("300 km at 80 km/h"), measurements added or
  * subtracted ("5'11" and 165 cm, together in meters", "the difference
  * between 10 km and 5 miles"), a measurement of several units in another
@@ -76,17 +77,27 @@ export function readQuantityRequest(text: string): DemoIntent | undefined {
   if (groups.length === 0) return undefined;
   const of = (dimension: string): QuantityGroup[] => groups.filter((group) => group.dimension === dimension);
   const [lengths, times, speeds] = [of("length"), of("time"), of("speed")];
-  const distance = lengths.length === 1 ? single(lengths[0]) : undefined;
+  // A race names its distance: the knowledge base has the marathon's.
+  const race = lengths.length === 0 ? /\b(half[\s-]?)?marathon\b/u.exec(lower) : null;
+  const distance =
+    race === null
+      ? lengths.length === 1
+        ? single(lengths[0])
+        : undefined
+      : { value: race[1] === undefined ? 1 : 0.5, unit: "marathon" };
   const time = times.length === 1 ? times[0]?.parts : undefined;
-  if (distance !== undefined && time !== undefined && groups.length === 2) {
+  if (distance !== undefined && time !== undefined && groups.length === (race === null ? 2 : 1)) {
     const perLength = findNamedUnit(lower, "length", "\\bper\\s+") !== undefined;
     if (perLength || /\bpace\b|\b(?:min(?:ute)?s?|sec(?:ond)?s?)\s*(?:per|a|an|each|every|\/)\s*\p{L}/u.test(lower)) {
-      const per = findNamedUnit(lower, "length", "(?:\\bper\\s+|\\/\\s*|\\b(?:a|an|each|every)\\s+)") ?? distance.unit;
+      const per =
+        findNamedUnit(lower, "length", "(?:\\bper\\s+|\\/\\s*|\\b(?:a|an|each|every)\\s+)") ??
+        (race === null ? distance.unit : "km");
       return { kind: "pace", distance, time, per };
     }
     const unit = findNamedUnit(lower, "speed", "(?<![\\p{L}])");
     if (unit !== undefined || /\b(?:speed|how fast|velocity|average)\b/u.test(lower)) {
       const byDistance = ["mi", "yd", "ft"].includes(distance.unit) ? "mph" : "km/h";
+      if (race !== null && unit === undefined && !/\bspeed\b|\bhow fast\b/u.test(lower)) return undefined;
       return { kind: "speed", distance, time, unit: unit ?? byDistance };
     }
   }
