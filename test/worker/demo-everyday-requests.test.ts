@@ -144,6 +144,10 @@ const table: readonly [string, Expected][] = [
     { partial: { figures: [], says: /23:00/u, names: "rain" } },
   ],
   // Nothing it can do: no tool, no figure.
+  [
+    "Can you book me a hotel in Tokyo and tell me the time there?",
+    { partial: { figures: [], says: /21:00/u, names: "book me a hotel" } },
+  ],
   ["Write a haiku about autumn", { decline: true }],
   ["Who won the World Cup in 2018?", { decline: true }],
   ["Order me a pizza for 7 pm", { decline: true }],

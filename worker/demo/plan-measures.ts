@@ -29,7 +29,10 @@ export function planMeasures(
   zh: boolean,
 ): string {
   const converted: string[] = [];
-  const sums = intent.groups.map((parts) => {
+  const sums = intent.groups.map((written) => {
+    // 6'0" is 6 ft: a part of 0 needs no conversion.
+    const nonZero = written.filter((part) => part.value !== 0);
+    const parts = nonZero.length > 0 ? nonZero : written.slice(0, 1);
     const terms = parts.map((part) => {
       const { term, step } = expressInUnit(part, intent.to, add);
       if (step !== undefined) converted.push(`{{${step}.text}}`);

@@ -142,6 +142,8 @@ export interface DemoPartReader {
   signals: (text: string) => string[];
   /** The knowledge base subjects a text names. */
   subjects: (text: string) => string[];
+  /** Whether the model has a use for a word: a question word, a subject's, a unit, a number, a word of its rules. */
+  knows: (word: string) => boolean;
 }
 
 /** Words that add nothing to a request: politeness, hedges, addresses. */
@@ -299,11 +301,17 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
       .filter((words) => !explains(words, intent, reader))
       .map((words) => ({ words: trim(words), reason: "no-rule" }));
   });
-  // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains.
+  // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains,
+  // with no word the model has no use for ("Can you book me a hotel in Tokyo" is a request of its own).
+  const known = (words: string): boolean =>
+    words
+      .split(/[^\p{L}\p{N}'.]+/u)
+      .filter((word) => word !== "")
+      .every((word) => reader.knows(word));
   if (
     whole.kind !== "decline" &&
     covers(whole, done) &&
-    notDone.every((part) => part.reason === "no-rule" && explains(part.words, whole, reader))
+    notDone.every((part) => part.reason === "no-rule" && explains(part.words, whole, reader) && known(part.words))
   )
     return whole;
   const unique = done.filter(

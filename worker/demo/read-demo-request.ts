@@ -39,7 +39,7 @@ const attributeWords: readonly [RegExp, readonly string[]][] = [
 ];
 
 const timeWords =
-  /\b(?:what time|current time|time is it|time now|local time|the time in|time in|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
+  /\b(?:what time|current time|time is it|time now|local time|the time in|time in|the time there|tell me the time|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
 const greetingWords =
   /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|help|what can you do)\b|^\s*(?:你好|您好|嗨)/u;
 
@@ -191,7 +191,12 @@ function findTargetUnit(lower: string): string | undefined {
 export function readDemoRequest(query: string): DemoIntent {
   const readAll = (text: string): DemoIntent =>
     findNote(text.trim()) === undefined
-      ? readDemoParts(text, { read: readRequest, signals: readSignals, subjects: findKnownSubjects })
+      ? readDemoParts(text, {
+          read: readRequest,
+          signals: readSignals,
+          subjects: findKnownSubjects,
+          knows: knowsWord,
+        })
       : readRequest(text);
   const saved =
     /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(
@@ -229,6 +234,27 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
   return years.length === 0
     ? intent
     : { kind: "several", parts: [intent], notDone: years.map((match) => ({ words: match[0], reason: "other-year" })) };
+}
+
+/** Words the rules read besides attributes, units and subjects: questions, pronouns, combinations. */
+const knownWords =
+  /^(?:what|what's|whats|how|many|much|which|who|is|are|was|were|be|do|does|did|can|could|would|will|should|the|a|an|of|in|on|at|to|for|from|by|and|or|with|it|its|it's|that|this|there|than|then|me|my|i|i'm|we|our|you|your|he|she|his|her|they|their|please|tell|give|show|find|calculate|compute|convert|turn|into|as|per|each|every|top|reach|stacked|stack|fit|fits|laid|end|together|combined|total|sum|plus|minus|times|divided|multiplied|percent|pace|speed|average|leap|year|years|time|now|current|today|look|up|one|both|all)$/u;
+
+/**
+ * Whether the model has a use for a word: a number, a unit, a word of a
+ * knowledge base subject, a word its rules read (an attribute, a
+ * combination, a question word).
+ *
+ * @param word - one word of a request.
+ * @returns whether a rule reads it.
+ */
+function knowsWord(word: string): boolean {
+  const lower = word.toLowerCase().replace(/\.$/u, "");
+  if (/^\d/u.test(lower) || findUnit(lower) !== undefined || knownWords.test(lower)) return true;
+  if (readSignals(lower).length > 0 || findCombination(lower) !== undefined) return true;
+  return knowledgeFacts.some((fact) =>
+    [fact.subject, ...fact.aliases].some((name) => name.toLowerCase().split(/\s+/u).includes(lower.replace(/s$/u, ""))),
+  );
 }
 
 /**
@@ -278,7 +304,7 @@ function readRequest(query: string): DemoIntent {
   const attributes = attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list);
   // "What time will I arrive…?" asks about another moment than now: not the clock's time.
   const anotherMoment =
-    /\b(?:will|would|arrive|arrival|land|leave|depart|finish|start|begin|open|close|sunrise|sunset)\b/u;
+    /\b(?:will|would|arrive|arrival|land|leave|depart|finish|start|begin|open|close|sunrise|sunset|takes?)\b/u;
   if (timeWords.test(lower) && !attributes.includes("time zone") && !anotherMoment.test(lower)) {
     return {
       kind: "time",

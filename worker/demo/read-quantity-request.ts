@@ -34,8 +34,10 @@ function findNamedUnit(lower: string, dimension: string, before: string): string
   let best: { at: number; symbol: string } | undefined;
   for (const name of unitNames()) {
     const unit = findUnit(name);
-    if (unit?.dimension !== dimension || name.length < 2) continue;
-    const match = new RegExp(`${before}(${escapeRegExp(name)})(?![\\p{L}\\d²³/])`, "u").exec(lower);
+    if (unit?.dimension !== dimension) continue;
+    // A one-letter name ("m", "g") only where a sentence could end: "in m?", not "in a minute".
+    const end = name.length < 2 ? "(?=\\s*(?:[?.!,;]|$))" : "(?![\\p{L}\\d²³/])";
+    const match = new RegExp(`${before}(${escapeRegExp(name)})${end}`, "u").exec(lower);
     if (match !== null && (best === undefined || match.index < best.at))
       best = { at: match.index, symbol: unit.symbol };
   }
