@@ -11,6 +11,8 @@ interface Piece {
   end: number;
   /** Whether it starts a sentence (after "?", "!", ";", ". " or a new line), not after a comma or "and". */
   sentence: boolean;
+  /** Whether it comes before the question it was read with ("Out of curiosity, how tall is Everest?"). */
+  leading?: boolean;
 }
 
 /** A part of the request as read: what it asks, or `undefined` when the model cannot do it. */
@@ -146,14 +148,23 @@ export interface DemoPartReader {
   knows: (word: string) => boolean;
 }
 
+/**
+ * A lead-in that asks for nothing ("Out of curiosity", "Sorry to bother you"):
+ * no number, no name after its first word, no "a", "an" or "the" before a
+ * noun ("A poem please" asks for something).
+ */
+const preamble = /^(?!.*\d)(?!.*\b(?:a|an|the)\s+\p{L})\S+(?:\s+[\p{Ll}'’]+)*$/iu;
+
 /** Words that add nothing to a request: politeness, hedges, addresses. */
 const filler =
   /^(?:please|pls|thanks|thank|you|cheers|mate|friend|buddy|pal|sir|madam|ok|okay|hey|hi|hello|good|morning|afternoon|evening|for|me|us|the|a|an|and|or|of|in|at|on|to|is|are|was|be|it|that|this|there|then|also|too|as|well|both|each|all|just|now|exactly|roughly|approximately|about|quickly|again|combined|together|altogether|total)$/iu;
 
 /**
- * Whether a reading explains a piece: the reading uses its numbers, its
- * subjects, or something it names that the model reads (an attribute, a
- * combination, a unit), or the piece says nothing more than "please".
+ * Whether a reading explains a piece: a statement whose numbers the reading
+ * uses; or a piece whose every word the model has a use for, and whose
+ * numbers, subjects or something it names that the model reads (an
+ * attribute, a combination, a unit) the reading uses — or that says nothing
+ * more than "please".
  * "the weather there" is explained by nothing, so it is not done.
  *
  * @param words - the piece.
@@ -163,6 +174,15 @@ const filler =
  */
 function explains(words: string, intent: DemoIntent, reader: DemoPartReader): boolean {
   const used = JSON.stringify(intent);
+  // A statement of measurements the reading uses ("my brother is 176 lbs"), whatever its other words.
+  if (/\d/u.test(words) && !questionOrCommand.test(words) && accounts(intent, words)) return true;
+  // Otherwise every word must be one the model has a use for ("the weather there" has "weather").
+  const lowerUsed = used.toLowerCase();
+  const tokens = words.split(/[^\p{L}\p{N}'’.]+/u).filter((word) => word !== "");
+  const knowsAll = tokens.every(
+    (word) => filler.test(word) || reader.knows(word) || lowerUsed.includes(word.toLowerCase().replace(/[.'’]+$/u, "")),
+  );
+  if (!knowsAll) return false;
   if (/\d/u.test(words) && accounts(intent, words)) return true;
   const subjects = reader.subjects(words);
   if (subjects.length > 0 && subjects.every((subject) => used.includes(JSON.stringify(subject)))) return true;
@@ -222,7 +242,8 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
   for (const piece of pieces) {
     const last = groups.at(-1);
     if (asks(piece)) {
-      groups.push({ start: pending[0]?.start ?? piece.start, end: piece.end, extras: pending });
+      const leading = pending.map((before) => ({ ...before, leading: true }));
+      groups.push({ start: pending[0]?.start ?? piece.start, end: piece.end, extras: leading });
       pending = [];
     } else if (last !== undefined && !piece.sentence && pending.length === 0) {
       last.end = piece.end;
@@ -297,21 +318,17 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
       return [part.notDone ?? { words: trim(text.slice(part.start, part.end)), reason: "no-rule" }];
     const { intent } = part;
     return part.extras
+      .filter((piece) => !(piece.leading === true && preamble.test(text.slice(piece.start, piece.end))))
       .map((piece) => text.slice(piece.start, piece.end))
       .filter((words) => !explains(words, intent, reader))
       .map((words) => ({ words: trim(words), reason: "no-rule" }));
   });
-  // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains,
-  // with no word the model has no use for ("Can you book me a hotel in Tokyo" is a request of its own).
-  const known = (words: string): boolean =>
-    words
-      .split(/[^\p{L}\p{N}'.]+/u)
-      .filter((word) => word !== "")
-      .every((word) => reader.knows(word));
+  // Pieces of one question ("Which is taller, Everest or Fuji, and by how much?") that the whole explains
+  // ("Can you book me a hotel in Tokyo" is a request of its own: it has words the model has no use for).
   if (
     whole.kind !== "decline" &&
     covers(whole, done) &&
-    notDone.every((part) => part.reason === "no-rule" && explains(part.words, whole, reader) && known(part.words))
+    notDone.every((part) => part.reason === "no-rule" && explains(part.words, whole, reader))
   )
     return whole;
   const unique = done.filter(

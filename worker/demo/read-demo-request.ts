@@ -238,7 +238,7 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
 
 /** Words the rules read besides attributes, units and subjects: questions, pronouns, combinations. */
 const knownWords =
-  /^(?:what|what's|whats|how|many|much|which|who|is|are|was|were|be|do|does|did|can|could|would|will|should|the|a|an|of|in|on|at|to|for|from|by|and|or|with|it|its|it's|that|this|there|than|then|me|my|i|i'm|we|our|you|your|he|she|his|her|they|their|please|tell|give|show|find|calculate|compute|convert|turn|into|as|per|each|every|top|reach|stacked|stack|fit|fits|laid|end|together|combined|total|sum|plus|minus|times|divided|multiplied|percent|pace|speed|average|leap|year|years|time|now|current|today|look|up|one|both|all)$/u;
+  /^(?:what|what's|whats|how|many|much|which|who|is|are|was|were|be|do|does|did|can|could|would|will|should|the|a|an|of|in|on|at|to|for|from|by|and|or|with|it|its|it's|that|this|there|than|then|me|my|i|i'm|we|our|you|your|he|she|his|her|they|their|please|tell|give|show|find|calculate|compute|convert|turn|into|as|per|each|every|top|reach|stacked|stack|fit|fits|laid|end|together|combined|total|sum|plus|minus|times|divided|multiplied|percent|pace|speed|average|leap|year|years|time|now|current|today|look|up|one|both|all|hers|him|mine|yours|ours|theirs|she's|he's|we're|they're|too|also|please|thanks)$/u;
 
 /**
  * Whether the model has a use for a word: a number, a unit, a word of a
@@ -249,7 +249,10 @@ const knownWords =
  * @returns whether a rule reads it.
  */
 function knowsWord(word: string): boolean {
-  const lower = word.toLowerCase().replace(/\.$/u, "");
+  const lower = word
+    .toLowerCase()
+    .replace(/\.$/u, "")
+    .replace(/['’]s$/u, "");
   if (/^\d/u.test(lower) || findUnit(lower) !== undefined || knownWords.test(lower)) return true;
   if (readSignals(lower).length > 0 || findCombination(lower) !== undefined) return true;
   return knowledgeFacts.some((fact) =>
