@@ -93,6 +93,7 @@ const table: readonly [string, Expected][] = [
     "What's the population of New York, and what time is it there?",
     { figures: [8_804_190], tools: ["kb_lookup", "current_time"], says: /07:00/u },
   ],
+  ["Out of curiosity, how tall is Everest?", { figures: [8848.86], tools: ["kb_lookup"] }],
   ["Tokyo and Paris populations added together?", { figures: [16_173_111], tools: ["kb_lookup", "calculator"] }],
   ["How tall is the Eiffel Tower and when was it built?", { figures: [330, 1889], tools: ["kb_lookup"] }],
   [
@@ -148,6 +149,7 @@ const table: readonly [string, Expected][] = [
     "Can you book me a hotel in Tokyo and tell me the time there?",
     { partial: { figures: [], says: /21:00/u, names: "book me a hotel" } },
   ],
+  ["The weather in Paris, and what time is it there?", { partial: { figures: [], says: /13:00/u, names: "weather" } }],
   ["Write a haiku about autumn", { decline: true }],
   ["Who won the World Cup in 2018?", { decline: true }],
   ["Order me a pizza for 7 pm", { decline: true }],
