@@ -119,7 +119,7 @@ export function extractExpression(text: string): string | undefined {
   for (const match of rewritten.matchAll(candidate)) {
     const expression = match[0]
       .trim()
-      .replace(/^[,)]+|[,(]+$/gu, "")
+      .replace(/^[,)]+|[,(.]+$/gu, "")
       .trim();
     if (!/\d/u.test(expression) || !/[+\-*/^%×÷(]/u.test(expression.replace(/^-/u, ""))) continue;
     try {

@@ -237,13 +237,13 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
     const words = text.slice(piece.start, piece.end);
     return questionOrCommand.test(words) || conversionShape.test(words) || readOne(words).kind !== "decline";
   };
-  const groups: { start: number; end: number; extras: Piece[] }[] = [];
+  const groups: { start: number; end: number; extras: Piece[]; head: Piece }[] = [];
   let pending: Piece[] = [];
   for (const piece of pieces) {
     const last = groups.at(-1);
     if (asks(piece)) {
       const leading = pending.map((before) => ({ ...before, leading: true }));
-      groups.push({ start: pending[0]?.start ?? piece.start, end: piece.end, extras: leading });
+      groups.push({ start: pending[0]?.start ?? piece.start, end: piece.end, extras: leading, head: piece });
       pending = [];
     } else if (last !== undefined && !piece.sentence && pending.length === 0) {
       last.end = piece.end;
@@ -260,6 +260,10 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
   const parts: ReadPart[] = [];
   for (const [index, group] of groups.entries()) {
     let intent = readOne(text.slice(group.start, group.end));
+    // The pieces read with a question can spoil its reading ("… of 2,340. Then recommend a good book"):
+    // then it is read alone, and they are weighed as pieces of their own.
+    if (intent.kind === "decline" && group.extras.length > 0)
+      intent = readOne(text.slice(group.head.start, group.head.end));
     const earlier = parts.at(-1);
     if (intent.kind === "time" && intent.subjects.length === 0 && earlier !== undefined) {
       // "…New York, and what time is it there?": the place is in the question before.
