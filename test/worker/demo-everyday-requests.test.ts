@@ -27,6 +27,7 @@ const table: readonly [string, Expected][] = [
   ["could you add up 1,200 and 3,450.75 for me", { figures: [4650.75], tools: ["calculator"] }],
   ["How much is 2,000,000 divided by 1,250?", { figures: [1600], tools: ["calculator"] }],
   ["Increase 2,340 by 15%", { figures: [2691], tools: ["calculator"] }],
+  ["351 is what percent of 2,340?", { figures: [15], tools: ["calculator"] }],
   ["pls turn 2,500 feet into metres", { figures: [762], tools: ["convert_units"] }],
   ["how many grams are there in 1,250.5 kg?", { figures: [1_250_500], tools: ["convert_units"] }],
   // Calendars.

@@ -20,51 +20,69 @@ const list = String.raw`(${number}(?:\s*,\s*${number})*\s*,?\s*(?:and|&)\s*${num
  */
 function rewriteLists(text: string): string {
   const numbers = (written: string): string[] => written.match(new RegExp(number, "gu")) ?? [];
-  return text
-    .replace(
-      new RegExp(String.raw`\b(?:add(?:\s+up)?|sum(?:\s+of)?|total\s+of)\s+${list}`, "giu"),
-      (_, written: string) => `(${numbers(written).join(" + ")})`,
-    )
-    .replace(
-      new RegExp(String.raw`\b(?:multiply|product\s+of)\s+${list}`, "giu"),
-      (_, written: string) => `(${numbers(written).join(" * ")})`,
-    )
-    .replace(new RegExp(String.raw`\b(?:average|mean)\s+of\s+${list}`, "giu"), (_, written: string) => {
-      const all = numbers(written);
-      return `((${all.join(" + ")}) / ${all.length})`;
-    })
-    .replace(
-      new RegExp(String.raw`\bdifference\s+between\s+(${number})\s+and\s+(${number})(?![\d.]|\s*\p{L})`, "giu"),
-      "abs($1 - $2)",
-    )
-    .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)")
-    .replace(
-      new RegExp(String.raw`\b(?:increase|raise)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`, "giu"),
-      "($1 * (1 + $2 / 100))",
-    )
-    .replace(
-      new RegExp(
-        String.raw`\b(?:decrease|reduce|lower|discount)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`,
-        "giu",
-      ),
-      "($1 * (1 - $2 / 100))",
-    )
-    .replace(
-      new RegExp(String.raw`(${number})\s*(\+|-|plus|minus)\s*(${number})\s*(?:%|percent|per cent)`, "giu"),
-      (_, base: string, sign: string, rate: string) =>
-        `(${base} * (1 ${sign === "+" || sign.toLowerCase() === "plus" ? "+" : "-"} ${rate} / 100))`,
-    )
-    .replace(
-      new RegExp(String.raw`(${number})\s*(?:%|percent|per cent)\s+off\s+(${number})`, "giu"),
-      "($2 * (1 - $1 / 100))",
-    )
-    .replace(
-      new RegExp(
-        String.raw`(${number})\s*(?:%|percent|per cent)\s+(?:(?:tip|tax|vat|service|commission|interest|discount)\s+)?(?:of|on)\s+(${number})`,
-        "giu",
-      ),
-      "($1 / 100 * $2)",
-    );
+  return (
+    text
+      .replace(
+        new RegExp(String.raw`\b(?:add(?:\s+up)?|sum(?:\s+of)?|total\s+of)\s+${list}`, "giu"),
+        (_, written: string) => `(${numbers(written).join(" + ")})`,
+      )
+      .replace(
+        new RegExp(String.raw`\b(?:multiply|product\s+of)\s+${list}`, "giu"),
+        (_, written: string) => `(${numbers(written).join(" * ")})`,
+      )
+      .replace(new RegExp(String.raw`\b(?:average|mean)\s+of\s+${list}`, "giu"), (_, written: string) => {
+        const all = numbers(written);
+        return `((${all.join(" + ")}) / ${all.length})`;
+      })
+      .replace(
+        new RegExp(String.raw`\bdifference\s+between\s+(${number})\s+and\s+(${number})(?![\d.]|\s*\p{L})`, "giu"),
+        "abs($1 - $2)",
+      )
+      .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)")
+      // Which percentage one number is of another: "what percent of 2340 is 351", "351 is what percent of 2340".
+      .replace(
+        new RegExp(String.raw`\bwhat\s+(?:percent|percentage|per cent)\s+of\s+(${number})\s+is\s+(${number})`, "giu"),
+        "($2 / $1 * 100)",
+      )
+      .replace(
+        new RegExp(String.raw`\bwhat\s+(?:percent|percentage|per cent)\s+is\s+(${number})\s+of\s+(${number})`, "giu"),
+        "($1 / $2 * 100)",
+      )
+      .replace(
+        new RegExp(
+          String.raw`(${number})\s+(?:is\s+what|as\s+an?)\s+(?:percent|percentage|per cent)\s+of\s+(${number})`,
+          "giu",
+        ),
+        "($1 / $2 * 100)",
+      )
+      .replace(
+        new RegExp(String.raw`\b(?:increase|raise)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`, "giu"),
+        "($1 * (1 + $2 / 100))",
+      )
+      .replace(
+        new RegExp(
+          String.raw`\b(?:decrease|reduce|lower|discount)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`,
+          "giu",
+        ),
+        "($1 * (1 - $2 / 100))",
+      )
+      .replace(
+        new RegExp(String.raw`(${number})\s*(\+|-|plus|minus)\s*(${number})\s*(?:%|percent|per cent)`, "giu"),
+        (_, base: string, sign: string, rate: string) =>
+          `(${base} * (1 ${sign === "+" || sign.toLowerCase() === "plus" ? "+" : "-"} ${rate} / 100))`,
+      )
+      .replace(
+        new RegExp(String.raw`(${number})\s*(?:%|percent|per cent)\s+off\s+(${number})`, "giu"),
+        "($2 * (1 - $1 / 100))",
+      )
+      .replace(
+        new RegExp(
+          String.raw`(${number})\s*(?:%|percent|per cent)\s+(?:(?:tip|tax|vat|service|commission|interest|discount)\s+)?(?:of|on)\s+(${number})`,
+          "giu",
+        ),
+        "($1 / 100 * $2)",
+      )
+  );
 }
 
 const words: readonly [RegExp, string][] = [
