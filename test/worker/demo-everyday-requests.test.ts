@@ -115,6 +115,11 @@ const table: readonly [string, Expected][] = [
     { figures: [6.2137], tools: ["convert_units", "calculator"], says: /2028 年是闰年/u },
   ],
   // A part it cannot do: answered in part, and the part named.
+  ["Is the Eiffel Tower taller than 1,000 feet?", { partial: { figures: [330], names: '"1,000 feet"' } }],
+  [
+    "How tall are the Eiffel Tower and the Statue of Liberty combined, in feet?",
+    { figures: [1387.8], tools: ["kb_lookup", "calculator", "convert_units"] },
+  ],
   ["What was the population of Tokyo back in 1950?", { partial: { figures: [14_040_000], names: "1950" } }],
   ["What's the population and the GDP of France?", { partial: { figures: [68_373_000], names: "GDP of France" } }],
   ["What's the population of Paris and the GDP of France?", { partial: { figures: [2_133_111], names: "GDP" } }],

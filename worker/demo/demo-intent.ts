@@ -57,11 +57,12 @@ export type DemoIntent =
 
 /**
  * A part of a request the model does not do: its words, and why — it has no
- * rule for them, or they ask for a year the knowledge base's figure is not of.
+ * rule for them, they ask for a year the knowledge base's figure is not of,
+ * or they give a figure to compare a fact with.
  */
 export interface DemoNotDone {
   words: string;
-  reason: "no-rule" | "other-year";
+  reason: "no-rule" | "other-year" | "given-figure";
 }
 
 /** One part of a request of several parts: anything the model can do on its own. */

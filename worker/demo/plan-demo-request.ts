@@ -194,6 +194,10 @@ function describeNotDone(parts: readonly { words: string; why: string }[], zh: b
  * @returns the reason.
  */
 function explainNotDone(part: DemoNotDone, zh: boolean): string {
+  if (part.reason === "given-figure")
+    return zh
+      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较"
+      : "the offline demo model does not compare facts with figures the request gives";
   if (part.reason === "other-year")
     return zh ? "知识库里的数值只属于它所注明的年份" : "the knowledge base has its figure for the year it states only";
   return zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";

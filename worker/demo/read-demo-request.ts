@@ -4,17 +4,19 @@
  * @module
  */
 import { chineseSubjectNames } from "./chinese-names.ts";
-import type { DemoCombination, DemoIntent, DemoLookup } from "./demo-intent.ts";
+import type { DemoCombination, DemoIntent, DemoLookup, DemoNotDone } from "./demo-intent.ts";
 import { extractExpression } from "./extract-expression.ts";
 import { findConversion } from "./find-conversion.ts";
 import { findLeapYears } from "./find-leap-years.ts";
 import { findNote } from "./find-note.ts";
+import { findQuantities } from "./find-quantities.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
 import { findUnknownListedSubjects, findUnknownSubject } from "./find-unknown-subjects.ts";
 import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { knowledgeFacts } from "./knowledge-facts.ts";
 import { readDemoParts } from "./read-demo-parts.ts";
+import { readNumbers } from "./read-numbers.ts";
 import { readQuantityRequest } from "./read-quantity-request.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
@@ -231,9 +233,18 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
   const years = [...text.matchAll(/\b(?:in|for|of|during|by|around|back in)\s+((?:1[0-9]|20)\d{2})\b/giu)].filter(
     (match) => !texts.includes(match[1] ?? ""),
   );
-  return years.length === 0
-    ? intent
-    : { kind: "several", parts: [intent], notDone: years.map((match) => ({ words: match[0], reason: "other-year" })) };
+  // "Is the Eiffel Tower taller than 1,000 feet?": facts are not compared with figures the request gives.
+  const figures = findQuantities(text).map((group) => {
+    // As the request writes it, thousands separators included.
+    const read = readNumbers(text).slice(group.start, group.end);
+    const pattern = read.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&").replace(/(\d)(?=\d)/gu, "$1,?");
+    return new RegExp(pattern, "iu").exec(text)?.[0] ?? read;
+  });
+  const notDone: DemoNotDone[] = [
+    ...years.map((match): DemoNotDone => ({ words: match[0], reason: "other-year" })),
+    ...figures.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
+  ];
+  return notDone.length === 0 ? intent : { kind: "several", parts: [intent], notDone };
 }
 
 /** Words the rules read besides attributes, units and subjects: questions, pronouns, combinations. */
@@ -367,8 +378,15 @@ function readRequest(query: string): DemoIntent {
     const named = /(?:\bwhat(?:'s| is| are)\s+|^(?=the\s))(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(
       text,
     )?.[1];
-    if (named !== undefined && subjects.length === 1)
-      return { kind: "facts", lookups: [{ attribute: named.trim(), subject: subjects[0] ?? "" }] };
+    const [only = ""] = subjects;
+    // "the Statue of Liberty" names a subject, not the attribute "Statue" of it.
+    const ownName = factsOf(only).some((fact) =>
+      [fact.subject, ...fact.aliases].some((name) =>
+        name.toLowerCase().startsWith(`${named?.trim().toLowerCase()} of`),
+      ),
+    );
+    if (named !== undefined && subjects.length === 1 && !ownName)
+      return { kind: "facts", lookups: [{ attribute: named.trim(), subject: only }] };
   }
   if (attributes.length > 0 && attributes[0] !== "time zone") {
     const unknown = findUnknownSubject(text);
