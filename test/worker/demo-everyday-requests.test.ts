@@ -76,6 +76,7 @@ const table: readonly [string, Expected][] = [
   ["what's the difference between 10 km and 5 miles", { figures: [1.9533], tools: ["convert_units", "calculator"] }],
   // Several questions at once, all of which it can do.
   ["convert 3 miles to km and 10 lbs to kg", { figures: [4.828, 4.5359], tools: ["convert_units"] }],
+  ["What's 10 km in miles and what is that in feet?", { figures: [6.2137, 32_808.4], tools: ["convert_units"] }],
   ["What is 7.5% of 80,000 and what is 2^16?", { figures: [6000, 65_536], tools: ["calculator"] }],
   [
     "Is 2024 a leap year, and how many days are in 6 weeks?",

@@ -4,6 +4,19 @@
  * @module
  */
 import type { DemoIntent, DemoNotDone, DemoPart } from "./demo-intent.ts";
+import { findUnit } from "./find-unit.ts";
+
+/**
+ * Whether two units measure the same thing.
+ *
+ * @param first - a unit's symbol or name.
+ * @param second - another's.
+ * @returns whether both are known and of one dimension.
+ */
+function sameDimension(first: string, second: string): boolean {
+  const dimension = findUnit(first)?.dimension;
+  return dimension !== undefined && dimension === findUnit(second)?.dimension;
+}
 
 /** A stretch of the request, between separators. */
 interface Piece {
@@ -289,6 +302,16 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
         if (!covers(before.intent ?? { kind: "decline", reason: "not-understood" }, [joined])) {
           if (before.intent !== undefined && covers(joined, earlier)) parts.pop();
           parts.push({ start: before.start, end: group.end, intent: joined, extras: group.extras });
+          continue;
+        }
+        // "10 km in miles, and what is that in feet?": the same measurement in another unit of its dimension.
+        const unit = reader
+          .signals(words)
+          .find((signal) => signal.startsWith("unit:"))
+          ?.slice("unit:".length);
+        const from = before.intent?.kind === "convert" ? before.intent : undefined;
+        if (from !== undefined && unit !== undefined && unit !== from.to && sameDimension(from.from, unit)) {
+          parts.push({ ...group, intent: { kind: "convert", value: from.value, from: from.from, to: unit } });
           continue;
         }
         // "compare A and B and compute their ratio": the part asks again what the one before asks already.
