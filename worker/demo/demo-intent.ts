@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { DemoQuantity } from "./find-quantities.ts";
 
 /** How looked-up numbers are combined. */
 export type DemoCombination =
@@ -38,6 +39,31 @@ export type DemoIntent =
   | { kind: "facts"; lookups: DemoLookup[]; combination?: DemoCombination; targetUnit?: string }
   | { kind: "time"; subjects: string[] }
   | { kind: "note"; title: string; text: string }
+  /** Whether years are leap years. */
+  | { kind: "leap-years"; years: number[] }
+  /** Time per distance unit `per`: "5 km in 27 minutes, pace per mile". */
+  | { kind: "pace"; distance: DemoQuantity; time: DemoQuantity[]; per: string }
+  /** Distance per time, in the speed unit `unit`: "150 miles in 2.5 hours, average speed in km/h". */
+  | { kind: "speed"; distance: DemoQuantity; time: DemoQuantity[]; unit: string }
+  /** How long a distance takes at a speed: "300 km at 80 km/h". */
+  | { kind: "travel-time"; distance: DemoQuantity; speed: DemoQuantity }
+  /** Measurements written in the request (each maybe in several units, like 5'11"), added or subtracted in unit `to`. */
+  | { kind: "measures"; groups: DemoQuantity[][]; combination: "sum" | "difference"; to: string }
+  /** Several requests in one: each part it can do, and the words of those it cannot. */
+  | { kind: "several"; parts: DemoPart[]; notDone: DemoNotDone[] }
   /** Another request's answer, saved as a note: "look up … and save it as a note". */
   | { kind: "save-answer"; of: Exclude<DemoIntent, { kind: "decline" | "note" | "save-answer" }>; title: string }
   | { kind: "decline"; reason: "greeting" | "not-understood" | "note-without-text" };
+
+/**
+ * A part of a request the model does not do: its words, and why — it has no
+ * rule for them, they ask for a year the knowledge base's figure is not of,
+ * or they give a figure to compare a fact with.
+ */
+export interface DemoNotDone {
+  words: string;
+  reason: "no-rule" | "other-year" | "given-figure";
+}
+
+/** One part of a request of several parts: anything the model can do on its own. */
+export type DemoPart = Exclude<DemoIntent, { kind: "decline" | "several" | "save-answer" }>;

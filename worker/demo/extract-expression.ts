@@ -4,11 +4,92 @@
  * @module
  */
 import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
+import { readNumbers } from "./read-numbers.ts";
+
+const number = String.raw`-?\d+(?:\.\d+)?`;
+/** A list of numbers: "1200 and 3450.75", "2, 4 and 9". */
+const list = String.raw`(${number}(?:\s*,\s*${number})*\s*,?\s*(?:and|&)\s*${number})`;
+
+/**
+ * Writes the operations people name over a list of numbers ("add up 2 and
+ * 3", "the average of 2, 4 and 9", "subtract 5 from 12") in the
+ * calculator's syntax.
+ *
+ * @param text - the request, its numbers read.
+ * @returns the text with those operations rewritten.
+ */
+function rewriteLists(text: string): string {
+  const numbers = (written: string): string[] => written.match(new RegExp(number, "gu")) ?? [];
+  return (
+    text
+      .replace(
+        new RegExp(String.raw`\b(?:add(?:\s+up)?|sum(?:\s+of)?|total\s+of)\s+${list}`, "giu"),
+        (_, written: string) => `(${numbers(written).join(" + ")})`,
+      )
+      .replace(
+        new RegExp(String.raw`\b(?:multiply|product\s+of)\s+${list}`, "giu"),
+        (_, written: string) => `(${numbers(written).join(" * ")})`,
+      )
+      .replace(new RegExp(String.raw`\b(?:average|mean)\s+of\s+${list}`, "giu"), (_, written: string) => {
+        const all = numbers(written);
+        return `((${all.join(" + ")}) / ${all.length})`;
+      })
+      .replace(
+        new RegExp(String.raw`\bdifference\s+between\s+(${number})\s+and\s+(${number})(?![\d.]|\s*\p{L})`, "giu"),
+        "abs($1 - $2)",
+      )
+      .replace(new RegExp(String.raw`\bsubtract\s+(${number})\s+from\s+(${number})`, "giu"), "($2 - $1)")
+      // Which percentage one number is of another: "what percent of 2340 is 351", "351 is what percent of 2340".
+      .replace(
+        new RegExp(String.raw`\bwhat\s+(?:percent|percentage|per cent)\s+of\s+(${number})\s+is\s+(${number})`, "giu"),
+        "($2 / $1 * 100)",
+      )
+      .replace(
+        new RegExp(String.raw`\bwhat\s+(?:percent|percentage|per cent)\s+is\s+(${number})\s+of\s+(${number})`, "giu"),
+        "($1 / $2 * 100)",
+      )
+      .replace(
+        new RegExp(
+          String.raw`(${number})\s+(?:is\s+what|as\s+an?)\s+(?:percent|percentage|per cent)\s+of\s+(${number})`,
+          "giu",
+        ),
+        "($1 / $2 * 100)",
+      )
+      .replace(
+        new RegExp(String.raw`\b(?:increase|raise)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`, "giu"),
+        "($1 * (1 + $2 / 100))",
+      )
+      .replace(
+        new RegExp(
+          String.raw`\b(?:decrease|reduce|lower|discount)\s+(${number})\s+by\s+(${number})\s*(?:%|percent|per cent)`,
+          "giu",
+        ),
+        "($1 * (1 - $2 / 100))",
+      )
+      .replace(
+        new RegExp(String.raw`(${number})\s*(\+|-|plus|minus)\s*(${number})\s*(?:%|percent|per cent)`, "giu"),
+        (_, base: string, sign: string, rate: string) =>
+          `(${base} * (1 ${sign === "+" || sign.toLowerCase() === "plus" ? "+" : "-"} ${rate} / 100))`,
+      )
+      .replace(
+        new RegExp(String.raw`(${number})\s*(?:%|percent|per cent)\s+off\s+(${number})`, "giu"),
+        "($2 * (1 - $1 / 100))",
+      )
+      .replace(
+        new RegExp(
+          String.raw`(${number})\s*(?:%|percent|per cent)\s+(?:(?:tip|tax|vat|service|commission|interest|discount)\s+)?(?:of|on)\s+(${number})`,
+          "giu",
+        ),
+        "($1 / 100 * $2)",
+      )
+  );
+}
 
 const words: readonly [RegExp, string][] = [
   [/\bmultiplied by\b/giu, "*"],
   [/\bdivided by\b/giu, "/"],
   [/\btimes\b/giu, "*"],
+  [/(\d)\s*[x×]\s*(?=\d)/giu, "$1 * "],
   [/\bplus\b/giu, "+"],
   [/\bminus\b/giu, "-"],
   [/\bsquare root of\s*(\d+(?:\.\d+)?)/giu, "sqrt($1)"],
@@ -27,8 +108,7 @@ const words: readonly [RegExp, string][] = [
   [/除以/gu, " / "],
   [/加上?/gu, " + "],
   [/减去?/gu, " - "],
-  [/(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(\d+(?:\.\d+)?)/giu, "($1 / 100 * $2)"],
-  [/(\d),(\d{3})\b/gu, "$1$2"],
+  [/(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+of\s+(\d+(?:\.\d+)?)/giu, "($1 / 100 * $2)"],
 ];
 
 const candidate =
@@ -36,7 +116,8 @@ const candidate =
 
 /**
  * Finds an arithmetic expression written in a request ("What is 21*2+5?",
- * "12 times 7", "15% of 80", "square root of 2") and returns it in the
+ * "12 times 7", "15% of 2,340", "square root of 2", "add up 1,200 and 3.5",
+ * "the average of 2, 4 and 9") and returns it in the
  * calculator's syntax — only when the calculator can evaluate it and it has
  * at least one operator or function.
  *
@@ -50,13 +131,13 @@ const candidate =
  * ```
  */
 export function extractExpression(text: string): string | undefined {
-  let rewritten = text;
+  let rewritten = rewriteLists(readNumbers(text));
   for (const [pattern, replacement] of words) rewritten = rewritten.replace(pattern, replacement);
   let best: string | undefined;
   for (const match of rewritten.matchAll(candidate)) {
     const expression = match[0]
       .trim()
-      .replace(/^[,)]+|[,(]+$/gu, "")
+      .replace(/^[,)]+|[,(.]+$/gu, "")
       .trim();
     if (!/\d/u.test(expression) || !/[+\-*/^%×÷(]/u.test(expression.replace(/^-/u, ""))) continue;
     try {

@@ -5,6 +5,7 @@
  */
 import { chineseUnitNames } from "./chinese-names.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
+import { readNumbers } from "./read-numbers.ts";
 
 /** A conversion: a value and two unit symbols of the same dimension. */
 export interface DemoConversion {
@@ -42,7 +43,8 @@ function toConversion(value: number, from: string, to: string): DemoConversion |
 /**
  * Reads a conversion of a number written in a request: "10 km to miles",
  * "what is 100 °F in celsius", "how many seconds are in 3.5 days", "how
- * many hours in a week", "3.5天是多少秒", "10公里等于多少英里".
+ * many hours in a week", "3.5 cups of flour in ml", "2,500 feet into
+ * metres", "3.5天是多少秒", "10公里等于多少英里".
  *
  * @param query - the request.
  * @returns the conversion, or `undefined` when the request writes none.
@@ -53,13 +55,13 @@ function toConversion(value: number, from: string, to: string): DemoConversion |
  * ```
  */
 export function findConversion(query: string): DemoConversion | undefined {
-  const lower = query.toLowerCase().replace(/(\d),(\d{3})\b/gu, "$1$2");
+  const lower = readNumbers(query).toLowerCase();
   const names = unitNames().map(escapeRegExp).join("|");
   const unitEnd = "(?![\\p{L}\\d²³])";
   const number = "(-?\\d+(?:\\.\\d+)?|an?|one)";
   const read = (text: string): number => (text === "a" || text === "an" || text === "one" ? 1 : Number(text));
   const direct = new RegExp(
-    `(-?\\d+(?:\\.\\d+)?)\\s*(${names})${unitEnd}\\s+(?:to|in|into|as)\\s+(${names})${unitEnd}`,
+    `(-?\\d+(?:\\.\\d+)?)\\s*(${names})${unitEnd}(?:\\s+of\\s+[\\p{L}\\s]{1,30}?)?\\s+(?:to|in|into|as)\\s+(${names})${unitEnd}`,
     "u",
   ).exec(lower);
   if (direct !== null) return toConversion(Number(direct[1]), direct[2] ?? "", direct[3] ?? "");

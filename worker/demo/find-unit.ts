@@ -157,3 +157,24 @@ export function findUnit(name: string): Unit | undefined {
 export function unitNames(): string[] {
   return [...unitsByName.keys()].sort((a, b) => b.length - a.length);
 }
+
+/**
+ * The distance and time units a speed unit divides.
+ *
+ * @param symbol - a speed unit's symbol.
+ * @returns its distance and time units, or `undefined` for any other unit.
+ *
+ * @example
+ * ```ts
+ * speedUnitParts("mph"); // { distance: "mi", time: "h" }
+ * ```
+ */
+export function speedUnitParts(symbol: string): { distance: string; time: string } | undefined {
+  const parts: Readonly<Record<string, { distance: string; time: string }>> = {
+    "m/s": { distance: "m", time: "s" },
+    "km/h": { distance: "km", time: "h" },
+    mph: { distance: "mi", time: "h" },
+    kn: { distance: "nmi", time: "h" },
+  };
+  return Object.hasOwn(parts, symbol) ? parts[symbol] : undefined;
+}

@@ -76,8 +76,9 @@ function renameReferences<T>(value: T, names: ReadonlyMap<string, string>): T {
  * know is not retried but reported. Remaining steps are carried over under
  * new ids when everything they refer to still exists (a replaced step's
  * references move to its replacement); the others are dropped. The reply is
- * the remaining reply when it survives, else one quoting what is known, and
- * it says what could not be done.
+ * the remaining reply when it survives, else one quoting what is known
+ * (keeping the remaining reply's closing "Not done: …", which quotes no
+ * step), and it says what could not be done.
  *
  * @param input - the completed, failed and remaining steps, the tools and the step limit.
  * @returns the patch: new steps with ids no listed step uses, ending with a reply.
@@ -125,11 +126,14 @@ export function patchDemoPlan(input: DemoPatchInput): PlanStep[] {
   }
 
   let reply: PlanStep | undefined;
+  let notDone: string | undefined;
   for (const step of input.remaining) {
     const resolvable = referencedIds(step).every((id) => id === "context" || known.has(id) || names.has(id));
     if (step.type === "reply") {
       if (resolvable && step.text !== undefined)
         reply = { id: "", type: "reply", text: renameReferences(step.text, names) };
+      // What the plan already said it would not do quotes no step; it stays in the new reply.
+      else notDone = /(?:^|\s)((?:Not done:|未完成：)[^{}]*)$/u.exec(step.text ?? "")?.[1];
       continue;
     }
     if (!resolvable || !room()) {
@@ -152,7 +156,9 @@ export function patchDemoPlan(input: DemoPatchInput): PlanStep[] {
     const quoted = [...input.completed, ...patch.map((step) => step as ListedStep)]
       .map((step) => describeStepResult(step))
       .filter((part): part is string => part !== undefined);
-    text = [...quoted, ...notes].join(" ") || "I could not complete the request with the tools I have.";
+    text =
+      [...quoted, ...notes, ...(notDone === undefined ? [] : [notDone])].join(" ") ||
+      "I could not complete the request with the tools I have.";
   }
   patch.push({ id: nextId(), type: "reply", text });
   return patch;

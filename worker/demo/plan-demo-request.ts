@@ -4,7 +4,12 @@
  * @module
  */
 import type { PlanStep } from "../../src/index.ts";
-import type { DemoIntent, DemoLookup } from "./demo-intent.ts";
+import type { DemoIntent, DemoNotDone } from "./demo-intent.ts";
+import { describeDemoPart } from "./describe-demo-part.ts";
+import { planFacts } from "./plan-facts.ts";
+import { planLeapYears } from "./plan-leap-years.ts";
+import { planMeasures } from "./plan-measures.ts";
+import { planRate } from "./plan-rate.ts";
 import { readDemoRequest } from "./read-demo-request.ts";
 
 /** What {@link planDemoRequest} plans for. */
@@ -55,27 +60,6 @@ const noteWithoutText: Texts = {
   en: 'What should the note say? Write it like "Save a note titled groceries with the text milk and eggs". I saved nothing.',
   zh: "笔记要写什么？请这样写：“保存一条笔记，标题是购物，内容是牛奶和鸡蛋”。我没有保存任何东西。",
 };
-
-/**
- * Writes the possessive of a subject.
- *
- * @param subject - the subject.
- * @returns "Tokyo's", "the Nile's".
- */
-function possessive(subject: string): string {
-  return `${subject}${subject.endsWith("s") ? "'" : "'s"}`;
-}
-
-/**
- * The unit a combination's result is in.
- *
- * @param lookups - the looked-up facts.
- * @returns the unit, or `""` when they differ or are unknown.
- */
-function sharedUnit(lookups: readonly DemoLookup[]): string {
-  const [first] = lookups;
-  return first?.unit !== undefined && lookups.every((lookup) => lookup.unit === first.unit) ? first.unit : "";
-}
 
 /**
  * Plans a request over the demo tools, from what {@link readDemoRequest}
@@ -143,6 +127,7 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
     const needed = [...new Set(steps.flatMap((step) => (step.type === "tool" ? [step.name] : [])))];
     return { steps, text, missing: needed.filter((name) => !input.tools.has(name)) };
   };
+  if (intent.kind === "several") return planSeveral(intent, build, maxSteps, zh);
   let plan = build(intent);
   const notes: string[] = [];
   if (intent.kind === "facts" && (plan.missing.length > 0 || plan.steps.length + 1 > maxSteps)) {
@@ -183,6 +168,88 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
     );
   }
   return [...plan.steps, { id: `s${plan.steps.length + 1}`, type: "reply", text: [plan.text, ...notes].join(" ") }];
+}
+
+/**
+ * Says which parts of a request were not done, and why: "Not done: "write
+ * me a limerick" — the offline demo model has no rule for it." It comes
+ * last in the reply and quotes no step, so a re-plan can carry it over.
+ *
+ * @param parts - the words of each part, with why it was not done.
+ * @param zh - whether to answer in Chinese.
+ * @returns the sentence, or `""` when every part was done.
+ */
+function describeNotDone(parts: readonly { words: string; why: string }[], zh: boolean): string {
+  if (parts.length === 0) return "";
+  return zh
+    ? `未完成：${parts.map((part) => `“${part.words}”（${part.why}）`).join("；")}。`
+    : `Not done: ${parts.map((part) => `"${part.words}" (${part.why})`).join("; ")}.`;
+}
+
+/**
+ * Why the model did not do a part, in words.
+ *
+ * @param part - the part not done.
+ * @param zh - whether to answer in Chinese.
+ * @returns the reason.
+ */
+function explainNotDone(part: DemoNotDone, zh: boolean): string {
+  if (part.reason === "given-figure")
+    return zh
+      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较"
+      : "the offline demo model does not compare facts with figures the request gives";
+  if (part.reason === "other-year")
+    return zh ? "知识库里的数值只属于它所注明的年份" : "the knowledge base has its figure for the year it states only";
+  return zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
+}
+
+/**
+ * Plans a request of several parts: each part it can do, in order, while
+ * its tools are allowed and the plan stays within the step limit; the reply
+ * answers those and names the others, with why each was not done.
+ *
+ * @param intent - the parts.
+ * @param build - plans one part.
+ * @param maxSteps - the most steps, the reply included.
+ * @param zh - whether to answer in Chinese.
+ * @returns the steps, the reply last.
+ */
+function planSeveral(
+  intent: Extract<DemoIntent, { kind: "several" }>,
+  build: (understood: Exclude<DemoIntent, { kind: "decline" }>) => {
+    steps: PlanStep[];
+    text: string;
+    missing: string[];
+  },
+  maxSteps: number,
+  zh: boolean,
+): PlanStep[] {
+  const notDone = intent.notDone.map((part) => ({ words: part.words, why: explainNotDone(part, zh) }));
+  const done: typeof intent.parts = [];
+  const texts: string[] = [];
+  let steps: PlanStep[] = [];
+  for (const part of intent.parts) {
+    const trial = build({ kind: "several", parts: [...done, part], notDone: [] });
+    const words = describeDemoPart(part);
+    if (trial.missing.length > 0) {
+      notDone.push({
+        words,
+        why: zh
+          ? `本次请求不允许使用 ${trial.missing.join("、")}`
+          : `this request does not allow ${trial.missing.join(", ")}`,
+      });
+    } else if (trial.steps.length + 1 > maxSteps) {
+      notDone.push({ words, why: zh ? `计划最多 ${maxSteps} 步` : `the plan may have at most ${maxSteps} steps` });
+    } else {
+      done.push(part);
+      steps = trial.steps;
+      texts.splice(0, texts.length, trial.text);
+    }
+  }
+  const text = [...texts, describeNotDone(notDone, zh)].filter((part) => part !== "").join(" ");
+  if (steps.length === 0)
+    return [{ id: "s1", type: "reply", text: `${zh ? "我没有调用任何工具。" : "I ran no tool."} ${text}` }];
+  return [...steps, { id: `s${steps.length + 1}`, type: "reply", text }];
 }
 
 /**
@@ -244,132 +311,22 @@ function planIntent(
     }
     case "facts":
       return planFacts(intent, add, lookupTool, zh);
-  }
-}
-
-/**
- * Adds the lookups, the calculation and the conversion of a facts request.
- *
- * @param intent - the facts request.
- * @param add - adds a step and returns its id.
- * @param lookupTool - the lookup tool.
- * @param zh - whether to answer in Chinese.
- * @returns the reply text.
- */
-function planFacts(
-  intent: Extract<DemoIntent, { kind: "facts" }>,
-  add: (step: Record<string, unknown>) => string,
-  lookupTool: string,
-  zh: boolean,
-): string {
-  const ids = intent.lookups.map((lookup) =>
-    add({ type: "tool", name: lookupTool, arguments: { query: `${lookup.attribute} of ${lookup.subject}` } }),
-  );
-  const parts = ids.map((id) => `{{${id}.text}}`);
-  const value = (index: number): string => `{{${ids[index] ?? "s1"}.value}}`;
-  const [first, second] = intent.lookups;
-  const unit = sharedUnit(intent.lookups);
-  const comparable = unit !== "" || intent.lookups.some((lookup) => lookup.unit === undefined);
-  let result: { id: string; unit: string } | undefined;
-  switch (intent.combination) {
-    case "sum": {
-      if (!comparable) break;
-      const id = add({
-        type: "tool",
-        name: "calculator",
-        arguments: { expr: `round(${ids.map((_, index) => value(index)).join(" + ")}, 2)` },
-      });
-      parts.push(zh ? `合计 {{${id}.value}} ${unit}。` : `Together that makes {{${id}.value}} ${unit}.`);
-      result = { id, unit };
-      break;
-    }
-    case "difference": {
-      if (!comparable) break;
-      const id = add({
-        type: "tool",
-        name: "calculator",
-        arguments: { expr: `round(abs(${value(0)} - ${value(1)}), 2)` },
-      });
-      parts.push(
-        zh
-          ? `${first?.subject}和${second?.subject}相差 {{${id}.value}} ${unit}。`
-          : `The difference between ${first?.subject} and ${second?.subject} is {{${id}.value}} ${unit}.`,
+    case "leap-years":
+      return planLeapYears(intent.years, add, zh);
+    case "pace":
+    case "speed":
+    case "travel-time":
+      return planRate(intent, add, zh);
+    case "measures":
+      return planMeasures(intent, add, zh);
+    case "several": {
+      const notDone = describeNotDone(
+        intent.notDone.map((part) => ({ words: part.words, why: explainNotDone(part, zh) })),
+        zh,
       );
-      result = { id, unit };
-      break;
-    }
-    case "ratio": {
-      if (!comparable) break;
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
-      parts.push(
-        zh
-          ? `${first?.subject}是${second?.subject}的 {{${id}.value}} 倍。`
-          : `So ${possessive(first?.subject ?? "")} ${first?.attribute} is {{${id}.value}} times that of ${second?.subject}.`,
-      );
-      break;
-    }
-    case "fit": {
-      if (!comparable) break;
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 2)` } });
-      parts.push(
-        zh
-          ? `${second?.subject}相当于 {{${id}.value}} 个${first?.subject}。`
-          : `So about {{${id}.value}} × ${first?.subject} fit in ${possessive(second?.subject ?? "")} ${second?.attribute}.`,
-      );
-      break;
-    }
-    case "per-area": {
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(0)} / ${value(1)}, 2)` } });
-      parts.push(
-        zh
-          ? `即每 ${second?.unit ?? "km²"} {{${id}.value}} 人。`
-          : `That is {{${id}.value}} inhabitants per ${second?.unit ?? "km²"}.`,
-      );
-      break;
-    }
-    case "per-capita": {
-      const id = add({ type: "tool", name: "calculator", arguments: { expr: `round(${value(1)} / ${value(0)}, 6)` } });
-      parts.push(
-        zh
-          ? `即人均 {{${id}.value}} ${second?.unit ?? ""}。`
-          : `That is {{${id}.value}} ${second?.unit ?? ""} per inhabitant.`,
-      );
-      break;
-    }
-    case undefined:
-      break;
-  }
-  if (
-    intent.combination !== undefined &&
-    result === undefined &&
-    ["sum", "difference"].includes(intent.combination) &&
-    !comparable
-  ) {
-    parts.push(
-      zh
-        ? "这些数值单位不同，所以我没有把它们合并计算。"
-        : "These figures are in different units, so I did not combine them.",
-    );
-  }
-  if (intent.targetUnit !== undefined) {
-    if (result !== undefined && result.unit !== "") {
-      const id = add({
-        type: "tool",
-        name: "convert_units",
-        arguments: { value: `{{${result.id}.value}}`, from: result.unit, to: intent.targetUnit },
-      });
-      parts.push(zh ? `换算为 {{${id}.text}}。` : `That is {{${id}.text}}.`);
-    } else if (intent.combination === undefined) {
-      for (const id of ids) {
-        const converted = add({
-          type: "tool",
-          name: "convert_units",
-          arguments: { value: `{{${id}.value}}`, from: `{{${id}.unit}}`, to: intent.targetUnit },
-        });
-        parts.push(zh ? `换算为 {{${converted}.text}}。` : `That is {{${converted}.text}}.`);
-      }
+      return [...intent.parts.map((part) => planIntent(part, add, lookupTool, zh)), notDone]
+        .filter((text) => text !== "")
+        .join(" ");
     }
   }
-  parts.push(`${zh ? "来源" : "Sources"}: ${ids.map((id) => `{{${id}.source}}`).join("; ")}.`);
-  return parts.join(" ");
 }

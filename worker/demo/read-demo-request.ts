@@ -4,14 +4,20 @@
  * @module
  */
 import { chineseSubjectNames } from "./chinese-names.ts";
-import type { DemoCombination, DemoIntent, DemoLookup } from "./demo-intent.ts";
+import type { DemoCombination, DemoIntent, DemoLookup, DemoNotDone } from "./demo-intent.ts";
 import { extractExpression } from "./extract-expression.ts";
 import { findConversion } from "./find-conversion.ts";
+import { findLeapYears } from "./find-leap-years.ts";
 import { findNote } from "./find-note.ts";
+import { findQuantities } from "./find-quantities.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
+import { findUnknownListedSubjects, findUnknownSubject } from "./find-unknown-subjects.ts";
 import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { knowledgeFacts } from "./knowledge-facts.ts";
+import { readDemoParts } from "./read-demo-parts.ts";
+import { readNumbers } from "./read-numbers.ts";
+import { readQuantityRequest } from "./read-quantity-request.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [
@@ -35,7 +41,7 @@ const attributeWords: readonly [RegExp, readonly string[]][] = [
 ];
 
 const timeWords =
-  /\b(?:what time|current time|time is it|time now|local time|the time in|time in|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
+  /\b(?:what time|current time|time is it|time now|local time|the time in|time in|the time there|tell me the time|what'?s the time|date today|today'?s date)\b|几点|现在时间|当前时间|时间是/u;
 const greetingWords =
   /^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|help|what can you do)\b|^\s*(?:你好|您好|嗨)/u;
 
@@ -46,7 +52,11 @@ const greetingWords =
  * @returns the combination, or `undefined`.
  */
 function findCombination(lower: string): DemoCombination | undefined {
-  if (/\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|square kilomet)|人口密度|每平方公里/u.test(lower))
+  if (
+    /\bdensity\b|people per (?:square|km|sq)|per (?:km²|km2|sq(?:uare)?\.? ?(?:km|kilomet))|人口密度|每平方公里/u.test(
+      lower,
+    )
+  )
     return "per-area";
   if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
     return "per-capita";
@@ -59,13 +69,13 @@ function findCombination(lower: string): DemoCombination | undefined {
   if (/\bhow many\b.*\b(?:fit|fits|stacked|stack|end to end|laid|reach)\b|能放下|相当于多少个/u.test(lower))
     return "fit";
   if (
-    /\b(?:difference|differ|minus|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(
+    /\b(?:difference|differ|minus|by how much|how much (?:taller|higher|longer|bigger|larger|more|shorter|smaller)|(?:taller|higher|longer|bigger|larger|shorter|smaller) than|more than|which is (?:taller|higher|longer|bigger))\b|相差|差多少|比.+(?:高|长|多|大)多少/u.test(
       lower,
     )
   )
     return "difference";
   if (/\b(?:combined|total|together|sum|altogether|plus)\b|加起来|总共|合计|一共|总和/u.test(lower)) return "sum";
-  if (/\b(?:compare|comparison|versus|vs)\b|比较|对比/u.test(lower)) return "ratio";
+  if (/\b(?:compare[ds]?|comparing|comparison|versus|vs)\b|比较|对比/u.test(lower)) return "ratio";
   return undefined;
 }
 
@@ -161,21 +171,6 @@ function findTargetUnit(lower: string): string | undefined {
 }
 
 /**
- * Reads an unknown subject after an attribute: "population of Atlantis",
- * "How tall is Mount Kilimanjaro", "亚特兰蒂斯的人口".
- *
- * @param query - the request.
- * @returns the subject as written, or `undefined`.
- */
-function findUnknownSubject(query: string): string | undefined {
-  const english = /\b(?:of|is|in|are)\s+(?:the\s+)?((?:[A-Z][\p{L}'-]*)(?:\s+(?:[A-Z][\p{L}'-]*|of|de|la))*)/u.exec(
-    query,
-  )?.[1];
-  if (english !== undefined) return english.replace(/\s+(?:of|de|la)$/u, "");
-  return /^(?:请问)?\s*([\p{Script=Han}A-Za-z]{2,12}?)的/u.exec(query)?.[1];
-}
-
-/**
  * Reads a request the way the offline demo model understands requests:
  * by rules over the words of the request, in English or Chinese, never by
  * guessing. In order: a note to save (title and text from the request); a
@@ -196,12 +191,21 @@ function findUnknownSubject(query: string): string | undefined {
  * ```
  */
 export function readDemoRequest(query: string): DemoIntent {
+  const readAll = (text: string): DemoIntent =>
+    findNote(text.trim()) === undefined
+      ? readDemoParts(text, {
+          read: readRequest,
+          signals: readSignals,
+          subjects: findKnownSubjects,
+          knows: knowsWord,
+        })
+      : readRequest(text);
   const saved =
     /^(.+?)[,;\s]+(?:and\s+|then\s+)*(?:save|store|keep|note)\s+(?:it|this|that|them|the (?:results?|answers?))(?:\s+(?:as|in|into)\s+(?:a\s+)?notes?)?\s*[.!]?$/iu.exec(
       query.trim(),
     );
   if (saved !== null) {
-    const of = readRequest(saved[1] ?? "");
+    const of = readAll(saved[1] ?? "");
     if (of.kind === "decline" || of.kind === "note" || of.kind === "save-answer") return of;
     const title = (saved[1] ?? "")
       .trim()
@@ -209,7 +213,81 @@ export function readDemoRequest(query: string): DemoIntent {
       .slice(0, 100);
     return { kind: "save-answer", of, title: title.charAt(0).toUpperCase() + title.slice(1) };
   }
-  return readRequest(query);
+  return readAll(query);
+}
+
+/**
+ * Says that the facts are not of a year the request asks about ("the
+ * population of Tokyo in 1950"): the knowledge base has one figure per fact,
+ * of the year its text gives, so a year none of the facts gives is a part
+ * not done.
+ *
+ * @param intent - the facts read.
+ * @param text - the request.
+ * @returns the facts, or the facts and the year as a part not done.
+ */
+function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: string): DemoIntent {
+  const texts = intent.lookups
+    .map((lookup) => factsOf(lookup.subject).find((fact) => fact.attribute === lookup.attribute)?.text ?? "")
+    .join(" ");
+  const years = [...text.matchAll(/\b(?:in|for|of|during|by|around|back in)\s+((?:1[0-9]|20)\d{2})\b/giu)].filter(
+    (match) => !texts.includes(match[1] ?? ""),
+  );
+  // "Is the Eiffel Tower taller than 1,000 feet?": facts are not compared with figures the request gives.
+  const figures = findQuantities(text).map((group) => {
+    // As the request writes it, thousands separators included.
+    const read = readNumbers(text).slice(group.start, group.end);
+    const pattern = read.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&").replace(/(\d)(?=\d)/gu, "$1,?");
+    return new RegExp(pattern, "iu").exec(text)?.[0] ?? read;
+  });
+  const notDone: DemoNotDone[] = [
+    ...years.map((match): DemoNotDone => ({ words: match[0], reason: "other-year" })),
+    ...figures.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
+  ];
+  return notDone.length === 0 ? intent : { kind: "several", parts: [intent], notDone };
+}
+
+/** Words the rules read besides attributes, units and subjects: questions, pronouns, combinations. */
+const knownWords =
+  /^(?:what|what's|whats|how|many|much|which|who|is|are|was|were|be|do|does|did|can|could|would|will|should|the|a|an|of|in|on|at|to|for|from|by|and|or|with|it|its|it's|that|this|there|than|then|me|my|i|i'm|we|our|you|your|he|she|his|her|they|their|please|tell|give|show|find|calculate|compute|convert|turn|into|as|per|each|every|top|reach|stacked|stack|fit|fits|laid|end|together|combined|total|sum|plus|minus|times|divided|multiplied|percent|pace|speed|average|leap|year|years|time|now|current|today|look|up|one|both|all|hers|him|mine|yours|ours|theirs|she's|he's|we're|they're|too|also|please|thanks)$/u;
+
+/**
+ * Whether the model has a use for a word: a number, a unit, a word of a
+ * knowledge base subject, a word its rules read (an attribute, a
+ * combination, a question word).
+ *
+ * @param word - one word of a request.
+ * @returns whether a rule reads it.
+ */
+function knowsWord(word: string): boolean {
+  const lower = word
+    .toLowerCase()
+    .replace(/\.$/u, "")
+    .replace(/['’]s$/u, "");
+  if (/^\d/u.test(lower) || findUnit(lower) !== undefined || knownWords.test(lower)) return true;
+  if (readSignals(lower).length > 0 || findCombination(lower) !== undefined) return true;
+  return knowledgeFacts.some((fact) =>
+    [fact.subject, ...fact.aliases].some((name) => name.toLowerCase().split(/\s+/u).includes(lower.replace(/s$/u, ""))),
+  );
+}
+
+/**
+ * What a text asks for that the model reads, as keys: the attributes, the
+ * combination, a unit to give the answer in, the time.
+ *
+ * @param text - a part of a request.
+ * @returns the keys.
+ */
+function readSignals(text: string): string[] {
+  const lower = text.toLowerCase();
+  const combination = findCombination(lower);
+  const unit = findTargetUnit(lower);
+  return [
+    ...attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list),
+    ...(combination === undefined ? [] : [`combine:${combination}`]),
+    ...(unit === undefined ? [] : [`unit:${unit}`]),
+    ...(timeWords.test(lower) ? ["time"] : []),
+  ];
 }
 
 /**
@@ -227,12 +305,21 @@ function readRequest(query: string): DemoIntent {
       ? { kind: "decline", reason: "note-without-text" }
       : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
 
+  const years = findLeapYears(text);
+  if (years !== undefined) return { kind: "leap-years", years };
+
+  const measured = readQuantityRequest(text);
+  if (measured !== undefined) return measured;
+
   const conversion = findConversion(text);
   if (conversion !== undefined) return { kind: "convert", ...conversion };
 
   const subjects = findKnownSubjects(text);
   const attributes = attributeWords.filter(([pattern]) => pattern.test(lower)).flatMap(([, list]) => list);
-  if (timeWords.test(lower) && !attributes.includes("time zone")) {
+  // "What time will I arrive…?" asks about another moment than now: not the clock's time.
+  const anotherMoment =
+    /\b(?:will|would|arrive|arrival|land|leave|depart|finish|start|begin|open|close|sunrise|sunset|takes?)\b/u;
+  if (timeWords.test(lower) && !attributes.includes("time zone") && !anotherMoment.test(lower)) {
     return {
       kind: "time",
       subjects: subjects.filter((subject) => factsOf(subject).some((fact) => fact.attribute === "time zone")),
@@ -240,6 +327,21 @@ function readRequest(query: string): DemoIntent {
   }
 
   const combination = findCombination(lower);
+  const asked = attributeWords.filter(([pattern]) => pattern.test(lower)).map(([, list]) => list);
+  const [subject] = subjects;
+  if (subject !== undefined && subjects.length === 1 && asked.length >= 2 && combination === undefined) {
+    // "How tall is the Eiffel Tower and when was it built?": one lookup per attribute asked.
+    const lookups = asked.map((list) => {
+      const fact = list
+        .map((attribute) => factsOf(subject).find((candidate) => candidate.attribute === attribute))
+        .find((candidate) => candidate !== undefined);
+      return fact === undefined
+        ? { attribute: list[0] ?? "", subject }
+        : { attribute: fact.attribute, subject, unit: fact.unit };
+    });
+    const targetUnit = findTargetUnit(lower);
+    return { kind: "facts", lookups, ...(targetUnit === undefined ? {} : { targetUnit }) };
+  }
   if (subjects.length > 0) {
     if (combination === "per-area" || combination === "per-capita") {
       const [subject = ""] = subjects;
@@ -258,18 +360,33 @@ function readRequest(query: string): DemoIntent {
         combination,
       };
     }
-    const lookups = chooseLookups(subjects, attributes);
-    if (lookups !== undefined) {
+    const found = chooseLookups(subjects, attributes);
+    if (found !== undefined) {
+      // A name beside the known ones is looked up too, so that the reply says the knowledge base lacks it.
+      const unknown =
+        attributes.length === 0
+          ? []
+          : findUnknownListedSubjects(text).map((subject) => ({ attribute: attributes[0] ?? "", subject }));
+      const lookups = [...found, ...unknown];
       const targetUnit = findTargetUnit(lower);
       const intent: DemoIntent = { kind: "facts", lookups };
       if (combination !== undefined && lookups.length >= 2) intent.combination = combination;
       if (targetUnit !== undefined) intent.targetUnit = targetUnit;
-      return intent;
+      return withYearsAsked(intent, text);
     }
     // A named attribute the model has no word for: "What is the GDP of France?" is looked up as written.
-    const named = /\bwhat(?:'s| is| are)\s+(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(text)?.[1];
-    if (named !== undefined && subjects.length === 1)
-      return { kind: "facts", lookups: [{ attribute: named.trim(), subject: subjects[0] ?? "" }] };
+    const named = /(?:\bwhat(?:'s| is| are)\s+|^(?=the\s))(?:the\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s+of\s+/iu.exec(
+      text,
+    )?.[1];
+    const [only = ""] = subjects;
+    // "the Statue of Liberty" names a subject, not the attribute "Statue" of it.
+    const ownName = factsOf(only).some((fact) =>
+      [fact.subject, ...fact.aliases].some((name) =>
+        name.toLowerCase().startsWith(`${named?.trim().toLowerCase()} of`),
+      ),
+    );
+    if (named !== undefined && subjects.length === 1 && !ownName)
+      return { kind: "facts", lookups: [{ attribute: named.trim(), subject: only }] };
   }
   if (attributes.length > 0 && attributes[0] !== "time zone") {
     const unknown = findUnknownSubject(text);

@@ -112,6 +112,8 @@ export function searchKnowledge(query: string, options: SearchKnowledgeOptions =
       if (subjectWords.has(word)) {
         score += 3;
         subjectMatched = true;
+        // "speed" in "speed of light" names the subject and the attribute both.
+        if (attributeSet.has(word)) attributeMatched = true;
       } else if (attributeSet.has(word)) {
         score += 2;
         attributeMatched = true;
