@@ -140,15 +140,7 @@ export function createGuidedConversation(options: GuidedConversationOptions): Gu
       events.push(full);
       onEvent?.(full);
     };
-    const countedModel: PlanModel | undefined =
-      model === undefined
-        ? undefined
-        : {
-            stream(request) {
-              usage.modelCalls++;
-              return model.stream(request);
-            },
-          };
+    const countedModel = model === undefined ? undefined : countingCalls(model, usage);
     const checkAbort = (): void => {
       if (signal?.aborted === true) throw new PlankitError("aborted", "The turn was aborted", { cause: signal.reason });
     };
@@ -329,4 +321,20 @@ function checkConversationOptions(options: GuidedConversationOptions, playbook: 
     );
   }
   return maxDecisions;
+}
+
+/**
+ * The model, with each call counted in the turn's usage.
+ *
+ * @param model - the model.
+ * @param usage - the turn's counters.
+ * @returns the counting model.
+ */
+function countingCalls(model: PlanModel, usage: GuidedTurnUsage): PlanModel {
+  return {
+    stream(request) {
+      usage.modelCalls++;
+      return model.stream(request);
+    },
+  };
 }
