@@ -4,8 +4,8 @@ import { type PlanStep, type RuntimeEvent, ToolRegistry } from "../../src/index.
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { ReplanRequest } from "../../src/runtime.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
-import type { LoggedEvent } from "../../worker/runs/logged-event.ts";
 import { type DurableRunResult, executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
+import type { LoggedEvent } from "../../worker/runs/logged-event.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
 import { openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
