@@ -374,7 +374,7 @@ describe("a durable run restarted while it reflects or re-plans", () => {
 /**
  * A model whose integrated answer streams in two pieces; with `stall`, in
  * its first call the second piece never comes (the process dies while the
- * answer is being written).
+ * answer is being written), and later calls split the text elsewhere.
  */
 function answeringModel(stall: boolean): PlanModel & { requests: PlanModelRequest[] } {
   const requests: PlanModelRequest[] = [];
@@ -385,11 +385,16 @@ function answeringModel(stall: boolean): PlanModel & { requests: PlanModelReques
       requests.push(request);
       if (request.purpose === "reflect") {
         yield { type: "text", text: '{"action":"abort","reason":"unsure"}' };
-      } else {
-        answers++;
+      } else if (!stall) {
         yield { type: "text", text: "The answer " };
-        if (stall && answers === 1) await new Promise<never>(() => undefined);
         yield { type: "text", text: "is 42." };
+      } else if (++answers === 1) {
+        yield { type: "text", text: "The answer " };
+        await new Promise<never>(() => undefined);
+      } else {
+        // Asked again, the model splits the same text differently.
+        yield { type: "text", text: "The " };
+        yield { type: "text", text: "answer is 42." };
       }
       yield { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 1 } };
     },
