@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PlanStep, type RuntimeEvent, ToolRegistry } from "../../src/index.ts";
+import { type PlanStep, type RuntimeEvent, type ToolPolicy, ToolRegistry } from "../../src/index.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { ReplanRequest } from "../../src/runtime.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
@@ -51,7 +51,11 @@ function durableRun(
   stepDelayMs = 15,
   fail?: Error,
   verdict = "abort",
-  extra: { replan?: (request: ReplanRequest) => PlanStep[]; model?: PlanModel & { requests: PlanModelRequest[] } } = {},
+  extra: {
+    replan?: (request: ReplanRequest) => PlanStep[];
+    model?: PlanModel & { requests: PlanModelRequest[] };
+    policy?: Record<string, ToolPolicy>;
+  } = {},
 ) {
   const { registry, calls } = recordingTools();
   const planner = createFakePlanner({
@@ -66,7 +70,13 @@ function durableRun(
     createEchoModel((request) =>
       request.purpose === "reflect" ? `{"action":"${verdict}","reason":"unsure"}` : "An answer.",
     );
-  const setup: RunSetup = { registry, planner, model, selected: { model, name: "scripted", provider: "test" } };
+  const setup: RunSetup = {
+    registry,
+    planner,
+    model,
+    selected: { model, name: "scripted", provider: "test" },
+    ...(extra.policy === undefined ? {} : { policy: extra.policy }),
+  };
   const engine = new FakeEngine();
   const params = { runId: `run-${name}`, session: "restarts", query: "go", engine: 2 as const };
   const createdAt = Date.now();
@@ -438,5 +448,62 @@ describe("a durable run's integrated answer", () => {
         .slice(list.findIndex((event) => event.type === "reply-delta"))
         .map((event) => (event.type === "reply-delta" ? event.delta : event.type));
     expect(tail(events)).toEqual(tail(expectedEvents));
+  });
+});
+
+describe("a durable run restarted around an approval", () => {
+  const steps = [
+    tool("s1", "lookup", { q: "a" }),
+    tool("s2", "send", { to: "{{s1.value}}" }),
+    reply("s3", "sent to {{s2.sent}}"),
+  ];
+  const policy = { send: { approval: "plan" as const } };
+  const decisions = { decisions: [{ stepId: "s2", approved: true }] };
+
+  it("while waiting: the next execution waits again, and the decision ends it as the uninterrupted run", async () => {
+    const reference = durableRun("approval-ref", steps, 5, undefined, "abort", { policy });
+    const expectedRun = reference.execute();
+    await until(() => reference.engine.waiting);
+    reference.engine.send(decisions);
+    const expected = await expectedRun;
+    expect(expected).toMatchObject({ reason: "completed", reply: "sent to a!" });
+
+    const run = durableRun("approval-wait", steps, 5, undefined, "abort", { policy });
+    void run.execute();
+    await until(() => run.engine.waiting);
+    // The process dies while it waits: a new execution replays to the same wait from stored steps.
+    const resumed = run.execute();
+    await until(() => run.engine.waiting);
+    run.engine.send(decisions);
+    expect({ ...(await resumed), runId: "" }).toEqual({ ...expected, runId: "" });
+    expect(run.calls).toEqual([
+      { tool: "lookup", arg: "a" },
+      { tool: "send", arg: "a!" },
+    ]);
+    expect(run.planner.log.requests).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toEqual(outcomes(await reference.log()));
+    expect(events.filter((event) => event.type === "approval-request")).toHaveLength(1);
+    expect(events.filter((event) => event.type === "approval-decision")).toHaveLength(1);
+  });
+
+  it("during the approved send: the send is not started again, the step ends outcome-unknown", async () => {
+    const run = durableRun("approval-send", steps, 5, undefined, "abort", { policy });
+    run.engine.crashOn = (name) => name.startsWith("s2#") && !name.endsWith(":started");
+    void run.execute();
+    await until(() => run.engine.waiting);
+    run.engine.send(decisions);
+    await until(() => run.engine.crashAfter !== Number.POSITIVE_INFINITY && run.engine.running === 0);
+    run.engine.crashOn = undefined;
+    run.engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await run.execute();
+    expect(result.reason).toBe("failed");
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toMatchObject({ s1: { end: { value: "a!" } }, s2: { error: "outcome-unknown" } });
+    // The stored decision was not asked for again.
+    expect(run.engine.waits).toHaveLength(1);
   });
 });
