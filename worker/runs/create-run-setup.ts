@@ -25,7 +25,9 @@ export interface RunSetup {
    * `model:replan:<n>`), instead of recording the planner's whole stream
    * as the step `plan`. A planner that works in turns (`LLMPlanner` in
    * `"tools"` mode) needs it: each turn is then a step of its own, and the
-   * next turn hears the outcomes of the steps it called.
+   * next turn hears the outcomes of the steps it called. Build it as
+   * `planner` is built (the request's tools and `maxSteps`): the run does
+   * not check its plans again.
    *
    * @defaultValue none: the durable run records `planner`'s stream as one step
    */
