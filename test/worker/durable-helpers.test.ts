@@ -48,6 +48,17 @@ describe("durable run helpers", () => {
     expect(computeEngineRetryDelay({}, 1)).toBe(0);
   });
 
+  it("key reply deltas by where their text starts in the reply", () => {
+    const keyOf = createEventKeyer();
+    expect(["The ", "answer", "", " is 42."].map((delta) => keyOf({ type: "reply-delta", delta }))).toEqual([
+      "reply-delta@0",
+      "reply-delta@4",
+      "reply-delta@10",
+      "reply-delta@10",
+    ]);
+    expect(keyOf({ type: "reply", text: "The answer is 42." })).toBe("reply::::1");
+  });
+
   it("key events so each logical event has one key per execution and each step one terminal key", () => {
     const keys = (events: { type: string; [member: string]: unknown }[]): string[] => {
       const keyOf = createEventKeyer();

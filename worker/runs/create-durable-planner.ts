@@ -40,6 +40,11 @@ const replanConfig = { retries: { limit: 2, delay: 1000, backoff: "exponential" 
  */
 type StoredPlan = PlannerEvent[] | { events: PlannerEvent[]; error: string };
 
+/** Why a planner that works in turns cannot run inside the `plan` step. */
+const turnsNeedCreatePlanner =
+  "The run's planner works in turns (native tool calls): a durable run needs it as RunSetup.createPlanner, " +
+  "which records each turn as a step of its own";
+
 /** Events the run may see while the plan step runs: the steps (a read-only one may start at once), issues, repairs. */
 function isLive(event: PlannerEvent): boolean {
   return event.type === "step" || event.type === "issue" || event.type === "repair";
@@ -120,6 +125,8 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
           try {
             for await (const event of planner.stream(request)) {
               if (attempt !== attempts) break;
+              // Its next turn would wait, inside this step, for steps that wait for this step: it could never end.
+              if (event.type === "turn-end") throw new Error(turnsNeedCreatePlanner);
               const copy = plain(event);
               if (!isLive(copy)) held.push(copy);
               else {
