@@ -137,12 +137,16 @@ describe("durable run helpers", () => {
       { ...base, type: "step-start", t: 4, stepId: "b", attempt: 1, tool: "x", cached: false },
     ];
     const error = { code: "aborted", message: "The run was cancelled" };
-    const closing = createClosingEvents(log, "run-1", "aborted", error);
+    const closing = createClosingEvents(log, "run-1", "aborted", error, 0);
     expect(closing).toEqual([
       { ...base, type: "step-error", t: 4, stepId: "b", attempt: 1, error, final: true, durationMs: 0 },
       { ...base, type: "step-skipped", t: 4, stepId: "c", code: "aborted", reason: "The run was cancelled" },
       { ...base, type: "run-end", t: 4, reason: "aborted", usage: { ...usage, toolCalls: 2 }, durationMs: 4, error },
     ]);
-    expect(createClosingEvents([...log, ...closing], "run-1", "aborted", error)).toEqual([]);
+    expect(createClosingEvents([...log, ...closing], "run-1", "aborted", error, 0)).toEqual([]);
+    // Cancelled ten seconds in: the closing events carry the time the run lived, not its last logged event's.
+    const later = createClosingEvents(log, "run-1", "aborted", error, 10_113);
+    expect(later.map((event) => event.t)).toEqual([10_113, 10_113, 10_113]);
+    expect(later.at(-1)).toMatchObject({ type: "run-end", durationMs: 10_113 });
   });
 });

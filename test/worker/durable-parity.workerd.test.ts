@@ -268,6 +268,57 @@ describe("the parity table: re-plan and approval", () => {
     expect(comparable(await loggedEvents(session, runId))).toEqual(comparable(expected));
   });
 
+  it("counts the tokens of a streamed re-plan as the run in memory does", async () => {
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("b", "flaky", { q: "{{a.value}}" }, { retries: 0 }),
+      reply("r", "{{b.value}}"),
+    ];
+    const patch = [tool("c", "lookup", { q: "two" }), reply("r2", "{{a.value}} {{c.value}}")];
+    // A planner that streams its patch (as LLMPlanner does) and reports the re-plan's model call and tokens on done.
+    const streaming = (): Planner => {
+      const inner = createFakePlanner({ steps: plan, replan: () => patch });
+      return {
+        stream: (request) => inner.stream(request),
+        replan: (request) => inner.replan(request),
+        async *streamReplan() {
+          for (const [index, step] of patch.entries()) yield { type: "step", step, index };
+          yield {
+            type: "done",
+            steps: patch,
+            clean: true,
+            finishReason: "stop",
+            fallback: false,
+            usage: { modelCalls: 1, inputTokens: 1_931, outputTokens: 25 },
+          };
+        },
+      };
+    };
+    const replanModel = () =>
+      createEchoModel((request) =>
+        request.purpose === "reflect" ? '{"action":"new_plan","reason":"the service is down"}' : "unused",
+      );
+    const expected = await inMemory(streaming(), createTools(5).registry, undefined, { model: replanModel() });
+    const expectedEnd = expected.at(-1);
+    if (expectedEnd?.type !== "run-end") throw new Error("the run in memory did not end");
+    // The re-plan's tokens are in the run's usage, beside the reflection's.
+    expect(expectedEnd.usage.inputTokens).toBeGreaterThan(1_931);
+    expect(expectedEnd.usage.outputTokens).toBeGreaterThan(25);
+
+    const engine = new FakeEngine();
+    const { registry } = createTools(5);
+    const model = replanModel();
+    const runId = "run-parity-replan-usage";
+    const session = await openSession("parity-usage", runId);
+    const params = { runId, session: "parity-usage", query: "go", engine: 2 as const };
+    const setup = setupOf(streaming(), registry, model);
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt: Date.now() });
+    expect(result).toMatchObject({ reason: "completed", reply: "one! two!" });
+    const logged = await loggedEvents(session, runId);
+    expect(comparable(logged)).toEqual(comparable(expected));
+    expect(logged.at(-1)).toMatchObject({ type: "run-end", usage: expectedEnd.usage });
+  });
+
   it("logs the events of the run in memory when a step waits for approval and is approved", async () => {
     const plan = [
       tool("a", "lookup", { q: "one" }),

@@ -358,7 +358,14 @@ describe("the /v1/runs routes", () => {
     const id = await startRun({ query: "What is 21*2+5?", durable: false });
     const badCursor = await events(id, { "last-event-id": "seven" });
     expect(badCursor.status).toBe(400);
-    expect(await badCursor.json()).toMatchObject({ code: "invalid-last-event-id" });
+    expect(await badCursor.json()).toMatchObject({
+      code: "invalid-last-event-id",
+      detail: expect.stringMatching(/^Last-Event-ID must/u),
+    });
+    // A cursor in the query is named as the query's.
+    const badAfter = await SELF.fetch(`${origin}/v1/runs/${id}/events?after=-1`);
+    expect(badAfter.status).toBe(400);
+    expect(await badAfter.json()).toMatchObject({ detail: expect.stringMatching(/^The after parameter must/u) });
     const badBody = await SELF.fetch(post("/v1/runs", { query: "x", durable: "yes", session: "no spaces" }));
     expect(badBody.status).toBe(400);
     expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual([
