@@ -122,10 +122,17 @@ function createEngine(writeMs: number) {
   };
 }
 
-/** A session whose log appends take 2 ms. */
+/** A session whose log appends and start claims take 2 ms each. */
 function createSession() {
   let appends = 0;
+  const claimed = new Set<string>();
   return {
+    claimStart: async (runId: string, key: string) => {
+      await wait(2);
+      if (claimed.has(`${runId} ${key}`)) return false;
+      claimed.add(`${runId} ${key}`);
+      return true;
+    },
     appends: () => appends,
     append: async () => {
       appends++;
@@ -178,7 +185,7 @@ async function durable(
   const engine = createEngine(writeMs);
   const planner = createFakePlanner({ steps: plan, stepDelayMs });
   const setup: RunSetup = { registry, planner, model, selected: { model, name: "echo", provider: "bench" } };
-  const params = { runId: "run_bench", session: "bench", query: "go", engine: 2 as const };
+  const params = { runId: "run_bench", session: "bench", query: "go", engine: 3 as const };
   const session = createSession();
   let started = performance.now();
   await executeDurableRun({ params, step: engine.execution(), session, setup });

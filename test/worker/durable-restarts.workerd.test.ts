@@ -91,6 +91,7 @@ function durableRun(
       sent.push(...items.map((item) => item.event));
       return target.append(runId, items);
     },
+    claimStart: (runId: string, key: string) => target.claimStart(runId, key),
     readMemory: (query: string) => target.readMemory(query),
     writeMemory: (entry: Parameters<typeof target.writeMemory>[0]) => target.writeMemory(entry),
   });

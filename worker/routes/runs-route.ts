@@ -45,7 +45,7 @@ export const runsRoute: WorkerRoute = {
     }
     const runId = createRunId(body.session);
     const session = body.session ?? runId;
-    const params: DurableRunParams = { runId, session, query: body.query, engine: 2 };
+    const params: DurableRunParams = { runId, session, query: body.query, engine: 3 };
     if (body.profile !== undefined) params.profile = body.profile as NonNullable<DurableRunParams["profile"]>;
     if (body.tools !== undefined) params.tools = [...body.tools];
     if (body.maxSteps !== undefined) params.maxSteps = body.maxSteps;

@@ -54,15 +54,23 @@ function readEngineError(error: unknown): RuntimeErrorInfo {
  * again, and the budgets count the attempts it stored.
  *
  * A step that is not repeatable (a tool neither read-only nor idempotent,
- * without retries of its own) first stores a marker step,
- * `<name>:started`. When an execution finds the marker stored by an
- * earlier one but the step's outcome not — the process stopped while the
- * tool ran, and the engine runs the step's callback again — the tool is
- * not called a second time: the step fails with `outcome-unknown`, stored
- * like any outcome, and the reflector or a re-plan decides what follows.
+ * without retries of its own, so its `step.do` has no engine retries)
+ * claims its start in the session object before the tool is called, inside
+ * its own `step.do`: `claimStart(runId, "<name>/<occurrence>")`, awaited.
+ * When an execution finds the claim made by an earlier one — the process
+ * stopped while the tool ran, the step's outcome was not stored, and the
+ * engine runs the step's callback again — the tool is not called a second
+ * time: the step fails with `outcome-unknown`, stored like any outcome,
+ * and the reflector or a re-plan decides what follows. A stored outcome
+ * means the callback never runs again, so it never sees the claim. A claim
+ * that cannot be made fails the step (`tool-error`) without calling the
+ * tool. Without `claimStart` (runs made before claims, `engine` 2), the
+ * step first stores a marker step, `<name>:started`, instead, and the same
+ * holds with the marker stored and the outcome not.
  *
  * @param step - the Workflow's steps.
  * @param flush - sends the run's pending events to the session log.
+ * @param claimStart - claims a step's start in the run's session; `true` for the first claim of a key.
  * @returns the executor.
  *
  * @example
@@ -70,21 +78,47 @@ function readEngineError(error: unknown): RuntimeErrorInfo {
  * const runtime = new AgentRuntime({ planner, registry, executeStep: createDurableExecutor(step, () => outbox.flush()) });
  * ```
  */
-export function createDurableExecutor(step: DurableStep, flush: () => Promise<void>): StepExecutor {
+export function createDurableExecutor(
+  step: DurableStep,
+  flush: () => Promise<void>,
+  claimStart?: (runId: string, key: string) => Promise<boolean>,
+): StepExecutor {
+  // The engine tells a step's occurrences apart by the order of its calls in an execution; so do the claims.
+  const occurrences = new Map<string, number>();
   return async (call) => {
     const name = await durableStepName(call.step.id, call.input);
+    const occurrence = (occurrences.get(name) ?? 0) + 1;
+    occurrences.set(name, occurrence);
     const config = toStepConfig(call);
-    let marked = call.repeatable;
+    const claim = call.repeatable ? undefined : claimStart;
+    let marked = call.repeatable || claim !== undefined;
     if (!marked) {
       await step.do(`${name}:started`, markerConfig, async () => {
         marked = true;
         return true;
       });
     }
+    // Set once this execution may call the tool: a retry the engine makes within it knows how the last attempt ended.
+    let claimed = false;
+    let entered = false;
     let ran = false;
     let stored: StoredOutcome;
     try {
       stored = await step.do(name, config, async (context): Promise<StoredOutcome> => {
+        entered = true;
+        if (claim !== undefined && !claimed) {
+          let first: boolean;
+          try {
+            first = await claim(call.runId, `${name}/${occurrence}`);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new Error(
+              `[tool-error] Step "${call.step.id}" was not started: its start could not be recorded in the session (${reason})`,
+            );
+          }
+          marked = first;
+          claimed = true;
+        }
         if (!marked) {
           return {
             ok: false,
@@ -119,7 +153,8 @@ export function createDurableExecutor(step: DurableStep, flush: () => Promise<vo
       });
     } catch (error) {
       // A failure the engine stored earlier: its attempts (the first and every retry) were counted then.
-      if (!ran) call.replayed((config.retries?.limit ?? 0) + 1, false);
+      // A claim this execution could not make started nothing: it counts nothing.
+      if (!ran && !entered) call.replayed((config.retries?.limit ?? 0) + 1, false);
       return { ok: false, error: readEngineError(error), retryable: false };
     }
     if (stored.ok) {

@@ -12,7 +12,7 @@ import type { PlannerProfile } from "../../src/runtime.ts";
  *
  * @example
  * ```ts
- * const params: DurableRunParams = { runId: createRunId(), session: "chat_42", query: "What is 21*2+5?", engine: 2 };
+ * const params: DurableRunParams = { runId: createRunId(), session: "chat_42", query: "What is 21*2+5?", engine: 3 };
  * await env.PLAN_WORKFLOW.create({ id: params.runId, params });
  * ```
  */
@@ -32,9 +32,11 @@ export interface DurableRunParams {
   /**
    * How a durable run is executed, so an instance replays the way it was
    * made across a deploy: `2` — reflection, integration and the start time
-   * as stored steps, budgets, the result cache, markers before side effects.
-   * Instances created without it replay as before: no reflector, no result
-   * cache, no budgets.
+   * as stored steps, budgets, the result cache, a marker step
+   * (`<name>:started`) before each side effect; `3` — the same, with the
+   * start of a side effect claimed in the session object inside the
+   * step's own `step.do` instead of a marker step. Instances created
+   * without it replay as before: no reflector, no result cache, no budgets.
    */
-  engine?: 2;
+  engine?: 2 | 3;
 }

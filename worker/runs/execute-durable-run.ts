@@ -83,6 +83,8 @@ async function awaitDecisions(run: RunHandle, step: DurableStep, timeoutMs: numb
 interface DurableSession extends EventSink {
   readMemory(query: string): Promise<MemoryEntry[]>;
   writeMemory(entry: MemoryEntry): Promise<void>;
+  /** Claims the start of a side-effecting step (`PlanSession.claimStart`); `true` for the first claim of a key. */
+  claimStart(runId: string, key: string): Promise<boolean>;
 }
 
 /** Options of {@link executeDurableRun}. */
@@ -136,7 +138,9 @@ export interface DurableRunResult {
  * the first execution counted them, and `deadlineMs` counts from the run's
  * start, stored once in the step `started-at`. A side-effecting step that
  * was running when the process stopped is not started again: it fails
- * with `outcome-unknown` (see `createDurableExecutor`).
+ * with `outcome-unknown` (see `createDurableExecutor`); a run made with
+ * `engine: 3` claims each such start in the session object
+ * (`claimStart`), one made before stores a marker step.
  *
  * A step the setup's `policy` marks as needing approval waits for a
  * person: once the run has nothing else to do, its `approval-request` is
@@ -199,6 +203,7 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   };
   // An instance created before `engine: 2` replays the way it was made: no reflector, cache or budgets.
   const legacy = params.engine === undefined;
+  const claims = params.engine === 3;
   // The run's start, stored once: the deadline counts from it in every execution.
   const startedAt = legacy
     ? Date.now()
@@ -230,7 +235,12 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
     approvalTimeoutMs,
     memory,
     idGenerator: () => params.runId,
-    executeStep: createDurableExecutor(guarded, () => flush()),
+    executeStep: createDurableExecutor(
+      guarded,
+      () => flush(),
+      // A run made before `engine: 3` replays with the marker steps it stored.
+      claims ? (runId, key) => session.claimStart(runId, key) : undefined,
+    ),
   });
   const run = runtime.run(params.query, { elapsedMs: Math.max(0, Date.now() - startedAt) });
   const outbox = createEventOutbox(session, run.runId, run.events, shiftMs);

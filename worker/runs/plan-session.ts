@@ -204,6 +204,20 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   }
 
   /**
+   * Records that a durable run started a side-effecting step (see
+   * {@link RunLog.claimStart}): the run calls it inside the step's
+   * `step.do`, before the tool, so an execution that runs the step again
+   * after a restart learns that the tool may have acted.
+   *
+   * @param runId - the run.
+   * @param key - the step's name and occurrence.
+   * @returns `true` for the first claim of the key, `false` when it was claimed before.
+   */
+  async claimStart(runId: string, key: string): Promise<boolean> {
+    return this.#log.claimStart(runId, key);
+  }
+
+  /**
    * Ends a run's log for an execution that stopped: terminal events for
    * unfinished steps and `run-end` (see `createClosingEvents`).
    *

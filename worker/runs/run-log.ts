@@ -207,6 +207,27 @@ export class RunLog {
   }
 
   /**
+   * Claims the start of a durable step (the `step_starts` table: run id
+   * and the step's name and occurrence, one row per side-effecting step):
+   * the first claim of a key makes it and returns `true`, every later one
+   * finds it and returns `false`. The check and the insert run in one synchronous
+   * turn of the object, so two claims of a key never both win.
+   *
+   * @param runId - the run.
+   * @param key - the step's name and occurrence, e.g. `s2#4f1c0a9be23d/1`.
+   * @returns whether this call made the claim.
+   */
+  claimStart(runId: string, key: string): boolean {
+    this.#sql.exec(
+      "CREATE TABLE IF NOT EXISTS step_starts (run_id TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (run_id, key))",
+    );
+    const known = this.#sql.exec("SELECT 1 FROM step_starts WHERE run_id = ? AND key = ?", runId, key).toArray();
+    if (known.length > 0) return false;
+    this.#sql.exec("INSERT OR IGNORE INTO step_starts (run_id, key) VALUES (?, ?)", runId, key);
+    return true;
+  }
+
+  /**
    * How much of the reply the run's logged deltas wrote.
    *
    * @param runId - the run.
