@@ -10,7 +10,7 @@ import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } fr
 import { openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
-/** Tools that record each call: `lookup` (read-only; fails for a query that starts with `down`) and `send` (side effects), 10 ms each. */
+/** Tools that record each call, 10 ms each: `lookup` (read-only) and `send` (side effects); each fails for an argument that starts with `down`. */
 function recordingTools() {
   const calls: { tool: string; arg: string }[] = [];
   const registry = new ToolRegistry().register([
@@ -33,6 +33,7 @@ function recordingTools() {
       execute: async ({ to }) => {
         calls.push({ tool: "send", arg: String(to) });
         await new Promise((resolve) => setTimeout(resolve, 10));
+        if (String(to).startsWith("down")) throw new Error("the mail server refused it");
         return { sent: String(to) };
       },
     },
@@ -55,6 +56,10 @@ function durableRun(
     replan?: (request: ReplanRequest) => PlanStep[];
     model?: PlanModel & { requests: PlanModelRequest[] };
     policy?: Record<string, ToolPolicy>;
+    /** The run's `engine`: 3 claims a side effect's start in the session, 2 stores a marker step. */
+    engine?: 2 | 3;
+    /** Replaces the session's `claimStart`. */
+    claimStart?: (runId: string, key: string) => Promise<boolean>;
   } = {},
 ) {
   const { registry, calls } = recordingTools();
@@ -78,7 +83,7 @@ function durableRun(
     ...(extra.policy === undefined ? {} : { policy: extra.policy }),
   };
   const engine = new FakeEngine();
-  const params = { runId: `run-${name}`, session: "restarts", query: "go", engine: 2 as const };
+  const params = { runId: `run-${name}`, session: "restarts", query: "go", engine: extra.engine ?? 2 };
   const createdAt = Date.now();
   let session: Awaited<ReturnType<typeof openSession>> | undefined;
   const open = async () => {
@@ -91,7 +96,7 @@ function durableRun(
       sent.push(...items.map((item) => item.event));
       return target.append(runId, items);
     },
-    claimStart: (runId: string, key: string) => target.claimStart(runId, key),
+    claimStart: extra.claimStart ?? ((runId: string, key: string) => target.claimStart(runId, key)),
     readMemory: (query: string) => target.readMemory(query),
     writeMemory: (entry: Parameters<typeof target.writeMemory>[0]) => target.writeMemory(entry),
   });
@@ -238,6 +243,175 @@ describe("a durable run restarted during a tool call", () => {
   });
 });
 
+/** The names of the steps the engine stored, without their input hashes and occurrences. */
+function storedNames(engine: FakeEngine): string[] {
+  return [...engine.stored.keys()].map((key) => key.replace(/#[0-9a-f]{12}/u, "#").replace(/\/\d+$/u, "")).sort();
+}
+
+/** The run's final `step-error` of a step. */
+function finalError(events: readonly RuntimeEvent[], stepId: string) {
+  return events.find(
+    (event): event is Extract<RuntimeEvent, { type: "step-error" }> =>
+      event.type === "step-error" && event.final && event.stepId === stepId,
+  );
+}
+
+describe("the start of a side effect, claimed in the session object (engine 3)", () => {
+  const steps = [
+    tool("s1", "lookup", { q: "a" }),
+    tool("s2", "send", { to: "{{s1.value}}" }),
+    tool("s3", "lookup", { q: "b" }),
+    reply("s4", "{{s2.sent}} {{s3.value}}"),
+  ];
+
+  it("ends a send cut off by a restart with outcome-unknown, as a run with marker steps does, storing no marker", async () => {
+    const marked = durableRun("marker-cut-off", steps);
+    await marked.crash((name) => name.startsWith("s2#") && !name.endsWith(":started"));
+    const markedResult = await marked.execute();
+
+    const run = durableRun("claim-cut-off", steps, 15, undefined, "abort", { engine: 3 });
+    // The process dies as the send ends: it went out, but the engine did not store it.
+    await run.crash((name) => name.startsWith("s2#"));
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    const result = await run.execute();
+    expect(result).toEqual({ ...markedResult, runId: "run-claim-cut-off" });
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toEqual(outcomes(await marked.log()));
+    expect(finalError(events, "s2")).toMatchObject({
+      attempt: 1,
+      error: {
+        code: "outcome-unknown",
+        message: 'Step "s2" was started before a restart and its outcome was not stored; it is not started again',
+      },
+    });
+    expect(finalError(events, "s2")).toMatchObject({ error: finalError(await marked.log(), "s2")?.error ?? {} });
+    expect(events.filter((event) => event.type === "step-start" && event.stepId === "s2")).toHaveLength(1);
+    // No marker step: the claim is in the session's SQL, where a second claim of the same key loses.
+    expect(storedNames(run.engine).filter((name) => name.endsWith(":started"))).toEqual([]);
+    expect(storedNames(marked.engine).filter((name) => name.endsWith(":started"))).toEqual(["s2#:started"]);
+    const send = run.engine.calls.find((call) => call.name.startsWith("s2#"))?.name ?? "";
+    const session = await openSession("restarts", "run-claim-cut-off");
+    expect(await session.claimStart("run-claim-cut-off", `${send}/1`)).toBe(false);
+  });
+
+  it("stores one Workflow step fewer per side-effecting step", async () => {
+    const twoSends = [
+      tool("s1", "lookup", { q: "a" }),
+      tool("s2", "send", { to: "{{s1.value}}" }),
+      tool("s3", "send", { to: "b" }),
+      reply("s4", "{{s2.sent}} {{s3.sent}}"),
+    ];
+    const marked = durableRun("marker-steps", twoSends);
+    const claimed = durableRun("claim-steps", twoSends, 15, undefined, "abort", { engine: 3 });
+    expect(await marked.execute()).toMatchObject({ reason: "completed", reply: "a! b" });
+    expect(await claimed.execute()).toMatchObject({ reason: "completed", reply: "a! b" });
+    expect(storedNames(claimed.engine)).toEqual(["plan", "s1#", "s2#", "s3#", "started-at"]);
+    expect(storedNames(marked.engine)).toEqual([
+      "plan",
+      "s1#",
+      "s2#",
+      "s2#:started",
+      "s3#",
+      "s3#:started",
+      "started-at",
+    ]);
+    expect(claimed.calls.filter((call) => call.tool === "send")).toHaveLength(2);
+  });
+
+  it("keeps a failed send a plain failure, live and on replay, and claims no read or retried step", async () => {
+    const failing = [tool("s1", "send", { to: "down" }), tool("s2", "lookup", { q: "a" }), reply("s3", "done")];
+    const run = durableRun("claim-fails", failing, 15, undefined, "abort", { engine: 3 });
+    const result = await run.execute();
+    expect(result.reason).toBe("failed");
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(finalError(events, "s1")).toMatchObject({
+      error: { code: "tool-error", message: expect.stringContaining("refused") },
+    });
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    // A replay gets the stored failure: the tool is not called, and the claim does not make it outcome-unknown.
+    expect(await run.execute()).toEqual(result);
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    expect(await run.log()).toEqual(events);
+    expect(storedNames(run.engine).filter((name) => name.endsWith(":started"))).toEqual([]);
+    const session = await openSession("restarts", "run-claim-fails");
+    const key = (prefix: string) => `${run.engine.calls.find((call) => call.name.startsWith(prefix))?.name}/1`;
+    expect(await session.claimStart("run-claim-fails", key("s1#"))).toBe(false);
+    // The read took no claim: this one is the first.
+    expect(await session.claimStart("run-claim-fails", key("s2#"))).toBe(true);
+  });
+
+  it("does not claim a send its policy may retry: the engine retries it, and it sends again", async () => {
+    const retried = durableRun(
+      "claim-retried",
+      [tool("s1", "send", { to: "down" }), reply("s2", "done")],
+      15,
+      undefined,
+      "abort",
+      {
+        engine: 3,
+        policy: { send: { retries: 1 } },
+      },
+    );
+    const claims: string[] = [];
+    const counted = durableRun(
+      "claim-counted",
+      [tool("s1", "send", { to: "x" }), reply("s2", "{{s1.sent}}")],
+      15,
+      undefined,
+      "abort",
+      {
+        engine: 3,
+        claimStart: async (_runId, key) => {
+          claims.push(key);
+          return true;
+        },
+      },
+    );
+    await retried.execute();
+    expect(retried.calls).toEqual([
+      { tool: "send", arg: "down" },
+      { tool: "send", arg: "down" },
+    ]);
+    expect(retried.engine.calls.find((call) => call.name.startsWith("s1#"))?.config.retries?.limit).toBe(1);
+    const session = await openSession("restarts", "run-claim-retried");
+    const send = retried.engine.calls.find((call) => call.name.startsWith("s1#"))?.name ?? "";
+    expect(await session.claimStart("run-claim-retried", `${send}/1`)).toBe(true);
+    expect(await counted.execute()).toMatchObject({ reason: "completed", reply: "x" });
+    expect(claims).toEqual([`${counted.engine.calls.find((call) => call.name.startsWith("s1#"))?.name}/1`]);
+  });
+
+  it("fails the send without calling the tool when its start cannot be claimed", async () => {
+    const run = durableRun(
+      "claim-unreachable",
+      [tool("s1", "send", { to: "x" }), reply("s2", "{{s1.sent}}")],
+      15,
+      undefined,
+      "abort",
+      {
+        engine: 3,
+        claimStart: async () => {
+          throw new Error("the session object is unreachable");
+        },
+      },
+    );
+    const result = await run.execute();
+    expect(result.reason).toBe("failed");
+    expect(run.calls).toEqual([]);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(finalError(events, "s1")).toMatchObject({
+      error: {
+        code: "tool-error",
+        message: expect.stringMatching(/^Step "s1" was not started: .*\(the session object is unreachable\)$/u),
+      },
+    });
+    expect(events.some((event) => event.type === "step-start" && event.stepId === "s1")).toBe(false);
+  });
+});
+
 describe("the result cache of a durable run", () => {
   it("serves a read identical to one stored before a restart from storage: the tool is not called again", async () => {
     const steps = [
@@ -283,17 +457,17 @@ const plans = fc
     return [...steps, reply(`s${steps.length + 1}`, "done")];
   });
 
-describe("a durable run restarted at any point (property)", () => {
+describe.each([2, 3] as const)("a durable run restarted at any point (property, engine %i)", (engine) => {
   it("ends like the uninterrupted run, starts no side effect twice, and asks nothing recorded again", async () => {
     let counter = 0;
     await fc.assert(
       fc.asyncProperty(plans, fc.nat(), async (steps, point) => {
         counter++;
         // Reflection asks for a new plan: an abort would race the steps still starting, in any replay.
-        const reference = durableRun(`prop-ref-${counter}`, steps, 5, undefined, "new_plan");
+        const reference = durableRun(`prop-ref-${engine}-${counter}`, steps, 5, undefined, "new_plan", { engine });
         const expected = await reference.execute();
         const total = reference.engine.stored.size;
-        const run = durableRun(`prop-${counter}`, steps, 5, undefined, "new_plan");
+        const run = durableRun(`prop-${engine}-${counter}`, steps, 5, undefined, "new_plan", { engine });
         await run.crash(1 + (point % total));
         const result = await run.execute();
         const events = await run.log();
