@@ -21,7 +21,7 @@ type StoredOutcome = ({ ok: true; value: unknown } | { ok: false; error: Runtime
   refused?: boolean;
 };
 
-/** A marker step stores only that its step started: no retries, a short limit. */
+/** A marker step (runs made before claims) stores only that its step started: no retries, a short limit. */
 const markerConfig = { retries: { limit: 0, delay: 0 }, timeout: 10_000 } as const;
 
 /**
@@ -75,7 +75,8 @@ function readEngineError(error: unknown): RuntimeErrorInfo {
  *
  * @example
  * ```ts
- * const runtime = new AgentRuntime({ planner, registry, executeStep: createDurableExecutor(step, () => outbox.flush()) });
+ * const executeStep = createDurableExecutor(step, () => outbox.flush(), (runId, key) => session.claimStart(runId, key));
+ * const runtime = new AgentRuntime({ planner, registry, executeStep });
  * ```
  */
 export function createDurableExecutor(

@@ -44,7 +44,9 @@ const waitingSweepIntervalMs = 15 * 60_000;
  * The session object (SQLite storage), one per conversation: its memory
  * (`memory` table, the runtime's `MemoryStore` over SQL) and, for each of
  * its runs, an append-only event log (`events`, keyed by run id and
- * sequence number, which is also the event's SSE id).
+ * sequence number, which is also the event's SSE id); a durable run also
+ * claims there the start of each side-effecting step (`claimStart`, the
+ * `step_starts` table), so a restart does not start it twice.
  *
  * - Writes are idempotent: each event carries a key (see
  *   `createEventKeyer`) and the log keeps the first event of each key, so

@@ -17,7 +17,9 @@ const engineTimeoutGraceMs = 1000;
 /**
  * Maps the runtime's policy for a step onto `step.do`'s configuration:
  * `retries.limit` is the step's retries (its own `retries`, or the
- * runtime's for read-only, idempotent and `llm` steps, else 0),
+ * runtime's for read-only, idempotent and `llm` steps, else 0: a
+ * side-effecting step's callback runs again only after a restart, which is
+ * what its start claim in `createDurableExecutor` tells apart),
  * `retries.delay` the backoff's `initialMs`, `retries.backoff`
  * `"exponential"` (the engine doubles the delay; a `factor` of 1 or less
  * maps to `"constant"`; there is no `maxMs` or jitter), and `timeout` the
