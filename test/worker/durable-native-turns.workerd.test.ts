@@ -47,7 +47,7 @@ function turnModel(log: string[] = []): PlanModel & { requests: PlanModelRequest
 }
 
 /** A durable run whose planner plans from native tool calls, on a stand-in engine that can crash. */
-async function nativeRun(name: string, withCreatePlanner = true) {
+async function nativeRun(name: string, withCreatePlanner = true, engineVersion: 2 | 3 = 2) {
   const log: string[] = [];
   const model = turnModel(log);
   const { registry, calls } = createTools();
@@ -63,7 +63,7 @@ async function nativeRun(name: string, withCreatePlanner = true) {
   const engine = new FakeEngine();
   const runId = `run-native-${name}`;
   const session = await openSession("native", runId);
-  const params = { runId, session: "native", query: "look up paris and send it", engine: 2 as const };
+  const params = { runId, session: "native", query: "look up paris and send it", engine: engineVersion };
   const createdAt = Date.now();
   const traced = (): DurableStep => {
     const step = engine.execution();
@@ -196,6 +196,24 @@ describe("a durable run that plans from native tool calls (mode: tools)", () => 
       error: { code: "outcome-unknown" },
     });
     expect(JSON.stringify(run.model.requests.at(-1)?.messages)).toContain("outcome was not stored");
+  });
+
+  it("with the send's start claimed in the session (engine 3): one step fewer, and a restart mid-send sends once", async () => {
+    const run = await nativeRun("claimed", true, 3);
+    expect(await run.execute()).toMatchObject({ reason: "completed", reply: "Sent." });
+    expect(stepNames(run.engine)).toEqual(["started-at", "model:plan:1", "s1#", "s2#", "model:plan:2"]);
+    const cut = await nativeRun("claimed-mid-send", true, 3);
+    await cut.crash((name) => name.startsWith("s2#"));
+    expect(cut.calls.get("send")).toBe(1);
+    expect(await cut.execute()).toMatchObject({ reason: "failed", reply: "Sent." });
+    expect(cut.calls.get("send")).toBe(1);
+    expect(stepNames(cut.engine).filter((name) => name.endsWith(":started"))).toEqual([]);
+    const events = await cut.events();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(events.find((event) => event.type === "step-error" && event.stepId === "s2")).toMatchObject({
+      error: { code: "outcome-unknown" },
+    });
+    expect(JSON.stringify(cut.model.requests.at(-1)?.messages)).toContain("outcome was not stored");
   });
 
   it("fails at once, saying what to do, when the turns planner is given only as `planner`", async () => {
