@@ -676,7 +676,9 @@ describe("the web demo in Chromium against wrangler dev", () => {
       expect((await listedStep(page, "s1")).arguments).toBe('{"title":"shopping","text":"milk and eggs"}');
       expect(await nodeTitle(page, "s1")).toContain('{"title":"shopping","text":"milk and eggs"}');
       expect(await timelineLines(page, "approval-decision")).toEqual([
-        expect.stringContaining("approval-decision s1: approved (caller)"),
+        expect.stringContaining(
+          'approval-decision s1: approved with edited arguments {"title":"shopping","text":"milk and eggs"} (caller)',
+        ),
       ]);
       expect(errors).toEqual([]);
       await page.screenshot({ path: join(screenshots, "approval-edited.png"), fullPage: true });

@@ -13,11 +13,13 @@ import { findQuantities } from "./find-quantities.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
 import { findUnknownListedSubjects, findUnknownSubject } from "./find-unknown-subjects.ts";
+import { findUnreadNumber } from "./find-unread-number.ts";
 import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { knowledgeFacts } from "./knowledge-facts.ts";
 import { readDemoParts } from "./read-demo-parts.ts";
 import { readNumbers } from "./read-numbers.ts";
 import { readQuantityRequest } from "./read-quantity-request.ts";
+import { writePlainNumbers } from "./write-plain-numbers.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [
@@ -291,19 +293,40 @@ function readSignals(text: string): string[] {
 }
 
 /**
- * Reads a request that is not a request to save another's answer (see {@link readDemoRequest}).
+ * Reads a request that is not a request to save another's answer (see
+ * {@link readDemoRequest}). A note keeps its text as written; otherwise the
+ * numbers are written plainly first ({@link writePlainNumbers}), and a
+ * number the rules would read only in part ({@link findUnreadNumber})
+ * makes it decline, naming the number, rather than answer about a piece of
+ * it.
  *
  * @param query - the request.
  * @returns what the request asks.
  */
 function readRequest(query: string): DemoIntent {
   const text = query.trim();
-  const lower = text.toLowerCase();
   const note = findNote(text);
   if (note !== undefined)
     return note.text === ""
       ? { kind: "decline", reason: "note-without-text" }
       : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
+  const plain = writePlainNumbers(text);
+  const unread = findUnreadNumber(plain, true);
+  if (unread !== undefined) return { kind: "decline", reason: "unread-number", words: unread };
+  const intent = readPlainRequest(plain);
+  if (intent.kind === "arithmetic" || intent.kind === "decline") return intent;
+  const partial = findUnreadNumber(plain, false);
+  return partial === undefined ? intent : { kind: "decline", reason: "unread-number", words: partial };
+}
+
+/**
+ * Reads a request whose numbers are written plainly.
+ *
+ * @param text - the request, trimmed.
+ * @returns what the request asks.
+ */
+function readPlainRequest(text: string): DemoIntent {
+  const lower = text.toLowerCase();
 
   const years = findLeapYears(text);
   if (years !== undefined) return { kind: "leap-years", years };
