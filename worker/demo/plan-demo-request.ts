@@ -6,6 +6,7 @@
 import type { PlanStep } from "../../src/index.ts";
 import type { DemoIntent, DemoNotDone } from "./demo-intent.ts";
 import { describeDemoPart } from "./describe-demo-part.ts";
+import { describeExpression } from "./describe-expression.ts";
 import { planFacts } from "./plan-facts.ts";
 import { planLeapYears } from "./plan-leap-years.ts";
 import { planMeasures } from "./plan-measures.ts";
@@ -56,10 +57,10 @@ export const declineText: Texts = {
   en:
     "I am plankit's offline demo model and have no rule for this request, so I ran no tool. " +
     "I can do arithmetic, unit conversions, facts of a small knowledge base, the time in a city and notes; " +
-    "for anything else, connect a real model (OPENAI_API_KEY or Workers AI).",
+    "for anything else, connect a real model: OPENAI_API_KEY (and OPENAI_BASE_URL) or Workers AI.",
   zh:
     "我是 plankit 的离线演示模型，没有处理这条请求的规则，所以没有调用任何工具。" +
-    "我会算术、单位换算、查询小知识库里的事实、报城市时间和保存笔记；其他请求请连接真正的模型（OPENAI_API_KEY 或 Workers AI）。",
+    "我会算术、单位换算、查询小知识库里的事实、报城市时间和保存笔记；其他请求请连接真正的模型：OPENAI_API_KEY（及 OPENAI_BASE_URL）或 Workers AI。",
 };
 
 /**
@@ -115,6 +116,40 @@ const noteWithoutText: Texts = {
  * ```
  */
 export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
+  return showCalculated(planSteps(input));
+}
+
+/**
+ * Makes the reply quote each calculated figure as text with thousands
+ * separators (`{{s3.text}}`, "5,072.86"), as the facts and conversions it
+ * stands beside are written, rather than as the bare number.
+ *
+ * @param steps - the plan, the reply last.
+ * @returns the plan with the reply's calculated figures as text.
+ */
+function showCalculated(steps: PlanStep[]): PlanStep[] {
+  const calculated = new Set(
+    steps.flatMap((step) => (step.type === "tool" && step.name === "calculator" ? [step.id] : [])),
+  );
+  return steps.map((step) =>
+    step.type === "reply"
+      ? {
+          ...step,
+          text: step.text.replace(/\{\{(s\d+)\.value\}\}/gu, (reference, id: string) =>
+            calculated.has(id) ? `{{${id}.text}}` : reference,
+          ),
+        }
+      : step,
+  );
+}
+
+/**
+ * Plans a request (see {@link planDemoRequest}).
+ *
+ * @param input - the request, the usable tools and the step limit.
+ * @returns the steps, the reply last.
+ */
+function planSteps(input: DemoPlanInput): PlanStep[] {
   // Braces in the request must not turn into references when the request is quoted in a step.
   const query = input.query.trim().replace(/\{\{|\}\}/gu, (pair) => `${pair[0] ?? ""} ${pair[1] ?? ""}`);
   const zh = /\p{Script=Han}/u.test(query);
@@ -303,7 +338,7 @@ function planIntent(
     }
     case "arithmetic": {
       const id = add({ type: "tool", name: "calculator", arguments: { expr: intent.expr } });
-      return `{{${id}.expr}} = {{${id}.value}}${zh ? "。" : "."}`;
+      return `${describeExpression(intent.expr)} = {{${id}.value}}${zh ? "。" : "."}`;
     }
     case "convert": {
       const id = add({

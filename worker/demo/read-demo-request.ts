@@ -63,7 +63,7 @@ function findCombination(lower: string): DemoCombination | undefined {
   if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
     return "per-capita";
   if (
-    /\bhow many times\b|\bratio\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
+    /\bhow many times\b|\bratio\b|\bdivided by\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
       lower,
     )
   )
@@ -214,6 +214,25 @@ export function readDemoRequest(query: string): DemoIntent {
       .replace(/[,;]+$/u, "")
       .slice(0, 100);
     return { kind: "save-answer", of, title: title.charAt(0).toUpperCase() + title.slice(1) };
+  }
+  // "What is 2 to the power of 10, and save a note titled power with the text 1024": the question, then the note.
+  const noteAfter =
+    /^(.+?)[,;.]?\s+(?:(?:and|then|also|&)\s+)+((?:please\s+)?(?:save|take|make|write|add|create|jot down)\s+(?:a|this|the)?\s*note\b.*)$/iu.exec(
+      query.trim(),
+    );
+  const note = noteAfter === null ? undefined : readRequest(noteAfter[2] ?? "");
+  if (noteAfter !== null && note?.kind === "note") {
+    const first = readAll(noteAfter[1] ?? "");
+    const words = (noteAfter[1] ?? "").trim().replace(/[\s,;:.?!]+$/u, "");
+    if (first.kind === "decline")
+      return {
+        kind: "several",
+        parts: [note],
+        notDone: [{ words, reason: first.reason === "unread-number" ? "unread-number" : "no-rule" }],
+      };
+    if (first.kind === "several") return { ...first, parts: [...first.parts, note] };
+    if (first.kind !== "note" && first.kind !== "save-answer")
+      return { kind: "several", parts: [first, note], notDone: [] };
   }
   return readAll(query);
 }
