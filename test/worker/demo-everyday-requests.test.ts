@@ -156,6 +156,11 @@ const table: readonly [string, Expected][] = [
   ["what is 2½ times 4", { figures: [10], tools: ["calculator"] }],
   // A part it cannot do: answered in part, and the part named.
   ["What is 1e309 plus 1, and convert 2 km to miles", { partial: { figures: [1.2427], names: "1e309" } }],
+  ["What is the population of Tokyo times 2?", { partial: { figures: [14_040_000], names: "times 2" } }],
+  [
+    "What is the population of Tokyo plus the population of Paris divided by 2?",
+    { partial: { figures: [16_173_111], names: '"divided by 2"' } },
+  ],
   ["Is the Eiffel Tower taller than 1,000 feet?", { partial: { figures: [330], names: '"1,000 feet"' } }],
   [
     "How tall are the Eiffel Tower and the Statue of Liberty combined, in feet?",

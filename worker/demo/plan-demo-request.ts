@@ -256,8 +256,8 @@ function describeNotDone(parts: readonly { words: string; why: string }[], zh: b
 function explainNotDone(part: DemoNotDone, zh: boolean): string {
   if (part.reason === "given-figure")
     return zh
-      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较"
-      : "the offline demo model does not compare facts with figures the request gives";
+      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较或计算"
+      : "the offline demo model does not compare or combine facts with figures the request gives";
   if (part.reason === "unread-number")
     return zh ? "离线演示模型无法完整读出其中的数字" : "the offline demo model cannot read a number in it as written";
   if (part.reason === "other-year")

@@ -63,7 +63,7 @@ function findCombination(lower: string): DemoCombination | undefined {
   if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
     return "per-capita";
   if (
-    /\bhow many times\b|\bratio\b|\bdivided by\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
+    /\bhow many times\b|\bratio\b|\bdivided by\s+(?!-?\d)|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
       lower,
     )
   )
@@ -261,9 +261,22 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
     const pattern = read.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&").replace(/(\d)(?=\d)/gu, "$1,?");
     return new RegExp(pattern, "iu").exec(text)?.[0] ?? read;
   });
+  // "the population of Tokyo times 2", "2 times the population of Paris": a figure the facts would be combined with.
+  const figure = String.raw`-?\d[\d,]*(?:\.\d+)?`;
+  const operation = String.raw`times|multiplied by|divided by|over|plus|minus|added to|less`;
+  const stated = [...years.map((match) => match[0]), ...figures].join(" ");
+  const operands = [
+    new RegExp(String.raw`\b(?:${operation})\s+${figure}\b(?!\s*(?:%|percent|per cent))`, "giu"),
+    new RegExp(String.raw`${figure}\s*(?:%|percent|per cent)`, "giu"),
+    new RegExp(String.raw`\b${figure}\s+(?:${operation})\b`, "giu"),
+  ]
+    .flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[0].trim()))
+    // A year or a measurement named already is not named twice.
+    .filter((words) => !stated.includes(/-?\d[\d,]*(?:\.\d+)?/u.exec(words)?.[0] ?? words));
   const notDone: DemoNotDone[] = [
     ...years.map((match): DemoNotDone => ({ words: match[0], reason: "other-year" })),
     ...figures.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
+    ...operands.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
   ];
   return notDone.length === 0 ? intent : { kind: "several", parts: [intent], notDone };
 }
