@@ -154,6 +154,10 @@ const table: readonly [string, Expected][] = [
   ["What is 5 minus -3?", { figures: [8], tools: ["calculator"], says: /5 − \(−3\) = 8/u }],
   ["What is 15% of 240?", { figures: [36], tools: ["calculator"], says: /^15% of 240 = 36\.$/u }],
   ["what is 2½ times 4", { figures: [10], tools: ["calculator"] }],
+  [
+    "2的10次方是多少，保存一条笔记，标题是幂，内容是1024",
+    { figures: [1024], tools: ["calculator", "save_note"], says: /已保存笔记“幂”/u },
+  ],
   // A part it cannot do: answered in part, and the part named.
   ["What is 1e309 plus 1, and convert 2 km to miles", { partial: { figures: [1.2427], names: "1e309" } }],
   ["What is the population of Tokyo times 2?", { partial: { figures: [14_040_000], names: "times 2" } }],

@@ -87,6 +87,7 @@ describe("the offline demo model reads each number whole, or declines", () => {
     ["What is {a} plus {b}?", (a, b) => a + b],
     ["what's {a} times {b}", (a, b) => a * b],
     ["Calculate {a} minus {b}", (a, b) => a - b],
+    ["{a}加{b}是多少？", (a, b) => a + b],
   ];
 
   it("takes into the calculator only numbers that appear whole in the request, and computes with their values", () => {
@@ -117,7 +118,7 @@ describe("the offline demo model reads each number whole, or declines", () => {
     fc.assert(
       fc.property(
         writings,
-        fc.constantFrom("Convert {a} km to miles", "how many grams are in {a} kg"),
+        fc.constantFrom("Convert {a} km to miles", "how many grams are in {a} kg", "Convert {a}km to miles"),
         (a, template) => {
           const query = template.replace("{a}", a.text);
           const calls = toolSteps(planDemoRequest({ query, tools }));

@@ -9,8 +9,8 @@
  * {@link writePlainNumbers}, that the readers cannot read whole, so that
  * the model declines rather than answer about a piece of it: exponent
  * notation with no plain decimal form ("1e309", "2e-9"), a fraction
- * without an exact decimal ("⅓", "1⁄3"), superscript digits not after a
- * number, digit groups joined by a plain space ("1 000": one number or
+ * without an exact decimal ("⅓", "1⁄3"), superscript digits glued to a
+ * word ("2²nd"), digit groups joined by a plain space ("1 000": one number or
  * two?), a comma before fewer or more than three digits ("1,5"), and —
  * unless the request is arithmetic — a power or a fraction written with
  * "^" or "/" ("10^3 m", "1/2 mile").
@@ -27,8 +27,9 @@
  */
 export function findUnreadNumber(text: string, arithmetic: boolean): string | undefined {
   const patterns = [
-    /(?<![\p{L}\p{N}])\d+(?:\.\d+)?[eE][+-]?\d+(?![\p{L}\p{N}])/u,
+    /(?<![\p{Script=Latin}\p{N}.])\d+(?:\.\d+)?[eE][+-]?\d+(?![\d.])/u,
     /\d*\s?[⅓⅔⅙⅚⅐⅑]|\d+\s*⁄\s*\d+/u,
+    /\d+[⁰¹²³⁴⁵⁶⁷⁸⁹]+\p{L}*/u,
     /(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,])/u,
     /(?<![\d.,])\d+,(?:\d{1,2}|\d{4,})(?![\d,])/u,
     ...(arithmetic ? [] : [/\d+(?:\.\d+)?\s*[\^/]\s*\d+(?:\.\d+)?/u]),

@@ -219,6 +219,9 @@ export function readDemoRequest(query: string): DemoIntent {
   const noteAfter =
     /^(.+?)[,;.]?\s+(?:(?:and|then|also|&)\s+)+((?:please\s+)?(?:save|take|make|write|add|create|jot down)\s+(?:a|this|the)?\s*note\b.*)$/iu.exec(
       query.trim(),
+    ) ??
+    /^(.+?)[，,；;。]\s*(?:然后|再|并且?)?\s*((?:请)?(?:帮我)?(?:保存|记|新建)(?:一条|一个)?笔记.*)$/u.exec(
+      query.trim(),
     );
   const note = noteAfter === null ? undefined : readRequest(noteAfter[2] ?? "");
   if (noteAfter !== null && note?.kind === "note") {

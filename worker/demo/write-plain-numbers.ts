@@ -42,7 +42,7 @@ const superscripts = "⁰¹²³⁴⁵⁶⁷⁸⁹";
 export function writePlainNumbers(text: string): string {
   return text
     .replace(/\u2212(?=\d)/gu, "-")
-    .replace(/(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)[eE]([+-]?\d{1,3})(?![\p{L}\p{N}])/gu, (written) => {
+    .replace(/(?<![\p{Script=Latin}\p{N}.])(\d+(?:\.\d+)?)[eE]([+-]?\d{1,3})(?![\d.])/gu, (written) => {
       const value = Number(written);
       const plain = String(value);
       return Number.isFinite(value) && !/e/iu.test(plain) ? plain : written;
@@ -53,7 +53,7 @@ export function writePlainNumbers(text: string): string {
         `${whole === undefined ? "0" : whole.trim()}.${fractions[fraction] ?? ""}`,
     )
     .replace(
-      /(\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\p{L}\p{N}])/gu,
+      /(\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\p{Script=Latin}\p{N}])/gu,
       (_, digit: string, power: string) =>
         `${digit}^${[...power].map((sign) => String(superscripts.indexOf(sign))).join("")}`,
     )
