@@ -266,7 +266,7 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
   });
   // "the population of Tokyo times 2", "2 times the population of Paris": a figure the facts would be combined with.
   const figure = String.raw`-?\d[\d,]*(?:\.\d+)?`;
-  const operation = String.raw`times|multiplied by|divided by|over|plus|minus|added to|less`;
+  const operation = "times|multiplied by|divided by|over|plus|minus|added to|less";
   const stated = [...years.map((match) => match[0]), ...figures].join(" ");
   const operands = [
     new RegExp(String.raw`\b(?:${operation})\s+${figure}\b(?!\s*(?:%|percent|per cent))`, "giu"),
