@@ -69,7 +69,13 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
     case "approval-decision":
       return {
         time,
-        text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied — ${event.reason ?? ""}`} (${event.by})`,
+        text: `approval-decision ${event.stepId}: ${
+          event.approved
+            ? event.arguments === undefined
+              ? "approved"
+              : `approved with edited arguments ${JSON.stringify(event.arguments)}`
+            : `denied${event.reason === undefined || event.reason === "" ? "" : ` — ${event.reason}`}`
+        } (${event.by})`,
       };
     case "reply-delta":
       return { time, text: `reply-delta (${event.delta.length} characters)` };

@@ -117,6 +117,36 @@ describe("describeEvent", () => {
   });
 });
 
+describe("describeEvent of an approval decision", () => {
+  const decision = (fields: Partial<RuntimeEvent & { type: "approval-decision" }>): RuntimeEvent =>
+    ({
+      runId: "r",
+      t: 5,
+      type: "approval-decision",
+      requestId: "a1",
+      stepId: "s1",
+      approved: true,
+      by: "caller",
+      ...fields,
+    }) as RuntimeEvent;
+
+  it("says when the person approved edited arguments, and shows them", () => {
+    expect(describeEvent(decision({ arguments: { title: "shopping", text: "milk" } })).text).toBe(
+      'approval-decision s1: approved with edited arguments {"title":"shopping","text":"milk"} (caller)',
+    );
+    expect(describeEvent(decision({})).text).toBe("approval-decision s1: approved (caller)");
+  });
+
+  it("gives a denial's reason, and says when nobody answered", () => {
+    expect(describeEvent(decision({ approved: false, reason: "not today" })).text).toBe(
+      "approval-decision s1: denied — not today (caller)",
+    );
+    expect(describeEvent(decision({ approved: false, reason: "no decision in time", by: "timeout" })).text).toBe(
+      "approval-decision s1: denied — no decision in time (timeout)",
+    );
+  });
+});
+
 describe("postEventStream", () => {
   it("names the URL and what to check when the Worker cannot be reached", async () => {
     const original = globalThis.fetch;

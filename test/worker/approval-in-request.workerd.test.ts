@@ -62,9 +62,32 @@ describe("a tool needing approval in a run answered in the request", () => {
     expect(completion.choices[0]?.message.content.length).toBeGreaterThan(0);
   }, 30_000);
 
-  it("runs the note step without asking when the policy needs no approval (the default)", async () => {
+  it("denies the demo's note at once on /v1/run: the demo's Worker gives its approval policy to every route", async () => {
     const events = await runEvents(
-      await createWorker(demoWorkerOptions).fetch(post("/v1/run", { query: noteQuery }), workerEnv),
+      await createWorker(demoWorkerOptions).fetch(
+        post("/v1/run", { query: "Save a note titled bank with the text pay rent" }),
+        workerEnv,
+      ),
+    );
+    expect(events.find((event) => event.type === "approval-request")).toMatchObject({
+      steps: [{ tool: "save_note" }],
+    });
+    expect(events.find((event) => event.type === "approval-decision")).toMatchObject({
+      approved: false,
+      by: "timeout",
+    });
+    expect(events.some((event) => event.type === "step-start")).toBe(false);
+    const reply = events.find((event) => event.type === "reply") as { text: string } | undefined;
+    expect(reply?.text).toMatch(/Not done: step s1 \(save_note\) did not run/u);
+    expect(reply?.text).not.toMatch(/I saved the note/u);
+  }, 30_000);
+
+  it("runs the note step without asking when the Worker's policy marks nothing", async () => {
+    const events = await runEvents(
+      await createWorker({ ...demoWorkerOptions, runtime: { policy: {} } }).fetch(
+        post("/v1/run", { query: noteQuery }),
+        workerEnv,
+      ),
     );
     expect(events.some((event) => event.type === "approval-request")).toBe(false);
     expect(events.some((event) => event.type === "step-end")).toBe(true);

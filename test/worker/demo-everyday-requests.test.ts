@@ -115,7 +115,56 @@ const table: readonly [string, Expected][] = [
     "10公里等于多少英里，2028年是闰年吗？",
     { figures: [6.2137], tools: ["convert_units", "calculator"], says: /2028 年是闰年/u },
   ],
+  [
+    "How much taller is Everest than Fuji, and how many seconds are in 2 weeks?",
+    { figures: [5072.86, 1_209_600], tools: ["kb_lookup", "calculator", "convert_units"], says: /5,072\.86 m/u },
+  ],
+  [
+    "What time is it in Tokyo and what is the population of Paris?",
+    {
+      figures: [2_133_111],
+      tools: ["kb_lookup", "current_time"],
+      says: /In Tokyo it is .*21:00/u,
+      never: /In Paris it is/u,
+    },
+  ],
+  [
+    "How many minutes are in 2.5 hours and what is 3 squared?",
+    { figures: [150, 9], tools: ["convert_units", "calculator"] },
+  ],
+  [
+    "What is the population of Tokyo divided by the population of Paris?",
+    { figures: [6.58], tools: ["kb_lookup", "calculator"] },
+  ],
+  [
+    "What is 2 to the power of 10, and save a note titled power with the text 1024",
+    { figures: [1024], tools: ["calculator", "save_note"], says: /2\^10 = 1,024\. I saved the note "power"/u },
+  ],
+  ["Convert 10 km to miles, and what is 15% of 80?", { figures: [6.2137, 12], tools: ["convert_units", "calculator"] }],
+  [
+    "How tall is Mount Fuji and what time is it in Paris?",
+    { figures: [3776], tools: ["kb_lookup", "current_time"], says: /In Paris it is .*13:00/u },
+  ],
+  [
+    "What's 12 times 7 and how many feet are in 100 m?",
+    { figures: [84, 328.084], tools: ["calculator", "convert_units"] },
+  ],
+  // Numbers read whole, and calculations written as a person would.
+  ["What is 1.5e3 plus 2?", { figures: [1502], tools: ["calculator"], says: /1,500 \+ 2 = 1,502/u }],
+  ["What is 5 minus -3?", { figures: [8], tools: ["calculator"], says: /5 − \(−3\) = 8/u }],
+  ["What is 15% of 240?", { figures: [36], tools: ["calculator"], says: /^15% of 240 = 36\.$/u }],
+  ["what is 2½ times 4", { figures: [10], tools: ["calculator"] }],
+  [
+    "2的10次方是多少，保存一条笔记，标题是幂，内容是1024",
+    { figures: [1024], tools: ["calculator", "save_note"], says: /已保存笔记“幂”/u },
+  ],
   // A part it cannot do: answered in part, and the part named.
+  ["What is 1e309 plus 1, and convert 2 km to miles", { partial: { figures: [1.2427], names: "1e309" } }],
+  ["What is the population of Tokyo times 2?", { partial: { figures: [14_040_000], names: "times 2" } }],
+  [
+    "What is the population of Tokyo plus the population of Paris divided by 2?",
+    { partial: { figures: [16_173_111], names: '"divided by 2"' } },
+  ],
   ["Is the Eiffel Tower taller than 1,000 feet?", { partial: { figures: [330], names: '"1,000 feet"' } }],
   [
     "How tall are the Eiffel Tower and the Statue of Liberty combined, in feet?",
@@ -158,6 +207,7 @@ const table: readonly [string, Expected][] = [
   ],
   ["The weather in Paris, and what time is it there?", { partial: { figures: [], says: /13:00/u, names: "weather" } }],
   ["Write a haiku about autumn", { decline: true }],
+  ["Write me a haiku about Tokyo", { decline: true }],
   ["Who won the World Cup in 2018?", { decline: true }],
   ["Order me a pizza for 7 pm", { decline: true }],
   ["What time will I arrive if I drive 300 km at 80 km/h?", { decline: true }],

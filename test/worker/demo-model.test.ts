@@ -108,7 +108,7 @@ describe("planDemoRequest", () => {
       {
         id: "s4",
         type: "reply",
-        text: "{{s1.text}} {{s2.text}} So Tokyo's population is {{s3.value}} times that of Paris. Sources: {{s1.source}}; {{s2.source}}.",
+        text: "{{s1.text}} {{s2.text}} So Tokyo's population is {{s3.text}} times that of Paris. Sources: {{s1.source}}; {{s2.source}}.",
       },
     ]);
   });
@@ -442,6 +442,26 @@ describe("createDemoModel", () => {
     expect(waits.slice(1).every((ms) => Math.abs(ms - 20) < 1e-9)).toBe(true);
     expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeCloseTo(300 + (chunks.length - 1) * 20, 6);
     expect(finish).toMatchObject({ type: "finish", reason: "stop" });
+  });
+
+  it("answers a decline briefly and at once after the first-token delay, and keeps the pace for a plan", async () => {
+    const waited = async (query: string): Promise<{ ms: number; reply: string; calls: number }> => {
+      let ms = 0;
+      const model = createDemoModel({ sleep: async (wait) => void (ms += wait) });
+      const runtime = new AgentRuntime({ planner: new LLMPlanner({ model }), registry: createDemoTools(), model });
+      let reply = "";
+      for await (const event of runtime.run(query)) if (event.type === "reply") reply = event.text;
+      return { ms, reply, calls: model.calls };
+    };
+    const declined = await waited("Write me a haiku about Tokyo");
+    expect(declined.ms).toBeLessThanOrEqual(350);
+    expect(declined.reply).toBe(declineText.en);
+    expect(declined.reply.split(/(?<=\.) /u).length).toBeLessThanOrEqual(2);
+    expect(declined.calls).toBe(1);
+    const answered = await waited("How much taller is Everest than Fuji?");
+    // About 45 tokens per second: the plan of three steps and a reply takes seconds to stream.
+    expect(answered.ms).toBeGreaterThan(2000);
+    expect(answered.reply).toMatch(/5,072\.86 m/u);
   });
 });
 

@@ -265,7 +265,8 @@ describe("createDemoTools", () => {
     };
     expect(search.count).toBe(2);
     expect(search.results.map((result) => result.id).sort()).toEqual(["amazon-length", "nile-length"]);
-    expect(await tools.call("calculator", { expr: "21*2+5" })).toEqual({ expr: "21*2+5", value: 47 });
+    expect(await tools.call("calculator", { expr: "21*2+5" })).toEqual({ expr: "21*2+5", value: 47, text: "47" });
+    expect(await tools.call("calculator", { expr: "8848.86 - 3776" })).toMatchObject({ text: "5,072.86" });
     expect(await tools.call("convert_units", { value: 8848.86, from: "m", to: "ft" })).toMatchObject({
       value: 29031.69291,
       unit: "ft",

@@ -144,7 +144,7 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
       await instance?.waitForStatus("complete");
       expect(await instance?.waitForStepResult({ name })).toEqual({
         ok: true,
-        value: { expr: "21*2+5", value: 47 },
+        value: { expr: "21*2+5", value: 47, text: "47" },
         attempts: 2,
         cached: false,
       });
@@ -156,7 +156,7 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
           .filter((event) => "stepId" in event && event.stepId === "s1")
           .map((event) => `${event.type}@${"attempt" in event ? event.attempt : ""}`),
       ).toEqual(["step-start@2", "step-end@2"]);
-      expect(log.find((event) => event.type === "reply")).toMatchObject({ text: "21*2+5 = 47." });
+      expect(log.find((event) => event.type === "reply")).toMatchObject({ text: "21 × 2 + 5 = 47." });
     } finally {
       await introspector.dispose();
     }

@@ -110,7 +110,7 @@ describe("the Worker through workerd (SELF)", () => {
     const run = await SELF.fetch(post("/v1/run", { query: "What is 21*2+5?" }));
     const runMessages = parseSse(await run.text());
     expect(runMessages.at(-1)?.event).toBe("run-end");
-    expect(runMessages.find((message) => message.event === "reply")?.data).toMatchObject({ text: "21*2+5 = 47." });
+    expect(runMessages.find((message) => message.event === "reply")?.data).toMatchObject({ text: "21 × 2 + 5 = 47." });
   });
 
   it("answers problems for unknown routes and wrong methods", async () => {
@@ -236,8 +236,12 @@ describe("POST /v1/run", () => {
 
   it("runs the side-effecting tool only after the plan is complete", async () => {
     const messages = parseSse(
-      await (
-        await worker.fetch(post("/v1/run", { query: "Look up the population of Berlin and save it as a note" }), fast)
+      await // A Worker whose policy marks nothing: the demo's own denies the note on /v1/run.
+      (
+        await createWorker({ ...demoWorkerOptions, runtime: { policy: {} } }).fetch(
+          post("/v1/run", { query: "Look up the population of Berlin and save it as a note" }),
+          fast,
+        )
       ).text(),
     );
     const types = messages.map((message) => `${message.event}:${(message.data as { tool?: string }).tool ?? ""}`);

@@ -9,7 +9,7 @@ import type { PlanModelRequest } from "../../src/model.ts";
 import { chooseGuidedAction } from "./choose-guided-action.ts";
 import { describeSkippedSteps } from "./describe-skipped-steps.ts";
 import { type ListedStep, patchDemoPlan } from "./patch-demo-plan.ts";
-import { declineText, planDemoRequest } from "./plan-demo-request.ts";
+import { planDemoRequest } from "./plan-demo-request.ts";
 import { writeGuidedReply } from "./write-guided-reply.ts";
 
 /** Every demo tool, for prompts that do not list the tools. */
@@ -143,7 +143,7 @@ function describeGoal(query: string): string {
 /** The answer to a call whose purpose the model has no rule for: what it can do, no invented text. */
 const cannotWrite =
   "The offline demo model cannot write free text; it only plans over the demo tools. " +
-  declineText.en.slice(declineText.en.indexOf("For anything else"));
+  "For anything else, connect a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible server) or bind Workers AI as AI, and restart.";
 
 /**
  * Answers a call of the planner, the runtime or the decision engine, by the

@@ -7,8 +7,23 @@ import type { ToolDefinition } from "../../src/index.ts";
 import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
 
 /**
+ * Writes a result as the other demo tools do: thousands separators, at most
+ * six decimals ("5,072.86"); a value too large or too small for that keeps
+ * its exponent ("1e+21", "2e-9").
+ *
+ * @param value - the result.
+ * @returns the value for a reader.
+ */
+function formatValue(value: number): string {
+  const size = Math.abs(value);
+  if (!Number.isFinite(value) || size >= 1e21 || (size !== 0 && size < 1e-6)) return String(value);
+  return value.toLocaleString("en-US", { maximumFractionDigits: 6 });
+}
+
+/**
  * Creates the `calculator` tool: evaluates an arithmetic expression with
- * {@link evaluateArithmetic} (a parser, never `eval`). Read-only and idempotent,
+ * {@link evaluateArithmetic} (a parser, never `eval`), and gives the value
+ * as a number and as text with thousands separators. Read-only and idempotent,
  * so the runtime may start it while the plan still streams.
  *
  * @returns the tool definition.
@@ -16,7 +31,7 @@ import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
  * @example
  * ```ts
  * const registry = new ToolRegistry().register(createCalculatorTool());
- * await registry.call("calculator", { expr: "round(10 / 3, 2)" }); // { expr: "round(10 / 3, 2)", value: 3.33 }
+ * await registry.call("calculator", { expr: "round(10 / 3, 2)" }); // { expr: "round(10 / 3, 2)", value: 3.33, text: "3.33" }
  * ```
  */
 export function createCalculatorTool(): ToolDefinition {
@@ -40,8 +55,8 @@ export function createCalculatorTool(): ToolDefinition {
     },
     outputSchema: {
       type: "object",
-      properties: { expr: { type: "string" }, value: { type: "number" } },
-      required: ["expr", "value"],
+      properties: { expr: { type: "string" }, value: { type: "number" }, text: { type: "string" } },
+      required: ["expr", "value", "text"],
     },
     annotations: {
       title: "Calculator",
@@ -52,7 +67,8 @@ export function createCalculatorTool(): ToolDefinition {
     },
     execute: ({ expr }) => {
       const expression = String(expr);
-      return { expr: expression, value: evaluateArithmetic(expression) };
+      const value = evaluateArithmetic(expression);
+      return { expr: expression, value, text: formatValue(value) };
     },
   };
 }

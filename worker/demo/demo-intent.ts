@@ -53,7 +53,9 @@ export type DemoIntent =
   | { kind: "several"; parts: DemoPart[]; notDone: DemoNotDone[] }
   /** Another request's answer, saved as a note: "look up … and save it as a note". */
   | { kind: "save-answer"; of: Exclude<DemoIntent, { kind: "decline" | "note" | "save-answer" }>; title: string }
-  | { kind: "decline"; reason: "greeting" | "not-understood" | "note-without-text" };
+  | { kind: "decline"; reason: "greeting" | "not-understood" | "note-without-text" }
+  /** A number written in a form the rules would read only in part ("1e309", "1 000"): `words` as written. */
+  | { kind: "decline"; reason: "unread-number"; words: string };
 
 /**
  * A part of a request the model does not do: its words, and why — it has no
@@ -62,7 +64,7 @@ export type DemoIntent =
  */
 export interface DemoNotDone {
   words: string;
-  reason: "no-rule" | "other-year" | "given-figure";
+  reason: "no-rule" | "other-year" | "given-figure" | "unread-number";
 }
 
 /** One part of a request of several parts: anything the model can do on its own. */

@@ -17,7 +17,11 @@ import { tripGuideSkills } from "./trip-guide-skills.ts";
  * fresh note store per request or run), the offline demo model when the
  * environment configures no model, `kb_search` for `query_kb` steps, the
  * approval policy (`save_note` needs a person's approval), and the trip
- * guide of `POST /v1/guide`.
+ * guide of `POST /v1/guide`. The policy holds on every route: session and
+ * durable runs ask a person; the runs answered in the request (`/v1/run`,
+ * `/v1/chat`, `/v1/chat/completions`), where nobody can answer, deny the
+ * step at once (`workerDefaults.runtime.approvalTimeoutMs`) and reply
+ * without it, so no note is saved there.
  *
  * @example
  * ```ts
@@ -29,5 +33,6 @@ export const demoWorkerOptions: WorkerOptions = {
   offlineModel: selectDemoModel,
   knowledgeBaseTool: "kb_search",
   approvalPolicy: demoApprovalPolicy,
+  runtime: { policy: demoApprovalPolicy },
   guide: { playbook: tripGuidePlaybook, skills: tripGuideSkills, createTools: createGuideTools },
 };

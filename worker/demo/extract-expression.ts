@@ -4,7 +4,9 @@
  * @module
  */
 import { evaluateArithmetic } from "./evaluate-arithmetic.ts";
+import { findUnreadNumber } from "./find-unread-number.ts";
 import { readNumbers } from "./read-numbers.ts";
+import { writePlainNumbers } from "./write-plain-numbers.ts";
 
 const number = String.raw`-?\d+(?:\.\d+)?`;
 /** A list of numbers: "1200 and 3450.75", "2, 4 and 9". */
@@ -119,7 +121,9 @@ const candidate =
  * "12 times 7", "15% of 2,340", "square root of 2", "add up 1,200 and 3.5",
  * "the average of 2, 4 and 9") and returns it in the
  * calculator's syntax — only when the calculator can evaluate it and it has
- * at least one operator or function.
+ * at least one operator or function. Numbers are read whole or not at all:
+ * "1.5e3" is 1500, and a request with a number it cannot read whole
+ * ("1e309", "1 000") has no expression.
  *
  * @param text - the request.
  * @returns the expression, or `undefined` when the text holds none.
@@ -131,7 +135,10 @@ const candidate =
  * ```
  */
 export function extractExpression(text: string): string | undefined {
-  let rewritten = rewriteLists(readNumbers(text));
+  // A number read in part ("1.5e3" as "3") would give an answer about another number: none rather than that.
+  const plain = writePlainNumbers(text);
+  if (findUnreadNumber(plain, true) !== undefined) return undefined;
+  let rewritten = rewriteLists(readNumbers(plain));
   for (const [pattern, replacement] of words) rewritten = rewritten.replace(pattern, replacement);
   let best: string | undefined;
   for (const match of rewritten.matchAll(candidate)) {

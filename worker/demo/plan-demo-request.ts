@@ -6,6 +6,7 @@
 import type { PlanStep } from "../../src/index.ts";
 import type { DemoIntent, DemoNotDone } from "./demo-intent.ts";
 import { describeDemoPart } from "./describe-demo-part.ts";
+import { describeExpression } from "./describe-expression.ts";
 import { planFacts } from "./plan-facts.ts";
 import { planLeapYears } from "./plan-leap-years.ts";
 import { planMeasures } from "./plan-measures.ts";
@@ -29,8 +30,23 @@ export interface DemoPlanInput {
 /** A text in English and in Chinese. */
 type Texts = { en: string; zh: string };
 
+/** What the offline model can do, with an example of each, and how to connect a real model. */
+const abilities: Texts = {
+  en:
+    'I can do arithmetic ("What is 2 to the power of 10?"), convert units, durations included ("How many seconds are in 3.5 days?"), ' +
+    'look up and combine facts of a small knowledge base ("How much taller is Everest than Fuji?"), tell the time in a city ("What time is it in Tokyo?") ' +
+    'and save a note ("Save a note titled groceries with the text milk and eggs"). ' +
+    "For anything else, connect a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible server) or bind Workers AI as AI, and restart.",
+  zh:
+    "我会算术（“2的10次方是多少？”）、单位换算，包括时长（“3.5天是多少秒？”）、查询并组合小知识库里的事实（“珠穆朗玛峰比富士山高多少？”）、" +
+    "报城市的当前时间（“东京现在几点？”）和保存笔记（“保存一条笔记，标题是购物，内容是牛奶和鸡蛋”）。" +
+    "其他请求请连接真正的模型：设置 OPENAI_API_KEY（OpenAI 兼容服务再加 OPENAI_BASE_URL），或绑定 Workers AI（AI），然后重启。",
+};
+
 /**
- * What the offline model says when it declines: what it can do, and how to connect a real model.
+ * What the offline model says when it declines, in two sentences: that it
+ * has no rule for the request and ran no tool, and what it can do instead.
+ * (A greeting gets the longer list with examples.)
  *
  * @example
  * ```ts
@@ -39,21 +55,30 @@ type Texts = { en: string; zh: string };
  */
 export const declineText: Texts = {
   en:
-    "I am plankit's offline demo model: I read requests with fixed rules, I did not understand this one, and so I ran no tool. " +
-    'I can do arithmetic ("What is 2 to the power of 10?"), convert units, durations included ("How many seconds are in 3.5 days?"), ' +
-    'look up and combine facts of a small knowledge base ("How much taller is Everest than Fuji?"), tell the time in a city ("What time is it in Tokyo?") ' +
-    'and save a note ("Save a note titled groceries with the text milk and eggs"). ' +
-    "For anything else, connect a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible server) or bind Workers AI as AI, and restart.",
+    "I am plankit's offline demo model and have no rule for this request, so I ran no tool. " +
+    "I can do arithmetic, unit conversions, facts of a small knowledge base, the time in a city and notes; " +
+    "for anything else, connect a real model: OPENAI_API_KEY (and OPENAI_BASE_URL) or Workers AI.",
   zh:
-    "我是 plankit 的离线演示模型：我按固定规则读请求，没有读懂这一条，所以没有调用任何工具。" +
-    "我会算术（“2的10次方是多少？”）、单位换算，包括时长（“3.5天是多少秒？”）、查询并组合小知识库里的事实（“珠穆朗玛峰比富士山高多少？”）、" +
-    "报城市的当前时间（“东京现在几点？”）和保存笔记（“保存一条笔记，标题是购物，内容是牛奶和鸡蛋”）。" +
-    "其他请求请连接真正的模型：设置 OPENAI_API_KEY（OpenAI 兼容服务再加 OPENAI_BASE_URL），或绑定 Workers AI（AI），然后重启。",
+    "我是 plankit 的离线演示模型，没有处理这条请求的规则，所以没有调用任何工具。" +
+    "我会算术、单位换算、查询小知识库里的事实、报城市时间和保存笔记；其他请求请连接真正的模型：OPENAI_API_KEY（及 OPENAI_BASE_URL）或 Workers AI。",
 };
 
+/**
+ * What the offline model says of a number it would read only in part.
+ *
+ * @param words - the number as written.
+ * @param zh - whether to answer in Chinese.
+ * @returns the reply.
+ */
+function unreadNumberText(words: string, zh: boolean): string {
+  return zh
+    ? `我无法完整读出数字“${words}”，所以没有调用任何工具。请用普通数字写，例如 1500 或 1,500。`
+    : `I cannot read the number "${words}" as written, so I ran no tool rather than answer about another number. Write it in plain digits, like 1500 or 1,500.`;
+}
+
 const greetingText: Texts = {
-  en: `Hello! I am plankit's offline demo model. ${declineText.en.slice(declineText.en.indexOf("I can do"))}`,
-  zh: `你好！我是 plankit 的离线演示模型。${declineText.zh.slice(declineText.zh.indexOf("我会"))}`,
+  en: `Hello! I am plankit's offline demo model. ${abilities.en}`,
+  zh: `你好！我是 plankit 的离线演示模型。${abilities.zh}`,
 };
 
 const noteWithoutText: Texts = {
@@ -91,6 +116,40 @@ const noteWithoutText: Texts = {
  * ```
  */
 export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
+  return showCalculated(planSteps(input));
+}
+
+/**
+ * Makes the reply quote each calculated figure as text with thousands
+ * separators (`{{s3.text}}`, "5,072.86"), as the facts and conversions it
+ * stands beside are written, rather than as the bare number.
+ *
+ * @param steps - the plan, the reply last.
+ * @returns the plan with the reply's calculated figures as text.
+ */
+function showCalculated(steps: PlanStep[]): PlanStep[] {
+  const calculated = new Set(
+    steps.flatMap((step) => (step.type === "tool" && step.name === "calculator" ? [step.id] : [])),
+  );
+  return steps.map((step) =>
+    step.type === "reply"
+      ? {
+          ...step,
+          text: step.text.replace(/\{\{(s\d+)\.value\}\}/gu, (reference, id: string) =>
+            calculated.has(id) ? `{{${id}.text}}` : reference,
+          ),
+        }
+      : step,
+  );
+}
+
+/**
+ * Plans a request (see {@link planDemoRequest}).
+ *
+ * @param input - the request, the usable tools and the step limit.
+ * @returns the steps, the reply last.
+ */
+function planSteps(input: DemoPlanInput): PlanStep[] {
   // Braces in the request must not turn into references when the request is quoted in a step.
   const query = input.query.trim().replace(/\{\{|\}\}/gu, (pair) => `${pair[0] ?? ""} ${pair[1] ?? ""}`);
   const zh = /\p{Script=Han}/u.test(query);
@@ -99,6 +158,7 @@ export function planDemoRequest(input: DemoPlanInput): PlanStep[] {
   const intent = readDemoRequest(query);
   const reply = (text: string): PlanStep[] => [{ id: "s1", type: "reply", text }];
   if (intent.kind === "decline") {
+    if (intent.reason === "unread-number") return reply(unreadNumberText(intent.words, zh));
     return reply(
       say(
         intent.reason === "greeting"
@@ -196,8 +256,10 @@ function describeNotDone(parts: readonly { words: string; why: string }[], zh: b
 function explainNotDone(part: DemoNotDone, zh: boolean): string {
   if (part.reason === "given-figure")
     return zh
-      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较"
-      : "the offline demo model does not compare facts with figures the request gives";
+      ? "离线演示模型不拿知识库的事实和请求里给出的数值比较或计算"
+      : "the offline demo model does not compare or combine facts with figures the request gives";
+  if (part.reason === "unread-number")
+    return zh ? "离线演示模型无法完整读出其中的数字" : "the offline demo model cannot read a number in it as written";
   if (part.reason === "other-year")
     return zh ? "知识库里的数值只属于它所注明的年份" : "the knowledge base has its figure for the year it states only";
   return zh ? "离线演示模型没有处理这类请求的规则" : "the offline demo model has no rule for it";
@@ -276,7 +338,7 @@ function planIntent(
     }
     case "arithmetic": {
       const id = add({ type: "tool", name: "calculator", arguments: { expr: intent.expr } });
-      return `{{${id}.expr}} = {{${id}.value}}${zh ? "。" : "."}`;
+      return `${describeExpression(intent.expr)} = {{${id}.value}}${zh ? "。" : "."}`;
     }
     case "convert": {
       const id = add({

@@ -335,7 +335,21 @@ export function readDemoParts(text: string, reader: DemoPartReader): DemoIntent 
         continue;
       }
     }
-    parts.push({ ...group, intent: undefined, extras: [] });
+    // A number it cannot read whole ("1e309") is why, rather than a missing rule.
+    const unread = intent.kind === "decline" && intent.reason === "unread-number";
+    parts.push({
+      ...group,
+      intent: undefined,
+      extras: [],
+      ...(unread
+        ? {
+            notDone: {
+              words: text.slice(group.start, group.end).replace(/[\s,;:.?!]+$/u, ""),
+              reason: "unread-number",
+            },
+          }
+        : {}),
+    });
   }
 
   const trim = (words: string): string => words.replace(/[\s,;:.?!]+$/u, "");

@@ -13,11 +13,13 @@ import { findQuantities } from "./find-quantities.ts";
 import { findSubjects } from "./find-subjects.ts";
 import { findUnit, unitNames } from "./find-unit.ts";
 import { findUnknownListedSubjects, findUnknownSubject } from "./find-unknown-subjects.ts";
+import { findUnreadNumber } from "./find-unread-number.ts";
 import type { KnowledgeFact } from "./knowledge-fact.ts";
 import { knowledgeFacts } from "./knowledge-facts.ts";
 import { readDemoParts } from "./read-demo-parts.ts";
 import { readNumbers } from "./read-numbers.ts";
 import { readQuantityRequest } from "./read-quantity-request.ts";
+import { writePlainNumbers } from "./write-plain-numbers.ts";
 
 /** Words that name an attribute, and the knowledge base attributes they stand for, most likely first. */
 const attributeWords: readonly [RegExp, readonly string[]][] = [
@@ -61,7 +63,7 @@ function findCombination(lower: string): DemoCombination | undefined {
   if (/\bper (?:person|capita|inhabitant|head)\b|\beach (?:person|inhabitant)\b|人均|每人/u.test(lower))
     return "per-capita";
   if (
-    /\bhow many times\b|\bratio\b|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
+    /\bhow many times\b|\bratio\b|\bdivided by\s+(?!-?\d)|\btimes (?:as|more|bigger|larger|taller|higher|longer)\b|几倍|多少倍|比例/u.test(
       lower,
     )
   )
@@ -213,6 +215,28 @@ export function readDemoRequest(query: string): DemoIntent {
       .slice(0, 100);
     return { kind: "save-answer", of, title: title.charAt(0).toUpperCase() + title.slice(1) };
   }
+  // "What is 2 to the power of 10, and save a note titled power with the text 1024": the question, then the note.
+  const noteAfter =
+    /^(.+?)[,;.]?\s+(?:(?:and|then|also|&)\s+)+((?:please\s+)?(?:save|take|make|write|add|create|jot down)\s+(?:a|this|the)?\s*note\b.*)$/iu.exec(
+      query.trim(),
+    ) ??
+    /^(.+?)[，,；;。]\s*(?:然后|再|并且?)?\s*((?:请)?(?:帮我)?(?:保存|记|新建)(?:一条|一个)?笔记.*)$/u.exec(
+      query.trim(),
+    );
+  const note = noteAfter === null ? undefined : readRequest(noteAfter[2] ?? "");
+  if (noteAfter !== null && note?.kind === "note") {
+    const first = readAll(noteAfter[1] ?? "");
+    const words = (noteAfter[1] ?? "").trim().replace(/[\s,;:.?!]+$/u, "");
+    if (first.kind === "decline")
+      return {
+        kind: "several",
+        parts: [note],
+        notDone: [{ words, reason: first.reason === "unread-number" ? "unread-number" : "no-rule" }],
+      };
+    if (first.kind === "several") return { ...first, parts: [...first.parts, note] };
+    if (first.kind !== "note" && first.kind !== "save-answer")
+      return { kind: "several", parts: [first, note], notDone: [] };
+  }
   return readAll(query);
 }
 
@@ -240,9 +264,22 @@ function withYearsAsked(intent: Extract<DemoIntent, { kind: "facts" }>, text: st
     const pattern = read.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&").replace(/(\d)(?=\d)/gu, "$1,?");
     return new RegExp(pattern, "iu").exec(text)?.[0] ?? read;
   });
+  // "the population of Tokyo times 2", "2 times the population of Paris": a figure the facts would be combined with.
+  const figure = String.raw`-?\d[\d,]*(?:\.\d+)?`;
+  const operation = "times|multiplied by|divided by|over|plus|minus|added to|less";
+  const stated = [...years.map((match) => match[0]), ...figures].join(" ");
+  const operands = [
+    new RegExp(String.raw`\b(?:${operation})\s+${figure}\b(?!\s*(?:%|percent|per cent))`, "giu"),
+    new RegExp(String.raw`${figure}\s*(?:%|percent|per cent)`, "giu"),
+    new RegExp(String.raw`\b${figure}\s+(?:${operation})\b`, "giu"),
+  ]
+    .flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[0].trim()))
+    // A year or a measurement named already is not named twice.
+    .filter((words) => !stated.includes(/-?\d[\d,]*(?:\.\d+)?/u.exec(words)?.[0] ?? words));
   const notDone: DemoNotDone[] = [
     ...years.map((match): DemoNotDone => ({ words: match[0], reason: "other-year" })),
     ...figures.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
+    ...operands.map((words): DemoNotDone => ({ words, reason: "given-figure" })),
   ];
   return notDone.length === 0 ? intent : { kind: "several", parts: [intent], notDone };
 }
@@ -291,19 +328,40 @@ function readSignals(text: string): string[] {
 }
 
 /**
- * Reads a request that is not a request to save another's answer (see {@link readDemoRequest}).
+ * Reads a request that is not a request to save another's answer (see
+ * {@link readDemoRequest}). A note keeps its text as written; otherwise the
+ * numbers are written plainly first ({@link writePlainNumbers}), and a
+ * number the rules would read only in part ({@link findUnreadNumber})
+ * makes it decline, naming the number, rather than answer about a piece of
+ * it.
  *
  * @param query - the request.
  * @returns what the request asks.
  */
 function readRequest(query: string): DemoIntent {
   const text = query.trim();
-  const lower = text.toLowerCase();
   const note = findNote(text);
   if (note !== undefined)
     return note.text === ""
       ? { kind: "decline", reason: "note-without-text" }
       : { kind: "note", title: note.title === "" ? note.text.slice(0, 40) : note.title, text: note.text };
+  const plain = writePlainNumbers(text);
+  const unread = findUnreadNumber(plain, true);
+  if (unread !== undefined) return { kind: "decline", reason: "unread-number", words: unread };
+  const intent = readPlainRequest(plain);
+  if (intent.kind === "arithmetic" || intent.kind === "decline") return intent;
+  const partial = findUnreadNumber(plain, false);
+  return partial === undefined ? intent : { kind: "decline", reason: "unread-number", words: partial };
+}
+
+/**
+ * Reads a request whose numbers are written plainly.
+ *
+ * @param text - the request, trimmed.
+ * @returns what the request asks.
+ */
+function readPlainRequest(text: string): DemoIntent {
+  const lower = text.toLowerCase();
 
   const years = findLeapYears(text);
   if (years !== undefined) return { kind: "leap-years", years };

@@ -3,8 +3,9 @@
  * started over stdio and given one directory. The plan lists the directory,
  * reads a file, writes a copy of it and replies with what it found.
  *
- *     node src/main.ts <directory>
+ *     npm start -- <directory>        (or: node src/main.ts <directory>)
  */
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,7 +14,17 @@ import { AgentRuntime, LLMPlanner, ToolRegistry } from "plankit";
 import { createScriptedModel } from "plankit/test";
 import { fromMcpTools } from "plankit/tools";
 
-const directory = resolve(process.argv[2] ?? ".");
+const usage = "Usage: npm start -- <directory>   (the directory must hold notes.txt; the plan writes notes-copy.txt)";
+const given = process.argv[2];
+if (given === undefined || given === "") {
+  console.error(`No directory given.\n${usage}`);
+  process.exit(2);
+}
+const directory = resolve(given);
+if (!statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`"${given}" is not a directory (resolved to ${directory}).\n${usage}`);
+  process.exit(2);
+}
 const server = join(
   createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json"),
   "..",

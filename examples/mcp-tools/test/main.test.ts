@@ -25,3 +25,23 @@ test("the plan lists, reads and copies through the filesystem MCP server", async
     await rm(directory, { recursive: true, force: true });
   }
 });
+
+test("without a directory it prints a usage line and exits with status 2, touching nothing", async () => {
+  const failed = await promisify(execFile)(process.execPath, ["src/main.ts"], { timeout: 60_000 }).then(
+    () => undefined,
+    (error: { code?: number; stderr?: string }) => error,
+  );
+  assert.equal(failed?.code, 2);
+  assert.match(failed?.stderr ?? "", /No directory given\.\nUsage: npm start -- <directory>/);
+});
+
+test("a path that is not a directory is refused with its name and the usage line", async () => {
+  const missing = join(tmpdir(), `plankit-mcp-missing-${Math.random().toString(36).slice(2)}`);
+  const failed = await promisify(execFile)(process.execPath, ["src/main.ts", missing], { timeout: 60_000 }).then(
+    () => undefined,
+    (error: { code?: number; stderr?: string }) => error,
+  );
+  assert.equal(failed?.code, 2);
+  assert.ok(failed?.stderr?.includes(`"${missing}" is not a directory`), String(failed?.stderr));
+  assert.match(failed?.stderr ?? "", /Usage: npm start/);
+});
