@@ -69,7 +69,7 @@ export function describeEvent(event: DemoEvent): { time: string; text: string } 
     case "approval-decision":
       return {
         time,
-        text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied — ${event.reason ?? ""}`} (${event.by})`,
+        text: `approval-decision ${event.stepId}: ${event.approved ? "approved" : `denied${event.reason === undefined ? "" : ` — ${event.reason}`}`} (${event.by})`,
       };
     case "reply-delta":
       return { time, text: `reply-delta (${event.delta.length} characters)` };

@@ -78,7 +78,10 @@ function declinedSteps(table: StepTable): Set<string> {
  * @returns the reason.
  */
 function notDoneReason(entry: StepEntry, declined: ReadonlySet<string>): string {
-  if (entry.approval?.status === "denied") return `denied (${entry.approval.reason})`;
+  if (entry.approval?.status === "denied") {
+    const reason = entry.approval.reason;
+    return reason === undefined ? "denied" : `denied (${reason})`;
+  }
   const needed = entry.deps.filter((id) => declined.has(id));
   return `it needed ${needed.map((id) => `"${id}"`).join(", ")}, which ${needed.length === 1 ? "was" : "were"} not done`;
 }

@@ -22,7 +22,7 @@ export type ApprovalState =
   | { mode: "plan" | "step"; status: "unasked" }
   | { mode: "plan" | "step"; status: "requested"; requestId: string; shown: Record<string, unknown> }
   | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
-  | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string };
+  | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string | undefined };
 
 /** One step of the run and everything the runtime knows about it. */
 export interface StepEntry {
