@@ -122,6 +122,55 @@ describe("ToolRegistry", () => {
     );
   });
 
+  it("refuses what is not a tool, and a name that is not a string, naming the value and where it is", () => {
+    const register = (tools: unknown) => caught(() => new ToolRegistry().register(tools as ToolDefinition));
+    for (const value of [null, undefined, 42, "calculator"]) {
+      const error = register(value);
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toBe(
+        `The tool must be an object with a name and an execute function, got ${value === undefined ? "undefined" : JSON.stringify(value)}`,
+      );
+    }
+    expect(register([calculator, null]).message).toBe(
+      "Tool [1] must be an object with a name and an execute function, got null",
+    );
+    expect(register({ name: 42, execute: () => 1 }).message).toBe("The tool needs a name, a non-empty string, got 42");
+    expect(register({ execute: () => 1 }).message).toBe("The tool needs a name, a non-empty string, got undefined");
+    expect(register([calculator, { name: "", execute: () => 1 }]).message).toBe(
+      'Tool [1] needs a name, a non-empty string, got ""',
+    );
+  });
+
+  it("refuses an input schema whose root is not an object, saying why and what to write", () => {
+    for (const inputSchema of [
+      { type: "string" },
+      { type: "array", items: { type: "number" } },
+      { type: ["object", "null"] },
+      v.string(),
+    ]) {
+      const error = caught(() =>
+        new ToolRegistry({ toJsonSchema }).register({ name: "echo", inputSchema, execute: () => 1 } as ToolDefinition),
+      );
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toMatch(
+        /^Tool "echo" input schema has type .+ at its root; a tool takes an object of named arguments \(MCP and the model providers require type "object"\): wrap it as \{ type: "object", properties: \{ value: <this schema> \}, required: \["value"\] \}$/u,
+      );
+    }
+    expect(
+      caught(() => new ToolRegistry().register({ name: "echo", inputSchema: { type: "string" }, execute: () => 1 }))
+        .message,
+    ).toBe(
+      'Tool "echo" input schema has type "string" at its root; a tool takes an object of named arguments (MCP and the model providers require type "object"): wrap it as { type: "object", properties: { value: <this schema> }, required: ["value"] }',
+    );
+    // An object at the root, said or left to the default, is taken; so is a schema that does not name its type.
+    const registry = new ToolRegistry().register([
+      { name: "a", inputSchema: { type: "object", properties: { q: { type: "string" } } }, execute: () => 1 },
+      { name: "b", execute: () => 1 },
+      { name: "c", inputSchema: { properties: { q: { type: "string" } } }, execute: () => 1 },
+    ]);
+    expect(registry.list().map((tool) => tool.inputSchema.type)).toEqual(["object", "object", undefined]);
+  });
+
   it("converts valibot schemas with the toJsonSchema option, and validates with valibot", async () => {
     const registry = new ToolRegistry({ toJsonSchema }).register({
       name: "weather",
