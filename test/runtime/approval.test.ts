@@ -328,10 +328,9 @@ describe("approval: decisions", () => {
 
   it("a denial without a reason carries none: no reason is invented for the event, the skip or the answer", async () => {
     for (const reason of [undefined, "", "  "]) {
-      const { runtime, calls } = setup(
-        [tool("s1", "send", { to: "ann" }), reply("s2", "sent {{s1.sent}}")],
-        { send: { approval: "plan" } },
-      );
+      const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "sent {{s1.sent}}")], {
+        send: { approval: "plan" },
+      });
       const run = runtime.run("go");
       await untilWaiting(run);
       run.approve(reason === undefined ? { stepId: "s1", approved: false } : { stepId: "s1", approved: false, reason });
