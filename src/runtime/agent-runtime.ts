@@ -166,8 +166,11 @@ export interface AgentRuntimeOptions {
    *   succeeded (with a planner that reports drafts,
    *   `PlanRequest.onReplyDraft`, as `LLMPlanner` does, and no step dropped),
    *   or once no re-plan is possible (`maxReplans` or a budget spent, or
-   *   `maxReplans: 0`); otherwise the reply's text goes out whole when it
-   *   resolves, after every other step ended.
+   *   `maxReplans: 0`) and every step the reply references has succeeded,
+   *   while other steps may still run; otherwise the reply's text goes out
+   *   whole when it resolves, after every other step ended. A reply never
+   *   carries a note: one that references a step that failed is skipped,
+   *   and the answer lists the results.
    * - `"early"`: as the model writes the reply step even while steps run
    *   (no step dropped or failed so far), or as soon as the plan ended
    *   cleanly with nothing failed. A step failing after that is written into
