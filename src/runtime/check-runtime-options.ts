@@ -80,8 +80,6 @@ function object(fields: Record<string, OptionCheck>, expected: string): OptionCh
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 const aFunction = optional(must(isFunction, "a function"));
-/** An option whose value is not checked here (its type says what it takes). */
-const anything: OptionCheck = () => undefined;
 
 /** Each tool's policy. */
 const toolPolicy = object(
@@ -137,13 +135,6 @@ const optionChecks: Record<string, OptionCheck> = {
   random: aFunction,
   sleep: aFunction,
   idGenerator: aFunction,
-  profile: anything,
-  memory: anything,
-  reflector: anything,
-  model: anything,
-  backoff: anything,
-  cache: anything,
-  clock: anything,
 };
 
 /**
@@ -162,7 +153,12 @@ const optionChecks: Record<string, OptionCheck> = {
 export function checkRuntimeOptions(options: unknown): void {
   if (typeof options !== "object" || options === null)
     throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
-  checkOptionKeys(options, Object.keys(optionChecks), "AgentRuntime");
+  // The options whose values the table does not check come after it.
+  checkOptionKeys(
+    options,
+    [...Object.keys(optionChecks), ..."profile memory reflector model backoff cache clock".split(" ")],
+    "AgentRuntime",
+  );
   const problem = object(optionChecks, "")(options, "");
   if (problem !== undefined) {
     throw new PlankitError(
@@ -196,7 +192,7 @@ export function checkPolicyTools(policy: Readonly<Record<string, ToolPolicy>>, r
     );
     throw new PlankitError(
       "invalid-options",
-      `Option policy names tool ${JSON.stringify(name)}, which is not registered, so its rules (approval among them) would apply to no call${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
+      `Option policy names tool ${JSON.stringify(name)}, which is not registered: its rules (approval among them) would apply to no call${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
     );
   }
 }

@@ -241,16 +241,10 @@ export class ToolRegistry {
   register(tools: unknown): this {
     const list: unknown[] = Array.isArray(tools) ? tools : [tools];
     for (const [index, tool] of (list as ToolDefinition[]).entries()) {
-      const where = Array.isArray(tools) ? `Tool [${index}]` : "The tool";
-      if (typeof tool !== "object" || tool === null)
+      if (typeof tool?.name !== "string" || tool.name === "")
         throw new PlankitError(
           "invalid-catalog",
-          `${where} must be an object with a name and an execute function, got ${describeValue(tool)}`,
-        );
-      if (typeof tool.name !== "string" || tool.name === "")
-        throw new PlankitError(
-          "invalid-catalog",
-          `${where} needs a name, a non-empty string, got ${describeValue(tool.name)}`,
+          `${Array.isArray(tools) ? `Tool [${index}]` : "A tool"} must be an object with a name (a non-empty string) and an execute function, got ${describeValue(tool)}`,
         );
       if (!toolNamePattern.test(tool.name)) {
         throw new PlankitError(
@@ -283,7 +277,7 @@ export class ToolRegistry {
       if (rootType !== undefined && rootType !== "object")
         throw new PlankitError(
           "invalid-catalog",
-          `Tool "${tool.name}" input schema has type ${describeValue(rootType)} at its root; a tool takes an object of named arguments (MCP and the model providers require type "object"): wrap it as { type: "object", properties: { value: <this schema> }, required: ["value"] }`,
+          `Tool "${tool.name}" input schema has type ${describeValue(rootType)}; MCP and the providers take only type "object" (named arguments): wrap it as { type: "object", properties: { value: <this schema> } }`,
         );
       this.#tools.set(tool.name, {
         descriptor,

@@ -231,7 +231,7 @@ describe("AgentRuntime options", () => {
       profile: "p",
       memory: false,
       reflector: { reflect: async () => ({ action: "new_plan", reason: "r" }) },
-      model: createEchoModel(),
+      model: createEchoModel(() => "ok"),
       eager: "safe",
       maxConcurrency: 1,
       timeoutMs: 1,
@@ -267,7 +267,7 @@ describe("AgentRuntime options", () => {
             maxTurns: 2,
             repair: false,
             topK: 2,
-            select: (_query, catalog) => catalog,
+            select: () => [],
             mode: "direct",
             clarify: false,
             fallbackText: "x",
@@ -314,7 +314,7 @@ describe("AgentRuntime: the policy names registered tools", () => {
     }
     expect(PlankitError.isInstance(caught) && caught.code).toBe("invalid-options");
     expect((caught as Error).message).toBe(
-      'Option policy names tool "send_mail", which is not registered, so its rules (approval among them) would apply to no call; did you mean "send_email"?',
+      'Option policy names tool "send_mail", which is not registered: its rules (approval among them) would apply to no call; did you mean "send_email"?',
     );
     await expect(runtime.step("email the boss")).rejects.toMatchObject({ code: "invalid-options" });
     expect(sent).toBe(0);
@@ -329,7 +329,7 @@ describe("AgentRuntime: the policy names registered tools", () => {
       policy: { send_email: { approval: "plan" } },
     });
     expect(() => runtime.run("email the boss")).toThrow(
-      'Option policy names tool "send_email", which is not registered, so its rules (approval among them) would apply to no call',
+      'Option policy names tool "send_email", which is not registered: its rules (approval among them) would apply to no call',
     );
     registry.register({ name: "send_email", execute: () => ({ sent: true }) });
     const run = runtime.run("email the boss");

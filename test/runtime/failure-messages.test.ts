@@ -61,7 +61,7 @@ describe("what a run of a planner of one's own says about its plan", () => {
     expect(invariantProblems(run.events)).toEqual([]);
   });
 
-  it("steps that wait for one another are skipped as a cycle named step by step; what needed them is skipped after", async () => {
+  it("steps that wait for one another are skipped with the cycle named step by step; what needed them is skipped after", async () => {
     const planner = createFakePlanner({
       steps: [
         tool("s1", "lookup", { q: "{{s2.s}}" }),
@@ -77,7 +77,7 @@ describe("what a run of a planner of one's own says about its plan", () => {
     const skips = Object.fromEntries(state.steps.map((step) => [step.step.id, step.skip]));
     expect(skips).toEqual({
       s1: { code: "cycle", reason: "It waits for itself: s1 → s2 → s1" },
-      s2: { code: "cycle", reason: "It waits for itself: s2 → s1 → s2" },
+      s2: { code: "cycle", reason: "It waits for itself: s1 → s2 → s1" },
       s3: { code: "dependency-failed", reason: 'It depends on step "s1", which was skipped' },
       s4: { code: "cycle", reason: "It waits for itself: s4 → s4" },
       s5: undefined,

@@ -124,21 +124,16 @@ describe("ToolRegistry", () => {
 
   it("refuses what is not a tool, and a name that is not a string, naming the value and where it is", () => {
     const register = (tools: unknown) => caught(() => new ToolRegistry().register(tools as ToolDefinition));
+    const rule = "must be an object with a name (a non-empty string) and an execute function, got";
     for (const value of [null, undefined, 42, "calculator"]) {
       const error = register(value);
       expect(error.code).toBe("invalid-catalog");
-      expect(error.message).toBe(
-        `The tool must be an object with a name and an execute function, got ${value === undefined ? "undefined" : JSON.stringify(value)}`,
-      );
+      expect(error.message).toBe(`A tool ${rule} ${value === undefined ? "undefined" : JSON.stringify(value)}`);
     }
-    expect(register([calculator, null]).message).toBe(
-      "Tool [1] must be an object with a name and an execute function, got null",
-    );
-    expect(register({ name: 42, execute: () => 1 }).message).toBe("The tool needs a name, a non-empty string, got 42");
-    expect(register({ execute: () => 1 }).message).toBe("The tool needs a name, a non-empty string, got undefined");
-    expect(register([calculator, { name: "", execute: () => 1 }]).message).toBe(
-      'Tool [1] needs a name, a non-empty string, got ""',
-    );
+    expect(register([calculator, null]).message).toBe(`Tool [1] ${rule} null`);
+    expect(register({ name: 42, execute: () => 1 }).message).toBe(`A tool ${rule} {"name":42}`);
+    expect(register({ execute: () => 1 }).message).toBe(`A tool ${rule} {}`);
+    expect(register([calculator, { name: "", execute: () => 1 }]).message).toBe(`Tool [1] ${rule} {"name":""}`);
   });
 
   it("refuses an input schema whose root is not an object, saying why and what to write", () => {
@@ -153,14 +148,14 @@ describe("ToolRegistry", () => {
       );
       expect(error.code).toBe("invalid-catalog");
       expect(error.message).toMatch(
-        /^Tool "echo" input schema has type .+ at its root; a tool takes an object of named arguments \(MCP and the model providers require type "object"\): wrap it as \{ type: "object", properties: \{ value: <this schema> \}, required: \["value"\] \}$/u,
+        /^Tool "echo" input schema has type .+; MCP and the providers take only type "object" \(named arguments\): wrap it as \{ type: "object", properties: \{ value: <this schema> \} \}$/u,
       );
     }
     expect(
       caught(() => new ToolRegistry().register({ name: "echo", inputSchema: { type: "string" }, execute: () => 1 }))
         .message,
     ).toBe(
-      'Tool "echo" input schema has type "string" at its root; a tool takes an object of named arguments (MCP and the model providers require type "object"): wrap it as { type: "object", properties: { value: <this schema> }, required: ["value"] }',
+      'Tool "echo" input schema has type "string"; MCP and the providers take only type "object" (named arguments): wrap it as { type: "object", properties: { value: <this schema> } }',
     );
     // An object at the root, said or left to the default, is taken; so is a schema that does not name its type.
     const registry = new ToolRegistry().register([
