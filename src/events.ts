@@ -1,7 +1,8 @@
 /**
  * plankit/events — the event model of a run: event and state types, the
  * reducer and `replay`, JSONL and server-sent-event encoders and decoders,
- * and stream helpers.
+ * and stream helpers. Each event type is here; their union, `RuntimeEvent`,
+ * is exported by `plankit`, the front door.
  *
  * @module
  */

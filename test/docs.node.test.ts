@@ -1,35 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("..", import.meta.url));
-
-/** One TypeScript block of a Markdown page. */
-interface CodeBlock {
-  page: string;
-  line: number;
-  code: string;
-}
-
-/** The Markdown pages whose TypeScript blocks must run: the README and every page in docs/. */
-function pages(): string[] {
-  const docs = readdirSync(`${root}docs`)
-    .filter((name) => name.endsWith(".md"))
-    .sort();
-  return ["README.md", ...docs.map((name) => `docs/${name}`)];
-}
-
-/** Every ```ts / ```typescript block of a page, with the line it starts on. */
-function blocksOf(page: string): CodeBlock[] {
-  const text = readFileSync(`${root}${page}`, "utf8");
-  const blocks: CodeBlock[] = [];
-  const fence = /^```(ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gmu;
-  for (const match of text.matchAll(fence)) {
-    blocks.push({ page, line: text.slice(0, match.index).split("\n").length, code: match[2] ?? "" });
-  }
-  return blocks;
-}
+import { docBlocks, isFragment, needsService, root } from "./docs-blocks.ts";
 
 /**
  * The package's entry points, mapped to the sources, so a block runs against this checkout; a
@@ -53,8 +26,7 @@ function promisedOutput(code: string): string[] {
   return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
 }
 
-const all = pages().flatMap(blocksOf);
-const needsService = (block: CodeBlock): boolean => /^\/\/ needs: \S/mu.test(block.code);
+const all = docBlocks();
 
 describe("every TypeScript block of the README and docs/", () => {
   it("finds the blocks, and at most two in the README need a live service", () => {
@@ -70,10 +42,10 @@ describe("every TypeScript block of the README and docs/", () => {
 
   mkdirSync(`${root}.tmp/docs`, { recursive: true });
   for (const block of all) {
-    const name = `${block.page.replace(/[/.]/gu, "-")}-line-${block.line}`;
-    const file = `${root}.tmp/docs/${name}.ts`;
-    if (needsService(block)) {
-      it(`${block.page}:${block.line} (needs a live service) parses`, () => {
+    const file = `${root}.tmp/docs/${block.file}`;
+    if (needsService(block) || isFragment(block)) {
+      const why = needsService(block) ? "needs a live service" : "a fragment";
+      it(`${block.page}:${block.line} (${why}) parses`, () => {
         writeFileSync(file, withSourceImports(block.code));
         execFileSync(process.execPath, ["--check", file], { encoding: "utf8", timeout: 20_000 });
       });

@@ -48,6 +48,17 @@ describe("durable run helpers", () => {
     expect(computeEngineRetryDelay({}, 1)).toBe(0);
   });
 
+  it("key reply deltas by where their text starts in the reply", () => {
+    const keyOf = createEventKeyer();
+    expect(["The ", "answer", "", " is 42."].map((delta) => keyOf({ type: "reply-delta", delta }))).toEqual([
+      "reply-delta@0",
+      "reply-delta@4",
+      "reply-delta@10",
+      "reply-delta@10",
+    ]);
+    expect(keyOf({ type: "reply", text: "The answer is 42." })).toBe("reply::::1");
+  });
+
   it("key events so each logical event has one key per execution and each step one terminal key", () => {
     const keys = (events: { type: string; [member: string]: unknown }[]): string[] => {
       const keyOf = createEventKeyer();
@@ -126,12 +137,16 @@ describe("durable run helpers", () => {
       { ...base, type: "step-start", t: 4, stepId: "b", attempt: 1, tool: "x", cached: false },
     ];
     const error = { code: "aborted", message: "The run was cancelled" };
-    const closing = createClosingEvents(log, "run-1", "aborted", error);
+    const closing = createClosingEvents(log, "run-1", "aborted", error, 0);
     expect(closing).toEqual([
       { ...base, type: "step-error", t: 4, stepId: "b", attempt: 1, error, final: true, durationMs: 0 },
       { ...base, type: "step-skipped", t: 4, stepId: "c", code: "aborted", reason: "The run was cancelled" },
       { ...base, type: "run-end", t: 4, reason: "aborted", usage: { ...usage, toolCalls: 2 }, durationMs: 4, error },
     ]);
-    expect(createClosingEvents([...log, ...closing], "run-1", "aborted", error)).toEqual([]);
+    expect(createClosingEvents([...log, ...closing], "run-1", "aborted", error, 0)).toEqual([]);
+    // Cancelled ten seconds in: the closing events carry the time the run lived, not its last logged event's.
+    const later = createClosingEvents(log, "run-1", "aborted", error, 10_113);
+    expect(later.map((event) => event.t)).toEqual([10_113, 10_113, 10_113]);
+    expect(later.at(-1)).toMatchObject({ type: "run-end", durationMs: 10_113 });
   });
 });

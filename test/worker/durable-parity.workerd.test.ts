@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, type PlanStep, type RuntimeEvent, type ToolRegistry } from "../../src/index.ts";
-import type { PlanModelRequest } from "../../src/model.ts";
+import {
+  AgentRuntime,
+  type ApprovalDecision,
+  type PlanStep,
+  type RuntimeEvent,
+  type ToolPolicy,
+  type ToolRegistry,
+} from "../../src/index.ts";
+import type { PlanModel, PlanModelRequest } from "../../src/model.ts";
 import type { Planner } from "../../src/runtime.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
@@ -37,13 +44,29 @@ function comparable(events: readonly RuntimeEvent[]): unknown[] {
   );
 }
 
+/**
+ * The comparable events of each step, and of the run, each in order: the
+ * same run up to how parallel steps interleave (a replay gets stored
+ * outcomes at once).
+ */
+function perStep(events: readonly RuntimeEvent[]): Record<string, unknown[]> {
+  const grouped: Record<string, unknown[]> = {};
+  comparable(events).forEach((event, index) => {
+    const source = events[index] as RuntimeEvent;
+    const key = "stepId" in source ? source.stepId : "step" in source ? source.step.id : "run";
+    (grouped[key] ??= []).push(event);
+  });
+  return grouped;
+}
+
 /** The same run in memory, with the runtime settings of a durable run. */
 async function inMemory(
   planner: Planner,
   registry: ToolRegistry,
   budget = workerDefaults.durableBudget,
+  options: { model?: PlanModel; policy?: Record<string, ToolPolicy>; approve?: ApprovalDecision[] } = {},
 ): Promise<RuntimeEvent[]> {
-  const model = runModel();
+  const model = options.model ?? runModel();
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
@@ -52,8 +75,18 @@ async function inMemory(
     model,
     budget,
     approvalTimeoutMs: workerDefaults.durableApprovalTimeoutMs,
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   const run = runtime.run("go");
+  if (options.approve !== undefined) {
+    // The decision comes once the run waits only for it, as a durable run asks for it then.
+    let decided = false;
+    for await (const _event of run)
+      if (!decided && run.waitingForApproval) {
+        decided = true;
+        run.approve(options.approve);
+      }
+  }
   await run.done;
   return [...run.events];
 }
@@ -143,6 +176,34 @@ describe("a durable run behaves like the same run in memory", () => {
     expect(comparable(events)).toEqual(comparable(expected));
   });
 
+  it("counts a model call stored before a restart against the budget: the answer is the template, as in memory", async () => {
+    // The plan's call and the reflection's.
+    const budget = { ...workerDefaults.durableBudget, modelCalls: 2 };
+    const plan = reflectingPlan.filter((step) => step.id !== "b");
+    const expected = await inMemory(createFakePlanner({ steps: plan }), createTools(1).registry, budget);
+    expect(expected.filter((event) => event.type === "reflection")).toHaveLength(1);
+    expect(expected.find((event) => event.type === "reply")).toMatchObject({ source: "template" });
+
+    const engine = new FakeEngine();
+    // Dies as the retried step ends, after the reflection that asked for the retry was stored.
+    engine.crashOn = (name) => name.startsWith("c#") && engine.stored.has("model:reflect:c:1/1");
+    const { registry } = createTools(1);
+    const model = runModel();
+    const runId = "run-parity-model-budget";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup: RunSetup = { ...setupOf(createFakePlanner({ steps: plan }), registry, model), budget };
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY && engine.running === 0);
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    // The stored reflection used the last model call: the model is not asked to integrate.
+    expect(purposes(model.requests)).toEqual({ reflect: 1 });
+    expect(perStep(await loggedEvents(session, runId))).toEqual(perStep(expected));
+  });
+
   it("keeps the deadline across a restart: it counts from the stored start", async () => {
     const plan = [tool("a", "lookup", { q: "one" }), reply("r", "{{a.value}}")];
     const engine = new FakeEngine();
@@ -163,6 +224,135 @@ describe("a durable run behaves like the same run in memory", () => {
     const events = await loggedEvents(session, runId);
     expect(invariantProblems(events)).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "deadline" });
+  });
+});
+
+describe("the parity table: re-plan and approval", () => {
+  it("logs the events of the run in memory when reflection asks for a new plan, also when it restarts during the re-plan", async () => {
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("b", "flaky", { q: "{{a.value}}" }, { retries: 0 }),
+      reply("r", "{{b.value}}"),
+    ];
+    const replan = () => [tool("c", "lookup", { q: "two" }), reply("r2", "{{a.value}} {{c.value}}")];
+    const replanModel = () =>
+      createEchoModel((request) =>
+        request.purpose === "reflect" ? '{"action":"new_plan","reason":"the service is down"}' : "unused",
+      );
+    const expected = await inMemory(createFakePlanner({ steps: plan, replan }), createTools(5).registry, undefined, {
+      model: replanModel(),
+    });
+    expect(expected.filter((event) => event.type === "replan")).toHaveLength(1);
+    expect(expected.find((event) => event.type === "reply")).toMatchObject({ text: "one! two!" });
+
+    const engine = new FakeEngine();
+    engine.crashOn = (name) => name.startsWith("replan-");
+    const { registry, calls } = createTools(5);
+    const planner = createFakePlanner({ steps: plan, replan });
+    const model = replanModel();
+    const runId = "run-parity-replan";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup = setupOf(planner, registry, model);
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.crashAfter !== Number.POSITIVE_INFINITY && engine.running === 0);
+    engine.crashOn = undefined;
+    engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    expect(result).toMatchObject({ reason: "completed", reply: "one! two!" });
+    // The re-plan was not stored, so it was asked again; the reflection was, so it was not.
+    expect(planner.log.replans).toHaveLength(2);
+    expect(purposes(model.requests)).toEqual({ reflect: 1 });
+    expect(Object.fromEntries(calls)).toEqual({ lookup: 2, flaky: 1 });
+    expect(comparable(await loggedEvents(session, runId))).toEqual(comparable(expected));
+  });
+
+  it("counts the tokens of a streamed re-plan as the run in memory does", async () => {
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("b", "flaky", { q: "{{a.value}}" }, { retries: 0 }),
+      reply("r", "{{b.value}}"),
+    ];
+    const patch = [tool("c", "lookup", { q: "two" }), reply("r2", "{{a.value}} {{c.value}}")];
+    // A planner that streams its patch (as LLMPlanner does) and reports the re-plan's model call and tokens on done.
+    const streaming = (): Planner => {
+      const inner = createFakePlanner({ steps: plan, replan: () => patch });
+      return {
+        stream: (request) => inner.stream(request),
+        replan: (request) => inner.replan(request),
+        async *streamReplan() {
+          for (const [index, step] of patch.entries()) yield { type: "step", step, index };
+          yield {
+            type: "done",
+            steps: patch,
+            clean: true,
+            finishReason: "stop",
+            fallback: false,
+            usage: { modelCalls: 1, inputTokens: 1_931, outputTokens: 25 },
+          };
+        },
+      };
+    };
+    const replanModel = () =>
+      createEchoModel((request) =>
+        request.purpose === "reflect" ? '{"action":"new_plan","reason":"the service is down"}' : "unused",
+      );
+    const expected = await inMemory(streaming(), createTools(5).registry, undefined, { model: replanModel() });
+    const expectedEnd = expected.at(-1);
+    if (expectedEnd?.type !== "run-end") throw new Error("the run in memory did not end");
+    // The re-plan's tokens are in the run's usage, beside the reflection's.
+    expect(expectedEnd.usage.inputTokens).toBeGreaterThan(1_931);
+    expect(expectedEnd.usage.outputTokens).toBeGreaterThan(25);
+
+    const engine = new FakeEngine();
+    const { registry } = createTools(5);
+    const model = replanModel();
+    const runId = "run-parity-replan-usage";
+    const session = await openSession("parity-usage", runId);
+    const params = { runId, session: "parity-usage", query: "go", engine: 2 as const };
+    const setup = setupOf(streaming(), registry, model);
+    const result = await executeDurableRun({ params, step: engine.execution(), session, setup, createdAt: Date.now() });
+    expect(result).toMatchObject({ reason: "completed", reply: "one! two!" });
+    const logged = await loggedEvents(session, runId);
+    expect(comparable(logged)).toEqual(comparable(expected));
+    expect(logged.at(-1)).toMatchObject({ type: "run-end", usage: expectedEnd.usage });
+  });
+
+  it("logs the events of the run in memory when a step waits for approval and is approved", async () => {
+    const plan = [
+      tool("a", "lookup", { q: "one" }),
+      tool("s", "send", { to: "{{a.value}}" }),
+      reply("r", "sent to {{s.sent}}"),
+    ];
+    const policy = { send: { approval: "plan" as const } };
+    const decisions = [{ stepId: "s", approved: true, arguments: { to: "bob" } }];
+    const expected = await inMemory(createFakePlanner({ steps: plan }), createTools().registry, undefined, {
+      policy,
+      approve: decisions,
+    });
+    expect(expected.find((event) => event.type === "reply")).toMatchObject({ text: "sent to bob" });
+
+    const engine = new FakeEngine();
+    const { registry, calls } = createTools();
+    const runId = "run-parity-approval";
+    const session = await openSession("parity", runId);
+    const params = { runId, session: "parity", query: "go", engine: 2 as const };
+    const setup: RunSetup = {
+      ...setupOf(createFakePlanner({ steps: plan }), registry),
+      policy,
+      approvalTimeoutMs: workerDefaults.durableApprovalTimeoutMs,
+    };
+    const createdAt = Date.now();
+    void executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.waiting);
+    // The execution dies while it waits; the next one replays to the same wait and gets the decision.
+    const resumed = executeDurableRun({ params, step: engine.execution(), session, setup, createdAt });
+    await until(() => engine.waiting);
+    engine.send({ decisions });
+    expect(await resumed).toMatchObject({ reason: "completed", reply: "sent to bob" });
+    expect(Object.fromEntries(calls)).toEqual({ lookup: 1, send: 1 });
+    expect(comparable(await loggedEvents(session, runId))).toEqual(comparable(expected));
   });
 });
 

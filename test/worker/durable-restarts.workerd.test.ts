@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PlanStep, type RuntimeEvent, ToolRegistry } from "../../src/index.ts";
+import { type PlanStep, type RuntimeEvent, type ToolPolicy, ToolRegistry } from "../../src/index.ts";
+import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
+import type { ReplanRequest } from "../../src/runtime.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { type DurableRunResult, executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
+import type { LoggedEvent } from "../../worker/runs/logged-event.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
 import { openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
@@ -42,18 +45,38 @@ function recordingTools() {
  * `fail`, if given), on a stand-in engine that can crash; its reflections
  * answer `verdict`.
  */
-function durableRun(name: string, steps: PlanStep[], stepDelayMs = 15, fail?: Error, verdict = "abort") {
+function durableRun(
+  name: string,
+  steps: PlanStep[],
+  stepDelayMs = 15,
+  fail?: Error,
+  verdict = "abort",
+  extra: {
+    replan?: (request: ReplanRequest) => PlanStep[];
+    model?: PlanModel & { requests: PlanModelRequest[] };
+    policy?: Record<string, ToolPolicy>;
+  } = {},
+) {
   const { registry, calls } = recordingTools();
   const planner = createFakePlanner({
     steps,
     stepDelayMs,
     tailDelayMs: stepDelayMs,
     ...(fail === undefined ? {} : { fail }),
+    ...(extra.replan === undefined ? {} : { replan: extra.replan }),
   });
-  const model = createEchoModel((request) =>
-    request.purpose === "reflect" ? `{"action":"${verdict}","reason":"unsure"}` : "An answer.",
-  );
-  const setup: RunSetup = { registry, planner, model, selected: { model, name: "scripted", provider: "test" } };
+  const model =
+    extra.model ??
+    createEchoModel((request) =>
+      request.purpose === "reflect" ? `{"action":"${verdict}","reason":"unsure"}` : "An answer.",
+    );
+  const setup: RunSetup = {
+    registry,
+    planner,
+    model,
+    selected: { model, name: "scripted", provider: "test" },
+    ...(extra.policy === undefined ? {} : { policy: extra.policy }),
+  };
   const engine = new FakeEngine();
   const params = { runId: `run-${name}`, session: "restarts", query: "go", engine: 2 as const };
   const createdAt = Date.now();
@@ -62,14 +85,25 @@ function durableRun(name: string, steps: PlanStep[], stepDelayMs = 15, fail?: Er
     session ??= await openSession("restarts", params.runId);
     return session;
   };
+  const sent: LoggedEvent["event"][] = [];
+  const watched = (target: Awaited<ReturnType<typeof openSession>>) => ({
+    append: (runId: string, items: LoggedEvent[]) => {
+      sent.push(...items.map((item) => item.event));
+      return target.append(runId, items);
+    },
+    readMemory: (query: string) => target.readMemory(query),
+    writeMemory: (entry: Parameters<typeof target.writeMemory>[0]) => target.writeMemory(entry),
+  });
   return {
     engine,
     calls,
     planner,
     model,
     /** Runs one execution to its end. */
+    /** The events sent to the log, in order (also those it already had). */
+    sent,
     async execute(): Promise<DurableRunResult> {
-      return executeDurableRun({ params, step: engine.execution(), session: await open(), setup, createdAt });
+      return executeDurableRun({ params, step: engine.execution(), session: watched(await open()), setup, createdAt });
     },
     /**
      * Starts an execution that dies once `point` steps are stored (or when a
@@ -298,4 +332,178 @@ describe("a durable run restarted at any point (property)", () => {
       { numRuns: 15 },
     );
   }, 60_000);
+});
+
+/** How many calls of each purpose a model had. */
+function purposes(requests: readonly PlanModelRequest[]): Record<string, number> {
+  const counted: Record<string, number> = {};
+  for (const request of requests) counted[request.purpose ?? "none"] = (counted[request.purpose ?? "none"] ?? 0) + 1;
+  return counted;
+}
+
+/** A plan whose second read fails: reflection asks for a new plan, which reads once more and replies. */
+const failingPlan = [
+  tool("s1", "lookup", { q: "a" }),
+  tool("s2", "lookup", { q: "down" }, { dependsOn: ["s1"] }),
+  reply("s3", "{{s2.value}}"),
+];
+const newPlan = (): PlanStep[] => [tool("s4", "lookup", { q: "c" }), reply("s5", "{{s1.value}} {{s4.value}}")];
+
+describe("a durable run restarted while it reflects or re-plans", () => {
+  for (const [point, crashOn, asked] of [
+    ["during reflection", (name: string) => name.startsWith("model:reflect:"), { reflect: 2, replans: 1 }],
+    ["during a re-plan", (name: string) => name.startsWith("replan-"), { reflect: 1, replans: 2 }],
+    ["mid tool of the new plan", (name: string) => name.startsWith("s4#"), { reflect: 1, replans: 1 }],
+  ] as const) {
+    it(`${point}: ends as the uninterrupted run and asks again only for what was not stored`, async () => {
+      const reference = durableRun(`reflect-ref-${point}`, failingPlan, 5, undefined, "new_plan", { replan: newPlan });
+      const expected = await reference.execute();
+      expect(expected).toMatchObject({ reason: "completed", reply: "a! c!" });
+
+      const run = durableRun(`reflect-${point}`, failingPlan, 5, undefined, "new_plan", { replan: newPlan });
+      await run.crash(crashOn);
+      const result = await run.execute();
+      expect({ ...result, runId: "" }).toEqual({ ...expected, runId: "" });
+      expect(purposes(run.model.requests)).toMatchObject({ reflect: asked.reflect });
+      expect(run.planner.log.replans).toHaveLength(asked.replans);
+      expect(run.planner.log.requests).toHaveLength(1);
+      // Each stored read ran once; only the read cut off before it was stored ran again.
+      const count = (calls: { arg: string }[], arg: string) => calls.filter((call) => call.arg === arg).length;
+      expect(count(run.calls, "a")).toBe(1);
+      expect(count(run.calls, "down")).toBe(count(reference.calls, "down"));
+      expect(count(run.calls, "c")).toBe(point === "mid tool of the new plan" ? 2 : 1);
+      const events = await run.log();
+      expect(invariantProblems(events)).toEqual([]);
+      expect(outcomes(events)).toEqual(outcomes(await reference.log()));
+      expect(events.filter((event) => event.type === "reflection")).toHaveLength(1);
+      expect(events.filter((event) => event.type === "replan")).toHaveLength(1);
+    });
+  }
+});
+
+/**
+ * A model whose integrated answer streams in two pieces; with `stall`, in
+ * its first call the second piece never comes (the process dies while the
+ * answer is being written), and later calls split the text elsewhere.
+ */
+function answeringModel(stall: boolean): PlanModel & { requests: PlanModelRequest[] } {
+  const requests: PlanModelRequest[] = [];
+  let answers = 0;
+  return {
+    requests,
+    async *stream(request): AsyncGenerator<PlanModelPart> {
+      requests.push(request);
+      if (request.purpose === "reflect") {
+        yield { type: "text", text: '{"action":"abort","reason":"unsure"}' };
+      } else if (!stall) {
+        yield { type: "text", text: "The answer " };
+        yield { type: "text", text: "is 42." };
+      } else if (++answers === 1) {
+        yield { type: "text", text: "The answer " };
+        await new Promise<never>(() => undefined);
+      } else {
+        // Asked again, the model splits the same text differently.
+        yield { type: "text", text: "The " };
+        yield { type: "text", text: "answer is 42." };
+      }
+      yield { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 1 } };
+    },
+  };
+}
+
+describe("a durable run's integrated answer", () => {
+  it("streams to the session log while the model writes it, and a restart mid reply ends as the uninterrupted run", async () => {
+    const steps = [tool("s1", "lookup", { q: "a" }), reply("s2", "{{s1.missing}}")];
+    const reference = durableRun("reply-ref", steps, 5, undefined, "abort", { model: answeringModel(false) });
+    await reference.execute();
+    const expectedEvents = await reference.log();
+    const expectedReply = expectedEvents.find((event) => event.type === "reply");
+    expect(expectedReply).toMatchObject({ text: "The answer is 42.", source: "model" });
+
+    const run = durableRun("reply", steps, 5, undefined, "abort", { model: answeringModel(true) });
+    const first = run.execute();
+    void first.catch(() => undefined);
+    // The first piece is in the log while the model still writes the answer.
+    await until(() => run.model.requests.some((request) => request.purpose === "integrate"));
+    await until(() => run.sent.some((event) => event.type === "reply-delta"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(run.sent.filter((event) => event.type === "reply-delta")).toEqual([
+      expect.objectContaining({ delta: "The answer" }),
+    ]);
+    expect(run.sent.some((event) => event.type === "reply")).toBe(false);
+
+    // The process dies mid reply; the next execution asks for the answer again (it was not stored), nothing else.
+    const result = await run.execute();
+    expect(result).toMatchObject({ reply: "The answer is 42." });
+    expect(purposes(run.model.requests)).toEqual({ ...purposes(reference.model.requests), integrate: 2 });
+    expect(run.calls).toEqual([{ tool: "lookup", arg: "a" }]);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    const deltas = events.flatMap((event) => (event.type === "reply-delta" ? [event.delta] : []));
+    expect(deltas.join("")).toBe("The answer is 42.");
+    expect(outcomes(events)).toEqual(outcomes(expectedEvents));
+    // From the answer on, the same events in the same order (before it, a read and the streaming plan may interleave).
+    const tail = (list: RuntimeEvent[]) =>
+      list
+        .slice(list.findIndex((event) => event.type === "reply-delta"))
+        .map((event) => (event.type === "reply-delta" ? event.delta : event.type));
+    expect(tail(events)).toEqual(tail(expectedEvents));
+  });
+});
+
+describe("a durable run restarted around an approval", () => {
+  const steps = [
+    tool("s1", "lookup", { q: "a" }),
+    tool("s2", "send", { to: "{{s1.value}}" }),
+    reply("s3", "sent to {{s2.sent}}"),
+  ];
+  const policy = { send: { approval: "plan" as const } };
+  const decisions = { decisions: [{ stepId: "s2", approved: true }] };
+
+  it("while waiting: the next execution waits again, and the decision ends it as the uninterrupted run", async () => {
+    const reference = durableRun("approval-ref", steps, 5, undefined, "abort", { policy });
+    const expectedRun = reference.execute();
+    await until(() => reference.engine.waiting);
+    reference.engine.send(decisions);
+    const expected = await expectedRun;
+    expect(expected).toMatchObject({ reason: "completed", reply: "sent to a!" });
+
+    const run = durableRun("approval-wait", steps, 5, undefined, "abort", { policy });
+    void run.execute();
+    await until(() => run.engine.waiting);
+    // The process dies while it waits: a new execution replays to the same wait from stored steps.
+    const resumed = run.execute();
+    await until(() => run.engine.waiting);
+    run.engine.send(decisions);
+    expect({ ...(await resumed), runId: "" }).toEqual({ ...expected, runId: "" });
+    expect(run.calls).toEqual([
+      { tool: "lookup", arg: "a" },
+      { tool: "send", arg: "a!" },
+    ]);
+    expect(run.planner.log.requests).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toEqual(outcomes(await reference.log()));
+    expect(events.filter((event) => event.type === "approval-request")).toHaveLength(1);
+    expect(events.filter((event) => event.type === "approval-decision")).toHaveLength(1);
+  });
+
+  it("during the approved send: the send is not started again, the step ends outcome-unknown", async () => {
+    const run = durableRun("approval-send", steps, 5, undefined, "abort", { policy });
+    run.engine.crashOn = (name) => name.startsWith("s2#") && !name.endsWith(":started");
+    void run.execute();
+    await until(() => run.engine.waiting);
+    run.engine.send(decisions);
+    await until(() => run.engine.crashAfter !== Number.POSITIVE_INFINITY && run.engine.running === 0);
+    run.engine.crashOn = undefined;
+    run.engine.crashAfter = Number.POSITIVE_INFINITY;
+    const result = await run.execute();
+    expect(result.reason).toBe("failed");
+    expect(run.calls.filter((call) => call.tool === "send")).toHaveLength(1);
+    const events = await run.log();
+    expect(invariantProblems(events)).toEqual([]);
+    expect(outcomes(events)).toMatchObject({ s1: { end: { value: "a!" } }, s2: { error: "outcome-unknown" } });
+    // The stored decision was not asked for again.
+    expect(run.engine.waits).toHaveLength(1);
+  });
 });

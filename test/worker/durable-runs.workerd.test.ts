@@ -190,6 +190,55 @@ describe("durable runs: POST /v1/runs with a Workflow", () => {
     }
   }, 30_000);
 
+  for (const [point, pauseAfter, cut] of [
+    ["during reflection", "plan-end", "reflection"],
+    ["during a re-plan", "step-error", "replan"],
+  ] as const) {
+    it(`survives a pause ${point}: the resumed run ends as the uninterrupted one, each event once`, async () => {
+      const introspector = await introspectWorkflow(bindings.PLAN_WORKFLOW);
+      try {
+        const name = await durableStepName("s1", { expr: "21*2+5" });
+        await introspector.modifyAll(async (modifier) => {
+          await modifier.disableRetryDelays();
+          await modifier.mockStepError({ name }, new Error("the calculator is down"), 5);
+        });
+        // Uninterrupted: the step fails for good, the model reflects (about 0.5 s), then re-plans (about 0.9 s).
+        const reference = runtimeEvents(await readMessages(await events(await startRun({ query: "What is 21*2+5?" }))));
+        expect(reference.filter((event) => event.type === "reflection")).toHaveLength(1);
+        expect(reference.filter((event) => event.type === "replan")).toHaveLength(1);
+
+        const id = await startRun({ query: "What is 21*2+5?" });
+        await readMessages(
+          await events(id),
+          (message) => message.event === pauseAfter && (pauseAfter !== "step-error" || message.data["final"] === true),
+        );
+        const instance = await bindings.PLAN_WORKFLOW.get(id);
+        await instance.pause();
+        await waitFor(async () => (await instance.status()).status === "paused");
+        // The pause came before the model call's outcome was logged.
+        const paused = (await status(id)).run.events;
+        await instance.resume();
+        const log = runtimeEvents(await readMessages(await events(id)));
+        expect(log.findIndex((event) => event.type === cut)).toBeGreaterThanOrEqual(paused - 1);
+        expect(invariantProblems(log)).toEqual([]);
+        const shape = (list: typeof log) =>
+          list
+            .filter((event) => event.type !== "reply-delta")
+            .map((event) => `${event.type}:${"stepId" in event ? event.stepId : ""}`);
+        expect(shape(log)).toEqual(shape(reference));
+        const reply = (list: typeof log) => {
+          const found = list.find((event) => event.type === "reply");
+          return found?.type === "reply" ? { text: found.text, source: found.source, stepId: found.stepId } : undefined;
+        };
+        expect(reply(log)).toEqual(reply(reference));
+        expect(log.at(-1)).toMatchObject({ type: "run-end", reason: (reference.at(-1) as { reason?: string }).reason });
+        expect((await status(id)).workflow?.status).toBe("complete");
+      } finally {
+        await introspector.dispose();
+      }
+    }, 30_000);
+  }
+
   it("cancels a run: the instance is terminated and the log ends with run-end aborted", async () => {
     const id = await startRun({ query: slowQuery });
     // Both lookups started (the second may start while the plan still streams).
@@ -309,7 +358,14 @@ describe("the /v1/runs routes", () => {
     const id = await startRun({ query: "What is 21*2+5?", durable: false });
     const badCursor = await events(id, { "last-event-id": "seven" });
     expect(badCursor.status).toBe(400);
-    expect(await badCursor.json()).toMatchObject({ code: "invalid-last-event-id" });
+    expect(await badCursor.json()).toMatchObject({
+      code: "invalid-last-event-id",
+      detail: expect.stringMatching(/^Last-Event-ID must/u),
+    });
+    // A cursor in the query is named as the query's.
+    const badAfter = await SELF.fetch(`${origin}/v1/runs/${id}/events?after=-1`);
+    expect(badAfter.status).toBe(400);
+    expect(await badAfter.json()).toMatchObject({ detail: expect.stringMatching(/^The after parameter must/u) });
     const badBody = await SELF.fetch(post("/v1/runs", { query: "x", durable: "yes", session: "no spaces" }));
     expect(badBody.status).toBe(400);
     expect(((await badBody.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual([

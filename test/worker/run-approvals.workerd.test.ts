@@ -70,6 +70,16 @@ describe("POST /v1/runs/:id/approvals on a session run", () => {
     ]);
     const empty = await SELF.fetch(post(`/v1/runs/${id}/approvals`, { decisions: [] }));
     expect(empty.status).toBe(400);
+    // A body without decisions says they are missing; one with another member names it.
+    for (const [body, message] of [
+      [{}, "decisions is required"],
+      [{ decisions: [{ stepId, approved: true }], approve: true }, 'unknown member "approve"'],
+    ] as const) {
+      const response = await SELF.fetch(post(`/v1/runs/${id}/approvals`, body));
+      expect(response.status).toBe(400);
+      const errors = ((await response.json()) as { errors: { detail: string }[] }).errors;
+      expect(errors.map((error) => error.detail).join("; ")).toContain(message);
+    }
 
     const unknownStep = await SELF.fetch(
       post(`/v1/runs/${id}/approvals`, { decisions: [{ stepId: "s99", approved: true }] }),

@@ -4,6 +4,7 @@
  * @module
  */
 import * as v from "valibot";
+import { describeBodyIssue } from "../http/request-body-schema.ts";
 
 const stepId = v.pipe(
   v.string("stepId must be a string"),
@@ -56,5 +57,5 @@ export const ApprovalsBodySchema = v.strictObject(
       v.maxLength(100, "decisions must list at most 100 decisions"),
     ),
   },
-  "the body has only decisions",
+  describeBodyIssue,
 );

@@ -26,10 +26,15 @@ const modelCallConfig = { retries: { limit: 0, delay: 0 }, timeout: 180_000 } as
  * is one `step.do`, named by its place in the run: the name
  * `nameModelCalls` gave it (`model:reflect:<step id>:<n>`, see
  * `createDurableReflector`), else `model:<purpose>:<n>`, the n-th call of
- * that purpose (the run integrates once). The callback reads the whole
- * stream and the engine stores its parts, which are then streamed to the
- * run; an execution that replays the run after a restart gets them
- * without asking the model again, so it makes the same decisions. A
+ * that purpose (the run integrates once). The callback hands each part
+ * to the run as the model writes it — an integrated answer reaches the
+ * session log as `reply-delta` events while it is written — and the
+ * engine stores the parts; the `finish` part (and anything after it)
+ * reaches the run only once the call is stored, so the run acts on a
+ * finished answer only when a replay would find it. An execution that
+ * replays the run after a restart gets the stored parts at once without
+ * asking the model again, so it makes the same decisions; a restart while
+ * the call streams asks the model again (the call was not stored). A
  * stream that fails is stored with the parts before the failure and fails
  * again at the same place on replay. `llm` steps pass through: they
  * already run inside their plan step's `step.do` (`createDurableExecutor`).
@@ -62,20 +67,55 @@ export function createDurableModel(model: PlanModel, step: DurableStep): PlanMod
         counts.set(purpose, count);
         name = `model:${purpose}:${count}`;
       }
-      const recorded = await step.do(name, modelCallConfig, async (): Promise<RecordedCall> => {
-        const parts: PlanModelPart[] = [];
-        try {
-          for await (const part of model.stream(request)) parts.push(part);
-        } catch (error) {
-          return {
-            parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[],
-            error: error instanceof Error ? error.message : String(error),
-          };
+      // The parts the run saw while the step ran, in order; from the first `finish` on, parts wait for the store.
+      const live: PlanModelPart[] = [];
+      let holding = false;
+      let wake: () => void = () => undefined;
+      let settled: { stored: RecordedCall } | { error: unknown } | undefined;
+      step
+        .do(name, modelCallConfig, async (): Promise<RecordedCall> => {
+          const parts: PlanModelPart[] = [];
+          try {
+            for await (const part of model.stream(request)) {
+              const copy = JSON.parse(JSON.stringify(part)) as PlanModelPart;
+              parts.push(copy);
+              holding ||= copy.type === "finish";
+              if (!holding) {
+                live.push(copy);
+                wake();
+              }
+            }
+          } catch (error) {
+            return { parts, error: error instanceof Error ? error.message : String(error) };
+          }
+          return { parts };
+        })
+        .then(
+          (stored) => {
+            settled = { stored };
+            wake();
+          },
+          (error: unknown) => {
+            settled = { error };
+            wake();
+          },
+        );
+      let seen = 0;
+      for (;;) {
+        if (seen < live.length) {
+          yield live[seen++] as PlanModelPart;
+          continue;
         }
-        return { parts: JSON.parse(JSON.stringify(parts)) as PlanModelPart[] };
-      });
-      yield* recorded.parts;
-      if (recorded.error !== undefined) throw new Error(recorded.error);
+        if (settled !== undefined) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      const outcome = settled as { stored: RecordedCall } | { error: unknown };
+      if ("error" in outcome) throw outcome.error;
+      // A replay gets every stored part here; the execution that streamed them gets the rest (the finish).
+      yield* outcome.stored.parts.slice(seen);
+      if (outcome.stored.error !== undefined) throw new Error(outcome.stored.error);
     },
   };
 }

@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { ToolRegistry } from "../../src/index.ts";
+import type { PlanStep, ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
-import type { Planner, PlannerEvent } from "../../src/runtime.ts";
+import type { Planner, PlannerEvent, ReplanRequest } from "../../src/runtime.ts";
 import type { DurableStep } from "./durable-step.ts";
 
 /** Options of {@link createDurablePlanner}. */
@@ -39,6 +39,11 @@ const replanConfig = { retries: { limit: 2, delay: 1000, backoff: "exponential" 
  * bare list of events.
  */
 type StoredPlan = PlannerEvent[] | { events: PlannerEvent[]; error: string };
+
+/** Why a planner that works in turns cannot run inside the `plan` step. */
+const turnsNeedCreatePlanner =
+  "The run's planner works in turns (native tool calls): a durable run needs it as RunSetup.createPlanner, " +
+  "which records each turn as a step of its own";
 
 /** Events the run may see while the plan step runs: the steps (a read-only one may start at once), issues, repairs. */
 function isLive(event: PlannerEvent): boolean {
@@ -120,6 +125,8 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
           try {
             for await (const event of planner.stream(request)) {
               if (attempt !== attempts) break;
+              // Its next turn would wait, inside this step, for steps that wait for this step: it could never end.
+              if (event.type === "turn-end") throw new Error(turnsNeedCreatePlanner);
               const copy = plain(event);
               if (!isLive(copy)) held.push(copy);
               else {
@@ -165,5 +172,46 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
       replans++;
       return step.do(`replan-${replans}`, replanConfig, async () => plain(await planner.replan(request)));
     },
+    // A planner that streams its patch reports its issues, model calls and tokens: its events are the stored record.
+    ...(planner.streamReplan === undefined
+      ? {}
+      : {
+          async *streamReplan(request: ReplanRequest): AsyncGenerator<PlannerEvent, void> {
+            const streamReplan = planner.streamReplan?.bind(planner);
+            if (streamReplan === undefined) return;
+            replans++;
+            const stored = await step.do(`replan-${replans}`, replanConfig, async (): Promise<PlannerEvent[]> => {
+              const events: PlannerEvent[] = [];
+              for await (const event of streamReplan(request)) events.push(plain(event));
+              return events;
+            });
+            yield* patchEvents(stored);
+          },
+        }),
   };
+}
+
+/**
+ * The events of a stored re-plan. A re-plan stored as its steps alone (by an
+ * earlier version) reads as those steps and a clean `done` with no usage.
+ *
+ * @param stored - the `replan-<n>` step's value.
+ * @returns the planner events.
+ */
+function patchEvents(stored: readonly (PlannerEvent | PlanStep)[]): PlannerEvent[] {
+  const isEvent = (item: PlannerEvent | PlanStep): item is PlannerEvent =>
+    item.type !== "tool" && item.type !== "reply" && item.type !== "llm";
+  if (stored.every(isEvent)) return [...stored];
+  const steps = stored.filter((item): item is PlanStep => !isEvent(item));
+  return [
+    ...steps.map((step, index): PlannerEvent => ({ type: "step", step, index })),
+    {
+      type: "done",
+      steps,
+      clean: true,
+      finishReason: "stop",
+      fallback: false,
+      usage: { modelCalls: 1, inputTokens: 0, outputTokens: 0 },
+    },
+  ];
 }

@@ -13,7 +13,10 @@
  * same fields came before it in this execution. Every execution of the
  * same run (a Workflow replay re-running from stored steps) emits each
  * step's events in the same order, so a logical event gets the same key
- * each time — even when parallel steps interleave differently.
+ * each time — even when parallel steps interleave differently. A
+ * `reply-delta` is keyed by where its text starts in the reply
+ * (`reply-delta@<offset>`), so the log can tell which part of the reply a
+ * replay's pieces cover however the model split them (see `RunLog.append`).
  *
  * @returns the keyer; call it once per event, in order.
  *
@@ -22,11 +25,18 @@
  * const keyOf = createEventKeyer();
  * keyOf({ type: "step-start", stepId: "s1", attempt: 1 }); // "step-start:s1:1::1"
  * keyOf({ type: "step-end", stepId: "s1", attempt: 1 }); // "terminal:s1:1"
+ * keyOf({ type: "reply-delta", delta: "Paris" }); // "reply-delta@0"
  * ```
  */
 export function createEventKeyer(): (event: { type: string; [member: string]: unknown }) => string {
   const counts = new Map<string, number>();
+  let replyOffset = 0;
   return (event) => {
+    if (event.type === "reply-delta") {
+      const offset = replyOffset;
+      replyOffset += typeof event["delta"] === "string" ? event["delta"].length : 0;
+      return `reply-delta@${offset}`;
+    }
     const field = (value: unknown): string =>
       typeof value === "string" || typeof value === "number" ? String(value) : "";
     const step = event["step"];

@@ -18,6 +18,20 @@ import type { DurableRunParams } from "./durable-run-params.ts";
 export interface RunSetup {
   registry: ToolRegistry;
   planner: Planner;
+  /**
+   * Builds the run's planner over a given model. A durable run that has it
+   * plans with `createPlanner(model)`, where `model` records each of the
+   * planner's model calls as a durable step (`model:plan:<n>`,
+   * `model:replan:<n>`), instead of recording the planner's whole stream
+   * as the step `plan`. A planner that works in turns (`LLMPlanner` in
+   * `"tools"` mode) needs it: each turn is then a step of its own, and the
+   * next turn hears the outcomes of the steps it called. Build it as
+   * `planner` is built (the request's tools and `maxSteps`): the run does
+   * not check its plans again.
+   *
+   * @defaultValue none: the durable run records `planner`'s stream as one step
+   */
+  createPlanner?: (model: PlanModel) => Planner;
   model: PlanModel;
   /** The model's name and provider, for the log's first event. */
   selected: SelectedModel;

@@ -203,20 +203,25 @@ export async function executeDurableRun(options: DurableRunOptions): Promise<Dur
   const startedAt = legacy
     ? Date.now()
     : await guarded.do("started-at", { retries: { limit: 0, delay: 0 }, timeout: 10_000 }, async () => Date.now());
+  // One recording model for the run's and the planner's calls: each name is its purpose and position.
+  const model = createDurableModel(setup.model, guarded);
   const runtime = new AgentRuntime({
     maxConcurrency: workerDefaults.runtime.maxConcurrency,
     timeoutMs: workerDefaults.runtime.timeoutMs,
-    planner: createDurablePlanner({
-      planner: setup.planner,
-      step: guarded,
-      registry: setup.registry,
-      ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
-    }),
+    planner:
+      !legacy && setup.createPlanner !== undefined
+        ? setup.createPlanner(model)
+        : createDurablePlanner({
+            planner: setup.planner,
+            step: guarded,
+            registry: setup.registry,
+            ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
+          }),
     registry: setup.registry,
     ...(legacy
       ? { model: setup.model, reflector: noOpReflector, cache: false as const }
       : {
-          model: createDurableModel(setup.model, guarded),
+          model,
           budget: setup.budget ?? workerDefaults.durableBudget,
           reflector: createDurableReflector(createModelReflector()),
         }),

@@ -280,12 +280,13 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const row = this.#log.row(runId);
     if (url.pathname !== "/events" || row === undefined)
       return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
-    const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
+    const header = request.headers.get("last-event-id");
+    const cursor = header ?? url.searchParams.get("after") ?? "0";
     if (!/^\d{1,15}$/u.test(cursor.trim())) {
       return problemResponse(
         new HttpProblem(
           400,
-          `Last-Event-ID must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`,
+          `${header === null ? "The after parameter" : "Last-Event-ID"} must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`,
           { code: "invalid-last-event-id" },
         ),
       );
@@ -364,7 +365,9 @@ export class PlanSession extends DurableObject<WorkerEnv> {
   #close(runId: string, reason: RunEndReason, error: RuntimeErrorInfo): boolean {
     const row = this.#log.row(runId);
     if (row === undefined || row.ended === 1) return false;
-    const closing = createClosingEvents(this.#log.runtimeEvents(runId), runId, reason, error);
+    // The run's clock starts about when its row was written: the closing events carry the time it has lived.
+    const elapsedMs = Date.now() - row.created_at;
+    const closing = createClosingEvents(this.#log.runtimeEvents(runId), runId, reason, error, elapsedMs);
     this.#append(
       runId,
       closing.map((event) => ({

@@ -25,6 +25,18 @@ export interface EventRow extends Record<string, SqlStorageValue> {
 }
 
 /**
+ * Where a `reply-delta` keyed by its offset starts in the reply.
+ *
+ * @param item - a keyed event.
+ * @returns the offset, or `undefined` for any other event.
+ */
+function replyOffset(item: LoggedEvent): number | undefined {
+  if (item.event.type !== "reply-delta" || typeof item.event["delta"] !== "string") return undefined;
+  const match = /^reply-delta@(\d+)$/u.exec(item.key);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/**
  * The `runs` and `events` tables of one session: each run's row and its
  * append-only log, keyed by run id and sequence number (the event's SSE id).
  * Appends are idempotent: each event carries a key, the log keeps the first
@@ -132,7 +144,12 @@ export class RunLog {
 
   /**
    * Appends keyed events in one transaction: an event whose key is logged,
-   * or any after `run-end`, is ignored (and counted as replayed).
+   * or any after `run-end`, is ignored (and counted as replayed). A
+   * `reply-delta` keyed `reply-delta@<offset>` (where its text starts in
+   * the reply) keeps only the text past what the log's deltas already
+   * wrote: a replay that asks the model for an answer cut off by a restart
+   * adds what the first execution had not logged, however the model split
+   * its text this time.
    *
    * @param runId - the run.
    * @param items - the events.
@@ -145,8 +162,22 @@ export class RunLog {
     let seq = row.last_seq;
     let ended = row.ended === 1;
     let ignored = 0;
+    let written: number | undefined;
     this.#storage.transactionSync(() => {
-      for (const item of items) {
+      for (const original of items) {
+        let item = original;
+        const offset = replyOffset(item);
+        if (offset !== undefined && !ended) {
+          written ??= this.#replyLength(runId);
+          const delta = item.event["delta"] as string;
+          if (offset + delta.length <= written) {
+            ignored++;
+            continue;
+          }
+          if (offset < written)
+            item = { key: `reply-delta@${written}`, event: { ...item.event, delta: delta.slice(written - offset) } };
+          written = Math.max(written, offset) + (item.event["delta"] as string).length;
+        }
         const known =
           this.#sql.exec("SELECT 1 FROM events WHERE run_id = ? AND key = ?", runId, item.key).toArray().length > 0;
         if (ended || known) {
@@ -173,6 +204,23 @@ export class RunLog {
       );
     });
     return { appended: seq - row.last_seq, ended };
+  }
+
+  /**
+   * How much of the reply the run's logged deltas wrote.
+   *
+   * @param runId - the run.
+   * @returns the length of their text.
+   */
+  #replyLength(runId: string): number {
+    let length = 0;
+    for (const row of this.#sql
+      .exec<{ data: string }>("SELECT data FROM events WHERE run_id = ? AND type = 'reply-delta'", runId)
+      .toArray()) {
+      const delta = (JSON.parse(row.data) as { delta?: unknown }).delta;
+      if (typeof delta === "string") length += delta.length;
+    }
+    return length;
   }
 
   /** Creates the tables of runs and events when missing. */
