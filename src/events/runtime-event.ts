@@ -25,6 +25,7 @@ export type RunEndReason = "completed" | "failed" | "aborted" | "budget" | "dead
  *
  * - `dependency-failed`: a step it references or depends on failed or was skipped;
  * - `unknown-dependency`: it names a step that does not exist;
+ * - `cycle`: it waits, through its references, for itself (`s1 → s2 → s1`);
  * - `unsafe-plan`: it has side effects and the plan did not finish cleanly;
  * - `replaced`: a re-plan replaced it;
  * - `budget`: a budget ran out before it could start;
@@ -34,6 +35,7 @@ export type RunEndReason = "completed" | "failed" | "aborted" | "budget" | "dead
 export type StepSkipCode =
   | "dependency-failed"
   | "unknown-dependency"
+  | "cycle"
   | "unsafe-plan"
   | "replaced"
   | "budget"

@@ -9,6 +9,7 @@ import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { type CompiledCatalog, compileCatalog } from "../tools/compile-catalog.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
@@ -193,7 +194,7 @@ export class LLMPlanner implements Planner {
 
   /**
    * @param options - the model and the planning options.
-   * @throws PlankitError `invalid-options` for a bad `maxSteps`, `maxTurns`, `topK`, `mode` or `modelTimeouts`.
+   * @throws PlankitError `invalid-options` for an unknown option, or a bad `maxSteps`, `maxTurns`, `topK`, `mode` or `modelTimeouts`.
    */
   constructor(options: LLMPlannerOptions) {
     if (typeof (options?.model as { stream?: unknown } | undefined)?.stream !== "function") {
@@ -202,6 +203,11 @@ export class LLMPlanner implements Planner {
         `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`,
       );
     }
+    checkOptionKeys(
+      options,
+      "model maxSteps maxTurns repair topK select mode clarify fallbackText knowledgeBaseTool modelTimeouts".split(" "),
+      "LLMPlanner",
+    );
     this.model = options.model;
     this.mode = options.mode ?? "direct";
     if (this.mode !== "direct" && this.mode !== "sketch" && this.mode !== "tools") {

@@ -12,11 +12,12 @@ import type { PlanModel } from "../model/plan-model.ts";
 import type { Planner } from "../planner/planner.ts";
 import type { PlannerProfile } from "../planner/planner-event.ts";
 import type { Reflector } from "../planner/reflector.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { randomId } from "../shared/random-id.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import { checkRuntimeOptions } from "./check-runtime-options.ts";
+import { checkPolicyTools, checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
@@ -165,8 +166,11 @@ export interface AgentRuntimeOptions {
    *   succeeded (with a planner that reports drafts,
    *   `PlanRequest.onReplyDraft`, as `LLMPlanner` does, and no step dropped),
    *   or once no re-plan is possible (`maxReplans` or a budget spent, or
-   *   `maxReplans: 0`); otherwise the reply's text goes out whole when it
-   *   resolves, after every other step ended.
+   *   `maxReplans: 0`) and every step the reply references has succeeded,
+   *   while other steps may still run; otherwise the reply's text goes out
+   *   whole when it resolves, after every other step ended. A reply never
+   *   carries a note: one that references a step that failed is skipped,
+   *   and the answer lists the results.
    * - `"early"`: as the model writes the reply step even while steps run
    *   (no step dropped or failed so far), or as soon as the plan ended
    *   cleanly with nothing failed. A step failing after that is written into
@@ -336,7 +340,7 @@ export class AgentRuntime {
 
   /**
    * @param options - planner, registry and policies; see {@link AgentRuntimeOptions} for every default.
-   * @throws PlankitError `invalid-options` for a missing planner or registry or an out-of-range number.
+   * @throws PlankitError `invalid-options` for an unknown option, a missing planner or registry, an out-of-range number or an unknown mode.
    */
   constructor(options: AgentRuntimeOptions) {
     checkRuntimeOptions(options);
@@ -407,6 +411,7 @@ export class AgentRuntime {
    * @param dialog - the request, or a conversation whose last user message is the request.
    * @param options - an abort signal and the run context.
    * @returns the run's handle.
+   * @throws PlankitError `invalid-options` for an unknown key of `options`, or a `policy` naming a tool the registry does not have (checked now, since tools may be registered after the runtime is built).
    *
    * @example
    * ```ts
@@ -416,6 +421,8 @@ export class AgentRuntime {
    * ```
    */
   run(dialog: Dialog, options: RunOptions = {}): RunHandle {
+    checkOptionKeys(options, ["signal", "context", "elapsedMs"], "run");
+    checkPolicyTools(this.#config.policy, this.registry);
     const { query, history } = readDialog(dialog);
     const runId = this.#idGenerator();
     const events: RuntimeEvent[] = [];
@@ -471,7 +478,7 @@ export class AgentRuntime {
    * @param dialog - the request, or a conversation whose last user message is the request.
    * @param options - an abort signal and the run context.
    * @returns the assistant message.
-   * @throws PlankitError `aborted` when the signal fired.
+   * @throws PlankitError `aborted` when the signal fired; `invalid-options` as {@link AgentRuntime.run} throws it.
    *
    * @example
    * ```ts

@@ -23,7 +23,7 @@ function toTarget(state: StepState): DecisionTarget {
   const approval = state.approval;
   let gate: ApprovalState | undefined;
   if (approval?.status === "denied")
-    gate = { mode: approval.mode, status: "denied", requestId: approval.requestId, reason: approval.reason ?? "" };
+    gate = { mode: approval.mode, status: "denied", requestId: approval.requestId, reason: approval.reason };
   else if (approval !== undefined)
     gate = { mode: approval.mode, status: approval.status, requestId: approval.requestId, shown: approval.arguments };
   return { step: state.step, status, skipCode: state.skip?.code, deps: referencesOf(state.step), approval: gate };
@@ -40,7 +40,7 @@ function toTarget(state: StepState): DecisionTarget {
  * @param state - the run's state, `replay(events)`.
  * @param decisions - one decision or several.
  * @param registry - the run's tools, for edited arguments.
- * @returns the decisions as the run would apply them: edited arguments copied, a denial's reason filled in.
+ * @returns the decisions as the run would apply them: edited arguments copied, a blank denial reason left out.
  * @throws PlankitError `invalid-approval` naming the step when it is unknown, needs no approval, is not asked yet, was already decided or ended, or the run ended; `invalid-argument` naming the JSON Pointer and the value when edited arguments do not fit the tool's schema.
  *
  * @example
@@ -68,7 +68,12 @@ export function checkApprovalDecisions(
   return checkDecisions(decisions, find, registry).map((checked): ApprovalDecision => {
     const stepId = checked.entry.step.id;
     if (!checked.approved)
-      return { stepId, approved: false, reason: checked.reason, ...(checked.replan ? { replan: true } : {}) };
+      return {
+        stepId,
+        approved: false,
+        ...(checked.reason === undefined ? {} : { reason: checked.reason }),
+        ...(checked.replan ? { replan: true } : {}),
+      };
     return checked.arguments === undefined
       ? { stepId, approved: true }
       : { stepId, approved: true, arguments: checked.arguments };

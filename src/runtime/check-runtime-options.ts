@@ -4,7 +4,11 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { closestName } from "../shared/closest-name.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
 
 /** What is wrong with one option: where it sits, what it must be, and the value found. */
 interface OptionProblem {
@@ -75,6 +79,7 @@ function object(fields: Record<string, OptionCheck>, expected: string): OptionCh
 }
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
+const aFunction = optional(must(isFunction, "a function"));
 
 /** Each tool's policy. */
 const toolPolicy = object(
@@ -90,7 +95,7 @@ const toolPolicy = object(
 
 const policies = "an object of tool policies by tool name";
 
-/** The options, in the order they are checked. */
+/** Every option, in the order they are checked. */
 const optionChecks: Record<string, OptionCheck> = {
   planner: object({ stream: must(isFunction, "an object with a stream() method") }, "an object with a stream() method"),
   registry: object({ call: must(isFunction, "a ToolRegistry") }, "a ToolRegistry"),
@@ -124,17 +129,21 @@ const optionChecks: Record<string, OptionCheck> = {
     }
     return undefined;
   }),
-  executeStep: optional(must(isFunction, "a function")),
+  executeStep: aFunction,
   replyStreaming: optional(must((value) => value === "safe" || value === "early", '"safe" or "early"')),
+  integrate: optional(must((value) => value === "model" || value === "template", '"model" or "template"')),
+  random: aFunction,
+  sleep: aFunction,
+  idGenerator: aFunction,
 };
 
 /**
- * Checks `AgentRuntime`'s options: the planner and registry, every number's
- * range, the enumerations, each tool's policy. Options the table does not
- * name are not checked.
+ * Checks `AgentRuntime`'s options: no key that names no option, the
+ * planner and registry, every number's range, the enumerations, the
+ * functions, each tool's policy.
  *
  * @param options - what the application passed.
- * @throws PlankitError `invalid-options` naming the first wrong option, what it must be, and the value found, e.g. `Option policy.send.approval must be "plan", "step" or a function, got "always"`.
+ * @throws PlankitError `invalid-options` naming an unknown key and the closest option, or the first wrong option, what it must be, and the value found, e.g. `Option policy.send.approval must be "plan", "step" or a function, got "always"`.
  *
  * @example
  * ```ts
@@ -144,11 +153,46 @@ const optionChecks: Record<string, OptionCheck> = {
 export function checkRuntimeOptions(options: unknown): void {
   if (typeof options !== "object" || options === null)
     throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
+  // The options whose values the table does not check come after it.
+  checkOptionKeys(
+    options,
+    [...Object.keys(optionChecks), ..."profile memory reflector model backoff cache clock".split(" ")],
+    "AgentRuntime",
+  );
   const problem = object(optionChecks, "")(options, "");
   if (problem !== undefined) {
     throw new PlankitError(
       "invalid-options",
       `Option ${problem.path.slice(1)} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+    );
+  }
+}
+
+/**
+ * Checks that each tool the `policy` option names is registered, when a run
+ * starts (tools may be registered after the runtime is built): a policy
+ * under a misspelled name would apply to no call, so a tool meant to wait
+ * for approval would run without it.
+ *
+ * @param policy - the per-tool policy.
+ * @param registry - the tools.
+ * @throws PlankitError `invalid-options` naming the key and the closest registered tool.
+ *
+ * @example
+ * ```ts
+ * checkPolicyTools({ send_mail: { approval: "plan" } }, registry); // throws: Option policy names tool "send_mail", which is not registered, … did you mean "send_email"?
+ * ```
+ */
+export function checkPolicyTools(policy: Readonly<Record<string, ToolPolicy>>, registry: ToolRegistry): void {
+  for (const name of Object.keys(policy)) {
+    if (registry.has(name)) continue;
+    const suggestion = closestName(
+      name,
+      registry.list().map((tool) => tool.name),
+    );
+    throw new PlankitError(
+      "invalid-options",
+      `Option policy names tool ${JSON.stringify(name)}, which is not registered: its rules (approval among them) would apply to no call${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`,
     );
   }
 }

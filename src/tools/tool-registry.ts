@@ -5,6 +5,7 @@
  */
 import { PlankitError } from "../errors/plankit-error.ts";
 import { closestName } from "../shared/closest-name.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { checkStandardSchema, type StandardSchemaCheck } from "./check-standard-schema.ts";
 import { checkToolSchemas } from "./check-tool-schemas.ts";
 import { type CompiledCatalog, compileCatalog } from "./compile-catalog.ts";
@@ -238,9 +239,13 @@ export class ToolRegistry {
     const Output extends ToolSchema & CheckJsonSchema<Output> = ToolSchema,
   >(tool: ToolDefinition<Input, Output>): this;
   register(tools: unknown): this {
-    for (const tool of Array.isArray(tools) ? (tools as readonly ToolDefinition[]) : [tools as ToolDefinition]) {
-      if (typeof tool.name !== "string" || tool.name === "")
-        throw new PlankitError("invalid-catalog", "A tool needs a non-empty name");
+    const list: unknown[] = Array.isArray(tools) ? tools : [tools];
+    for (const [index, tool] of (list as ToolDefinition[]).entries()) {
+      if (typeof tool?.name !== "string" || tool.name === "")
+        throw new PlankitError(
+          "invalid-catalog",
+          `${Array.isArray(tools) ? `Tool [${index}]` : "A tool"} must be an object with a name (a non-empty string) and an execute function, got ${describeValue(tool)}`,
+        );
       if (!toolNamePattern.test(tool.name)) {
         throw new PlankitError(
           "invalid-catalog",
@@ -268,6 +273,12 @@ export class ToolRegistry {
       if (tool.outputSchema !== undefined) descriptor.outputSchema = convert(tool.outputSchema, "output");
       if (tool.annotations !== undefined) descriptor.annotations = { ...tool.annotations };
       checkToolSchemas(descriptor);
+      const rootType = descriptor.inputSchema.type;
+      if (rootType !== undefined && rootType !== "object")
+        throw new PlankitError(
+          "invalid-catalog",
+          `Tool "${tool.name}" input schema has type ${describeValue(rootType)}; MCP and the providers take only type "object" (named arguments): wrap it as { type: "object", properties: { value: <this schema> } }`,
+        );
       this.#tools.set(tool.name, {
         descriptor,
         execute: tool.execute,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { PlankitError } from "../../src/errors/plankit-error.ts";
+import { createScriptedModel } from "../../src/model/create-scripted-model.ts";
+import { createFixedPlanner } from "../../src/planner/create-fixed-planner.ts";
+import { LLMPlanner } from "../../src/planner/llm-planner.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
+import { ToolRegistry } from "../../src/tools/tool-registry.ts";
 import { collect, createEchoModel, createFakePlanner, invariantProblems, llm, reply, tool } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
@@ -178,6 +182,11 @@ describe("AgentRuntime options", () => {
       ],
       [{ planner, registry, policy: [] }, "Option policy must be an object of tool policies by tool name, got []"],
       [{ planner, registry, replyStreaming: "late" }, 'Option replyStreaming must be "safe" or "early", got "late"'],
+      [
+        { planner, registry, integrate: "templates" },
+        'Option integrate must be "model" or "template", got "templates"',
+      ],
+      [{ planner, registry, sleep: 10 }, "Option sleep must be a function, got 10"],
       [{ planner: {}, registry }, "Option planner.stream must be an object with a stream() method, got undefined"],
       [{ planner, registry: {} }, "Option registry.call must be a ToolRegistry, got undefined"],
       [{ registry }, "Option planner must be an object with a stream() method, got undefined"],
@@ -188,10 +197,164 @@ describe("AgentRuntime options", () => {
         message,
       );
     }
-    // Infinity is a number of at least 1; options the schema does not name pass.
+    // Infinity is a number of at least 1.
+    expect(() => new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+
+  it("refuses a key that names no option, naming it and the closest option", () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [] });
+    const refusal = (action: () => unknown): string => {
+      try {
+        action();
+      } catch (error) {
+        if (PlankitError.isInstance(error)) return `${error.code}: ${error.message}`;
+        throw error;
+      }
+      return "accepted";
+    };
+    const build = (extra: Record<string, unknown>) => () =>
+      new AgentRuntime({ planner, registry, ...extra } as ConstructorParameters<typeof AgentRuntime>[0]);
+    expect(refusal(build({ maxReplan: 3 }))).toBe(
+      'invalid-options: Unknown AgentRuntime option "maxReplan"; did you mean "maxReplans"?',
+    );
+    expect(refusal(build({ Policy: {} }))).toBe(
+      'invalid-options: Unknown AgentRuntime option "Policy"; did you mean "policy"?',
+    );
+    expect(refusal(build({ undefinedButUnknown: undefined }))).toMatch(
+      /^invalid-options: Unknown AgentRuntime option "undefinedButUnknown"; the options are planner, registry, .*maxReplans.*clock$/u,
+    );
+    // Every option the type declares is known.
+    const every: Required<ConstructorParameters<typeof AgentRuntime>[0]> = {
+      planner,
+      registry,
+      profile: "p",
+      memory: false,
+      reflector: { reflect: async () => ({ action: "new_plan", reason: "r" }) },
+      model: createEchoModel(() => "ok"),
+      eager: "safe",
+      maxConcurrency: 1,
+      timeoutMs: 1,
+      retries: 0,
+      backoff: {},
+      maxReplans: 0,
+      reflectionRetries: 0,
+      budget: {},
+      cache: false,
+      policy: {},
+      modelTimeouts: {},
+      memoryTimeoutMs: 1,
+      replyStreaming: "safe",
+      integrate: "template",
+      clock: { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined },
+      random: () => 0,
+      sleep: async () => undefined,
+      idGenerator: () => "run",
+      approvalTimeoutMs: 1,
+      executeStep: async () => ({ ok: true, value: 1, attempts: 1 }) as never,
+    };
+    expect(refusal(() => new AgentRuntime(every))).toBe("accepted");
+    const model = createScriptedModel({ responses: [] });
+    expect(refusal(() => new LLMPlanner({ model, maxStep: 4 } as ConstructorParameters<typeof LLMPlanner>[0]))).toBe(
+      'invalid-options: Unknown LLMPlanner option "maxStep"; did you mean "maxSteps"?',
+    );
     expect(
-      () =>
-        new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY, ...({ extra: 1 } as object) }),
-    ).not.toThrow();
+      refusal(
+        () =>
+          new LLMPlanner({
+            model,
+            maxSteps: 2,
+            maxTurns: 2,
+            repair: false,
+            topK: 2,
+            select: () => [],
+            mode: "direct",
+            clarify: false,
+            fallbackText: "x",
+            knowledgeBaseTool: "kb",
+            modelTimeouts: { idleMs: 1, totalMs: 1 },
+          } satisfies Required<ConstructorParameters<typeof LLMPlanner>[0]>),
+      ),
+    ).toBe("accepted");
+    const runtime = new AgentRuntime({ planner, registry, memory: false });
+    expect(refusal(() => runtime.run("go", { contxt: { a: 1 } } as never))).toBe(
+      'invalid-options: Unknown run option "contxt"; did you mean "context"?',
+    );
+    expect(refusal(() => runtime.run("go", null as never))).toBe(
+      "invalid-options: The run options must be an object, got null",
+    );
+  });
+});
+
+describe("AgentRuntime: the policy names registered tools", () => {
+  const sendEmail = () =>
+    new ToolRegistry().register({
+      name: "send_email",
+      execute: (args) => ({ sent: args["to"] === "boss@example.com" }),
+    });
+  const steps = [
+    { id: "s1", type: "tool", name: "send_email", args: { to: "boss@example.com" } },
+    { id: "s2", type: "reply", text: "sent {{s1.sent}}" },
+  ];
+
+  it("refuses to start a run whose policy names a tool the registry does not have, so nothing runs unapproved", async () => {
+    let sent = 0;
+    const registry = new ToolRegistry().register({ name: "send_email", execute: () => ((sent += 1), { sent: true }) });
+    const runtime = new AgentRuntime({
+      planner: createFixedPlanner(steps),
+      registry,
+      memory: false,
+      policy: { send_mail: { approval: "plan" } },
+    });
+    let caught: unknown;
+    try {
+      runtime.run("email the boss");
+    } catch (error) {
+      caught = error;
+    }
+    expect(PlankitError.isInstance(caught) && caught.code).toBe("invalid-options");
+    expect((caught as Error).message).toBe(
+      'Option policy names tool "send_mail", which is not registered: its rules (approval among them) would apply to no call; did you mean "send_email"?',
+    );
+    await expect(runtime.step("email the boss")).rejects.toMatchObject({ code: "invalid-options" });
+    expect(sent).toBe(0);
+  });
+
+  it("checks against the registry as it is when the run starts: a tool registered later is found", async () => {
+    const registry = new ToolRegistry();
+    const runtime = new AgentRuntime({
+      planner: createFixedPlanner(steps),
+      registry,
+      memory: false,
+      policy: { send_email: { approval: "plan" } },
+    });
+    expect(() => runtime.run("email the boss")).toThrow(
+      'Option policy names tool "send_email", which is not registered: its rules (approval among them) would apply to no call',
+    );
+    registry.register({ name: "send_email", execute: () => ({ sent: true }) });
+    const run = runtime.run("email the boss");
+    const events = run[Symbol.asyncIterator]();
+    for (let next = await events.next(); next.done !== true; next = await events.next())
+      if (next.value.type === "approval-request") break;
+    expect(run.waitingForApproval).toBe(true);
+    run.abort();
+    await run.done;
+    // Any key is checked, whatever it sets, and one far from every name gets no suggestion.
+    for (const policy of [{ Send_Email: { readOnly: true } }, { zzz: {} }]) {
+      const other = new AgentRuntime({
+        planner: createFixedPlanner(steps),
+        registry: sendEmail(),
+        memory: false,
+        policy,
+      });
+      expect(() => other.run("go")).toThrow(/^Option policy names tool "(Send_Email|zzz)", which is not registered/u);
+    }
+    const far = new AgentRuntime({
+      planner: createFixedPlanner(steps),
+      registry: sendEmail(),
+      memory: false,
+      policy: { zzz: {} },
+    });
+    expect(() => far.run("go")).toThrow(/would apply to no call$/u);
   });
 });

@@ -326,6 +326,28 @@ describe("approval: decisions", () => {
     expect(invariantProblems(run.events)).toEqual([]);
   });
 
+  it("a denial without a reason carries none: no reason is invented for the event, the skip or the answer", async () => {
+    for (const reason of [undefined, "", "  "]) {
+      const { runtime, calls } = setup([tool("s1", "send", { to: "ann" }), reply("s2", "sent {{s1.sent}}")], {
+        send: { approval: "plan" },
+      });
+      const run = runtime.run("go");
+      await untilWaiting(run);
+      run.approve(reason === undefined ? { stepId: "s1", approved: false } : { stepId: "s1", approved: false, reason });
+      const state = await run.done;
+      expect(calls).toEqual([]);
+      const decision = run.events.find((event) => event.type === "approval-decision");
+      expect(decision).toMatchObject({ stepId: "s1", approved: false, by: "caller" });
+      expect(decision !== undefined && "reason" in decision).toBe(false);
+      expect(state.steps[0]?.approval).toMatchObject({ status: "denied", by: "caller" });
+      expect(state.steps[0]?.approval?.reason).toBeUndefined();
+      expect(state.steps[0]?.skip).toEqual({ code: "denied", reason: "It was denied" });
+      expect(state.reply).toEqual({ text: "Results:\n- s1 (send) was not done: denied", source: "template" });
+      expect(state.reason).toBe("completed");
+      expect(invariantProblems(run.events)).toEqual([]);
+    }
+  });
+
   it("deny with replan asks the planner for what is left, with the denial as the failure", async () => {
     const { registry, calls } = createTestRegistry();
     const replans: ReplanRequest[] = [];

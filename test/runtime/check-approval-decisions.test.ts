@@ -178,14 +178,14 @@ describe("checkApprovalDecisions", () => {
     );
   });
 
-  it("names the path of an invalid edit, refuses a step already decided or a run that ended, and fills in a denial's reason", async () => {
+  it("names the path of an invalid edit, refuses a step already decided or a run that ended, and invents no reason for a denial", async () => {
     const { run, registry } = await waitingRun();
     const state = replay(run.events);
     expect(
       outcome(() => checkApprovalDecisions(state, { stepId: "s2", approved: true, arguments: { to: 42 } }, registry)),
     ).toBe(`invalid-argument: Edited arguments of step "s2" (tool "send"): argument "to" is 42, expected string (/to)`);
     expect(checkApprovalDecisions(state, [{ stepId: "s3", approved: false }], registry)).toEqual([
-      { stepId: "s3", approved: false, reason: "Denied" },
+      { stepId: "s3", approved: false },
     ]);
     run.approve({ stepId: "s2", approved: true });
     expect(outcome(() => checkApprovalDecisions(replay(run.events), { stepId: "s2", approved: true }, registry))).toBe(

@@ -34,12 +34,12 @@ async function until(events: readonly RuntimeEvent[], predicate: (event: Runtime
 }
 
 describe("reply-delta", () => {
-  it("streams a reply step's text as its references become available when nothing can replace it", async () => {
+  it('"early" streams a reply step\'s text as its references become available', async () => {
     const { registry, gates } = gatedTools();
     const planner = createFakePlanner({
       steps: [tool("s1", "a"), tool("s2", "b"), reply("s3", "First {{s1.x}}, then {{s2.y}}.")],
     });
-    const run = new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go");
+    const run = new AgentRuntime({ planner, registry, ...quiet, replyStreaming: "early" }).run("go");
     await until(run.events, (event) => event.type === "reply-delta");
     expect(deltasOf(run.events)).toEqual(["First "]);
     gates.b.resolve({ y: "B" });
@@ -55,6 +55,47 @@ describe("reply-delta", () => {
     const replyAt = run.events.findIndex((event) => event.type === "reply");
     const lastDelta = run.events.map((event) => event.type).lastIndexOf("reply-delta");
     expect(lastDelta).toBeLessThan(replyAt);
+  });
+
+  it('with no re-plan possible, "safe" writes the reply once every step it references succeeded, not before', async () => {
+    const { registry, gates } = gatedTools();
+    const planner = createFakePlanner({ steps: [tool("s1", "a"), tool("s2", "b"), reply("s3", "Got {{s1.x}}.")] });
+    const run = new AgentRuntime({ planner, registry, ...quiet, maxReplans: 0 }).run("go");
+    await until(run.events, (event) => event.type === "plan-end");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The literal text could go out, but s1 may still fail: nothing is written yet.
+    expect(deltasOf(run.events)).toEqual([]);
+    gates.a.resolve({ x: "A" });
+    await until(run.events, (event) => event.type === "reply-delta");
+    // s2 still runs, and the reply does not reference it: the whole text goes out.
+    expect(run.events.some((event) => event.type === "step-end" && event.stepId === "s2")).toBe(false);
+    expect(deltasOf(run.events)).toEqual(["Got A."]);
+    gates.b.resolve({ y: "B" });
+    const state = await run.done;
+    expect(state.reply).toEqual({ text: "Got A.", source: "step", stepId: "s3" });
+    expect(invariantProblems(run.events)).toEqual([]);
+  });
+
+  it('with no re-plan possible, "safe" answers a reply whose step failed the same way whenever it failed', async () => {
+    // Before the plan ends, just after, or long after: never a note, always the results.
+    for (const failAfterMs of [undefined, 0, 1, 5, 20]) {
+      const registry = new ToolRegistry().register({
+        name: "bad",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        execute: async () => {
+          if (failAfterMs !== undefined) await new Promise((resolve) => setTimeout(resolve, failAfterMs));
+          throw new Error("down");
+        },
+      });
+      const planner = createFakePlanner({ steps: [tool("s1", "bad"), reply("s2", "It is {{s1.y}}.")], tailDelayMs: 2 });
+      const run = new AgentRuntime({ planner, registry, ...quiet, integrate: "template", maxReplans: 0 }).run("go");
+      const events = await collect(run);
+      expect(run.state.reply).toEqual({ text: "Results:\n- s1 (bad) failed: down", source: "template" });
+      expect(run.state.steps[1]?.skip?.code).toBe("dependency-failed");
+      expect(deltasOf(events)).toEqual([run.state.reply?.text]);
+      expect(invariantProblems(events)).toEqual([]);
+    }
   });
 
   it('with re-plans possible, "safe" writes the reply step whole when it resolves', async () => {

@@ -122,6 +122,50 @@ describe("ToolRegistry", () => {
     );
   });
 
+  it("refuses what is not a tool, and a name that is not a string, naming the value and where it is", () => {
+    const register = (tools: unknown) => caught(() => new ToolRegistry().register(tools as ToolDefinition));
+    const rule = "must be an object with a name (a non-empty string) and an execute function, got";
+    for (const value of [null, undefined, 42, "calculator"]) {
+      const error = register(value);
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toBe(`A tool ${rule} ${value === undefined ? "undefined" : JSON.stringify(value)}`);
+    }
+    expect(register([calculator, null]).message).toBe(`Tool [1] ${rule} null`);
+    expect(register({ name: 42, execute: () => 1 }).message).toBe(`A tool ${rule} {"name":42}`);
+    expect(register({ execute: () => 1 }).message).toBe(`A tool ${rule} {}`);
+    expect(register([calculator, { name: "", execute: () => 1 }]).message).toBe(`Tool [1] ${rule} {"name":""}`);
+  });
+
+  it("refuses an input schema whose root is not an object, saying why and what to write", () => {
+    for (const inputSchema of [
+      { type: "string" },
+      { type: "array", items: { type: "number" } },
+      { type: ["object", "null"] },
+      v.string(),
+    ]) {
+      const error = caught(() =>
+        new ToolRegistry({ toJsonSchema }).register({ name: "echo", inputSchema, execute: () => 1 } as ToolDefinition),
+      );
+      expect(error.code).toBe("invalid-catalog");
+      expect(error.message).toMatch(
+        /^Tool "echo" input schema has type .+; MCP and the providers take only type "object" \(named arguments\): wrap it as \{ type: "object", properties: \{ value: <this schema> \} \}$/u,
+      );
+    }
+    expect(
+      caught(() => new ToolRegistry().register({ name: "echo", inputSchema: { type: "string" }, execute: () => 1 }))
+        .message,
+    ).toBe(
+      'Tool "echo" input schema has type "string"; MCP and the providers take only type "object" (named arguments): wrap it as { type: "object", properties: { value: <this schema> } }',
+    );
+    // An object at the root, said or left to the default, is taken; so is a schema that does not name its type.
+    const registry = new ToolRegistry().register([
+      { name: "a", inputSchema: { type: "object", properties: { q: { type: "string" } } }, execute: () => 1 },
+      { name: "b", execute: () => 1 },
+      { name: "c", inputSchema: { properties: { q: { type: "string" } } }, execute: () => 1 },
+    ]);
+    expect(registry.list().map((tool) => tool.inputSchema.type)).toEqual(["object", "object", undefined]);
+  });
+
   it("converts valibot schemas with the toJsonSchema option, and validates with valibot", async () => {
     const registry = new ToolRegistry({ toJsonSchema }).register({
       name: "weather",

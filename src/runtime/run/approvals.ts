@@ -235,17 +235,18 @@ export class Approvals {
       if (open) scheduler.reconsider([entry]);
       return;
     }
-    event.reason = decision.reason;
+    if (decision.reason !== undefined) event.reason = decision.reason;
     entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
     this.#host.emit(event);
     this.#requests.settled(requestId);
     if (!open) return;
     // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
-    entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied: ${decision.reason}` };
+    const why = decision.reason === undefined ? "" : `: ${decision.reason}`;
+    entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied${why}` };
     entry.handled = !decision.replan;
     if (decision.replan) this.#replanFor(entry);
     scheduler.forget(entry);
-    this.#host.skip(entry, "denied", decision.reason);
+    this.#host.skip(entry, "denied", decision.reason ?? "It was denied");
     scheduler.ended(entry);
   }
 

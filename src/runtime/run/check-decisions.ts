@@ -26,7 +26,7 @@ export interface DecisionTarget {
 /** A decision that passed every check, with its step. */
 export type CheckedDecision<T extends DecisionTarget> =
   | { entry: T; requestId: string; approved: true; arguments: Record<string, unknown> | undefined }
-  | { entry: T; requestId: string; approved: false; reason: string; replan: boolean };
+  | { entry: T; requestId: string; approved: false; reason: string | undefined; replan: boolean };
 
 /**
  * Checks edited arguments: a plain JSON object, references only to steps
@@ -142,7 +142,9 @@ export function checkDecisions<T extends DecisionTarget>(
           "invalid-approval",
           `The reason for step "${stepId}" must be a string, got ${describeValue(reason)}`,
         );
-      return { entry, requestId: gate.requestId, approved: false, reason: reason ?? "Denied", replan: replan === true };
+      // A blank reason is no reason: nothing is invented in its place.
+      const given = reason?.trim() === "" ? undefined : reason;
+      return { entry, requestId: gate.requestId, approved: false, reason: given, replan: replan === true };
     }
     if (edited === undefined) return { entry, requestId: gate.requestId, approved: true, arguments: undefined };
     return { entry, requestId: gate.requestId, approved: true, arguments: checkArguments(entry, edited, registry) };

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { PlankitErrorCode } from "../../errors/plankit-error.ts";
 import type { ReflectionRecord } from "../../events/run-state.ts";
 import type { RunEndReason, RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { IntegrationResult } from "../../planner/build-integration-prompt.ts";
@@ -78,7 +79,10 @@ function declinedSteps(table: StepTable): Set<string> {
  * @returns the reason.
  */
 function notDoneReason(entry: StepEntry, declined: ReadonlySet<string>): string {
-  if (entry.approval?.status === "denied") return `denied (${entry.approval.reason})`;
+  if (entry.approval?.status === "denied") {
+    const reason = entry.approval.reason;
+    return reason === undefined ? "denied" : `denied (${reason})`;
+  }
   const needed = entry.deps.filter((id) => declined.has(id));
   return `it needed ${needed.map((id) => `"${id}"`).join(", ")}, which ${needed.length === 1 ? "was" : "were"} not done`;
 }
@@ -112,6 +116,14 @@ export function integrationResults(table: StepTable): IntegrationResult[] {
     });
 }
 
+/** The error code of a run that failed because a step was skipped, by skip code (`tool-error` for the rest). */
+const failureCodes: Partial<Record<string, PlankitErrorCode>> = {
+  "unsafe-plan": "invalid-step",
+  "unknown-dependency": "unknown-reference",
+  cycle: "cycle",
+  budget: "budget-exceeded",
+};
+
 /**
  * The error that makes a run `failed`, if any: an internal stop, the
  * planner's error, a step that failed and was not replaced, or a step
@@ -141,9 +153,10 @@ export function findRunFailure(
     if (entry.status === "failed" && !entry.superseded)
       return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
     if (entry.status === "skipped" && entry.skipCode !== "replaced" && !declined.has(entry.step.id)) {
+      const code = entry.skipCode ?? "skipped";
       return {
-        code: entry.skipCode === "unsafe-plan" ? "invalid-step" : "tool-error",
-        message: `Step "${entry.step.id}" was skipped (${entry.skipCode ?? "skipped"})`,
+        code: failureCodes[code] ?? "tool-error",
+        message: `Step "${entry.step.id}" was skipped (${code})${entry.skipReason === undefined ? "" : `: ${entry.skipReason}`}`,
       };
     }
   }

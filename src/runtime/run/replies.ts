@@ -75,9 +75,13 @@ export class Replies {
 
   /**
    * Starts streaming the reply step's text once the plan ended cleanly and
-   * nothing failed, and (with `replyStreaming: "safe"`) no re-plan is
-   * possible any more, since what was streamed cannot be taken back; then
-   * writes each reference as its step ends.
+   * nothing failed, since what was streamed cannot be taken back; then
+   * writes each reference as its step ends. With `replyStreaming: "safe"`
+   * only once no re-plan is possible any more and every step the reply
+   * references has succeeded: a step that failed after the text began would
+   * be written as a note, which only `"early"` accepts, and whether it
+   * failed before or after would then decide between a note and the
+   * template answer.
    */
   advance(): void {
     const { table, limits, config } = this.#host;
@@ -97,7 +101,8 @@ export class Replies {
         last === undefined ||
         last.step.type !== "reply" ||
         last.status !== "pending" ||
-        last.source !== view.planSource
+        last.source !== view.planSource ||
+        (config.replyStreaming === "safe" && last.unmet > 0)
       )
         return;
       if (!ReplyStream.streamable(last.step.text)) return;

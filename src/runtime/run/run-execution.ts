@@ -17,6 +17,7 @@ import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
 import { answerRun, answerWithTemplate } from "./answer-run.ts";
 import { Approvals } from "./approvals.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
+import { findDependencyCycles } from "./find-dependency-cycles.ts";
 import { findRunFailure } from "./finish-run.ts";
 import { guardModel } from "./guard-model.ts";
 import { Planning } from "./planning.ts";
@@ -376,6 +377,19 @@ export class RunExecution {
     if (this.#phase !== "executing" || this.#scheduler.running > 0) return;
     // Steps that wait for a person keep the run open: a decision, its timeout or an abort moves it on.
     if (this.#approvals.waiting > 0) return;
+    // Steps that wait for one another (a planner of one's own may write a cycle) are skipped, and what needed them after them.
+    const cycles = findDependencyCycles(this.#table);
+    if (cycles.size > 0) {
+      const members = [...cycles].map(([id, cycle]) => {
+        const entry = this.#table.get(id) as StepEntry;
+        this.#scheduler.forget(entry);
+        this.#skip(entry, "cycle", `It waits for itself: ${cycle}`);
+        return entry;
+      });
+      for (const entry of members) this.#scheduler.ended(entry);
+      this.#settleAgain = true;
+      return;
+    }
     for (const entry of this.#table.order) {
       if (entry.status === "pending") this.#skip(entry, "dependency-failed", "It never became ready");
     }
@@ -396,6 +410,7 @@ export class RunExecution {
   #skip(entry: StepEntry, code: StepSkipCode, reason: string): void {
     entry.status = "skipped";
     entry.skipCode = code;
+    entry.skipReason = reason;
     if (code === "unsafe-plan" && entry.step.type !== "reply") entry.source.withheld = (entry.source.withheld ?? 0) + 1;
     this.#approvals.forget(entry);
     if (entry.step.type !== "reply") this.#active--;

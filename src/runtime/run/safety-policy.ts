@@ -232,7 +232,8 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
       const unsafe = unsafeSource(step, source);
       if (unsafe !== undefined) return { kind: "skip", code: "unsafe-plan", reason: unsafe };
       if (approval !== undefined && approval.status !== "approved") {
-        if (approval.status === "denied") return { kind: "skip", code: "denied", reason: approval.reason };
+        if (approval.status === "denied")
+          return { kind: "skip", code: "denied", reason: approval.reason ?? "It was denied" };
         return { kind: "wait", reason: source.state === "streaming" ? "source" : "approval" };
       }
       if (step.type === "reply" || source.state !== "streaming" || mayStartEarly(step)) return { kind: "ready" };

@@ -22,7 +22,7 @@ export type ApprovalState =
   | { mode: "plan" | "step"; status: "unasked" }
   | { mode: "plan" | "step"; status: "requested"; requestId: string; shown: Record<string, unknown> }
   | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
-  | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string };
+  | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string | undefined };
 
 /** One step of the run and everything the runtime knows about it. */
 export interface StepEntry {
@@ -48,6 +48,8 @@ export interface StepEntry {
   /** A failure a re-plan patch replaced. */
   superseded: boolean;
   skipCode: StepSkipCode | undefined;
+  /** Why it was skipped, in words. */
+  skipReason: string | undefined;
   /** A reply whose text is already streaming: it cannot be skipped or replaced, only completed. */
   fixed: boolean;
   /** Its approval, when the application's policy asks for one. */
@@ -128,6 +130,7 @@ export class StepTable {
       handled: false,
       superseded: false,
       skipCode: undefined,
+      skipReason: undefined,
       fixed: false,
       approval: undefined,
       edited: undefined,

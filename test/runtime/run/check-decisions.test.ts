@@ -127,9 +127,16 @@ describe("checkDecisions", () => {
         registry,
       ),
     ).toEqual([
-      { entry: table.get("a"), requestId: "r-a", approved: false, reason: "Denied", replan: false },
+      { entry: table.get("a"), requestId: "r-a", approved: false, reason: undefined, replan: false },
       { entry: table.get("g"), requestId: "r-g", approved: false, reason: "not now", replan: true },
     ]);
+    // A blank reason is no reason; one with text is kept as written.
+    expect(checkDecisions({ stepId: "a", approved: false, reason: " \n" }, find, registry)[0]).toMatchObject({
+      reason: undefined,
+    });
+    expect(checkDecisions({ stepId: "a", approved: false, reason: " no " }, find, registry)[0]).toMatchObject({
+      reason: " no ",
+    });
     // Only replan: true asks for a new plan.
     expect(checkDecisions({ stepId: "a", approved: false, replan: "yes" }, find, registry)[0]).toMatchObject({
       replan: false,

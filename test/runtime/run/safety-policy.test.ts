@@ -146,6 +146,15 @@ describe("createSafetyPolicy", () => {
           reason: "no",
         }),
       ).toEqual({ kind: "skip", code: "denied", reason: "no" });
+      // A denial without a reason is said as such, with no reason made up.
+      expect(
+        policy.verdictOf(call("reader"), source("clean"), {
+          mode: "plan",
+          status: "denied",
+          requestId: "a1",
+          reason: undefined,
+        }),
+      ).toEqual({ kind: "skip", code: "denied", reason: "It was denied" });
       expect(
         policy.verdictOf(call("plain"), source("clean"), {
           mode: "step",
