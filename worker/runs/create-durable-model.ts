@@ -6,6 +6,7 @@
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { DurableStep } from "./durable-step.ts";
 import { readModelCallName } from "./name-model-calls.ts";
+import { streamStoredStep } from "./stream-stored-step.ts";
 
 /** What the engine stores for one model call: the parts it streamed, and the error that ended it early, if any. */
 interface RecordedCall {
@@ -67,55 +68,26 @@ export function createDurableModel(model: PlanModel, step: DurableStep): PlanMod
         counts.set(purpose, count);
         name = `model:${purpose}:${count}`;
       }
-      // The parts the run saw while the step ran, in order; from the first `finish` on, parts wait for the store.
-      const live: PlanModelPart[] = [];
-      let holding = false;
-      let wake: () => void = () => undefined;
-      let settled: { stored: RecordedCall } | { error: unknown } | undefined;
-      step
-        .do(name, modelCallConfig, async (): Promise<RecordedCall> => {
-          const parts: PlanModelPart[] = [];
-          try {
-            for await (const part of model.stream(request)) {
-              const copy = JSON.parse(JSON.stringify(part)) as PlanModelPart;
-              parts.push(copy);
-              holding ||= copy.type === "finish";
-              if (!holding) {
-                live.push(copy);
-                wake();
+      // From the first `finish` on, parts wait for the store.
+      yield* streamStoredStep(
+        (emit) =>
+          step.do(name, modelCallConfig, async (): Promise<RecordedCall> => {
+            const parts: PlanModelPart[] = [];
+            let holding = false;
+            try {
+              for await (const part of model.stream(request)) {
+                const copy = JSON.parse(JSON.stringify(part)) as PlanModelPart;
+                parts.push(copy);
+                holding ||= copy.type === "finish";
+                if (!holding) emit(copy);
               }
+            } catch (error) {
+              return { parts, error: error instanceof Error ? error.message : String(error) };
             }
-          } catch (error) {
-            return { parts, error: error instanceof Error ? error.message : String(error) };
-          }
-          return { parts };
-        })
-        .then(
-          (stored) => {
-            settled = { stored };
-            wake();
-          },
-          (error: unknown) => {
-            settled = { error };
-            wake();
-          },
-        );
-      let seen = 0;
-      for (;;) {
-        if (seen < live.length) {
-          yield live[seen++] as PlanModelPart;
-          continue;
-        }
-        if (settled !== undefined) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-      const outcome = settled as { stored: RecordedCall } | { error: unknown };
-      if ("error" in outcome) throw outcome.error;
-      // A replay gets every stored part here; the execution that streamed them gets the rest (the finish).
-      yield* outcome.stored.parts.slice(seen);
-      if (outcome.stored.error !== undefined) throw new Error(outcome.stored.error);
+            return { parts };
+          }),
+        (stored) => ({ items: stored.parts, error: stored.error }),
+      );
     },
   };
 }

@@ -8,6 +8,7 @@ import type { PlanStep, ToolRegistry } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
 import type { Planner, PlannerEvent, ReplanRequest } from "../../src/runtime.ts";
 import type { DurableStep } from "./durable-step.ts";
+import { streamStoredStep } from "./stream-stored-step.ts";
 
 /** Options of {@link createDurablePlanner}. */
 export interface DurablePlannerOptions {
@@ -113,60 +114,35 @@ export function createDurablePlanner(options: DurablePlannerOptions): Planner {
     async *stream(request) {
       // What the run saw while the plan step ran, in order.
       const live: PlannerEvent[] = [];
-      let wake: () => void = () => undefined;
       let attempts = 0;
-      let settled: { stored: StoredPlan } | { error: unknown } | undefined;
-      step
-        .do("plan", planConfig, async (): Promise<StoredPlan> => {
-          const attempt = ++attempts;
-          // An attempt after one that reached the run (the engine timed it out) cannot stream again.
-          if (live.length > 0) return { events: [...live], error: "The plan was cut off" };
-          const held: PlannerEvent[] = [];
-          try {
-            for await (const event of planner.stream(request)) {
-              if (attempt !== attempts) break;
-              // Its next turn would wait, inside this step, for steps that wait for this step: it could never end.
-              if (event.type === "turn-end") throw new Error(turnsNeedCreatePlanner);
-              const copy = plain(event);
-              if (!isLive(copy)) held.push(copy);
-              else {
-                live.push(copy);
-                wake();
+      yield* streamStoredStep(
+        (emit) =>
+          step.do("plan", planConfig, async (): Promise<StoredPlan> => {
+            const attempt = ++attempts;
+            // An attempt after one that reached the run (the engine timed it out) cannot stream again.
+            if (live.length > 0) return { events: [...live], error: "The plan was cut off" };
+            const held: PlannerEvent[] = [];
+            try {
+              for await (const event of planner.stream(request)) {
+                if (attempt !== attempts) break;
+                // Its next turn would wait, inside this step, for steps that wait for this step: it could never end.
+                if (event.type === "turn-end") throw new Error(turnsNeedCreatePlanner);
+                const copy = plain(event);
+                if (!isLive(copy)) held.push(copy);
+                else {
+                  live.push(copy);
+                  emit(copy);
+                }
               }
+            } catch (error) {
+              if (live.length === 0) throw error;
+              return { events: [...live, ...held], error: error instanceof Error ? error.message : String(error) };
             }
-          } catch (error) {
-            if (live.length === 0) throw error;
-            return { events: [...live, ...held], error: error instanceof Error ? error.message : String(error) };
-          }
-          return validateEvents([...live, ...held], registry, maxSteps);
-        })
-        .then(
-          (stored) => {
-            settled = { stored };
-            wake();
-          },
-          (error: unknown) => {
-            settled = { error };
-            wake();
-          },
-        );
-      let seen = 0;
-      for (;;) {
-        if (seen < live.length) {
-          yield live[seen++] as PlannerEvent;
-          continue;
-        }
-        if (settled !== undefined) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-      const outcome = settled as { stored: StoredPlan } | { error: unknown };
-      if ("error" in outcome) throw outcome.error;
-      const record = Array.isArray(outcome.stored) ? { events: outcome.stored } : outcome.stored;
-      // A replay sees every stored event here; the execution that streamed them sees the rest.
-      yield* record.events.slice(seen);
-      if ("error" in record) throw new Error(record.error);
+            return validateEvents([...live, ...held], registry, maxSteps);
+          }),
+        // A plan that ended is stored as its events; one cut off by a failure, with the failure.
+        (stored) => (Array.isArray(stored) ? { items: stored } : { items: stored.events, error: stored.error }),
+      );
     },
     async replan(request) {
       replans++;
