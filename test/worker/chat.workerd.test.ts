@@ -6,6 +6,7 @@ import { createScriptedModel } from "../../src/test.ts";
 import { createWorker } from "../../worker/create-worker.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
+import { forkOptions } from "./fork-options.workerd.ts";
 
 const origin = "https://plankit.test";
 
@@ -99,18 +100,19 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
         throw new Error(`cannot use ${apiKey} with ${token}`);
       },
     });
-    const worker = createWorker({
-      ...demoWorkerOptions,
-      createTools: () => leaky,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "openai",
-        model: createScriptedModel({
-          responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]',
-          tokensPerSecond: Infinity,
+    const worker = createWorker(
+      forkOptions({
+        createTools: () => leaky,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "openai",
+          model: createScriptedModel({
+            responses: () => '[{"id":"s1","tool":"leak","args":{}},{"id":"s2","reply":"{{s1}}"}]',
+            tokensPerSecond: Infinity,
+          }),
         }),
       }),
-    });
+    );
     const request = new Request(`${origin}/v1/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
@@ -125,23 +127,29 @@ describe("POST /v1/chat: the AI SDK's useChat transport against the Worker", () 
 
   it("aborts the run when the client stops reading", async () => {
     const { registry, state } = createHangingTool();
-    const worker = createWorker({
-      ...demoWorkerOptions,
-      createTools: () => registry,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "demo",
-        model: createScriptedModel({
-          responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]',
-          tokensPerSecond: Infinity,
+    const worker = createWorker(
+      forkOptions({
+        createTools: () => registry,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "demo",
+          model: createScriptedModel({
+            responses: () => '[{"id":"s1","tool":"wait_forever","args":{}},{"id":"s2","reply":"{{s1}}"}]',
+            tokensPerSecond: Infinity,
+          }),
         }),
       }),
-    });
+    );
     const response = await worker.fetch(post("/v1/chat", { messages: [userMessage("wait")] }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = "";
-    while (!text.includes('"wait_forever"')) text += decoder.decode((await reader.read()).value, { stream: true });
+    while (!text.includes('"wait_forever"')) {
+      const chunk = await reader.read();
+      // A stream that ends before the call shows up fails here rather than spinning.
+      if (chunk.done) throw new Error(`The stream ended before the tool call: ${text}`);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
     for (let tries = 0; !state.started && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(state.started).toBe(true);
     await reader.cancel("client went away");

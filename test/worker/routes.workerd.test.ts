@@ -11,6 +11,7 @@ import type { SelectedModel } from "../../worker/select-model.ts";
 import { selectModel } from "../../worker/select-model.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
+import { forkOptions } from "./fork-options.workerd.ts";
 import { parseStrictSse as parseSse } from "./parse-strict-sse.ts";
 
 const origin = "https://plankit.test";
@@ -475,18 +476,19 @@ describe("CORS", () => {
 describe("client disconnects", () => {
   it("abort the run: the running tool sees its signal fire and stops", async () => {
     const { registry, state } = createHangingTool();
-    const disconnecting = createWorker({
-      ...demoWorkerOptions,
-      createTools: () => registry,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "demo",
-        model: fixedModel([
-          { type: "tool", name: "wait_forever", arguments: {} },
-          { type: "reply", text: "{{s1}}" },
-        ]),
+    const disconnecting = createWorker(
+      forkOptions({
+        createTools: () => registry,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "demo",
+          model: fixedModel([
+            { type: "tool", name: "wait_forever", arguments: {} },
+            { type: "reply", text: "{{s1}}" },
+          ]),
+        }),
       }),
-    });
+    );
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const text = await readUntil(reader, (sofar) => sofar.includes("event: step-start"));
@@ -500,18 +502,19 @@ describe("client disconnects", () => {
 
   it("are noticed by a write: a quiet stream writes heartbeat comments while its tool runs, and a cancel aborts the tool", async () => {
     const { registry, state } = createHangingTool();
-    const disconnecting = createWorker({
-      ...demoWorkerOptions,
-      createTools: () => registry,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "demo",
-        model: fixedModel([
-          { type: "tool", name: "wait_forever", arguments: {} },
-          { type: "reply", text: "{{s1}}" },
-        ]),
+    const disconnecting = createWorker(
+      forkOptions({
+        createTools: () => registry,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "demo",
+          model: fixedModel([
+            { type: "tool", name: "wait_forever", arguments: {} },
+            { type: "reply", text: "{{s1}}" },
+          ]),
+        }),
       }),
-    });
+    );
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await readUntil(
@@ -586,26 +589,28 @@ describe("secrets", () => {
     );
     const planText = await plan.text();
     expect(planText).toContain("[redacted]");
-    const run = await createWorker({
-      ...demoWorkerOptions,
-      createTools: () => tools,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "openai",
-        model: fixedModel([
-          { type: "tool", name: "leak", arguments: {} },
-          { type: "reply", text: "{{s1}}" },
-        ]),
+    const run = await createWorker(
+      forkOptions({
+        createTools: () => tools,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "openai",
+          model: fixedModel([
+            { type: "tool", name: "leak", arguments: {} },
+            { type: "reply", text: "{{s1}}" },
+          ]),
+        }),
       }),
-    }).fetch(post("/v1/run", { query: "x" }, auth), env);
+    ).fetch(post("/v1/run", { query: "x" }, auth), env);
     const runText = await run.text();
     expect(runText).toContain("cannot use [redacted]");
-    const broken = await createWorker({
-      ...demoWorkerOptions,
-      createTools: () => {
-        throw new Error(`misconfigured with ${apiKey}`);
-      },
-    }).fetch(post("/v1/run", { query: "x" }, auth), env);
+    const broken = await createWorker(
+      forkOptions({
+        createTools: () => {
+          throw new Error(`misconfigured with ${apiKey}`);
+        },
+      }),
+    ).fetch(post("/v1/run", { query: "x" }, auth), env);
     expect(broken.status).toBe(500);
     const brokenText = JSON.stringify(await problem(broken));
     for (const text of [planText, runText, brokenText, JSON.stringify([...plan.headers, ...run.headers])]) {
@@ -733,19 +738,20 @@ describe("a client leaving a completion that is not streamed", () => {
         return { ok: true };
       },
     });
-    const disconnecting = createWorker({
-      ...demoWorkerOptions,
-      createTools: () => registry,
-      selectModel: () => ({
-        name: "fixed",
-        provider: "demo",
-        model: fixedModel([
-          { type: "tool", name: "wait_forever", arguments: {} },
-          { type: "tool", name: "count_after", arguments: { after: "{{s1}}" } },
-          { type: "reply", text: "{{s2}}" },
-        ]),
+    const disconnecting = createWorker(
+      forkOptions({
+        createTools: () => registry,
+        selectModel: () => ({
+          name: "fixed",
+          provider: "demo",
+          model: fixedModel([
+            { type: "tool", name: "wait_forever", arguments: {} },
+            { type: "tool", name: "count_after", arguments: { after: "{{s1}}" } },
+            { type: "reply", text: "{{s2}}" },
+          ]),
+        }),
       }),
-    });
+    );
     const client = new AbortController();
     const request = new Request(`${origin}/v1/chat/completions`, {
       method: "POST",
