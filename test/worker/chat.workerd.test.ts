@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { createWorker } from "../../worker/create-worker.ts";
-import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import { createHangingTool } from "./create-hanging-tool.ts";
 import { forkOptions } from "./fork-options.workerd.ts";
 
