@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner } from "../../src/index.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import type { DurableStep } from "../../worker/runs/durable-step.ts";
@@ -7,6 +7,7 @@ import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
 import { finish, streamedCall } from "../fixtures/create-turn-model.ts";
 import { invariantProblems } from "../runtime/fake-planner.ts";
+import { perStep } from "./compare-events.ts";
 import { createTools, openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
@@ -98,18 +99,6 @@ async function nativeRun(name: string, withCreatePlanner = true, engineVersion: 
   };
 }
 
-/** The events without what depends on timing or the run id. */
-function comparable(events: readonly RuntimeEvent[]): unknown[] {
-  return events.map(
-    (event) =>
-      JSON.parse(
-        JSON.stringify(event, (key, value: unknown) =>
-          key === "t" || key === "runId" || key === "durationMs" ? undefined : value,
-        ),
-      ) as unknown,
-  );
-}
-
 const stepNames = (engine: FakeEngine) => engine.calls.map((call) => call.name.replace(/#.*?(?=:|$)/u, "#"));
 
 describe("a durable run that plans from native tool calls (mode: tools)", () => {
@@ -151,7 +140,7 @@ describe("a durable run that plans from native tool calls (mode: tools)", () => 
     await memoryRun.done;
     const run = await nativeRun("parity");
     await run.execute();
-    expect(comparable(await run.events())).toEqual(comparable(memoryRun.events));
+    expect(perStep(await run.events())).toEqual(perStep(memoryRun.events));
   });
 
   it("restarted during the second turn: asks only for that turn again, calls no tool again, ends the same", async () => {

@@ -13,6 +13,7 @@ import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import { executeDurableRun } from "../../worker/runs/execute-durable-run.ts";
 import { workerDefaults } from "../../worker/worker-defaults.ts";
 import { createEchoModel, createFakePlanner, invariantProblems, reply, tool } from "../runtime/fake-planner.ts";
+import { comparable, perStep } from "./compare-events.ts";
 import { createTools, openSession } from "./durable-fixtures.workerd.ts";
 import { FakeEngine, loggedEvents, until } from "./fake-engine.ts";
 
@@ -30,33 +31,6 @@ function purposes(requests: readonly PlanModelRequest[]): Record<string, number>
   const counted: Record<string, number> = {};
   for (const request of requests) counted[request.purpose ?? "none"] = (counted[request.purpose ?? "none"] ?? 0) + 1;
   return counted;
-}
-
-/** The events without what depends on timing or the run id. */
-function comparable(events: readonly RuntimeEvent[]): unknown[] {
-  return events.map(
-    (event) =>
-      JSON.parse(
-        JSON.stringify(event, (key, value: unknown) =>
-          key === "t" || key === "runId" || key === "durationMs" ? undefined : value,
-        ),
-      ) as unknown,
-  );
-}
-
-/**
- * The comparable events of each step, and of the run, each in order: the
- * same run up to how parallel steps interleave (a replay gets stored
- * outcomes at once).
- */
-function perStep(events: readonly RuntimeEvent[]): Record<string, unknown[]> {
-  const grouped: Record<string, unknown[]> = {};
-  comparable(events).forEach((event, index) => {
-    const source = events[index] as RuntimeEvent;
-    const key = "stepId" in source ? source.stepId : "step" in source ? source.step.id : "run";
-    (grouped[key] ??= []).push(event);
-  });
-  return grouped;
 }
 
 /** The same run in memory, with the runtime settings of a durable run. */
