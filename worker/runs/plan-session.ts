@@ -29,6 +29,8 @@ import { disposeStub } from "./dispose-stub.ts";
 import type { DurableRunParams } from "./durable-run-params.ts";
 import type { LoggedEvent } from "./logged-event.ts";
 import { parseRunId } from "./parse-run-id.ts";
+import { readEventCursor } from "./read-event-cursor.ts";
+import { readWorkflowStatus } from "./read-workflow-status.ts";
 import { createRunEventStream, EventWaiters } from "./run-event-stream.ts";
 import { RunLog, type RunRow } from "./run-log.ts";
 import type { RunRecord } from "./run-record.ts";
@@ -296,24 +298,18 @@ export class PlanSession extends DurableObject<WorkerEnv> {
     const row = this.#log.row(runId);
     if (url.pathname !== "/events" || row === undefined)
       return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
-    const header = request.headers.get("last-event-id");
-    const cursor = header ?? url.searchParams.get("after") ?? "0";
-    if (!/^\d{1,15}$/u.test(cursor.trim())) {
-      return problemResponse(
-        new HttpProblem(
-          400,
-          `${header === null ? "The after parameter" : "Last-Event-ID"} must be the id of an event of this run (a whole number), not ${JSON.stringify(cursor.slice(0, 40))}`,
-          { code: "invalid-last-event-id" },
-        ),
-      );
+    let cursor: number;
+    try {
+      cursor = readEventCursor(request, url);
+    } catch (error) {
+      if (error instanceof HttpProblem) return problemResponse(error);
+      throw error;
     }
     // Nothing will follow: 204 is what stops an EventSource from reconnecting.
-    if (row.ended === 1 && Number(cursor.trim()) >= row.last_seq)
+    if (row.ended === 1 && cursor >= row.last_seq)
       return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
     return new Response(
-      createRunEventStream(this.#log, runId, Number(cursor.trim()), (ms, register) =>
-        this.#waiters.wait(runId, ms, register),
-      ),
+      createRunEventStream(this.#log, runId, cursor, (ms, register) => this.#waiters.wait(runId, ms, register)),
       {
         headers: {
           "content-type": "text/event-stream; charset=utf-8",
@@ -340,7 +336,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
         else waitingOnly = false;
         continue;
       }
-      const status = await this.#workflowStatus(row.id);
+      const status = await readWorkflowStatus(this.env.PLAN_WORKFLOW, row.id);
       if (status.status === "terminated")
         this.#close(row.id, "aborted", { code: "aborted", message: "The run's Workflow instance was terminated" });
       else if (status.status === "errored" || status.status === "complete" || status.status === "missing") {
@@ -483,32 +479,5 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       state.awaitingApproval.length > 0 &&
       !state.steps.some((step) => step.status === "running" || step.status === "retrying")
     );
-  }
-
-  /**
-   * The status of a durable run's Workflow instance.
-   *
-   * @param runId - the run (the instance id).
-   * @returns the status and error, `missing` when there is no such instance, `unknown` when it could not be asked.
-   */
-  async #workflowStatus(runId: string): Promise<{ status: string; error?: string }> {
-    const workflow = this.env.PLAN_WORKFLOW;
-    if (workflow === undefined) return { status: "unknown" };
-    let instance: WorkflowInstance;
-    try {
-      instance = await workflow.get(runId);
-    } catch {
-      return { status: "missing" };
-    }
-    try {
-      const status = await instance.status();
-      return status.error === undefined
-        ? { status: status.status }
-        : { status: status.status, error: status.error.message };
-    } catch {
-      return { status: "unknown" };
-    } finally {
-      disposeStub(instance);
-    }
   }
 }

@@ -7,6 +7,7 @@
 import { toErrorInfo } from "../../events/to-error-info.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
+import { roundMs } from "../../shared/round-ms.ts";
 import type { BackoffPolicy } from "../compute-backoff.ts";
 import type { StepAttemptOutcome, StepCall, StepExecutor } from "../step-executor.ts";
 import { type AttemptContext, type AttemptOutcome, attemptStep, resolveStepInput } from "./attempt-step.ts";
@@ -130,7 +131,7 @@ export async function executeStep(
       }
       const pending = attemptStep(context, entry, attemptInput, number);
       const outcome = isPromiseLike<AttemptOutcome>(pending) ? await pending : (pending as AttemptOutcome);
-      durationMs = Math.round((context.clock.now() - startedAt) * 1000) / 1000;
+      durationMs = roundMs(context.clock.now() - startedAt);
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {
         refused = outcome;

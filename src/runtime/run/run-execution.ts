@@ -5,6 +5,7 @@
  *
  * @module
  */
+
 import { PlankitError } from "../../errors/plankit-error.ts";
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
 import { createRunState, type RunStateReducer } from "../../events/create-run-state.ts";
@@ -14,6 +15,7 @@ import { toErrorInfo } from "../../events/to-error-info.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { clampTimerMs, maxTimerMs } from "../../shared/clamp-timer-ms.ts";
+import { roundMs } from "../../shared/round-ms.ts";
 import { answerRun, answerWithTemplate } from "./answer-run.ts";
 import { Approvals } from "./approvals.ts";
 import type { DistributiveOmit } from "./attempt-step.ts";
@@ -21,7 +23,6 @@ import { findDependencyCycles } from "./find-dependency-cycles.ts";
 import { findRunFailure } from "./finish-run.ts";
 import { guardModel } from "./guard-model.ts";
 import { Planning } from "./planning.ts";
-import type { ReadinessView } from "./readiness.ts";
 import { registerStep } from "./register-step.ts";
 import { Replanning } from "./replanning.ts";
 import { Replies } from "./replies.ts";
@@ -101,8 +102,33 @@ export class RunExecution {
       config.model === undefined
         ? undefined
         : guardModel(config.model, this.#limits, config.modelTimeouts, config.clock);
+    // The parts read the run through getters and callbacks, so each sees it as it is now: the scheduler's
+    // readiness checks and the replies read this view.
+    const run = this;
+    const view = {
+      statusOf: (id: string) => table.get(id)?.status,
+      mayBeReplanned: (id: string) => run.#replanning.mayReplace(id),
+      get planEnded() {
+        return run.#planning.ended;
+      },
+      get othersSettled() {
+        return run.#active === 0 && run.#phase === "executing" && !run.#replanning.due();
+      },
+      get phase() {
+        return run.#phase;
+      },
+      get planSource() {
+        return run.#planning.source;
+      },
+      get anyFailure() {
+        return run.#anyFailure;
+      },
+      get planIssues() {
+        return run.#planning.issues;
+      },
+    };
     this.#scheduler = new Scheduler(table, {
-      view: this.#readinessView(),
+      view,
       maxConcurrency: config.maxConcurrency,
       refuseStart: () => this.#limits.refuseStep(),
       start: (entry) => this.#guard(runAttempts(attempts, entry)),
@@ -135,23 +161,8 @@ export class RunExecution {
       failed: (entry, error, attempt, durationMs) => this.#fail(entry, error, attempt, durationMs),
       stop: (message) => this.abort("failed", message),
     });
-    // The parts read the run through getters and callbacks, so each sees it as it is now.
-    const run = this;
     this.#approvals = new Approvals(core, (entry) => this.#replanning.add(entry));
-    this.#replies = new Replies(core, {
-      get phase() {
-        return run.#phase;
-      },
-      get planSource() {
-        return run.#planning.source;
-      },
-      get anyFailure() {
-        return run.#anyFailure;
-      },
-      get planIssues() {
-        return run.#planning.issues;
-      },
-    });
+    this.#replies = new Replies(core, view);
     this.#replanning = new Replanning(core, {
       get replyStreaming() {
         return run.#replies.streaming;
@@ -175,25 +186,6 @@ export class RunExecution {
         this.#phase = "executing";
       },
     });
-  }
-
-  /**
-   * What the scheduler's readiness checks read of the run.
-   *
-   * @returns the view.
-   */
-  #readinessView(): ReadinessView {
-    const run = this;
-    return {
-      statusOf: (id) => this.#table.get(id)?.status,
-      mayBeReplanned: (id) => this.#replanning.mayReplace(id),
-      get planEnded() {
-        return run.#planning.ended;
-      },
-      get othersSettled() {
-        return run.#active === 0 && run.#phase === "executing" && !run.#replanning.due();
-      },
-    };
   }
 
   /**
@@ -249,7 +241,7 @@ export class RunExecution {
     if (deadlineMs !== undefined && deadlineMs < maxTimerMs) {
       this.#deadlineTimer = this.#config.clock.setTimeout(
         () => this.abort("deadline", `The run passed its deadline of ${deadlineMs} ms`),
-        clampTimerMs(Math.max(0, deadlineMs - (elapsedMs > 0 ? elapsedMs : 0)), deadlineMs),
+        clampTimerMs(Math.max(0, deadlineMs - Math.max(elapsedMs, 0)), deadlineMs),
       );
     }
     this.#guard(this.#planning.run());
@@ -463,7 +455,7 @@ export class RunExecution {
       t: 0,
       reason,
       usage: { ...this.#limits.usage },
-      durationMs: this.#round(this.#config.clock.now() - this.#startedAt),
+      durationMs: this.#elapsed(),
     };
     if (error !== undefined && reason !== "completed") event.error = error;
     this.#event(event);
@@ -478,7 +470,7 @@ export class RunExecution {
    */
   #event(event: RuntimeEvent | PendingEvent): void {
     const runId = this.#input.runId;
-    const t = this.#round(this.#config.clock.now() - this.#startedAt);
+    const t = this.#elapsed();
     // type, runId and t lead the JSON of every event.
     const ordered = Object.assign({ type: event.type, runId, t }, event, { runId, t }) as RuntimeEvent;
     this.#reducer.apply(ordered);
@@ -486,14 +478,9 @@ export class RunExecution {
     this.#planning.record(ordered);
   }
 
-  /**
-   * Rounds a duration to microseconds, so logs stay short.
-   *
-   * @param ms - milliseconds.
-   * @returns the rounded value.
-   */
-  #round(ms: number): number {
-    return Math.round(ms * 1000) / 1000;
+  /** The time since the run started, rounded. */
+  #elapsed(): number {
+    return roundMs(this.#config.clock.now() - this.#startedAt);
   }
 
   /**
