@@ -142,6 +142,14 @@ describe("the offline demo model's readers", () => {
       { value: 5, unit: "ft" },
       { value: 6, unit: "in" },
     ]);
+    expect(findQuantities("1 mile and 500 feet")[0]?.parts).toEqual([
+      { value: 1, unit: "mi" },
+      { value: 500, unit: "ft" },
+    ]);
+    // A decimal in the larger unit, or a target written for each part, makes two measurements.
+    expect(findQuantities("0.1 miles and 1 foot")).toHaveLength(2);
+    expect(findQuantities("how many metres is 2 miles and 1 feet in metres")).toHaveLength(2);
+    expect(findQuantities("how many metres is 2 miles and 1 foot")).toHaveLength(1);
     expect(findQuantities("I ran a 10k")[0]?.parts).toEqual([{ value: 10, unit: "km" }]);
     expect(findQuantities("it is 10k outside")[0]?.parts).toEqual([{ value: 10, unit: "K" }]);
   });

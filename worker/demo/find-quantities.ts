@@ -80,6 +80,8 @@ export function findQuantities(text: string): QuantityGroup[] {
     `^\\s+(?:and\\s+)?(\\d+(?:\\.\\d+)?)(?!\\d|\\.\\d|\\s*(?:[%'’′"”″:]|(?:${names})(?![\\p{L}\\d²³/])))`,
     "u",
   );
+  const targetBefore = new RegExp(`\\bhow (?:many|much)\\s+(?:${names})\\s+(?:is|are|in)\\s+$`, "u");
+  const targetAfter = new RegExp(`^\\s+(?:in|to|into)\\s+(?:${names})(?![\\p{L}\\d])`, "u");
   const found: { part: DemoQuantity; unit: Unit; start: number; end: number }[] = [];
   const push = (value: number, symbol: string, start: number, end: number): void => {
     const unit = findUnit(symbol);
@@ -136,8 +138,13 @@ export function findQuantities(text: string): QuantityGroup[] {
       (compounds[previous.last.symbol] ?? []).includes(unit.symbol) &&
       (start < previous.end ||
         /^\s*$/u.test(gap) ||
-        // "5 feet and 11 inches", "1 hour and 30 minutes"; "1 km and 1 m" are two measurements.
-        (/^\s*(?:,\s*)?and\s+$/u.test(gap) && !metric.has(unit.symbol)))
+        // "5 feet and 11 inches", "1 hour and 30 minutes"; "1 km and 1 m" are two measurements,
+        // and so are "0.1 miles and 1 foot": a measurement in two units starts with a whole number.
+        // "how many m is 2 miles and 1 foot in m" asks twice, so it is two conversions.
+        (/^\s*(?:,\s*)?and\s+$/u.test(gap) &&
+          !metric.has(unit.symbol) &&
+          Number.isInteger(previous.parts.at(-1)?.value) &&
+          !(targetBefore.test(lower.slice(0, previous.start)) && targetAfter.test(lower.slice(end)))))
     ) {
       previous.parts.push(part);
       previous.end = end;
