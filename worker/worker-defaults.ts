@@ -8,7 +8,7 @@ import type { AgentRuntimeOptions, RuntimeBudget } from "../src/index.ts";
 /** Runtime settings a run starts with, before a fork's own. */
 export type RuntimeDefaults = Pick<
   AgentRuntimeOptions,
-  "maxConcurrency" | "timeoutMs" | "budget" | "approvalTimeoutMs"
+  "maxConcurrency" | "timeoutMs" | "budget"
 >;
 
 /**
@@ -29,11 +29,9 @@ export type RuntimeDefaults = Pick<
  *   that left fails and cancels the stream, which aborts the run within
  *   about two heartbeats where nothing else reports the disconnect
  *   (`wrangler dev`);
- * - `runtime`: the settings of a run answered in the request (`startRun`);
- *   nobody can approve a step there, so `approvalTimeoutMs` is 1: a step
- *   that a `policy` (the `runtime` option) marks as needing approval is
- *   denied at once and the run answers without it, instead of waiting until
- *   its deadline;
+ * - `runtime`: the settings of a run answered in the request (`startRun`,
+ *   which denies at once each step a `policy` marks as needing approval:
+ *   nobody can approve it there);
  * - `sessionRuntime`: the settings of a run in a session object
  *   (`POST /v1/runs` with `durable: false`), which may take longer — and
  *   waits up to 5 minutes for an approval (the run's deadline);
@@ -59,7 +57,6 @@ export const workerDefaults = {
     maxConcurrency: 8,
     timeoutMs: 20_000,
     budget: { deadlineMs: 90_000, modelCalls: 12, toolCalls: 40 },
-    approvalTimeoutMs: 1,
   } satisfies RuntimeDefaults,
   sessionRuntime: {
     maxConcurrency: 8,

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
+import { noApproverReason } from "../../worker/routes/deny-approvals.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
@@ -39,7 +40,8 @@ describe("a tool needing approval in a run answered in the request", () => {
     expect(events.find((event) => event.type === "approval-decision")).toMatchObject({
       stepId,
       approved: false,
-      by: "timeout",
+      by: "caller",
+      reason: noApproverReason,
     });
     expect(events.some((event) => event.type === "step-start" && event.stepId === stepId)).toBe(false);
     expect(events.find((event) => event.type === "step-skipped" && event.stepId === stepId)).toMatchObject({
@@ -74,11 +76,12 @@ describe("a tool needing approval in a run answered in the request", () => {
     });
     expect(events.find((event) => event.type === "approval-decision")).toMatchObject({
       approved: false,
-      by: "timeout",
+      by: "caller",
     });
     expect(events.some((event) => event.type === "step-start")).toBe(false);
     const reply = events.find((event) => event.type === "reply") as { text: string } | undefined;
     expect(reply?.text).toMatch(/Not done: step s1 \(save_note\) did not run/u);
+    expect(reply?.text).toContain("Nobody can approve");
     expect(reply?.text).not.toMatch(/I saved the note/u);
   }, 30_000);
 

@@ -20,7 +20,7 @@ import { tripGuideSkills } from "./trip-guide-skills.ts";
  * guide of `POST /v1/guide`. The policy holds on every route: session and
  * durable runs ask a person; the runs answered in the request (`/v1/run`,
  * `/v1/chat`, `/v1/chat/completions`), where nobody can answer, deny the
- * step at once (`workerDefaults.runtime.approvalTimeoutMs`) and reply
+ * step at once (`startRun`) and reply
  * without it, so no note is saved there.
  *
  * @example

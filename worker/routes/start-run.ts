@@ -12,6 +12,7 @@ import { abortOnDisconnect } from "../http/abort-on-disconnect.ts";
 import { keepAlive } from "../http/keep-alive.ts";
 import type { WorkerAppEnv } from "../worker-app-env.ts";
 import { workerDefaults } from "../worker-defaults.ts";
+import { denyApprovals } from "./deny-approvals.ts";
 
 /** What shapes a run: the request, and its optional tools, step limit and profile. */
 export interface RunRequest {
@@ -27,7 +28,9 @@ export interface RunRequest {
  * settings (`workerDefaults.runtime`, then the Worker's `runtime`
  * option). The run is aborted — with every model and tool call in it —
  * when the client goes away, or when `stop` is called (a stream's cancel);
- * the request's context is kept alive until the run has ended.
+ * the request's context is kept alive until the run has ended. Nobody can
+ * approve a step there: each step a policy marks is denied the moment the
+ * run asks ({@link denyApprovals}), and the run answers without it.
  *
  * @param c - the request's context.
  * @param request - the input and the run's options.
@@ -52,6 +55,7 @@ export function startRun(c: Context<WorkerAppEnv>, request: RunRequest): { run: 
     ...(profile === undefined ? {} : { profile }),
   });
   const run = runtime.run(request.input, { signal: controller.signal });
+  void denyApprovals(run);
   // The run outlives a response that fails: it ends (aborted) rather than being cut off.
   keepAlive(c, run.done);
   return { run, stop: () => controller.abort(new Error("The client disconnected")) };
