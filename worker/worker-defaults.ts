@@ -6,10 +6,7 @@
 import type { AgentRuntimeOptions, RuntimeBudget } from "../src/index.ts";
 
 /** Runtime settings a run starts with, before a fork's own. */
-export type RuntimeDefaults = Pick<
-  AgentRuntimeOptions,
-  "maxConcurrency" | "timeoutMs" | "budget"
->;
+export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "timeoutMs" | "budget">;
 
 /**
  * The Worker's defaults:

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorker } from "../../worker/create-worker.ts";
-import { noApproverReason } from "../../worker/routes/deny-approvals.ts";
 import { demoWorkerOptions } from "../../worker/demo/demo-worker-options.ts";
+import { noApproverReason } from "../../worker/routes/deny-approvals.ts";
 import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const origin = "https://plankit.test";
