@@ -9,7 +9,9 @@ import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
 import { LLMPlanner } from "../planner/llm-planner.ts";
 import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runtime/agent-runtime.ts";
+import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
@@ -142,6 +144,14 @@ export class EagerAgent {
    * @throws PlankitError `invalid-options` for a bad limit or option; `invalid-catalog` for a tool without `execute`.
    */
   constructor(settings: EagerAgentSettings) {
+    checkOptionKeys(
+      settings,
+      [
+        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions".split(" "),
+        ...runtimeOptionNames.filter((name) => name !== "planner" && name !== "registry" && name !== "model"),
+      ],
+      "EagerAgent",
+    );
     const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } =
       settings;
     const registry = new ToolRegistry().register(

@@ -137,6 +137,12 @@ const optionChecks: Record<string, OptionCheck> = {
   idGenerator: aFunction,
 };
 
+/** The names of `AgentRuntime`'s options: the table's, then those whose values it does not check. */
+export const runtimeOptionNames: readonly string[] = [
+  ...Object.keys(optionChecks),
+  ..."profile memory reflector model backoff cache clock".split(" "),
+];
+
 /**
  * Checks `AgentRuntime`'s options: no key that names no option, the
  * planner and registry, every number's range, the enumerations, the
@@ -153,12 +159,7 @@ const optionChecks: Record<string, OptionCheck> = {
 export function checkRuntimeOptions(options: unknown): void {
   if (typeof options !== "object" || options === null)
     throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
-  // The options whose values the table does not check come after it.
-  checkOptionKeys(
-    options,
-    [...Object.keys(optionChecks), ..."profile memory reflector model backoff cache clock".split(" ")],
-    "AgentRuntime",
-  );
+  checkOptionKeys(options, runtimeOptionNames, "AgentRuntime");
   const problem = object(optionChecks, "")(options, "");
   if (problem !== undefined) {
     throw new PlankitError(

@@ -122,4 +122,16 @@ describe("EagerAgent", () => {
     expect(() => agent.stream({})).toThrow(/Give either prompt or messages/);
     expect(() => agent.stream({ prompt: "a", messages: [] })).toThrow(/Give either prompt or messages/);
   });
+
+  it("names a misspelt setting as EagerAgent's, with the closest of its own and the runtime's", () => {
+    const model = new MockLanguageModelV4({});
+    const misspelt = (settings: Record<string, unknown>) => () =>
+      new EagerAgent({ model, tools: {}, ...settings } as ConstructorParameters<typeof EagerAgent>[0]);
+    expect(misspelt({ maxStep: 3 })).toThrow('Unknown EagerAgent option "maxStep"; did you mean "maxSteps"?');
+    expect(misspelt({ instruction: "Be brief" })).toThrow('did you mean "instructions"?');
+    expect(misspelt({ maxReplan: 1 })).toThrow('Unknown EagerAgent option "maxReplan"; did you mean "maxReplans"?');
+    // planner and registry are EagerAgent's own to build.
+    expect(misspelt({ registry: {} })).toThrow('Unknown EagerAgent option "registry"');
+    expect(misspelt({ retries: 2, annotations: {} })).not.toThrow();
+  });
 });
