@@ -1,6 +1,7 @@
 /**
  * plankit/ui — a run's state for any front end: a framework-free store fed by
- * run events, SSE or JSONL streams, or a run's event-stream URL, and the
+ * run events (iterated, or pushed into a feed), SSE or JSONL streams, or a
+ * run's event-stream URL, and the
  * custom elements `<plankit-run>`, `<plankit-plan-graph>`, `<plankit-steps>`,
  * `<plankit-approval>` and `<plankit-reply>` that render it. Importing it
  * defines the elements where custom elements exist, and does nothing else
@@ -12,6 +13,7 @@ import { defineRunElements } from "./ui/define-run-elements.ts";
 
 export type { DecisionEventDetail } from "./ui/approval-element.ts";
 export { ApprovalElement } from "./ui/approval-element.ts";
+export { createEventFeed, type EventFeed } from "./ui/create-event-feed.ts";
 export {
   createRunStore,
   type RunConnection,

@@ -4,8 +4,8 @@ import { useChat } from "@ai-sdk/react";
 import type { UIMessage } from "ai";
 import dynamic from "next/dynamic";
 import type { RuntimeEvent } from "plankit";
+import { createEventFeed, type EventFeed } from "plankit/ui";
 import { type FormEvent, useRef, useState } from "react";
-import { createEventFeed, type EventFeed } from "../lib/create-event-feed";
 
 // plankit/ui defines <plankit-run> when it is imported, which needs the DOM: the view is loaded in the browser only.
 const RunView = dynamic(() => import("./run-view"), { ssr: false });
@@ -24,7 +24,7 @@ export default function Page() {
       const event = part.data;
       let feed = feeds.current.get(event.runId);
       if (feed === undefined) {
-        const created = createEventFeed<RuntimeEvent>();
+        const created = createEventFeed();
         feeds.current.set(event.runId, created);
         setRuns((current) => new Map(current).set(event.runId, created));
         feed = created;
