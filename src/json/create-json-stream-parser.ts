@@ -219,16 +219,29 @@ const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, o
 const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
 const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
 
-// Number sub-states (JSON number grammar).
+// Number sub-states (JSON number grammar): after "-" (0), "0" (1), other integer digits (2), "." (3), fraction
+// digits (4), "e" (5), the exponent's sign (6), exponent digits (7); N_START (8) before the first character.
 const N_START = 8;
-const N_MINUS = 0;
 const N_ZERO = 1;
-const N_INT = 2;
 const N_DOT = 3;
-const N_FRACTION = 4;
 const N_E = 5;
 const N_E_SIGN = 6;
-const N_EXPONENT = 7;
+/**
+ * The next number sub-state, by sub-state (rows) and character class (columns, see {@link numberClass}): a digit
+ * is the next sub-state, a letter a lenient `.5`, `-.5` or `+5` (`a` for sub-state 0, `d` for 3), and "." ends the
+ * number.
+ */
+const NUMBER_STATES = [
+  "12d....", // after "-"
+  "..35...", // after "0": a digit ends the number (strict: fails)
+  "2235...",
+  "44.....",
+  "44.5...",
+  "77..66.",
+  "77.....",
+  "77.....",
+  "12d.a0.", // N_START
+].join("");
 
 const MAX_REPAIRS = 1000;
 const LOOSE_NUMBER = "Read a leading + or . in a number";
@@ -293,6 +306,11 @@ function isSpace(c: number): boolean {
 /** A character that opens a string: `"`, `'` (lenient) or a typographic quote (lenient). */
 function isQuote(c: number): boolean {
   return c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d;
+}
+
+/** A character's class in a number: "0", "1" to "9", ".", "e" or "E", "+", "-", anything else (0 to 6). */
+function numberClass(c: number): number {
+  return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
 }
 
 function hexValue(c: number): number {
@@ -785,8 +803,8 @@ class Parser implements JsonStreamParser {
   }
 
   #numberComplete(): boolean {
-    const s = this.#numberState;
-    return s === N_ZERO || s === N_INT || s === N_FRACTION || s === N_EXPONENT;
+    // After "0", integer, fraction or exponent digits.
+    return ((0b10010110 >> this.#numberState) & 1) === 1;
   }
 
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
@@ -1120,60 +1138,21 @@ class Parser implements JsonStreamParser {
       case NUMBER: {
         let j = i;
         let state = this.#numberState;
-        let ended = false;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          const digit = d >= 48 && d <= 57;
-          let next = -1;
-          switch (state) {
-            case N_START:
-            case N_MINUS:
-              if (d === 48) next = N_ZERO;
-              else if (digit) next = N_INT;
-              else if (state === N_START && d === 45) next = N_MINUS;
-              else if (strict) break;
-              else if (d === 46 || (d === 43 && state === N_START)) {
-                // Lenient: `.5`, `-.5`, `+5`.
-                next = d === 46 ? N_DOT : N_MINUS;
-                this.#repair("loose-number", base + j, LOOSE_NUMBER);
-              }
-              break;
-            case N_ZERO:
-              if (d === 46) next = N_DOT;
-              else if (d === 101 || d === 69) next = N_E;
-              else if (digit && strict) this.#fail(base + j, describe(d), '".", "e" or the end of the number');
-              break;
-            case N_INT:
-              if (digit) next = N_INT;
-              else if (d === 46) next = N_DOT;
-              else if (d === 101 || d === 69) next = N_E;
-              break;
-            case N_DOT:
-              if (digit) next = N_FRACTION;
-              break;
-            case N_FRACTION:
-              if (digit) next = N_FRACTION;
-              else if (d === 101 || d === 69) next = N_E;
-              break;
-            case N_E:
-              if (d === 43 || d === 45) next = N_E_SIGN;
-              else if (digit) next = N_EXPONENT;
-              break;
-            case N_E_SIGN:
-            case N_EXPONENT:
-              if (digit) next = N_EXPONENT;
-              break;
-          }
-          if (next < 0) {
-            ended = true;
-            break;
+        for (; j < n; j++) {
+          let next = NUMBER_STATES.charCodeAt(state * 7 + numberClass(text.charCodeAt(j))) - 48;
+          if (next < 0 || (next > N_START && strict)) break;
+          if (next > N_START) {
+            // Lenient: `.5`, `-.5`, `+5`.
+            next -= 49;
+            this.#repair("loose-number", base + j, LOOSE_NUMBER);
           }
           state = next;
-          j++;
         }
+        if (strict && state === N_ZERO && numberClass(text.charCodeAt(j)) === 1)
+          this.#fail(base + j, describe(text.charCodeAt(j)), '".", "e" or the end of the number');
         this.#numberState = state;
         this.#append(text.slice(i, j), base + j);
-        if (!ended) return -1;
+        if (j === n) return -1;
         const d = text.charCodeAt(j);
         if (
           !strict &&
@@ -1226,6 +1205,30 @@ class Parser implements JsonStreamParser {
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
         return j + this.#endIdentifier(base + j, text.charCodeAt(j));
+      }
+      case NUMBER_WORD: {
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (!isNumberWordCode(d)) break;
+          j++;
+        }
+        this.#append(text.slice(i, j), base + j);
+        if (j === n) return -1;
+        this.#endNumberWord();
+        return j;
+      }
+      case UNQUOTED: {
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
+          j++;
+        }
+        this.#append(text.slice(i, j), base + j);
+        if (j === n) return -1;
+        this.#endUnquoted();
+        return j;
       }
       case ELLIPSIS: {
         const d = this.#depth - 1;
@@ -1294,31 +1297,6 @@ class Parser implements JsonStreamParser {
         }
         this.#endString();
         return i;
-      }
-      case NUMBER_WORD: {
-        let j = i;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (!isNumberWordCode(d)) break;
-          j++;
-        }
-        this.#append(text.slice(i, j), base + j);
-        if (j === n) return -1;
-        this.#endNumberWord();
-        i = j;
-        return i;
-      }
-      case UNQUOTED: {
-        let j = i;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
-          j++;
-        }
-        this.#append(text.slice(i, j), base + j);
-        if (j === n) return -1;
-        this.#endUnquoted();
-        return j;
       }
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
@@ -1436,17 +1414,7 @@ class Parser implements JsonStreamParser {
       this.#fail(offset - dots.length, describe(46), "a value");
     }
     this.#repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
-    if (this.#isArray[d] === true) {
-      this.#mode = ARRAY_NEXT;
-    } else {
-      if (this.#keys[d] !== undefined)
-        this.#repair(
-          "dropped-key",
-          offset,
-          `Dropped the key ${JSON.stringify(this.#keys[d])}, whose value is a placeholder`,
-        );
-      this.#mode = OBJECT_NEXT;
-    }
+    this.#dropValue(offset, "whose value is a placeholder");
   }
 
   /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
@@ -1581,12 +1549,9 @@ class Parser implements JsonStreamParser {
   }
 
   #completeTruncatedNumber(offset: number): void {
-    const state = this.#numberState;
-    let text = this.#text;
-    if (state === N_DOT) text = text.slice(0, -1);
-    else if (state === N_E) text = text.slice(0, -1);
-    else if (state === N_E_SIGN) text = text.slice(0, -2);
-    if (!/\d/.test(text)) {
+    // Without its trailing ".", "e" or exponent sign.
+    const text = this.#text.replace(/\D+$/, "");
+    if (text === "") {
       this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.#text)}`);
       this.#dropValue(offset);
       return;
@@ -1595,15 +1560,15 @@ class Parser implements JsonStreamParser {
     this.#completeValue(Number(text));
   }
 
-  /** No value after all where one was expected: drop its key, or leave the array as it is. */
-  #dropValue(offset: number): void {
+  /** No value after all where one was expected: drop its key (saying `why`), or leave the array as it is. */
+  #dropValue(offset: number, why = "which has no value"): void {
     if (this.#depth === 0) return;
     const d = this.#depth - 1;
     if (this.#isArray[d] === true) {
       this.#mode = ARRAY_NEXT;
     } else {
       if (this.#keys[d] !== undefined)
-        this.#repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.#keys[d])}, which has no value`);
+        this.#repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.#keys[d])}, ${why}`);
       this.#mode = OBJECT_NEXT;
     }
   }
