@@ -1597,49 +1597,30 @@ class Parser implements JsonStreamParser {
       else this.#dropValue(offset);
     }
     mode = this.#mode;
-    switch (mode) {
-      case STRING:
-      case ESCAPE:
-      case UNICODE:
-        if (this.#tokenIsKey) {
-          this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#text)}`);
-          this.#mode = OBJECT_NEXT;
-        } else if (mode !== STRING || !this.#closeBeforeBrackets(offset)) {
-          this.#repair("closed-string", offset, "Closed an unfinished string");
-          this.#endString();
-        }
-        break;
-      case NUMBER:
-        if (this.#numberComplete()) this.#completeValue(Number(this.#text));
-        else this.#completeTruncatedNumber(offset);
-        break;
-      case IDENT:
-      case LITERAL: {
-        const word = this.#text;
-        if (this.#tokenIsKey && mode === IDENT) {
-          this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(word)}`);
-          this.#mode = OBJECT_NEXT;
-          break;
-        }
-        const name =
-          mode === LITERAL ? this.#literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
-        const literal = name === undefined ? undefined : LITERALS.get(name);
-        if (name !== undefined && literal !== undefined) {
-          if (name !== word) this.#repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.#completeValue(literal[0]);
-        } else {
-          this.#repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
-          this.#dropValue(offset);
-        }
-        break;
+    const inString = mode >= STRING && mode <= UNICODE;
+    if (this.#tokenIsKey && (inString || mode === IDENT)) {
+      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#text)}`);
+      this.#mode = OBJECT_NEXT;
+    } else if (inString) {
+      if (mode !== STRING || !this.#closeBeforeBrackets(offset)) {
+        this.#repair("closed-string", offset, "Closed an unfinished string");
+        this.#endString();
       }
-      case COLON:
-      case VALUE:
+    } else if (mode === NUMBER) {
+      if (this.#numberComplete()) this.#completeValue(Number(this.#text));
+      else this.#completeTruncatedNumber(offset);
+    } else if (mode === IDENT) {
+      // A literal cut short (`tr`, `Fals`) is completed; another word is dropped.
+      const word = this.#text;
+      const name = [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
+      if (name === undefined) {
+        this.#repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
         this.#dropValue(offset);
-        break;
-      default:
-        break;
-    }
+      } else {
+        if (name !== word) this.#repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
+        this.#completeValue(LITERALS.get(name)![0]);
+      }
+    } else if (mode === COLON || mode === VALUE) this.#dropValue(offset);
     while (this.#depth > 0) {
       const array = this.#isArray[this.#depth - 1] === true;
       this.#repair(
