@@ -978,22 +978,15 @@ class Parser implements JsonStreamParser {
       const offset = base + i;
       switch (mode) {
         case VALUE:
+        case ARRAY_FIRST:
         case ARRAY_VALUE:
           if (this.#skipParen && c === 40) {
             this.#skipParen = false;
             i++;
             continue;
           }
-          if (mode === ARRAY_VALUE && (c === 93 || this.#closesTuple(c)) && !strict) {
-            this.#repair("trailing-comma", offset, "Ignored a trailing comma");
-            this.#close();
-            i++;
-            continue;
-          }
-          if (this.#startValue(c, offset)) i++;
-          continue;
-        case ARRAY_FIRST:
-          if (c === 93 || this.#closesTuple(c)) {
+          if (mode !== VALUE && (c === 93 || this.#closesTuple(c)) && (mode === ARRAY_FIRST || !strict)) {
+            if (mode === ARRAY_VALUE) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
             this.#close();
             i++;
             continue;
@@ -1006,20 +999,20 @@ class Parser implements JsonStreamParser {
             continue;
           }
           if (c === 44) {
-            if (this.#depth === this.#emitDepth) this.#flushPending();
+            this.#flushPending();
             this.#mode = ARRAY_VALUE;
             i++;
             continue;
           }
           if (c === 93 || this.#closesTuple(c)) {
-            if (this.#depth === this.#emitDepth) this.#flushPending();
+            this.#flushPending();
             this.#close();
             i++;
             continue;
           }
           if (!strict && this.#canStartValue(c)) {
             this.#repair("inserted-comma", offset, "Inserted a missing comma between array elements");
-            if (this.#depth === this.#emitDepth) this.#flushPending();
+            this.#flushPending();
             this.#mode = ARRAY_VALUE;
             continue;
           }
