@@ -389,8 +389,7 @@ class Parser implements JsonStreamParser {
   readonly #keepElements: boolean;
   readonly #shared = new Map<string, string>();
   readonly #unwrapKeys: readonly string[];
-  #emitDepth = 0; // depth of the array whose elements are emitted (0: none open)
-  #emitted = false; // that array has closed: nothing more is emitted
+  #emitDepth = 0; // depth of the array whose elements are emitted (0: none open yet; -1: it closed, none will be)
   unwrappedKey: string | undefined;
   #finishing = false;
   #keyQuoted = false; // the last key was quoted (a missing colon after it may be inserted)
@@ -477,7 +476,7 @@ class Parser implements JsonStreamParser {
     )
       return undefined;
     const d = this.#emitDepth;
-    if (d === 0 || this.#depth !== d + 1 || this.#isArray[d] !== false) return undefined;
+    if (d <= 0 || this.#depth !== d + 1 || this.#isArray[d] !== false) return undefined;
     const key = this.#keys[d];
     if (key === undefined) return undefined;
     return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#text };
@@ -587,7 +586,6 @@ class Parser implements JsonStreamParser {
     this.#hasRoot = false;
     this.#pendingEmit = false;
     this.#emitDepth = 0;
-    this.#emitted = false;
     this.unwrappedKey = undefined;
     this.#text = "";
     this.#concatenating = false;
@@ -728,7 +726,7 @@ class Parser implements JsonStreamParser {
       this.#limit("json-depth", offset, `Nesting is deeper than maxDepth (${this.#maxDepth})`, "a shallower value");
     }
     const d = this.#depth++;
-    if (array && this.#emitDepth === 0 && !this.#emitted) {
+    if (array && this.#emitDepth === 0) {
       // The array whose elements write() hands out: the root, or the first
       // array under one of `unwrapKeys` of a root object.
       if (d === 0) this.#emitDepth = 1;
@@ -748,10 +746,7 @@ class Parser implements JsonStreamParser {
     const d = --this.#depth;
     const container = this.#stack[d];
     this.#stack[d] = undefined;
-    if (d === this.#emitDepth - 1) {
-      this.#emitDepth = 0;
-      this.#emitted = true;
-    }
+    if (d === this.#emitDepth - 1) this.#emitDepth = -1;
     this.#completeValue(container);
   }
 
