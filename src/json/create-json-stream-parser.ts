@@ -384,8 +384,8 @@ class Parser implements JsonStreamParser {
   // model-token chunk sizes once the heap is large (see the benchmark).
   readonly #none: unknown[] = [];
   #out: unknown[] = this.#none;
-  #pendingEmit = false; // a scalar element waits for "," or "]"
-  #pendingValue: unknown = undefined; // that element
+  // A scalar element (a number, boolean or null) waiting for "," or "]"; undefined when none is.
+  #pendingValue: unknown = undefined;
   readonly #keepElements: boolean;
   readonly #shared = new Map<string, string>();
   readonly #unwrapKeys: readonly string[];
@@ -584,7 +584,7 @@ class Parser implements JsonStreamParser {
     this.#keys.length = 0;
     this.#root = undefined;
     this.#hasRoot = false;
-    this.#pendingEmit = false;
+    this.#pendingValue = undefined;
     this.#emitDepth = 0;
     this.unwrappedKey = undefined;
     this.#text = "";
@@ -696,10 +696,7 @@ class Parser implements JsonStreamParser {
       if (d === 0 && this.#speculating) this.#commit();
       if (handOut) {
         if (typeof value === "string" || (typeof value === "object" && value !== null)) this.#emit(value);
-        else {
-          this.#pendingEmit = true;
-          this.#pendingValue = value;
-        }
+        else this.#pendingValue = value;
       }
     } else {
       setMember(container as Record<string, unknown>, this.#keys[d]!, value);
@@ -714,8 +711,7 @@ class Parser implements JsonStreamParser {
   }
 
   #flushPending(): void {
-    if (this.#pendingEmit) {
-      this.#pendingEmit = false;
+    if (this.#pendingValue !== undefined) {
       this.#emit(this.#pendingValue);
       this.#pendingValue = undefined;
     }
@@ -1564,11 +1560,10 @@ class Parser implements JsonStreamParser {
   /** Closes everything still open at `offset`: the token in progress, then every container. */
   #finish(offset: number): void {
     this.#finishing = true;
-    if (this.#pendingEmit && !this.#keepElements && this.#emitDepth > 0) {
+    if (this.#pendingValue !== undefined && !this.#keepElements && this.#emitDepth > 0) {
       // Never handed out: it stays in the root value.
       (this.#stack[this.#emitDepth - 1] as unknown[]).push(this.#pendingValue);
     }
-    this.#pendingEmit = false;
     this.#pendingValue = undefined;
     let mode = this.#mode;
     if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
