@@ -313,13 +313,6 @@ function numberClass(c: number): number {
   return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
-
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -1102,8 +1095,8 @@ class Parser implements JsonStreamParser {
         return i;
       }
       case UNICODE: {
-        const h = hexValue(c);
-        if (h < 0) {
+        const h = Number.parseInt(text[i]!, 16);
+        if (Number.isNaN(h)) {
           if (strict) this.#fail(base + i, describe(c), "a hexadecimal digit");
           // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
           const digits = (this.#unicodeValue + 16 ** this.#unicodeDigits).toString(16).slice(1);
