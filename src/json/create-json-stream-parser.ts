@@ -439,14 +439,6 @@ class Parser implements JsonStreamParser {
     }
     if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
     this.#out = this.#none;
-    if (
-      this.#mode === DONE ||
-      (this.#mode === AFTER_ROOT && !this.#strict && !this.#speculating && this.#openParens === 0)
-    ) {
-      this.#noteSuffix(chunk, 0, this.offset);
-      this.offset += chunk.length;
-      return this.#none;
-    }
     if (this.#strict) {
       this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
     } else {
@@ -657,9 +649,12 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /**
+   * Reports the text after the root value, from its first character that is not a space, once. (With `prose: false`
+   * that text is the caller's: `#feed` stops before it.)
+   */
   #noteSuffix(text: string, from: number, base: number): void {
-    // With `prose: false` the text after the value is the caller's, not skipped.
-    if (this.#suffixNoted || this.#mode === DONE || !this.#prose) return;
+    if (this.#suffixNoted) return;
     for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (!isSpace(c)) {
