@@ -519,8 +519,7 @@ class Parser implements JsonStreamParser {
     for (;;) {
       try {
         if (pieces === undefined || bases === undefined) {
-          if (this.#speculating) this.#feedPiece(chunk, base, 0);
-          else this.#feed(chunk, base, 0);
+          this.#feedPiece(chunk, base, 0);
         } else {
           for (; piece < pieces.length; piece++, from = 0) this.#feedPiece(pieces[piece]!, bases[piece]!, from);
         }
@@ -528,18 +527,19 @@ class Parser implements JsonStreamParser {
       } catch (error) {
         if (error !== LENIENT_FAILURE) throw error;
         if (!this.#speculating) return;
+        // Where the candidate failed, one character after its start at least.
+        const resume = Math.max(this.#failedAt, this.#speculationStart + 1);
         if (!this.#prose) {
           // One candidate only: the caller reads on from where it failed.
-          this.restOffset = Math.max(this.#failedAt, this.#speculationStart + 1);
+          this.restOffset = resume;
           this.#resetToPreamble();
           this.#rejected = true;
           this.#mode = DONE;
           return;
         }
-        // The candidate was not the root value: resume the preamble where it failed
-        // (one character after its start at least). Candidates inside the failed
-        // text are not retried, so every character is read a bounded number of times.
-        const resume = Math.max(this.#failedAt, this.#speculationStart + 1);
+        // The candidate was not the root value: resume the preamble where it failed.
+        // Candidates inside the failed text are not retried, so every character is
+        // read a bounded number of times.
         pieces = this.#window;
         bases = this.#windowBases;
         this.#resetToPreamble();
@@ -550,6 +550,7 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /** Feeds a piece of text, kept in the window while a candidate root value is tried. */
   #feedPiece(text: string, base: number, from: number): void {
     // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
     // from the window (a model stream's empty text part before a failed candidate lost the text after it).
@@ -831,7 +832,7 @@ class Parser implements JsonStreamParser {
       this.#mode = IDENT;
       return false;
     }
-    if (c === 40 && !this.#concatenating) {
+    if (c === 40) {
       this.#repair("python-tuple", offset, "Read a Python tuple as an array");
       this.#open(true, offset);
       this.#isTuple[this.#depth - 1] = true;
