@@ -313,6 +313,13 @@ function numberClass(c: number): number {
   return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
 }
 
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -519,7 +526,8 @@ class Parser implements JsonStreamParser {
     for (;;) {
       try {
         if (pieces === undefined || bases === undefined) {
-          this.#feedPiece(chunk, base, 0);
+          if (this.#speculating) this.#feedPiece(chunk, base, 0);
+          else this.#feed(chunk, base, 0);
         } else {
           for (; piece < pieces.length; piece++, from = 0) this.#feedPiece(pieces[piece]!, bases[piece]!, from);
         }
@@ -1091,8 +1099,8 @@ class Parser implements JsonStreamParser {
         return i;
       }
       case UNICODE: {
-        const h = Number.parseInt(text[i]!, 16);
-        if (Number.isNaN(h)) {
+        const h = hexValue(c);
+        if (h < 0) {
           if (strict) this.#fail(base + i, describe(c), "a hexadecimal digit");
           // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
           const digits = (this.#unicodeValue + 16 ** this.#unicodeDigits).toString(16).slice(1);
