@@ -1563,7 +1563,7 @@ class Parser implements JsonStreamParser {
     }
     this.#pendingValue = undefined;
     let mode = this.#mode;
-    if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
+    if (mode >= COMMENT_START && mode <= BLOCK_COMMENT_STAR) {
       mode = this.#returnMode;
       this.#mode = mode;
     }
