@@ -778,13 +778,7 @@ class Parser implements JsonStreamParser {
       this.#mode = COLON;
     } else if (this.#concatenating) {
       this.#concatenating = false;
-      const d = this.#depth - 1;
-      const container = this.#stack[d];
-      const previous =
-        this.#isArray[d] === true
-          ? (container as unknown[]).pop()
-          : (container as Record<string, unknown>)[this.#keys[d]!];
-      this.#completeValue(`${String(previous)}${text}`);
+      this.#completeValue(`${String(this.#lastValue(true))}${text}`);
     } else {
       this.#completeValue(text);
     }
@@ -1367,22 +1361,22 @@ class Parser implements JsonStreamParser {
       this.#openParens--;
       return true;
     }
-    if (c === 43) {
-      const d = this.#depth - 1;
-      const container = this.#stack[d];
-      const previous =
-        this.#isArray[d] === true
-          ? (container as unknown[])[(container as unknown[]).length - 1]
-          : (container as Record<string, unknown>)[this.#keys[d]!];
-      // Elements already handed out cannot change.
-      if (typeof previous === "string" && this.#depth !== this.#emitDepth) {
-        this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
-        this.#concatenating = true;
-        this.#mode = VALUE;
-        return true;
-      }
+    // Elements already handed out cannot change.
+    if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
+      this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
+      this.#concatenating = true;
+      this.#mode = VALUE;
+      return true;
     }
     return false;
+  }
+
+  /** The value last read in the innermost container; `take` removes it from an array. */
+  #lastValue(take: boolean): unknown {
+    const d = this.#depth - 1;
+    const container = this.#stack[d];
+    if (this.#isArray[d] !== true) return (container as Record<string, unknown>)[this.#keys[d]!];
+    return take ? (container as unknown[]).pop() : (container as unknown[]).at(-1);
   }
 
   /** A `...` placeholder ended at `offset`: it stands for nothing. */
