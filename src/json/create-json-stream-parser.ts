@@ -505,7 +505,7 @@ class Parser implements JsonStreamParser {
       this.#completeValue(Number(this.#text));
     }
     if (this.#mode !== AFTER_ROOT) {
-      const expected = this.#mode === NUMBER ? "a digit" : (EXPECTED[this.#mode] ?? "more input");
+      const expected = EXPECTED[this.#mode] ?? "more input";
       throw new JsonStreamError(
         "json-syntax",
         `Unexpected end of JSON input at offset ${this.offset}: expected ${expected}`,
@@ -851,15 +851,11 @@ class Parser implements JsonStreamParser {
 
   /** Starts an object key at character `c`. */
   #startKey(c: number, offset: number): boolean {
-    if (c === 34) {
-      this.#startString(34, true, offset);
+    if (c === 34 || (!this.#strict && isQuote(c))) {
+      this.#startString(c, true, offset);
       return true;
     }
     if (!this.#strict) {
-      if (isQuote(c)) {
-        this.#startString(c, true, offset);
-        return true;
-      }
       if (isIdentifierCode(c) || c === 45) {
         this.#text = "";
         this.#tokenIsKey = true;
