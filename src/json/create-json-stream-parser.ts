@@ -219,16 +219,29 @@ const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, o
 const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
 const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
 
-// Number sub-states (JSON number grammar).
+// Number sub-states (JSON number grammar): after "-" (0), "0" (1), other integer digits (2), "." (3), fraction
+// digits (4), "e" (5), the exponent's sign (6), exponent digits (7); N_START (8) before the first character.
 const N_START = 8;
-const N_MINUS = 0;
 const N_ZERO = 1;
-const N_INT = 2;
 const N_DOT = 3;
-const N_FRACTION = 4;
 const N_E = 5;
 const N_E_SIGN = 6;
-const N_EXPONENT = 7;
+/**
+ * The next number sub-state, by sub-state (rows) and character class (columns, see {@link numberClass}): a digit
+ * is the next sub-state, a letter a lenient `.5`, `-.5` or `+5` (`a` for sub-state 0, `d` for 3), and "." ends the
+ * number.
+ */
+const NUMBER_STATES = [
+  "12d....", // after "-"
+  "..35...", // after "0": a digit ends the number (strict: fails)
+  "2235...",
+  "44.....",
+  "44.5...",
+  "77..66.",
+  "77.....",
+  "77.....",
+  "12d.a0.", // N_START
+].join("");
 
 const MAX_REPAIRS = 1000;
 const LOOSE_NUMBER = "Read a leading + or . in a number";
@@ -295,6 +308,11 @@ function isQuote(c: number): boolean {
   return c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 0x201d;
 }
 
+/** A character's class in a number: "0", "1" to "9", ".", "e" or "E", "+", "-", anything else (0 to 6). */
+function numberClass(c: number): number {
+  return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
+}
+
 function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 97 && c <= 102) return c - 87;
@@ -343,144 +361,135 @@ class Parser implements JsonStreamParser {
   readonly repairs: JsonRepair[] = [];
   offset = 0;
 
-  private readonly strict: boolean;
-  private readonly maxDepth: number;
-  private readonly maxTokenSize: number;
+  readonly #strict: boolean;
+  readonly #maxDepth: number;
+  readonly #maxTokenSize: number;
 
-  private mode: number;
-  private returnMode = 0; // mode to go back to after a comment
-  private ended = false;
-  private failure: JsonStreamError | undefined;
+  #mode: number;
+  #returnMode = 0; // mode to go back to after a comment
+  #ended = false;
+  #failure: JsonStreamError | undefined;
 
   // Containers under construction, outermost first.
-  private readonly stack: unknown[] = [];
-  private readonly isArray: boolean[] = [];
-  private readonly isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
-  private readonly keys: (string | undefined)[] = [];
-  private depth = 0;
+  readonly #stack: unknown[] = [];
+  readonly #isArray: boolean[] = [];
+  readonly #isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
+  readonly #keys: (string | undefined)[] = [];
+  #depth = 0;
 
-  private root: unknown = undefined;
-  private hasRoot = false;
+  #root: unknown = undefined;
+  #hasRoot = false;
   // What write() returns when the chunk completed no element: the same empty
   // array every time. A fresh array per call measurably slows a parse at
   // model-token chunk sizes once the heap is large (see the benchmark).
-  private readonly none: unknown[] = [];
-  private out: unknown[] = this.none;
-  private pendingEmit = false; // a scalar element waits for "," or "]"
-  private pendingValue: unknown = undefined; // that element
-  private readonly keepElements: boolean;
-  private readonly shared = new Map<string, string>();
-  private readonly unwrapKeys: readonly string[];
-  private emitDepth = 0; // depth of the array whose elements are emitted (0: none open)
-  private emitted = false; // that array has closed: nothing more is emitted
+  readonly #none: unknown[] = [];
+  #out: unknown[] = this.#none;
+  // A scalar element (a number, boolean or null) waiting for "," or "]"; undefined when none is.
+  #pendingValue: unknown = undefined;
+  readonly #keepElements: boolean;
+  readonly #shared = new Map<string, string>();
+  readonly #unwrapKeys: readonly string[];
+  #emitDepth = 0; // depth of the array whose elements are emitted (0: none open yet; -1: it closed, none will be)
   unwrappedKey: string | undefined;
-  private finishing = false;
-  private keyQuoted = false; // the last key was quoted (a missing colon after it may be inserted)
-  private openParens = 0; // lenient: `Name(` wrappers whose ")" is still to come
-  private skipParen = false; // lenient: the "(" of a wrapper is next
-  private concatenating = false; // lenient: after `"a" +`, the next string joins the previous one
-  private unquotedAt = 0; // lenient: where the unquoted string began
-  private lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL, or the blanks after a quote
-  private quoteAt = 0; // lenient: where the quote of STRING_QUOTE is
-  private keptQuote = -1; // lenient: where in the string the last unescaped quote kept in it is, or -1
-  private keptQuoteAt = 0; // lenient: that quote's offset in the whole text
+  #finishing = false;
+  #keyQuoted = false; // the last key was quoted (a missing colon after it may be inserted)
+  #openParens = 0; // lenient: `Name(` wrappers whose ")" is still to come
+  #skipParen = false; // lenient: the "(" of a wrapper is next
+  #concatenating = false; // lenient: after `"a" +`, the next string joins the previous one
+  #unquotedAt = 0; // lenient: where the unquoted string began
+  #lineEnd = ""; // lenient: the line end (and blanks) read after STRING_EOL, or the blanks after a quote
+  #quoteAt = 0; // lenient: where the quote of STRING_QUOTE is
+  #keptQuote = -1; // lenient: where in the string the last unescaped quote kept in it is, or -1
+  #keptQuoteAt = 0; // lenient: that quote's offset in the whole text
 
   // Token state.
-  private text = ""; // string, key, number, literal or identifier text so far
-  private tokenIsKey = false;
-  private closeQuote = 34;
-  private unicodeValue = 0; // the value of the digits of a \u escape so far
-  private unicodeDigits = 0; // how many there are
-  private rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
-  private numberState = 0;
-  private literal = "";
+  #text = ""; // string, key, number, literal or identifier text so far
+  #tokenIsKey = false;
+  #closeQuote = 34;
+  #unicodeValue = 0; // the value of the digits of a \u escape so far
+  #unicodeDigits = 0; // how many there are
+  #rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
+  #numberState = 0;
+  #literal = "";
 
   // Lenient: the candidate root value being tried, and the text since it began.
-  private speculating = false;
-  private speculationStart = 0;
+  #speculating = false;
+  #speculationStart = 0;
   // The chunks written since the candidate began (the first holds its start), kept
   // by reference so that backtracking can re-read them without copying.
-  private window: string[] = [];
-  private windowBases: number[] = [];
-  private sawContent = false; // a non-space character was seen in the preamble
-  private suffixNoted = false;
-  private failedAt = 0;
-  private readonly prose: boolean;
-  private rejected = false;
+  #window: string[] = [];
+  #windowBases: number[] = [];
+  #sawContent = false; // a non-space character was seen in the preamble
+  #suffixNoted = false;
+  #failedAt = 0;
+  readonly #prose: boolean;
+  #rejected = false;
   restOffset: number | undefined = undefined;
 
   constructor(options: JsonStreamParserOptions) {
     checkOptions(options);
-    this.strict = options.strict ?? false;
-    this.maxDepth = options.maxDepth ?? 512;
-    this.maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
-    this.unwrapKeys = options.unwrapKeys ?? [];
-    this.prose = options.prose ?? true;
-    this.keepElements = options.keepElements ?? true;
-    this.mode = this.strict ? VALUE : PREAMBLE;
+    this.#strict = options.strict ?? false;
+    this.#maxDepth = options.maxDepth ?? 512;
+    this.#maxTokenSize = options.maxTokenSize ?? 16 * 1024 * 1024;
+    this.#unwrapKeys = options.unwrapKeys ?? [];
+    this.#prose = options.prose ?? true;
+    this.#keepElements = options.keepElements ?? true;
+    this.#mode = this.#strict ? VALUE : PREAMBLE;
   }
 
   write(chunk: string): unknown[] {
-    if (this.ended) throw new TypeError("JsonStreamParser.write() was called after end()");
-    if (this.failure !== undefined) {
-      if (this.strict) throw this.failure;
+    if (this.#ended) throw new TypeError("JsonStreamParser.write() was called after end()");
+    if (this.#failure !== undefined) {
+      if (this.#strict) throw this.#failure;
       this.offset += chunk.length;
       return [];
     }
-    if (this.none.length !== 0) this.none.length = 0; // a caller added to it
-    this.out = this.none;
-    if (
-      this.mode === DONE ||
-      (this.mode === AFTER_ROOT && !this.strict && !this.speculating && this.openParens === 0)
-    ) {
-      this.noteSuffix(chunk, 0, this.offset);
-      this.offset += chunk.length;
-      return this.none;
-    }
-    if (this.strict) {
-      this.feed(chunk, this.offset, 0); // strict errors propagate as they are
+    if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
+    this.#out = this.#none;
+    if (this.#strict) {
+      this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
     } else {
-      this.run(chunk, this.offset);
+      this.#run(chunk, this.offset);
     }
     this.offset += chunk.length;
-    if (!this.prose && this.restOffset === undefined && this.mode === AFTER_ROOT && this.openParens === 0)
+    if (!this.#prose && this.restOffset === undefined && this.#mode === AFTER_ROOT && this.#openParens === 0)
       this.restOffset = this.offset;
-    if (this.speculating && this.offset - this.speculationStart > this.maxTokenSize) this.commit();
-    return this.out;
+    if (this.#speculating && this.offset - this.#speculationStart > this.#maxTokenSize) this.#commit();
+    return this.#out;
   }
 
   partialString(): PartialString | undefined {
-    const mode = this.mode;
+    const mode = this.#mode;
     if (
       (mode !== STRING && mode !== ESCAPE && mode !== UNICODE) ||
-      this.tokenIsKey ||
-      this.concatenating ||
-      this.speculating
+      this.#tokenIsKey ||
+      this.#concatenating ||
+      this.#speculating
     )
       return undefined;
-    const d = this.emitDepth;
-    if (d === 0 || this.depth !== d + 1 || this.isArray[d] !== false) return undefined;
-    const key = this.keys[d];
+    const d = this.#emitDepth;
+    if (d <= 0 || this.#depth !== d + 1 || this.#isArray[d] !== false) return undefined;
+    const key = this.#keys[d];
     if (key === undefined) return undefined;
-    return { members: { ...(this.stack[d] as Record<string, unknown>) }, key, text: this.text };
+    return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#text };
   }
 
   get status(): "reading" | "done" | "rejected" {
-    if (this.rejected) return "rejected";
-    return this.hasRoot &&
-      (this.mode === DONE || (this.mode === AFTER_ROOT && this.openParens === 0)) &&
-      !this.speculating
+    if (this.#rejected) return "rejected";
+    return this.#hasRoot &&
+      (this.#mode === DONE || (this.#mode === AFTER_ROOT && this.#openParens === 0)) &&
+      !this.#speculating
       ? "done"
       : "reading";
   }
 
   end(): unknown {
-    if (this.ended) throw new TypeError("JsonStreamParser.end() was called twice");
-    this.ended = true;
-    if (this.failure !== undefined) throw this.failure;
-    if (this.strict) return this.endStrict();
-    if (this.mode !== AFTER_ROOT && this.mode !== DONE) this.finish(this.offset);
-    if (!this.hasRoot) {
+    if (this.#ended) throw new TypeError("JsonStreamParser.end() was called twice");
+    this.#ended = true;
+    if (this.#failure !== undefined) throw this.#failure;
+    if (this.#strict) return this.#endStrict();
+    if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
+    if (!this.#hasRoot) {
       throw new JsonStreamError(
         "json-syntax",
         `No JSON value found in the text (${this.offset} characters)`,
@@ -488,15 +497,15 @@ class Parser implements JsonStreamParser {
         EXPECTED[PREAMBLE]!,
       );
     }
-    return this.root;
+    return this.#root;
   }
 
-  private endStrict(): unknown {
-    if (this.mode === NUMBER && this.depth === 0 && this.numberComplete()) {
-      this.completeValue(Number(this.text));
+  #endStrict(): unknown {
+    if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) {
+      this.#completeValue(Number(this.#text));
     }
-    if (this.mode !== AFTER_ROOT) {
-      const expected = this.mode === NUMBER ? "a digit" : (EXPECTED[this.mode] ?? "more input");
+    if (this.#mode !== AFTER_ROOT) {
+      const expected = EXPECTED[this.#mode] ?? "more input";
       throw new JsonStreamError(
         "json-syntax",
         `Unexpected end of JSON input at offset ${this.offset}: expected ${expected}`,
@@ -504,11 +513,11 @@ class Parser implements JsonStreamParser {
         expected,
       );
     }
-    return this.root;
+    return this.#root;
   }
 
   /** Feeds `chunk` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
-  private run(chunk: string, base: number): void {
+  #run(chunk: string, base: number): void {
     // Allocated only to back out of a failed candidate: the common case costs nothing.
     let pieces: string[] | undefined;
     let bases: number[] | undefined;
@@ -517,30 +526,31 @@ class Parser implements JsonStreamParser {
     for (;;) {
       try {
         if (pieces === undefined || bases === undefined) {
-          if (this.speculating) this.feedPiece(chunk, base, 0);
-          else this.feed(chunk, base, 0);
+          if (this.#speculating) this.#feedPiece(chunk, base, 0);
+          else this.#feed(chunk, base, 0);
         } else {
-          for (; piece < pieces.length; piece++, from = 0) this.feedPiece(pieces[piece]!, bases[piece]!, from);
+          for (; piece < pieces.length; piece++, from = 0) this.#feedPiece(pieces[piece]!, bases[piece]!, from);
         }
         return;
       } catch (error) {
         if (error !== LENIENT_FAILURE) throw error;
-        if (!this.speculating) return;
-        if (!this.prose) {
+        if (!this.#speculating) return;
+        // Where the candidate failed, one character after its start at least.
+        const resume = Math.max(this.#failedAt, this.#speculationStart + 1);
+        if (!this.#prose) {
           // One candidate only: the caller reads on from where it failed.
-          this.restOffset = Math.max(this.failedAt, this.speculationStart + 1);
-          this.resetToPreamble();
-          this.rejected = true;
-          this.mode = DONE;
+          this.restOffset = resume;
+          this.#resetToPreamble();
+          this.#rejected = true;
+          this.#mode = DONE;
           return;
         }
-        // The candidate was not the root value: resume the preamble where it failed
-        // (one character after its start at least). Candidates inside the failed
-        // text are not retried, so every character is read a bounded number of times.
-        const resume = Math.max(this.failedAt, this.speculationStart + 1);
-        pieces = this.window;
-        bases = this.windowBases;
-        this.resetToPreamble();
+        // The candidate was not the root value: resume the preamble where it failed.
+        // Candidates inside the failed text are not retried, so every character is
+        // read a bounded number of times.
+        pieces = this.#window;
+        bases = this.#windowBases;
+        this.#resetToPreamble();
         piece = 0;
         while (piece < pieces.length && bases[piece]! + pieces[piece]!.length <= resume) piece++;
         from = piece < pieces.length ? resume - bases[piece]! : 0;
@@ -548,348 +558,334 @@ class Parser implements JsonStreamParser {
     }
   }
 
-  private feedPiece(text: string, base: number, from: number): void {
+  /** Feeds a piece of text, kept in the window while a candidate root value is tried. */
+  #feedPiece(text: string, base: number, from: number): void {
     // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
     // from the window (a model stream's empty text part before a failed candidate lost the text after it).
     if (text === "") return;
-    if (this.speculating && this.windowBases[this.windowBases.length - 1] !== base) {
-      this.window.push(text);
-      this.windowBases.push(base);
+    if (this.#speculating && this.#windowBases[this.#windowBases.length - 1] !== base) {
+      this.#window.push(text);
+      this.#windowBases.push(base);
     }
-    this.feed(text, base, from);
+    this.#feed(text, base, from);
   }
 
-  private resetToPreamble(): void {
-    this.mode = PREAMBLE;
-    this.depth = 0;
-    this.stack.length = 0;
-    this.isArray.length = 0;
-    this.keys.length = 0;
-    this.root = undefined;
-    this.hasRoot = false;
-    this.pendingEmit = false;
-    this.emitDepth = 0;
-    this.emitted = false;
+  #resetToPreamble(): void {
+    this.#mode = PREAMBLE;
+    this.#depth = 0;
+    this.#stack.length = 0;
+    this.#isArray.length = 0;
+    this.#keys.length = 0;
+    this.#root = undefined;
+    this.#hasRoot = false;
+    this.#pendingValue = undefined;
+    this.#emitDepth = 0;
     this.unwrappedKey = undefined;
-    this.text = "";
-    this.concatenating = false;
-    this.openParens = 0;
-    this.skipParen = false;
-    this.lineEnd = "";
-    this.speculating = false;
-    this.window = [];
-    this.windowBases = [];
-    this.sawContent = true;
+    this.#text = "";
+    this.#concatenating = false;
+    this.#openParens = 0;
+    this.#skipParen = false;
+    this.#lineEnd = "";
+    this.#speculating = false;
+    this.#window = [];
+    this.#windowBases = [];
+    this.#sawContent = true;
     this.repairs.length = 0;
   }
 
-  private commit(): void {
-    this.speculating = false;
-    this.window = [];
-    this.windowBases = [];
+  #commit(): void {
+    this.#speculating = false;
+    this.#window = [];
+    this.#windowBases = [];
   }
 
-  private repair(kind: JsonRepairKind, offset: number, message: string): void {
+  #repair(kind: JsonRepairKind, offset: number, message: string): void {
     // A stop is always kept: it says the rest of the text was not read.
     if (this.repairs.length < MAX_REPAIRS || kind === "stopped")
       this.repairs.push({ kind, offset, message: `${message} at offset ${offset}` });
   }
 
   /** A syntax error at `offset`: thrown in strict mode; a backtrack or a clean stop in lenient mode. */
-  private fail(offset: number, found: string, expected: string): never {
+  #fail(offset: number, found: string, expected: string): never {
     const message = `Unexpected ${found} at offset ${offset}: expected ${expected}`;
-    if (this.strict) {
-      this.failure = new JsonStreamError("json-syntax", message, offset, expected);
-      throw this.failure;
+    if (this.#strict) {
+      this.#failure = new JsonStreamError("json-syntax", message, offset, expected);
+      throw this.#failure;
     }
-    this.failedAt = offset;
-    if (!this.speculating) {
+    this.#failedAt = offset;
+    if (!this.#speculating) {
       this.restOffset ??= offset;
-      this.repair("stopped", offset, `Stopped at unexpected ${found} (expected ${expected}); the rest was ignored`);
-      this.finish(offset);
-      this.mode = DONE;
+      this.#repair("stopped", offset, `Stopped at unexpected ${found} (expected ${expected}); the rest was ignored`);
+      this.#finish(offset);
+      this.#mode = DONE;
     }
     throw LENIENT_FAILURE;
   }
 
   /** Lenient: an escape JSON lacks, `\\` then `written` at `offset`, reads as `written`. */
-  private keepEscape(written: string, offset: number): void {
-    this.repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
-    this.text += written;
-    this.mode = STRING;
+  #keepEscape(written: string, offset: number): void {
+    this.#repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
+    this.#text += written;
+    this.#mode = STRING;
   }
 
   /** Character `c` at `offset` is not what the mode expects. */
-  private unexpected(offset: number, c: number): never {
-    return this.fail(offset, describe(c), EXPECTED[this.mode]!);
+  #unexpected(offset: number, c: number): never {
+    return this.#fail(offset, describe(c), EXPECTED[this.#mode]!);
   }
 
-  private limit(code: JsonStreamErrorCode, offset: number, message: string, expected: string): never {
+  #limit(code: JsonStreamErrorCode, offset: number, message: string, expected: string): never {
     const error = new JsonStreamError(code, `${message} at offset ${offset}`, offset, expected);
-    this.failure = error;
-    if (this.strict) throw error;
+    this.#failure = error;
+    if (this.#strict) throw error;
     this.restOffset ??= offset;
-    this.rejected = !this.hasRoot;
-    this.mode = DONE;
-    this.speculating = false;
+    this.#rejected = !this.#hasRoot;
+    this.#mode = DONE;
+    this.#speculating = false;
     throw LENIENT_FAILURE;
   }
 
   /** Adds `piece`, which ends at `offset`, to the text of the token. */
-  private append(piece: string, offset: number): void {
-    this.text += piece;
-    if (this.text.length > this.maxTokenSize) {
-      this.limit(
+  #append(piece: string, offset: number): void {
+    this.#text += piece;
+    if (this.#text.length > this.#maxTokenSize) {
+      this.#limit(
         "json-token-size",
         offset,
-        `A single token is longer than maxTokenSize (${this.maxTokenSize})`,
+        `A single token is longer than maxTokenSize (${this.#maxTokenSize})`,
         "a shorter token",
       );
     }
   }
 
-  private noteSuffix(text: string, from: number, base: number): void {
-    // With `prose: false` the text after the value is the caller's, not skipped.
-    if (this.suffixNoted || this.mode === DONE || !this.prose) return;
+  /**
+   * Reports the text after the root value, from its first character that is not a space, once. (With `prose: false`
+   * that text is the caller's: `#feed` stops before it.)
+   */
+  #noteSuffix(text: string, from: number, base: number): void {
+    if (this.#suffixNoted) return;
     for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (!isSpace(c)) {
-        this.repair("skipped-suffix", base + i, "Skipped text after the JSON value");
-        this.suffixNoted = true;
+        this.#repair("skipped-suffix", base + i, "Skipped text after the JSON value");
+        this.#suffixNoted = true;
         return;
       }
     }
   }
 
   /** A value is complete: attach it to its container (or make it the root) and emit it if it is a root element. */
-  private completeValue(value: unknown): void {
-    const depth = this.depth;
+  #completeValue(value: unknown): void {
+    const depth = this.#depth;
     if (depth === 0) {
-      this.root = value;
-      this.hasRoot = true;
-      this.mode = AFTER_ROOT;
-      if (this.speculating && ((typeof value === "object" && value !== null) || !this.prose)) this.commit();
+      this.#root = value;
+      this.#hasRoot = true;
+      this.#mode = AFTER_ROOT;
+      if (this.#speculating && ((typeof value === "object" && value !== null) || !this.#prose)) this.#commit();
       return;
     }
     const d = depth - 1;
-    const container = this.stack[d];
-    if (this.isArray[d] === true) {
-      const handOut = d === this.emitDepth - 1 && !this.finishing;
-      if (this.keepElements || !handOut) (container as unknown[]).push(value);
-      this.mode = ARRAY_NEXT;
-      if (d === 0 && this.speculating) this.commit();
+    const container = this.#stack[d];
+    if (this.#isArray[d] === true) {
+      const handOut = d === this.#emitDepth - 1 && !this.#finishing;
+      if (this.#keepElements || !handOut) (container as unknown[]).push(value);
+      this.#mode = ARRAY_NEXT;
+      if (d === 0 && this.#speculating) this.#commit();
       if (handOut) {
-        if (typeof value === "string" || (typeof value === "object" && value !== null)) this.emit(value);
-        else {
-          this.pendingEmit = true;
-          this.pendingValue = value;
-        }
+        if (typeof value === "string" || (typeof value === "object" && value !== null)) this.#emit(value);
+        else this.#pendingValue = value;
       }
     } else {
-      setMember(container as Record<string, unknown>, this.keys[d]!, value);
-      this.mode = OBJECT_NEXT;
-      if (d === 0 && this.speculating) this.commit();
+      setMember(container as Record<string, unknown>, this.#keys[d]!, value);
+      this.#mode = OBJECT_NEXT;
+      if (d === 0 && this.#speculating) this.#commit();
     }
   }
 
-  private emit(element: unknown): void {
-    if (this.out === this.none) this.out = [element];
-    else this.out.push(element);
+  #emit(element: unknown): void {
+    if (this.#out === this.#none) this.#out = [element];
+    else this.#out.push(element);
   }
 
-  private flushPending(): void {
-    if (this.pendingEmit) {
-      this.pendingEmit = false;
-      this.emit(this.pendingValue);
-      this.pendingValue = undefined;
+  #flushPending(): void {
+    if (this.#pendingValue !== undefined) {
+      this.#emit(this.#pendingValue);
+      this.#pendingValue = undefined;
     }
   }
 
-  private open(array: boolean, offset: number): void {
-    if (this.depth >= this.maxDepth) {
-      this.limit("json-depth", offset, `Nesting is deeper than maxDepth (${this.maxDepth})`, "a shallower value");
+  #open(array: boolean, offset: number): void {
+    if (this.#depth >= this.#maxDepth) {
+      this.#limit("json-depth", offset, `Nesting is deeper than maxDepth (${this.#maxDepth})`, "a shallower value");
     }
-    const d = this.depth++;
-    if (array && this.emitDepth === 0 && !this.emitted) {
+    const d = this.#depth++;
+    if (array && this.#emitDepth === 0) {
       // The array whose elements write() hands out: the root, or the first
       // array under one of `unwrapKeys` of a root object.
-      if (d === 0) this.emitDepth = 1;
-      else if (d === 1 && this.isArray[0] === false && this.unwrapKeys.includes(this.keys[0]!)) {
-        this.emitDepth = 2;
-        this.unwrappedKey = this.keys[0];
+      if (d === 0) this.#emitDepth = 1;
+      else if (d === 1 && this.#isArray[0] === false && this.#unwrapKeys.includes(this.#keys[0]!)) {
+        this.#emitDepth = 2;
+        this.unwrappedKey = this.#keys[0];
       }
     }
-    this.stack[d] = array ? [] : {};
-    this.isArray[d] = array;
-    this.isTuple[d] = false;
-    this.keys[d] = undefined;
-    this.mode = array ? ARRAY_FIRST : OBJECT_FIRST;
+    this.#stack[d] = array ? [] : {};
+    this.#isArray[d] = array;
+    this.#isTuple[d] = false;
+    this.#keys[d] = undefined;
+    this.#mode = array ? ARRAY_FIRST : OBJECT_FIRST;
   }
 
-  private close(): void {
-    const d = --this.depth;
-    const container = this.stack[d];
-    this.stack[d] = undefined;
-    if (d === this.emitDepth - 1) {
-      this.emitDepth = 0;
-      this.emitted = true;
-    }
-    this.completeValue(container);
+  #close(): void {
+    const d = --this.#depth;
+    const container = this.#stack[d];
+    this.#stack[d] = undefined;
+    if (d === this.#emitDepth - 1) this.#emitDepth = -1;
+    this.#completeValue(container);
   }
 
-  private startString(quote: number, isKey: boolean, offset: number): void {
+  #startString(quote: number, isKey: boolean, offset: number): void {
     if (quote !== 34) {
-      if (quote === 39) this.repair("single-quotes", offset, "Read a single-quoted string");
-      else this.repair("special-quotes", offset, "Read a string in typographic quotes");
+      if (quote === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
+      else this.#repair("special-quotes", offset, "Read a string in typographic quotes");
     }
-    this.closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
-    this.tokenIsKey = isKey;
-    if (isKey) this.keyQuoted = true;
-    this.text = "";
-    this.keptQuote = -1;
-    this.rawFrom = 0;
-    this.mode = STRING;
+    this.#closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
+    this.#tokenIsKey = isKey;
+    if (isKey) this.#keyQuoted = true;
+    this.#text = "";
+    this.#keptQuote = -1;
+    this.#rawFrom = 0;
+    this.#mode = STRING;
   }
 
-  private endString(): void {
-    let text = this.text;
-    this.text = "";
-    if (text.length <= MAX_SHARED_LENGTH && !this.tokenIsKey) {
+  #endString(): void {
+    let text = this.#text;
+    this.#text = "";
+    if (text.length <= MAX_SHARED_LENGTH && !this.#tokenIsKey) {
       // Short values repeat (types, names, enum values): one copy of each is
       // shared, as JSON.parse does, instead of one per occurrence. Looking it
       // up also flattens a string grown from pieces.
-      const shared = this.shared.get(text);
+      const shared = this.#shared.get(text);
       if (shared !== undefined) text = shared;
-      else if (this.shared.size < MAX_SHARED) this.shared.set(text, text);
+      else if (this.#shared.size < MAX_SHARED) this.#shared.set(text, text);
     } else if (text.length > 1) {
       // A string grown chunk by chunk is a chain of pieces; reading one character
       // makes the engine flatten it now, while the pieces are still young and cheap
       // to collect, instead of keeping the chain alive inside the parsed value.
       text.charCodeAt(0);
     }
-    if (this.tokenIsKey) {
-      this.keys[this.depth - 1] = text;
-      this.mode = COLON;
-    } else if (this.concatenating) {
-      this.concatenating = false;
-      const d = this.depth - 1;
-      const container = this.stack[d];
-      const previous =
-        this.isArray[d] === true
-          ? (container as unknown[]).pop()
-          : (container as Record<string, unknown>)[this.keys[d]!];
-      this.completeValue(`${String(previous)}${text}`);
+    if (this.#tokenIsKey) {
+      this.#keys[this.#depth - 1] = text;
+      this.#mode = COLON;
+    } else if (this.#concatenating) {
+      this.#concatenating = false;
+      this.#completeValue(`${String(this.#lastValue(true))}${text}`);
     } else {
-      this.completeValue(text);
+      this.#completeValue(text);
     }
   }
 
-  private numberComplete(): boolean {
-    const s = this.numberState;
-    return s === N_ZERO || s === N_INT || s === N_FRACTION || s === N_EXPONENT;
+  #numberComplete(): boolean {
+    // After "0", integer, fraction or exponent digits.
+    return ((0b10010110 >> this.#numberState) & 1) === 1;
   }
 
   /** Starts a value at character `c`; returns false when `c` cannot start one. */
-  private startValue(c: number, offset: number): boolean {
+  #startValue(c: number, offset: number): boolean {
     // Only a string may follow a `+` that joins strings (never set in strict mode).
-    if (this.concatenating && !isQuote(c)) {
-      return this.fail(offset, describe(c), "a string to join");
+    if (this.#concatenating && !isQuote(c)) {
+      return this.#fail(offset, describe(c), "a string to join");
     }
     switch (c) {
       case 34:
-        this.startString(34, false, offset);
+        this.#startString(34, false, offset);
         return true;
       case 123:
-        this.open(false, offset);
+        this.#open(false, offset);
         return true;
       case 91:
-        this.open(true, offset);
+        this.#open(true, offset);
         return true;
       default:
         break;
     }
-    if (c === 45 || (c >= 48 && c <= 57) || (!this.strict && (c === 43 || (c === 46 && this.depth === 0)))) {
+    if (c === 45 || (c >= 48 && c <= 57) || (!this.#strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
       // The number scanner consumes this character itself.
-      this.text = "";
-      this.numberState = N_START;
-      this.mode = NUMBER;
+      this.#text = "";
+      this.#numberState = N_START;
+      this.#mode = NUMBER;
       return false;
     }
-    if (this.strict) {
+    if (this.#strict) {
       if (c === 116 || c === 102 || c === 110) {
-        this.literal = c === 116 ? "true" : c === 102 ? "false" : "null";
-        this.text = "";
-        this.mode = LITERAL;
+        this.#literal = c === 116 ? "true" : c === 102 ? "false" : "null";
+        this.#text = "";
+        this.#mode = LITERAL;
         return false;
       }
-      return this.unexpected(offset, c);
+      return this.#unexpected(offset, c);
     }
     if (isQuote(c)) {
-      this.startString(c, false, offset);
+      this.#startString(c, false, offset);
       return true;
     }
     if (isIdentifierStart(c)) {
-      this.text = "";
-      this.tokenIsKey = false;
-      this.mode = IDENT;
+      this.#text = "";
+      this.#tokenIsKey = false;
+      this.#mode = IDENT;
       return false;
     }
-    if (c === 40 && !this.concatenating) {
-      this.repair("python-tuple", offset, "Read a Python tuple as an array");
-      this.open(true, offset);
-      this.isTuple[this.depth - 1] = true;
+    if (c === 40) {
+      this.#repair("python-tuple", offset, "Read a Python tuple as an array");
+      this.#open(true, offset);
+      this.#isTuple[this.#depth - 1] = true;
       return true;
     }
-    if ((c === 46 || c === 0x2026) && this.depth > 0) {
+    if ((c === 46 || c === 0x2026) && this.#depth > 0) {
       // A `...` placeholder for elements left out.
-      this.text = "";
-      this.mode = ELLIPSIS;
+      this.#text = "";
+      this.#mode = ELLIPSIS;
       return false;
     }
-    return this.unexpected(offset, c);
+    return this.#unexpected(offset, c);
   }
 
   /** Starts an object key at character `c`. */
-  private startKey(c: number, offset: number): boolean {
-    if (c === 34) {
-      this.startString(34, true, offset);
+  #startKey(c: number, offset: number): boolean {
+    if (c === 34 || (!this.#strict && isQuote(c))) {
+      this.#startString(c, true, offset);
       return true;
     }
-    if (!this.strict) {
-      if (isQuote(c)) {
-        this.startString(c, true, offset);
-        return true;
-      }
+    if (!this.#strict) {
       if (isIdentifierCode(c) || c === 45) {
-        this.text = "";
-        this.tokenIsKey = true;
-        this.keyQuoted = false;
-        this.mode = IDENT;
+        this.#text = "";
+        this.#tokenIsKey = true;
+        this.#keyQuoted = false;
+        this.#mode = IDENT;
         return false;
       }
       if (c === 46 || c === 0x2026) {
-        this.text = "";
-        this.keys[this.depth - 1] = undefined;
-        this.mode = ELLIPSIS;
+        this.#text = "";
+        this.#keys[this.#depth - 1] = undefined;
+        this.#mode = ELLIPSIS;
         return false;
       }
     }
-    return this.unexpected(offset, c);
+    return this.#unexpected(offset, c);
   }
 
   /** The heart of the parser: consumes `text`, whose first character is at `base` in the whole text. */
-  private feed(text: string, base: number, from: number): void {
+  #feed(text: string, base: number, from: number): void {
     const n = text.length;
-    const strict = this.strict;
+    const strict = this.#strict;
     let i = from;
     while (i < n) {
-      const mode = this.mode;
-      if (mode === AFTER_ROOT && !this.prose && !strict && this.openParens === 0) {
+      const mode = this.#mode;
+      if (mode === AFTER_ROOT && !this.#prose && !strict && this.#openParens === 0) {
         this.restOffset ??= base + i;
         return;
       }
       if (mode === STRING) {
-        const quote = this.closeQuote;
+        const quote = this.#closeQuote;
         let j = i;
         let c = 0;
         // Fast path: copy the run of ordinary characters with one slice.
@@ -898,34 +894,34 @@ class Parser implements JsonStreamParser {
           if (c === quote || c === 92 || c < 32) break;
           j++;
         }
-        if (j > i) this.append(text.slice(i, j), base + j);
+        if (j > i) this.#append(text.slice(i, j), base + j);
         if (j === n) return;
         i = j + 1;
         if (c === quote) {
           // An element handed out closes at once, on time (unless a quote after a line end was kept in it).
-          if (strict || this.tokenIsKey || (this.depth === this.emitDepth && this.keptQuote < 0)) this.endString();
+          if (strict || this.#tokenIsKey || (this.#depth === this.#emitDepth && this.#keptQuote < 0)) this.#endString();
           else {
             // The next character decides (an element handed out closes at once, on time).
-            this.quoteAt = base + j;
-            this.lineEnd = "";
-            this.mode = STRING_QUOTE;
+            this.#quoteAt = base + j;
+            this.#lineEnd = "";
+            this.#mode = STRING_QUOTE;
           }
-        } else if (c === 92) this.mode = ESCAPE;
-        else if (strict) this.fail(base + j, describe(c), "an escaped control character");
-        else if ((c === 10 || c === 13) && !this.tokenIsKey && this.depth > 0) {
+        } else if (c === 92) this.#mode = ESCAPE;
+        else if (strict) this.#fail(base + j, describe(c), "an escaped control character");
+        else if ((c === 10 || c === 13) && !this.#tokenIsKey && this.#depth > 0) {
           // Maybe the closing quote is missing at the line end: the next line decides.
-          this.lineEnd = String.fromCharCode(c);
-          this.mode = STRING_EOL;
+          this.#lineEnd = String.fromCharCode(c);
+          this.#mode = STRING_EOL;
         } else {
-          this.repair("control-character", base + j, "Kept a raw control character inside a string");
-          this.text += String.fromCharCode(c);
+          this.#repair("control-character", base + j, "Kept a raw control character inside a string");
+          this.#text += String.fromCharCode(c);
         }
         continue;
       }
       const c = text.charCodeAt(i);
       if (mode > AFTER_ROOT || mode === PREAMBLE) {
         // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
-        const next = this.feedToken(text, base, i, mode, c);
+        const next = this.#feedToken(text, base, i, mode, c);
         if (next === -1) return;
         if (next !== -2) {
           i = next;
@@ -945,13 +941,13 @@ class Parser implements JsonStreamParser {
         }
         // After the root value, a comment is text after it like any other (unless that value, a scalar, is still
         // tried: then a `//` or `/*` comment is skipped, and a `#` is prose).
-        if ((c === 47 && this.speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
-          this.returnMode = mode;
-          this.mode = COMMENT_START;
+        if ((c === 47 && this.#speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
+          this.#returnMode = mode;
+          this.#mode = COMMENT_START;
           // A `#` comment, as in Python and YAML, to the line end.
           if (c === 35) {
-            this.repair("comment", base + i, "Skipped a comment");
-            this.mode = LINE_COMMENT;
+            this.#repair("comment", base + i, "Skipped a comment");
+            this.#mode = LINE_COMMENT;
           }
           i++;
           continue;
@@ -960,112 +956,105 @@ class Parser implements JsonStreamParser {
       const offset = base + i;
       switch (mode) {
         case VALUE:
-        case ARRAY_VALUE:
-          if (this.skipParen && c === 40) {
-            this.skipParen = false;
-            i++;
-            continue;
-          }
-          if (mode === ARRAY_VALUE && (c === 93 || this.closesTuple(c)) && !strict) {
-            this.repair("trailing-comma", offset, "Ignored a trailing comma");
-            this.close();
-            i++;
-            continue;
-          }
-          if (this.startValue(c, offset)) i++;
-          continue;
         case ARRAY_FIRST:
-          if (c === 93 || this.closesTuple(c)) {
-            this.close();
+        case ARRAY_VALUE:
+          if (this.#skipParen && c === 40) {
+            this.#skipParen = false;
             i++;
             continue;
           }
-          if (this.startValue(c, offset)) i++;
+          if (mode !== VALUE && (c === 93 || this.#closesTuple(c)) && (mode === ARRAY_FIRST || !strict)) {
+            if (mode === ARRAY_VALUE) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.#close();
+            i++;
+            continue;
+          }
+          if (this.#startValue(c, offset)) i++;
           continue;
         case ARRAY_NEXT:
-          if (!strict && !this.closesTuple(c) && this.closeWrapperOrJoin(c, offset)) {
+          if (!strict && !this.#closesTuple(c) && this.#closeWrapperOrJoin(c, offset)) {
             i++;
             continue;
           }
           if (c === 44) {
-            if (this.depth === this.emitDepth) this.flushPending();
-            this.mode = ARRAY_VALUE;
+            this.#flushPending();
+            this.#mode = ARRAY_VALUE;
             i++;
             continue;
           }
-          if (c === 93 || this.closesTuple(c)) {
-            if (this.depth === this.emitDepth) this.flushPending();
-            this.close();
+          if (c === 93 || this.#closesTuple(c)) {
+            this.#flushPending();
+            this.#close();
             i++;
             continue;
           }
-          if (!strict && this.canStartValue(c)) {
-            this.repair("inserted-comma", offset, "Inserted a missing comma between array elements");
-            if (this.depth === this.emitDepth) this.flushPending();
-            this.mode = ARRAY_VALUE;
+          if (!strict && this.#canStartValue(c)) {
+            this.#repair("inserted-comma", offset, "Inserted a missing comma between array elements");
+            this.#flushPending();
+            this.#mode = ARRAY_VALUE;
             continue;
           }
-          this.unexpected(offset, c);
+          this.#unexpected(offset, c);
           continue;
         case OBJECT_FIRST:
         case OBJECT_KEY:
           if (c === 125 && (mode === OBJECT_FIRST || !strict)) {
-            if (mode === OBJECT_KEY) this.repair("trailing-comma", offset, "Ignored a trailing comma");
-            this.close();
+            if (mode === OBJECT_KEY) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.#close();
             i++;
             continue;
           }
-          if (this.startKey(c, offset)) i++;
+          if (this.#startKey(c, offset)) i++;
           continue;
         case COLON:
           if (c === 58) {
-            this.mode = VALUE;
+            this.#mode = VALUE;
             i++;
             continue;
           }
-          if (!strict && this.keyQuoted && this.canStartValue(c)) {
-            this.repair("inserted-colon", offset, "Inserted a missing colon after a key");
-            this.mode = VALUE;
+          if (!strict && this.#keyQuoted && this.#canStartValue(c)) {
+            this.#repair("inserted-colon", offset, "Inserted a missing colon after a key");
+            this.#mode = VALUE;
             continue;
           }
-          this.unexpected(offset, c);
+          this.#unexpected(offset, c);
           continue;
         case OBJECT_NEXT:
-          if (!strict && this.closeWrapperOrJoin(c, offset)) {
+          if (!strict && this.#closeWrapperOrJoin(c, offset)) {
             i++;
             continue;
           }
           if (c === 44) {
-            this.mode = OBJECT_KEY;
+            this.#mode = OBJECT_KEY;
             i++;
             continue;
           }
           if (c === 125) {
-            this.close();
+            this.#close();
             i++;
             continue;
           }
           if (!strict && (isQuote(c) || isIdentifierStart(c))) {
-            this.repair("inserted-comma", offset, "Inserted a missing comma between object members");
-            this.mode = OBJECT_KEY;
+            this.#repair("inserted-comma", offset, "Inserted a missing comma between object members");
+            this.#mode = OBJECT_KEY;
             continue;
           }
-          this.unexpected(offset, c);
+          this.#unexpected(offset, c);
           continue;
         case AFTER_ROOT:
-          if (this.openParens > 0) {
+          if (this.#openParens > 0) {
             // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
             if (c === 41) {
-              this.openParens--;
+              this.#openParens--;
               i++;
               continue;
             }
             // It is not coming: what follows is after the value.
-            this.openParens = 0;
+            this.#openParens = 0;
             continue;
           }
-          if (strict || this.speculating) this.unexpected(offset, c);
-          this.noteSuffix(text, i, base);
+          if (strict || this.#speculating) this.#unexpected(offset, c);
+          this.#noteSuffix(text, i, base);
           return;
         default:
           throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
@@ -1077,142 +1066,103 @@ class Parser implements JsonStreamParser {
    * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
    * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
    */
-  private feedToken(text: string, base: number, i: number, mode: number, c: number): number {
+  #feedToken(text: string, base: number, i: number, mode: number, c: number): number {
     const n = text.length;
-    const strict = this.strict;
+    const strict = this.#strict;
     switch (mode) {
       case ESCAPE: {
         const k = '"\\/bfnrt'.indexOf(text[i]!);
         if (k >= 0) {
-          this.text += '"\\/\b\f\n\r\t'[k];
-          this.mode = STRING;
+          this.#text += '"\\/\b\f\n\r\t'[k];
+          this.#mode = STRING;
         } else if (c === 117) {
-          this.unicodeValue = 0;
-          this.unicodeDigits = 0;
-          this.mode = UNICODE;
+          this.#unicodeValue = 0;
+          this.#unicodeDigits = 0;
+          this.#mode = UNICODE;
         } else if (strict) {
-          this.fail(base + i, describe(c), "an escape character");
+          this.#fail(base + i, describe(c), "an escape character");
         } else {
-          this.keepEscape(String.fromCharCode(c), base + i);
+          this.#keepEscape(String.fromCharCode(c), base + i);
         }
-        this.rawFrom = this.text.length;
+        this.#rawFrom = this.#text.length;
         i++;
         return i;
       }
       case UNICODE: {
         const h = hexValue(c);
         if (h < 0) {
-          if (strict) this.fail(base + i, describe(c), "a hexadecimal digit");
+          if (strict) this.#fail(base + i, describe(c), "a hexadecimal digit");
           // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
-          const digits = (this.unicodeValue + 16 ** this.unicodeDigits).toString(16).slice(1);
-          this.keepEscape(`u${digits}`, base + i - digits.length - 1);
+          const digits = (this.#unicodeValue + 16 ** this.#unicodeDigits).toString(16).slice(1);
+          this.#keepEscape(`u${digits}`, base + i - digits.length - 1);
           return i;
         }
-        this.unicodeValue = this.unicodeValue * 16 + h;
-        if (++this.unicodeDigits === 4) {
-          this.text += String.fromCharCode(this.unicodeValue);
-          this.rawFrom = this.text.length;
-          this.mode = STRING;
+        this.#unicodeValue = this.#unicodeValue * 16 + h;
+        if (++this.#unicodeDigits === 4) {
+          this.#text += String.fromCharCode(this.#unicodeValue);
+          this.#rawFrom = this.#text.length;
+          this.#mode = STRING;
         }
         i++;
         return i;
       }
       case NUMBER: {
         let j = i;
-        let state = this.numberState;
-        let ended = false;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          const digit = d >= 48 && d <= 57;
-          let next = -1;
-          switch (state) {
-            case N_START:
-            case N_MINUS:
-              if (d === 48) next = N_ZERO;
-              else if (digit) next = N_INT;
-              else if (state === N_START && d === 45) next = N_MINUS;
-              else if (strict) break;
-              else if (d === 46 || (d === 43 && state === N_START)) {
-                // Lenient: `.5`, `-.5`, `+5`.
-                next = d === 46 ? N_DOT : N_MINUS;
-                this.repair("loose-number", base + j, LOOSE_NUMBER);
-              }
-              break;
-            case N_ZERO:
-              if (d === 46) next = N_DOT;
-              else if (d === 101 || d === 69) next = N_E;
-              else if (digit && strict) this.fail(base + j, describe(d), '".", "e" or the end of the number');
-              break;
-            case N_INT:
-              if (digit) next = N_INT;
-              else if (d === 46) next = N_DOT;
-              else if (d === 101 || d === 69) next = N_E;
-              break;
-            case N_DOT:
-              if (digit) next = N_FRACTION;
-              break;
-            case N_FRACTION:
-              if (digit) next = N_FRACTION;
-              else if (d === 101 || d === 69) next = N_E;
-              break;
-            case N_E:
-              if (d === 43 || d === 45) next = N_E_SIGN;
-              else if (digit) next = N_EXPONENT;
-              break;
-            case N_E_SIGN:
-            case N_EXPONENT:
-              if (digit) next = N_EXPONENT;
-              break;
-          }
-          if (next < 0) {
-            ended = true;
-            break;
+        let state = this.#numberState;
+        for (; j < n; j++) {
+          let next = NUMBER_STATES.charCodeAt(state * 7 + numberClass(text.charCodeAt(j))) - 48;
+          if (next < 0 || (next > N_START && strict)) break;
+          if (next > N_START) {
+            // Lenient: `.5`, `-.5`, `+5`.
+            next -= 49;
+            this.#repair("loose-number", base + j, LOOSE_NUMBER);
           }
           state = next;
-          j++;
         }
-        this.numberState = state;
-        this.append(text.slice(i, j), base + j);
-        if (!ended) return -1;
+        if (strict && state === N_ZERO && numberClass(text.charCodeAt(j)) === 1)
+          this.#fail(base + j, describe(text.charCodeAt(j)), '".", "e" or the end of the number');
+        this.#numberState = state;
+        this.#append(text.slice(i, j), base + j);
+        if (j === n) return -1;
         const d = text.charCodeAt(j);
         if (
           !strict &&
-          (/\d/.test(this.text)
+          (/\d/.test(this.#text)
             ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN
-            : this.text === "-" && d === 73)
+            : this.#text === "-" && d === 73)
         ) {
           // `007`, `1.2.3`, `0x1F`, `2024-01-01`, `-Infinity`, and `2e` before a delimiter (no number
           // cut short by the end): a word that starts like a number.
-          this.unquotedAt = base + j - this.text.length;
-          this.mode = NUMBER_WORD;
+          this.#unquotedAt = base + j - this.#text.length;
+          this.#mode = NUMBER_WORD;
           return j;
         }
-        if (this.numberComplete()) {
-          this.completeValue(Number(this.text));
-        } else if (strict || !/\d/.test(this.text)) {
+        if (this.#numberComplete()) {
+          this.#completeValue(Number(this.#text));
+        } else if (strict || !/\d/.test(this.#text)) {
           // A sign or a dot without a digit is no number.
-          this.fail(base + j, describe(text.charCodeAt(j)), "a digit");
+          this.#fail(base + j, describe(text.charCodeAt(j)), "a digit");
         } else {
-          this.completeTruncatedNumber(base + j);
+          this.#completeTruncatedNumber(base + j);
         }
-        this.text = "";
+        this.#text = "";
         i = j;
         return i;
       }
       case LITERAL: {
-        const literal = this.literal;
-        let k = this.text.length;
+        const literal = this.#literal;
+        let k = this.#text.length;
         while (i < n && k < literal.length) {
           const d = text.charCodeAt(i);
-          if (d !== literal.charCodeAt(k)) this.fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+          if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), `${JSON.stringify(literal)}`);
           i++;
           k++;
         }
         if (k === literal.length) {
-          this.text = "";
-          this.completeValue(LITERALS.get(literal)![0]);
+          this.#text = "";
+          this.#completeValue(LITERALS.get(literal)![0]);
         } else {
-          this.text = literal.slice(0, k);
+          this.#text = literal.slice(0, k);
         }
         return i;
       }
@@ -1220,80 +1170,12 @@ class Parser implements JsonStreamParser {
         let j = i;
         while (j < n) {
           const d = text.charCodeAt(j);
-          if (!(isIdentifierCode(d) || (this.tokenIsKey && d === 45))) break;
+          if (!(isIdentifierCode(d) || (this.#tokenIsKey && d === 45))) break;
           j++;
         }
-        this.append(text.slice(i, j), base + j);
+        this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        return j + this.endIdentifier(base + j, text.charCodeAt(j));
-      }
-      case ELLIPSIS: {
-        const d = this.depth - 1;
-        if (this.text === "." && c >= 48 && c <= 57 && (this.isArray[d] === true || this.keys[d] !== undefined)) {
-          // `.5`: a number after all; the number scanner reads on from its dot.
-          this.repair("loose-number", base + i - 1, LOOSE_NUMBER);
-          this.numberState = N_DOT;
-          this.mode = NUMBER;
-          return i;
-        }
-        if (c === 46 || c === 0x2026) {
-          this.text += String.fromCharCode(c);
-          i++;
-          return i;
-        }
-        this.endPlaceholder(base + i);
-        return i;
-      }
-      case STRING_QUOTE: {
-        if (c === 32 || c === 9) {
-          this.lineEnd += String.fromCharCode(c);
-          return i + 1;
-        }
-        // A quote followed by a word or by ".", "!" or "?" goes on inside the string (`"he said "hi" to me"`,
-        // `"she said "hi"."`); before anything else (",", ":", "}", "]", a comment, a line end, the end,
-        // the markup around the value) it closes the string.
-        if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
-          this.repair("unescaped-quote", this.quoteAt, "Kept an unescaped quote inside a string");
-          this.keptQuote = this.text.length;
-          this.keptQuoteAt = this.quoteAt;
-          this.text += String.fromCharCode(this.closeQuote) + this.lineEnd;
-          this.mode = STRING;
-          return i;
-        }
-        const kept = this.keptQuote;
-        const before = kept < 0 ? "" : this.text.slice(0, kept);
-        const array = this.isArray[this.depth - 1] === true;
-        if (
-          kept >= 0 &&
-          !this.concatenating &&
-          (array ? (c === 44 || c === 93 || c === 10 || c === 13) && /[,\n\r]\s*$/.test(before) : c === 58)
-        ) {
-          // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
-          // and the string before it lacks its closing quote.
-          const after = this.text.slice(kept + 1);
-          const trimmed = before.trimEnd();
-          this.repair("closed-quote", this.keptQuoteAt, "Closed a string whose closing quote is missing");
-          if (!trimmed.endsWith(","))
-            this.repair(
-              "inserted-comma",
-              this.keptQuoteAt,
-              array
-                ? "Inserted a missing comma between array elements"
-                : "Inserted a missing comma between object members",
-            );
-          this.text = trimmed.replace(/,$/, "").trimEnd();
-          this.endString();
-          if (array) {
-            this.text = after;
-            this.endString();
-          } else {
-            this.keys[this.depth - 1] = after;
-            this.mode = COLON;
-          }
-          return i;
-        }
-        this.endString();
-        return i;
+        return j + this.#endIdentifier(base + j, text.charCodeAt(j));
       }
       case NUMBER_WORD: {
         let j = i;
@@ -1302,11 +1184,10 @@ class Parser implements JsonStreamParser {
           if (!isNumberWordCode(d)) break;
           j++;
         }
-        this.append(text.slice(i, j), base + j);
+        this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.endNumberWord();
-        i = j;
-        return i;
+        this.#endNumberWord();
+        return j;
       }
       case UNQUOTED: {
         let j = i;
@@ -1315,26 +1196,94 @@ class Parser implements JsonStreamParser {
           if (d === 44 || d === 125 || d === 93 || d === 10 || d === 13) break;
           j++;
         }
-        this.append(text.slice(i, j), base + j);
+        this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.endUnquoted();
+        this.#endUnquoted();
         return j;
+      }
+      case ELLIPSIS: {
+        const d = this.#depth - 1;
+        if (this.#text === "." && c >= 48 && c <= 57 && (this.#isArray[d] === true || this.#keys[d] !== undefined)) {
+          // `.5`: a number after all; the number scanner reads on from its dot.
+          this.#repair("loose-number", base + i - 1, LOOSE_NUMBER);
+          this.#numberState = N_DOT;
+          this.#mode = NUMBER;
+          return i;
+        }
+        if (c === 46 || c === 0x2026) {
+          this.#text += String.fromCharCode(c);
+          i++;
+          return i;
+        }
+        this.#endPlaceholder(base + i);
+        return i;
+      }
+      case STRING_QUOTE: {
+        if (c === 32 || c === 9) {
+          this.#lineEnd += String.fromCharCode(c);
+          return i + 1;
+        }
+        // A quote followed by a word or by ".", "!" or "?" goes on inside the string (`"he said "hi" to me"`,
+        // `"she said "hi"."`); before anything else (",", ":", "}", "]", a comment, a line end, the end,
+        // the markup around the value) it closes the string.
+        if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
+          this.#repair("unescaped-quote", this.#quoteAt, "Kept an unescaped quote inside a string");
+          this.#keptQuote = this.#text.length;
+          this.#keptQuoteAt = this.#quoteAt;
+          this.#text += String.fromCharCode(this.#closeQuote) + this.#lineEnd;
+          this.#mode = STRING;
+          return i;
+        }
+        const kept = this.#keptQuote;
+        const before = kept < 0 ? "" : this.#text.slice(0, kept);
+        const array = this.#isArray[this.#depth - 1] === true;
+        if (
+          kept >= 0 &&
+          !this.#concatenating &&
+          (array ? (c === 44 || c === 93 || c === 10 || c === 13) && /[,\n\r]\s*$/.test(before) : c === 58)
+        ) {
+          // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
+          // and the string before it lacks its closing quote.
+          const after = this.#text.slice(kept + 1);
+          const trimmed = before.trimEnd();
+          this.#repair("closed-quote", this.#keptQuoteAt, "Closed a string whose closing quote is missing");
+          if (!trimmed.endsWith(","))
+            this.#repair(
+              "inserted-comma",
+              this.#keptQuoteAt,
+              array
+                ? "Inserted a missing comma between array elements"
+                : "Inserted a missing comma between object members",
+            );
+          this.#text = trimmed.replace(/,$/, "").trimEnd();
+          this.#endString();
+          if (array) {
+            this.#text = after;
+            this.#endString();
+          } else {
+            this.#keys[this.#depth - 1] = after;
+            this.#mode = COLON;
+          }
+          return i;
+        }
+        this.#endString();
+        return i;
       }
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
-          this.lineEnd += String.fromCharCode(c);
+          this.#lineEnd += String.fromCharCode(c);
           i++;
           return i;
         }
         if (c === 125 || c === 93 || c === 44) {
-          this.closeAtLineEnd(base + i);
+          this.#closeAtLineEnd(base + i);
           return i;
         }
         // Anything else goes on in the string; a quote may end it, or start the next key or element.
-        this.keepLineEnd(base + i);
-        if (c !== this.closeQuote) return i;
-        this.quoteAt = base + i;
-        this.mode = STRING_QUOTE;
+        this.#keepLineEnd(base + i);
+        if (c !== this.#closeQuote) return i;
+        this.#quoteAt = base + i;
+        this.#mode = STRING_QUOTE;
         return i + 1;
       }
       case PREAMBLE: {
@@ -1343,49 +1292,49 @@ class Parser implements JsonStreamParser {
         let j = i;
         for (; j < n; j++) {
           const d = text.charCodeAt(j);
-          if (d === 91 || d === 123 || !(this.sawContent || isSpace(d))) break;
+          if (d === 91 || d === 123 || !(this.#sawContent || isSpace(d))) break;
         }
         if (j === n) return -1;
         const d = text.charCodeAt(j);
-        if (this.sawContent) this.repair("skipped-prefix", base + j, "Skipped text before the JSON value");
-        this.speculating = true;
-        this.speculationStart = base + j;
-        this.window = [text];
-        this.windowBases = [base];
-        this.sawContent = true;
-        this.mode = VALUE;
+        if (this.#sawContent) this.#repair("skipped-prefix", base + j, "Skipped text before the JSON value");
+        this.#speculating = true;
+        this.#speculationStart = base + j;
+        this.#window = [text];
+        this.#windowBases = [base];
+        this.#sawContent = true;
+        this.#mode = VALUE;
         i = j;
-        if (this.startValue(d, base + j)) i++;
+        if (this.#startValue(d, base + j)) i++;
         return i;
       }
       case COMMENT_START: {
-        if (c === 47) this.mode = LINE_COMMENT;
-        else if (c === 42) this.mode = BLOCK_COMMENT;
+        if (c === 47) this.#mode = LINE_COMMENT;
+        else if (c === 42) this.#mode = BLOCK_COMMENT;
         else {
-          this.mode = this.returnMode;
-          this.fail(base + i - 1, describe(47), EXPECTED[this.returnMode]!);
+          this.#mode = this.#returnMode;
+          this.#fail(base + i - 1, describe(47), EXPECTED[this.#returnMode]!);
         }
-        this.repair("comment", base + i - 1, "Skipped a comment");
+        this.#repair("comment", base + i - 1, "Skipped a comment");
         i++;
         return i;
       }
       case LINE_COMMENT: {
         let j = i;
         while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
-        if (j < n) this.mode = this.returnMode;
+        if (j < n) this.#mode = this.#returnMode;
         i = j;
         return i;
       }
       case BLOCK_COMMENT: {
         const j = text.indexOf("*", i);
         if (j < 0) return -1;
-        this.mode = BLOCK_COMMENT_STAR;
+        this.#mode = BLOCK_COMMENT_STAR;
         i = j + 1;
         return i;
       }
       case BLOCK_COMMENT_STAR: {
-        if (c === 47) this.mode = this.returnMode;
-        else if (c !== 42) this.mode = BLOCK_COMMENT;
+        if (c === 47) this.#mode = this.#returnMode;
+        else if (c !== 42) this.#mode = BLOCK_COMMENT;
         i++;
         return i;
       }
@@ -1398,134 +1347,124 @@ class Parser implements JsonStreamParser {
   }
 
   /** Whether `c` is the ")" that closes the innermost container, a tuple. */
-  private closesTuple(c: number): boolean {
-    return c === 41 && this.isTuple[this.depth - 1] === true;
+  #closesTuple(c: number): boolean {
+    return c === 41 && this.#isTuple[this.#depth - 1] === true;
   }
 
   /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
-  private closeWrapperOrJoin(c: number, offset: number): boolean {
-    if (c === 41 && this.openParens > 0) {
-      this.openParens--;
+  #closeWrapperOrJoin(c: number, offset: number): boolean {
+    if (c === 41 && this.#openParens > 0) {
+      this.#openParens--;
       return true;
     }
-    if (c === 43) {
-      const d = this.depth - 1;
-      const container = this.stack[d];
-      const previous =
-        this.isArray[d] === true
-          ? (container as unknown[])[(container as unknown[]).length - 1]
-          : (container as Record<string, unknown>)[this.keys[d]!];
-      // Elements already handed out cannot change.
-      if (typeof previous === "string" && this.depth !== this.emitDepth) {
-        this.repair("concatenated-string", offset, "Joined strings concatenated with +");
-        this.concatenating = true;
-        this.mode = VALUE;
-        return true;
-      }
+    // Elements already handed out cannot change.
+    if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
+      this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
+      this.#concatenating = true;
+      this.#mode = VALUE;
+      return true;
     }
     return false;
   }
 
+  /** The value last read in the innermost container; `take` removes it from an array. */
+  #lastValue(take: boolean): unknown {
+    const d = this.#depth - 1;
+    const container = this.#stack[d];
+    if (this.#isArray[d] !== true) return (container as Record<string, unknown>)[this.#keys[d]!];
+    return take ? (container as unknown[]).pop() : (container as unknown[]).at(-1);
+  }
+
   /** A `...` placeholder ended at `offset`: it stands for nothing. */
-  private endPlaceholder(offset: number): void {
-    const dots = this.text;
-    this.text = "";
-    const d = this.depth - 1;
+  #endPlaceholder(offset: number): void {
+    const dots = this.#text;
+    this.#text = "";
+    const d = this.#depth - 1;
     if (dots !== "…" && dots.length < 2) {
-      this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-      this.fail(offset - dots.length, describe(46), "a value");
+      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
+      this.#fail(offset - dots.length, describe(46), "a value");
     }
-    this.repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
-    if (this.isArray[d] === true) {
-      this.mode = ARRAY_NEXT;
-    } else {
-      if (this.keys[d] !== undefined)
-        this.repair(
-          "dropped-key",
-          offset,
-          `Dropped the key ${JSON.stringify(this.keys[d])}, whose value is a placeholder`,
-        );
-      this.mode = OBJECT_NEXT;
-    }
+    this.#repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
+    this.#dropValue(offset, "whose value is a placeholder");
   }
 
   /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
-  private endNumberWord(): void {
-    const word = this.text;
-    this.text = "";
+  #endNumberWord(): void {
+    const word = this.#text;
+    this.#text = "";
     const literal = LITERALS.get(word);
     if (literal !== undefined) {
-      this.completeLiteral(word, literal, this.unquotedAt);
+      this.#completeLiteral(word, literal, this.#unquotedAt);
       return;
     }
-    this.repair(
+    this.#repair(
       "number-as-string",
-      this.unquotedAt,
+      this.#unquotedAt,
       `Read the unquoted value ${JSON.stringify(word.slice(0, 40))} as a string`,
     );
-    this.completeValue(word);
+    this.#completeValue(word);
   }
 
   /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
-  private endUnquoted(): void {
-    const at = this.unquotedAt;
-    const comment = this.text.search(/\s\/[/*]/);
-    let value = (comment < 0 ? this.text : this.text.slice(0, comment)).trim();
-    this.text = "";
+  #endUnquoted(): void {
+    const at = this.#unquotedAt;
+    const comment = this.#text.search(/\s\/[/*]/);
+    let value = (comment < 0 ? this.#text : this.#text.slice(0, comment)).trim();
+    this.#text = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
-      this.repair("opened-quote", at, "Read a string whose opening quote is missing");
+      this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     } else {
-      this.repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
+      this.#repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
     }
-    if (comment >= 0) this.repair("comment", at + comment + 1, "Skipped a comment");
-    this.completeValue(value);
+    if (comment >= 0) this.#repair("comment", at + comment + 1, "Skipped a comment");
+    this.#completeValue(value);
   }
 
   /** The string ends at the line end after all (its closing quote is missing); a comma just before it is a separator. */
-  private closeAtLineEnd(offset: number): void {
-    const end = offset - this.lineEnd.length;
-    this.lineEnd = "";
-    if (this.closeBeforeBrackets(end)) return;
-    if (this.text.endsWith(",")) this.text = this.text.slice(0, -1);
-    this.repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
-    this.endString();
+  #closeAtLineEnd(offset: number): void {
+    const end = offset - this.#lineEnd.length;
+    this.#lineEnd = "";
+    if (this.#closeBeforeBrackets(end)) return;
+    if (this.#text.endsWith(",")) this.#text = this.#text.slice(0, -1);
+    this.#repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
+    this.#endString();
   }
 
   /**
    * A string whose closing quote is missing, written up to `end`: when it ends with "}" and "]" (with blanks and
    * commas) that close the containers around it, its quote belonged before them. Closes it there and them after it.
    */
-  private closeBeforeBrackets(end: number): boolean {
-    const text = this.text;
+  #closeBeforeBrackets(end: number): boolean {
+    const text = this.#text;
     let start = text.length;
-    while (start > this.rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
+    while (start > this.#rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
     let n = 0;
     for (let k = start; k < text.length; k++) {
       const c = text.charCodeAt(k);
-      const d = this.depth - 1 - n;
+      const d = this.#depth - 1 - n;
       if (c === 93 || c === 125) {
-        if (d < 0 || c !== (this.isArray[d] === true ? 93 : 125)) return false;
+        if (d < 0 || c !== (this.#isArray[d] === true ? 93 : 125)) return false;
         n++;
       }
     }
     if (n === 0) return false;
-    this.repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
-    this.text = text.slice(0, start);
-    this.endString();
-    while (n-- > 0) this.close();
+    this.#repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
+    this.#text = text.slice(0, start);
+    this.#endString();
+    while (n-- > 0) this.#close();
     return true;
   }
 
   /** The line end belongs to the string after all. */
-  private keepLineEnd(offset: number): void {
-    this.repair("control-character", offset, "Kept a raw control character inside a string");
-    this.text += this.lineEnd;
-    this.lineEnd = "";
-    this.mode = STRING;
+  #keepLineEnd(offset: number): void {
+    this.#repair("control-character", offset, "Kept a raw control character inside a string");
+    this.#text += this.#lineEnd;
+    this.#lineEnd = "";
+    this.#mode = STRING;
   }
 
-  private canStartValue(c: number): boolean {
+  #canStartValue(c: number): boolean {
     return isQuote(c) || c === 123 || c === 91 || c === 45 || (c >= 48 && c <= 57) || isIdentifierStart(c);
   }
 
@@ -1533,159 +1472,136 @@ class Parser implements JsonStreamParser {
    * A bare word (lenient) ended at `offset`, before character `next`: an unquoted key, a literal, a wrapper or an
    * unquoted string. Returns 1 when it read `next` too: the closing quote of a string whose opening quote is missing.
    */
-  private endIdentifier(offset: number, next: number): number {
-    const word = this.text;
+  #endIdentifier(offset: number, next: number): number {
+    const word = this.#text;
     const at = offset - word.length;
-    const d = this.depth - 1;
+    const d = this.#depth - 1;
     const literal = LITERALS.get(word);
     // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
-    const quoted = next === 34 && (this.tokenIsKey || this.isArray[d] === true) && !this.concatenating;
-    this.text = "";
-    if (quoted) this.repair("opened-quote", at, "Read a string whose opening quote is missing");
-    if (this.tokenIsKey) {
-      if (!quoted) this.repair("unquoted-key", at, "Read an unquoted key");
-      this.keys[d] = word;
-      this.mode = COLON;
-      this.keyQuoted = quoted;
+    const quoted = next === 34 && (this.#tokenIsKey || this.#isArray[d] === true) && !this.#concatenating;
+    this.#text = "";
+    if (quoted) this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
+    if (this.#tokenIsKey) {
+      if (!quoted) this.#repair("unquoted-key", at, "Read an unquoted key");
+      this.#keys[d] = word;
+      this.#mode = COLON;
+      this.#keyQuoted = quoted;
     } else if (quoted) {
-      this.completeValue(word);
+      this.#completeValue(word);
     } else if (literal !== undefined) {
-      this.completeLiteral(word, literal, at);
-    } else if (next === 40 && !this.concatenating) {
+      this.#completeLiteral(word, literal, at);
+    } else if (next === 40 && !this.#concatenating) {
       // `ObjectId("…")`, `ISODate("…")`, `Decimal("1.5")`, JSONP's `callback({…})`: the value inside.
-      this.repair("function-wrapper", at, `Read the value inside ${word}(…)`);
-      this.openParens++;
-      this.skipParen = true;
-      this.mode = this.isArray[d] === true ? ARRAY_VALUE : VALUE;
-    } else if (this.isArray[d] === false && !this.concatenating) {
+      this.#repair("function-wrapper", at, `Read the value inside ${word}(…)`);
+      this.#openParens++;
+      this.#skipParen = true;
+      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
+    } else if (this.#isArray[d] === false && !this.#concatenating) {
       // An unquoted string value: read on to the end of the member.
-      this.text = word;
-      this.unquotedAt = at;
-      this.mode = UNQUOTED;
+      this.#text = word;
+      this.#unquotedAt = at;
+      this.#mode = UNQUOTED;
     } else {
-      this.mode = VALUE;
-      this.fail(at, `word ${JSON.stringify(word)}`, "a value");
+      this.#mode = VALUE;
+      this.#fail(at, `word ${JSON.stringify(word)}`, "a value");
     }
     return +quoted;
   }
 
   /** A literal `word` at `offset`: its value, and the repair of a Python or JavaScript one. */
-  private completeLiteral(word: string, [value, language]: Literal, offset: number): void {
+  #completeLiteral(word: string, [value, language]: Literal, offset: number): void {
     if (language !== undefined)
-      this.repair(
+      this.#repair(
         language === "Python" ? "python-literal" : "javascript-literal",
         offset,
         `Read ${language}'s ${word} as ${JSON.stringify(value)}`,
       );
-    this.completeValue(value);
+    this.#completeValue(value);
   }
 
-  private completeTruncatedNumber(offset: number): void {
-    const state = this.numberState;
-    let text = this.text;
-    if (state === N_DOT) text = text.slice(0, -1);
-    else if (state === N_E) text = text.slice(0, -1);
-    else if (state === N_E_SIGN) text = text.slice(0, -2);
-    if (!/\d/.test(text)) {
-      this.repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.text)}`);
-      this.dropValue(offset);
+  #completeTruncatedNumber(offset: number): void {
+    // Without its trailing ".", "e" or exponent sign.
+    const text = this.#text.replace(/\D+$/, "");
+    if (text === "") {
+      this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.#text)}`);
+      this.#dropValue(offset);
       return;
     }
-    this.repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(this.text)} as ${text}`);
-    this.completeValue(Number(text));
+    this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(this.#text)} as ${text}`);
+    this.#completeValue(Number(text));
   }
 
-  /** No value after all where one was expected: drop its key, or leave the array as it is. */
-  private dropValue(offset: number): void {
-    if (this.depth === 0) return;
-    const d = this.depth - 1;
-    if (this.isArray[d] === true) {
-      this.mode = ARRAY_NEXT;
+  /** No value after all where one was expected: drop its key (saying `why`), or leave the array as it is. */
+  #dropValue(offset: number, why = "which has no value"): void {
+    if (this.#depth === 0) return;
+    const d = this.#depth - 1;
+    if (this.#isArray[d] === true) {
+      this.#mode = ARRAY_NEXT;
     } else {
-      if (this.keys[d] !== undefined)
-        this.repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.keys[d])}, which has no value`);
-      this.mode = OBJECT_NEXT;
+      if (this.#keys[d] !== undefined)
+        this.#repair("dropped-key", offset, `Dropped the key ${JSON.stringify(this.#keys[d])}, ${why}`);
+      this.#mode = OBJECT_NEXT;
     }
   }
 
   /** Closes everything still open at `offset`: the token in progress, then every container. */
-  private finish(offset: number): void {
-    this.finishing = true;
-    if (this.pendingEmit && !this.keepElements && this.emitDepth > 0) {
+  #finish(offset: number): void {
+    this.#finishing = true;
+    if (this.#pendingValue !== undefined && !this.#keepElements && this.#emitDepth > 0) {
       // Never handed out: it stays in the root value.
-      (this.stack[this.emitDepth - 1] as unknown[]).push(this.pendingValue);
+      (this.#stack[this.#emitDepth - 1] as unknown[]).push(this.#pendingValue);
     }
-    this.pendingEmit = false;
-    this.pendingValue = undefined;
-    let mode = this.mode;
-    if (mode === COMMENT_START || mode === LINE_COMMENT || mode === BLOCK_COMMENT || mode === BLOCK_COMMENT_STAR) {
-      mode = this.returnMode;
-      this.mode = mode;
+    this.#pendingValue = undefined;
+    let mode = this.#mode;
+    if (mode >= COMMENT_START && mode <= BLOCK_COMMENT_STAR) {
+      mode = this.#returnMode;
+      this.#mode = mode;
     }
     // A token that ends where the next character decides: ended by the end.
-    if (mode === STRING_EOL) this.closeAtLineEnd(offset);
-    else if (mode === UNQUOTED) this.endUnquoted();
-    else if (mode === STRING_QUOTE) this.endString();
-    else if (mode === NUMBER_WORD) this.endNumberWord();
+    if (mode === STRING_EOL) this.#closeAtLineEnd(offset);
+    else if (mode === UNQUOTED) this.#endUnquoted();
+    else if (mode === STRING_QUOTE) this.#endString();
+    else if (mode === NUMBER_WORD) this.#endNumberWord();
     else if (mode === ELLIPSIS) {
-      if (this.text.length >= 2 || this.text === "…") this.endPlaceholder(offset);
-      else this.dropValue(offset);
+      if (this.#text.length >= 2 || this.#text === "…") this.#endPlaceholder(offset);
+      else this.#dropValue(offset);
     }
-    mode = this.mode;
-    switch (mode) {
-      case STRING:
-      case ESCAPE:
-      case UNICODE:
-        if (this.tokenIsKey) {
-          this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.text)}`);
-          this.mode = OBJECT_NEXT;
-        } else if (mode !== STRING || !this.closeBeforeBrackets(offset)) {
-          this.repair("closed-string", offset, "Closed an unfinished string");
-          this.endString();
-        }
-        break;
-      case NUMBER:
-        if (this.numberComplete()) this.completeValue(Number(this.text));
-        else this.completeTruncatedNumber(offset);
-        break;
-      case IDENT:
-      case LITERAL: {
-        const word = this.text;
-        if (this.tokenIsKey && mode === IDENT) {
-          this.repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(word)}`);
-          this.mode = OBJECT_NEXT;
-          break;
-        }
-        const name =
-          mode === LITERAL ? this.literal : [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
-        const literal = name === undefined ? undefined : LITERALS.get(name);
-        if (name !== undefined && literal !== undefined) {
-          if (name !== word) this.repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
-          this.completeValue(literal[0]);
-        } else {
-          this.repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
-          this.dropValue(offset);
-        }
-        break;
+    mode = this.#mode;
+    const inString = mode >= STRING && mode <= UNICODE;
+    if (this.#tokenIsKey && (inString || mode === IDENT)) {
+      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#text)}`);
+      this.#mode = OBJECT_NEXT;
+    } else if (inString) {
+      if (mode !== STRING || !this.#closeBeforeBrackets(offset)) {
+        this.#repair("closed-string", offset, "Closed an unfinished string");
+        this.#endString();
       }
-      case COLON:
-      case VALUE:
-        this.dropValue(offset);
-        break;
-      default:
-        break;
-    }
-    while (this.depth > 0) {
-      const array = this.isArray[this.depth - 1] === true;
-      this.repair(
+    } else if (mode === NUMBER) {
+      if (this.#numberComplete()) this.#completeValue(Number(this.#text));
+      else this.#completeTruncatedNumber(offset);
+    } else if (mode === IDENT) {
+      // A literal cut short (`tr`, `Fals`) is completed; another word is dropped.
+      const word = this.#text;
+      const name = [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
+      if (name === undefined) {
+        this.#repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
+        this.#dropValue(offset);
+      } else {
+        if (name !== word) this.#repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
+        this.#completeValue(LITERALS.get(name)![0]);
+      }
+    } else if (mode === COLON || mode === VALUE) this.#dropValue(offset);
+    while (this.#depth > 0) {
+      const array = this.#isArray[this.#depth - 1] === true;
+      this.#repair(
         array ? "closed-array" : "closed-object",
         offset,
         array ? 'Closed an unfinished array with "]"' : 'Closed an unfinished object with "}"',
       );
-      this.close();
+      this.#close();
     }
-    this.speculating = false;
-    this.mode = this.hasRoot ? AFTER_ROOT : DONE;
+    this.#speculating = false;
+    this.#mode = this.#hasRoot ? AFTER_ROOT : DONE;
   }
 }
 

@@ -173,7 +173,7 @@ function callNameOf(step: unknown): string | undefined {
 }
 
 /**
- * The reader. The members without `private` (`pos`, `ended`, `inFence`,
+ * The reader. The members that are not `#private` (`pos`, `ended`, `inFence`,
  * `total`, `code`, `slice`, `callAhead`, `feedFrom`, `emitPython`,
  * `leavePython`) are its {@link PythonicCallHost} side, for `stepPythonicCall`.
  */
@@ -184,151 +184,151 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * chunks go to its parser and are only appended here (never indexed, so
    * never flattened) until it completes.
    */
-  private buffer = "";
-  private bufferBase = 0;
+  #buffer = "";
+  #bufferBase = 0;
   pos = 0;
   ended = false;
   /** A pythonic call may start here: the answer's start, after a call tag, in a fence. */
-  private callPosition = true;
+  #callPosition = true;
   inFence = false;
   /** Calls of catalog tools in the open fence. */
-  private fenceCalls = 0;
+  #fenceCalls = 0;
   /** A fenced block of catalog calls closed: calls of other functions after it are not read. */
-  private answered = false;
+  #answered = false;
   /** Inside a `#` comment of a code fence, up to the line end. */
-  private inComment = false;
+  #inComment = false;
   /**
    * A tool name a marker gave for the next JSON object, which is then its
    * arguments: from `<function=name>`, `name[ARGS]` or `<｜tool▁sep｜>`.
    */
-  private pendingName: string | undefined;
+  #pendingName: string | undefined;
   /** Where the marker that gave `pendingName` began. */
-  private pendingAt = 0;
+  #pendingAt = 0;
   /** After `function<｜tool▁sep｜>`: the word read next is the tool name. */
-  private nameFollows = false;
+  #nameFollows = false;
   /** The run of tool-name characters just before `pos` ("" when none, undefined when too long). */
-  private word: string | undefined = "";
+  #word: string | undefined = "";
   /** Whether the line so far is blank or that one word. */
-  private lineIsWord = true;
+  #lineIsWord = true;
   /** Blanks followed the word. */
-  private afterWord = false;
+  #afterWord = false;
   /** The previous line, when it held only a tool name, while the current line is blank. */
-  private nameLine: string | undefined;
+  #nameLine: string | undefined;
   /** The last character noted was a `\r`: a `\n` right after it ends the same line. */
-  private afterReturn = false;
-  private json: JsonRead | undefined;
-  private python: PythonRead | undefined;
-  private out: unknown[] = [];
-  private readonly cutOff: CutOffCall[] = [];
-  private readonly dropped: DroppedCall[] = [];
+  #afterReturn = false;
+  #json: JsonRead | undefined;
+  #python: PythonRead | undefined;
+  #out: unknown[] = [];
+  readonly #cutOff: CutOffCall[] = [];
+  readonly #dropped: DroppedCall[] = [];
 
-  private readonly options: ToolCallReaderOptions;
+  readonly #options: ToolCallReaderOptions;
 
   constructor(options: ToolCallReaderOptions) {
-    this.options = options;
+    this.#options = options;
   }
 
-  private readonly values: unknown[] = [];
-  private found = false;
+  readonly #values: unknown[] = [];
+  #found = false;
   /** A decision at `waitingAt` waits for more text; what was read for it ends at `waitedTo`. */
-  private waitingAt = -1;
-  private waitedTo = 0;
+  #waitingAt = -1;
+  #waitedTo = 0;
 
   write(chunk: string): unknown[] {
     if (this.ended) throw new TypeError("ToolCallReader.write() was called after end()");
-    this.out = [];
-    this.buffer += chunk;
-    if (this.json !== undefined) this.feedJson(this.json, chunk);
-    else if (this.python?.value !== undefined) this.python.value.write(chunk);
-    this.scan();
-    return this.out;
+    this.#out = [];
+    this.#buffer += chunk;
+    if (this.#json !== undefined) this.#feedJson(this.#json, chunk);
+    else if (this.#python?.value !== undefined) this.#python.value.write(chunk);
+    this.#scan();
+    return this.#out;
   }
 
   end(): ToolCallReadResult {
     if (this.ended) throw new TypeError("ToolCallReader.end() was called twice");
     this.ended = true;
-    this.out = [];
-    this.scan();
-    if (this.json !== undefined) this.endJson(this.json);
-    if (this.python !== undefined) this.endPython(this.python);
-    if (this.nameFollows) this.takeFollowingName();
-    if (this.pendingName !== undefined) {
+    this.#out = [];
+    this.#scan();
+    if (this.#json !== undefined) this.#endJson(this.#json);
+    if (this.#python !== undefined) this.#endPython(this.#python);
+    if (this.#nameFollows) this.#takeFollowingName();
+    if (this.#pendingName !== undefined) {
       // A marker named a tool, and the text ended before its arguments began.
-      this.found = true;
-      this.cutOff.push({ offset: this.pendingAt, what: `the call "${this.pendingName}"` });
+      this.#found = true;
+      this.#cutOff.push({ offset: this.#pendingAt, what: `the call "${this.#pendingName}"` });
     }
     return {
-      steps: this.out,
-      cutOff: this.cutOff,
-      dropped: this.dropped,
-      values: this.values,
-      found: this.found || this.out.length > 0,
+      steps: this.#out,
+      cutOff: this.#cutOff,
+      dropped: this.#dropped,
+      values: this.#values,
+      found: this.#found || this.#out.length > 0,
     };
   }
 
   partialString(): PartialString | undefined {
-    const read = this.json;
+    const read = this.#json;
     return read?.plan === true && !this.ended ? read.parser.partialString() : undefined;
   }
 
   /** Notes how far a decision at `at` read before it ran out of text, so that it goes on from there. */
-  private wait(at: number, reached: number): false {
-    this.waitingAt = at;
-    this.waitedTo = reached;
+  #wait(at: number, reached: number): false {
+    this.#waitingAt = at;
+    this.#waitedTo = reached;
     return false;
   }
 
   get total(): number {
-    return this.bufferBase + this.buffer.length;
+    return this.#bufferBase + this.#buffer.length;
   }
 
   /** The character code at absolute offset `at` (NaN past the text). */
   code(at: number): number {
-    return this.buffer.charCodeAt(at - this.bufferBase);
+    return this.#buffer.charCodeAt(at - this.#bufferBase);
   }
 
   slice(from: number, to: number): string {
-    return this.buffer.slice(from - this.bufferBase, to - this.bufferBase);
+    return this.#buffer.slice(from - this.#bufferBase, to - this.#bufferBase);
   }
 
-  private emit(step: unknown, inBlock = true): void {
+  #emit(step: unknown, inBlock = true): void {
     // After the answer's block, calls of other functions are the model's examples and tests, not calls.
-    if (this.answered && this.isForeignCall(step)) return;
-    this.found = true;
-    if (inBlock && this.inFence && isRecord(step) && !this.isForeignCall(step)) this.fenceCalls++;
-    this.out.push(step);
+    if (this.#answered && this.#isForeignCall(step)) return;
+    this.#found = true;
+    if (inBlock && this.inFence && isRecord(step) && !this.#isForeignCall(step)) this.#fenceCalls++;
+    this.#out.push(step);
   }
 
   /** Whether a step calls a function the catalog does not have (never, without a catalog). */
-  private isForeignCall(step: unknown): boolean {
-    const names = this.options.parameterNames;
+  #isForeignCall(step: unknown): boolean {
+    const names = this.#options.parameterNames;
     if (names === undefined || !isRecord(step)) return false;
     const name = step["name"] ?? step["tool"];
     return typeof name === "string" && names(name) === undefined;
   }
 
   /** A fence closed: a block that called catalog tools was the answer. */
-  private closeFence(): void {
+  #closeFence(): void {
     this.inFence = false;
-    if (this.fenceCalls > 0) this.answered = true;
-    this.fenceCalls = 0;
+    if (this.#fenceCalls > 0) this.#answered = true;
+    this.#fenceCalls = 0;
   }
 
   /** Reads as far as the text allows (to the end once `end()` was called), then drops what was read. */
-  private scan(): void {
+  #scan(): void {
     for (;;) {
-      if (this.json !== undefined) {
-        if (this.json.parser.status === "reading" || !this.finishJson(this.json)) break;
+      if (this.#json !== undefined) {
+        if (this.#json.parser.status === "reading" || !this.#finishJson(this.#json)) break;
         continue;
       }
-      if (this.python !== undefined) {
-        if (!stepPythonicCall(this, this.python)) break;
+      if (this.#python !== undefined) {
+        if (!stepPythonicCall(this, this.#python)) break;
         continue;
       }
-      if (this.pos >= this.total || !this.stepProse()) break;
+      if (this.pos >= this.total || !this.#stepProse()) break;
     }
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
-    const python = this.python;
+    const python = this.#python;
     let keep =
       python !== undefined && (python.phase === "key" || python.phase === "equals")
         ? Math.min(this.pos, python.keyStart)
@@ -336,51 +336,51 @@ class Reader implements ToolCallReader, PythonicCallHost {
     // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
     // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
     // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
-    if (this.json !== undefined) keep = Math.min(keep, this.json.base);
-    if (python?.value === undefined && keep > this.bufferBase) {
-      this.buffer = this.buffer.slice(keep - this.bufferBase);
-      this.bufferBase = keep;
+    if (this.#json !== undefined) keep = Math.min(keep, this.#json.base);
+    if (python?.value === undefined && keep > this.#bufferBase) {
+      this.#buffer = this.#buffer.slice(keep - this.#bufferBase);
+      this.#bufferBase = keep;
     }
   }
 
   /** Notes a character of prose for the tool-name-line rule. */
-  private notePlain(c: number): void {
-    const lineFeedOfCrLf = c === 10 && this.afterReturn;
-    this.afterReturn = c === 13;
+  #notePlain(c: number): void {
+    const lineFeedOfCrLf = c === 10 && this.#afterReturn;
+    this.#afterReturn = c === 13;
     if (lineFeedOfCrLf) return;
     if (isNewline(c)) {
-      const word = this.word;
-      this.nameLine = this.lineIsWord && word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
-      this.word = "";
-      this.lineIsWord = true;
-      this.afterWord = false;
+      const word = this.#word;
+      this.#nameLine = this.#lineIsWord && word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
+      this.#word = "";
+      this.#lineIsWord = true;
+      this.#afterWord = false;
       return;
     }
     if (isBlank(c)) {
-      if (this.word !== "") this.afterWord = true;
+      if (this.#word !== "") this.#afterWord = true;
       return;
     }
-    this.nameLine = undefined;
+    this.#nameLine = undefined;
     if (isNamePart(c)) {
       // A second word on the line: it holds no lone tool name.
-      if (this.afterWord) this.lineIsWord = false;
-      this.afterWord = false;
-      if (this.word !== undefined)
-        this.word = this.word.length < MAX_NAME_LENGTH ? this.word + String.fromCharCode(c) : undefined;
+      if (this.#afterWord) this.#lineIsWord = false;
+      this.#afterWord = false;
+      if (this.#word !== undefined)
+        this.#word = this.#word.length < MAX_NAME_LENGTH ? this.#word + String.fromCharCode(c) : undefined;
       return;
     }
-    this.word = "";
-    this.afterWord = false;
-    this.lineIsWord = false;
+    this.#word = "";
+    this.#afterWord = false;
+    this.#lineIsWord = false;
   }
 
   /** Something other than plain prose was read: no tool name stands before what follows. */
-  private breakWord(): void {
-    this.afterReturn = false;
-    this.word = "";
-    this.afterWord = false;
-    this.lineIsWord = false;
-    this.nameLine = undefined;
+  #breakWord(): void {
+    this.#afterReturn = false;
+    this.#word = "";
+    this.#afterWord = false;
+    this.#lineIsWord = false;
+    this.#nameLine = undefined;
   }
 
   /**
@@ -388,80 +388,80 @@ class Reader implements ToolCallReader, PythonicCallHost {
    *
    * @returns false when more text is needed to decide.
    */
-  private stepProse(): boolean {
+  #stepProse(): boolean {
     const at = this.pos;
     const c = this.code(at);
-    if (this.nameFollows && !isNamePart(c) && (this.word !== "" || !(isBlank(c) || isNewline(c))))
-      this.takeFollowingName();
-    if (this.inComment) {
+    if (this.#nameFollows && !isNamePart(c) && (this.#word !== "" || !(isBlank(c) || isNewline(c))))
+      this.#takeFollowingName();
+    if (this.#inComment) {
       // A comment line keeps the call position of the fence it is in.
-      if (isNewline(c)) this.inComment = false;
+      if (isNewline(c)) this.#inComment = false;
       this.pos++;
       return true;
     }
-    if (c === 35 && this.inFence && this.callPosition) {
-      this.inComment = true;
-      this.breakWord();
+    if (c === 35 && this.inFence && this.#callPosition) {
+      this.#inComment = true;
+      this.#breakWord();
       this.pos++;
       return true;
     }
     if (isBlank(c) || isNewline(c)) {
-      this.notePlain(c);
+      this.#notePlain(c);
       this.pos++;
       return true;
     }
-    if (c === 60) return this.readTag();
-    if (c === 96) return this.readFence();
+    if (c === 60) return this.#readTag();
+    if (c === 96) return this.#readFence();
     if (c === 91) {
-      const marker = this.readMarker(at);
+      const marker = this.#readMarker(at);
       if (marker === undefined) return false;
       if (marker) return true;
-      if (this.callPosition) {
+      if (this.#callPosition) {
         let j = at + 1;
         while (j < this.total && (isBlank(this.code(j)) || isNewline(this.code(j)))) j++;
         const call = this.callAhead(j);
         if (call === undefined) return false;
         if (call) {
-          this.breakWord();
-          this.python = newPythonRead(true, j);
+          this.#breakWord();
+          this.#python = newPythonRead(true, j);
           this.pos = j;
           return true;
         }
       }
-      this.startJson(at, undefined);
+      this.#startJson(at, undefined);
       return true;
     }
     if (c === 123) {
-      if (this.pendingName !== undefined) this.startJson(at, this.pendingName, true);
-      else this.startJson(at, this.lineIsWord && this.word === "" ? this.nameLine : undefined);
+      if (this.#pendingName !== undefined) this.#startJson(at, this.#pendingName, true);
+      else this.#startJson(at, this.#lineIsWord && this.#word === "" ? this.#nameLine : undefined);
       return true;
     }
-    if (c === 34 && this.callPosition) {
+    if (c === 34 && this.#callPosition) {
       // A quoted value where a call may stand: an answer JSON-encoded in a string, or a call quoted whole.
-      this.startJson(at, undefined);
+      this.#startJson(at, undefined);
       return true;
     }
-    if (c === 39 && this.callPosition) {
+    if (c === 39 && this.#callPosition) {
       // A Python string where a call may stand, when a call opens it (`'math.gcd(num1=12)'`); an apostrophe opens prose.
       const call = this.callAhead(at + 1);
       if (call === undefined) return false;
       if (call) {
-        this.startJson(at, undefined);
+        this.#startJson(at, undefined);
         return true;
       }
     }
-    if (this.callPosition && isIdentifierStart(c)) {
+    if (this.#callPosition && isIdentifierStart(c)) {
       const call = this.callAhead(at);
       if (call === undefined) return false;
       if (call) {
-        this.breakWord();
-        this.python = newPythonRead(false, at);
+        this.#breakWord();
+        this.#python = newPythonRead(false, at);
         return true;
       }
     }
-    this.callPosition = false;
-    this.pendingName = undefined;
-    this.notePlain(c);
+    this.#callPosition = false;
+    this.#pendingName = undefined;
+    this.#notePlain(c);
     this.pos++;
     return true;
   }
@@ -471,7 +471,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
    *
    * @returns true when read, false when not there, undefined when more text is needed.
    */
-  private readMarker(at: number): boolean | undefined {
+  #readMarker(at: number): boolean | undefined {
     for (const marker of [TOOLS_MARKER, ARGUMENTS_MARKER]) {
       const available = Math.min(marker.length, this.total - at);
       if (this.slice(at, at + available) !== marker.slice(0, available)) continue;
@@ -481,12 +481,12 @@ class Reader implements ToolCallReader, PythonicCallHost {
       }
       this.pos = at + marker.length;
       if (marker === TOOLS_MARKER) {
-        this.callPosition = true;
-        this.breakWord();
+        this.#callPosition = true;
+        this.#breakWord();
       } else {
-        this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
-        this.pendingAt = at;
-        this.breakWord();
+        this.#pendingName = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
+        this.#pendingAt = at;
+        this.#breakWord();
       }
       return true;
     }
@@ -501,56 +501,56 @@ class Reader implements ToolCallReader, PythonicCallHost {
   callAhead(at: number): boolean | undefined {
     if (at >= this.total) return this.ended ? false : undefined;
     if (!isIdentifierStart(this.code(at))) return false;
-    let j = this.waitingAt === at ? this.waitedTo : at + 1;
+    let j = this.#waitingAt === at ? this.#waitedTo : at + 1;
     while (j < this.total && j - at <= MAX_NAME_LENGTH && (isIdentifierPart(this.code(j)) || this.code(j) === 46)) j++;
     if (j - at > MAX_NAME_LENGTH) return false;
     if (j === this.total) {
       if (this.ended) return false;
-      this.wait(at, j);
+      this.#wait(at, j);
       return undefined;
     }
     return this.code(j) === 40 && this.code(j - 1) !== 46;
   }
 
   /** Reads a tag at `pos` (`<tool_call>`, `</tool_call>`, `<|python_tag|>`, `<function=name>`). */
-  private readTag(): boolean {
+  #readTag(): boolean {
     const at = this.pos;
     // Waiting for the rest of a tag, the search goes on where it stopped.
-    let close = this.waitingAt === at ? this.waitedTo : at + 1;
+    let close = this.#waitingAt === at ? this.#waitedTo : at + 1;
     while (close < this.total && close - at <= maxTagLength && this.code(close) !== 62 && this.code(close) !== 60)
       close++;
-    if (close === this.total && !this.ended && close - at <= maxTagLength) return this.wait(at, close);
+    if (close === this.total && !this.ended && close - at <= maxTagLength) return this.#wait(at, close);
     if (this.code(close) !== 62) {
-      this.callPosition = false;
-      this.breakWord();
+      this.#callPosition = false;
+      this.#breakWord();
       this.pos++;
       return true;
     }
     const { name, written, closing } = tagName(this.slice(at + 1, close));
-    if (!closing && name === SEPARATOR_TAG) return this.readSeparator(at, close);
-    this.breakWord();
+    if (!closing && name === SEPARATOR_TAG) return this.#readSeparator(at, close);
+    this.#breakWord();
     if (!closing && name.startsWith("function=")) {
       const tool = written.slice("function=".length).trim();
       if (TOOL_NAME_PATTERN.test(tool)) {
-        this.pendingName = tool;
-        this.pendingAt = at;
-        this.callPosition = false;
+        this.#pendingName = tool;
+        this.#pendingAt = at;
+        this.#callPosition = false;
         this.pos = close + 1;
         return true;
       }
     }
     if (CALL_TAGS.has(name)) {
-      this.callPosition = !closing;
+      this.#callPosition = !closing;
       this.pos = close + 1;
       return true;
     }
     if (END_TAGS.has(name) && (closing || name !== "function")) {
-      this.callPosition = false;
-      this.pendingName = undefined;
+      this.#callPosition = false;
+      this.#pendingName = undefined;
       this.pos = close + 1;
       return true;
     }
-    this.callPosition = false;
+    this.#callPosition = false;
     this.pos++;
     return true;
   }
@@ -562,63 +562,63 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * name that follows it (`function<｜tool▁sep｜>get_weather`, then the
    * arguments in a fence), if one does.
    */
-  private readSeparator(at: number, close: number): true {
-    const word = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
-    this.breakWord();
-    this.pendingName = word;
-    this.pendingAt = at;
-    this.nameFollows = word === "function";
-    this.callPosition = false;
+  #readSeparator(at: number, close: number): true {
+    const word = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
+    this.#breakWord();
+    this.#pendingName = word;
+    this.#pendingAt = at;
+    this.#nameFollows = word === "function";
+    this.#callPosition = false;
     this.pos = close + 1;
     return true;
   }
 
   /** The word after `function<｜tool▁sep｜>` ended: it is the tool name, when there is one. */
-  private takeFollowingName(): void {
-    this.nameFollows = false;
+  #takeFollowingName(): void {
+    this.#nameFollows = false;
     // No word: the tool is called `function`, and pendingName says so still.
-    if (this.word === "") return;
-    this.pendingName = this.word !== undefined && TOOL_NAME_PATTERN.test(this.word) ? this.word : undefined;
+    if (this.#word === "") return;
+    this.#pendingName = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
   }
 
   /** Reads a code fence at `pos`: an opening one (with its language) starts a call position. */
-  private readFence(): boolean {
+  #readFence(): boolean {
     const at = this.pos;
     const available = Math.min(3, this.total - at);
     const start = this.slice(at, at + available);
     if (available < 3 && !this.ended && "```".startsWith(start)) return false;
-    this.breakWord();
+    this.#breakWord();
     if (start !== "```") {
-      this.callPosition = false;
+      this.#callPosition = false;
       this.pos++;
       return true;
     }
     let j = at + 3;
     if (this.inFence) {
-      this.closeFence();
-      this.callPosition = false;
+      this.#closeFence();
+      this.#callPosition = false;
       this.pos = j;
       return true;
     }
     while (j < this.total && j - at < MAX_NAME_LENGTH && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
     if (j === this.total && !this.ended) return false;
     this.inFence = true;
-    this.callPosition = true;
+    this.#callPosition = true;
     this.pos = j;
     return true;
   }
 
   // JSON values ---------------------------------------------------------------
 
-  private startJson(at: number, name: string | undefined, named = false): void {
+  #startJson(at: number, name: string | undefined, named = false): void {
     // A named call's arguments are never a wrapper of steps.
     const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: STEP_LIST_KEYS });
     const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name, named };
-    this.json = read;
-    this.pendingName = undefined;
-    this.breakWord();
+    this.#json = read;
+    this.#pendingName = undefined;
+    this.#breakWord();
     this.feedFrom(parser, at, (elements) => {
-      for (const element of elements) this.takeElement(read, element);
+      for (const element of elements) this.#takeElement(read, element);
     });
   }
 
@@ -635,16 +635,16 @@ class Reader implements ToolCallReader, PythonicCallHost {
     }
   }
 
-  private feedJson(read: JsonRead, text: string): void {
-    for (const element of read.parser.write(text)) this.takeElement(read, element);
+  #feedJson(read: JsonRead, text: string): void {
+    for (const element of read.parser.write(text)) this.#takeElement(read, element);
   }
 
   /** An element of a root array (or of a wrapped list) closed. */
-  private takeElement(read: JsonRead, element: unknown): void {
+  #takeElement(read: JsonRead, element: unknown): void {
     if (read.plan === undefined) read.plan = read.parser.unwrappedKey !== undefined || isRecord(element);
     if (!read.plan) return;
     read.streamed++;
-    this.emit(toCallStep(element) ?? element);
+    this.#emit(toCallStep(element) ?? element);
   }
 
   /**
@@ -652,20 +652,20 @@ class Reader implements ToolCallReader, PythonicCallHost {
    *
    * @returns false when more text is needed to know whether a stop lost part of the value.
    */
-  private finishJson(read: JsonRead): boolean {
+  #finishJson(read: JsonRead): boolean {
     const parser = read.parser;
     let broken: string | undefined;
     if (parser.status === "done") {
-      broken = this.brokenAt(read);
+      broken = this.#brokenAt(read);
       if (broken === "") return false;
     }
-    this.json = undefined;
-    this.callPosition = false;
+    this.#json = undefined;
+    this.#callPosition = false;
     if (parser.status === "rejected") {
       this.pos = read.base + (parser.restOffset ?? 1);
       // A marker named the call: its arguments are unreadable from the first member on.
       if (read.named)
-        this.dropBroken(
+        this.#dropBroken(
           read,
           { name: read.name },
           `${JSON.stringify(this.slice(this.pos, this.pos + 1))} at offset ${this.pos}`,
@@ -673,7 +673,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
       return true;
     }
     this.pos = read.base + (parser.restOffset ?? this.total - read.base);
-    this.takeRoot(read, parser.end(), broken);
+    this.#takeRoot(read, parser.end(), broken);
     return true;
   }
 
@@ -686,7 +686,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * @returns the character and where, for a message; undefined when nothing
    *   was lost; "" when the character after a `<` is still to come.
    */
-  private brokenAt(read: JsonRead): string | undefined {
+  #brokenAt(read: JsonRead): string | undefined {
     const repairs = read.parser.repairs;
     const stop = repairs.find((repair) => repair.kind === "stopped");
     if (stop === undefined) return undefined;
@@ -705,11 +705,11 @@ class Reader implements ToolCallReader, PythonicCallHost {
   }
 
   /** A call whose JSON the parser closed at a stop that lost part of it is not a step. */
-  private dropBroken(read: JsonRead, step: unknown, broken: string): void {
-    this.found = true;
+  #dropBroken(read: JsonRead, step: unknown, broken: string): void {
+    this.#found = true;
     const name = callNameOf(step);
     const call = name === undefined ? "A call" : `The call "${name}"`;
-    this.dropped.push({
+    this.#dropped.push({
       offset: read.base,
       message: `${call} breaks off at an unexpected ${broken} before its JSON closed, so its arguments are incomplete; it was dropped`,
     });
@@ -723,12 +723,12 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * @param root - the value.
    * @returns the list; `null` when it was kept as a value; `undefined` when the value is no array.
    */
-  private stepListOf(read: JsonRead, root: unknown): unknown[] | null | undefined {
+  #stepListOf(read: JsonRead, root: unknown): unknown[] | null | undefined {
     const key = read.parser.unwrappedKey;
     const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
     if (!Array.isArray(list)) return undefined;
     if (read.plan === false || (read.plan === undefined && key === undefined && !isRecord(list[0]))) {
-      this.values.push(root);
+      this.#values.push(root);
       return null;
     }
     return list;
@@ -741,25 +741,25 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * @param root - the value.
    * @param broken - where a stop inside the value lost part of it, if it did.
    */
-  private takeRoot(read: JsonRead, root: unknown, broken: string | undefined): void {
-    this.found = true;
+  #takeRoot(read: JsonRead, root: unknown, broken: string | undefined): void {
+    this.#found = true;
     // Calls quoted as strings, alone or in a list: `["f(a=1)", "g(b=2)"]`.
     const quoted = typeof root === "string" ? [root] : Array.isArray(root) && root.length > 0 ? root : [];
     if (
       broken === undefined &&
       quoted.length > 0 &&
       quoted.every((item) => typeof item === "string" && QUOTED_CALL_PATTERN.test(item.trim())) &&
-      this.readNested(read, quoted as string[])
+      this.#readNested(read, quoted as string[])
     )
       return;
-    const list = this.stepListOf(read, root);
+    const list = this.#stepListOf(read, root);
     if (list === null) return;
     if (list !== undefined) {
       // Elements that a stop (a closing tag, say) closed rather than their own bracket.
       for (let index = read.streamed; index < list.length; index++) {
         const step = toCallStep(list[index]) ?? list[index];
-        if (broken === undefined) this.emit(step);
-        else this.dropBroken(read, step, broken);
+        if (broken === undefined) this.#emit(step);
+        else this.#dropBroken(read, step, broken);
       }
       return;
     }
@@ -767,13 +767,13 @@ class Reader implements ToolCallReader, PythonicCallHost {
       const inner = root.trim();
       const first = inner.charCodeAt(0);
       // A whole answer JSON-encoded inside a string.
-      if ((first === 91 || first === 123 || first === 60 || first === 96) && this.readNested(read, [inner])) return;
+      if ((first === 91 || first === 123 || first === 60 || first === 96) && this.#readNested(read, [inner])) return;
     }
-    const step = this.callOf(read, root);
-    if (step === undefined) this.values.push(root);
+    const step = this.#callOf(read, root);
+    if (step === undefined) this.#values.push(root);
     // Arguments a marker before the fence named are a call of that marker, not a block of calls.
-    else if (broken === undefined) this.emit(step, !read.named);
-    else this.dropBroken(read, step, broken);
+    else if (broken === undefined) this.#emit(step, !read.named);
+    else this.#dropBroken(read, step, broken);
   }
 
   /**
@@ -784,75 +784,75 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * @param texts - the texts.
    * @returns whether every text held a call, cut off or dropped (then all are taken).
    */
-  private readNested(read: JsonRead, texts: readonly string[]): boolean {
+  #readNested(read: JsonRead, texts: readonly string[]): boolean {
     const results = texts.map((text) => {
-      const nested = new Reader(this.options);
+      const nested = new Reader(this.#options);
       const steps = nested.write(text.trim());
       const rest = nested.end();
       return { steps: [...steps, ...rest.steps], rest };
     });
     if (!results.every(({ steps, rest }) => steps.length + rest.cutOff.length + rest.dropped.length > 0)) return false;
     for (const { steps, rest } of results) {
-      for (const step of steps) this.emit(step);
-      for (const cut of rest.cutOff) this.cutOff.push({ offset: read.base, what: cut.what });
-      for (const drop of rest.dropped) this.dropped.push({ offset: read.base, message: drop.message });
+      for (const step of steps) this.#emit(step);
+      for (const cut of rest.cutOff) this.#cutOff.push({ offset: read.base, what: cut.what });
+      for (const drop of rest.dropped) this.#dropped.push({ offset: read.base, message: drop.message });
     }
     return true;
   }
 
   /** The step a root value is: a named call's arguments, or what {@link toCallStep} reads. */
-  private callOf(read: JsonRead, root: unknown): Record<string, unknown> | undefined {
+  #callOf(read: JsonRead, root: unknown): Record<string, unknown> | undefined {
     return read.named && read.name !== undefined && isRecord(root)
       ? { name: read.name, arguments: root }
       : toCallStep(root, read.name);
   }
 
   /** The text ended inside a JSON value: close it and report what was cut off. */
-  private endJson(read: JsonRead): void {
-    this.json = undefined;
+  #endJson(read: JsonRead): void {
+    this.#json = undefined;
     let root: unknown;
     try {
       root = read.parser.end();
     } catch {
       return;
     }
-    this.found = true;
-    const list = this.stepListOf(read, root);
+    this.#found = true;
+    const list = this.#stepListOf(read, root);
     if (list === null) return;
     if (list !== undefined) {
       for (let index = read.streamed; index < list.length; index++)
-        this.cutOff.push({ offset: read.base, what: "its JSON" });
+        this.#cutOff.push({ offset: read.base, what: "its JSON" });
       return;
     }
-    if (this.callOf(read, root) !== undefined) this.cutOff.push({ offset: read.base, what: "its JSON" });
-    else this.values.push(root);
+    if (this.#callOf(read, root) !== undefined) this.#cutOff.push({ offset: read.base, what: "its JSON" });
+    else this.#values.push(root);
   }
 
   // Pythonic calls ------------------------------------------------------------
 
   /** The text is no call after all: it is prose from `pos` on. */
   leavePython(): true {
-    this.python = undefined;
-    this.callPosition = false;
+    this.#python = undefined;
+    this.#callPosition = false;
     return true;
   }
 
   emitPython(read: PythonRead): void {
-    const args = pythonicCallArguments(read, this.options.parameterNames);
-    if (typeof args !== "string") this.emit({ name: read.name, arguments: args });
+    const args = pythonicCallArguments(read, this.#options.parameterNames);
+    if (typeof args !== "string") this.#emit({ name: read.name, arguments: args });
     else {
-      this.found = true;
-      this.dropped.push({ offset: read.start, message: args });
+      this.#found = true;
+      this.#dropped.push({ offset: read.start, message: args });
     }
   }
 
   /** The text ended inside a pythonic call list. */
-  private endPython(read: PythonRead): void {
-    this.python = undefined;
+  #endPython(read: PythonRead): void {
+    this.#python = undefined;
     if (read.phase === "name" || read.phase === "separator" || read.phase === "after" || read.phase === "comment")
       return;
-    this.found = true;
-    this.cutOff.push({ offset: read.start, what: `the call "${read.name}(…"` });
+    this.#found = true;
+    this.#cutOff.push({ offset: read.start, what: `the call "${read.name}(…"` });
   }
 }
 
