@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from "./tool-descriptor.ts";
 
-/** The drafts `@cfworker/json-schema` understands. */
+/** The JSON Schema drafts told apart (draft-06 reads as draft-07). */
 export type SchemaDraft = "4" | "7" | "2019-09" | "2020-12";
 
 /**
@@ -80,8 +80,8 @@ export function resolveSchemaRef(root: JsonSchema, ref: string): unknown {
 }
 
 /**
- * Finds the schema object holding the keyword an `@cfworker/json-schema`
- * error points at (its `keywordLocation`), following `$ref` segments.
+ * Finds the schema object holding the keyword a validation error points at
+ * (its `keywordLocation`), following `$ref` segments.
  *
  * @param root - the root schema.
  * @param keywordLocation - e.g. `#/properties/addr/$ref/properties/zip/pattern`.
