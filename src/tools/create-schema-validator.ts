@@ -4,8 +4,10 @@
  * @module
  */
 import { escapePointerSegment } from "../plan/find-references.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import { indexSchemaDocument } from "./index-schema-document.ts";
 import { matchesStringFormat } from "./matches-string-format.ts";
-import { isSchemaObject, schemaDraft, splitPointer } from "./schema-navigation.ts";
+import { isSchemaObject, schemaDraft } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** One violated keyword. */
@@ -16,22 +18,24 @@ export interface SchemaError {
   keywordLocation: string;
   /** A JSON Pointer to the failing value in the instance (`""` is the instance itself). */
   instanceLocation: string;
-  /** A sentence saying what is wrong. */
+  /** What is wrong, e.g. `fails minimum 3`. */
   error: string;
   /** The property a `required`, `dependentRequired` or `dependencies` keyword misses, or a `false` `additionalProperties` or `unevaluatedProperties` refuses. */
   property?: string;
-  /** For `oneOf`: how many alternatives matched. */
+  /** For `anyOf` and `oneOf`: how many alternatives matched. */
   matches?: number;
 }
 
-/** Keywords whose value maps names to schemas: their keys are not keywords. */
-const schemaMaps = /^(?:properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies)$/u;
-
-/** Keywords whose value is data, not schemas. */
-const dataKeywords = /^(?:enum|const|default|examples)$/u;
-
-/** The reference keywords, all treated as a plain `$ref`. */
-const referenceKeywords = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
+/** One validation: the errors so far, the references being followed, and the compiled document. */
+interface Run {
+  errors: SchemaError[];
+  /** The targets of the references being followed, with the instance location each applies to: one seen again is a cycle. */
+  active: [unknown, string][];
+  references: Map<JsonSchema, [string, unknown][]>;
+  regex: (pattern: string) => RegExp;
+  /** Before 2019-09, a `$ref`'s siblings are ignored. */
+  legacy: boolean;
+}
 
 /**
  * The JSON type of a value.
@@ -65,28 +69,336 @@ function equal(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Whether a number is a multiple of another, tolerating binary rounding (0.3 is a multiple of 0.1).
+ * Records that a keyword of a schema failed.
  *
- * @param value - the number.
- * @param divisor - a positive number.
- * @returns the check.
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param keyword - the keyword.
+ * @param path - the schema's keyword location.
+ * @param at - the value's instance location.
+ * @param extra - a sentence of its own, a property, a count.
  */
-function isMultiple(value: number, divisor: number): boolean {
-  const quotient = value / divisor;
-  return Number.isFinite(quotient) && Math.abs(quotient - Math.round(quotient)) <= Math.abs(quotient) * 4e-16;
+function fail(
+  run: Run,
+  node: JsonSchema,
+  keyword: string,
+  path: string,
+  at: string,
+  extra?: Partial<SchemaError>,
+): void {
+  run.errors.push({
+    keyword,
+    keywordLocation: `${path}/${keyword}`,
+    instanceLocation: at,
+    error: `fails ${keyword} ${describeValue(node[keyword])}`,
+    ...extra,
+  });
+}
+
+/**
+ * Applies a subschema to the same value: what it evaluates counts only when it passes.
+ *
+ * @param run - the validation.
+ * @param sub - the subschema.
+ * @param value - the value.
+ * @param at - the value's instance location.
+ * @param path - the subschema's keyword location.
+ * @param seen - the evaluated properties or items of the schema applying it.
+ * @returns whether the value passes.
+ */
+function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: string, seen: Set<unknown>): boolean {
+  const own = new Set<unknown>();
+  const valid = check(run, sub, value, at, path, own);
+  if (valid) for (const key of own) seen.add(key);
+  return valid;
+}
+
+/**
+ * Applies a subschema and forgets its errors (for `not`, `if` and `contains`).
+ *
+ * @param run - the validation.
+ * @param sub - the subschema.
+ * @param value - the value.
+ * @param at - the value's instance location.
+ * @param path - the subschema's keyword location.
+ * @param own - collects what it evaluates.
+ * @returns whether the value passes.
+ */
+function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, own = new Set<unknown>()): boolean {
+  const mark = run.errors.length;
+  const valid = check(run, sub, value, at, path, own);
+  run.errors.length = mark;
+  return valid;
+}
+
+/**
+ * Applies a subschema to a property or item.
+ *
+ * @param run - the validation.
+ * @param sub - the subschema.
+ * @param parent - the object or array.
+ * @param key - the property or index.
+ * @param at - the parent's instance location.
+ * @param path - the subschema's keyword location.
+ * @param sets - the sets that record the key as evaluated.
+ */
+function child(
+  run: Run,
+  sub: unknown,
+  parent: unknown,
+  key: string | number,
+  at: string,
+  path: string,
+  ...sets: Set<unknown>[]
+): void {
+  for (const set of sets) set.add(key);
+  check(
+    run,
+    sub,
+    (parent as Record<string, unknown>)[key],
+    `${at}/${escapePointerSegment(String(key))}`,
+    path,
+    new Set(),
+  );
+}
+
+/**
+ * Checks the size keywords that apply to a value's type: `minimum` / `maximum`
+ * (with draft-04's boolean `exclusiveMinimum` / `exclusiveMaximum`) and the
+ * numeric `exclusiveMinimum` / `exclusiveMaximum` for numbers, and the
+ * `min…` / `max…` of `Length`, `Items` and `Properties`.
+ *
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param size - the number, or the length or count.
+ * @param suffix - `imum`, `Length`, `Items` or `Properties`.
+ * @param at - the value's instance location.
+ * @param path - the schema's keyword location.
+ */
+function checkLimits(run: Run, node: JsonSchema, size: number, suffix: string, at: string, path: string): void {
+  for (const prefix of ["min", "max", "exclusiveMin", "exclusiveMax"]) {
+    const keyword = prefix + suffix;
+    const limit = node[keyword];
+    if (typeof limit !== "number") continue;
+    const excess = prefix.endsWith("in") ? limit - size : size - limit;
+    const strict = prefix.startsWith("e") || node[`exclusiveM${prefix.slice(1)}${suffix}`] === true;
+    if (excess > 0 || (strict && excess === 0)) fail(run, node, keyword, path, at);
+  }
+}
+
+/**
+ * Checks the keywords of an object instance.
+ *
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param object - the object.
+ * @param at - its instance location.
+ * @param path - the schema's keyword location.
+ * @param seen - collects the properties this schema evaluates.
+ */
+function checkObject(
+  run: Run,
+  node: JsonSchema,
+  object: Record<string, unknown>,
+  at: string,
+  path: string,
+  seen: Set<unknown>,
+): void {
+  const keys = Object.keys(object);
+  const missing = (keyword: string, property: unknown): void => {
+    if (typeof property === "string" && !Object.hasOwn(object, property))
+      fail(run, node, keyword, path, at, { property });
+  };
+  const segment = (key: string): string => encodeURIComponent(escapePointerSegment(key));
+  if (Array.isArray(node["required"])) for (const key of node["required"]) missing("required", key);
+  checkLimits(run, node, keys.length, "Properties", at, path);
+  if (node["propertyNames"] !== undefined)
+    for (const key of keys)
+      check(run, node["propertyNames"], key, `${at}/${escapePointerSegment(key)}`, `${path}/propertyNames`, new Set());
+  for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
+    const map = node[keyword];
+    if (isSchemaObject(map))
+      for (const key in map) {
+        if (!Object.hasOwn(object, key)) continue;
+        const dependency = map[key];
+        if (Array.isArray(dependency)) for (const other of dependency) missing(keyword, other);
+        else inPlace(run, dependency, object, at, `${path}/${keyword}/${segment(key)}`, seen);
+      }
+  }
+  const local = new Set<unknown>();
+  const properties = node["properties"];
+  if (isSchemaObject(properties))
+    for (const key in properties)
+      if (Object.hasOwn(object, key))
+        child(run, properties[key], object, key, at, `${path}/properties/${segment(key)}`, seen, local);
+  const patterns = node["patternProperties"];
+  if (isSchemaObject(patterns))
+    for (const pattern in patterns)
+      for (const key of keys)
+        if (run.regex(pattern).test(key))
+          child(run, patterns[pattern], object, key, at, `${path}/patternProperties/${segment(pattern)}`, seen, local);
+  for (const [keyword, done] of [
+    ["additionalProperties", local],
+    ["unevaluatedProperties", seen],
+  ] as const) {
+    const sub = node[keyword];
+    if (sub !== undefined)
+      for (const key of keys)
+        if (!done.has(key)) {
+          if (sub === false) fail(run, node, keyword, path, at, { property: key });
+          child(run, sub === false || sub, object, key, at, `${path}/${keyword}`, seen, local);
+        }
+  }
+}
+
+/**
+ * Checks the keywords of an array instance.
+ *
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param array - the array.
+ * @param at - its instance location.
+ * @param path - the schema's keyword location.
+ * @param seen - collects the items this schema evaluates.
+ */
+function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, path: string, seen: Set<unknown>): void {
+  checkLimits(run, node, array.length, "Items", at, path);
+  // 2020-12 writes a tuple as prefixItems then items; earlier drafts as an items list then additionalItems.
+  const tuple = Array.isArray(node["prefixItems"]) ? "prefixItems" : Array.isArray(node["items"]) ? "items" : "";
+  const prefix = tuple === "" ? [] : (node[tuple] as unknown[]);
+  const rest = tuple === "items" ? "additionalItems" : "items";
+  array.forEach((_, position) => {
+    if (position < prefix.length)
+      child(run, prefix[position], array, position, at, `${path}/${tuple}/${position}`, seen);
+    else if (node[rest] !== undefined) child(run, node[rest], array, position, at, `${path}/${rest}`, seen);
+  });
+  if (node["contains"] !== undefined) {
+    let count = 0;
+    array.forEach((item, position) => {
+      if (passes(run, node["contains"], item, `${at}/${position}`, `${path}/contains`)) {
+        count++;
+        seen.add(position);
+      }
+    });
+    const { minContains, maxContains } = node;
+    const least = typeof minContains === "number" ? minContains : 1;
+    const most = typeof maxContains === "number" ? maxContains : Number.POSITIVE_INFINITY;
+    if (count < least || count > most) {
+      const keyword = count > most ? "maxContains" : minContains === undefined ? "contains" : "minContains";
+      const error = `Array has ${count} matching items. Expected ${count > most ? `at most ${most}` : `at least ${least}`}.`;
+      fail(run, node, keyword, path, at, { error });
+    }
+  }
+  if (node["unevaluatedItems"] !== undefined)
+    array.forEach((_, position) => {
+      if (!seen.has(position))
+        child(run, node["unevaluatedItems"], array, position, at, `${path}/unevaluatedItems`, seen);
+    });
+  if (
+    node["uniqueItems"] === true &&
+    array.some((item, position) => array.findIndex((other) => equal(item, other)) < position)
+  )
+    fail(run, node, "uniqueItems", path, at);
+}
+
+/**
+ * Checks a value against a schema, adding the errors to the run.
+ *
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param value - the value.
+ * @param at - the value's instance location.
+ * @param path - the schema's keyword location.
+ * @param seen - collects the properties or items this schema evaluates, for `unevaluated…`.
+ * @returns whether the value is valid.
+ */
+function check(run: Run, node: unknown, value: unknown, at: string, path: string, seen: Set<unknown>): boolean {
+  const start = run.errors.length;
+  if (node === false) {
+    run.errors.push({ keyword: "false", keywordLocation: path, instanceLocation: at, error: "fails false" });
+    return false;
+  }
+  if (!isSchemaObject(node)) return true;
+  for (const [keyword, target] of run.references.get(node) ?? []) {
+    if (run.active.some(([schema, location]) => schema === target && location === at)) continue;
+    run.active.push([target, at]);
+    inPlace(run, target, value, at, `${path}/${keyword}`, seen);
+    run.active.pop();
+  }
+  if (run.legacy && typeof node["$ref"] === "string") return run.errors.length === start;
+
+  const type = typeOf(value);
+  if (node["type"] !== undefined) {
+    const types = [node["type"]].flat();
+    if (!types.some((name) => name === type || (name === "integer" && Number.isInteger(value))))
+      fail(run, node, "type", path, at, {
+        error: `Instance type "${type}" is invalid. Expected "${types.join('", "')}".`,
+      });
+  }
+  if (node["const"] !== undefined && !equal(value, node["const"])) fail(run, node, "const", path, at);
+  if (Array.isArray(node["enum"]) && !node["enum"].some((member) => equal(value, member)))
+    fail(run, node, "enum", path, at);
+  if (node["not"] !== undefined && passes(run, node["not"], value, at, `${path}/not`)) fail(run, node, "not", path, at);
+  for (const keyword of ["anyOf", "allOf", "oneOf"]) {
+    const list = node[keyword];
+    if (!Array.isArray(list)) continue;
+    const mark = run.errors.length;
+    let matches = 0;
+    list.forEach((sub, position) => {
+      if (inPlace(run, sub, value, at, `${path}/${keyword}/${position}`, seen)) matches++;
+    });
+    // allOf passes its alternatives' errors on; anyOf and oneOf replace them when they pass, and lead them when not.
+    if (keyword === "allOf") continue;
+    if (keyword === "anyOf" ? matches > 0 : matches === 1) run.errors.length = mark;
+    else
+      run.errors.splice(mark, 0, {
+        keyword,
+        keywordLocation: `${path}/${keyword}`,
+        instanceLocation: at,
+        error: `matches ${matches} of its alternatives`,
+        matches,
+      });
+  }
+  if (node["if"] !== undefined) {
+    const own = new Set<unknown>();
+    const branch = passes(run, node["if"], value, at, `${path}/if`, own) ? "then" : "else";
+    if (branch === "then") for (const key of own) seen.add(key);
+    if (node[branch] !== undefined) inPlace(run, node[branch], value, at, `${path}/${branch}`, seen);
+  }
+
+  if (type === "object") checkObject(run, node, value as Record<string, unknown>, at, path, seen);
+  else if (type === "array") checkArray(run, node, value as unknown[], at, path, seen);
+  else if (type === "number") {
+    checkLimits(run, node, value as number, "imum", at, path);
+    const divisor = node["multipleOf"];
+    const quotient = (value as number) / (divisor as number);
+    // Tolerates binary rounding: 0.3 / 0.1 is 2.9999999999999996.
+    if (typeof divisor === "number" && !(Math.abs(quotient - Math.round(quotient)) <= Math.abs(quotient) * 4e-16))
+      fail(run, node, "multipleOf", path, at);
+  } else if (type === "string") {
+    const string = value as string;
+    // Lengths count code points: an emoji is one character, not two UTF-16 units.
+    let length = 0;
+    if (node["minLength"] !== undefined || node["maxLength"] !== undefined) for (const _ of string) length++;
+    checkLimits(run, node, length, "Length", at, path);
+    if (typeof node["pattern"] === "string" && !run.regex(node["pattern"]).test(string))
+      fail(run, node, "pattern", path, at);
+    if (typeof node["format"] === "string" && !matchesStringFormat(node["format"], string))
+      fail(run, node, "format", path, at);
+  }
+  return run.errors.length === start;
 }
 
 /**
  * Compiles a JSON Schema (draft 04, 06, 07, 2019-09 or 2020-12, picked by
  * `$schema`) into a function that returns every violation of a value, not
  * only the first. Checked: `type`, `enum`, `const`, the object, array,
- * number and string keywords, the `allOf` / `anyOf` / `oneOf` / `not` /
- * `if` applicators, `unevaluatedProperties` / `unevaluatedItems`, `$ref`
- * (local pointers, `$anchor`s and `$id`s of the document; `$dynamicRef` and
- * `$recursiveRef` as plain references) and the formats
- * `matchesStringFormat` knows. Unknown keywords and formats are ignored.
- * Errors of subschemas that only pass them on (`properties`, `allOf`, `$ref`,
- * …) are left out: the errors beneath them say more.
+ * number and string keywords, `allOf` / `anyOf` / `oneOf` / `not` /
+ * `if`-`then`-`else`, `unevaluatedProperties` / `unevaluatedItems`, `$ref`
+ * (see `indexSchemaDocument`) and the formats `matchesStringFormat` knows.
+ * Unknown keywords and formats are ignored. Subschemas that only pass errors
+ * on (`properties`, `allOf`, `$ref`, …) add no error of their own: the errors
+ * beneath them say more.
  *
  * @param schema - the root schema.
  * @returns the validating function: the errors of a value, empty when it is valid.
@@ -100,11 +412,7 @@ function isMultiple(value: number, divisor: number): boolean {
  * ```
  */
 export function createSchemaValidator(schema: JsonSchema): (instance: unknown) => SchemaError[] {
-  const draft = schemaDraft(schema);
-  const legacy = draft === "4" || draft === "7";
-  const resources = new Map<string, unknown>();
-  const bases = new Map<object, string>();
-  const references = new Map<object, [string, unknown][]>();
+  const references = indexSchemaDocument(schema);
   const expressions = new Map<string, RegExp>();
   const regex = (pattern: string): RegExp => {
     let expression = expressions.get(pattern);
@@ -112,7 +420,7 @@ export function createSchemaValidator(schema: JsonSchema): (instance: unknown) =
       try {
         expression = new RegExp(pattern, "u");
       } catch {
-        // Patterns written for other engines (`[\w-]`) are valid without the Unicode flag.
+        // Patterns written for other engines (`[\w-]`) may be valid only without the Unicode flag.
         try {
           expression = new RegExp(pattern);
         } catch {
@@ -123,284 +431,15 @@ export function createSchemaValidator(schema: JsonSchema): (instance: unknown) =
     }
     return expression;
   };
-  const index = (node: unknown, base: string, map: boolean): void => {
-    if (typeof node !== "object" || node === null) return;
-    if (Array.isArray(node) || map) {
-      for (const child of Object.values(node)) index(child, base, false);
-      return;
-    }
-    const record = node as JsonSchema;
-    const id = record["$id"] ?? (draft === "4" ? record["id"] : undefined);
-    if (typeof id === "string") {
-      if (id.startsWith("#")) resources.set(base + id, node);
-      else {
-        base = new URL(id, base).href.replace(/#.*/su, "");
-        resources.set(base, node);
-      }
-    }
-    for (const anchor of [record["$anchor"], record["$dynamicAnchor"]])
-      if (typeof anchor === "string") resources.set(`${base}#${anchor}`, node);
-    bases.set(node, base);
-    for (const [key, child] of Object.entries(record))
-      if (!dataKeywords.test(key)) index(child, base, schemaMaps.test(key));
-  };
-  const root = "https://schema.invalid/";
-  resources.set(root, schema);
-  index(schema, root, false);
-  for (const [node, base] of bases) {
-    const record = node as JsonSchema;
-    const found: [string, unknown][] = [];
-    for (const keyword of referenceKeywords) {
-      const ref = record[keyword];
-      if (typeof ref !== "string") continue;
-      let target: unknown;
-      try {
-        const url = new URL(ref, base);
-        const fragment = url.hash;
-        url.hash = "";
-        target = resources.get(url.href + (fragment.startsWith("#/") ? "" : fragment));
-        if (fragment.startsWith("#/"))
-          for (const segment of splitPointer(fragment))
-            target = typeof target === "object" && target !== null ? (target as JsonSchema)[segment] : undefined;
-      } catch {
-        target = undefined;
-      }
-      if (typeof target !== "boolean" && !isSchemaObject(target))
-        throw new Error(`${keyword} ${JSON.stringify(ref)} resolves to no schema of the document`);
-      found.push([keyword, target]);
-    }
-    if (found.length > 0) references.set(node, found);
-    if (typeof record["pattern"] === "string") regex(record["pattern"]);
-    if (isSchemaObject(record["patternProperties"])) for (const pattern in record["patternProperties"]) regex(pattern);
+  for (const node of references.keys()) {
+    if (typeof node["pattern"] === "string") regex(node["pattern"]);
+    if (isSchemaObject(node["patternProperties"])) for (const pattern in node["patternProperties"]) regex(pattern);
   }
-
-  let errors: SchemaError[] = [];
-  // The references being followed, with the instance location each applies to: one seen again is a cycle.
-  const active: [unknown, string][] = [];
-  const segment = (key: string): string => encodeURIComponent(escapePointerSegment(key));
-
-  /**
-   * Checks a value against a schema, adding the errors.
-   *
-   * @param node - the schema.
-   * @param value - the value.
-   * @param at - the value's instance location.
-   * @param path - the schema's keyword location.
-   * @param seen - collects the properties or items this schema evaluates, for `unevaluated*`.
-   * @returns whether the value is valid.
-   */
-  const check = (node: unknown, value: unknown, at: string, path: string, seen: Set<unknown>): boolean => {
-    const start = errors.length;
-    if (node === false) {
-      errors.push({
-        keyword: "false",
-        keywordLocation: path,
-        instanceLocation: at,
-        error: "No value is allowed here.",
-      });
-      return false;
-    }
-    if (!isSchemaObject(node)) return true;
-    const fail = (keyword: string, error: string, extra?: Partial<SchemaError>): void => {
-      errors.push({ keyword, keywordLocation: `${path}/${keyword}`, instanceLocation: at, error, ...extra });
-    };
-    // A subschema applied to the same value: what it evaluates counts only when it passes.
-    const inPlace = (sub: unknown, subPath: string): boolean => {
-      const own = new Set<unknown>();
-      const valid = check(sub, value, at, subPath, own);
-      if (valid) for (const key of own) seen.add(key);
-      return valid;
-    };
-    // A subschema whose errors and evaluations are thrown away: not, if, contains.
-    const test = (sub: unknown, item: unknown, itemAt: string, subPath: string, into?: Set<unknown>): boolean => {
-      const mark = errors.length;
-      const valid = check(sub, item, itemAt, subPath, into ?? new Set());
-      errors.length = mark;
-      return valid;
-    };
-    const child = (sub: unknown, key: string | number, subPath: string): void => {
-      seen.add(key);
-      check(
-        sub,
-        (value as Record<string, unknown>)[key],
-        `${at}/${escapePointerSegment(String(key))}`,
-        subPath,
-        new Set(),
-      );
-    };
-
-    for (const [keyword, target] of references.get(node) ?? []) {
-      if (active.some(([schema, location]) => schema === target && location === at)) continue;
-      active.push([target, at]);
-      inPlace(target, `${path}/${keyword}`);
-      active.pop();
-    }
-    // Before 2019-09, a $ref's siblings are ignored.
-    if (legacy && typeof node["$ref"] === "string") return errors.length === start;
-
-    const type = typeOf(value);
-    if (node["type"] !== undefined) {
-      const types = [node["type"]].flat();
-      if (!types.some((name) => name === type || (name === "integer" && Number.isInteger(value))))
-        fail("type", `Instance type "${type}" is invalid. Expected "${types.join('", "')}".`);
-    }
-    if (node["const"] !== undefined && !equal(value, node["const"]))
-      fail("const", `Value is not ${JSON.stringify(node["const"])}.`);
-    if (Array.isArray(node["enum"]) && !node["enum"].some((member) => equal(value, member)))
-      fail("enum", `Value is none of ${JSON.stringify(node["enum"])}.`);
-    if (node["not"] !== undefined && test(node["not"], value, at, `${path}/not`))
-      fail("not", "Value matches the excluded schema.");
-    for (const keyword of ["anyOf", "allOf", "oneOf"]) {
-      const list = node[keyword];
-      if (!Array.isArray(list)) continue;
-      const mark = errors.length;
-      let matches = 0;
-      list.forEach((sub, position) => {
-        if (inPlace(sub, `${path}/${keyword}/${position}`)) matches++;
-      });
-      if (keyword === "allOf" || (keyword === "anyOf" ? matches > 0 : matches === 1)) {
-        if (keyword !== "allOf") errors.length = mark;
-      } else {
-        const error = `Value matches ${matches} of the alternatives, expected ${keyword === "anyOf" ? "one or more" : "exactly one"}.`;
-        errors.splice(mark, 0, {
-          keyword,
-          keywordLocation: `${path}/${keyword}`,
-          instanceLocation: at,
-          error,
-          matches,
-        });
-      }
-    }
-    if (node["if"] !== undefined) {
-      const own = new Set<unknown>();
-      const condition = test(node["if"], value, at, `${path}/if`, own);
-      if (condition) for (const key of own) seen.add(key);
-      const branch = condition ? "then" : "else";
-      if (node[branch] !== undefined) inPlace(node[branch], `${path}/${branch}`);
-    }
-
-    if (type === "object") {
-      const object = value as Record<string, unknown>;
-      const keys = Object.keys(object);
-      const has = (key: unknown): boolean => typeof key === "string" && Object.hasOwn(object, key);
-      const missing = (keyword: string, property: unknown, error: string): void => {
-        if (!has(property)) fail(keyword, error, { property: String(property) });
-      };
-      if (Array.isArray(node["required"]))
-        for (const key of node["required"]) missing("required", key, `Required property "${String(key)}" is missing.`);
-      const { minProperties, maxProperties } = node;
-      if (typeof minProperties === "number" && keys.length < minProperties)
-        fail("minProperties", `Object has ${keys.length} properties, fewer than ${minProperties}.`);
-      if (typeof maxProperties === "number" && keys.length > maxProperties)
-        fail("maxProperties", `Object has ${keys.length} properties, more than ${maxProperties}.`);
-      if (node["propertyNames"] !== undefined)
-        for (const key of keys)
-          check(node["propertyNames"], key, `${at}/${escapePointerSegment(key)}`, `${path}/propertyNames`, new Set());
-      for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
-        const map = node[keyword];
-        if (!isSchemaObject(map)) continue;
-        for (const [key, dependency] of Object.entries(map)) {
-          if (!has(key)) continue;
-          if (Array.isArray(dependency))
-            for (const other of dependency)
-              missing(keyword, other, `Property "${key}" requires property "${String(other)}", which is missing.`);
-          else if (keyword !== "dependentRequired") inPlace(dependency, `${path}/${keyword}/${segment(key)}`);
-        }
-      }
-      const local = new Set<unknown>();
-      const properties = node["properties"];
-      if (isSchemaObject(properties))
-        for (const key in properties)
-          if (has(key)) child(properties[key], key, `${path}/properties/${segment(key)}`), local.add(key);
-      const patterns = node["patternProperties"];
-      if (isSchemaObject(patterns))
-        for (const pattern in patterns)
-          for (const key of keys)
-            if (regex(pattern).test(key))
-              child(patterns[pattern], key, `${path}/patternProperties/${segment(pattern)}`), local.add(key);
-      const rest = (keyword: string, done: Set<unknown>): void => {
-        const sub = node[keyword];
-        if (sub === undefined) return;
-        for (const key of keys) {
-          if (done.has(key)) continue;
-          if (sub === false) fail(keyword, `Property "${key}" is not allowed.`, { property: key });
-          child(sub === false ? true : sub, key, `${path}/${keyword}`);
-        }
-      };
-      rest("additionalProperties", local);
-      rest("unevaluatedProperties", seen);
-    } else if (type === "array") {
-      const array = value as unknown[];
-      const { minItems, maxItems } = node;
-      if (typeof maxItems === "number" && array.length > maxItems)
-        fail("maxItems", `Array has ${array.length} items, more than ${maxItems}.`);
-      if (typeof minItems === "number" && array.length < minItems)
-        fail("minItems", `Array has ${array.length} items, fewer than ${minItems}.`);
-      const tuple = Array.isArray(node["prefixItems"]) ? "prefixItems" : Array.isArray(node["items"]) ? "items" : "";
-      const prefix = tuple === "" ? [] : (node[tuple] as unknown[]);
-      const restKeyword = tuple === "items" ? "additionalItems" : "items";
-      array.forEach((_, position) => {
-        if (position < prefix.length) child(prefix[position], position, `${path}/${tuple}/${position}`);
-        else if (node[restKeyword] !== undefined) child(node[restKeyword], position, `${path}/${restKeyword}`);
-      });
-      if (node["contains"] !== undefined) {
-        let count = 0;
-        array.forEach((item, position) => {
-          if (test(node["contains"], item, `${at}/${position}`, `${path}/contains`)) count++, seen.add(position);
-        });
-        const { minContains, maxContains } = node;
-        if (count < (typeof minContains === "number" ? minContains : 1))
-          fail(
-            minContains === undefined ? "contains" : "minContains",
-            `Array has ${count} matching items. Expected at least ${String(minContains ?? 1)}.`,
-          );
-        else if (typeof maxContains === "number" && count > maxContains)
-          fail("maxContains", `Array has ${count} matching items. Expected at most ${maxContains}.`);
-      }
-      if (node["unevaluatedItems"] !== undefined)
-        array.forEach((_, position) => {
-          if (!seen.has(position)) child(node["unevaluatedItems"], position, `${path}/unevaluatedItems`);
-        });
-      if (
-        node["uniqueItems"] === true &&
-        array.some((item, position) => array.findIndex((other) => equal(item, other)) < position)
-      )
-        fail("uniqueItems", "Array has duplicate items.");
-    } else if (type === "number") {
-      const number = value as number;
-      const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = node;
-      // Draft-04 writes a strict bound as a boolean beside minimum or maximum.
-      if (typeof minimum === "number" && (number < minimum || (exclusiveMinimum === true && number === minimum)))
-        fail("minimum", `${number} is below the minimum ${minimum}.`);
-      if (typeof maximum === "number" && (number > maximum || (exclusiveMaximum === true && number === maximum)))
-        fail("maximum", `${number} is above the maximum ${maximum}.`);
-      if (typeof exclusiveMinimum === "number" && number <= exclusiveMinimum)
-        fail("exclusiveMinimum", `${number} is not above ${exclusiveMinimum}.`);
-      if (typeof exclusiveMaximum === "number" && number >= exclusiveMaximum)
-        fail("exclusiveMaximum", `${number} is not below ${exclusiveMaximum}.`);
-      if (typeof multipleOf === "number" && !isMultiple(number, multipleOf))
-        fail("multipleOf", `${number} is not a multiple of ${multipleOf}.`);
-    } else if (type === "string") {
-      const string = value as string;
-      const { minLength, maxLength, pattern, format } = node;
-      // Lengths count code points: an emoji is one character, not two UTF-16 units.
-      let length = 0;
-      if (minLength !== undefined || maxLength !== undefined) for (const _ of string) length++;
-      if (typeof minLength === "number" && length < minLength)
-        fail("minLength", `String has ${length} characters, fewer than ${minLength}.`);
-      if (typeof maxLength === "number" && length > maxLength)
-        fail("maxLength", `String has ${length} characters, more than ${maxLength}.`);
-      if (typeof pattern === "string" && !regex(pattern).test(string))
-        fail("pattern", "String does not match the pattern.");
-      if (typeof format === "string" && !matchesStringFormat(format, string))
-        fail("format", `String is not in format "${format}".`);
-    }
-    return errors.length === start;
-  };
-
+  const draft = schemaDraft(schema);
+  const legacy = draft === "4" || draft === "7";
   return (instance) => {
-    errors = [];
-    check(schema, instance, "", "", new Set());
-    return errors;
+    const run: Run = { errors: [], active: [], references, regex, legacy };
+    check(run, schema, instance, "", "", new Set());
+    return run.errors;
   };
 }
