@@ -4,6 +4,7 @@
  * @module
  */
 import { escapePointerSegment } from "../plan/find-references.ts";
+import { canonicalJson } from "../shared/canonical-json.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { indexSchemaDocument } from "./index-schema-document.ts";
 import { matchesStringFormat } from "./matches-string-format.ts";
@@ -48,24 +49,14 @@ function typeOf(value: unknown): string {
 }
 
 /**
- * JSON equality: same type and, for arrays and objects, equal members.
+ * JSON equality: the same primitive, or arrays and objects with equal members (in any key order).
  *
  * @param a - a value.
  * @param b - another value.
  * @returns whether they are equal.
  */
 function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeOf(a) !== typeOf(b) || typeof a !== "object" || a === null) return false;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b as object).length &&
-    keys.every(
-      (key) =>
-        Object.hasOwn(b as object, key) &&
-        equal((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
-  );
+  return a === b || (typeof a === "object" && typeof b === "object" && canonicalJson(a) === canonicalJson(b));
 }
 
 /**

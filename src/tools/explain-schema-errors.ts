@@ -52,19 +52,7 @@ export interface ReferenceLocations {
  * @returns whether a reference embedded in the string excuses its error.
  */
 function isContentKeyword(keyword: string): boolean {
-  switch (keyword) {
-    case "format":
-    case "pattern":
-    case "enum":
-    case "const":
-    case "minLength":
-    case "maxLength":
-    case "anyOf":
-    case "oneOf":
-    case "not":
-      return true;
-  }
-  return false;
+  return /^(?:format|pattern|enum|const|m(?:in|ax)Length|anyOf|oneOf|not)$/u.test(keyword);
 }
 
 /**
@@ -132,6 +120,21 @@ function describeTypes(value: unknown): string {
  */
 function expectation(keyword: string, schema: JsonSchema): string | undefined {
   const value = schema[keyword];
+  const [, strict, side, kind] = /^(exclusiveM|m)(in|ax)(imum|Length|Items|Properties)$/u.exec(keyword) ?? [];
+  if (side !== undefined) {
+    const bound = `at ${side === "in" ? "least" : "most"} ${String(value)}`;
+    switch (kind) {
+      case "Length":
+        return `a string of ${bound} characters`;
+      case "Items":
+        return `an array of ${bound} items`;
+      case "Properties":
+        return `an object with ${bound} properties`;
+    }
+    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
+    const exclusive = strict !== "m" || schema[`exclusiveM${side}imum`] === true;
+    return `a number ${side === "in" ? ">" : "<"}${exclusive ? "" : "="} ${String(value)}`;
+  }
   switch (keyword) {
     case "type":
       return describeTypes(value);
@@ -143,31 +146,10 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
       return `a string in format "${String(value)}"`;
     case "pattern":
       return `a string matching /${String(value)}/`;
-    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
-    case "minimum":
-      return `a number ${schema["exclusiveMinimum"] === true ? ">" : ">="} ${String(value)}`;
-    case "maximum":
-      return `a number ${schema["exclusiveMaximum"] === true ? "<" : "<="} ${String(value)}`;
-    case "exclusiveMinimum":
-      return `a number > ${String(value)}`;
-    case "exclusiveMaximum":
-      return `a number < ${String(value)}`;
     case "multipleOf":
       return `a multiple of ${String(value)}`;
-    case "minLength":
-      return `a string of at least ${String(value)} characters`;
-    case "maxLength":
-      return `a string of at most ${String(value)} characters`;
-    case "minItems":
-      return `an array of at least ${String(value)} items`;
-    case "maxItems":
-      return `an array of at most ${String(value)} items`;
     case "uniqueItems":
       return "an array without duplicate items";
-    case "minProperties":
-      return `an object with at least ${String(value)} properties`;
-    case "maxProperties":
-      return `an object with at most ${String(value)} properties`;
     case "contains":
       return "an array containing a matching item";
     case "not":
