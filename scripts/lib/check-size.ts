@@ -21,7 +21,7 @@ interface SizeBudget {
   beyondUi?: boolean;
 }
 
-/** The budgets `npm test` enforces. Dependencies (`valibot`, `@cfworker/json-schema`) are included where an entry reaches them; `ai` and `react` are not. */
+/** The budgets `npm test` enforces. The dependency (`valibot`) is included where an entry reaches them; `ai` and `react` are not. */
 const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",

@@ -29,7 +29,7 @@ function parseHost(text: string): string | undefined {
 function isDate(value: string): boolean {
   const time = Date.parse(value);
   // Date.parse reads 2023-02-29 as 1 March: the round trip catches a day the month lacks.
-  return /^\d{4}-\d\d-\d\d$/u.test(value) && time === time && new Date(time).toISOString().startsWith(value);
+  return /^\d{4}-\d\d-\d\d$/u.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
 }
 
 /** An RFC 3339 full-time: `hh:mm:ss`, an optional fraction, then `Z` or an offset. */
