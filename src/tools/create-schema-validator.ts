@@ -36,7 +36,45 @@ interface Run {
   regex: (pattern: string) => RegExp;
   /** Before 2019-09, a `$ref`'s siblings are ignored. */
   legacy: boolean;
+  /** Whether the document uses `unevaluatedProperties` or `unevaluatedItems`: only then is what each schema evaluates collected. */
+  tracking: boolean;
+  /** Property names and patterns as keyword-location segments, escaped once per document. */
+  segments: Map<string, string>;
 }
+
+/** The applicators over alternatives, in the order they are checked. */
+const alternatives = ["anyOf", "allOf", "oneOf"] as const;
+
+/** The keywords that make properties depend on another's presence. */
+const dependents = ["dependentRequired", "dependentSchemas", "dependencies"] as const;
+
+/** The keywords for the properties that the other keywords leave. */
+const leftovers = ["additionalProperties", "unevaluatedProperties"] as const;
+
+/**
+ * The size keywords of each type: the keyword, whether it is a lower bound,
+ * whether it is strict, and draft-04's boolean that makes it strict.
+ */
+const limits: Record<string, readonly (readonly [string, boolean, boolean, string?])[]> = {
+  number: [
+    ["minimum", true, false, "exclusiveMinimum"],
+    ["maximum", false, false, "exclusiveMaximum"],
+    ["exclusiveMinimum", true, true],
+    ["exclusiveMaximum", false, true],
+  ],
+  string: [
+    ["minLength", true, false],
+    ["maxLength", false, false],
+  ],
+  array: [
+    ["minItems", true, false],
+    ["maxItems", false, false],
+  ],
+  object: [
+    ["minProperties", true, false],
+    ["maxProperties", false, false],
+  ],
+};
 
 /**
  * The JSON type of a value.
@@ -97,10 +135,10 @@ function fail(
  * @param seen - the evaluated properties or items of the schema applying it.
  * @returns whether the value passes.
  */
-function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: string, seen: Set<unknown>): boolean {
-  const own = new Set<unknown>();
+function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: string, seen?: Set<unknown>): boolean {
+  const own = seen && new Set<unknown>();
   const valid = check(run, sub, value, at, path, own);
-  if (valid) for (const key of own) seen.add(key);
+  if (valid && own) for (const key of own) seen?.add(key);
   return valid;
 }
 
@@ -115,7 +153,7 @@ function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: strin
  * @param own - collects what it evaluates.
  * @returns whether the value passes.
  */
-function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, own = new Set<unknown>()): boolean {
+function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, own?: Set<unknown>): boolean {
   const mark = run.errors.length;
   const valid = check(run, sub, value, at, path, own);
   run.errors.length = mark;
@@ -131,7 +169,8 @@ function passes(run: Run, sub: unknown, value: unknown, at: string, path: string
  * @param key - the property or index.
  * @param at - the parent's instance location.
  * @param path - the subschema's keyword location.
- * @param sets - the sets that record the key as evaluated.
+ * @param seen - records the key as evaluated by the parent's schema.
+ * @param local - records it as evaluated by properties or patternProperties.
  */
 function child(
   run: Run,
@@ -140,40 +179,49 @@ function child(
   key: string | number,
   at: string,
   path: string,
-  ...sets: Set<unknown>[]
+  seen?: Set<unknown>,
+  local?: Set<unknown>,
 ): void {
-  for (const set of sets) set.add(key);
-  check(
-    run,
-    sub,
-    (parent as Record<string, unknown>)[key],
-    `${at}/${escapePointerSegment(String(key))}`,
-    path,
-    new Set(),
-  );
+  seen?.add(key);
+  local?.add(key);
+  const item = (parent as Record<string, unknown>)[key];
+  const itemAt = `${at}/${typeof key === "number" ? key : escapePointerSegment(key)}`;
+  check(run, sub, item, itemAt, path, run.tracking ? new Set() : undefined);
 }
 
 /**
- * Checks the size keywords that apply to a value's type: `minimum` / `maximum`
- * (with draft-04's boolean `exclusiveMinimum` / `exclusiveMaximum`) and the
- * numeric `exclusiveMinimum` / `exclusiveMaximum` for numbers, and the
- * `min…` / `max…` of `Length`, `Items` and `Properties`.
+ * A property name or pattern as a keyword-location segment: escaped, then URI-encoded.
+ *
+ * @param run - the validation.
+ * @param key - the name or pattern.
+ * @returns the segment.
+ */
+function segment(run: Run, key: string): string {
+  let encoded = run.segments.get(key);
+  if (encoded === undefined) {
+    encoded = encodeURIComponent(escapePointerSegment(key));
+    run.segments.set(key, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * Checks the size keywords of a value's type (see `limits`).
  *
  * @param run - the validation.
  * @param node - the schema.
+ * @param type - the value's type.
  * @param size - the number, or the length or count.
- * @param suffix - `imum`, `Length`, `Items` or `Properties`.
  * @param at - the value's instance location.
  * @param path - the schema's keyword location.
  */
-function checkLimits(run: Run, node: JsonSchema, size: number, suffix: string, at: string, path: string): void {
-  for (const prefix of ["min", "max", "exclusiveMin", "exclusiveMax"]) {
-    const keyword = prefix + suffix;
+function checkLimits(run: Run, node: JsonSchema, type: string, size: number, at: string, path: string): void {
+  for (const [keyword, lower, strict, flag] of limits[type] ?? []) {
     const limit = node[keyword];
     if (typeof limit !== "number") continue;
-    const excess = prefix.endsWith("in") ? limit - size : size - limit;
-    const strict = prefix.startsWith("e") || node[`exclusiveM${prefix.slice(1)}${suffix}`] === true;
-    if (excess > 0 || (strict && excess === 0)) fail(run, node, keyword, path, at);
+    const excess = lower ? limit - size : size - limit;
+    if (excess > 0 || (excess === 0 && (strict || (flag !== undefined && node[flag] === true))))
+      fail(run, node, keyword, path, at);
   }
 }
 
@@ -193,27 +241,26 @@ function checkObject(
   object: Record<string, unknown>,
   at: string,
   path: string,
-  seen: Set<unknown>,
+  seen?: Set<unknown>,
 ): void {
   const keys = Object.keys(object);
   const missing = (keyword: string, property: unknown): void => {
     if (typeof property === "string" && !Object.hasOwn(object, property))
       fail(run, node, keyword, path, at, { property });
   };
-  const segment = (key: string): string => encodeURIComponent(escapePointerSegment(key));
   if (Array.isArray(node["required"])) for (const key of node["required"]) missing("required", key);
-  checkLimits(run, node, keys.length, "Properties", at, path);
+  checkLimits(run, node, "object", keys.length, at, path);
   if (node["propertyNames"] !== undefined)
     for (const key of keys)
-      check(run, node["propertyNames"], key, `${at}/${escapePointerSegment(key)}`, `${path}/propertyNames`, new Set());
-  for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
+      check(run, node["propertyNames"], key, `${at}/${escapePointerSegment(key)}`, `${path}/propertyNames`);
+  for (const keyword of dependents) {
     const map = node[keyword];
     if (isSchemaObject(map))
       for (const key in map) {
         if (!Object.hasOwn(object, key)) continue;
         const dependency = map[key];
         if (Array.isArray(dependency)) for (const other of dependency) missing(keyword, other);
-        else inPlace(run, dependency, object, at, `${path}/${keyword}/${segment(key)}`, seen);
+        else inPlace(run, dependency, object, at, `${path}/${keyword}/${segment(run, key)}`, seen);
       }
   }
   const local = new Set<unknown>();
@@ -221,18 +268,26 @@ function checkObject(
   if (isSchemaObject(properties))
     for (const key in properties)
       if (Object.hasOwn(object, key))
-        child(run, properties[key], object, key, at, `${path}/properties/${segment(key)}`, seen, local);
+        child(run, properties[key], object, key, at, `${path}/properties/${segment(run, key)}`, seen, local);
   const patterns = node["patternProperties"];
   if (isSchemaObject(patterns))
     for (const pattern in patterns)
       for (const key of keys)
         if (run.regex(pattern).test(key))
-          child(run, patterns[pattern], object, key, at, `${path}/patternProperties/${segment(pattern)}`, seen, local);
-  for (const [keyword, done] of [
-    ["additionalProperties", local],
-    ["unevaluatedProperties", seen],
-  ] as const) {
+          child(
+            run,
+            patterns[pattern],
+            object,
+            key,
+            at,
+            `${path}/patternProperties/${segment(run, pattern)}`,
+            seen,
+            local,
+          );
+  for (const keyword of leftovers) {
     const sub = node[keyword];
+    // Tracking is on whenever the document has unevaluatedProperties, so seen is then a set.
+    const done = keyword === "additionalProperties" ? local : (seen ?? local);
     if (sub !== undefined)
       for (const key of keys)
         if (!done.has(key)) {
@@ -252,8 +307,8 @@ function checkObject(
  * @param path - the schema's keyword location.
  * @param seen - collects the items this schema evaluates.
  */
-function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, path: string, seen: Set<unknown>): void {
-  checkLimits(run, node, array.length, "Items", at, path);
+function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, path: string, seen?: Set<unknown>): void {
+  checkLimits(run, node, "array", array.length, at, path);
   // 2020-12 writes a tuple as prefixItems then items; earlier drafts as an items list then additionalItems.
   const tuple = Array.isArray(node["prefixItems"]) ? "prefixItems" : Array.isArray(node["items"]) ? "items" : "";
   const prefix = tuple === "" ? [] : (node[tuple] as unknown[]);
@@ -268,7 +323,7 @@ function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, pa
     array.forEach((item, position) => {
       if (passes(run, node["contains"], item, `${at}/${position}`, `${path}/contains`)) {
         count++;
-        seen.add(position);
+        seen?.add(position);
       }
     });
     const { minContains, maxContains } = node;
@@ -282,7 +337,7 @@ function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, pa
   }
   if (node["unevaluatedItems"] !== undefined)
     array.forEach((_, position) => {
-      if (!seen.has(position))
+      if (!seen?.has(position))
         child(run, node["unevaluatedItems"], array, position, at, `${path}/unevaluatedItems`, seen);
     });
   if (
@@ -303,34 +358,35 @@ function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, pa
  * @param seen - collects the properties or items this schema evaluates, for `unevaluated…`.
  * @returns whether the value is valid.
  */
-function check(run: Run, node: unknown, value: unknown, at: string, path: string, seen: Set<unknown>): boolean {
+function check(run: Run, node: unknown, value: unknown, at: string, path: string, seen?: Set<unknown>): boolean {
   const start = run.errors.length;
   if (node === false) {
     run.errors.push({ keyword: "false", keywordLocation: path, instanceLocation: at, error: "fails false" });
     return false;
   }
   if (!isSchemaObject(node)) return true;
-  for (const [keyword, target] of run.references.get(node) ?? []) {
-    if (run.active.some(([schema, location]) => schema === target && location === at)) continue;
-    run.active.push([target, at]);
-    inPlace(run, target, value, at, `${path}/${keyword}`, seen);
-    run.active.pop();
-  }
+  const references = run.references.get(node);
+  if (references !== undefined && references.length > 0)
+    for (const [keyword, target] of references) {
+      if (run.active.some(([schema, location]) => schema === target && location === at)) continue;
+      run.active.push([target, at]);
+      inPlace(run, target, value, at, `${path}/${keyword}`, seen);
+      run.active.pop();
+    }
   if (run.legacy && typeof node["$ref"] === "string") return run.errors.length === start;
 
   const type = typeOf(value);
-  if (node["type"] !== undefined) {
-    const types = [node["type"]].flat();
-    if (!types.some((name) => name === type || (name === "integer" && Number.isInteger(value))))
-      fail(run, node, "type", path, at, {
-        error: `Instance type "${type}" is invalid. Expected "${types.join('", "')}".`,
-      });
-  }
+  const expected = node["type"];
+  const isType = (name: unknown): boolean => name === type || (name === "integer" && Number.isInteger(value));
+  if (expected !== undefined && !(Array.isArray(expected) ? expected.some(isType) : isType(expected)))
+    fail(run, node, "type", path, at, {
+      error: `Instance type "${type}" is invalid. Expected "${[expected].flat().join('", "')}".`,
+    });
   if (node["const"] !== undefined && !equal(value, node["const"])) fail(run, node, "const", path, at);
   if (Array.isArray(node["enum"]) && !node["enum"].some((member) => equal(value, member)))
     fail(run, node, "enum", path, at);
   if (node["not"] !== undefined && passes(run, node["not"], value, at, `${path}/not`)) fail(run, node, "not", path, at);
-  for (const keyword of ["anyOf", "allOf", "oneOf"]) {
+  for (const keyword of alternatives) {
     const list = node[keyword];
     if (!Array.isArray(list)) continue;
     const mark = run.errors.length;
@@ -351,16 +407,16 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
       });
   }
   if (node["if"] !== undefined) {
-    const own = new Set<unknown>();
+    const own = seen && new Set<unknown>();
     const branch = passes(run, node["if"], value, at, `${path}/if`, own) ? "then" : "else";
-    if (branch === "then") for (const key of own) seen.add(key);
+    if (branch === "then" && own) for (const key of own) seen?.add(key);
     if (node[branch] !== undefined) inPlace(run, node[branch], value, at, `${path}/${branch}`, seen);
   }
 
   if (type === "object") checkObject(run, node, value as Record<string, unknown>, at, path, seen);
   else if (type === "array") checkArray(run, node, value as unknown[], at, path, seen);
   else if (type === "number") {
-    checkLimits(run, node, value as number, "imum", at, path);
+    checkLimits(run, node, type, value as number, at, path);
     const divisor = node["multipleOf"];
     const quotient = (value as number) / (divisor as number);
     // Tolerates binary rounding: 0.3 / 0.1 is 2.9999999999999996.
@@ -371,7 +427,7 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
     // Lengths count code points: an emoji is one character, not two UTF-16 units.
     let length = 0;
     if (node["minLength"] !== undefined || node["maxLength"] !== undefined) for (const _ of string) length++;
-    checkLimits(run, node, length, "Length", at, path);
+    checkLimits(run, node, type, length, at, path);
     if (typeof node["pattern"] === "string" && !run.regex(node["pattern"]).test(string))
       fail(run, node, "pattern", path, at);
     if (typeof node["format"] === "string" && !matchesStringFormat(node["format"], string))
@@ -428,9 +484,13 @@ export function createSchemaValidator(schema: JsonSchema): (instance: unknown) =
   }
   const draft = schemaDraft(schema);
   const legacy = draft === "4" || draft === "7";
+  const tracking = [...references.keys()].some(
+    (node) => node["unevaluatedProperties"] !== undefined || node["unevaluatedItems"] !== undefined,
+  );
+  const segments = new Map<string, string>();
   return (instance) => {
-    const run: Run = { errors: [], active: [], references, regex, legacy };
-    check(run, schema, instance, "", "", new Set());
+    const run: Run = { errors: [], active: [], references, regex, legacy, tracking, segments };
+    check(run, schema, instance, "", "", tracking ? new Set() : undefined);
     return run.errors;
   };
 }
