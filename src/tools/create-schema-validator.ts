@@ -15,7 +15,7 @@ import type { JsonSchema } from "./tool-descriptor.ts";
 export interface SchemaError {
   /** The keyword that failed (`type`, `required`, …), or `false` for a `false` schema. */
   keyword: string;
-  /** A JSON Pointer (URI-encoded segments) to the keyword in the schema; a `$ref` followed shows as a `$ref` segment. */
+  /** A JSON Pointer to the keyword in the schema; a `$ref` followed shows as a `$ref` segment. */
   keywordLocation: string;
   /** A JSON Pointer to the failing value in the instance (`""` is the instance itself). */
   instanceLocation: string;
@@ -38,8 +38,6 @@ interface Run {
   legacy: boolean;
   /** Whether the document uses `unevaluatedProperties` or `unevaluatedItems`: only then is what each schema evaluates collected. */
   tracking: boolean;
-  /** Property names and patterns as keyword-location segments, escaped once per document. */
-  segments: Map<string, string>;
 }
 
 /** The applicators over alternatives, in the order they are checked. */
@@ -190,22 +188,6 @@ function child(
 }
 
 /**
- * A property name or pattern as a keyword-location segment: escaped, then URI-encoded.
- *
- * @param run - the validation.
- * @param key - the name or pattern.
- * @returns the segment.
- */
-function segment(run: Run, key: string): string {
-  let encoded = run.segments.get(key);
-  if (encoded === undefined) {
-    encoded = encodeURIComponent(escapePointerSegment(key));
-    run.segments.set(key, encoded);
-  }
-  return encoded;
-}
-
-/**
  * Checks the size keywords of a value's type (see `limits`).
  *
  * @param run - the validation.
@@ -260,7 +242,7 @@ function checkObject(
         if (!Object.hasOwn(object, key)) continue;
         const dependency = map[key];
         if (Array.isArray(dependency)) for (const other of dependency) missing(keyword, other);
-        else inPlace(run, dependency, object, at, `${path}/${keyword}/${segment(run, key)}`, seen);
+        else inPlace(run, dependency, object, at, `${path}/${keyword}/${escapePointerSegment(key)}`, seen);
       }
   }
   const local = new Set<unknown>();
@@ -268,7 +250,7 @@ function checkObject(
   if (isSchemaObject(properties))
     for (const key in properties)
       if (Object.hasOwn(object, key))
-        child(run, properties[key], object, key, at, `${path}/properties/${segment(run, key)}`, seen, local);
+        child(run, properties[key], object, key, at, `${path}/properties/${escapePointerSegment(key)}`, seen, local);
   const patterns = node["patternProperties"];
   if (isSchemaObject(patterns))
     for (const pattern in patterns)
@@ -280,7 +262,7 @@ function checkObject(
             object,
             key,
             at,
-            `${path}/patternProperties/${segment(run, pattern)}`,
+            `${path}/patternProperties/${escapePointerSegment(pattern)}`,
             seen,
             local,
           );
@@ -487,9 +469,8 @@ export function createSchemaValidator(schema: JsonSchema): (instance: unknown) =
   const tracking = [...references.keys()].some(
     (node) => node["unevaluatedProperties"] !== undefined || node["unevaluatedItems"] !== undefined,
   );
-  const segments = new Map<string, string>();
   return (instance) => {
-    const run: Run = { errors: [], active: [], references, regex, legacy, tracking, segments };
+    const run: Run = { errors: [], active: [], references, regex, legacy, tracking };
     check(run, schema, instance, "", "", tracking ? new Set() : undefined);
     return run.errors;
   };

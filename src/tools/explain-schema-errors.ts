@@ -6,7 +6,7 @@
 import { escapePointerSegment } from "../plan/find-references.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import type { SchemaError } from "./create-schema-validator.ts";
-import { isSchemaObject, schemaHoldingKeyword } from "./schema-navigation.ts";
+import { isSchemaObject, schemaHoldingKeyword, splitJsonPointer } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** One argument that does not satisfy a tool's input schema. */
@@ -56,28 +56,13 @@ function isContentKeyword(keyword: string): boolean {
 }
 
 /**
- * Splits an instance's JSON Pointer into its keys.
- *
- * @param pointer - e.g. `/a~1b/0`.
- * @returns e.g. `["a/b", "0"]`.
- */
-function segmentsOf(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
-/**
  * Renders an argument pointer the way people write it.
  *
  * @param pointer - a JSON Pointer into the arguments.
  * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
  */
 function argumentName(pointer: string): string {
-  const segments = segmentsOf(pointer);
+  const segments = splitJsonPointer(pointer);
   if (segments.length === 0) return "(arguments)";
   return segments
     .map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
@@ -93,7 +78,7 @@ function argumentName(pointer: string): string {
  */
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
-  for (const segment of segmentsOf(pointer)) {
+  for (const segment of splitJsonPointer(pointer)) {
     // Stryker disable next-line all: error locations lie inside the instance, so every node on the way is an object or an array.
     if (typeof node !== "object" || node === null) return undefined;
     node = (node as Record<string, unknown>)[segment];

@@ -38,6 +38,21 @@ export function splitPointer(pointer: string): string[] {
 }
 
 /**
+ * Splits a plain JSON Pointer (not URI-encoded) into its unescaped segments.
+ *
+ * @param pointer - e.g. `/a~1b/0`.
+ * @returns e.g. `["a/b", "0"]`; `[]` for `""`.
+ */
+export function splitJsonPointer(pointer: string): string[] {
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/**
  * Whether a value is a non-array object.
  *
  * @param value - anything.
@@ -84,11 +99,11 @@ export function resolveSchemaRef(root: JsonSchema, ref: string): unknown {
  * (its `keywordLocation`), following `$ref` segments.
  *
  * @param root - the root schema.
- * @param keywordLocation - e.g. `#/properties/addr/$ref/properties/zip/pattern`.
+ * @param keywordLocation - a plain JSON Pointer, e.g. `/properties/addr/$ref/properties/zip/pattern`.
  * @returns the schema holding the last segment, or `undefined`.
  */
 export function schemaHoldingKeyword(root: JsonSchema, keywordLocation: string): JsonSchema | undefined {
-  const segments = splitPointer(keywordLocation);
+  const segments = splitJsonPointer(keywordLocation);
   let node: unknown = root;
   for (const segment of segments.slice(0, -1)) {
     if (segment === "$ref" && isSchemaObject(node) && typeof node["$ref"] === "string") {
