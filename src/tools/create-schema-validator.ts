@@ -50,31 +50,6 @@ const dependents = ["dependentRequired", "dependentSchemas", "dependencies"] as 
 const leftovers = ["additionalProperties", "unevaluatedProperties"] as const;
 
 /**
- * The size keywords of each type: the keyword, whether it is a lower bound,
- * whether it is strict, and draft-04's boolean that makes it strict.
- */
-const limits: Record<string, readonly (readonly [string, boolean, boolean, string?])[]> = {
-  number: [
-    ["minimum", true, false, "exclusiveMinimum"],
-    ["maximum", false, false, "exclusiveMaximum"],
-    ["exclusiveMinimum", true, true],
-    ["exclusiveMaximum", false, true],
-  ],
-  string: [
-    ["minLength", true, false],
-    ["maxLength", false, false],
-  ],
-  array: [
-    ["minItems", true, false],
-    ["maxItems", false, false],
-  ],
-  object: [
-    ["minProperties", true, false],
-    ["maxProperties", false, false],
-  ],
-};
-
-/**
  * The JSON type of a value.
  *
  * @param value - any value.
@@ -188,7 +163,38 @@ function child(
 }
 
 /**
- * Checks the size keywords of a value's type (see `limits`).
+ * Checks one bound on a size.
+ *
+ * @param run - the validation.
+ * @param node - the schema.
+ * @param keyword - the bound's keyword.
+ * @param lower - whether it is a lower bound.
+ * @param strict - whether the size may not equal it.
+ * @param size - the number, or the length or count.
+ * @param at - the value's instance location.
+ * @param path - the schema's keyword location.
+ */
+function checkBound(
+  run: Run,
+  node: JsonSchema,
+  keyword: string,
+  lower: boolean,
+  strict: boolean,
+  size: number,
+  at: string,
+  path: string,
+): void {
+  const limit = node[keyword];
+  if (typeof limit !== "number") return;
+  const excess = lower ? limit - size : size - limit;
+  if (excess > 0 || (excess === 0 && strict)) fail(run, node, keyword, path, at);
+}
+
+/**
+ * Checks the size keywords of a value's type: `minimum` / `maximum` (strict
+ * with draft-04's boolean `exclusiveMinimum` / `exclusiveMaximum`) and the
+ * numeric `exclusiveMinimum` / `exclusiveMaximum` for numbers; `minLength` /
+ * `maxLength`, `minItems` / `maxItems`, `minProperties` / `maxProperties`.
  *
  * @param run - the validation.
  * @param node - the schema.
@@ -198,12 +204,24 @@ function child(
  * @param path - the schema's keyword location.
  */
 function checkLimits(run: Run, node: JsonSchema, type: string, size: number, at: string, path: string): void {
-  for (const [keyword, lower, strict, flag] of limits[type] ?? []) {
-    const limit = node[keyword];
-    if (typeof limit !== "number") continue;
-    const excess = lower ? limit - size : size - limit;
-    if (excess > 0 || (excess === 0 && (strict || (flag !== undefined && node[flag] === true))))
-      fail(run, node, keyword, path, at);
+  switch (type) {
+    case "number":
+      checkBound(run, node, "minimum", true, node["exclusiveMinimum"] === true, size, at, path);
+      checkBound(run, node, "maximum", false, node["exclusiveMaximum"] === true, size, at, path);
+      checkBound(run, node, "exclusiveMinimum", true, true, size, at, path);
+      checkBound(run, node, "exclusiveMaximum", false, true, size, at, path);
+      break;
+    case "string":
+      checkBound(run, node, "minLength", true, false, size, at, path);
+      checkBound(run, node, "maxLength", false, false, size, at, path);
+      break;
+    case "array":
+      checkBound(run, node, "minItems", true, false, size, at, path);
+      checkBound(run, node, "maxItems", false, false, size, at, path);
+      break;
+    default:
+      checkBound(run, node, "minProperties", true, false, size, at, path);
+      checkBound(run, node, "maxProperties", false, false, size, at, path);
   }
 }
 

@@ -649,6 +649,23 @@ describe("createSchemaValidator: schemas that cannot be compiled", () => {
     );
   });
 
+  it("passes over keyword values of the wrong kind instead of failing on them", () => {
+    const schema = {
+      required: [1, "a"],
+      properties: ["x"],
+      patternProperties: "^x",
+      dependentRequired: "a",
+      propertyNames: undefined,
+      minLength: "2",
+      pattern: 5,
+      format: 5,
+      enum: "a",
+      allOf: {},
+    };
+    expect(summary(schema, { x: 1 })).toEqual(["required /required @ (a)"]);
+    expect(summary(schema, "x")).toEqual([]);
+  });
+
   it("ignores keywords it does not know", () => {
     expect(summary({ type: "string", "x-vendor": { anything: true }, deprecated: true }, "a")).toEqual([]);
   });
