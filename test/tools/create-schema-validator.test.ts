@@ -754,7 +754,7 @@ describe("createSchemaValidator: invariants", () => {
           const changed = replaceAt(value, pointer, typeof node === "string" ? 0 : "changed");
           // The schema of the node sits under prefixItems for an array's items and properties for an object's.
           let location = "";
-          let parent = value;
+          let parent: unknown = value;
           for (const segment of pointer.split("/").slice(1)) {
             location += Array.isArray(parent) ? `/prefixItems/${segment}` : `/properties/${segment}`;
             parent = (parent as Record<string, unknown>)[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
