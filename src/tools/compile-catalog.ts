@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { Validator } from "@cfworker/json-schema";
 import { PlankitError } from "../errors/plankit-error.ts";
+import { createSchemaValidator, type SchemaError } from "./create-schema-validator.ts";
 import {
   type ArgumentProblem,
   type ExplainSchemaErrorsOptions,
@@ -12,15 +12,15 @@ import {
   type ReferenceLocations,
 } from "./explain-schema-errors.ts";
 import { readCatalog, type ToolCatalogInput } from "./read-catalog.ts";
-import { parameterNames, schemaDraft } from "./schema-navigation.ts";
+import { parameterNames } from "./schema-navigation.ts";
 import type { JsonSchema, ToolDescriptor } from "./tool-descriptor.ts";
 
 const marker = Symbol.for("plankit.compiled-catalog");
 
 /**
  * A catalog ready for repeated checks: descriptors by name, and each tool's
- * input and output schema compiled (lazily, once) into an
- * `@cfworker/json-schema` `Validator`. Create it with {@link compileCatalog}.
+ * input and output schema compiled (lazily, once) into a validating
+ * function. Create it with {@link compileCatalog}.
  */
 export interface CompiledCatalog {
   /** The descriptors, in catalog order. */
@@ -74,6 +74,9 @@ export type CatalogSource = ToolCatalogInput | CompiledCatalog | { catalog(): Co
 
 const cache = new WeakMap<object, CompiledCatalog>();
 
+/** A compiled schema: every violation of a value. */
+type Validator = (value: unknown) => SchemaError[];
+
 /**
  * Compiles one schema.
  *
@@ -83,8 +86,7 @@ const cache = new WeakMap<object, CompiledCatalog>();
  */
 function compile(tool: string, schema: JsonSchema): Validator {
   try {
-    // Full output (no short-circuit) so every violation can be reported at once.
-    return new Validator(schema as ConstructorParameters<typeof Validator>[0], schemaDraft(schema), false);
+    return createSchemaValidator(schema);
   } catch (error) {
     throw new PlankitError("invalid-catalog", `Tool "${tool}" has a schema that cannot be compiled: ${String(error)}`, {
       cause: error,
@@ -123,8 +125,8 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     value: unknown,
     options: ExplainSchemaErrorsOptions,
   ): ArgumentProblem[] => {
-    const result = validatorOf(validators, tool, schema).validate(value);
-    return result.valid ? [] : explainSchemaErrors(schema, value, result.errors, options);
+    const errors = validatorOf(validators, tool, schema)(value);
+    return errors.length === 0 ? [] : explainSchemaErrors(schema, value, errors, options);
   };
   const catalog: CompiledCatalog & { [marker]: true } = {
     [marker]: true,

@@ -1,12 +1,12 @@
 /**
- * Turning `@cfworker/json-schema` output into problems people (and models) can act on.
+ * Turning JSON Schema validation errors into problems people (and models) can act on.
  *
  * @module
  */
-import type { OutputUnit } from "@cfworker/json-schema";
 import { escapePointerSegment } from "../plan/find-references.ts";
 import { describeValue } from "../shared/describe-value.ts";
-import { isSchemaObject, schemaHoldingKeyword, splitPointer } from "./schema-navigation.ts";
+import type { SchemaError } from "./create-schema-validator.ts";
+import { isSchemaObject, schemaHoldingKeyword, splitJsonPointer } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** One argument that does not satisfy a tool's input schema. */
@@ -46,58 +46,14 @@ export interface ReferenceLocations {
 }
 
 /**
- * Whether a keyword only reports that its subschemas failed: their own errors say more.
- *
- * @param keyword - a failing keyword.
- * @returns whether its error is dropped.
- */
-function isWrapperKeyword(keyword: string): boolean {
-  // A switch rather than a module-level Set: nothing is built at import time.
-  switch (keyword) {
-    case "properties":
-    case "patternProperties":
-    case "items":
-    case "prefixItems":
-    case "additionalItems":
-    case "$ref":
-    // Stryker disable next-line all: @cfworker/json-schema does not evaluate $dynamicRef yet, so no error carries it.
-    case "$dynamicRef":
-    case "$recursiveRef":
-    case "allOf":
-    case "dependentSchemas":
-    case "dependencies":
-    case "if":
-    // Stryker disable next-line all: @cfworker/json-schema reports a failing then or else branch under the if keyword.
-    case "then":
-    // Stryker disable next-line all: see then.
-    case "else":
-    case "unevaluatedItems":
-    case "propertyNames":
-      return true;
-  }
-  return false;
-}
-
-/**
  * Whether a keyword judges a string's content, which a reference inside text makes unknowable.
  *
  * @param keyword - a failing keyword.
  * @returns whether a reference embedded in the string excuses its error.
  */
 function isContentKeyword(keyword: string): boolean {
-  switch (keyword) {
-    case "format":
-    case "pattern":
-    case "enum":
-    case "const":
-    case "minLength":
-    case "maxLength":
-    case "anyOf":
-    case "oneOf":
-    case "not":
-      return true;
-  }
-  return false;
+  // Stryker disable next-line Regex: no keyword the validator reports holds one of these with more before or after it.
+  return /^(?:format|pattern|enum|const|m(?:in|ax)Length|anyOf|oneOf|not)$/u.test(keyword);
 }
 
 /**
@@ -107,7 +63,7 @@ function isContentKeyword(keyword: string): boolean {
  * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
  */
 function argumentName(pointer: string): string {
-  const segments = splitPointer(pointer);
+  const segments = splitJsonPointer(pointer);
   if (segments.length === 0) return "(arguments)";
   return segments
     .map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
@@ -123,7 +79,7 @@ function argumentName(pointer: string): string {
  */
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
-  for (const segment of splitPointer(pointer)) {
+  for (const segment of splitJsonPointer(pointer)) {
     // Stryker disable next-line all: error locations lie inside the instance, so every node on the way is an object or an array.
     if (typeof node !== "object" || node === null) return undefined;
     node = (node as Record<string, unknown>)[segment];
@@ -150,6 +106,22 @@ function describeTypes(value: unknown): string {
  */
 function expectation(keyword: string, schema: JsonSchema): string | undefined {
   const value = schema[keyword];
+  // Stryker disable next-line Regex,ArrayDeclaration: no keyword the validator reports holds a bound's name with more before or after it; a keyword that is none leaves side undefined whatever the fallback holds.
+  const [, strict, side, kind] = /^(exclusiveM|m)(in|ax)(imum|Length|Items|Properties)$/u.exec(keyword) ?? [];
+  if (side !== undefined) {
+    const bound = `at ${side === "in" ? "least" : "most"} ${String(value)}`;
+    switch (kind) {
+      case "Length":
+        return `a string of ${bound} characters`;
+      case "Items":
+        return `an array of ${bound} items`;
+      case "Properties":
+        return `an object with ${bound} properties`;
+    }
+    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
+    const exclusive = strict !== "m" || schema[`exclusiveM${side}imum`] === true;
+    return `a number ${side === "in" ? ">" : "<"}${exclusive ? "" : "="} ${String(value)}`;
+  }
   switch (keyword) {
     case "type":
       return describeTypes(value);
@@ -161,31 +133,10 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
       return `a string in format "${String(value)}"`;
     case "pattern":
       return `a string matching /${String(value)}/`;
-    // Draft-04's boolean exclusiveMinimum / exclusiveMaximum fail as minimum / maximum.
-    case "minimum":
-      return `a number ${schema["exclusiveMinimum"] === true ? ">" : ">="} ${String(value)}`;
-    case "maximum":
-      return `a number ${schema["exclusiveMaximum"] === true ? "<" : "<="} ${String(value)}`;
-    case "exclusiveMinimum":
-      return `a number > ${String(value)}`;
-    case "exclusiveMaximum":
-      return `a number < ${String(value)}`;
     case "multipleOf":
       return `a multiple of ${String(value)}`;
-    case "minLength":
-      return `a string of at least ${String(value)} characters`;
-    case "maxLength":
-      return `a string of at most ${String(value)} characters`;
-    case "minItems":
-      return `an array of at least ${String(value)} items`;
-    case "maxItems":
-      return `an array of at most ${String(value)} items`;
     case "uniqueItems":
       return "an array without duplicate items";
-    case "minProperties":
-      return `an object with at least ${String(value)} properties`;
-    case "maxProperties":
-      return `an object with at most ${String(value)} properties`;
     case "contains":
       return "an array containing a matching item";
     case "not":
@@ -195,10 +146,8 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
 }
 
 /**
- * Turns the full (not short-circuited) error output of `@cfworker/json-schema`
- * into one problem per actual violation: wrapper errors (`properties`,
- * `items`, `$ref`, `allOf`, …) are dropped in favour of the errors beneath
- * them; `anyOf`/`oneOf` become one problem listing the alternatives; an
+ * Turns the errors of `createSchemaValidator` into one problem per actual
+ * violation: `anyOf`/`oneOf` become one problem listing the alternatives; an
  * unexpected property under `additionalProperties: false` becomes one
  * problem naming the accepted ones. Errors caused by reference placeholders
  * (see {@link ReferenceLocations}) are left out.
@@ -212,14 +161,14 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
  * @example
  * ```ts
  * const schema = { type: "object", properties: { n: { type: "integer" } } };
- * explainSchemaErrors(schema, { n: "two" }, new Validator(schema, "2020-12", false).validate({ n: "two" }).errors);
+ * explainSchemaErrors(schema, { n: "two" }, createSchemaValidator(schema)({ n: "two" }));
  * // [{ code: "invalid-argument", pointer: "/n", argument: "n", expected: "integer", actual: "two", text: 'argument "n" is "two", expected integer' }]
  * ```
  */
 export function explainSchemaErrors(
   schema: JsonSchema,
   instance: unknown,
-  errors: readonly OutputUnit[],
+  errors: readonly SchemaError[],
   options: ExplainSchemaErrorsOptions = {},
 ): ArgumentProblem[] {
   const references = options.references ?? { exact: new Set(), embedded: new Set() };
@@ -253,67 +202,54 @@ export function explainSchemaErrors(
     });
   };
 
+  const unexpected = (pointer: string, list: string): void => {
+    add({
+      code: "invalid-argument",
+      pointer,
+      argument: name(pointer),
+      expected: "",
+      actual: valueAt(instance, pointer),
+      text: `unexpected ${noun} "${name(pointer)}"${list}`,
+    });
+  };
+
   errors.forEach((error, index) => {
     if (consumed.has(index)) return;
-    const pointer = error.instanceLocation.slice(1);
+    const { keyword, property, instanceLocation: pointer } = error;
     const holder = schemaHoldingKeyword(schema, error.keywordLocation);
-    if (error.keyword === "anyOf" || error.keyword === "oneOf") {
+    if (keyword === "anyOf" || keyword === "oneOf") {
       const branches: string[] = [];
       errors.forEach((other, otherIndex) => {
         // The errors of the alternatives follow their anyOf / oneOf.
         if (other.keywordLocation.startsWith(`${error.keywordLocation}/`)) {
           consumed.add(otherIndex);
-          if (other.keyword === "type" && other.instanceLocation === error.instanceLocation) {
+          if (other.keyword === "type" && other.instanceLocation === pointer) {
             const branch = schemaHoldingKeyword(schema, other.keywordLocation);
             if (branch !== undefined) branches.push(describeTypes(branch["type"]));
           }
         }
       });
-      if (excused(pointer, error.keyword)) return;
-      const alternatives = Array.isArray(holder?.[error.keyword]) ? (holder[error.keyword] as unknown[]).length : 0;
+      if (excused(pointer, keyword)) return;
+      const alternatives = Array.isArray(holder?.[keyword]) ? (holder[keyword] as unknown[]).length : 0;
       const expected =
         // A oneOf that no alternative matches fails like an anyOf; one that several match needs telling apart.
-        error.keyword === "oneOf" && !/\(0 matches\)/u.test(error.error)
+        error.matches !== 0
           ? "exactly one matching alternative"
           : branches.length === alternatives && branches.length > 0
             ? [...new Set(branches)].join(" or ")
             : `a value matching one of ${alternatives || "the"} alternatives`;
-      invalid(pointer, expected, error.error, error.keyword);
+      invalid(pointer, expected, error.error, keyword);
       return;
     }
-    if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
-      // The validator's message for these two keywords always names the property: the checks of it below are defensive.
-      // Stryker disable next-line OptionalChaining: see above.
-      const property = /Property "(.*)" does not match/u.exec(error.error)?.[1];
-      // Stryker disable next-line ConditionalExpression: see above.
-      if (property !== undefined && holder?.[error.keyword] === false) {
-        const at = `${pointer}/${escapePointerSegment(property)}`;
-        errors.forEach((other, otherIndex) => {
-          // Stryker disable next-line ConditionalExpression: the validator checks the other keywords of a schema before these two, so the only later error at the key is its false schema.
-          if (other.instanceLocation === `#${at}` && other.keyword === "false") consumed.add(otherIndex);
-        });
+    // A property that additionalProperties or unevaluatedProperties refuses, or that required,
+    // dependentRequired or draft-07's dependencies miss.
+    if (property !== undefined) {
+      const at = `${pointer}/${escapePointerSegment(property)}`;
+      if (keyword === "additionalProperties" || keyword === "unevaluatedProperties") {
         // A key the schema does not accept is unexpected whatever its value, a reference included.
-        const accepted = isSchemaObject(holder["properties"]) ? Object.keys(holder["properties"]) : [];
-        const list = accepted.length === 0 ? "" : ` (accepted: ${accepted.join(", ")})`;
-        add({
-          code: "invalid-argument",
-          pointer: at,
-          argument: name(at),
-          expected: "",
-          actual: valueAt(instance, at),
-          text: `unexpected ${noun} "${name(at)}"${list}`,
-        });
-      }
-      return;
-    }
-    // Draft-07's dependencies names a missing property (`{"a": ["b"]}`) or wraps a schema's errors (`{"a": {…}}`).
-    // Stryker disable next-line ConditionalExpression: no other keyword's message matches the two patterns below.
-    if (error.keyword === "required" || error.keyword === "dependentRequired" || error.keyword === "dependencies") {
-      const property =
-        /required property "(.*)"/u.exec(error.error)?.[1] ?? /but does not have "(.*)"/u.exec(error.error)?.[1];
-      if (property !== undefined) {
-        if (excused(pointer, error.keyword)) return;
-        const at = `${pointer}/${escapePointerSegment(property)}`;
+        const accepted = isSchemaObject(holder?.["properties"]) ? Object.keys(holder["properties"]) : [];
+        unexpected(at, accepted.length === 0 ? "" : ` (accepted: ${accepted.join(", ")})`);
+      } else if (!excused(pointer, keyword)) {
         add({
           code: "missing-argument",
           pointer: at,
@@ -321,28 +257,18 @@ export function explainSchemaErrors(
           expected: "",
           text: `missing required ${noun} "${name(at)}"`,
         });
-        return;
       }
-    }
-    if (isWrapperKeyword(error.keyword)) return;
-    if (excused(pointer, error.keyword)) return;
-    if (error.keyword === "false") {
-      add({
-        code: "invalid-argument",
-        pointer,
-        argument: name(pointer),
-        expected: "",
-        actual: valueAt(instance, pointer),
-        text: `unexpected ${noun} "${name(pointer)}"`,
-      });
       return;
     }
-    invalid(
-      pointer,
-      (holder === undefined ? undefined : expectation(error.keyword, holder)) ?? "",
-      error.error.replace(/\.$/u, ""),
-      error.keyword,
-    );
+    if (excused(pointer, keyword)) return;
+    if (keyword === "false") unexpected(pointer, "");
+    else
+      invalid(
+        pointer,
+        (holder === undefined ? undefined : expectation(keyword, holder)) ?? "",
+        error.error.replace(/\.$/u, ""),
+        keyword,
+      );
   });
   // One complaint per value: an enum (or const) says the most, then the type,
   // which explains the rest (a number fails a string's pattern because it is not a string).

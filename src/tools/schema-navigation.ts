@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from "./tool-descriptor.ts";
 
-/** The drafts `@cfworker/json-schema` understands. */
+/** The JSON Schema drafts told apart (draft-06 reads as draft-07). */
 export type SchemaDraft = "4" | "7" | "2019-09" | "2020-12";
 
 /**
@@ -35,6 +35,21 @@ export function splitPointer(pointer: string): string[] {
     .slice(1)
     .split("/")
     .map((segment) => decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/**
+ * Splits a plain JSON Pointer (not URI-encoded) into its unescaped segments.
+ *
+ * @param pointer - e.g. `/a~1b/0`.
+ * @returns e.g. `["a/b", "0"]`; `[]` for `""`.
+ */
+export function splitJsonPointer(pointer: string): string[] {
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /**
@@ -80,15 +95,15 @@ export function resolveSchemaRef(root: JsonSchema, ref: string): unknown {
 }
 
 /**
- * Finds the schema object holding the keyword an `@cfworker/json-schema`
- * error points at (its `keywordLocation`), following `$ref` segments.
+ * Finds the schema object holding the keyword a validation error points at
+ * (its `keywordLocation`), following `$ref` segments.
  *
  * @param root - the root schema.
- * @param keywordLocation - e.g. `#/properties/addr/$ref/properties/zip/pattern`.
+ * @param keywordLocation - a plain JSON Pointer, e.g. `/properties/addr/$ref/properties/zip/pattern`.
  * @returns the schema holding the last segment, or `undefined`.
  */
 export function schemaHoldingKeyword(root: JsonSchema, keywordLocation: string): JsonSchema | undefined {
-  const segments = splitPointer(keywordLocation);
+  const segments = splitJsonPointer(keywordLocation);
   let node: unknown = root;
   for (const segment of segments.slice(0, -1)) {
     if (segment === "$ref" && isSchemaObject(node) && typeof node["$ref"] === "string") {
