@@ -44,8 +44,11 @@ const fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|[+-
  */
 function isTime(value: string): boolean {
   // The minute of a leap second, read on 1 January 2000 (a whole number of days after 1970), must be 23:59 UTC.
-  const minute = Date.parse(`2000-01-01T${value.replace(/:60(?:\.\d+)?/u, ":00").toUpperCase()}`);
-  return fullTime.test(value) && (!value.includes(":60") || minute % 864e5 === 8634e4);
+  return (
+    fullTime.test(value) &&
+    (!value.includes(":60") ||
+      Date.parse(`2000-01-01T${value.replace(/:60(?:\.\d+)?/u, ":00").toUpperCase()}`) % 864e5 === 8634e4)
+  );
 }
 
 /**
@@ -65,11 +68,11 @@ function isHostname(value: string): boolean {
 
 /**
  * An absolute RFC 3986 URI: a scheme, then the characters a URI allows
- * unescaped, percent-escapes and IPv6 hosts in brackets, and a fragment after
+ * unescaped, percent-escapes and IPv6 or future hosts in brackets, and a fragment after
  * one `#`.
  */
 const uri =
-  /^[A-Za-z][A-Za-z\d+.-]*:(?:[\w\-.~!$&'()*+,;=:@/?]|%[\dA-Fa-f]{2}|\[[\dA-Fa-f.]*:[\dA-Fa-f:.]*\])*(?:#(?:[\w\-.~!$&'()*+,;=:@/?]|%[\dA-Fa-f]{2})*)?$/u;
+  /^[A-Za-z][A-Za-z\d+.-]*:(?:[\w\-.~!$&'()*+,;=:@/?]|%[\dA-Fa-f]{2}|\[(?:[\dA-Fa-f.]*:[\dA-Fa-f:.]*|v[\dA-Fa-f]+\.[\w\-.~!$&'()*+,;=:]+)\])*(?:#(?:[\w\-.~!$&'()*+,;=:@/?]|%[\dA-Fa-f]{2})*)?$/u;
 
 /**
  * Whether a string is an RFC 5321 mailbox: a local part, `@`, then a host

@@ -98,6 +98,7 @@ const cases: [string, string[], string[]][] = [
       "http://[::1]:8080/a%20b",
       "http://user:pw@host/p;q=1?x=1&y=$",
       "tag:x.org,2024:a",
+      "http://[v1.fe80::a+en1]/",
     ],
     [
       "example.com",
