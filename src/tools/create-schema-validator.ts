@@ -4,9 +4,10 @@
  * @module
  */
 import { escapePointerSegment } from "../plan/find-references.ts";
-import { canonicalJson } from "../shared/canonical-json.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { indexSchemaDocument } from "./index-schema-document.ts";
+import { isMultipleOf } from "./is-multiple-of.ts";
+import { jsonEqual } from "./json-equal.ts";
 import { matchesStringFormat } from "./matches-string-format.ts";
 import { isSchemaObject, schemaDraft } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
@@ -57,17 +58,6 @@ const leftovers = ["additionalProperties", "unevaluatedProperties"] as const;
  */
 function typeOf(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-}
-
-/**
- * JSON equality: the same primitive, or arrays and objects with equal members (in any key order).
- *
- * @param a - a value.
- * @param b - another value.
- * @returns whether they are equal.
- */
-function equal(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === "object" && typeof b === "object" && canonicalJson(a) === canonicalJson(b));
 }
 
 /**
@@ -342,7 +332,7 @@ function checkArray(run: Run, node: JsonSchema, array: unknown[], at: string, pa
     });
   if (
     node["uniqueItems"] === true &&
-    array.some((item, position) => array.findIndex((other) => equal(item, other)) < position)
+    array.some((item, position) => array.findIndex((other) => jsonEqual(item, other)) < position)
   )
     fail(run, node, "uniqueItems", path, at);
 }
@@ -382,8 +372,8 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
     fail(run, node, "type", path, at, {
       error: `Instance type "${type}" is invalid. Expected "${[expected].flat().join('", "')}".`,
     });
-  if (node["const"] !== undefined && !equal(value, node["const"])) fail(run, node, "const", path, at);
-  if (Array.isArray(node["enum"]) && !node["enum"].some((member) => equal(value, member)))
+  if (node["const"] !== undefined && !jsonEqual(value, node["const"])) fail(run, node, "const", path, at);
+  if (Array.isArray(node["enum"]) && !node["enum"].some((member) => jsonEqual(value, member)))
     fail(run, node, "enum", path, at);
   if (node["not"] !== undefined && passes(run, node["not"], value, at, `${path}/not`)) fail(run, node, "not", path, at);
   for (const keyword of alternatives) {
@@ -418,10 +408,7 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
   else if (type === "number") {
     checkLimits(run, node, type, value as number, at, path);
     const divisor = node["multipleOf"];
-    const quotient = (value as number) / (divisor as number);
-    // Tolerates binary rounding: 0.3 / 0.1 is 2.9999999999999996.
-    if (typeof divisor === "number" && !(Math.abs(quotient - Math.round(quotient)) <= Math.abs(quotient) * 4e-16))
-      fail(run, node, "multipleOf", path, at);
+    if (typeof divisor === "number" && !isMultipleOf(value as number, divisor)) fail(run, node, "multipleOf", path, at);
   } else if (type === "string") {
     const string = value as string;
     // Lengths count code points: an emoji is one character, not two UTF-16 units.

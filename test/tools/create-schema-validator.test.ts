@@ -790,3 +790,43 @@ describe("createSchemaValidator: invariants", () => {
     );
   });
 });
+
+describe("createSchemaValidator: numbers compare as JSON writes them", () => {
+  runCases([
+    [
+      "const and enum take a nested -0 for 0, as JSON equality does",
+      { enum: [{ a: [0] }], const: { a: [0] } },
+      [{ a: [-0] }, { a: [0] }],
+      { a: [-1] },
+      ["const /const @", "enum /enum @"],
+    ],
+    [
+      "uniqueItems takes a nested -0 for 0",
+      { uniqueItems: true },
+      [[{ a: 0 }, { a: 1 }]],
+      [{ a: 0 }, { a: -0 }],
+      ["uniqueItems /uniqueItems @"],
+    ],
+    [
+      "multipleOf refuses a decimal one digit past the divisor, however close",
+      { multipleOf: 0.01 },
+      [0.3, 4.35, 1e-2],
+      0.30000000000000004,
+      ["multipleOf /multipleOf @"],
+    ],
+    [
+      "multipleOf refuses a small divisor's near miss",
+      { multipleOf: 0.0001 },
+      [415.3499, 0.0006, 705.054],
+      415.34990000000005,
+      ["multipleOf /multipleOf @"],
+    ],
+    [
+      "multipleOf of a fraction accepts integers too large for the quotient",
+      { multipleOf: 0.5 },
+      [1e308, 1.5, -2],
+      1e-308,
+      ["multipleOf /multipleOf @"],
+    ],
+  ]);
+});
