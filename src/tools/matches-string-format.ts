@@ -92,7 +92,8 @@ function isEmail(value: string): boolean {
 
 /**
  * Whether a string has the format a JSON Schema `format` names: `date`,
- * `time`, `date-time` (RFC 3339, a leap second at 23:59:60 UTC only),
+ * `time`, `date-time` (RFC 3339, with `T` or a space between date and time,
+ * a leap second at 23:59:60 UTC only),
  * `email` (RFC 5321, ASCII), `uri` (RFC 3986, absolute), `uuid`, `ipv4`,
  * `ipv6` and `hostname` (RFC 1123). Any other format is an annotation and
  * matches.
@@ -114,7 +115,8 @@ export function matchesStringFormat(format: string, value: string): boolean {
     case "time":
       return isTime(value);
     case "date-time":
-      return isDate(value.slice(0, 10)) && /^[Tt]$/u.test(value.charAt(10)) && isTime(value.slice(11));
+      // RFC 3339 lets applications write a space for the T, as models often do.
+      return isDate(value.slice(0, 10)) && /^[Tt ]$/u.test(value.charAt(10)) && isTime(value.slice(11));
     case "email":
       return isEmail(value);
     case "uri":
