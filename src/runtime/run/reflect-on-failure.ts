@@ -6,7 +6,7 @@
 
 import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
+import type { Reflection, ReflectionRequest } from "../../planner/reflector.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { RunCore } from "./run-core.ts";
