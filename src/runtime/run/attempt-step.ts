@@ -120,13 +120,9 @@ export function attemptStep(
 ): AttemptOutcome | Promise<AttemptOutcome> {
   const step = entry.step;
   entry.lastInput = input;
+  // Only tool and llm steps get here: `resolveStepInput` refuses the others.
   if (step.type === "tool") return attemptTool(context, entry, step.name, input as Record<string, unknown>, attempt);
-  if (step.type === "llm") return attemptModel(context, entry, input as string, attempt);
-  return {
-    ok: false,
-    error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` },
-    permanent: true,
-  };
+  return attemptModel(context, entry, input as string, attempt);
 }
 
 /**

@@ -73,12 +73,11 @@ export async function executeStep(
   setup: ExecutorSetup,
   entry: StepEntry,
 ): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
-  const step = entry.step;
+  // A reply step gets no further: `resolveStepInput` fails it with `invalid-step`.
+  const step = entry.step as StepCall["step"];
   const resolved = resolveStepInput(entry, setup.results);
-  if (!resolved.ok || step.type === "reply") {
-    const error = resolved.ok
-      ? { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` }
-      : resolved.error;
+  if (!resolved.ok) {
+    const error = resolved.error;
     entry.attempts++;
     context.emit({
       type: "step-start",

@@ -6,26 +6,12 @@
 
 import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
-import type { CompletedStep } from "../../planner/planner-event.ts";
-import type { Reflection, ReflectionRequest, Reflector } from "../../planner/reflector.ts";
+import type { Reflection, ReflectionRequest } from "../../planner/reflector.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
+import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-
-/** What a reflection needs from its run. */
-export interface ReflectionSetup {
-  reflector: Reflector | undefined;
-  /** How many reflections one step may have. */
-  reflectionRetries: number;
-  query: string;
-  registry: ToolRegistry;
-  /** The run's model (counted, budgeted, bounded), handed to the reflector. */
-  model: PlanModel | undefined;
-  signal: AbortSignal;
-  completed(): CompletedStep[];
-}
 
 /**
  * Asks the reflector about a failure, unless the step used its reflections,
@@ -34,48 +20,51 @@ export interface ReflectionSetup {
  * `abort`, or a `retry` whose `arguments` are not a plain JSON object, has
  * no opinion.
  *
- * @param setup - the reflector and the run around the step.
+ * @param core - the run around the step (its reflector, query, registry, signal and results).
+ * @param model - the run's model (counted, budgeted, bounded), handed to the reflector.
  * @param entry - the failed step.
  * @param error - its last error.
  * @returns the verdict, or `undefined`.
  *
  * @example
  * ```ts
- * const verdict = await reflectOnFailure(setup, entry, { code: "tool-error", message: "404" });
+ * const verdict = await reflectOnFailure(core, model, entry, { code: "tool-error", message: "404" });
  * ```
  */
 export async function reflectOnFailure(
-  setup: ReflectionSetup,
+  core: RunCore,
+  model: PlanModel | undefined,
   entry: StepEntry,
   error: RuntimeErrorInfo,
 ): Promise<Reflection | undefined> {
-  const reflector = setup.reflector;
-  if (reflector === undefined || entry.reflections >= setup.reflectionRetries) return undefined;
-  if (error.code === "aborted" || error.code === "budget-exceeded" || setup.signal.aborted) return undefined;
+  const { config, signal } = core;
+  const reflector = config.reflector;
+  if (reflector === undefined || entry.reflections >= config.reflectionRetries) return undefined;
+  if (error.code === "aborted" || error.code === "budget-exceeded" || signal.aborted) return undefined;
   let verdict: Reflection | undefined;
   try {
     const request: ReflectionRequest = {
-      query: setup.query,
+      query: core.input.query,
       step: entry.step,
       input: entry.lastInput,
       error,
       attempts: entry.attempts,
-      completed: setup.completed(),
-      signal: setup.signal,
+      completed: core.table.completed(),
+      signal,
     };
     if (entry.step.type === "tool") {
-      const tool = setup.registry.get(entry.step.name);
+      const tool = config.registry.get(entry.step.name);
       if (tool !== undefined) request.tool = tool;
     }
-    if (setup.model !== undefined) request.model = setup.model;
+    if (model !== undefined) request.model = model;
     const answer = reflector.reflect(request);
     verdict = isPromiseLike<Reflection | undefined>(answer)
-      ? await raceSignal(answer, setup.signal)
+      ? await raceSignal(answer, signal)
       : (answer as Reflection | undefined);
   } catch {
     return undefined;
   }
-  if (verdict === undefined || setup.signal.aborted) return undefined;
+  if (verdict === undefined || signal.aborted) return undefined;
   const action = (verdict as { action?: unknown }).action;
   if (action !== "retry" && action !== "new_plan" && action !== "abort") return undefined;
   if (verdict.action !== "retry" || verdict.arguments === undefined) return verdict;

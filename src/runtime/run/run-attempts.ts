@@ -7,7 +7,7 @@ import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { AttemptContext } from "./attempt-step.ts";
 import { type ExecutorSetup, executeStep } from "./execute-step.ts";
-import { type ReflectionSetup, reflectOnFailure } from "./reflect-on-failure.ts";
+import { reflectOnFailure } from "./reflect-on-failure.ts";
 import { createRetryingExecutor } from "./retrying-executor.ts";
 import type { RunCore } from "./run-core.ts";
 import { createRunResultCache } from "./run-result-cache.ts";
@@ -28,7 +28,6 @@ export interface StepAttempts {
   readonly core: RunCore;
   readonly attempt: AttemptContext;
   readonly executor: ExecutorSetup;
-  readonly reflection: ReflectionSetup;
   readonly outcomes: AttemptOutcomes;
 }
 
@@ -73,15 +72,6 @@ export function createStepAttempts(
       fromApplication: config.executeStep !== undefined,
       backoff: config.backoff,
       results: table.results,
-    },
-    reflection: {
-      reflector: config.reflector,
-      reflectionRetries: config.reflectionRetries,
-      query: input.query,
-      registry: config.registry,
-      model,
-      signal: core.signal,
-      completed: () => table.completed(),
     },
     outcomes,
   };
@@ -131,7 +121,7 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   }
   entry.error = outcome.error;
   // The step counts as running while the reflector thinks.
-  const verdict = await reflectOnFailure(attempts.reflection, entry, outcome.error);
+  const verdict = await reflectOnFailure(host, attempts.attempt.model, entry, outcome.error);
   if (host.isEnded() || entry.generation !== generation) return;
   host.scheduler.running--;
   const repeat = verdict?.action === "retry" && host.policy.mayRepeat(entry.step);

@@ -79,8 +79,7 @@ export class Scheduler {
    * @param entry - the step.
    */
   consider(entry: StepEntry): void {
-    this.#work.push(entry);
-    this.#drain();
+    this.reconsider([entry]);
   }
 
   /**
@@ -89,8 +88,7 @@ export class Scheduler {
    * @param freed - dependents with no unmet dependency left.
    */
   succeeded(freed: readonly StepEntry[]): void {
-    for (const entry of freed) this.#work.push(entry);
-    this.#drain();
+    this.reconsider(freed);
   }
 
   /**
@@ -99,8 +97,7 @@ export class Scheduler {
    * @param entry - the step.
    */
   ended(entry: StepEntry): void {
-    for (const dependent of this.#table.dependentsOf(entry.step.id)) this.#work.push(dependent);
-    this.#drain();
+    this.reconsider(this.#table.dependentsOf(entry.step.id));
   }
 
   /**
@@ -112,8 +109,7 @@ export class Scheduler {
     const waiting = this.#atSource.get(source);
     if (waiting === undefined) return;
     this.#atSource.delete(source);
-    for (const entry of waiting) this.#work.push(entry);
-    this.#drain();
+    this.reconsider(waiting);
   }
 
   /**
@@ -126,8 +122,7 @@ export class Scheduler {
     if (waiting.size === 0) return;
     const list = [...waiting];
     waiting.clear();
-    for (const entry of list) this.#work.push(entry);
-    this.#drain();
+    this.reconsider(list);
   }
 
   /**
