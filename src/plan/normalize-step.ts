@@ -192,16 +192,37 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
       candidate["text"] = pick(raw, "text", "answer", "content", "question");
     }
   }
+  withPolicy(candidate, raw, dependsOn, ["max_retries", "retries"], (value) =>
+    rewriteDollarReferences(value, dependencies),
+  );
+  if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"])
+    candidate["description"] = undefined;
+  return candidate;
+}
+
+/**
+ * Rewrites a candidate's references and adds the policy fields every shape shares.
+ *
+ * @param candidate - the canonical candidate, updated in place.
+ * @param raw - the raw step.
+ * @param dependsOn - the dependency list, read.
+ * @param retries - the names of the retry count, in order of preference.
+ * @param rewrite - rewrites the references of a value.
+ */
+function withPolicy(
+  candidate: RawObject,
+  raw: RawObject,
+  dependsOn: unknown,
+  retries: string[],
+  rewrite: (value: unknown) => unknown,
+): void {
   for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewriteDollarReferences(candidate[key], dependencies);
+    if (candidate[key] !== undefined) candidate[key] = rewrite(candidate[key]);
   }
   candidate["dependsOn"] = dependsOn;
   candidate["description"] = pick(raw, "description");
-  if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"])
-    candidate["description"] = undefined;
-  candidate["retries"] = pick(raw, "max_retries", "retries");
+  candidate["retries"] = pick(raw, ...retries);
   candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
-  return candidate;
 }
 
 /**
@@ -248,13 +269,13 @@ function fromFlat(raw: RawObject): RawObject {
   } else if (type === "reply") {
     candidate["text"] = pick(raw, "text", "reply", "answer", "content");
   }
-  for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewriteDelimitedReferences(candidate[key]);
-  }
-  candidate["dependsOn"] = toIdList(pick(raw, "dependsOn", "depends_on", "dependencies"));
-  candidate["description"] = pick(raw, "description");
-  candidate["retries"] = pick(raw, "retries", "max_retries");
-  candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
+  withPolicy(
+    candidate,
+    raw,
+    toIdList(pick(raw, "dependsOn", "depends_on", "dependencies")),
+    ["retries", "max_retries"],
+    rewriteDelimitedReferences,
+  );
   return candidate;
 }
 

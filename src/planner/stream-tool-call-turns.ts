@@ -13,6 +13,7 @@ import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { createIdPicker } from "./create-id-picker.ts";
 import { callIssue, createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
+import { fallbackReplyText } from "./fallback-reply-text.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 
 /** Everything a native tool-call planning run needs. */
@@ -38,9 +39,6 @@ export interface ToolCallTurnsSetup {
   /** The idle and total limits of each model call. */
   timeouts: ModelTimeouts;
 }
-
-/** The longest fallback reply, in characters. */
-const maxFallbackLength = 2_000;
 
 /**
  * Plans from a model's native tool calls. Each call becomes a tool step
@@ -175,11 +173,10 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       };
     } else {
       fallback = true;
-      const modelText = lastText.trim();
       reply = {
         id: freeId(`s${plan.position + 1}`),
         type: "reply",
-        text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength),
+        text: fallbackReplyText(lastText, setup.fallbackText),
       };
     }
     steps.push(reply);

@@ -14,7 +14,7 @@ import { countOf } from "../shared/count-of.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
-import { resolveToolName } from "./resolve-tool-name.ts";
+import { resolveCatalogTool } from "./resolve-tool-name.ts";
 
 /**
  * What {@link validateStep} needs to know about the plan so far. Keep passing
@@ -122,11 +122,7 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   const catalog = compileCatalog(context.tools);
   let ambiguous: string[] | undefined;
   if (step.type === "tool") {
-    const resolution = resolveToolName(
-      step.name,
-      catalog.tools.map((tool) => tool.name),
-      (name) => catalog.get(name) !== undefined,
-    );
+    const resolution = resolveCatalogTool(step.name, catalog);
     if (resolution.kind === "found" && resolution.name !== step.name) step = { ...step, name: resolution.name };
     else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
   }
