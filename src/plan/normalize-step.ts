@@ -12,6 +12,7 @@ import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
 import { pickField } from "./pick-field.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
+import { stepIssue } from "./step-issue.ts";
 
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
@@ -304,36 +305,31 @@ function fromFlat(raw: RawObject): RawObject {
  * ```
  */
 export function normalizeStep(raw: unknown, position: number, options: NormalizeStepOptions = {}): NormalizeStepResult {
-  const pointer = `/steps/${position}`;
   if (!isRecord(raw)) {
-    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)} (${pointer})`;
-    return { issues: [{ code: "invalid-step", index: position, path: pointer, message }] };
+    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)}`;
+    return { issues: [stepIssue("invalid-step", position, undefined, message)] };
   }
   const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
   const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);
   const rawId = typeof candidate === "string" ? toId(pickField(raw, "step_id", "id")) : candidate["id"];
   const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
   if (typeof candidate === "string") {
-    const issue: PlanIssue = {
-      code: "invalid-step",
-      index: position,
-      path: `${pointer}/action`,
-      message: `${label} ${candidate} (${pointer}/action)`,
-    };
-    if (typeof rawId === "string") issue.stepId = rawId;
-    return { issues: [issue] };
+    const stepId = typeof rawId === "string" ? rawId : undefined;
+    return { issues: [stepIssue("invalid-step", position, stepId, `${label} ${candidate}`, "/action")] };
   }
   candidate["id"] ??= `s${position + 1}`;
   for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
   const checked = checkPlanStep(candidate);
   if (checked.ok) return { step: checked.step, issues: [] };
-  const issues = checked.problems.map((problem): PlanIssue => {
-    const keys = problem.path.map(String);
-    const path = `${pointer}${keys.map((key) => `/${key}`).join("")}`;
-    const message = `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)} (${path})`;
-    const issue: PlanIssue = { code: "invalid-step", index: position, path, message };
-    if (typeof candidate["id"] === "string") issue.stepId = candidate["id"];
-    return issue;
-  });
+  const stepId = typeof candidate["id"] === "string" ? candidate["id"] : undefined;
+  const issues = checked.problems.map((problem) =>
+    stepIssue(
+      "invalid-step",
+      position,
+      stepId,
+      `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)}`,
+      problem.path.map((key) => `/${key}`).join(""),
+    ),
+  );
   return { issues };
 }

@@ -13,6 +13,7 @@ import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { closingIssue } from "../validate/closing-issue.ts";
 import { resolveCatalogTool } from "../validate/resolve-tool-name.ts";
@@ -26,22 +27,6 @@ import { keptForReply } from "./kept-for-reply.ts";
 import type { PlanAttemptsSetup } from "./plan-attempts-setup.ts";
 import type { PlannerEvent } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
-
-/**
- * Builds a plan issue for a whole step.
- *
- * @param code - the issue code.
- * @param index - the step's position.
- * @param stepId - the step's id, if known.
- * @param message - what happened, without the path.
- * @returns the issue.
- */
-function stepIssue(code: PlanIssue["code"], index: number, stepId: string | undefined, message: string): PlanIssue {
-  const path = `/steps/${index}`;
-  const issue: PlanIssue = { code, index, path, message: `${message} (${path})` };
-  if (stepId !== undefined) issue.stepId = stepId;
-  return issue;
-}
 
 /**
  * Reads the names of missing arguments from `missing-argument` issues.

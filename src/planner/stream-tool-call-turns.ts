@@ -7,12 +7,13 @@ import type { ModelTimeouts } from "../model/bound-stream.ts";
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool } from "../model/plan-model.ts";
 import { readModelStream } from "../model/read-model-stream.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { createIdPicker } from "./create-id-picker.ts";
-import { callIssue, createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
+import { createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
 import { fallbackReplyText } from "./fallback-reply-text.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 
@@ -163,7 +164,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       const quoted = sinkReply.quoted;
       yield {
         type: "issue",
-        issue: callIssue(
+        issue: stepIssue(
           "no-reply",
           steps.length,
           reply.id,
