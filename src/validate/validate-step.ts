@@ -9,6 +9,7 @@ import { type FoundReference, findReferences } from "../plan/find-references.ts"
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { countOf } from "../shared/count-of.ts";
 import { describeValue } from "../shared/describe-value.ts";
@@ -129,7 +130,7 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   const issues: PlanIssue[] = [];
   const label = `Step "${step.id}"`;
   const report = (code: PlanIssue["code"], path: string, message: string): void => {
-    issues.push({ code, index: position, stepId: step.id, path, message: `${message} (${path})` });
+    issues.push(stepIssue(code, position, step.id, message, path.slice(pointer.length)));
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
