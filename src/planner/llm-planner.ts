@@ -311,7 +311,7 @@ export class LLMPlanner implements Planner {
     if (this.mode === "tools") {
       yield* streamToolCallTurns({
         model: this.model,
-        prompt: buildToolCallPrompt({ query: request.query, profile: request.profile, context: request.context }),
+        prompt: buildToolCallPrompt(request),
         catalog,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
         maxSteps: this.maxSteps,
@@ -324,7 +324,7 @@ export class LLMPlanner implements Planner {
       });
       return;
     }
-    const sections = { query: request.query, tools, profile: request.profile, context: request.context };
+    const sections = { ...request, tools };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
       const { text: thought } = await collectModelText(
