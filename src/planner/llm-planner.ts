@@ -310,17 +310,13 @@ export class LLMPlanner implements Planner {
     const usage: PlannerUsage = { modelCalls: 0 };
     if (this.mode === "tools") {
       yield* streamToolCallTurns({
-        model: this.model,
+        ...request,
+        ...this.#attemptSettings(),
         prompt: buildToolCallPrompt(request),
         catalog,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
-        maxSteps: this.maxSteps,
         maxTurns: this.maxTurns,
-        fallbackText: this.#fallbackText,
-        awaitOutcomes: request.awaitOutcomes,
-        signal: request.signal,
         usage,
-        timeouts: this.#timeouts,
       });
       return;
     }
