@@ -168,29 +168,23 @@ export function normalizeSketch(
   const VertexWord = capitalized(wording.vertex);
   const EdgeWord = capitalized(wording.edge);
   const issues: PlanIssue[] = [];
+  const report = (code: PlanIssue["code"], path: string, message: string, stepId?: string): void => {
+    const issue: PlanIssue = { code, index: -1, path, message: `${message} (${path})` };
+    if (stepId !== undefined) issue.stepId = stepId;
+    issues.push(issue);
+  };
   const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
   const vertices = new Map<string, Vertex>();
   rawVertices.forEach((raw: unknown, position) => {
     const path = `/${wording.vertices}/${position}`;
     if (!isRecord(raw)) {
-      issues.push({
-        code: "invalid-step",
-        index: -1,
-        path,
-        message: `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)} (${path})`,
-      });
+      report("invalid-step", path, `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)}`);
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
     const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
     if (vertices.has(id)) {
-      issues.push({
-        code: "duplicate-id",
-        index: -1,
-        stepId: id,
-        path,
-        message: `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex} (${path})`,
-      });
+      report("duplicate-id", path, `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex}`, id);
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
@@ -211,19 +205,14 @@ export function normalizeSketch(
     const path = `/${wording.edges}/${position}`;
     const edge = readEdge(raw);
     if (edge === undefined) {
-      issues.push({
-        code: "invalid-step",
-        index: -1,
-        path,
-        message: `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)} (${path})`,
-      });
+      report("invalid-step", path, `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)}`);
       return;
     }
     const [source, target] = edge;
     const missing = [source, target].filter((id) => !vertices.has(id));
     if (missing.length > 0) {
-      const message = `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${missing.map((id) => `"${id}"`).join(" and ")} (${path})`;
-      issues.push({ code: "unknown-reference", index: -1, path, message });
+      const names = missing.map((id) => `"${id}"`).join(" and ");
+      report("unknown-reference", path, `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${names}`);
       return;
     }
     vertices.get(target)?.after.add(source);
@@ -275,9 +264,9 @@ export function normalizeSketch(
     const cycle = findCycle(vertex, vertices, placed);
     const message =
       cycle === undefined
-        ? `${VertexWord} "${vertex.id}" depends on a ${wording.vertex} that is part of a dependency cycle (${path})`
-        : `${VertexWord} "${vertex.id}" is part of a dependency cycle: ${cycle.join(" → ")} (${path})`;
-    issues.push({ code: "invalid-step", index: -1, stepId: vertex.id, path, message });
+        ? `depends on a ${wording.vertex} that is part of a dependency cycle`
+        : `is part of a dependency cycle: ${cycle.join(" → ")}`;
+    report("invalid-step", path, `${VertexWord} "${vertex.id}" ${message}`, vertex.id);
   }
 
   const entries: PlanEntry[] = [];

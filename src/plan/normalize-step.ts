@@ -9,8 +9,10 @@ import { mapStrings } from "../shared/map-strings.ts";
 import { ARGUMENT_KEYS, STEP_TYPE_ALIASES, TOOL_NAME_KEYS } from "./call-formats.ts";
 import { checkPlanStep } from "./check-plan-step.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
+import { pickField } from "./pick-field.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
+import { stepIssue } from "./step-issue.ts";
 
 /** Options of {@link normalizeStep} and `normalizePlan`. */
 export interface NormalizeStepOptions {
@@ -33,18 +35,6 @@ export interface NormalizeStepResult {
 }
 
 type RawObject = Record<string, unknown>;
-
-/**
- * Returns the first of `keys` that `raw` defines.
- *
- * @param raw - the raw step.
- * @param keys - field names in order of preference.
- * @returns the value, or `undefined`.
- */
-function pick(raw: RawObject, ...keys: string[]): unknown {
-  for (const key of keys) if (Object.hasOwn(raw, key) && raw[key] !== undefined && raw[key] !== null) return raw[key];
-  return undefined;
-}
 
 /**
  * Reads an id given as a string or a number.
@@ -154,25 +144,25 @@ function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<strin
  * @returns the canonical candidate, or an error message about `action`.
  */
 function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject | string {
-  const dependsOn = toIdList(pick(raw, "dependencies", "dependsOn", "depends_on"));
+  const dependsOn = toIdList(pickField(raw, "dependencies", "dependsOn", "depends_on"));
   const dependencies = new Set(
     Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : [],
   );
-  let action = pick(raw, "action");
+  let action = pickField(raw, "action");
   if (action === undefined) {
     action =
-      pick(raw, "tool") !== undefined
+      pickField(raw, "tool") !== undefined
         ? "use_tool"
-        : pick(raw, "topic") !== undefined
+        : pickField(raw, "topic") !== undefined
           ? "query_kb"
-          : pick(raw, "question") !== undefined
+          : pickField(raw, "question") !== undefined
             ? "llm_reasoning"
             : undefined;
   }
-  const candidate: RawObject = { id: toId(pick(raw, "step_id", "id")) };
+  const candidate: RawObject = { id: toId(pickField(raw, "step_id", "id")) };
   if (action === "query_kb") {
-    const params = toArguments(pick(raw, "params", "arguments"));
-    const topic = pick(raw, "topic");
+    const params = toArguments(pickField(raw, "params", "arguments"));
+    const topic = pickField(raw, "topic");
     candidate["type"] = "tool";
     candidate["name"] = options.knowledgeBaseTool ?? "query_kb";
     candidate["arguments"] = isRecord(params) ? { ...params, ...(topic === undefined ? {} : { topic }) } : params;
@@ -184,24 +174,45 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
     candidate["type"] = type;
     if (type === "tool") {
       // The step-list shape's own order and fields, not TOOL_NAME_KEYS / ARGUMENT_KEYS: it names the tool in `tool`.
-      candidate["name"] = pick(raw, "tool", "name", "tool_name");
-      candidate["arguments"] = toArguments(pick(raw, "params", "arguments", "args"));
+      candidate["name"] = pickField(raw, "tool", "name", "tool_name");
+      candidate["arguments"] = toArguments(pickField(raw, "params", "arguments", "args"));
     } else if (type === "llm") {
-      candidate["prompt"] = pick(raw, "question", "prompt", "description");
+      candidate["prompt"] = pickField(raw, "question", "prompt", "description");
     } else {
-      candidate["text"] = pick(raw, "text", "answer", "content", "question");
+      candidate["text"] = pickField(raw, "text", "answer", "content", "question");
     }
   }
-  for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewriteDollarReferences(candidate[key], dependencies);
-  }
-  candidate["dependsOn"] = dependsOn;
-  candidate["description"] = pick(raw, "description");
+  withPolicy(candidate, raw, dependsOn, ["max_retries", "retries"], (value) =>
+    rewriteDollarReferences(value, dependencies),
+  );
   if (candidate["type"] === "llm" && candidate["description"] === candidate["prompt"])
     candidate["description"] = undefined;
-  candidate["retries"] = pick(raw, "max_retries", "retries");
-  candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
   return candidate;
+}
+
+/**
+ * Rewrites a candidate's references and adds the policy fields every shape shares.
+ *
+ * @param candidate - the canonical candidate, updated in place.
+ * @param raw - the raw step.
+ * @param dependsOn - the dependency list, read.
+ * @param retries - the names of the retry count, in order of preference.
+ * @param rewrite - rewrites the references of a value.
+ */
+function withPolicy(
+  candidate: RawObject,
+  raw: RawObject,
+  dependsOn: unknown,
+  retries: string[],
+  rewrite: (value: unknown) => unknown,
+): void {
+  for (const key of ["arguments", "prompt", "text"]) {
+    if (candidate[key] !== undefined) candidate[key] = rewrite(candidate[key]);
+  }
+  candidate["dependsOn"] = dependsOn;
+  candidate["description"] = pickField(raw, "description");
+  candidate["retries"] = pickField(raw, ...retries);
+  candidate["timeoutMs"] = pickField(raw, "timeoutMs", "timeout_ms");
 }
 
 /**
@@ -217,44 +228,44 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
  */
 function fromFlat(raw: RawObject): RawObject {
   const fn = isRecord(raw["function"]) ? raw["function"] : undefined;
-  const rawType = pick(raw, "type");
+  const rawType = pickField(raw, "type");
   let type: unknown = typeof rawType === "string" ? (STEP_TYPE_ALIASES[rawType] ?? rawType) : rawType;
   const resultCall = type === undefined && raw["name"] === RESULT_CALL;
   if (resultCall) type = "reply";
   else if (type === undefined) {
-    if (pick(raw, ...TOOL_NAME_KEYS) !== undefined || fn !== undefined) type = "tool";
-    else if (pick(raw, "prompt") !== undefined) type = "llm";
-    else if (pick(raw, "reply", "text") !== undefined) type = "reply";
+    if (pickField(raw, ...TOOL_NAME_KEYS) !== undefined || fn !== undefined) type = "tool";
+    else if (pickField(raw, "prompt") !== undefined) type = "llm";
+    else if (pickField(raw, "reply", "text") !== undefined) type = "reply";
   }
-  const label = pick(raw, "label");
+  const label = pickField(raw, "label");
   const candidate: RawObject = {
-    id: toId(pick(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)),
+    id: toId(pickField(raw, "id") ?? (typeof label === "string" ? label.replace(/^\$/u, "") : label)),
     type,
   };
   if (resultCall) {
-    const results = toArguments(pick(raw, "arguments"));
+    const results = toArguments(pickField(raw, "arguments"));
     candidate["text"] = isRecord(results)
       ? Object.entries(results)
           .map(([key, item]) => `${key}: ${typeof item === "string" ? item : JSON.stringify(item)}`)
           .join("\n")
       : results;
   } else if (type === "tool") {
-    candidate["name"] = fn === undefined ? pick(raw, ...TOOL_NAME_KEYS) : pick(fn, "name");
+    candidate["name"] = fn === undefined ? pickField(raw, ...TOOL_NAME_KEYS) : pickField(fn, "name");
     candidate["arguments"] = toArguments(
-      fn === undefined ? pick(raw, ...ARGUMENT_KEYS) : pick(fn, "arguments", "parameters"),
+      fn === undefined ? pickField(raw, ...ARGUMENT_KEYS) : pickField(fn, "arguments", "parameters"),
     );
   } else if (type === "llm") {
-    candidate["prompt"] = pick(raw, "prompt", "question");
+    candidate["prompt"] = pickField(raw, "prompt", "question");
   } else if (type === "reply") {
-    candidate["text"] = pick(raw, "text", "reply", "answer", "content");
+    candidate["text"] = pickField(raw, "text", "reply", "answer", "content");
   }
-  for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewriteDelimitedReferences(candidate[key]);
-  }
-  candidate["dependsOn"] = toIdList(pick(raw, "dependsOn", "depends_on", "dependencies"));
-  candidate["description"] = pick(raw, "description");
-  candidate["retries"] = pick(raw, "retries", "max_retries");
-  candidate["timeoutMs"] = pick(raw, "timeoutMs", "timeout_ms");
+  withPolicy(
+    candidate,
+    raw,
+    toIdList(pickField(raw, "dependsOn", "depends_on", "dependencies")),
+    ["retries", "max_retries"],
+    rewriteDelimitedReferences,
+  );
   return candidate;
 }
 
@@ -294,36 +305,31 @@ function fromFlat(raw: RawObject): RawObject {
  * ```
  */
 export function normalizeStep(raw: unknown, position: number, options: NormalizeStepOptions = {}): NormalizeStepResult {
-  const pointer = `/steps/${position}`;
   if (!isRecord(raw)) {
-    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)} (${pointer})`;
-    return { issues: [{ code: "invalid-step", index: position, path: pointer, message }] };
+    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)}`;
+    return { issues: [stepIssue("invalid-step", position, undefined, message)] };
   }
   const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
   const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);
-  const rawId = typeof candidate === "string" ? toId(pick(raw, "step_id", "id")) : candidate["id"];
+  const rawId = typeof candidate === "string" ? toId(pickField(raw, "step_id", "id")) : candidate["id"];
   const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
   if (typeof candidate === "string") {
-    const issue: PlanIssue = {
-      code: "invalid-step",
-      index: position,
-      path: `${pointer}/action`,
-      message: `${label} ${candidate} (${pointer}/action)`,
-    };
-    if (typeof rawId === "string") issue.stepId = rawId;
-    return { issues: [issue] };
+    const stepId = typeof rawId === "string" ? rawId : undefined;
+    return { issues: [stepIssue("invalid-step", position, stepId, `${label} ${candidate}`, "/action")] };
   }
   candidate["id"] ??= `s${position + 1}`;
   for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
   const checked = checkPlanStep(candidate);
   if (checked.ok) return { step: checked.step, issues: [] };
-  const issues = checked.problems.map((problem): PlanIssue => {
-    const keys = problem.path.map(String);
-    const path = `${pointer}${keys.map((key) => `/${key}`).join("")}`;
-    const message = `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)} (${path})`;
-    const issue: PlanIssue = { code: "invalid-step", index: position, path, message };
-    if (typeof candidate["id"] === "string") issue.stepId = candidate["id"];
-    return issue;
-  });
+  const stepId = typeof candidate["id"] === "string" ? candidate["id"] : undefined;
+  const issues = checked.problems.map((problem) =>
+    stepIssue(
+      "invalid-step",
+      position,
+      stepId,
+      `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)}`,
+      problem.path.map((key) => `/${key}`).join(""),
+    ),
+  );
   return { issues };
 }

@@ -8,6 +8,7 @@ import type { PlanModelMessage, PlanModelToolCall, PlanModelToolResult } from ".
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { referencesOf } from "../plan/references-of.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { canonicalJson } from "../shared/canonical-json.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
@@ -80,32 +81,6 @@ const maxQuoteLength = 200;
 
 /** Marks the key of arguments that are not JSON, so it never equals a canonical JSON text. */
 const unreadable = "\u0000";
-
-/**
- * Builds an issue for a call at a position.
- *
- * @param code - the issue code.
- * @param index - the call's position.
- * @param stepId - the id it would have had.
- * @param message - what happened, without the path.
- * @param pointer - the place inside the step (`/arguments`).
- * @returns the issue.
- *
- * @example
- * ```ts
- * callIssue("too-many-steps", 3, "s4", 'Call "s4" to "search" exceeds the limit of 4 steps');
- * ```
- */
-export function callIssue(
-  code: PlanIssue["code"],
-  index: number,
-  stepId: string,
-  message: string,
-  pointer = "",
-): PlanIssue {
-  const path = `/steps/${index}${pointer}`;
-  return { code, index, stepId, path, message: `${message} (${path})` };
-}
 
 /** Arguments read from their text, and the key that tells whether two readings agree. */
 interface ArgumentsReading {
@@ -264,7 +239,7 @@ class TurnCallTable implements TurnCalls {
       }
       const at = plan.position++;
       const id = `s${at + 1}`;
-      const issue = callIssue(
+      const issue = stepIssue(
         "invalid-step",
         at,
         id,
@@ -313,7 +288,7 @@ class TurnCallTable implements TurnCalls {
     let issues: PlanIssue[];
     if (read === undefined) {
       issues = [
-        callIssue(
+        stepIssue(
           "invalid-argument",
           at,
           id,
@@ -321,7 +296,7 @@ class TurnCallTable implements TurnCalls {
         ),
       ];
     } else if (steps.length >= maxSteps - 1) {
-      issues = [callIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" ${keptForReply(maxSteps)}`)];
+      issues = [stepIssue("too-many-steps", at, id, `Call "${id}" to "${toolName}" ${keptForReply(maxSteps)}`)];
     } else {
       const result = validateStep(
         { id, type: "tool", name: toolName, arguments: read.value },
@@ -352,7 +327,7 @@ class TurnCallTable implements TurnCalls {
     plan.rejectedIds.add(stale);
     this.#dropped = true;
     entry.notes.push(message);
-    const issue = callIssue("invalid-argument", entry.at ?? plan.position, stale, message, "/arguments");
+    const issue = stepIssue("invalid-argument", entry.at ?? plan.position, stale, message, "/arguments");
     entry.issues = [issue];
     yield { type: "issue", issue, action: "dropped" };
     for (const other of this.#calls.values()) {

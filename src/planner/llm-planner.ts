@@ -310,21 +310,17 @@ export class LLMPlanner implements Planner {
     const usage: PlannerUsage = { modelCalls: 0 };
     if (this.mode === "tools") {
       yield* streamToolCallTurns({
-        model: this.model,
-        prompt: buildToolCallPrompt({ query: request.query, profile: request.profile, context: request.context }),
+        ...request,
+        ...this.#attemptSettings(),
+        prompt: buildToolCallPrompt(request),
         catalog,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
-        maxSteps: this.maxSteps,
         maxTurns: this.maxTurns,
-        fallbackText: this.#fallbackText,
-        awaitOutcomes: request.awaitOutcomes,
-        signal: request.signal,
         usage,
-        timeouts: this.#timeouts,
       });
       return;
     }
-    const sections = { query: request.query, tools, profile: request.profile, context: request.context };
+    const sections = { ...request, tools };
     let reasoning: string | undefined;
     if (this.mode === "sketch") {
       const { text: thought } = await collectModelText(

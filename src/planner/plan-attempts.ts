@@ -13,37 +13,20 @@ import { readPlanEntries } from "../plan/normalize-plan.ts";
 import { normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { closingIssue } from "../validate/closing-issue.ts";
-import { resolveToolName } from "../validate/resolve-tool-name.ts";
+import { resolveCatalogTool } from "../validate/resolve-tool-name.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
 import { createIdPicker } from "./create-id-picker.ts";
+import { fallbackReplyText } from "./fallback-reply-text.ts";
 import { keptForReply } from "./kept-for-reply.ts";
 import type { PlanAttemptsSetup } from "./plan-attempts-setup.ts";
 import type { PlannerEvent } from "./planner-event.ts";
 import { stepKey } from "./step-key.ts";
-
-/** The longest fallback reply, in characters: the model's raw text is cut there. */
-const maxFallbackLength = 2_000;
-
-/**
- * Builds a plan issue for a whole step.
- *
- * @param code - the issue code.
- * @param index - the step's position.
- * @param stepId - the step's id, if known.
- * @param message - what happened, without the path.
- * @returns the issue.
- */
-function stepIssue(code: PlanIssue["code"], index: number, stepId: string | undefined, message: string): PlanIssue {
-  const path = `/steps/${index}`;
-  const issue: PlanIssue = { code, index, path, message: `${message} (${path})` };
-  if (stepId !== undefined) issue.stepId = stepId;
-  return issue;
-}
 
 /**
  * Reads the names of missing arguments from `missing-argument` issues.
@@ -121,11 +104,7 @@ export class PlanAttempts {
    */
   toolParameters(name: string): readonly string[] | undefined {
     const { catalog } = this.#setup;
-    const resolved = resolveToolName(
-      name,
-      catalog.tools.map((tool) => tool.name),
-      (candidate) => catalog.get(candidate) !== undefined,
-    );
+    const resolved = resolveCatalogTool(name, catalog);
     return resolved.kind === "found" ? catalog.parameterNames(resolved.name) : undefined;
   }
 
@@ -147,6 +126,17 @@ export class PlanAttempts {
       return undefined;
     }
     return { type: "step", step, index: this.#planSize() - 1 };
+  }
+
+  /** Validates a step at a place against the catalog and the steps so far. */
+  #validate(raw: unknown, index: number): ReturnType<typeof validateStep> {
+    return validateStep(raw, {
+      ...this.#normalizeOptions,
+      tools: this.#setup.catalog,
+      steps: this.#steps,
+      index,
+      rejectedIds: this.#rejectedIds,
+    });
   }
 
   /** Makes one element a step (validated, placed) or the issues that drop it. */
@@ -191,13 +181,7 @@ export class PlanAttempts {
         return;
       }
     }
-    const result = validateStep(normalized ?? raw, {
-      ...this.#normalizeOptions,
-      tools: catalog,
-      steps: this.#steps,
-      index: at,
-      rejectedIds: this.#rejectedIds,
-    });
+    const result = this.#validate(normalized ?? raw, at);
     const step = result.step;
     if (step !== undefined && result.issues.length === 0) {
       const event = this.#accept(step, at);
@@ -385,15 +369,7 @@ export class PlanAttempts {
     } else {
       // Other steps never fill the last place, so there is always room for a reply.
       const restored =
-        this.#setAsideReply === undefined
-          ? undefined
-          : validateStep(this.#setAsideReply, {
-              ...this.#normalizeOptions,
-              tools: setup.catalog,
-              steps,
-              index: this.#position,
-              rejectedIds: this.#rejectedIds,
-            });
+        this.#setAsideReply === undefined ? undefined : this.#validate(this.#setAsideReply, this.#position);
       if (restored?.step !== undefined && restored.issues.length === 0) {
         steps.push(restored.step);
         yield { type: "step", step: restored.step, index: steps.length - seedCount - 1 };
@@ -413,11 +389,10 @@ export class PlanAttempts {
         yield { type: "step", step: reply, index: steps.length - seedCount - 1 };
       } else {
         fallback = true;
-        const modelText = this.#unreadableText?.trim() ?? "";
         const reply: PlanStep = {
           id: freeId(`s${(setup.startPosition ?? seedCount) + 1}`),
           type: "reply",
-          text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength),
+          text: fallbackReplyText(this.#unreadableText ?? "", setup.fallbackText),
         };
         steps.push(reply);
         yield { type: "step", step: reply, index: 0 };

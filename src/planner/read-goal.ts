@@ -4,6 +4,7 @@
  * @module
  */
 
+import { pickField } from "../plan/pick-field.ts";
 import { isRecord } from "../shared/is-record.ts";
 import type { GoalLevel, PlanGoal } from "./plan-goal.ts";
 
@@ -21,18 +22,6 @@ const levels: Readonly<Record<string, GoalLevel>> = {
 // Secrets in the request call for care with data (a "security" constraint).
 const sensitivePattern =
   /password|passphrase|passcode|secret|api[\s_-]?key|private[\s_-]?key|access[\s_-]?token|credential|密码|密钥|口令|私钥|令牌/iu;
-
-/**
- * Returns the first field of `raw` among `keys` that is set.
- *
- * @param raw - the answer object.
- * @param keys - names in order of preference.
- * @returns the value, or `undefined`.
- */
-function field(raw: Record<string, unknown>, keys: readonly string[]): unknown {
-  for (const key of keys) if (Object.hasOwn(raw, key) && raw[key] !== null && raw[key] !== undefined) return raw[key];
-  return undefined;
-}
 
 /**
  * Reads a list of strings, tolerating a single string.
@@ -82,20 +71,20 @@ function text(value: unknown): string | undefined {
 export function readGoal(value: unknown, query: string): PlanGoal {
   const raw = isRecord(value) ? value : {};
   const goal: PlanGoal = {
-    objective: text(field(raw, ["objective", "core_objective", "goal", "description"])) ?? query.trim(),
-    requirements: strings(field(raw, ["requirements", "implicit_requirements"])),
-    constraints: strings(field(raw, ["constraints"])),
-    metrics: strings(field(raw, ["metrics", "key_metrics"])),
-    risks: strings(field(raw, ["risks", "risk_factors"])),
-    resources: strings(field(raw, ["resources", "required_resources"])),
+    objective: text(pickField(raw, "objective", "core_objective", "goal", "description")) ?? query.trim(),
+    requirements: strings(pickField(raw, "requirements", "implicit_requirements")),
+    constraints: strings(pickField(raw, "constraints")),
+    metrics: strings(pickField(raw, "metrics", "key_metrics")),
+    risks: strings(pickField(raw, "risks", "risk_factors")),
+    resources: strings(pickField(raw, "resources", "required_resources")),
     sensitive: sensitivePattern.test(query),
   };
-  const time = text(field(raw, ["time", "time_constraint"]));
+  const time = text(pickField(raw, "time", "time_constraint"));
   if (time !== undefined) goal.time = time;
-  const quality = text(field(raw, ["quality", "quality_requirement"]));
+  const quality = text(pickField(raw, "quality", "quality_requirement"));
   if (quality !== undefined && levels[quality.toLowerCase()] !== undefined)
     goal.quality = levels[quality.toLowerCase()] as GoalLevel;
-  const uncertainty = text(field(raw, ["uncertainty", "uncertainty_level"]));
+  const uncertainty = text(pickField(raw, "uncertainty", "uncertainty_level"));
   if (uncertainty !== undefined && levels[uncertainty.toLowerCase()] !== undefined)
     goal.uncertainty = levels[uncertainty.toLowerCase()] as GoalLevel;
   return goal;

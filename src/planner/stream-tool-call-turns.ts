@@ -7,12 +7,14 @@ import type { ModelTimeouts } from "../model/bound-stream.ts";
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool } from "../model/plan-model.ts";
 import { readModelStream } from "../model/read-model-stream.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { createIdPicker } from "./create-id-picker.ts";
-import { callIssue, createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
+import { createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
+import { fallbackReplyText } from "./fallback-reply-text.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 
 /** Everything a native tool-call planning run needs. */
@@ -38,9 +40,6 @@ export interface ToolCallTurnsSetup {
   /** The idle and total limits of each model call. */
   timeouts: ModelTimeouts;
 }
-
-/** The longest fallback reply, in characters. */
-const maxFallbackLength = 2_000;
 
 /**
  * Plans from a model's native tool calls. Each call becomes a tool step
@@ -165,7 +164,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       const quoted = sinkReply.quoted;
       yield {
         type: "issue",
-        issue: callIssue(
+        issue: stepIssue(
           "no-reply",
           steps.length,
           reply.id,
@@ -175,11 +174,10 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       };
     } else {
       fallback = true;
-      const modelText = lastText.trim();
       reply = {
         id: freeId(`s${plan.position + 1}`),
         type: "reply",
-        text: modelText === "" ? setup.fallbackText : modelText.slice(0, maxFallbackLength),
+        text: fallbackReplyText(lastText, setup.fallbackText),
       };
     }
     steps.push(reply);

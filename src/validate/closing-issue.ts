@@ -5,6 +5,7 @@
  */
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 
 /**
  * The issue of a plan that has no steps, or does not end with a reply step,
@@ -31,16 +32,8 @@ export function closingIssue(
   if (count === 0) return { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" };
   if (sawReply) return undefined;
   const index = Math.min(count, maxSteps ?? count) - 1;
-  const path = `/steps/${index}`;
   const last = stepAt(index);
   const detail =
     last === undefined ? "" : `; its last step "${last.id}" is ${last.type === "llm" ? "an" : "a"} ${last.type} step`;
-  const issue: PlanIssue = {
-    code: "no-reply",
-    index,
-    path,
-    message: `The plan does not end with a reply step${detail} (${path})`,
-  };
-  if (last !== undefined) issue.stepId = last.id;
-  return issue;
+  return stepIssue("no-reply", index, last?.id, `The plan does not end with a reply step${detail}`);
 }

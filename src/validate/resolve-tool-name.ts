@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { CompiledCatalog } from "../tools/compile-catalog.ts";
+
 /** What {@link resolveToolName} found. */
 export type ToolNameResolution =
   /** The name is registered as it is, or exactly one registered name matches it. */
@@ -53,4 +55,19 @@ export function resolveToolName(
   const names = registered.filter((candidate) => fold(candidate) === folded);
   if (names.length === 1) return { kind: "found", name: names[0]! };
   return names.length === 0 ? { kind: "unknown" } : { kind: "ambiguous", names };
+}
+
+/**
+ * Resolves a tool name against a compiled catalog (see {@link resolveToolName}).
+ *
+ * @param name - the name as written.
+ * @param catalog - the catalog.
+ * @returns the resolution.
+ */
+export function resolveCatalogTool(name: string, catalog: CompiledCatalog): ToolNameResolution {
+  return resolveToolName(
+    name,
+    catalog.tools.map((tool) => tool.name),
+    (candidate) => catalog.get(candidate) !== undefined,
+  );
 }

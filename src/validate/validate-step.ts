@@ -9,12 +9,13 @@ import { type FoundReference, findReferences } from "../plan/find-references.ts"
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
+import { stepIssue } from "../plan/step-issue.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { countOf } from "../shared/count-of.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { type CatalogSource, compileCatalog } from "../tools/compile-catalog.ts";
 import { outputPathProblem } from "./output-path-problem.ts";
-import { resolveToolName } from "./resolve-tool-name.ts";
+import { resolveCatalogTool } from "./resolve-tool-name.ts";
 
 /**
  * What {@link validateStep} needs to know about the plan so far. Keep passing
@@ -122,18 +123,14 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   const catalog = compileCatalog(context.tools);
   let ambiguous: string[] | undefined;
   if (step.type === "tool") {
-    const resolution = resolveToolName(
-      step.name,
-      catalog.tools.map((tool) => tool.name),
-      (name) => catalog.get(name) !== undefined,
-    );
+    const resolution = resolveCatalogTool(step.name, catalog);
     if (resolution.kind === "found" && resolution.name !== step.name) step = { ...step, name: resolution.name };
     else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
   }
   const issues: PlanIssue[] = [];
   const label = `Step "${step.id}"`;
   const report = (code: PlanIssue["code"], path: string, message: string): void => {
-    issues.push({ code, index: position, stepId: step.id, path, message: `${message} (${path})` });
+    issues.push(stepIssue(code, position, step.id, message, path.slice(pointer.length)));
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
