@@ -10,9 +10,16 @@ import type { WorkerEnv } from "../../worker/worker-env.ts";
 
 const bindings = env as unknown as Required<Pick<WorkerEnv, "PLAN_SESSION" | "PLAN_WORKFLOW">>;
 
-/** The session object of `name`, with the durable run `runId` started in its log. */
+/**
+ * A session object for the durable run `runId` of the suite `name`, with the
+ * run started in its log. Each run gets an object of its own: these runs
+ * execute on a stand-in engine, with no Workflow instance, and the object's
+ * sweep (every 30 s while a run is open) closes an open run whose instance
+ * it cannot find — in a shared object, a run of a suite that outlasts the
+ * first sweep would be closed under it.
+ */
 export async function openSession(name: string, runId: string) {
-  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(name));
+  const session = bindings.PLAN_SESSION.get(bindings.PLAN_SESSION.idFromName(`${name}:${runId}`));
   await session.startRun({ runId, mode: "durable", query: "q", model: { name: "scripted", provider: "test" } });
   return session;
 }
