@@ -3,8 +3,12 @@
  *
  * @module
  */
+import { SCHEMA_MAP_KEYWORDS } from "./schema-keywords.ts";
 import { isSchemaObject, schemaDraft, splitPointer } from "./schema-navigation.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
+
+/** The keywords whose value maps names to schemas: draft-07's `dependencies` too (its lists of names hold no schema). */
+const schemaMaps: ReadonlySet<string> = new Set([...SCHEMA_MAP_KEYWORDS, "dependencies"]);
 
 /** The base URI of a document without `$id`: references resolve against it like any other. */
 const documentBase = "https://schema.invalid/";
@@ -48,11 +52,7 @@ export function indexSchemaDocument(schema: JsonSchema): Map<JsonSchema, [string
     for (const key in record)
       if (!/^(?:enum|const|default|examples)$/u.test(key))
         // The keys of these keywords are names, not keywords.
-        visit(
-          record[key],
-          base,
-          /^(?:properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies)$/u.test(key),
-        );
+        visit(record[key], base, schemaMaps.has(key));
   };
   visit(schema, documentBase, false);
 
