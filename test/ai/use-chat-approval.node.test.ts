@@ -6,60 +6,34 @@
  * the reply appears. The page is bundled with esbuild from plankit's public
  * entries and served on 127.0.0.1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
-import { build } from "esbuild";
-import { type Browser, chromium as playwright } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bundleForBrowser,
+  type LocalServer,
+  launchChromium,
+  serveOnLocalhost,
+  servePage,
+} from "../fixtures/browser.ts";
 import type { PageReport } from "./use-chat-page/chat-page.ts";
 
-const launchArguments = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
-
-let server: Server;
-let origin: string;
+let server: LocalServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL("./use-chat-page/chat-page.ts", import.meta.url))],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    // React's development build, with StrictMode's double renders and effects, as an app under development runs it.
-    define: { "process.env.NODE_ENV": '"development"' },
-    write: false,
-    logLevel: "error",
+  // React's development build, with StrictMode's double renders and effects, as an app under development runs it.
+  const script = await bundleForBrowser(new URL("./use-chat-page/chat-page.ts", import.meta.url), {
+    "process.env.NODE_ENV": '"development"',
   });
-  const script = bundle.outputFiles[0]?.text ?? "";
   const page =
     '<!doctype html><meta charset="utf-8"><title>useChat with plankit</title><body><script type="module" src="/chat.js"></script></body>';
-  server = createServer((request, response) => {
-    if (request.url === "/chat.js")
-      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
-    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: launchArguments,
-    headless: true,
-  });
+  server = await serveOnLocalhost(servePage("/chat.js", script, page));
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.stop();
 });
 
 describe("@ai-sdk/react useChat with createChatTransport written in the component", () => {
@@ -74,7 +48,7 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
       tab.evaluate(() =>
         structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport),
       ) as Promise<PageReport>;
-    await tab.goto(origin, { waitUntil: "load", timeout: 60_000 });
+    await tab.goto(server.origin, { waitUntil: "load", timeout: 60_000 });
 
     await tab.locator('input[name="message"]').fill("Note the weather in Paris");
     await tab.getByRole("button", { name: "Send" }).click();
@@ -128,7 +102,7 @@ describe("@ai-sdk/react useChat with createChatTransport written in the componen
         structuredClone((globalThis as { chatPageReport?: PageReport }).chatPageReport),
       ) as Promise<PageReport>;
     // The runtime denies an unanswered step after 200 ms, and the run ends with nobody reading it.
-    await tab.goto(`${origin}/?approvalTimeoutMs=200`, { waitUntil: "load", timeout: 60_000 });
+    await tab.goto(`${server.origin}/?approvalTimeoutMs=200`, { waitUntil: "load", timeout: 60_000 });
     await tab.locator('input[name="message"]').fill("Note the weather in Paris");
     await tab.getByRole("button", { name: "Send" }).click();
     const approve = tab.locator('button[data-approve="s2"]');

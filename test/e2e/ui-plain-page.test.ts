@@ -6,11 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
-import { type Browser, chromium as playwright } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
+import { launchChromium } from "../fixtures/browser.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 const token = "e2e-ui-token-5c2a";
@@ -54,11 +54,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => pages.listen(port, "127.0.0.1", resolve));
   worker = await startWranglerDev(root, { vars: { PLANKIT_TOKEN: token, PLANKIT_CORS_ORIGINS: origin } });
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,22 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
-import { type Browser, type Page, chromium as playwright } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDemo } from "../../scripts/lib/build-demo.ts";
 import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
+import { launchChromium } from "../fixtures/browser.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 const screenshots = join(root, "test-results", "e2e");
-const launchArguments = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 let server: WranglerDev;
 let browser: Browser;
@@ -25,11 +17,7 @@ beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   await buildDemo(root);
   server = await startWranglerDev(root);
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: launchArguments,
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

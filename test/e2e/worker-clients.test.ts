@@ -1,27 +1,19 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createOpenAI } from "@ai-sdk/openai";
-import chromium from "@sparticuz/chromium";
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { EventSource } from "eventsource";
 import OpenAI from "openai";
-import { type Browser, chromium as playwright } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
+import { launchChromium } from "../fixtures/browser.ts";
 import type { BrowserReport } from "./browser/openai-in-the-browser.ts";
 import { type PageServer, servePage } from "./browser/serve-page.ts";
 import { type CallCounts, countCalls, expectStoppedAfterLeaving, sleep, until } from "./count-calls.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 const token = "e2e-token-7d1f";
-const launchArguments = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 let server: WranglerDev;
 let page: PageServer;
@@ -151,11 +143,7 @@ describe("a page of another origin, in Chromium, with the official openai client
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: launchArguments,
-      headless: true,
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

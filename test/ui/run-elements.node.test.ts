@@ -7,31 +7,26 @@
  * page through `useRun`.
  */
 import { mkdirSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
-import { build } from "esbuild";
-import { type Browser, type Page, chromium as playwright } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay } from "../../src/events.ts";
 import type { RuntimeEvent } from "../../src/index.ts";
+import {
+  bundleForBrowser,
+  type LocalServer,
+  launchChromium,
+  serveOnLocalhost,
+  servePage,
+} from "../fixtures/browser.ts";
 import { layoutProblems } from "./layout-invariants.ts";
 import { type RunEventsRoutes, serveRunEvents } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 import type { DrawnGraph, RunPage } from "./run-page/run-page.ts";
 
-const launchArguments = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 const screenshots = fileURLToPath(new URL("../../test-results/ui/", import.meta.url));
 
-let server: Server;
+let server: LocalServer;
 let origin: string;
 let browser: Browser;
 const recorded: Partial<Record<keyof typeof plans, RuntimeEvent[]>> = {};
@@ -40,38 +35,23 @@ const routes: RunEventsRoutes = { runs: {}, drops: [], token: "t0k", requests: [
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   for (const name of Object.keys(plans) as (keyof typeof plans)[]) recorded[name] = await recordRun(plans[name]);
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL("./run-page/run-page.ts", import.meta.url))],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    define: { "process.env.NODE_ENV": '"development"' },
-    write: false,
-    logLevel: "error",
+  const script = await bundleForBrowser(new URL("./run-page/run-page.ts", import.meta.url), {
+    "process.env.NODE_ENV": '"development"',
   });
-  const script = bundle.outputFiles[0]?.text ?? "";
   const html =
     '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>plankit run view</title><style>body{margin:0;padding:8px}</style><body><main><h1>Run</h1><div id="view"></div></main><script type="module" src="/page.js"></script></body></html>';
   routes.runs["failed"] = recorded.failed!;
-  server = createServer((request, response) => {
-    if (serveRunEvents(routes, request, response)) return;
-    if (request.url === "/page.js")
-      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
-    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+  const page = servePage("/page.js", script, html);
+  server = await serveOnLocalhost((request, response) => {
+    if (!serveRunEvents(routes, request, response)) page(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: launchArguments,
-    headless: true,
-  });
+  origin = server.origin;
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.stop();
 });
 
 /** A new tab on the page, at a width, failing the test on any page error. */

@@ -13,14 +13,17 @@
  * deliberate change of the look; commit them). A missing baseline fails.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
-import { build } from "esbuild";
-import { type Browser, type Locator, type Page, chromium as playwright } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/index.ts";
+import {
+  bundleForBrowser,
+  type LocalServer,
+  launchChromium,
+  serveOnLocalhost,
+  servePage,
+} from "../fixtures/browser.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 import type { RunPage } from "./run-page/run-page.ts";
 
@@ -32,7 +35,7 @@ const channelTolerance = 16;
 /** The share of changed pixels a screenshot may have. */
 const differingShare = 0.001;
 
-let server: Server;
+let server: LocalServer;
 let origin: string;
 let browser: Browser;
 const recorded: Partial<Record<keyof typeof plans, RuntimeEvent[]>> = {};
@@ -54,36 +57,19 @@ beforeAll(async () => {
   mkdirSync(baselines, { recursive: true });
   for (const name of Object.keys(plans) as (keyof typeof plans)[])
     recorded[name] = steadyClock(await recordRun(plans[name]));
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL("./run-page/run-page.ts", import.meta.url))],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    define: { "process.env.NODE_ENV": '"development"' },
-    write: false,
-    logLevel: "error",
+  const script = await bundleForBrowser(new URL("./run-page/run-page.ts", import.meta.url), {
+    "process.env.NODE_ENV": '"development"',
   });
-  const script = bundle.outputFiles[0]?.text ?? "";
   const html =
     '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>plankit run view</title><style>body{margin:0;padding:8px}</style><body><main><div id="view"></div></main><script type="module" src="/page.js"></script></body></html>';
-  server = createServer((request, response) => {
-    if (request.url === "/page.js")
-      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
-    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--force-color-profile=srgb", "--hide-scrollbars"],
-    headless: true,
-  });
+  server = await serveOnLocalhost(servePage("/page.js", script, html));
+  origin = server.origin;
+  browser = await launchChromium(["--force-color-profile=srgb", "--hide-scrollbars"]);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.stop();
 });
 
 /** A new tab on the page at a width. */

@@ -10,11 +10,11 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
-import { type Browser, chromium as playwright } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay } from "../../src/events.ts";
+import { launchChromium } from "../fixtures/browser.ts";
 import { type RunEventsRoutes, serveRunEvents } from "./run-events-server.ts";
 import { plans, recordRun } from "./run-page/demo-runtime.ts";
 
@@ -72,11 +72,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    headless: true,
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

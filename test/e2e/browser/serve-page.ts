@@ -4,16 +4,15 @@
  *
  * @module
  */
-import { createServer, type Server } from "node:http";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import {
+  servePage as answerPage,
+  bundleForBrowser,
+  type LocalServer,
+  serveOnLocalhost,
+} from "../../fixtures/browser.ts";
 
 /** A running page server. */
-export interface PageServer {
-  /** Its origin, e.g. `http://127.0.0.1:51234`. */
-  origin: string;
-  stop(): Promise<void>;
-}
+export type PageServer = Pick<LocalServer, "origin" | "stop">;
 
 /**
  * Bundles `openai-in-the-browser.ts` for the browser and serves it, with
@@ -23,26 +22,8 @@ export interface PageServer {
  * @returns the server.
  */
 export async function servePage(port: number): Promise<PageServer> {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL("./openai-in-the-browser.ts", import.meta.url))],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "error",
-  });
-  const script = bundle.outputFiles[0]?.text ?? "";
+  const script = await bundleForBrowser(new URL("./openai-in-the-browser.ts", import.meta.url));
   const page =
     '<!doctype html><meta charset="utf-8"><title>openai in the browser</title><script type="module" src="/client.js"></script>';
-  const server: Server = createServer((request, response) => {
-    if (request.url === "/client.js")
-      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
-    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return serveOnLocalhost(answerPage("/client.js", script, page), port);
 }
