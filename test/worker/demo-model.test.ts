@@ -13,15 +13,12 @@ import { findSubjects } from "../../worker/demo/find-subjects.ts";
 import { patchDemoPlan } from "../../worker/demo/patch-demo-plan.ts";
 import { declineText, planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
 
-const allTools = new Set([
-  "kb_lookup",
-  "kb_search",
-  "calculator",
-  "convert_units",
-  "current_time",
-  "slow_lookup",
-  "save_note",
-]);
+/** Every demo tool's name. */
+const allTools: ReadonlySet<string> = new Set(
+  createDemoTools()
+    .list()
+    .map((tool) => tool.name),
+);
 
 function plan(query: string, tools: ReadonlySet<string> = allTools, maxSteps?: number): PlanStep[] {
   return planDemoRequest(maxSteps === undefined ? { query, tools } : { query, tools, maxSteps });

@@ -7,15 +7,12 @@ import { findQuantities } from "../../worker/demo/find-quantities.ts";
 import { planDemoRequest } from "../../worker/demo/plan-demo-request.ts";
 import { readNumbers } from "../../worker/demo/read-numbers.ts";
 
-const tools = new Set([
-  "kb_lookup",
-  "kb_search",
-  "calculator",
-  "convert_units",
-  "current_time",
-  "slow_lookup",
-  "save_note",
-]);
+/** Every demo tool's name. */
+const tools: ReadonlySet<string> = new Set(
+  createDemoTools()
+    .list()
+    .map((tool) => tool.name),
+);
 
 function toolSteps(steps: readonly PlanStep[]): { name: string; arguments: Record<string, unknown> }[] {
   return steps.flatMap((step) => (step.type === "tool" ? [{ name: step.name, arguments: step.arguments }] : []));
