@@ -473,22 +473,28 @@ describe("CORS", () => {
   });
 });
 
+/** A Worker whose plan runs `wait_forever`, which ends only when aborted, then replies with its result. */
+function hangingWorker() {
+  const { registry, state } = createHangingTool();
+  const worker = createWorker(
+    forkOptions({
+      createTools: () => registry,
+      selectModel: () => ({
+        name: "fixed",
+        provider: "demo",
+        model: fixedModel([
+          { type: "tool", name: "wait_forever", arguments: {} },
+          { type: "reply", text: "{{s1}}" },
+        ]),
+      }),
+    }),
+  );
+  return { worker, state };
+}
+
 describe("client disconnects", () => {
   it("abort the run: the running tool sees its signal fire and stops", async () => {
-    const { registry, state } = createHangingTool();
-    const disconnecting = createWorker(
-      forkOptions({
-        createTools: () => registry,
-        selectModel: () => ({
-          name: "fixed",
-          provider: "demo",
-          model: fixedModel([
-            { type: "tool", name: "wait_forever", arguments: {} },
-            { type: "reply", text: "{{s1}}" },
-          ]),
-        }),
-      }),
-    );
+    const { worker: disconnecting, state } = hangingWorker();
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const text = await readUntil(reader, (sofar) => sofar.includes("event: step-start"));
@@ -501,20 +507,7 @@ describe("client disconnects", () => {
   });
 
   it("are noticed by a write: a quiet stream writes heartbeat comments while its tool runs, and a cancel aborts the tool", async () => {
-    const { registry, state } = createHangingTool();
-    const disconnecting = createWorker(
-      forkOptions({
-        createTools: () => registry,
-        selectModel: () => ({
-          name: "fixed",
-          provider: "demo",
-          model: fixedModel([
-            { type: "tool", name: "wait_forever", arguments: {} },
-            { type: "reply", text: "{{s1}}" },
-          ]),
-        }),
-      }),
-    );
+    const { worker: disconnecting, state } = hangingWorker();
     const response = await disconnecting.fetch(post("/v1/run", { query: "wait" }), {});
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await readUntil(
