@@ -7,7 +7,7 @@
  * @module
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The repository's root, ending in a slash. */
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -116,4 +116,34 @@ export function needsService(block: CodeBlock): boolean {
  */
 export function isFragment(block: CodeBlock): boolean {
   return /^\/\/ fragment: \S/mu.test(block.code);
+}
+
+/**
+ * The package's entry points, mapped to the sources, so a block runs against this checkout; a
+ * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
+ *
+ * @param code - a block's code.
+ * @returns the code with its imports pointed at this checkout.
+ */
+export function withSourceImports(code: string): string {
+  return code
+    .replace(
+      /from "plankit(?:\/([a-z]+))?"/gu,
+      (_whole, entry: string | undefined) =>
+        `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`,
+    )
+    .replace(
+      /from "\.\/([^"]+)"/gu,
+      (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`,
+    );
+}
+
+/**
+ * What a block promises to print: the `// text` comments after `console.log(…);`, in order.
+ *
+ * @param code - a block's code.
+ * @returns the promised lines.
+ */
+export function promisedOutput(code: string): string[] {
+  return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
 }
