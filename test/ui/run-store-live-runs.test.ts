@@ -10,8 +10,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { replay } from "../../src/events.ts";
-import { AgentRuntime, LLMPlanner, noOpReflector, PlankitError, type RunState, ToolRegistry } from "../../src/index.ts";
+import { type RunState, replay } from "../../src/events.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector, PlankitError, ToolRegistry } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { createEventFeed, createRunStore, type RunStore } from "../../src/ui.ts";
 
