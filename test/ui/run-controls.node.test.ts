@@ -74,6 +74,31 @@ const controls = (tab: Page) =>
     };
   });
 
+/**
+ * The stroke of a step's box in the plan graph; for `waiting`, that of a box that waits for approval.
+ *
+ * @param tab - the page.
+ * @param stepId - the step, or `waiting`.
+ * @returns the computed colour.
+ */
+const nodeStroke = (tab: Page, stepId: string) =>
+  tab.evaluate((id) => {
+    const graph = document.querySelector("plankit-run")?.shadowRoot?.querySelector("plankit-plan-graph")?.shadowRoot;
+    if (id !== "waiting") return getComputedStyle(graph?.querySelector(`g[data-step="${id}"] rect`) as Element).stroke;
+    // A box drawn as the element draws a planned step that waits for a decision.
+    const svg = graph?.querySelector("svg");
+    const node = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    node.setAttribute("class", "node");
+    node.setAttribute("data-status", "planned");
+    node.setAttribute("data-approval", "requested");
+    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    node.append(rect);
+    svg?.append(node);
+    const stroke = getComputedStyle(rect).stroke;
+    node.remove();
+    return stroke;
+  }, stepId);
+
 describe("<plankit-run> over live runs in one view", () => {
   it("offers no decision for a step a re-plan replaced while its request waited", async () => {
     const { tab, errors } = await open();
@@ -101,6 +126,9 @@ describe("<plankit-run> over live runs in one view", () => {
       buttons: [],
       items: ["save_note (s2) not decided: Re-plan 1 replaced it"],
     });
+    // Nor does the graph draw it in the colour of a step that waits for a person.
+    expect(await nodeStroke(tab, "waiting")).toBe("rgb(154, 103, 0)"); // --plankit-warning's default, #9a6700
+    expect(await nodeStroke(tab, "s2")).not.toBe(await nodeStroke(tab, "waiting"));
     await tab.evaluate(() => (globalThis as unknown as { runControls: RunControlsPage }).runControls.release());
     await waitForState(tab, 'state.status === "ended"');
     expect((await controls(tab)).items).toEqual(["save_note (s2) not decided: Re-plan 1 replaced it"]);
