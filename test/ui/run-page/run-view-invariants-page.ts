@@ -136,9 +136,17 @@ function disagreements(store: RunStore, stopped: boolean): string[] {
     inner("plankit-reply")?.querySelector("[part=reply]")?.textContent ?? "",
     state.reply?.text ?? state.replyDraft ?? "",
   );
+  const heading = inner("plankit-approval")?.querySelector("h2")?.textContent ?? "";
+  if (waiting.length > 0 !== heading.startsWith(`Approval needed (${waiting.length} `))
+    found.push(`the approval card's heading says ${JSON.stringify(heading)} while ${waiting.length} steps wait`);
   const line = view.shadowRoot?.querySelector("[part=run-status]")?.textContent ?? "";
   if (state.status === "running" && waiting.length > 0 && !line.startsWith("Waiting for your approval"))
     found.push(`the status line says ${JSON.stringify(line)} while ${waiting.join(", ")} wait`);
+  if (
+    state.status === "ended" &&
+    !line.startsWith(state.reason === "completed" ? "Completed in " : `Ended: ${state.reason}`)
+  )
+    found.push(`the status line says ${JSON.stringify(line)} after a run that ended ${state.reason}`);
   return found;
 }
 
