@@ -1,10 +1,10 @@
 /**
  * Bundled for Chromium by `run-view-invariants.node.test.ts`: fast-check in
  * the page runs live runs of an `AgentRuntime` (the scripted model plans
- * read-only, failing and approval-bound tools; a person's answers approve,
- * deny or stop) one after another in one `<plankit-run>`, and after every
- * change of the store compares what the elements show with the store's
- * state.
+ * read-only, failing and approval-bound tools; a person answers on the card
+ * — approve, edit, deny — or denies with a re-plan, or presses Stop) one
+ * after another in one `<plankit-run>`, and after every change of the store
+ * compares what the elements show with the store's state.
  *
  * @module
  */
@@ -24,8 +24,8 @@ export interface RunViewInvariantsPage {
   check(runs: number): Promise<string>;
 }
 
-type Tool = "read" | "flaky" | "note";
-type Answer = "approve" | "deny" | "stop";
+type Tool = "read" | "flaky" | "note" | "mail";
+type Answer = "approve" | "edit" | "deny" | "replan" | "stop";
 
 const registry = new ToolRegistry().register([
   {
@@ -54,18 +54,24 @@ const registry = new ToolRegistry().register([
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
     execute: ({ text }) => ({ value: `saved ${text}` }),
   },
+  {
+    name: "mail",
+    description: "Send a mail",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    execute: ({ text }) => ({ value: `sent ${text}` }),
+  },
 ]);
 
 /** A plan of up to four tool steps, each maybe using an earlier step's value, and its reply. */
 const plans = fc
-  .array(fc.record({ tool: fc.constantFrom<Tool>("read", "flaky", "note"), uses: fc.option(fc.nat()) }), {
+  .array(fc.record({ tool: fc.constantFrom<Tool>("read", "flaky", "note", "mail"), uses: fc.option(fc.nat()) }), {
     minLength: 1,
     maxLength: 4,
   })
   .map((steps) => [
     ...steps.map(({ tool, uses }, index) => {
       const from = uses === null || index === 0 ? undefined : `{{s${(uses % index) + 1}.value}}`;
-      const key = tool === "note" ? "text" : "topic";
+      const key = tool === "note" || tool === "mail" ? "text" : "topic";
       return { id: `s${index + 1}`, tool, args: { [key]: from === undefined ? "Paris" : `about ${from}` } };
     }),
     { id: `s${steps.length + 1}`, reply: "Done." },
@@ -155,7 +161,7 @@ const page: RunViewInvariantsPage = {
     const result = await fc.check(
       fc.asyncProperty(
         plans,
-        fc.array(fc.constantFrom<Answer>("approve", "deny", "stop"), { maxLength: 4 }),
+        fc.array(fc.constantFrom<Answer>("approve", "edit", "deny", "replan", "stop"), { maxLength: 4 }),
         fc.integer({ min: 0, max: 1 }),
         async (plan, answers, maxReplans) => {
           const model = createScriptedModel({
@@ -176,7 +182,9 @@ const page: RunViewInvariantsPage = {
             integrate: "template",
             retries: 0,
             maxReplans,
-            policy: { note: { approval: "plan" } },
+            policy: { note: { approval: "plan" }, mail: { approval: "step" } },
+            // A decision the card failed to send ends the run in time instead of holding the test.
+            approvalTimeoutMs: 5_000,
           });
           const store = createRunStore(runtime.run("Note the facts"));
           view.store = store;
@@ -187,16 +195,28 @@ const page: RunViewInvariantsPage = {
           store.subscribe(() => {
             for (const problem of disagreements(store, stopped))
               found.push(`after ${store.events.length} events: ${problem}`);
-            for (const stepId of store.getSnapshot().awaitingApproval) {
-              if (answered.has(stepId)) continue;
-              answered.add(stepId);
+            const state = store.getSnapshot();
+            for (const stepId of state.awaitingApproval) {
+              // A step is asked again, in a new request, when its resolved arguments differ from those shown.
+              const request = `${state.steps.find((step) => step.step.id === stepId)?.approval?.requestId}:${stepId}`;
+              if (answered.has(request)) continue;
+              answered.add(request);
               const answer = queue.shift() ?? "approve";
-              // The person answers a moment later, as a person does.
+              // The person answers a moment later, as a person does: on the card, or Stop.
               setTimeout(() => {
+                const card = inner("plankit-approval");
                 if (answer === "stop") {
                   stopped = true;
                   view.shadowRoot?.querySelector<HTMLButtonElement>("[part=stop-button]")?.click();
-                } else void store.approve({ stepId, approved: answer === "approve" }).catch(() => undefined);
+                } else if (answer === "replan") {
+                  void store.approve({ stepId, approved: false, replan: true }).catch(() => undefined);
+                } else if (answer === "deny") {
+                  card?.querySelector<HTMLButtonElement>(`[data-deny="${stepId}"]`)?.click();
+                } else {
+                  const field = card?.querySelector<HTMLTextAreaElement>(`#arguments-${stepId}`);
+                  if (answer === "edit" && field) field.value = JSON.stringify({ text: "edited" });
+                  card?.querySelector<HTMLButtonElement>(`[data-approve="${stepId}"]`)?.click();
+                }
               }, 0);
             }
           });
