@@ -7,7 +7,7 @@
  * @module
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The repository's root, ending in a slash. */
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -33,18 +33,20 @@ function pages(): string[] {
 }
 
 /**
- * Every ```ts / ```typescript block of a page, with the line it starts on.
+ * Every block of a page in one of the languages, with the line it starts on.
  *
  * @param page - the page, relative to the root.
+ * @param languages - the fence's info strings, as a regular expression's alternatives.
+ * @param extension - the extension of the file the block is written to.
  * @returns its blocks, in order.
  */
-function blocksOf(page: string): CodeBlock[] {
+function blocksOf(page: string, languages = "ts|typescript", extension = "ts"): CodeBlock[] {
   const text = readFileSync(`${root}${page}`, "utf8");
   const blocks: CodeBlock[] = [];
-  const fence = /^```(ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gmu;
+  const fence = new RegExp(`^\`\`\`(${languages})[ \\t]*\\n([\\s\\S]*?)^\`\`\`[ \\t]*$`, "gmu");
   for (const match of text.matchAll(fence)) {
     const line = text.slice(0, match.index).split("\n").length;
-    const file = `${page.replace(/[/.]/gu, "-")}-line-${line}.ts`;
+    const file = `${page.replace(/[/.]/gu, "-")}-line-${line}.${extension}`;
     blocks.push({ page, line, code: match[2] ?? "", file });
   }
   return blocks;
@@ -56,7 +58,44 @@ function blocksOf(page: string): CodeBlock[] {
  * @returns the blocks, page by page.
  */
 export function docBlocks(): CodeBlock[] {
-  return pages().flatMap(blocksOf);
+  return pages().flatMap((page) => blocksOf(page));
+}
+
+/**
+ * Every ```tsx block of the README and docs/: components that need a browser and React, so
+ * `test/docs-types.node.test.ts` compiles them and nothing runs them.
+ *
+ * @returns the blocks, page by page.
+ */
+export function tsxBlocks(): CodeBlock[] {
+  return pages().flatMap((page) => blocksOf(page, "tsx", "tsx"));
+}
+
+/** One file of a block that shows several, each under a `// app/page.tsx` comment line. */
+export interface BlockFile {
+  /** The path the comment names (`app/page.tsx`), or the block's file name when it names none. */
+  path: string;
+  /** The line of the block's code where the file starts (0 for the first). */
+  offset: number;
+  code: string;
+}
+
+/**
+ * Splits a block into the files it shows: a comment line that is only a relative path
+ * (`// app/run-view.tsx`) starts the next file; lines before the first such comment belong to it.
+ *
+ * @param block - a block.
+ * @returns its files, in order.
+ */
+export function filesOf(block: CodeBlock): BlockFile[] {
+  const lines = block.code.split("\n");
+  const starts = lines.flatMap((text, index) => (/^\/\/ (?:[\w.-]+\/)*[\w.-]+\.tsx?$/u.test(text) ? [index] : []));
+  if (starts.length === 0) return [{ path: block.file, offset: 0, code: block.code }];
+  return starts.map((start, index) => {
+    const from = index === 0 ? 0 : start;
+    const to = starts[index + 1] ?? lines.length;
+    return { path: (lines[start] ?? "").slice(3), offset: from, code: lines.slice(from, to).join("\n") };
+  });
 }
 
 /**
@@ -77,4 +116,34 @@ export function needsService(block: CodeBlock): boolean {
  */
 export function isFragment(block: CodeBlock): boolean {
   return /^\/\/ fragment: \S/mu.test(block.code);
+}
+
+/**
+ * The package's entry points, mapped to the sources, so a block runs against this checkout; a
+ * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
+ *
+ * @param code - a block's code.
+ * @returns the code with its imports pointed at this checkout.
+ */
+export function withSourceImports(code: string): string {
+  return code
+    .replace(
+      /from "plankit(?:\/([a-z]+))?"/gu,
+      (_whole, entry: string | undefined) =>
+        `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`,
+    )
+    .replace(
+      /from "\.\/([^"]+)"/gu,
+      (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`,
+    );
+}
+
+/**
+ * What a block promises to print: the `// text` comments after `console.log(…);`, in order.
+ *
+ * @param code - a block's code.
+ * @returns the promised lines.
+ */
+export function promisedOutput(code: string): string[] {
+  return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
 }

@@ -8,8 +8,9 @@
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docBlocks, isFragment, root } from "./docs-blocks.ts";
+import { type CodeBlock, docBlocks, filesOf, isFragment, root, tsxBlocks } from "./docs-blocks.ts";
 
 const folder = ".tmp/docs-types";
 const canary = "canary.ts";
@@ -97,6 +98,37 @@ function runTsc(project: string): Promise<{ exitCode: number; output: string }> 
 
 const all = docBlocks();
 const checked = all.filter((block) => !isFragment(block));
+
+/**
+ * The files of the `tsx` blocks (React components for a browser), each written under a folder of
+ * its block, so that a block showing `app/page.tsx` and `app/run-view.tsx` imports one from the other.
+ * They compile in a project of their own, as a bundled React app compiles them (`module: ESNext`,
+ * `moduleResolution: Bundler`, `jsx: react-jsx`, extensionless relative imports), under the same
+ * strict options and `paths`.
+ */
+const componentFolder = `${folder}/components`;
+const components = tsxBlocks().flatMap((block) =>
+  filesOf(block).map((file) => ({
+    block,
+    offset: file.offset,
+    code: file.code,
+    path: `${block.file.slice(0, -4)}/${file.path}`,
+  })),
+);
+
+/**
+ * Types of the one module a `tsx` block imports that the repository does not install (`next/dynamic`
+ * of the Next.js example), as Next.js declares it, so that the rest of the block is checked.
+ */
+const standIns = "stand-ins.d.ts";
+const standInTypes = `declare module "next/dynamic" {
+  import type { ComponentType } from "react";
+  export default function dynamic<P = object>(
+    loader: () => Promise<ComponentType<P> | { default: ComponentType<P> }>,
+    options?: { ssr?: boolean; loading?: () => unknown },
+  ): ComponentType<P>;
+}
+`;
 let result: { exitCode: number; diagnostics: Diagnostic[] } = { exitCode: -1, diagnostics: [] };
 
 beforeAll(async () => {
@@ -107,6 +139,30 @@ beforeAll(async () => {
     const code = block.code.replace(/from "\.\/([^"]+)"/gu, (_whole, path: string) => `from "../../${path}"`);
     writeFileSync(`${root}${folder}/${block.file}`, code);
   }
+  for (const component of components) {
+    mkdirSync(dirname(`${root}${componentFolder}/${component.path}`), { recursive: true });
+    writeFileSync(`${root}${componentFolder}/${component.path}`, component.code);
+  }
+  writeFileSync(`${root}${componentFolder}/${standIns}`, standInTypes);
+  const componentPaths = Object.fromEntries(
+    Object.entries(entryPaths()).map(([entry, [path = ""]]) => [entry, [`../${path}`]]),
+  );
+  const componentConfig = {
+    extends: "../../../tsconfig.json",
+    compilerOptions: {
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      lib: ["ES2022", "DOM", "DOM.Iterable"],
+      types: [],
+      jsx: "react-jsx",
+      moduleDetection: "force",
+      paths: componentPaths,
+    },
+    files: [...components.map((component) => component.path), standIns],
+    include: [],
+    exclude: [],
+  };
+  writeFileSync(`${root}${componentFolder}/tsconfig.json`, JSON.stringify(componentConfig, null, 2));
   writeFileSync(`${root}${folder}/${canary}`, canaryLines.map(([code]) => code).join("\n"));
   const tsconfig = {
     extends: "../../tsconfig.json",
@@ -123,8 +179,14 @@ beforeAll(async () => {
     exclude: [],
   };
   writeFileSync(`${root}${folder}/tsconfig.json`, JSON.stringify(tsconfig, null, 2));
-  const { exitCode, output } = await runTsc(`${folder}/tsconfig.json`);
-  result = { exitCode, diagnostics: parseDiagnostics(output) };
+  const [blocks, tsx] = await Promise.all([
+    runTsc(`${folder}/tsconfig.json`),
+    components.length === 0 ? { exitCode: 0, output: "" } : runTsc(`${componentFolder}/tsconfig.json`),
+  ]);
+  result = {
+    exitCode: blocks.exitCode,
+    diagnostics: [...parseDiagnostics(blocks.output), ...parseDiagnostics(tsx.output)],
+  };
 }, 180_000);
 
 /**
@@ -156,7 +218,11 @@ describe("every TypeScript block of the README and docs/ compiles under strict T
   });
 
   it("finds no error outside the blocks (the Worker's files are checked under Cloudflare's types elsewhere)", () => {
-    const blockFiles = new Set([...checked.map((block) => `${folder}/${block.file}`), `${folder}/${canary}`]);
+    const blockFiles = new Set([
+      ...checked.map((block) => `${folder}/${block.file}`),
+      ...components.map((component) => `${componentFolder}/${component.path}`),
+      `${folder}/${canary}`,
+    ]);
     const outside = result.diagnostics.filter(
       (diagnostic) => !blockFiles.has(diagnostic.file) && !diagnostic.file.startsWith("worker/"),
     );
@@ -170,6 +236,20 @@ describe("every TypeScript block of the README and docs/ compiles under strict T
       const errors = result.diagnostics
         .filter((diagnostic) => diagnostic.file === `${folder}/${block.file}`)
         .map((diagnostic) => located(block.page, block.line, diagnostic));
+      expect(errors).toEqual([]);
+    });
+  }
+
+  const byBlock = new Map<CodeBlock, typeof components>();
+  for (const component of components)
+    byBlock.set(component.block, [...(byBlock.get(component.block) ?? []), component]);
+  for (const [block, files] of byBlock) {
+    it(`${block.page}:${block.line} (tsx: ${files.map((file) => file.path.split("/").slice(1).join("/")).join(", ")}) type-checks`, () => {
+      const errors = files.flatMap((file) =>
+        result.diagnostics
+          .filter((diagnostic) => diagnostic.file === `${componentFolder}/${file.path}`)
+          .map((diagnostic) => located(block.page, block.line + file.offset, diagnostic)),
+      );
       expect(errors).toEqual([]);
     });
   }

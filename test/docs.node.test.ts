@@ -1,30 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { docBlocks, isFragment, needsService, root } from "./docs-blocks.ts";
-
-/**
- * The package's entry points, mapped to the sources, so a block runs against this checkout; a
- * relative import (`./worker/demo/…`) is read from the repository's root, where a reader runs it.
- */
-function withSourceImports(code: string): string {
-  return code
-    .replace(
-      /from "plankit(?:\/([a-z]+))?"/gu,
-      (_whole, entry: string | undefined) =>
-        `from ${JSON.stringify(pathToFileURL(`${root}src/${entry ?? "index"}.ts`).href)}`,
-    )
-    .replace(
-      /from "\.\/([^"]+)"/gu,
-      (_whole, path: string) => `from ${JSON.stringify(pathToFileURL(`${root}${path}`).href)}`,
-    );
-}
-
-/** What the block promises to print: the `// text` comments after `console.log(…);`, in order. */
-function promisedOutput(code: string): string[] {
-  return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
-}
+import { docBlocks, isFragment, needsService, promisedOutput, root, withSourceImports } from "./docs-blocks.ts";
 
 const all = docBlocks();
 

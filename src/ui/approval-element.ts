@@ -68,9 +68,10 @@ export class ApprovalElement extends RunViewElement {
   protected render(state: RunState | undefined, _connection: unknown, store: RunStore | undefined): void {
     this.#store = store;
     const asked = (state?.steps ?? []).filter((step) => step.approval !== undefined);
-    // Once the run has ended, a step still asked about can no longer be decided.
-    const ended = state?.status === "ended";
-    const pending = ended ? [] : asked.filter((step) => step.approval?.status === "requested");
+    // A step waits for a decision only while the run lists it (a re-plan or a failed dependency may skip it
+    // first); once the run has ended, a step still asked about can no longer be decided.
+    const waiting = new Set(state?.status === "ended" ? [] : state?.awaitingApproval);
+    const pending = asked.filter((step) => step.approval?.status === "requested" && waiting.has(step.step.id));
     this.hidden = asked.length === 0;
     this.#heading.textContent =
       pending.length > 0
@@ -83,7 +84,7 @@ export class ApprovalElement extends RunViewElement {
     for (const step of asked) {
       const id = step.step.id;
       const approval = step.approval!;
-      const open = approval.status === "requested" && !ended;
+      const open = approval.status === "requested" && waiting.has(id);
       const key = `${approval.requestId}:${approval.status}:${open}:${JSON.stringify(approval.arguments)}`;
       keep.add(id);
       let entry = this.#items.get(id);
@@ -231,12 +232,13 @@ export class ApprovalElement extends RunViewElement {
 
   #drawDecided(step: StepState): HTMLLIElement {
     const approval = step.approval!;
+    const skipped = step.status === "skipped" && step.skip?.code !== "aborted" ? step.skip?.reason : undefined;
     const outcome =
       approval.status === "approved"
         ? "approved"
         : approval.status === "denied"
           ? `denied${approval.reason === undefined ? "" : `: ${approval.reason}`}`
-          : "not decided: the run ended first, so it did not run";
+          : `not decided: ${skipped ?? "the run ended first, so it did not run"}`;
     return element(
       "li",
       { part: "approval-step decided", class: "decided", "data-step": step.step.id, "data-decision": approval.status },

@@ -71,7 +71,12 @@ export interface RunStoreOptions {
   lazy?: boolean;
   /** The first wait before reconnecting a URL source, in ms. @defaultValue `1000` */
   retryMs?: number;
-  /** Failed connections in a row before a URL source fails. @defaultValue `5` */
+  /**
+   * Reconnects a URL source tries after failed connections in a row: the failure after them fails
+   * it (`maxRetries + 1` failed connections).
+   *
+   * @defaultValue `5`
+   */
   maxRetries?: number;
   /** Stops reading (not the run) when it fires. */
   signal?: AbortSignal;

@@ -9,7 +9,7 @@
  * the problem details' `code` and `detail` (or `title`, or the start of the
  * body) when the server sent them.
  *
- * @param method - the request's method.
+ * @param method - the request's method, or `""` when it is not known.
  * @param url - the request's URL.
  * @param response - the response.
  * @returns e.g. `POST https://host/v1/runs/r1/approvals answered 409 invalid-approval: Step "s9" is not waiting`.
@@ -35,5 +35,5 @@ export async function describeHttpFailure(method: string, url: string, response:
   } catch {
     // Not JSON: the start of the body is shown as it is.
   }
-  return `${method} ${url} answered ${response.status}${detail === "" ? "" : ` ${detail}`}`;
+  return `${method === "" ? "" : `${method} `}${url} answered ${response.status}${detail === "" ? "" : ` ${detail}`}`;
 }

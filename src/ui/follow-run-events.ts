@@ -19,7 +19,7 @@ export interface FollowRunEventsOptions {
   signal: AbortSignal;
   /** The first wait before reconnecting, doubled after each failure in a row (up to 30 s); a server's `retry:` replaces it. */
   retryMs: number;
-  /** Failed connections in a row before giving up. */
+  /** Reconnects after failed connections in a row before giving up (at the failure after them). */
   maxRetries: number;
   /** Waits; injected so tests need no timers. */
   delay(ms: number, signal: AbortSignal): Promise<void>;
@@ -43,7 +43,7 @@ function isRepeat(id: string, last: string | undefined): boolean {
  * Reads `GET /v1/runs/:id/events` (or any SSE stream of run events) until
  * the run ends: after a dropped connection it reconnects with
  * `Last-Event-ID`, so no event is lost or applied twice; `run-end` or a
- * `204 No Content` ends it. A `4xx` answer, or `maxRetries` failures in a
+ * `204 No Content` ends it. A `4xx` answer, or more than `maxRetries` failures in a
  * row, is an error.
  *
  * @param url - the event stream's URL.

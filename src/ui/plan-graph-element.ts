@@ -32,7 +32,7 @@ svg { display: block; max-width: 100%; overflow: visible; }
 .node[data-status="succeeded"] rect { stroke: var(--_success); }
 .node[data-status="failed"] rect { stroke: var(--_danger); stroke-width: 2.5; }
 .node[data-status="skipped"] rect { stroke-dasharray: 4 3; }
-.node[data-approval="requested"] rect { stroke: var(--_warning); stroke-width: 2.5; }
+.node[data-approval="requested"][data-status="planned"] rect { stroke: var(--_warning); stroke-width: 2.5; }
 .edge { fill: none; stroke: var(--_muted); stroke-width: 1.5; }
 .arrow { fill: var(--_muted); }
 `;

@@ -34,7 +34,8 @@ export async function readEventResponse(
 ): Promise<void> {
   if (source instanceof ReadableStream) return readRunEvents(source, format, { onEvent }, signal);
   if (!source.ok)
-    throw new PlankitError("invalid-options", await describeHttpFailure("GET", source.url || "the response", source));
+    // A response does not say how it was asked for (often a POST), so it is named by its URL alone.
+    throw new PlankitError("invalid-options", await describeHttpFailure("", source.url || "the response", source));
   if (source.body === null) return;
   const type = source.headers.get("content-type") ?? "";
   const chosen =

@@ -67,6 +67,8 @@ export class RunElement extends RunViewElement {
     if (store !== this.#store) {
       this.#store = store;
       for (const view of this.#views) view.store = store;
+      // A Stop pressed for an earlier store leaves the button disabled; the new run has not been stopped.
+      this.#stop.disabled = false;
     }
     this.#query.textContent = state?.query ?? "";
     const { text, tone } = describeRun(state, connection);

@@ -145,6 +145,17 @@ describe("createRunStore: reading failures", () => {
     );
   });
 
+  it("names a failed response by its URL and status, not by a method it cannot know (a POST's, often)", async () => {
+    const refused = createRunStore(
+      Response.json({ code: "invalid-body", detail: "query is required (#/query)" }, { status: 400 }),
+    );
+    await refused.done;
+    expect(refused.getConnection().status).toBe("failed");
+    expect(refused.getConnection().error?.message).toBe(
+      "the response answered 400 invalid-body: query is required (#/query)",
+    );
+  });
+
   it("refuses a source of another kind, naming it", () => {
     expect(() => createRunStore(42 as never)).toThrow(
       "createRunStore: the source must be a RunHandle, an AsyncIterable of events, a Response, a ReadableStream or a URL, not number",
