@@ -47,7 +47,7 @@ const budgets: SizeBudget[] = [
     maxGzipBytes: 6 * 1024,
     beyondCore: true,
   },
-  { label: "`plankit/ui` (store and elements)", entry: 'export * from "./src/ui.ts";', maxGzipBytes: 12.2 * 1024 },
+  { label: "`plankit/ui` (store and elements)", entry: 'export * from "./src/ui.ts";', maxGzipBytes: 12.4 * 1024 },
   {
     label: "`createRunStore` alone",
     entry: 'export { createRunStore } from "./src/ui/create-run-store.ts";',

@@ -9,6 +9,7 @@ import type { ApprovalDecision } from "../events/approval-decision.ts";
 import { createRunState } from "../events/create-run-state.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
+import { checkRunStoreOptions } from "./check-run-store-options.ts";
 import { createRunControls } from "./create-run-controls.ts";
 import { createSnapshotBuilder } from "./create-snapshot-builder.ts";
 import { followRunEvents } from "./follow-run-events.ts";
@@ -217,7 +218,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
  * @param source - where the events come from.
  * @param options - token, fetch, format, approval and stop targets, reconnect policy.
  * @returns the store.
- * @throws PlankitError `invalid-options` for a source of another kind or a URL that does not parse.
+ * @throws PlankitError `invalid-options` for a source of another kind, a URL that does not parse, or an unknown option or an option of the wrong kind (naming it and its value).
  *
  * @example
  * ```ts
@@ -227,6 +228,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
  * ```
  */
 export function createRunStore(source: RunSource, options: RunStoreOptions = {}): RunStore {
+  checkRunStoreOptions(options);
   const reducer = createRunState();
   const snapshots = createSnapshotBuilder(reducer.state);
   const events: RuntimeEvent[] = [];
