@@ -17,13 +17,48 @@ function pointerSegment(key: unknown): string {
 }
 
 /**
+ * How the value a check refused reads in its error: as valibot shows it
+ * (`42`, `"rm_rf"`, a length for a length check), cut at 60 characters;
+ * nothing for a missing member, an unknown one (its message names it) or
+ * a value too short (an empty one says enough).
+ *
+ * @param issue - the issue.
+ * @returns the value's text, or `undefined`.
+ */
+function describeReceived(issue: v.BaseIssue<unknown>): string | undefined {
+  const { received } = issue;
+  if (received === "undefined" || issue.expected === "never" || issue.type === "min_length") return undefined;
+  const shown = received === "Object" ? "an object" : received === "Array" ? "an array" : received;
+  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
+/**
+ * The detail of an issue: its message and the value it got; for a value
+ * that matched no option of a union (a profile that is neither a string
+ * nor a valid object), what was wrong inside the option it came closest to.
+ *
+ * @param issue - the issue.
+ * @returns the detail.
+ */
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  // A union's issues hold their paths from the union: those with a path come from inside the object option.
+  const inner = (issue.issues ?? []).filter((item) => (item.path?.length ?? 0) > 0);
+  if (inner.length > 0) return `${issue.message}: ${inner.map(describeIssue).join("; ")}`;
+  const received = describeReceived(issue);
+  return received === undefined || issue.message.includes(received)
+    ? issue.message
+    : `${issue.message} (got ${received})`;
+}
+
+/**
  * Reads a request's JSON body (its size is already limited by the body
  * limit middleware): it must be `application/json`, valid UTF-8, valid
  * JSON and an object matching `schema`.
  *
  * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`,
  * 400 `invalid-json` (the parser's message), 400 `invalid-body` with one
- * `errors` entry per problem, each naming the field by JSON pointer.
+ * `errors` entry per problem, each naming the field by JSON pointer and
+ * the value it got.
  *
  * @param request - the request.
  * @param schema - the body's valibot schema.
@@ -70,7 +105,7 @@ export async function readJsonBody<const S extends v.GenericSchema>(
   if (result.success) return result.output;
   const errors = result.issues.map((issue) => ({
     pointer: `#/${(issue.path ?? []).map((item) => pointerSegment(item.key)).join("/")}`,
-    detail: issue.message,
+    detail: describeIssue(issue),
   }));
   throw new HttpProblem(
     400,

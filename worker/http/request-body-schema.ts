@@ -41,7 +41,13 @@ const ProfileSchema = v.strictObject(
       ),
     ),
   },
-  "profile must be a string or an object with name and role",
+  (issue) => {
+    const key = issue.path?.at(-1)?.key;
+    if (issue.expected === "never") return `unknown member ${issue.received}`;
+    return key === undefined || key === "profile"
+      ? "profile must be a string or an object with name and role"
+      : `profile.${String(key)} is required`;
+  },
 );
 
 /**
