@@ -69,6 +69,29 @@ describe("a body the schema refuses: each error names the field and the value it
     expect(error.message).toContain('stream must be a boolean (got "true")');
   });
 
+  it("a query that is not well-formed Unicode is refused before it is stored, naming the lone surrogate", async () => {
+    for (const path of ["/v1/run", "/v1/runs"]) {
+      const response = await SELF.fetch(`${origin}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"query":"What is 2+2? \\ud800"}',
+      });
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { errors: { pointer: string; detail: string }[] };
+      expect(problem.errors[0]?.pointer).toBe("#/query");
+      expect(problem.errors[0]?.detail).toContain("query must be well-formed Unicode text");
+      expect(problem.errors[0]?.detail).toContain("\\ud800 at index 13");
+    }
+    // Paired surrogates (an emoji) are text like any other, and the run's summary keeps them as sent.
+    const query = "How tall is the Eiffel Tower? 🗼";
+    const started = await post("/v1/runs", { query, durable: false });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const status = (await (await SELF.fetch(`${origin}/v1/runs/${id}`)).json()) as { run: { query: string } };
+    expect(status.run.query).toBe(query);
+    await SELF.fetch(`${origin}/v1/runs/${id}/cancel`, { method: "POST" });
+  });
+
   it("an approval names the step id it could not read", async () => {
     const response = await post("/v1/runs/run-0123456789abcdef0123456789abcdef/approvals", {
       decisions: [{ stepId: "s 1", approved: true }],

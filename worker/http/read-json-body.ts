@@ -19,15 +19,17 @@ function pointerSegment(key: unknown): string {
 /**
  * How the value a check refused reads in its error: as valibot shows it
  * (`42`, `"rm_rf"`, a length for a length check), cut at 60 characters;
- * nothing for a missing member, an unknown one (its message names it) or
- * a value too short (an empty one says enough).
+ * nothing for a missing member, an unknown one (its message names it), a
+ * value too short (an empty one says enough) or a custom check (its
+ * message says what it found).
  *
  * @param issue - the issue.
  * @returns the value's text, or `undefined`.
  */
 function describeReceived(issue: v.BaseIssue<unknown>): string | undefined {
   const { received } = issue;
-  if (received === "undefined" || issue.expected === "never" || issue.type === "min_length") return undefined;
+  const own = issue.type === "check" || issue.type === "min_length";
+  if (received === "undefined" || issue.expected === "never" || own) return undefined;
   const shown = received === "Object" ? "an object" : received === "Array" ? "an array" : received;
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
 }
