@@ -56,6 +56,8 @@ describe("a body the schema refuses: each error names the field and the value it
     }
     const number = (await (await post("/v1/run", { query: "x", profile: 5 })).json()) as { detail: string };
     expect(number.detail).toContain("profile must be a string or an object with name and role (got 5)");
+    const list = (await (await post("/v1/run", { query: "x", profile: ["Ada"] })).json()) as { detail: string };
+    expect(list.detail).toContain("profile must be a string or an object with name and role (got an array)");
   });
 
   it("the OpenAI route's message names the value too", async () => {

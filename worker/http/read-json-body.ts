@@ -4,6 +4,8 @@
  * @module
  */
 import * as v from "valibot";
+import { workerDefaults } from "../worker-defaults.ts";
+import { findDeepValue } from "./find-deep-value.ts";
 import { HttpProblem } from "./http-problem.ts";
 
 /**
@@ -45,7 +47,8 @@ function describeReceived(issue: v.BaseIssue<unknown>): string | undefined {
 function describeIssue(issue: v.BaseIssue<unknown>): string {
   // A union's issues hold their paths from the union: those with a path come from inside the object option.
   const inner = (issue.issues ?? []).filter((item) => (item.path?.length ?? 0) > 0);
-  if (inner.length > 0) return `${issue.message}: ${inner.map(describeIssue).join("; ")}`;
+  if (issue.received === "Object" && inner.length > 0)
+    return `${issue.message}: ${inner.map(describeIssue).join("; ")}`;
   const received = describeReceived(issue);
   return received === undefined || issue.message.includes(received)
     ? issue.message
@@ -55,7 +58,8 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
 /**
  * Reads a request's JSON body (its size is already limited by the body
  * limit middleware): it must be `application/json`, valid UTF-8, valid
- * JSON and an object matching `schema`.
+ * JSON, an object nested at most `workerDefaults.bodyMaxDepth` levels
+ * deep, and match `schema`.
  *
  * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`,
  * 400 `invalid-json` (the parser's message), 400 `invalid-body` with one
@@ -101,6 +105,14 @@ export async function readJsonBody<const S extends v.GenericSchema>(
     throw new HttpProblem(400, `The body must be a JSON object such as ${example}`, {
       code: "invalid-body",
       errors: [{ pointer: "#", detail: "the body must be a JSON object" }],
+    });
+  }
+  const deep = findDeepValue(json, workerDefaults.bodyMaxDepth);
+  if (deep !== undefined) {
+    const detail = `the body nests deeper than ${workerDefaults.bodyMaxDepth} levels here`;
+    throw new HttpProblem(400, `Invalid request body: ${deep.slice(2)}: ${detail}`, {
+      code: "invalid-body",
+      errors: [{ pointer: deep, detail }],
     });
   }
   const result = v.safeParse(schema, json);
