@@ -61,7 +61,8 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
  * JSON, an object nested at most `workerDefaults.bodyMaxDepth` levels
  * deep, and match `schema`.
  *
- * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`,
+ * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`
+ * (another content type, or a compressed body: `Accept-Encoding: identity`),
  * 400 `invalid-json` (the parser's message), 400 `invalid-body` with one
  * `errors` entry per problem, each naming the field by JSON pointer and
  * the value it got.
@@ -91,6 +92,14 @@ export async function readJsonBody<const S extends v.GenericSchema>(
         code: "unsupported-media-type",
         headers: { accept: "application/json" },
       },
+    );
+  }
+  const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (encoding !== "identity" && encoding !== "") {
+    throw new HttpProblem(
+      415,
+      `The body must be sent uncompressed, not with Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}`,
+      { code: "unsupported-media-type", headers: { "accept-encoding": "identity" } },
     );
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
