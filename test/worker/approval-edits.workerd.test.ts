@@ -25,7 +25,14 @@ describe("edited arguments that reach beyond the step's dependencies are a bad r
     it(`answers 400 invalid-argument naming the step and the path, and applies nothing (${durable ? "durable" : "session"} run)`, async () => {
       const started = await post("/v1/runs", { query, durable });
       expect(started.status).toBe(202);
-      const { id } = (await started.json()) as { id: string };
+      const { id, links } = (await started.json()) as { id: string; links: Record<string, string> };
+      // The answer links every route of the run, the one that decides its steps included.
+      expect(links).toEqual({
+        self: `/v1/runs/${id}`,
+        events: `/v1/runs/${id}/events`,
+        cancel: `/v1/runs/${id}/cancel`,
+        approvals: `/v1/runs/${id}/approvals`,
+      });
       const head = await readEvents(id, 0, (message) => message.event === "approval-request");
       const request = head.at(-1)?.data as { steps: { stepId: string; tool: string }[] };
       expect(request.steps).toMatchObject([{ stepId: "s2", tool: "save_note" }]);
