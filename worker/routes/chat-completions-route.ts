@@ -10,6 +10,7 @@ import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { requireTextParts } from "../http/require-text-parts.ts";
 import { requireUserMessageLast } from "../http/require-user-message-last.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import { startRun } from "./start-run.ts";
@@ -48,6 +49,7 @@ export const chatCompletionsRoute: WorkerRoute = {
         { code: "unsupported-parameter", param: clientTools.param },
       );
     }
+    requireTextParts(body.messages, "content");
     const dialog = requireUserMessageLast(body.messages, fromChatMessages);
     const stream = body.stream === true;
     const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });

@@ -5,6 +5,7 @@
  */
 import { createChatBodySchema } from "../http/chat-body-schema.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { requireTextParts } from "../http/require-text-parts.ts";
 import { requireUserMessageLast } from "../http/require-user-message-last.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -29,6 +30,7 @@ export const chatRoute: WorkerRoute = {
       createChatBodySchema(c.var.registry.list().map((tool) => tool.name)),
       '{"messages":[…]}',
     );
+    requireTextParts(body.messages, "parts");
     const dialog = requireUserMessageLast(body.messages, fromUIMessages);
     const { run, stop } = startRun(c, {
       input: dialog,
