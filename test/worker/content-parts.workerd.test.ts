@@ -44,7 +44,7 @@ describe("content the runs cannot read is refused, not dropped without a word", 
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error).toMatchObject({ status: 400, type: "invalid_request_error", code: "unsupported_content", param });
-      expect((error as Error).message).toContain(`is a ${type} part`);
+      expect((error as Error).message).toContain(`is of type ${type}`);
       expect((error as Error).message).toContain("text only");
     }
   });
@@ -70,7 +70,7 @@ describe("content the runs cannot read is refused, not dropped without a word", 
     const problem = (await response.json()) as { code: string; detail: string; errors: { pointer: string }[] };
     expect(problem.code).toBe("unsupported-content");
     expect(problem.errors[0]?.pointer).toBe("#/messages/0/parts/1/type");
-    expect(problem.detail).toContain('is a "file" part');
+    expect(problem.detail).toContain('is of type "file"');
   });
 
   it("text parts, an assistant's refusal and the assistant's own tool parts still pass", async () => {

@@ -35,21 +35,21 @@ describe("a conversation that does not end with a user's text is refused, not an
           },
           { role: "tool", tool_call_id: "c1", content: "ok" },
         ],
-        /messages\[2\] is a "tool" message/u,
+        /messages\[2\] has role "tool"/u,
       ],
       [
         [
           { role: "user", content: earlier },
           { role: "user", content: "   " },
         ],
-        /messages\[1\] is a "user" message without text/u,
+        /messages\[1\] is the user's but has no text/u,
       ],
       [
         [
           { role: "user", content: earlier },
           { role: "user", content: [] },
         ],
-        /messages\[1\] is a "user" message without text/u,
+        /messages\[1\] is the user's but has no text/u,
       ],
     ];
     for (const [messages, detail] of cases) {
@@ -78,7 +78,7 @@ describe("a conversation that does not end with a user's text is refused, not an
     const problem = (await response.json()) as { code: string; detail: string };
     expect(problem.code).toBe("invalid-body");
     expect(problem.detail).toContain("the last message must be a user message with text");
-    expect(problem.detail).toMatch(/messages\[1\] is a "user" message without text/u);
+    expect(problem.detail).toMatch(/messages\[1\] is the user's but has no text/u);
   });
 
   it("still answers a conversation whose last message is the user's text", async () => {

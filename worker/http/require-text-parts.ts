@@ -41,7 +41,7 @@ export function requireTextParts(messages: readonly Record<string, unknown>[], m
       if (allowed.includes(String(part.type))) return;
       const where = `messages[${index}].${member}[${at}]`;
       const type = JSON.stringify(part.type);
-      const detail = `${where} is a ${type} part: this API reads text only, so the run would not see it`;
+      const detail = `${where} is of type ${type}: this API reads text only, so the run would not see it`;
       throw new HttpProblem(400, detail, {
         code: "unsupported-content",
         errors: [{ pointer: `#/messages/${index}/${member}/${at}/type`, detail }],

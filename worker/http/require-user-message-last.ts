@@ -31,8 +31,8 @@ export function requireUserMessageLast(
   const index = messages.length - 1;
   const last = messages[index];
   if (last?.role === "user" && read([last]).length > 0) return dialog;
-  const what = last?.role === "user" ? 'a "user" message without text' : `a ${JSON.stringify(last?.role)} message`;
-  const detail = `the last message must be a user message with text; messages[${index}] is ${what}`;
+  const what = last?.role === "user" ? "is the user's but has no text" : `has role ${JSON.stringify(last?.role)}`;
+  const detail = `the last message must be a user message with text; messages[${index}] ${what}`;
   throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, {
     code: "invalid-body",
     errors: [{ pointer: "#/messages", detail }],
