@@ -16,6 +16,9 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
  *   limit too);
  * - `chatBodyLimitBytes`: the largest body of a chat route
  *   (`body: "chat"`), whose body carries the conversation's history;
+ * - `bodyMaxDepth`: how deep a request body may nest objects and arrays
+ *   (deeper is a 400 naming where: thousands of levels fit in a small
+ *   body, and would overflow the stack of the code that reads them);
  * - `chatModelId`: the one model Chat Completions clients see;
  * - `retryMs`: the `retry:` hint every event stream starts with, how long
  *   an `EventSource` waits before it reconnects;
@@ -46,6 +49,7 @@ export type RuntimeDefaults = Pick<AgentRuntimeOptions, "maxConcurrency" | "time
 export const workerDefaults = {
   bodyLimitBytes: 16_384,
   chatBodyLimitBytes: 131_072,
+  bodyMaxDepth: 64,
   chatModelId: "plankit",
   retryMs: 3000,
   heartbeatMs: 1000,

@@ -4,6 +4,8 @@
  * @module
  */
 import * as v from "valibot";
+import { workerDefaults } from "../worker-defaults.ts";
+import { findDeepValue } from "./find-deep-value.ts";
 import { HttpProblem } from "./http-problem.ts";
 
 /**
@@ -17,13 +19,53 @@ function pointerSegment(key: unknown): string {
 }
 
 /**
+ * How the value a check refused reads in its error: as valibot shows it
+ * (`42`, `"rm_rf"`, a length for a length check), cut at 60 characters;
+ * nothing for a missing member, an unknown one (its message names it), a
+ * value too short (an empty one says enough) or a custom check (its
+ * message says what it found).
+ *
+ * @param issue - the issue.
+ * @returns the value's text, or `undefined`.
+ */
+function describeReceived(issue: v.BaseIssue<unknown>): string | undefined {
+  const { received } = issue;
+  const own = issue.type === "check" || issue.type === "min_length";
+  if (received === "undefined" || issue.expected === "never" || own) return undefined;
+  const shown = received === "Object" ? "an object" : received === "Array" ? "an array" : received;
+  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
+/**
+ * The detail of an issue: its message and the value it got; for a value
+ * that matched no option of a union (a profile that is neither a string
+ * nor a valid object), what was wrong inside the option it came closest to.
+ *
+ * @param issue - the issue.
+ * @returns the detail.
+ */
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  // A union's issues hold their paths from the union: those with a path come from inside the object option.
+  const inner = (issue.issues ?? []).filter((item) => (item.path?.length ?? 0) > 0);
+  if (issue.received === "Object" && inner.length > 0)
+    return `${issue.message}: ${inner.map(describeIssue).join("; ")}`;
+  const received = describeReceived(issue);
+  return received === undefined || issue.message.includes(received)
+    ? issue.message
+    : `${issue.message} (got ${received})`;
+}
+
+/**
  * Reads a request's JSON body (its size is already limited by the body
  * limit middleware): it must be `application/json`, valid UTF-8, valid
- * JSON and an object matching `schema`.
+ * JSON, an object nested at most `workerDefaults.bodyMaxDepth` levels
+ * deep, and match `schema`.
  *
- * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`,
+ * Problems thrown (as {@link HttpProblem}): 415 `unsupported-media-type`
+ * (another content type, or a compressed body: `Accept-Encoding: identity`),
  * 400 `invalid-json` (the parser's message), 400 `invalid-body` with one
- * `errors` entry per problem, each naming the field by JSON pointer.
+ * `errors` entry per problem, each naming the field by JSON pointer and
+ * the value it got.
  *
  * @param request - the request.
  * @param schema - the body's valibot schema.
@@ -52,6 +94,14 @@ export async function readJsonBody<const S extends v.GenericSchema>(
       },
     );
   }
+  const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (encoding !== "identity" && encoding !== "") {
+    throw new HttpProblem(
+      415,
+      `The body must be sent uncompressed, not with Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}`,
+      { code: "unsupported-media-type", headers: { "accept-encoding": "identity" } },
+    );
+  }
   const bytes = new Uint8Array(await request.arrayBuffer());
   let json: unknown;
   try {
@@ -66,11 +116,19 @@ export async function readJsonBody<const S extends v.GenericSchema>(
       errors: [{ pointer: "#", detail: "the body must be a JSON object" }],
     });
   }
+  const deep = findDeepValue(json, workerDefaults.bodyMaxDepth);
+  if (deep !== undefined) {
+    const detail = `the body nests deeper than ${workerDefaults.bodyMaxDepth} levels here`;
+    throw new HttpProblem(400, `Invalid request body: ${deep.slice(2)}: ${detail}`, {
+      code: "invalid-body",
+      errors: [{ pointer: deep, detail }],
+    });
+  }
   const result = v.safeParse(schema, json);
   if (result.success) return result.output;
   const errors = result.issues.map((issue) => ({
     pointer: `#/${(issue.path ?? []).map((item) => pointerSegment(item.key)).join("/")}`,
-    detail: issue.message,
+    detail: describeIssue(issue),
   }));
   throw new HttpProblem(
     400,

@@ -41,7 +41,13 @@ const ProfileSchema = v.strictObject(
       ),
     ),
   },
-  "profile must be a string or an object with name and role",
+  (issue) => {
+    const key = issue.path?.at(-1)?.key;
+    if (issue.expected === "never") return `unknown member ${issue.received}`;
+    return key === undefined || key === "profile"
+      ? "profile must be a string or an object with name and role"
+      : `profile.${String(key)} is required`;
+  },
 );
 
 /**
@@ -94,9 +100,25 @@ export function describeBodyIssue(issue: v.BaseIssue<unknown>): string {
   return issue.expected === "never" ? `unknown member ${issue.received}` : `${String(key)} is required`;
 }
 
+/** A UTF-16 surrogate without its pair: text no storage keeps as it was sent. */
+const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * The message of a query with a lone surrogate, naming it and where it is.
+ *
+ * @param issue - the issue, whose input is the query.
+ * @returns the message.
+ */
+function describeLoneSurrogate(issue: v.BaseIssue<unknown>): string {
+  const query = String(issue.input);
+  const index = query.search(loneSurrogate);
+  const unit = `\\u${query.charCodeAt(index).toString(16)}`;
+  return `query must be well-formed Unicode text (a lone surrogate ${unit} at index ${index})`;
+}
+
 /**
  * Builds the schema of a request body: `query` (1–2000 characters after
- * trimming) and the members of {@link createRunOptionEntries}. Unknown
+ * trimming, well-formed Unicode) and the members of {@link createRunOptionEntries}. Unknown
  * members are refused, so a misspelt option is a 400 rather than silently
  * ignored.
  *
@@ -116,6 +138,7 @@ export function createRequestBodySchema(toolNames: readonly string[]) {
         v.trim(),
         v.minLength(1, "query must not be empty"),
         v.maxLength(2000, "query must be at most 2000 characters"),
+        v.check((query) => !loneSurrogate.test(query), describeLoneSurrogate),
       ),
       ...createRunOptionEntries(toolNames),
     },

@@ -10,6 +10,8 @@ import { eventStreamHeaders } from "../http/event-stream-headers.ts";
 import { findClientTools } from "../http/find-client-tools.ts";
 import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { requireTextParts } from "../http/require-text-parts.ts";
+import { requireUserMessageLast } from "../http/require-user-message-last.ts";
 import { workerDefaults } from "../worker-defaults.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
@@ -47,14 +49,8 @@ export const chatCompletionsRoute: WorkerRoute = {
         { code: "unsupported-parameter", param: clientTools.param },
       );
     }
-    const dialog = fromChatMessages(body.messages);
-    if (dialog.at(-1)?.role !== "user") {
-      const detail = "the last message must be a user message with text";
-      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, {
-        code: "invalid-body",
-        errors: [{ pointer: "#/messages", detail }],
-      });
-    }
+    requireTextParts(body.messages, "content");
+    const dialog = requireUserMessageLast(body.messages, fromChatMessages);
     const stream = body.stream === true;
     const { run, stop } = startRun(c, { input: dialog, maxSteps: body.maxSteps, profile: body.profile });
     const chunks = toChatCompletionChunks(run, {

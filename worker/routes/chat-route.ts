@@ -4,8 +4,9 @@
  * @module
  */
 import { createChatBodySchema } from "../http/chat-body-schema.ts";
-import { HttpProblem } from "../http/http-problem.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
+import { requireTextParts } from "../http/require-text-parts.ts";
+import { requireUserMessageLast } from "../http/require-user-message-last.ts";
 import { startRun } from "./start-run.ts";
 import type { WorkerRoute } from "./worker-route.ts";
 
@@ -29,14 +30,8 @@ export const chatRoute: WorkerRoute = {
       createChatBodySchema(c.var.registry.list().map((tool) => tool.name)),
       '{"messages":[…]}',
     );
-    const dialog = fromUIMessages(body.messages);
-    if (dialog.at(-1)?.role !== "user") {
-      const detail = "the last message must be a user message with text";
-      throw new HttpProblem(400, `Invalid request body: messages: ${detail}`, {
-        code: "invalid-body",
-        errors: [{ pointer: "#/messages", detail }],
-      });
-    }
+    requireTextParts(body.messages, "parts");
+    const dialog = requireUserMessageLast(body.messages, fromUIMessages);
     const { run, stop } = startRun(c, {
       input: dialog,
       tools: body.tools,

@@ -24,7 +24,7 @@ import type { WorkerRoute } from "./worker-route.ts";
  */
 export const runApprovalsRoute: WorkerRoute = {
   method: "POST",
-  path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/approvals",
+  path: "/v1/runs/:id/approvals",
   errors: "problem-details",
   body: "api",
   handle: async (c) => {

@@ -17,7 +17,7 @@ import type { WorkerRoute } from "./worker-route.ts";
  */
 export const runCancelRoute: WorkerRoute = {
   method: "POST",
-  path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/cancel",
+  path: "/v1/runs/:id/cancel",
   errors: "problem-details",
   handle: async (c) => {
     const { runId, stub } = sessionOfRun(c);

@@ -16,7 +16,7 @@ import type { WorkerRoute } from "./worker-route.ts";
  */
 export const runEventsRoute: WorkerRoute = {
   method: "GET",
-  path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}/events",
+  path: "/v1/runs/:id/events",
   errors: "problem-details",
   handle: async (c) => {
     const { runId, stub } = sessionOfRun(c);

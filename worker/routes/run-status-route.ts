@@ -43,7 +43,7 @@ async function readWorkflowStatus(workflow: Workflow<DurableRunParams>, id: stri
  */
 export const runStatusRoute: WorkerRoute = {
   method: "GET",
-  path: "/v1/runs/:id{[A-Za-z0-9_-]{1,100}}",
+  path: "/v1/runs/:id",
   errors: "problem-details",
   handle: async (c) => {
     const { runId, session, stub } = sessionOfRun(c);

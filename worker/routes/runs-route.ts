@@ -73,7 +73,12 @@ export const runsRoute: WorkerRoute = {
     } else {
       await stub.runInSession(params);
     }
-    const links = { self: `/v1/runs/${runId}`, events: `/v1/runs/${runId}/events`, cancel: `/v1/runs/${runId}/cancel` };
+    const links = {
+      self: `/v1/runs/${runId}`,
+      events: `/v1/runs/${runId}/events`,
+      cancel: `/v1/runs/${runId}/cancel`,
+      approvals: `/v1/runs/${runId}/approvals`,
+    };
     return c.json({ id: runId, session, durable, links }, 202, {
       location: links.self,
       "x-plankit-run-id": runId,

@@ -11,8 +11,10 @@ export type ApprovalOutcome =
   | { ok: false; status: 400 | 404 | 409 | 503; code: string; message: string; stepId?: string };
 
 /**
- * The answer to decisions the run refused: 400 for edited arguments the
- * tool refuses, 409 for a step that does not wait for a decision.
+ * The answer to decisions the run refused: 400 `invalid-argument` for
+ * edited arguments the tool refuses or that reference a step the step does
+ * not depend on (the request is wrong, whatever the run's state), 409 for a
+ * step that does not wait for a decision.
  *
  * @param error - what the check threw.
  * @returns the problem.
@@ -25,11 +27,12 @@ export type ApprovalOutcome =
 export function refusal(error: unknown): ApprovalOutcome {
   if (!PlankitError.isInstance(error)) throw error;
   const stepId = /[Ss]tep "([^"]+)"/u.exec(error.message)?.[1];
+  const badEdit = error.code === "invalid-argument" || error.message.startsWith("Edited arguments of step");
   const base = {
     ok: false as const,
-    code: error.code,
+    code: badEdit ? "invalid-argument" : error.code,
     message: error.message,
     ...(stepId === undefined ? {} : { stepId }),
   };
-  return error.code === "invalid-argument" ? { ...base, status: 400 } : { ...base, status: 409 };
+  return badEdit ? { ...base, status: 400 } : { ...base, status: 409 };
 }

@@ -300,7 +300,7 @@ export class PlanSession extends DurableObject<WorkerEnv> {
       return problemResponse(new HttpProblem(404, `No run ${runId} in this session`, { code: "unknown-run" }));
     let cursor: number;
     try {
-      cursor = readEventCursor(request, url);
+      cursor = readEventCursor(request, url, row.ended === 1 ? undefined : { runId, last: row.last_seq });
     } catch (error) {
       if (error instanceof HttpProblem) return problemResponse(error);
       throw error;

@@ -30,7 +30,7 @@ export function requireSessions(c: Context<WorkerAppEnv>): DurableObjectNamespac
  *
  * @param c - the request's context (its `id` parameter is the run id).
  * @returns the run id, the session, and the stub.
- * @throws HttpProblem 501 without the binding, 404 `unknown-run` for an id that names no session.
+ * @throws HttpProblem 501 without the binding, 404 `unknown-run` for an id that names no session (saying what one looks like).
  *
  * @example
  * ```ts
@@ -46,6 +46,11 @@ export function sessionOfRun(c: Context<WorkerAppEnv>): {
   const namespace = requireSessions(c);
   const id = c.req.param("id") ?? "";
   const parsed = parseRunId(id);
-  if (parsed === undefined) throw new HttpProblem(404, `No run ${id}`, { code: "unknown-run" });
+  if (parsed === undefined)
+    throw new HttpProblem(
+      404,
+      `No run ${id}: a run id is run- and 32 hex digits, then -<session> for a run of a named session`,
+      { code: "unknown-run" },
+    );
   return { runId: parsed.runId, session: parsed.session, stub: namespace.get(namespace.idFromName(parsed.session)) };
 }
