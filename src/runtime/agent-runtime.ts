@@ -411,7 +411,7 @@ export class AgentRuntime {
    * @param dialog - the request, or a conversation whose last user message is the request.
    * @param options - an abort signal and the run context.
    * @returns the run's handle.
-   * @throws PlankitError `invalid-options` for an unknown key of `options`, or a `policy` naming a tool the registry does not have (checked now, since tools may be registered after the runtime is built).
+   * @throws PlankitError `invalid-options` for an unknown key of `options`, or a `policy` naming a tool the registry does not have (checked now, since tools may be registered after the runtime is built); `invalid-input` for a dialog that is neither a string nor `{ role, content }` messages, that has no user message, or whose request is blank.
    *
    * @example
    * ```ts
