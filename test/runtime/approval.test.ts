@@ -620,6 +620,46 @@ describe("approval: decisions", () => {
   });
 });
 
+it("a person's edit of arguments a reflector changed is what runs, and is not asked about again", async () => {
+  const seen: unknown[] = [];
+  const { registry } = createTestRegistry({
+    extra: [
+      {
+        name: "find",
+        inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+        annotations: { readOnlyHint: true },
+        execute: (args) => {
+          seen.push(args["q"]);
+          if (seen.length === 1) throw new Error("no match");
+          return { found: args["q"] };
+        },
+      },
+    ],
+  });
+  const planner = createFakePlanner({ steps: [tool("s1", "find", { q: "cats" }), reply("s2", "{{s1.found}}")] });
+  const reflector = { reflect: () => ({ action: "retry" as const, reason: "broader", arguments: { q: "*" } }) };
+  const run = new AgentRuntime({
+    planner,
+    registry,
+    ...quiet,
+    retries: 0,
+    reflector,
+    maxReplans: 0,
+    policy: { find: { approval: "plan" } },
+  }).run("go");
+  const events: RuntimeEvent[] = [];
+  for await (const event of run) {
+    events.push(event);
+    if (event.type !== "approval-request") continue;
+    if (requestsOf(events).length > 2) break;
+    const edit = event.source === "step" ? { arguments: { q: "dogs" } } : {};
+    run.approve({ stepId: "s1", approved: true, ...edit });
+  }
+  expect(requestsOf(events).map((request) => request.steps[0]?.arguments)).toEqual([{ q: "cats" }, { q: "*" }]);
+  expect(seen).toEqual(["cats", "dogs"]);
+  expect(run.state.reply?.text).toBe("dogs");
+});
+
 describe("approval: waiting", () => {
   it("times out: undecided steps are denied by timeout", async () => {
     const { runtime, calls } = setup(

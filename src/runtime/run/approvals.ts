@@ -223,6 +223,8 @@ export class Approvals {
           what: `Edited arguments of step "${entry.step.id}"`,
         }) as Record<string, unknown>;
         entry.edited = edited;
+        // The edit replaces the whole object, a reflector's changes included: what the person wrote is what runs.
+        entry.overrides = undefined;
         event.arguments = edited;
       }
       const shown =
