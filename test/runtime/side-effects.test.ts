@@ -313,6 +313,100 @@ describe("a step the run itself drops", () => {
     expect(state.plan?.clean).toBe(false);
     expect(log.map((call) => call.name)).toEqual(["balance"]);
   });
+
+  it("a step without an id, a tool name or a usable id is dropped once, naming the field and the value", async () => {
+    const log: CallLog = [];
+    const registry = new ToolRegistry().register([
+      loggedTool("transfer", log),
+      loggedTool("balance", log, { annotations: { readOnlyHint: true } }),
+    ]);
+    const steps = [
+      { type: "tool", name: "balance", arguments: {} },
+      { id: "s2", type: "tool", arguments: {} },
+      { id: "s 3", type: "tool", name: "balance", arguments: {} },
+      { id: "s4", type: "tool", name: "balance" },
+      tool("s5", "transfer", { amount: 5 }),
+      reply("s6", "done"),
+    ] as PlanStep[];
+    const run = new AgentRuntime({ planner: createFakePlanner({ steps }), registry, ...quiet }).run("go");
+    const state = await run.done;
+    const issues = run.events.flatMap((event) => (event.type === "step-issue" ? [event.issue] : []));
+    expect(issues).toEqual([
+      {
+        code: "invalid-step",
+        index: 0,
+        path: "/steps/0/id",
+        message: 'Step 1 is invalid: it has no "id"',
+      },
+      {
+        code: "invalid-step",
+        index: 0,
+        stepId: "s2",
+        path: "/steps/0/name",
+        message: 'Step "s2" is invalid: it has no "name"',
+      },
+      {
+        code: "invalid-step",
+        index: 0,
+        stepId: "s 3",
+        path: "/steps/0/id",
+        message: 'Step "s 3" is invalid: a step id must not contain whitespace, dots, braces or brackets, got "s 3"',
+      },
+      {
+        code: "invalid-step",
+        index: 0,
+        stepId: "s4",
+        path: "/steps/0/arguments",
+        message: 'Step "s4" is invalid: it has no "arguments"',
+      },
+    ]);
+    expect(state.steps.map((step) => step.step.id)).toEqual(["s5", "s6"]);
+    expect(state.plan?.clean).toBe(false);
+    expect(log).toEqual([]);
+    expect(invariantProblems(run.events)).toEqual([]);
+  });
+
+  it("a re-plan patch with an entry that is not a step loses it, and the run goes on without its side effects", async () => {
+    const log: CallLog = [];
+    const registry = new ToolRegistry().register([
+      loggedTool("transfer", log),
+      loggedTool("balance", log, { annotations: { readOnlyHint: true }, failures: 1 }),
+    ]);
+    const patch = [null, tool("s1", "balance"), tool("p2", "transfer"), reply("p3", "{{s1_r1.ok}}")] as PlanStep[];
+    const planner = createFakePlanner({
+      steps: [tool("s1", "balance"), reply("s2", "{{s1.ok}}")],
+      replan: () => patch,
+    });
+    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0 }).run("go");
+    const state = await run.done;
+    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({
+      issue: { code: "invalid-step", path: "/steps", message: "Step 3 is null, not a step" },
+      action: "dropped",
+    });
+    expect(log.map((call) => call.name)).toEqual(["balance", "balance"]);
+    expect(state.steps.find((step) => step.step.id === "p2")?.skip?.code).toBe("unsafe-plan");
+    expect(state.error?.message).not.toContain("Internal error");
+    expect(invariantProblems(run.events)).toEqual([]);
+  });
+
+  it('a step named "context" cannot take the run context\'s place', async () => {
+    const log: CallLog = [];
+    const registry = new ToolRegistry().register([loggedTool("balance", log, { annotations: { readOnlyHint: true } })]);
+    const planner = createFakePlanner({
+      steps: [tool("context", "balance"), tool("s2", "balance", { city: "{{context.city}}" }), reply("s3", "done")],
+    });
+    const run = new AgentRuntime({ planner, registry, ...quiet }).run("go", { context: { city: "Paris" } });
+    await run.done;
+    expect(run.events.find((event) => event.type === "step-issue")).toMatchObject({
+      issue: {
+        code: "invalid-step",
+        stepId: "context",
+        path: "/steps/0/id",
+        message: 'Step "context" is invalid: "context" is reserved for run-context references, got "context"',
+      },
+    });
+    expect(log).toEqual([{ name: "balance", args: { city: "Paris" } }]);
+  });
 });
 
 describe("events carry frozen copies", () => {

@@ -4,6 +4,7 @@
  * @module
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
+import { isRecord } from "../../shared/is-record.ts";
 
 /**
  * Rewrites references to `from` as references to `to` in every string of a value.
@@ -74,15 +75,16 @@ export function renamePatch(
   const steps = [...patch];
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index];
-    if (step === undefined || !taken(step.id)) continue;
+    // An entry that is not a step keeps its place: the run drops it when it registers the patch.
+    if (!isRecord(step) || !taken(step.id)) continue;
     let fresh = `${step.id}_r${attempt}`;
-    for (let suffix = 2; taken(fresh) || steps.some((other) => other.id === fresh); suffix++)
+    for (let suffix = 2; taken(fresh) || steps.some((other) => other?.id === fresh); suffix++)
       fresh = `${step.id}_r${attempt}_${suffix}`;
     renamed[step.id] = fresh;
     steps[index] = { ...step, id: fresh };
     for (let later = index + 1; later < steps.length; later++) {
       const other = steps[later];
-      if (other !== undefined) steps[later] = renameInStep(other, step.id, fresh);
+      if (isRecord(other)) steps[later] = renameInStep(other, step.id, fresh);
     }
   }
   return { steps, renamed };

@@ -90,6 +90,8 @@ export class Planning {
     host.emit({ type: "plan-start", kind: "plan", query: input.query, attempt: 1 });
     let done: PlannerDone | undefined;
     let repairs = 0;
+    // Steps handed over once, even those the run dropped: `done` lists them again.
+    const streamed = new Set<unknown>();
     try {
       const request: PlanRequest = {
         query: input.query,
@@ -103,7 +105,10 @@ export class Planning {
       done = await readPlannerEvents(
         config.planner.stream(request),
         {
-          step: (step) => hooks.add(step, this.#turns.source),
+          step: (step) => {
+            streamed.add(step?.id);
+            hooks.add(step, this.#turns.source);
+          },
           issue: (issue, action) => {
             this.#issues++;
             host.emit({ type: "step-issue", issue, action });
@@ -119,7 +124,7 @@ export class Planning {
     }
     if (host.isEnded()) return;
     // A planner that only reports its steps in `done` still gets them run.
-    for (const step of done?.steps ?? []) if (!host.table.has(step.id)) hooks.add(step, this.#turns.source);
+    for (const step of done?.steps ?? []) if (!streamed.has(step?.id)) hooks.add(step, this.#turns.source);
     const usage = done?.usage;
     host.limits.countPlanner(usage?.modelCalls ?? (this.#error === undefined ? 0 : 1), usage);
     this.#end(done, this.#error);

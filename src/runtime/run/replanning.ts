@@ -170,7 +170,7 @@ export class Replanning {
       attempt,
       failed: failed.map((entry) => entry.step.id),
       replaced: stillPending.map((entry) => entry.step.id),
-      added: steps.map((step) => step.id),
+      added: steps.flatMap((step) => (typeof step?.id === "string" ? [step.id] : [])),
       renamed,
     });
     for (const entry of stillPending) host.skip(entry, "replaced", `Re-plan ${attempt} replaced it`);
