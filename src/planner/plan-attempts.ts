@@ -266,13 +266,13 @@ export class PlanAttempts {
         undefined,
         `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`,
       );
-      if (this.#heldReply === undefined) this.#repairable.push(issue);
+      this.#dropAtEnd(issue);
       yield { type: "issue", issue, action: "dropped" };
     }
     for (const drop of read.dropped) {
       const at = this.#position++;
       const issue = stepIssue("invalid-step", at, undefined, drop.message);
-      if (this.#heldReply === undefined) this.#repairable.push(issue);
+      this.#dropAtEnd(issue);
       yield { type: "issue", issue, action: "dropped" };
     }
     if (readable && streamed + read.steps.length + read.cutOff.length + read.dropped.length === 0) {
@@ -293,6 +293,16 @@ export class PlanAttempts {
       }
     }
     return readable;
+  }
+
+  /**
+   * A step cut off or unreadable at the call's end: a repair may bring it
+   * back, unless it came after the reply — then it is lost, as a whole step
+   * after the reply is.
+   */
+  #dropAtEnd(issue: PlanIssue): void {
+    if (this.#heldReply === undefined) this.#repairable.push(issue);
+    else this.#lost = true;
   }
 
   /**

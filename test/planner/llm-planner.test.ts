@@ -205,6 +205,16 @@ describe("LLMPlanner: streaming", () => {
     expect(model.calls).toBe(1);
   });
 
+  it("is not clean when a step after the reply was cut off, though the model said stop", async () => {
+    const answer = JSON.stringify(examplePlan);
+    const cut = `${answer.slice(0, -1)},{"type":"tool","name":"calculator","arguments":{"expr":"1`;
+    const model = createScriptedModel({ responses: [cut] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
+    expect(traceOf(events)).toEqual(["step s1", "step s2", "issue dropped invalid-step", "step s3", "done"]);
+    expect(doneOf(events)).toMatchObject({ clean: false, finishReason: "stop" });
+    expect(model.calls).toBe(1);
+  });
+
   it("adds a reply quoting the final results when the model gives none", async () => {
     const answer = JSON.stringify(examplePlan.slice(0, 2));
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
