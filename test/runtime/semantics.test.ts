@@ -123,6 +123,30 @@ describe("1. clean before side effects, for every source of steps", () => {
     expect(state.reply?.text).toBe("bob");
   });
 
+  it("the reply of a re-plan patch that lost a step to its planner does not report it done", async () => {
+    const { registry, calls } = createTestRegistry();
+    const base = patchingPlanner([tool("s1", "fail"), reply("s2", "{{s1}}")], [], false);
+    const planner = {
+      ...base,
+      async *streamReplan(): AsyncIterable<PlannerEvent> {
+        const issue = { code: "invalid-argument", index: 0, stepId: "p1", path: "/steps/0", message: "bad" } as const;
+        yield { type: "issue", issue, action: "dropped" };
+        const steps = [tool("p2", "lookup", { q: "x" }), reply("p3", "Sent to bob.")];
+        for (const [index, step] of steps.entries()) yield { type: "step", step, index };
+        yield { type: "done", steps, clean: false, finishReason: "stop", fallback: false, usage: { modelCalls: 1 } };
+      },
+    };
+    const run = new AgentRuntime({ planner, registry, ...quiet, retries: 0 }).run("go");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(calls.map((call) => call.name)).toEqual(["fail", "lookup"]);
+    expect(terminalOf(events, "p3")).toMatchObject({
+      type: "step-skipped",
+      code: "unsafe-plan",
+      reason: "It reports on a plan that lost 1 step: the re-plan 1 patch did not finish cleanly",
+    });
+  });
+
   it("a truncated first plan runs none of its side-effecting steps in any eager mode but all", async () => {
     for (const eager of ["safe", "none"] as const) {
       const { registry, calls } = createTestRegistry();

@@ -287,6 +287,40 @@ describe("a plan that lost a step runs no side effect", () => {
     await run.done;
     expect(log.map((call) => call.name)).toEqual(["balance"]);
   });
+
+  it("its reply does not report done a side effect the planner dropped: past maxSteps, or invalid", async () => {
+    const plans = [
+      { maxSteps: 2, steps: [{ amount: 10 }, "Transferred."] },
+      { maxSteps: 6, steps: [{ amount: "ten" }, "Transferred."] },
+    ];
+    for (const { maxSteps, steps } of plans) {
+      const log: CallLog = [];
+      const transfer = loggedTool("transfer", log);
+      transfer.inputSchema = { type: "object", properties: { amount: { type: "number" } } };
+      const registry = new ToolRegistry().register([
+        transfer,
+        loggedTool("balance", log, { annotations: { readOnlyHint: true } }),
+      ]);
+      const plan = [
+        { id: "s1", type: "tool", name: "balance", arguments: {} },
+        ...steps.map((step, index) =>
+          typeof step === "string"
+            ? { id: `s${index + 2}`, type: "reply", text: step }
+            : { id: `s${index + 2}`, type: "tool", name: "transfer", arguments: step },
+        ),
+      ];
+      const model = createScriptedModel({ responses: [JSON.stringify(plan)] });
+      const planner = new LLMPlanner({ model, maxSteps, repair: false });
+      const run = new AgentRuntime({ planner, registry, ...quiet }).run("move money");
+      const state = await run.done;
+      expect(log.map((call) => call.name)).toEqual(["balance"]);
+      expect(state.reply?.text).not.toContain("Transferred.");
+      expect(state.steps.find((step) => step.step.type === "reply")?.skip).toEqual({
+        code: "unsafe-plan",
+        reason: "It reports on a plan that lost 1 step: the plan did not finish cleanly",
+      });
+    }
+  });
 });
 
 describe("a step the run itself drops", () => {

@@ -111,6 +111,7 @@ export class Planning {
           },
           issue: (issue, action) => {
             this.#issues++;
+            if (action === "dropped") this.#turns.source.dropped = (this.#turns.source.dropped ?? 0) + 1;
             host.emit({ type: "step-issue", issue, action });
           },
           repair: () => host.emit({ type: "plan-start", kind: "repair", query: input.query, attempt: ++repairs }),

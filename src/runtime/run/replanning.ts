@@ -129,7 +129,7 @@ export class Replanning {
     const attempt = limits.countReplan();
     limits.usage.modelCalls++;
     host.emit({ type: "plan-start", kind: "replan", query: input.query, attempt });
-    let patch: { steps: PlanStep[]; clean: boolean } | undefined;
+    let patch: { steps: PlanStep[]; clean: boolean; dropped?: number } | undefined;
     try {
       const request: ReplanRequest = {
         query: input.query,
@@ -176,6 +176,7 @@ export class Replanning {
     for (const entry of stillPending) host.skip(entry, "replaced", `Re-plan ${attempt} replaced it`);
     // The patch is whole before any of it starts: readiness sees every new step, and the source's state.
     const source: StepSource = { kind: "replan", attempt, state: patch.clean ? "clean" : "unclean" };
+    if (patch.dropped !== undefined) source.dropped = patch.dropped;
     const added: StepEntry[] = [];
     for (const step of steps) {
       const entry = this.#hooks.register(step, source);
@@ -195,14 +196,18 @@ export class Replanning {
   async #readPatch(
     events: AsyncIterable<PlannerEvent>,
     attempt: number,
-  ): Promise<{ steps: PlanStep[]; clean: boolean } | undefined> {
+  ): Promise<{ steps: PlanStep[]; clean: boolean; dropped: number } | undefined> {
     const host = this.#host;
     let done: PlannerDone | undefined;
+    let dropped = 0;
     try {
       done = await readPlannerEvents(
         events,
         {
-          issue: (issue, action) => host.emit({ type: "step-issue", issue, action }),
+          issue: (issue, action) => {
+            if (action === "dropped") dropped++;
+            host.emit({ type: "step-issue", issue, action });
+          },
           repair: () => host.emit({ type: "plan-start", kind: "repair", query: host.input.query, attempt }),
         },
         plannerReading(host, "Re-planning"),
@@ -211,6 +216,6 @@ export class Replanning {
       if (done === undefined) host.limits.usage.modelCalls++;
       else host.limits.countPlanner(done.usage.modelCalls, done.usage);
     }
-    return done === undefined ? undefined : { steps: done.steps, clean: done.clean };
+    return done === undefined ? undefined : { steps: done.steps, clean: done.clean, dropped };
   }
 }

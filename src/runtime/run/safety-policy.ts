@@ -70,8 +70,8 @@ export interface SafetyPolicy {
   /**
    * Why the step may not run because of how its source ended, if so: a
    * side-effecting step of an unclean source, and the reply of an unclean
-   * source some of whose side-effecting steps were skipped so (it would
-   * report them done).
+   * source some of whose side-effecting steps were skipped so, or whose
+   * planner dropped a step (it would report them done).
    *
    * @param step - the step.
    * @param source - its source.
@@ -120,7 +120,7 @@ export interface SafetyPolicySetup {
  *   and `timeoutMs` may only lower the allowance;
  * - a side-effecting step of a source that did not end cleanly never
  *   runs (`unsafe-plan`), nor does that source's reply once such a step
- *   was skipped; read-only steps still do;
+ *   was skipped or the planner dropped a step of it; read-only steps still do;
  * - only read-only tools are cached;
  * - approval comes from the application's `approval` policy alone; a
  *   function that throws or answers an unknown value asks (`"step"`), the
@@ -168,8 +168,13 @@ export function createSafetyPolicy(setup: SafetyPolicySetup): SafetyPolicy {
     if (source.state !== "unclean") return undefined;
     if (step.type === "reply") {
       const withheld = source.withheld ?? 0;
-      if (withheld === 0) return undefined;
-      return `It reports on a plan whose ${countOf(withheld, "side-effecting step")} did not run: the ${sourceName(source)} did not finish cleanly`;
+      const dropped = source.dropped ?? 0;
+      if (withheld > 0)
+        return `It reports on a plan whose ${countOf(withheld, "side-effecting step")} did not run: the ${sourceName(source)} did not finish cleanly`;
+      // A step the planner dropped may be the very side effect the reply reports done.
+      if (dropped > 0)
+        return `It reports on a plan that lost ${countOf(dropped, "step")}: the ${sourceName(source)} did not finish cleanly`;
+      return undefined;
     }
     return traitsOf(step).readOnly
       ? undefined

@@ -26,4 +26,6 @@ export interface StepSource {
   lost?: boolean;
   /** Side-effecting steps of an unclean source that were skipped for it (`unsafe-plan`): its reply would report on them. */
   withheld?: number;
+  /** Steps the planner dropped from it (invalid, past `maxSteps`, after the reply): its reply may report on them too. */
+  dropped?: number;
 }

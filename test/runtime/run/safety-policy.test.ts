@@ -305,6 +305,13 @@ describe("createSafetyPolicy", () => {
       expect(policy.unsafeSource(answer, { ...patch, withheld: 3 })).toBe(
         "It reports on a plan whose 3 side-effecting steps did not run: the re-plan 2 patch did not finish cleanly",
       );
+      expect(policy.unsafeSource(answer, { ...patch, dropped: 2 })).toBe(
+        "It reports on a plan that lost 2 steps: the re-plan 2 patch did not finish cleanly",
+      );
+      expect(policy.unsafeSource(answer, { ...patch, withheld: 1, dropped: 2 })).toBe(
+        "It reports on a plan whose 1 side-effecting step did not run: the re-plan 2 patch did not finish cleanly",
+      );
+      expect(policy.unsafeSource(answer, { ...patch, state: "clean", dropped: 2 })).toBeUndefined();
     });
   });
 });
