@@ -10,11 +10,12 @@ import { describeValue } from "../shared/describe-value.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 
-/** What is wrong with one option: where it sits, what it must be, and the value found. */
+/** What is wrong with one option: where it sits, what it must be, and the value found (or a message of its own). */
 interface OptionProblem {
   path: string;
   expected: string;
   value: unknown;
+  message?: string;
 }
 
 /** Checks the value at `path`; returns the first problem, if any. */
@@ -65,11 +66,24 @@ function count(minimum: number, integer: boolean): OptionCheck {
  *
  * @param fields - the checks by field name.
  * @param expected - what the value must be.
+ * @param closed - whether a field it does not name is refused (a misspelled one would be ignored unseen).
  * @returns the check.
  */
-function object(fields: Record<string, OptionCheck>, expected: string): OptionCheck {
+function object(fields: Record<string, OptionCheck>, expected: string, closed = false): OptionCheck {
   return (value, path) => {
     if (typeof value !== "object" || value === null) return { path, expected, value };
+    const names = Object.keys(fields);
+    const unknown = closed ? Object.keys(value).find((key) => !names.includes(key)) : undefined;
+    if (unknown !== undefined) {
+      const suggestion = closestName(unknown, names);
+      const hint = suggestion === undefined ? `the fields are ${names.join(", ")}` : `did you mean "${suggestion}"?`;
+      return {
+        path,
+        expected,
+        value,
+        message: `Option ${path.slice(1)} has no field ${JSON.stringify(unknown)}; ${hint}`,
+      };
+    }
     for (const [key, check] of Object.entries(fields)) {
       const problem = check((value as Record<string, unknown>)[key], `${path}.${key}`);
       if (problem !== undefined) return problem;
@@ -80,6 +94,28 @@ function object(fields: Record<string, OptionCheck>, expected: string): OptionCh
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 const aFunction = optional(must(isFunction, "a function"));
+const aBoolean = optional(must((value) => typeof value === "boolean", "true or false"));
+
+/**
+ * An object with the named methods, or `false` when `orFalse` (a store or cache turned off).
+ *
+ * @param methods - the method names.
+ * @param expected - what the value must be.
+ * @param orFalse - whether `false` is allowed.
+ * @returns the check.
+ */
+function withMethods(methods: readonly string[], expected: string, orFalse = false): OptionCheck {
+  return optional(
+    must(
+      (value) =>
+        (orFalse && value === false) ||
+        (typeof value === "object" &&
+          value !== null &&
+          methods.every((name) => isFunction((value as Record<string, unknown>)[name]))),
+      expected,
+    ),
+  );
+}
 
 /** Each tool's policy. */
 const toolPolicy = object(
@@ -89,8 +125,13 @@ const toolPolicy = object(
     approval: optional(
       must((value) => value === "plan" || value === "step" || isFunction(value), '"plan", "step" or a function'),
     ),
+    // A string "false" would read as true: a tool with side effects would start early and be cached.
+    readOnly: aBoolean,
+    idempotent: aBoolean,
+    cache: aBoolean,
   },
   "an object",
+  true,
 );
 
 const policies = "an object of tool policies by tool name";
@@ -107,7 +148,7 @@ const optionChecks: Record<string, OptionCheck> = {
   reflectionRetries: count(0, true),
   memoryTimeoutMs: count(1, false),
   approvalTimeoutMs: count(1, false),
-  modelTimeouts: optional(object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object")),
+  modelTimeouts: optional(object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object", true)),
   budget: optional(
     object(
       {
@@ -118,6 +159,7 @@ const optionChecks: Record<string, OptionCheck> = {
         deadlineMs: count(0, false),
       },
       "an object",
+      true,
     ),
   ),
   policy: optional((value, path) => {
@@ -137,7 +179,29 @@ const optionChecks: Record<string, OptionCheck> = {
   idGenerator: aFunction,
 };
 
-/** The names of `AgentRuntime`'s options: the table's, then those whose values it does not check. */
+/** The options whose values are objects of the application's (checked after the others). */
+const objectChecks: Record<string, OptionCheck> = {
+  memory: withMethods(["read", "write"], "false or an object with read() and write() methods", true),
+  reflector: withMethods(["reflect"], "an object with a reflect() method"),
+  backoff: optional(
+    object(
+      {
+        initialMs: count(0, false),
+        factor: count(1, false),
+        maxMs: count(0, false),
+        jitter: optional(
+          must((value) => typeof value === "number" && value >= 0 && value <= 1, "a number from 0 to 1"),
+        ),
+      },
+      "an object",
+      true,
+    ),
+  ),
+  cache: withMethods(["get", "set"], "false or an object with get() and set() methods", true),
+  clock: withMethods(["now", "setTimeout", "clearTimeout"], "an object with now(), setTimeout() and clearTimeout()"),
+};
+
+/** The names of `AgentRuntime`'s options: the table's, then `profile` and `model` (values not checked) among the objects checked after it. */
 export const runtimeOptionNames: readonly string[] = [
   ...Object.keys(optionChecks),
   ..."profile memory reflector model backoff cache clock".split(" "),
@@ -146,7 +210,10 @@ export const runtimeOptionNames: readonly string[] = [
 /**
  * Checks `AgentRuntime`'s options: no key that names no option, the
  * planner and registry, every number's range, the enumerations, the
- * functions, each tool's policy.
+ * functions, each tool's policy (its traits booleans), no field a tool
+ * policy, the budget, the timeouts or the backoff does not have (a
+ * misspelled `approval` would let a tool run unapproved), and the memory,
+ * reflector, cache and clock objects.
  *
  * @param options - what the application passed.
  * @throws PlankitError `invalid-options` naming an unknown key and the closest option, or the first wrong option, what it must be, and the value found, e.g. `Option policy.send.approval must be "plan", "step" or a function, got "always"`.
@@ -160,11 +227,12 @@ export function checkRuntimeOptions(options: unknown): void {
   if (typeof options !== "object" || options === null)
     throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
   checkOptionKeys(options, runtimeOptionNames, "AgentRuntime");
-  const problem = object(optionChecks, "")(options, "");
+  const problem = object({ ...optionChecks, ...objectChecks }, "")(options, "");
   if (problem !== undefined) {
     throw new PlankitError(
       "invalid-options",
-      `Option ${problem.path.slice(1)} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+      problem.message ??
+        `Option ${problem.path.slice(1)} must be ${problem.expected}, got ${describeValue(problem.value)}`,
     );
   }
 }

@@ -201,6 +201,40 @@ describe("AgentRuntime options", () => {
     expect(() => new AgentRuntime({ planner, registry, maxConcurrency: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 
+  it("refuses a tool trait that is not a boolean and a field no policy, budget or backoff has, so none is ignored", () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({ steps: [] });
+    const cases: [Record<string, unknown>, string][] = [
+      // "false" would read as true: a tool with side effects would start early and be cached.
+      [{ policy: { send: { readOnly: "false" } } }, 'Option policy.send.readOnly must be true or false, got "false"'],
+      [{ policy: { send: { idempotent: 1 } } }, "Option policy.send.idempotent must be true or false, got 1"],
+      [{ policy: { lookup: { cache: "no" } } }, 'Option policy.lookup.cache must be true or false, got "no"'],
+      // A misspelled approval would let the tool run unapproved.
+      [
+        { policy: { send: { aproval: "plan" } } },
+        'Option policy.send has no field "aproval"; did you mean "approval"?',
+      ],
+      [{ budget: { toolcalls: 5 } }, 'Option budget has no field "toolcalls"; did you mean "toolCalls"?'],
+      [{ modelTimeouts: { idleMS: 5 } }, 'Option modelTimeouts has no field "idleMS"; did you mean "idleMs"?'],
+      [{ backoff: { initalMs: 5 } }, 'Option backoff has no field "initalMs"; did you mean "initialMs"?'],
+      [{ backoff: { jitter: 2 } }, "Option backoff.jitter must be a number from 0 to 1, got 2"],
+      [{ backoff: { maxMs: Number.NaN } }, "Option backoff.maxMs must be a number of at least 0, got NaN"],
+      [{ reflector: {} }, "Option reflector must be an object with a reflect() method, got {}"],
+      [{ cache: true }, "Option cache must be false or an object with get() and set() methods, got true"],
+      [{ memory: {} }, "Option memory must be false or an object with read() and write() methods, got {}"],
+      [{ clock: {} }, "Option clock must be an object with now(), setTimeout() and clearTimeout(), got {}"],
+    ];
+    for (const [extra, message] of cases) {
+      const options = { planner, registry, ...extra } as unknown as ConstructorParameters<typeof AgentRuntime>[0];
+      expect(() => new AgentRuntime(options)).toThrow(message);
+    }
+    const tools = {
+      send: { readOnly: false, idempotent: true, cache: false, retries: 1, timeoutMs: 5, approval: "plan" },
+    };
+    const backoff = { initialMs: 0, factor: 1, maxMs: 10, jitter: 1 };
+    expect(() => new AgentRuntime({ planner, registry, policy: tools, backoff } as never)).not.toThrow();
+  });
+
   it("refuses a key that names no option, naming it and the closest option", () => {
     const { registry } = createTestRegistry();
     const planner = createFakePlanner({ steps: [] });
