@@ -12,12 +12,11 @@ import type { PlanModel } from "../model/plan-model.ts";
 import type { Planner } from "../planner/planner.ts";
 import type { PlannerProfile } from "../planner/planner-event.ts";
 import type { Reflector } from "../planner/reflector.ts";
-import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { randomId } from "../shared/random-id.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import { checkPolicyTools, checkRuntimeOptions } from "./check-runtime-options.ts";
+import { checkPolicyTools, checkRunOptions, checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
@@ -411,7 +410,7 @@ export class AgentRuntime {
    * @param dialog - the request, or a conversation whose last user message is the request.
    * @param options - an abort signal and the run context.
    * @returns the run's handle.
-   * @throws PlankitError `invalid-options` for an unknown key of `options`, or a `policy` naming a tool the registry does not have (checked now, since tools may be registered after the runtime is built); `invalid-input` for a dialog that is neither a string nor `{ role, content }` messages, that has no user message, or whose request is blank.
+   * @throws PlankitError `invalid-options` for an unknown key of `options` or a value of the wrong kind, or a `policy` naming a tool the registry does not have (checked now, since tools may be registered after the runtime is built); `invalid-input` for a dialog that is neither a string nor `{ role, content }` messages, that has no user message, or whose request is blank.
    *
    * @example
    * ```ts
@@ -421,7 +420,7 @@ export class AgentRuntime {
    * ```
    */
   run(dialog: Dialog, options: RunOptions = {}): RunHandle {
-    checkOptionKeys(options, ["signal", "context", "elapsedMs"], "run");
+    checkRunOptions(options);
     checkPolicyTools(this.#config.policy, this.registry);
     const { query, history } = readDialog(dialog);
     const runId = this.#idGenerator();

@@ -265,3 +265,45 @@ export function checkPolicyTools(policy: Readonly<Record<string, ToolPolicy>>, r
     );
   }
 }
+
+/** The options of one run. */
+const runOptionChecks: Record<string, OptionCheck> = {
+  // Anything else could not be listened to: the run would never start, nor end.
+  signal: optional(
+    must(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as { aborted?: unknown }).aborted === "boolean" &&
+        isFunction((value as { addEventListener?: unknown }).addEventListener),
+      "an AbortSignal",
+    ),
+  ),
+  context: optional(
+    must((value) => typeof value === "object" && value !== null && !Array.isArray(value), "an object of values by key"),
+  ),
+  elapsedMs: count(0, false),
+};
+
+/**
+ * Checks the options of `AgentRuntime.run`: no key that names no option,
+ * an `AbortSignal`, a context object, a time spent that is a number.
+ *
+ * @param options - what the application passed.
+ * @throws PlankitError `invalid-options` naming an unknown key and the closest option, or the wrong option, what it must be and the value found, e.g. `Option signal of run must be an AbortSignal, got {}`.
+ *
+ * @example
+ * ```ts
+ * checkRunOptions({ elapsedMs: Number.NaN }); // throws: Option elapsedMs of run must be a number of at least 0, got NaN
+ * ```
+ */
+export function checkRunOptions(options: unknown): void {
+  checkOptionKeys(options, Object.keys(runOptionChecks), "run");
+  const problem = object(runOptionChecks, "")(options, "");
+  if (problem !== undefined) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option ${problem.path.slice(1)} of run must be ${problem.expected}, got ${describeValue(problem.value)}`,
+    );
+  }
+}

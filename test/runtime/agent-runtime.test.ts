@@ -318,6 +318,22 @@ describe("AgentRuntime options", () => {
       "invalid-options: The run options must be an object, got null",
     );
   });
+
+  it("refuses run options of the wrong kind, instead of a run that never ends or ignores them", () => {
+    const { registry } = createTestRegistry();
+    const runtime = new AgentRuntime({ planner: createFakePlanner({ steps: [] }), registry, memory: false });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ signal: {} }, "Option signal of run must be an AbortSignal, got {}"],
+      [{ signal: "stop" }, 'Option signal of run must be an AbortSignal, got "stop"'],
+      [{ context: "Paris" }, 'Option context of run must be an object of values by key, got "Paris"'],
+      [{ context: ["Paris"] }, 'Option context of run must be an object of values by key, got ["Paris"]'],
+      [{ elapsedMs: Number.NaN }, "Option elapsedMs of run must be a number of at least 0, got NaN"],
+      [{ elapsedMs: "5" }, 'Option elapsedMs of run must be a number of at least 0, got "5"'],
+    ];
+    for (const [options, message] of cases) expect(() => runtime.run("go", options as never)).toThrow(message);
+    const signal = new AbortController().signal;
+    expect(() => runtime.run("go", { signal, context: { city: "Paris" }, elapsedMs: 0 }).abort()).not.toThrow();
+  });
 });
 
 describe("AgentRuntime: the policy names registered tools", () => {

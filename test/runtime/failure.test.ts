@@ -253,6 +253,18 @@ describe("retries, timeouts and reflection", () => {
     expect(run.state.reply?.source).toBe("template");
   });
 
+  it("a verdict whose reason is missing or not text says nothing for it, rather than undefined or [object Object]", async () => {
+    const { registry } = createTestRegistry();
+    for (const reason of [undefined, 42, { why: "no" }]) {
+      const planner = createFakePlanner({ steps: [tool("s1", "fail"), reply("s2", "x")] });
+      const reflector = { reflect: () => ({ action: "abort", reason }) as unknown as Reflection };
+      const run = new AgentRuntime({ planner, registry, memory: false, retries: 0, reflector }).run("go");
+      const events = await collect(run);
+      expect(events.find((event) => event.type === "reflection")).toMatchObject({ action: "abort", reason: "" });
+      expect(run.state.error?.message).toBe('A reflector stopped the run after step "s1" failed');
+    }
+  });
+
   it("the model reflector reads the model's verdict, and the no-op reflector has none", async () => {
     const model = createEchoModel(
       () => 'Looks like a typo.\n```json\n{"action":"retry","arguments":{"q":"fixed"},"reason":"typo"}\n```',

@@ -18,7 +18,7 @@ import type { StepEntry } from "./step-table.ts";
  * the run stopped, or the error is an abort or a spent budget. A reflector
  * that throws, or answers something else than `retry`, `new_plan` or
  * `abort`, or a `retry` whose `arguments` are not a plain JSON object, has
- * no opinion.
+ * no opinion; a `reason` that is not text is none (`""`).
  *
  * @param core - the run around the step (its reflector, query, registry, signal and results).
  * @param model - the run's model (counted, budgeted, bounded), handed to the reflector.
@@ -67,6 +67,8 @@ export async function reflectOnFailure(
   if (verdict === undefined || signal.aborted) return undefined;
   const action = (verdict as { action?: unknown }).action;
   if (action !== "retry" && action !== "new_plan" && action !== "abort") return undefined;
+  // A reason is text for people: anything else is no reason, not "undefined" or "[object Object]".
+  if (typeof verdict.reason !== "string") verdict = { ...verdict, reason: "" };
   if (verdict.action !== "retry" || verdict.arguments === undefined) return verdict;
   // The run keeps its own frozen copy of changed arguments; ones that are not a plain JSON object are no opinion.
   const changes: unknown = verdict.arguments;

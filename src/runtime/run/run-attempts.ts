@@ -132,7 +132,7 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
       t: 0,
       stepId: entry.step.id,
       action: verdict.action,
-      reason: verdict.reason ?? "",
+      reason: verdict.reason,
     };
     if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
     if (verdict.action === "retry" && !repeat)
@@ -161,7 +161,8 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   }
   outcomes.failed(entry, outcome.error, attempt, durationMs);
   if (verdict?.action === "abort") {
-    outcomes.stop(`A reflector stopped the run after step "${entry.step.id}" failed: ${verdict.reason}`);
+    const why = verdict.reason === "" ? "" : `: ${verdict.reason}`;
+    outcomes.stop(`A reflector stopped the run after step "${entry.step.id}" failed${why}`);
     return;
   }
   host.settle();
