@@ -38,6 +38,7 @@ import {
   TOOL_NAME_PATTERN,
   TOOLS_MARKER,
 } from "./call-formats.ts";
+import { readLimitFailure } from "./read-limit-failure.ts";
 import {
   newPythonRead,
   type PythonicCallHost,
@@ -221,6 +222,8 @@ class Reader implements ToolCallReader, PythonicCallHost {
   #out: unknown[] = [];
   readonly #cutOff: CutOffCall[] = [];
   readonly #dropped: DroppedCall[] = [];
+  /** A value broke a parser limit, and no value was read since: its inner values break it too, one report is enough. */
+  #overLimit = false;
 
   readonly #options: ToolCallReaderOptions;
 
@@ -663,8 +666,15 @@ class Reader implements ToolCallReader, PythonicCallHost {
     this.#callPosition = false;
     if (parser.status === "rejected") {
       this.pos = read.base + (parser.restOffset ?? 1);
+      const limit = readLimitFailure(parser, read.base);
+      if (limit !== undefined) {
+        this.#found = true;
+        const message = `A value is beyond the reader's limits (${limit}); what it held was dropped`;
+        if (!this.#overLimit) this.#dropped.push({ offset: read.base, message });
+        this.#overLimit = true;
+      }
       // A marker named the call: its arguments are unreadable from the first member on.
-      if (read.named)
+      else if (read.named)
         this.#dropBroken(
           read,
           { name: read.name },
@@ -673,6 +683,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
       return true;
     }
     this.pos = read.base + (parser.restOffset ?? this.total - read.base);
+    this.#overLimit = false;
     this.#takeRoot(read, parser.end(), broken);
     return true;
   }

@@ -491,6 +491,16 @@ describe("createToolCallReader", () => {
     expect(result.values).toEqual([{ temperature: 21, unit: "C" }]);
   });
 
+  it("drops a step nested deeper than the parser allows with a message, instead of losing it unseen", () => {
+    const deep = `${"[".repeat(600)}${"]".repeat(600)}`;
+    const text = `Plan:\n[{"name": "send", "arguments": {"to": ${deep}}}, {"name": "ping", "arguments": {}}]`;
+    const { steps, result } = read([text]);
+    expect(steps.filter((step) => (step as { name?: string }).name === "send")).toEqual([]);
+    expect(result.dropped.map((drop) => drop.message)).toEqual([
+      "A value is beyond the reader's limits (Nesting is deeper than maxDepth (512) at offset 553); what it held was dropped",
+    ]);
+  });
+
   it("skips arrays of plain values in prose, and reads the plan after them", () => {
     const { steps, result } = read(['Pick one of [1, 2, 3]:\n[{"name": "f", "arguments": {}}]']);
     expect(steps).toEqual([{ name: "f", arguments: {} }]);

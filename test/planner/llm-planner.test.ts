@@ -215,6 +215,15 @@ describe("LLMPlanner: streaming", () => {
     expect(model.calls).toBe(1);
   });
 
+  it("is not clean when a step nests deeper than the reader allows: the step is reported, not lost unseen", async () => {
+    const deep = `${"[".repeat(600)}${"]".repeat(600)}`;
+    const answer = JSON.stringify(examplePlan).replace('"21*2+5"', deep);
+    const model = createScriptedModel({ responses: [answer] });
+    const events = await collectEvents(new LLMPlanner({ model }).stream({ query, tools: exampleTools }));
+    expect(traceOf(events)).toEqual(["step s1", "issue dropped invalid-step", "step s2", "done"]);
+    expect(doneOf(events)).toMatchObject({ clean: false, finishReason: "stop" });
+  });
+
   it("adds a reply quoting the final results when the model gives none", async () => {
     const answer = JSON.stringify(examplePlan.slice(0, 2));
     const planner = new LLMPlanner({ model: createScriptedModel({ responses: [answer] }), repair: false });
