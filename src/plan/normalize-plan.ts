@@ -5,6 +5,7 @@
  */
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { findTooDeep, MAX_STEP_DEPTH } from "./find-too-deep.ts";
 import { type NormalizeSketchOptions, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
 import { normalizeStep } from "./normalize-step.ts";
 import type { PlanIssue } from "./plan-issue.ts";
@@ -64,6 +65,13 @@ export function readPlanEntries(
   options: NormalizePlanOptions = {},
 ): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } {
   let list: unknown[];
+  // A sketch or a task graph is walked whole: measured first, like a step (`normalizeStep`).
+  const graph = isRecord(raw) && (Array.isArray(raw["vertices"]) || Array.isArray(raw["task_nodes"]));
+  const tooDeep = graph ? findTooDeep(raw, MAX_STEP_DEPTH + 2) : undefined;
+  if (tooDeep !== undefined) {
+    const message = `The plan nests deeper than ${MAX_STEP_DEPTH + 2} levels, at ${tooDeep}`;
+    return { entries: [], issues: [{ code: "invalid-step", index: -1, path: "", message }], count: 0 };
+  }
   if (Array.isArray(raw)) {
     list = raw;
   } else if (isRecord(raw) && Array.isArray(raw["vertices"])) {

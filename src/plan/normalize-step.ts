@@ -9,6 +9,7 @@ import { mapStrings } from "../shared/map-strings.ts";
 import { ARGUMENT_KEYS, STEP_TYPE_ALIASES, TOOL_NAME_KEYS } from "./call-formats.ts";
 import { checkPlanStep } from "./check-plan-step.ts";
 import { CONTEXT_REFERENCE_ROOT } from "./context-reference-root.ts";
+import { findTooDeep, MAX_STEP_DEPTH } from "./find-too-deep.ts";
 import { pickField } from "./pick-field.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
@@ -308,6 +309,14 @@ export function normalizeStep(raw: unknown, position: number, options: Normalize
   if (!isRecord(raw)) {
     const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)}`;
     return { issues: [stepIssue("invalid-step", position, undefined, message)] };
+  }
+  // Measured before any walk of the step: one that recursed this deep would overflow the stack.
+  const tooDeep = findTooDeep(raw, MAX_STEP_DEPTH);
+  if (tooDeep !== undefined) {
+    const id = typeof raw["id"] === "string" ? raw["id"] : undefined;
+    const label = id === undefined ? `Step ${position + 1}` : `Step "${id}"`;
+    const message = `${label} nests deeper than ${MAX_STEP_DEPTH} levels, at ${tooDeep}`;
+    return { issues: [stepIssue("invalid-step", position, id, message)] };
   }
   const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
   const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);

@@ -177,6 +177,36 @@ describe("validatePlan: every diagnostic code", () => {
     ]);
   });
 
+  it("invalid-step: a step nested deeper than a plan may be, reported rather than thrown, the plan's other steps kept", () => {
+    let value: unknown = "x";
+    for (let level = 0; level < 20_000; level++) value = { v: value };
+    const plan = [
+      { type: "tool", name: "calculator", arguments: { expr: "1" } },
+      { id: "deep", type: "tool", name: "calculator", arguments: { expr: value } },
+      { type: "reply", text: "{{s1}}" },
+    ];
+    const { steps, issues } = validatePlan(plan, exampleTools);
+    expect(steps.map((step) => step.id)).toEqual(["s1", "s3"]);
+    expect(issues).toEqual([
+      {
+        code: "invalid-step",
+        index: 1,
+        stepId: "deep",
+        path: "/steps/1",
+        message: 'Step "deep" nests deeper than 512 levels, at /arguments/expr/v/v/… (/steps/1)',
+      },
+    ]);
+    const sketch = { vertices: [{ id: "a", tool_binding: "calculator", args: { expr: value } }], edges: [] };
+    expect(validatePlan(sketch, exampleTools).issues).toEqual([
+      {
+        code: "invalid-step",
+        index: -1,
+        path: "",
+        message: "The plan nests deeper than 514 levels, at /vertices/0/args/expr/…",
+      },
+    ]);
+  });
+
   it("invalid-argument names the path, the expected type and the value", () => {
     const { issues } = validatePlan(
       [
