@@ -102,7 +102,8 @@ export function snapshotValue(value: unknown, options: { freeze: boolean; what: 
     return visit(value, "");
   } catch (error) {
     if (PlankitError.isInstance(error)) throw error;
-    // A proxy whose traps throw, for one.
-    throw new PlankitError("invalid-result", `${options.what} cannot be copied: reading it threw`);
+    // Nesting deeper than the stack allows, or a proxy whose traps throw.
+    const why = error instanceof RangeError ? "it nests deeper than the stack allows" : "reading it threw";
+    throw new PlankitError("invalid-result", `${options.what} cannot be copied: ${why}`);
   }
 }

@@ -3,6 +3,13 @@ import { PlankitError } from "../../../src/errors/plankit-error.ts";
 import { toErrorInfo } from "../../../src/events/to-error-info.ts";
 import { snapshotValue } from "../../../src/runtime/run/snapshot-value.ts";
 
+/** An object `depth` levels deep. */
+function nested(depth: number): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < depth; level++) value = { v: value };
+  return value;
+}
+
 describe("snapshotValue", () => {
   it("copies plain data, reads getters once, applies toJSON, keeps __proto__ a plain key, and freezes when asked", () => {
     let reads = 0;
@@ -57,6 +64,7 @@ describe("snapshotValue", () => {
         ),
         "reading it threw",
       ],
+      [nested(50_000), "it nests deeper than the stack allows"],
     ];
     for (const [value, message] of cases) {
       let caught: unknown;
