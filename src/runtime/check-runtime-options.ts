@@ -307,3 +307,36 @@ export function checkRunOptions(options: unknown): void {
     );
   }
 }
+
+/**
+ * Checks the options of a factory of the runtime's (`createMemoryCache`,
+ * `createMemoryStore`): no key that names no option, each number in its
+ * range, each function a function — a `NaN` time to live would keep a
+ * cache's entries for ever, and a misspelled limit would go unseen.
+ *
+ * @param options - what the application passed.
+ * @param owner - the factory's name, for the message.
+ * @param fields - per option, the smallest number and whether it is an integer, or `"function"`.
+ * @throws PlankitError `invalid-options` naming the option, what it must be and the value found.
+ *
+ * @example
+ * ```ts
+ * checkFactoryOptions({ ttlMs: Number.NaN }, "createMemoryCache", { ttlMs: [0, false] }); // throws: Option ttlMs of createMemoryCache must be a number of at least 0, got NaN
+ * ```
+ */
+export function checkFactoryOptions(
+  options: unknown,
+  owner: string,
+  fields: Record<string, readonly [minimum: number, integer: boolean] | "function">,
+): void {
+  checkOptionKeys(options, Object.keys(fields), owner);
+  const checks: Record<string, OptionCheck> = {};
+  for (const [key, field] of Object.entries(fields)) checks[key] = field === "function" ? aFunction : count(...field);
+  const problem = object(checks, "")(options, "");
+  if (problem !== undefined) {
+    throw new PlankitError(
+      "invalid-options",
+      `Option ${problem.path.slice(1)} of ${owner} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+    );
+  }
+}

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { checkFactoryOptions } from "./check-runtime-options.ts";
 import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { CacheHit, ResultCache } from "./result-cache.ts";
 
@@ -45,6 +46,7 @@ export interface MemoryCacheOptions {
  *
  * @param options - size, freshness and clock.
  * @returns the cache.
+ * @throws PlankitError `invalid-options` for an option that names no option, or a value out of its range.
  *
  * @example
  * ```ts
@@ -54,6 +56,12 @@ export interface MemoryCacheOptions {
 export function createMemoryCache(
   options: MemoryCacheOptions = {},
 ): ResultCache & { readonly size: number; readonly bytes: number; clear(): void } {
+  checkFactoryOptions(options, "createMemoryCache", {
+    maxEntries: [0, true],
+    ttlMs: [0, false],
+    maxBytes: [0, false],
+    now: "function",
+  });
   const maxEntries = options.maxEntries ?? 500;
   const ttlMs = options.ttlMs ?? 300_000;
   const maxBytes = options.maxBytes ?? 5_000_000;

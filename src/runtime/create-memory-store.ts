@@ -6,6 +6,7 @@
 
 import { truncateJson } from "../shared/truncate-json.ts";
 import { tokenizeText } from "../tools/tokenize-text.ts";
+import { checkFactoryOptions } from "./check-runtime-options.ts";
 import { measureJsonBytes } from "./measure-json-bytes.ts";
 import type { MemoryEntry, MemoryStore } from "./memory-store.ts";
 
@@ -48,6 +49,7 @@ export interface MemoryStoreOptions {
  *
  * @param options - how many entries to return and to keep, and how many bytes.
  * @returns the store, with `entries()` to inspect everything stored.
+ * @throws PlankitError `invalid-options` for an option that names no option, or a value out of its range.
  *
  * @example
  * ```ts
@@ -58,6 +60,12 @@ export interface MemoryStoreOptions {
  * ```
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore & { entries(): MemoryEntry[] } {
+  checkFactoryOptions(options, "createMemoryStore", {
+    limit: [0, true],
+    maxEntries: [0, true],
+    maxBytes: [0, false],
+    maxEntryChars: [0, true],
+  });
   const limit = options.limit ?? 3;
   const maxEntries = options.maxEntries ?? 200;
   const maxBytes = options.maxBytes ?? 1_000_000;

@@ -137,6 +137,29 @@ describe("result cache", () => {
     expect(cache.get("c")).toBeUndefined();
   });
 
+  it("the memory cache and store refuse options of the wrong kind: a NaN time to live would keep entries for ever", () => {
+    const cases: [() => unknown, string][] = [
+      [
+        () => createMemoryCache({ ttlMs: Number.NaN }),
+        "Option ttlMs of createMemoryCache must be a number of at least 0, got NaN",
+      ],
+      [
+        () => createMemoryCache({ maxBytes: "5" as never }),
+        'Option maxBytes of createMemoryCache must be a number of at least 0, got "5"',
+      ],
+      [() => createMemoryCache({ ttl: 5 } as never), 'Unknown createMemoryCache option "ttl"; did you mean "ttlMs"?'],
+      [() => createMemoryCache(null as never), "The createMemoryCache options must be an object, got null"],
+      [() => createMemoryCache({ now: 5 as never }), "Option now of createMemoryCache must be a function, got 5"],
+      [
+        () => createMemoryStore({ maxEntries: -1 }),
+        "Option maxEntries of createMemoryStore must be an integer of at least 0, got -1",
+      ],
+      [() => createMemoryStore({ limt: 3 } as never), 'Unknown createMemoryStore option "limt"; did you mean "limit"?'],
+    ];
+    for (const [make, message] of cases) expect(make).toThrow(message);
+    expect(() => createMemoryCache({ ttlMs: 0, maxEntries: 1, maxBytes: 10, now: () => 0 })).not.toThrow();
+  });
+
   it("canonical JSON sorts keys at every depth", () => {
     expect(canonicalJson({ b: [1, { d: 1, c: undefined, a: "x" }], a: null })).toBe(
       '{"a":null,"b":[1,{"a":"x","d":1}]}',
