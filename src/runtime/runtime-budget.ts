@@ -15,7 +15,10 @@
  * ```
  */
 export interface RuntimeBudget {
-  /** Model calls: the planner's (counted when its stream ends), re-plans, `llm` steps, reflection, integration. */
+  /**
+   * Model calls: the planner's (the first from the start of planning when the planner has a model, the
+   * others when its stream ends), re-plans, `llm` steps, reflection, integration.
+   */
   modelCalls?: number;
   /** Tool calls that reach the registry; cache hits are free. */
   toolCalls?: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/plan/plan-step-schema.ts";
+import { LLMPlanner } from "../../src/planner/llm-planner.ts";
 import { AgentRuntime } from "../../src/runtime/agent-runtime.ts";
 import { computeBackoff } from "../../src/runtime/compute-backoff.ts";
 import { createMemoryCache } from "../../src/runtime/create-memory-cache.ts";
@@ -218,6 +219,21 @@ describe("budgets", () => {
     ]);
     expect(run.state.reason).toBe("budget");
     expect(run.state.reply?.source).toBe("template");
+  });
+
+  it("a model call budget counts the planner's call while its plan streams: an llm step cannot slip past it", async () => {
+    const model = createEchoModel((request) =>
+      request.purpose === "plan" ? '[{"id":"s1","type":"llm","prompt":"a"},{"id":"s2","reply":"{{s1}}"}]' : "text",
+    );
+    const { registry } = createTestRegistry();
+    const planner = new LLMPlanner({ model });
+    const run = new AgentRuntime({ planner, registry, memory: false, budget: { modelCalls: 1 } }).run("go");
+    const events = await collect(run);
+    expect(invariantProblems(events)).toEqual([]);
+    expect(model.requests.map((request) => request.purpose)).toEqual(["plan"]);
+    expect(run.state.steps[0]?.skip?.code).toBe("budget");
+    expect(run.state.reason).toBe("budget");
+    expect(run.state.usage.modelCalls).toBe(1);
   });
 
   it("a step budget limits how many steps start", async () => {

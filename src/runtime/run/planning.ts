@@ -88,6 +88,9 @@ export class Planning {
     const context = await hooks.context();
     if (host.isEnded()) return;
     host.emit({ type: "plan-start", kind: "plan", query: input.query, attempt: 1 });
+    // A planner with a model is calling it while its steps stream: the call counts against the budget from now on.
+    const reserved = config.planner.model === undefined ? 0 : 1;
+    host.limits.usage.modelCalls += reserved;
     let done: PlannerDone | undefined;
     let repairs = 0;
     // Steps handed over once, even those the run dropped: `done` lists them again.
@@ -127,7 +130,7 @@ export class Planning {
     // A planner that only reports its steps in `done` still gets them run.
     for (const step of done?.steps ?? []) if (!streamed.has(step?.id)) hooks.add(step, this.#turns.source);
     const usage = done?.usage;
-    host.limits.countPlanner(usage?.modelCalls ?? (this.#error === undefined ? 0 : 1), usage);
+    host.limits.countPlanner((usage?.modelCalls ?? (this.#error === undefined ? 0 : 1)) - reserved, usage);
     this.#end(done, this.#error);
     hooks.executing();
     // Ids that never arrived: their dependents can be decided now.
