@@ -22,7 +22,8 @@ import { isRecord } from "../shared/is-record.ts";
  * ```
  */
 export function readDialog(dialog: Dialog): { query: string; history: string } {
-  const refuse = (message: string): never => {
+  // Typed on the name, so that the checks after a call see it never returns.
+  const refuse: (message: string) => never = (message) => {
     throw new PlankitError("invalid-input", `run: ${message}`);
   };
   if (typeof dialog === "string") {
