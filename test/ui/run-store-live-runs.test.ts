@@ -11,56 +11,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type RunState, replay } from "../../src/events.ts";
-import { AgentRuntime, LLMPlanner, noOpReflector, PlankitError, ToolRegistry } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector, PlankitError } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { createEventFeed, createRunStore, type RunStore } from "../../src/ui.ts";
+import { liveRunPlans, liveRunRegistry } from "./live-run-fixtures.ts";
 
-type Tool = "read" | "flaky" | "note" | "mail";
 type Answer = "approve" | "edit" | "deny" | "replan" | "stop";
 
-const registry = new ToolRegistry().register([
-  {
-    name: "read",
-    description: "Read a fact",
-    inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
-    annotations: { readOnlyHint: true },
-    execute: ({ topic }) => ({ value: `fact about ${topic}` }),
-  },
-  {
-    name: "flaky",
-    description: "A service that is down",
-    inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
-    annotations: { readOnlyHint: true },
-    execute: () => Promise.reject(new Error("the service is down (503)")),
-  },
-  {
-    name: "note",
-    description: "Save a note",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    execute: ({ text }) => ({ value: `saved ${text}` }),
-  },
-  {
-    name: "mail",
-    description: "Send a mail",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    execute: ({ text }) => ({ value: `sent ${text}` }),
-  },
-]);
+const registry = liveRunRegistry();
 
-/** A plan of up to five tool steps, each maybe using an earlier step's value, and its reply. */
-const plans = fc
-  .array(fc.record({ tool: fc.constantFrom<Tool>("read", "flaky", "note", "mail"), uses: fc.option(fc.nat()) }), {
-    minLength: 1,
-    maxLength: 5,
-  })
-  .map((steps) => [
-    ...steps.map(({ tool, uses }, index) => {
-      const from = uses === null || index === 0 ? undefined : `{{s${(uses % index) + 1}.value}}`;
-      const key = tool === "read" || tool === "flaky" ? "topic" : "text";
-      return { id: `s${index + 1}`, tool, args: { [key]: from === undefined ? "Paris" : `about ${from}` } };
-    }),
-    { id: `s${steps.length + 1}`, reply: "Done." },
-  ]);
+const plans = liveRunPlans(5);
 
 /** What a listener saw: the snapshot, how many events the store had, and the snapshot as JSON then. */
 interface Seen {

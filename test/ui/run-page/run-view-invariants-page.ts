@@ -9,9 +9,10 @@
  * @module
  */
 import fc from "fast-check";
-import { AgentRuntime, LLMPlanner, noOpReflector, ToolRegistry } from "../../../src/index.ts";
+import { AgentRuntime, LLMPlanner, noOpReflector } from "../../../src/index.ts";
 import { createScriptedModel } from "../../../src/test.ts";
 import { createRunStore, type RunStore } from "../../../src/ui.ts";
+import { liveRunPlans, liveRunRegistry } from "../live-run-fixtures.ts";
 
 /** What the page offers the test. */
 export interface RunViewInvariantsPage {
@@ -24,58 +25,11 @@ export interface RunViewInvariantsPage {
   check(runs: number): Promise<string>;
 }
 
-type Tool = "read" | "flaky" | "note" | "mail";
 type Answer = "approve" | "edit" | "deny" | "replan" | "stop";
 
-const registry = new ToolRegistry().register([
-  {
-    name: "read",
-    description: "Read a fact",
-    inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
-    annotations: { readOnlyHint: true },
-    execute: async ({ topic }) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      return { value: `fact about ${topic}` };
-    },
-  },
-  {
-    name: "flaky",
-    description: "A service that is down",
-    inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
-    annotations: { readOnlyHint: true },
-    execute: async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      throw new Error("the service is down (503)");
-    },
-  },
-  {
-    name: "note",
-    description: "Save a note",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    execute: ({ text }) => ({ value: `saved ${text}` }),
-  },
-  {
-    name: "mail",
-    description: "Send a mail",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    execute: ({ text }) => ({ value: `sent ${text}` }),
-  },
-]);
+const registry = liveRunRegistry(5);
 
-/** A plan of up to four tool steps, each maybe using an earlier step's value, and its reply. */
-const plans = fc
-  .array(fc.record({ tool: fc.constantFrom<Tool>("read", "flaky", "note", "mail"), uses: fc.option(fc.nat()) }), {
-    minLength: 1,
-    maxLength: 4,
-  })
-  .map((steps) => [
-    ...steps.map(({ tool, uses }, index) => {
-      const from = uses === null || index === 0 ? undefined : `{{s${(uses % index) + 1}.value}}`;
-      const key = tool === "note" || tool === "mail" ? "text" : "topic";
-      return { id: `s${index + 1}`, tool, args: { [key]: from === undefined ? "Paris" : `about ${from}` } };
-    }),
-    { id: `s${steps.length + 1}`, reply: "Done." },
-  ]);
+const plans = liveRunPlans(4);
 
 const view = document.createElement("plankit-run");
 document.body.append(view);
