@@ -4,39 +4,27 @@
  * approval card offers a decision only for steps that still wait for one,
  * and the Stop button works for each new run.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bundleForBrowser,
-  type LocalServer,
-  launchChromium,
-  serveOnLocalhost,
-  servePage,
-} from "../fixtures/browser.ts";
+import { type ModulePageSuite, serveModulePage } from "../fixtures/browser.ts";
 import type { RunControlsPage } from "./run-page/run-controls-page.ts";
 
-let server: LocalServer;
-let browser: Browser;
+let suite: ModulePageSuite;
 
 beforeAll(async () => {
-  const script = await bundleForBrowser(new URL("./run-page/run-controls-page.ts", import.meta.url));
-  const html =
-    '<!doctype html><html lang="en"><meta charset="utf-8"><title>plankit run controls</title><body><script type="module" src="/page.js"></script></body></html>';
-  server = await serveOnLocalhost(servePage("/page.js", script, html));
-  browser = await launchChromium();
+  suite = await serveModulePage(new URL("./run-page/run-controls-page.ts", import.meta.url), "plankit run controls");
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await suite?.stop();
 });
 
 /** A new tab on the page, failing the test on any page error. */
 async function open(): Promise<{ tab: Page; errors: string[] }> {
-  const tab = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  const tab = await suite.browser.newPage({ viewport: { width: 900, height: 900 } });
   const errors: string[] = [];
   tab.on("pageerror", (error) => errors.push(error.message));
-  await tab.goto(server.origin, { waitUntil: "load", timeout: 60_000 });
+  await tab.goto(suite.server.origin, { waitUntil: "load", timeout: 60_000 });
   await tab.waitForFunction(() => (globalThis as { runControls?: RunControlsPage }).runControls !== undefined);
   return { tab, errors };
 }

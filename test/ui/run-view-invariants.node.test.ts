@@ -5,39 +5,26 @@
  * list, the graph, the approval card, the Stop button, the reply and the
  * status line agree with the store's state.
  */
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bundleForBrowser,
-  type LocalServer,
-  launchChromium,
-  serveOnLocalhost,
-  servePage,
-} from "../fixtures/browser.ts";
+import { type ModulePageSuite, serveModulePage } from "../fixtures/browser.ts";
 import type { RunViewInvariantsPage } from "./run-page/run-view-invariants-page.ts";
 
-let server: LocalServer;
-let browser: Browser;
+let suite: ModulePageSuite;
 
 beforeAll(async () => {
-  const script = await bundleForBrowser(new URL("./run-page/run-view-invariants-page.ts", import.meta.url));
-  const html =
-    '<!doctype html><html lang="en"><meta charset="utf-8"><title>plankit run view</title><body><script type="module" src="/page.js"></script></body></html>';
-  server = await serveOnLocalhost(servePage("/page.js", script, html));
-  browser = await launchChromium();
+  suite = await serveModulePage(new URL("./run-page/run-view-invariants-page.ts", import.meta.url), "plankit run view");
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await suite?.stop();
 });
 
 describe("<plankit-run> over live runs", () => {
   it("shows what the store's state says after every change, for any plan, answers and re-plans", async () => {
-    const tab = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    const tab = await suite.browser.newPage({ viewport: { width: 900, height: 900 } });
     const errors: string[] = [];
     tab.on("pageerror", (error) => errors.push(error.message));
-    await tab.goto(server.origin, { waitUntil: "load", timeout: 60_000 });
+    await tab.goto(suite.server.origin, { waitUntil: "load", timeout: 60_000 });
     await tab.waitForFunction(
       () => (globalThis as { runViewInvariants?: RunViewInvariantsPage }).runViewInvariants !== undefined,
     );
