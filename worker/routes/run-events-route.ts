@@ -33,7 +33,6 @@ export const runEventsRoute: WorkerRoute = {
     headers.set("x-plankit-run-id", runId);
     if (response.status === 204 || response.body === null)
       return new Response(null, { status: response.status, headers });
-    const ok = response.status === 200 && (headers.get("content-type") ?? "").startsWith("text/event-stream");
-    return new Response(ok ? response.body : response.body, { status: response.status, headers });
+    return new Response(response.body, { status: response.status, headers });
   },
 };
