@@ -26,9 +26,9 @@ const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
     entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
-    maxGzipBytes: 59.4 * 1024,
+    maxGzipBytes: 59.6 * 1024,
   },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 60 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 60.2 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 7.3 * 1024 },
   {
     label: "`createJsonStreamParser` alone",

@@ -4,10 +4,13 @@
  * @module
  */
 
+import { PlankitError } from "../errors/plankit-error.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
 import type { Reflection, Reflector } from "../planner/reflector.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { extractJsonObject } from "../shared/extract-json-object.ts";
 import { isRecord } from "../shared/is-record.ts";
 
@@ -70,6 +73,7 @@ function parseReflection(text: string): Reflection | undefined {
  *
  * @param options - model, system prompt and result length.
  * @returns the reflector.
+ * @throws PlankitError `invalid-options` for an unknown option (naming the closest), a model without `stream()`, a `system` that is not a string, or a `maxResultChars` that is not an integer >= 0.
  *
  * @example
  * ```ts
@@ -77,17 +81,29 @@ function parseReflection(text: string): Reflection | undefined {
  * ```
  */
 export function createModelReflector(options: ModelReflectorOptions = {}): Reflector {
-  const maxResultChars = options.maxResultChars ?? 500;
+  checkOptionKeys(options, ["model", "system", "maxResultChars"], "createModelReflector");
+  const { model, system, maxResultChars = 500 } = options;
+  const refuse = (name: string, expected: string, value: unknown): never => {
+    throw new PlankitError(
+      "invalid-options",
+      `createModelReflector option ${name} must be ${expected}, got ${describeValue(value)}`,
+    );
+  };
+  if (model !== undefined && typeof (model as { stream?: unknown }).stream !== "function")
+    refuse("model", "a PlanModel with a stream() method", model);
+  if (system !== undefined && typeof system !== "string") refuse("system", "a string", system);
+  if (!Number.isInteger(maxResultChars) || maxResultChars < 0)
+    refuse("maxResultChars", "an integer >= 0", maxResultChars);
   return {
     async reflect(request) {
-      const model = options.model ?? request.model;
-      if (model === undefined) return undefined;
+      const asked = model ?? request.model;
+      if (asked === undefined) return undefined;
       try {
         const answer = await collectModelText(
-          model,
+          asked,
           {
             purpose: "reflect",
-            system: options.system ?? reflectionSystemPrompt,
+            system: system ?? reflectionSystemPrompt,
             prompt: buildReflectionPrompt(request, maxResultChars),
             signal: request.signal,
           },

@@ -301,6 +301,23 @@ describe("retries, timeouts and reflection", () => {
     await expect(broken.reflect(request)).resolves.toBeUndefined();
     expect(noOpReflector.reflect(request)).toBeUndefined();
   });
+
+  it("createModelReflector refuses options it would misread, naming the option and the value", () => {
+    expect(() => createModelReflector({ maxResultChar: 100 } as never)).toThrow(
+      'Unknown createModelReflector option "maxResultChar"; did you mean "maxResultChars"?',
+    );
+    expect(() => createModelReflector({ maxResultChars: Number.NaN })).toThrow(
+      "createModelReflector option maxResultChars must be an integer >= 0, got NaN",
+    );
+    expect(() => createModelReflector({ maxResultChars: -1 })).toThrow("must be an integer >= 0, got -1");
+    expect(() => createModelReflector({ system: 42 as never })).toThrow(
+      "createModelReflector option system must be a string, got 42",
+    );
+    expect(() => createModelReflector({ model: {} as never })).toThrow(
+      "createModelReflector option model must be a PlanModel with a stream() method, got {}",
+    );
+    expect(() => createModelReflector(null as never)).toThrow("The createModelReflector options must be an object");
+  });
 });
 
 describe("re-planning", () => {
