@@ -11,7 +11,7 @@ describe("createRunStore refuses options it would misread", () => {
     );
   });
 
-  it.each([
+  const wrong: [string, unknown, string][] = [
     ["retryMs", Number.NaN, "a finite number >= 0, got NaN"],
     ["retryMs", -1, "a finite number >= 0, got -1"],
     ["retryMs", Infinity, "a finite number >= 0, got Infinity"],
@@ -24,11 +24,14 @@ describe("createRunStore refuses options it would misread", () => {
     ["fetch", {}, "a function, got {}"],
     ["onApprove", true, "a function, got true"],
     ["signal", {}, "an AbortSignal, got {}"],
-  ])("%s: %s", (name, value, message) => {
-    expect(() => createRunStore("http://127.0.0.1:9/v1/runs/r/events", { [name]: value } as never)).toThrow(
-      `createRunStore option ${name} must be ${message}`,
-    );
-  });
+  ];
+  for (const [name, value, message] of wrong) {
+    it(`${name}: ${String(value)}`, () => {
+      expect(() => createRunStore("http://127.0.0.1:9/v1/runs/r/events", { [name]: value } as never)).toThrow(
+        `createRunStore option ${name} must be ${message}`,
+      );
+    });
+  }
 
   it("takes every well-formed value, undefined included", async () => {
     await fc.assert(
