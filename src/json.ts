@@ -13,6 +13,7 @@ export {
   type JsonStreamParserOptions,
   type PartialString,
 } from "./json/create-json-stream-parser.ts";
+export { findDeepValue } from "./json/find-deep-value.ts";
 export { JsonElementStream } from "./json/json-element-stream.ts";
 export { JsonStreamError, type JsonStreamErrorCode } from "./json/json-stream-error.ts";
 export { parseJsonStream, type TextSource } from "./json/parse-json-stream.ts";

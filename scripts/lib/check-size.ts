@@ -29,7 +29,7 @@ const budgets: SizeBudget[] = [
     maxGzipBytes: 59.6 * 1024,
   },
   { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 60.2 * 1024 },
-  { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 7.3 * 1024 },
+  { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 7.5 * 1024 },
   {
     label: "`createJsonStreamParser` alone",
     entry: 'export { createJsonStreamParser } from "./src/json.ts";',

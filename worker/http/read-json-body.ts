@@ -4,8 +4,8 @@
  * @module
  */
 import * as v from "valibot";
+import { findDeepValue } from "../../src/json.ts";
 import { workerDefaults } from "../worker-defaults.ts";
-import { findDeepValue } from "./find-deep-value.ts";
 import { HttpProblem } from "./http-problem.ts";
 
 /**
@@ -116,8 +116,9 @@ export async function readJsonBody<const S extends v.GenericSchema>(
       errors: [{ pointer: "#", detail: "the body must be a JSON object" }],
     });
   }
-  const deep = findDeepValue(json, workerDefaults.bodyMaxDepth);
-  if (deep !== undefined) {
+  const deepAt = findDeepValue(json, workerDefaults.bodyMaxDepth);
+  if (deepAt !== undefined) {
+    const deep = `#${deepAt}`;
     const detail = `the body nests deeper than ${workerDefaults.bodyMaxDepth} levels here`;
     throw new HttpProblem(400, `Invalid request body: ${deep.slice(2)}: ${detail}`, {
       code: "invalid-body",
