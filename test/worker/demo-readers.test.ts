@@ -151,14 +151,13 @@ describe("the offline demo model's readers", () => {
     expect(findQuantities("it is 10k outside")[0]?.parts).toEqual([{ value: 10, unit: "K" }]);
   });
 
-  it("plans every conversion of a request of two, however they are joined", () => {
+  it("plans every conversion of a request of two, however they are joined (the same one twice, once)", () => {
     fc.assert(
       fc.property(conversion, conversion, joiner, (first, second, join) => {
         const steps = planDemoRequest({ query: `${first.text}${join}${second.text}`, tools });
-        expect(toolSteps(steps)).toEqual([
-          { name: "convert_units", arguments: first.expected },
-          { name: "convert_units", arguments: second.expected },
-        ]);
+        // The same question asked twice is answered once.
+        const asked = first.text === second.text ? [first] : [first, second];
+        expect(toolSteps(steps)).toEqual(asked.map((part) => ({ name: "convert_units", arguments: part.expected })));
         expect(replyText(steps)).not.toMatch(/Not done/u);
       }),
       { numRuns: 500 },
