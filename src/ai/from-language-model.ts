@@ -27,6 +27,7 @@ import type {
   PlanModelTool,
   PlanModelUsage,
 } from "../model/plan-model.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 
 type StreamTextOptions = Parameters<typeof streamText>[0];
 
@@ -43,6 +44,12 @@ export interface FromLanguageModelOptions extends LanguageModelCallOptions {
   /** Provider-specific options (`{ openai: { … } }`). */
   providerOptions?: NonNullable<StreamTextOptions["providerOptions"]>;
 }
+
+/** The names of {@link FromLanguageModelOptions}: a misspelt one would be passed to `streamText` and ignored. */
+const optionNames = [
+  ..."maxOutputTokens temperature topP topK presencePenalty frequencyPenalty stopSequences seed reasoning".split(" "),
+  ..."maxRetries headers providerOptions".split(" "),
+];
 
 const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
   stop: "stop",
@@ -199,6 +206,7 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * @param model - the AI SDK language model.
  * @param options - call settings for every request (temperature, max output tokens, retries, headers, provider options).
  * @returns the model.
+ * @throws PlankitError `invalid-options` for an option that is not a call setting (a misspelt one, say).
  *
  * @example
  * ```ts
@@ -210,6 +218,7 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * ```
  */
 export function fromLanguageModel(model: LanguageModel, options: FromLanguageModelOptions = {}): PlanModel {
+  checkOptionKeys(options, optionNames, "fromLanguageModel");
   return {
     async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
       const { signal } = request;

@@ -134,4 +134,12 @@ describe("EagerAgent", () => {
     expect(misspelt({ registry: {} })).toThrow('Unknown EagerAgent option "registry"');
     expect(misspelt({ retries: 2, annotations: {} })).not.toThrow();
   });
+
+  it("names a misspelt model option instead of sending the model's defaults", () => {
+    const model = new MockLanguageModelV4({});
+    const settings = { model, tools: {}, modelOptions: { temperature: 0, maxTokens: 100 } };
+    expect(() => new EagerAgent(settings as ConstructorParameters<typeof EagerAgent>[0])).toThrow(
+      'Unknown fromLanguageModel option "maxTokens"; the options are maxOutputTokens, temperature',
+    );
+  });
 });

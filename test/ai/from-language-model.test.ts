@@ -65,6 +65,20 @@ describe("fromLanguageModel", () => {
     expect(call?.maxOutputTokens).toBe(500);
   });
 
+  it("names a misspelt option, and an option that is not a call setting, instead of ignoring it", () => {
+    const model = mockModel(textParts(["ok"]));
+    const options = (value: Record<string, unknown>) => () =>
+      fromLanguageModel(model, value as Parameters<typeof fromLanguageModel>[1]);
+    expect(options({ temprature: 0 })).toThrow(
+      'Unknown fromLanguageModel option "temprature"; did you mean "temperature"?',
+    );
+    expect(options({ maxTokens: 500 })).toThrow('Unknown fromLanguageModel option "maxTokens"');
+    // What plankit sends itself is no call setting: the prompt, the tools, the model.
+    expect(options({ prompt: "hi" })).toThrow('Unknown fromLanguageModel option "prompt"');
+    expect(options("fast")).toThrow('The fromLanguageModel options must be an object, got "fast"');
+    expect(options({ temperature: 0, maxRetries: 0, headers: {}, providerOptions: {}, seed: 1 })).not.toThrow();
+  });
+
   it("maps every AI SDK finish reason onto the plan model's", async () => {
     const reasons: UnifiedFinish[] = [
       "stop",
