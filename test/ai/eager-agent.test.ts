@@ -142,4 +142,49 @@ describe("EagerAgent", () => {
       'Unknown fromLanguageModel option "maxTokens"; the options are maxOutputTokens, temperature',
     );
   });
+
+  it("counts the tokens of the turns that finished when a later turn is aborted or fails", async () => {
+    // Turn 1 calls a read-only tool and reports its usage; every later call fails, or waits until the run is aborted.
+    const runWith = async (second: "abort" | "fail") => {
+      const controller = new AbortController();
+      const model = new MockLanguageModelV4({
+        doStream: async () => {
+          if (model.doStreamCalls.length === 1) {
+            const parts: StreamPart[] = [
+              { type: "stream-start", warnings: [] },
+              { type: "tool-input-start", id: "c1", toolName: "weather" },
+              { type: "tool-input-delta", id: "c1", delta: '{"city":"Paris"}' },
+              { type: "tool-input-end", id: "c1" },
+              { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+            ];
+            return {
+              stream: new ReadableStream({
+                start: (stream) => (parts.forEach((part) => stream.enqueue(part)), stream.close()),
+              }),
+            };
+          }
+          if (second === "fail") throw new Error("overloaded");
+          controller.abort();
+          return { stream: new ReadableStream<StreamPart>({ start: () => {} }) };
+        },
+      });
+      const agent = new EagerAgent({
+        model,
+        tools: {
+          weather: tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object" }), execute: async () => 21 }),
+        },
+        annotations: { weather: { readOnlyHint: true } },
+        modelOptions: { maxRetries: 0 },
+      });
+      return (await agent.generate({ prompt: "Weather in Paris?", abortSignal: controller.signal })).state;
+    };
+    const aborted = await runWith("abort");
+    expect(aborted.reason).toBe("aborted");
+    expect([aborted.usage.inputTokens, aborted.usage.outputTokens]).toEqual([10, 5]);
+    const failed = await runWith("fail");
+    expect(failed.reason).toBe("failed");
+    // Both turns were asked of the model (the failed one too), and the first reported its tokens.
+    expect(failed.usage.modelCalls).toBeGreaterThanOrEqual(2);
+    expect([failed.usage.inputTokens, failed.usage.outputTokens]).toEqual([10, 5]);
+  });
 });

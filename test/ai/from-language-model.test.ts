@@ -67,7 +67,7 @@ describe("fromLanguageModel", () => {
 
   it("names a misspelt option, and an option that is not a call setting, instead of ignoring it", () => {
     const model = mockModel(textParts(["ok"]));
-    const options = (value: Record<string, unknown>) => () =>
+    const options = (value: unknown) => () =>
       fromLanguageModel(model, value as Parameters<typeof fromLanguageModel>[1]);
     expect(options({ temprature: 0 })).toThrow(
       'Unknown fromLanguageModel option "temprature"; did you mean "temperature"?',
