@@ -187,4 +187,17 @@ describe("EagerAgent", () => {
     expect(failed.usage.modelCalls).toBeGreaterThanOrEqual(2);
     expect([failed.usage.inputTokens, failed.usage.outputTokens]).toEqual([10, 5]);
   });
+
+  it("takes AI SDK model messages, whose content is a list of parts, as ToolLoopAgent does", async () => {
+    const model = createProvider([]);
+    const agent = new EagerAgent({ model, tools: {} });
+    const { state } = await agent.generate({
+      messages: [
+        { role: "system", content: "Answer briefly." },
+        { role: "user", content: [{ type: "text", text: "Weather in Oslo?" }] },
+      ],
+    });
+    expect(state.reason).toBe("completed");
+    expect(JSON.stringify(model.doStreamCalls[0]?.prompt)).toContain("Weather in Oslo?");
+  });
 });
