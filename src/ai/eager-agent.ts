@@ -12,6 +12,7 @@ import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runti
 import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { closestName } from "../shared/closest-name.ts";
 import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
@@ -141,7 +142,7 @@ export class EagerAgent {
 
   /**
    * @param settings - model, tools, instructions, annotations, limits and runtime options.
-   * @throws PlankitError `invalid-options` for a bad limit or option; `invalid-catalog` for a tool without `execute`.
+   * @throws PlankitError `invalid-options` for a bad limit or option, or annotations of a tool it does not have; `invalid-catalog` for a tool without `execute`.
    */
   constructor(settings: EagerAgentSettings) {
     checkOptionKeys(
@@ -154,6 +155,16 @@ export class EagerAgent {
     );
     const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } =
       settings;
+    // A misspelt name would leave its tool side-effecting, unseen.
+    for (const name of Object.keys(annotations ?? {})) {
+      if (Object.hasOwn(tools, name)) continue;
+      const suggestion = closestName(name, Object.keys(tools));
+      const hint = suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
+      throw new PlankitError(
+        "invalid-options",
+        `EagerAgent annotations name ${JSON.stringify(name)}, which is not one of its tools${hint}`,
+      );
+    }
     const registry = new ToolRegistry().register(
       fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }),
     );

@@ -200,4 +200,15 @@ describe("EagerAgent", () => {
     expect(state.reason).toBe("completed");
     expect(JSON.stringify(model.doStreamCalls[0]?.prompt)).toContain("Weather in Oslo?");
   });
+
+  it("names annotations for a tool it does not have, which would leave the tool side-effecting unseen", () => {
+    const model = new MockLanguageModelV4({});
+    const weather = tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object" }), execute: async () => 21 });
+    const annotated = (annotations: Record<string, { readOnlyHint: boolean }>) => () =>
+      new EagerAgent({ model, tools: { weather }, annotations });
+    expect(annotated({ wether: { readOnlyHint: true } })).toThrow(
+      'EagerAgent annotations name "wether", which is not one of its tools; did you mean "weather"?',
+    );
+    expect(annotated({ weather: { readOnlyHint: true } })).not.toThrow();
+  });
 });
