@@ -28,6 +28,7 @@ import type {
   PlanModelUsage,
 } from "../model/plan-model.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { describeValue } from "../shared/describe-value.ts";
 
 type StreamTextOptions = Parameters<typeof streamText>[0];
 
@@ -206,7 +207,7 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * @param model - the AI SDK language model.
  * @param options - call settings for every request (temperature, max output tokens, retries, headers, provider options).
  * @returns the model.
- * @throws PlankitError `invalid-options` for an option that is not a call setting (a misspelt one, say).
+ * @throws PlankitError `invalid-options` for a model that is neither a language model nor a model id, or an option that is not a call setting (a misspelt one, say).
  *
  * @example
  * ```ts
@@ -218,6 +219,13 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * ```
  */
 export function fromLanguageModel(model: LanguageModel, options: FromLanguageModelOptions = {}): PlanModel {
+  const streams = typeof (model as { doStream?: unknown } | null)?.doStream === "function";
+  if (typeof model !== "string" && !streams) {
+    throw new PlankitError(
+      "invalid-options",
+      `fromLanguageModel: model must be an AI SDK language model or a model id string, got ${describeValue(model)}`,
+    );
+  }
   checkOptionKeys(options, optionNames, "fromLanguageModel");
   return {
     async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {

@@ -79,6 +79,16 @@ describe("fromLanguageModel", () => {
     expect(options({ temperature: 0, maxRetries: 0, headers: {}, providerOptions: {}, seed: 1 })).not.toThrow();
   });
 
+  it("names a model that is not an AI SDK language model when made, not at the first request", () => {
+    const made = (model: unknown) => () => fromLanguageModel(model as Parameters<typeof fromLanguageModel>[0]);
+    expect(made(undefined)).toThrow(
+      "fromLanguageModel: model must be an AI SDK language model or a model id string, got undefined",
+    );
+    expect(made({ modelId: "gpt-4o-mini" })).toThrow('got {"modelId":"gpt-4o-mini"}');
+    expect(made("openai/gpt-4o-mini")).not.toThrow();
+    expect(made(mockModel(textParts(["ok"])))).not.toThrow();
+  });
+
   it("maps every AI SDK finish reason onto the plan model's", async () => {
     const reasons: UnifiedFinish[] = [
       "stop",
