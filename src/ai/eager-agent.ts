@@ -14,6 +14,7 @@ import { noOpReflector } from "../runtime/no-op-reflector.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
+import type { JsonSchemaConverter } from "../tools/to-tool-json-schema.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { type FromLanguageModelOptions, fromLanguageModel } from "./from-language-model.ts";
@@ -62,6 +63,13 @@ export interface EagerAgentSettings extends Omit<AgentRuntimeOptions, "planner" 
   topK?: number;
   /** Call settings for every model request (temperature, headers, provider options). */
   modelOptions?: FromLanguageModelOptions;
+  /**
+   * Converts a Standard Schema that cannot give its own JSON Schema (a plain
+   * valibot schema) for the model: `toJsonSchema` from `@valibot/to-json-schema`.
+   *
+   * @defaultValue none
+   */
+  toJsonSchema?: JsonSchemaConverter;
 }
 
 /** What {@link EagerAgent.stream} and {@link EagerAgent.generate} take. */
@@ -110,6 +118,42 @@ function dialogOf(call: EagerAgentCall): Dialog {
 }
 
 /**
+ * Registers the agent's tools.
+ *
+ * @param tools - the AI SDK tools.
+ * @param annotations - annotations by tool name.
+ * @param toJsonSchema - the converter for schemas without their own JSON Schema.
+ * @returns the registry.
+ * @throws PlankitError `invalid-options` for annotations of a tool it does not have; `invalid-catalog` for a tool the registry refuses.
+ */
+function registryOf(
+  tools: EagerAgentSettings["tools"],
+  annotations: EagerAgentSettings["annotations"],
+  toJsonSchema: JsonSchemaConverter | undefined,
+): ToolRegistry {
+  // A misspelt name would leave its tool side-effecting, unseen.
+  for (const name of Object.keys(annotations ?? {})) {
+    if (Object.hasOwn(tools, name)) continue;
+    const suggestion = closestName(name, Object.keys(tools));
+    const hint = suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
+    throw new PlankitError(
+      "invalid-options",
+      `EagerAgent annotations name ${JSON.stringify(name)}, which is not one of its tools${hint}`,
+    );
+  }
+  const registry = new ToolRegistry(toJsonSchema === undefined ? {} : { toJsonSchema });
+  try {
+    return registry.register(fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }));
+  } catch (error) {
+    // The registry's advice names its own option; here the agent makes the registry.
+    if (!PlankitError.isInstance(error) || !error.message.includes("new ToolRegistry({ toJsonSchema })")) throw error;
+    throw new PlankitError(error.code, `${error.message}; EagerAgent takes the converter as its toJsonSchema setting`, {
+      cause: error,
+    });
+  }
+}
+
+/**
  * An agent in the shape of the AI SDK's `ToolLoopAgent` — a model, AI SDK
  * tools, instructions — that runs each tool call the moment its arguments
  * are complete instead of after the model's whole turn, and sends the
@@ -148,26 +192,24 @@ export class EagerAgent {
     checkOptionKeys(
       settings,
       [
-        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions".split(" "),
+        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions toJsonSchema".split(" "),
         ...runtimeOptionNames.filter((name) => name !== "planner" && name !== "registry" && name !== "model"),
       ],
       "EagerAgent",
     );
-    const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } =
-      settings;
-    // A misspelt name would leave its tool side-effecting, unseen.
-    for (const name of Object.keys(annotations ?? {})) {
-      if (Object.hasOwn(tools, name)) continue;
-      const suggestion = closestName(name, Object.keys(tools));
-      const hint = suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
-      throw new PlankitError(
-        "invalid-options",
-        `EagerAgent annotations name ${JSON.stringify(name)}, which is not one of its tools${hint}`,
-      );
-    }
-    const registry = new ToolRegistry().register(
-      fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }),
-    );
+    const {
+      model,
+      tools,
+      instructions,
+      annotations,
+      maxTurns,
+      maxSteps,
+      topK,
+      modelOptions,
+      toJsonSchema,
+      ...runtimeOptions
+    } = settings;
+    const registry = registryOf(tools, annotations, toJsonSchema);
     this.planner = new LLMPlanner({
       model: fromLanguageModel(model, modelOptions),
       mode: "tools",

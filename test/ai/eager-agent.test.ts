@@ -1,5 +1,7 @@
+import { toJsonSchema } from "@valibot/to-json-schema";
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { EagerAgent } from "../../src/ai.ts";
 
@@ -210,5 +212,25 @@ describe("EagerAgent", () => {
       'EagerAgent annotations name "wether", which is not one of its tools; did you mean "weather"?',
     );
     expect(annotated({ weather: { readOnlyHint: true } })).not.toThrow();
+  });
+
+  it("offers tools with valibot schemas given the toJsonSchema converter the registry's error asks for", async () => {
+    const log: string[] = [];
+    const model = createProvider(log);
+    const weather = tool({
+      description: "The weather in a city",
+      inputSchema: v.object({ city: v.string() }),
+      execute: async ({ city }) => ({ city, celsius: 20 }),
+    });
+    expect(() => new EagerAgent({ model, tools: { weather } })).toThrow(
+      "; EagerAgent takes the converter as its toJsonSchema setting",
+    );
+    const agent = new EagerAgent({ model, tools: { weather }, toJsonSchema });
+    const { state } = await agent.generate({ prompt: "Weather in Paris and Tokyo?" });
+    expect(state.reason).toBe("completed");
+    expect(model.doStreamCalls[0]?.tools?.[0]).toMatchObject({
+      name: "weather",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    });
   });
 });
