@@ -152,6 +152,43 @@ describe("fromLanguageModel", () => {
     ]);
   });
 
+  it("sends a call back with its provider metadata and its turn's reasoning (thought signatures, signed thinking)", async () => {
+    const thinking = { anthropic: { signature: "sig-1" } };
+    const signed = { google: { thoughtSignature: "ts-1" } };
+    const first = mockModel([
+      { type: "stream-start", warnings: [] },
+      { type: "reasoning-start", id: "r1" },
+      { type: "reasoning-delta", id: "r1", delta: "Need the " },
+      { type: "reasoning-delta", id: "r1", delta: "weather." },
+      { type: "reasoning-end", id: "r1", providerMetadata: thinking },
+      { type: "tool-call", toolCallId: "c1", toolName: "weather", input: '{"city":"Oslo"}', providerMetadata: signed },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+    ]);
+    const second = mockModel(textParts(["Cold."]));
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async (options) => (calls++ === 0 ? first.doStream(options) : second.doStream(options)),
+    });
+    const adapted = fromLanguageModel(model);
+    const tools = [{ name: "weather", description: "w", inputSchema: { type: "object" } }];
+    await collect(adapted.stream({ prompt: "Oslo?", tools }));
+    await collect(
+      adapted.stream({
+        prompt: "Oslo?",
+        tools,
+        messages: [
+          { role: "assistant", text: "", toolCalls: [{ callId: "c1", toolName: "weather", input: { city: "Oslo" } }] },
+          { role: "tool", results: [{ callId: "c1", toolName: "weather", output: { celsius: -3 } }] },
+        ],
+      }),
+    );
+    const assistant = second.doStreamCalls[0]?.prompt.find((message) => message.role === "assistant");
+    expect(assistant?.content).toEqual([
+      { type: "reasoning", text: "Need the weather.", providerOptions: thinking },
+      { type: "tool-call", toolCallId: "c1", toolName: "weather", input: { city: "Oslo" }, providerOptions: signed },
+    ]);
+  });
+
   it("sends earlier calls and their results as the provider's assistant and tool messages", async () => {
     const model = mockModel(textParts(["done"]));
     await collect(
