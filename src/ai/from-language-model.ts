@@ -229,7 +229,8 @@ function toModelMessages(
  * to `other`). A request's `tools` are offered natively, without `execute`
  * (plankit runs them), under names the provider accepts; the streamed
  * `tool-input-*` and `tool-call` parts come back under the catalog's names,
- * and `messages` (earlier calls and their results) follow the prompt. Errors the AI SDK reports in the stream are
+ * and `messages` (earlier calls and their results) follow the prompt, each call with the provider
+ * metadata and the turn's reasoning it came with (thought signatures, signed thinking). Errors the AI SDK reports in the stream are
  * thrown as `PlankitError` `model-error` (`aborted` when the signal fired),
  * so a failed request never looks like an empty answer.
  *
