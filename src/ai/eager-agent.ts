@@ -12,7 +12,6 @@ import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runti
 import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
-import { closestName } from "../shared/closest-name.ts";
 import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
 import type { JsonSchemaConverter } from "../tools/to-tool-json-schema.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
@@ -105,9 +104,11 @@ export interface EagerAgentResult {
  *
  * @param call - prompt or messages.
  * @returns the dialog.
- * @throws PlankitError `invalid-input` when neither or both are given.
+ * @throws PlankitError `invalid-input` when neither or both are given; `invalid-options` for a field it does not know.
  */
 function dialogOf(call: EagerAgentCall): Dialog {
+  // A field left unread (`signal`, the runtime's name) would leave the run running after the request ends.
+  checkOptionKeys(call, ["prompt", "messages", "abortSignal"], "EagerAgent call");
   if ((call.prompt === undefined) === (call.messages === undefined)) {
     throw new PlankitError("invalid-input", "Give either prompt or messages");
   }
@@ -131,25 +132,15 @@ function registryOf(
   annotations: EagerAgentSettings["annotations"],
   toJsonSchema: JsonSchemaConverter | undefined,
 ): ToolRegistry {
-  // A misspelt name would leave its tool side-effecting, unseen.
-  for (const name of Object.keys(annotations ?? {})) {
-    if (Object.hasOwn(tools, name)) continue;
-    const suggestion = closestName(name, Object.keys(tools));
-    const hint = suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
-    throw new PlankitError(
-      "invalid-options",
-      `EagerAgent annotations name ${JSON.stringify(name)}, which is not one of its tools${hint}`,
-    );
-  }
+  // A misspelt tool name would leave its tool side-effecting, unseen.
+  checkOptionKeys(annotations ?? {}, Object.keys(tools), "EagerAgent annotations");
   const registry = new ToolRegistry(toJsonSchema === undefined ? {} : { toJsonSchema });
   try {
     return registry.register(fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }));
   } catch (error) {
     // The registry's advice names its own option; here the agent makes the registry.
-    if (!PlankitError.isInstance(error) || !error.message.includes("new ToolRegistry({ toJsonSchema })")) throw error;
-    throw new PlankitError(error.code, `${error.message}; EagerAgent takes the converter as its toJsonSchema setting`, {
-      cause: error,
-    });
+    if (!PlankitError.isInstance(error) || !error.message.includes("ToolRegistry({ toJsonSchema })")) throw error;
+    throw new PlankitError(error.code, `${error.message}; EagerAgent takes it as its toJsonSchema`, { cause: error });
   }
 }
 

@@ -3,7 +3,7 @@ import { jsonSchema, readUIMessageStream, tool, type UIMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EagerAgent } from "../../src/ai.ts";
+import { EagerAgent, type EagerAgentCall } from "../../src/ai.ts";
 
 type StreamPart =
   Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
@@ -209,7 +209,7 @@ describe("EagerAgent", () => {
     const annotated = (annotations: Record<string, { readOnlyHint: boolean }>) => () =>
       new EagerAgent({ model, tools: { weather }, annotations });
     expect(annotated({ wether: { readOnlyHint: true } })).toThrow(
-      'EagerAgent annotations name "wether", which is not one of its tools; did you mean "weather"?',
+      'Unknown EagerAgent annotations option "wether"; did you mean "weather"?',
     );
     expect(annotated({ weather: { readOnlyHint: true } })).not.toThrow();
   });
@@ -222,9 +222,7 @@ describe("EagerAgent", () => {
       inputSchema: v.object({ city: v.string() }),
       execute: async ({ city }) => ({ city, celsius: 20 }),
     });
-    expect(() => new EagerAgent({ model, tools: { weather } })).toThrow(
-      "; EagerAgent takes the converter as its toJsonSchema setting",
-    );
+    expect(() => new EagerAgent({ model, tools: { weather } })).toThrow("; EagerAgent takes it as its toJsonSchema");
     const agent = new EagerAgent({ model, tools: { weather }, toJsonSchema });
     const { state } = await agent.generate({ prompt: "Weather in Paris and Tokyo?" });
     expect(state.reason).toBe("completed");
@@ -232,5 +230,13 @@ describe("EagerAgent", () => {
       name: "weather",
       inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
     });
+  });
+
+  it("names a misspelt field of a call, so an abort signal given as signal is not left unwired", () => {
+    const agent = createAgent([], true);
+    const call = { prompt: "Weather?", signal: new AbortController().signal } as EagerAgentCall;
+    expect(() => agent.stream(call)).toThrow(
+      'Unknown EagerAgent call option "signal"; the options are prompt, messages, abortSignal',
+    );
   });
 });
