@@ -74,7 +74,11 @@ const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
 function toError(error: unknown, signal: AbortSignal | undefined): PlankitError {
   if (PlankitError.isInstance(error)) return error;
   if (signal?.aborted) return new PlankitError("aborted", "The model stream was aborted", { cause: signal.reason });
-  return new PlankitError("model-error", `The language model failed${describeFailure(error)}`, { cause: error });
+  // A provider's message may be a whole validation report; the cause keeps it.
+  const message = `The language model failed${describeFailure(error)}`;
+  return new PlankitError("model-error", message.length > 500 ? `${message.slice(0, 499)}…` : message, {
+    cause: error,
+  });
 }
 
 /**

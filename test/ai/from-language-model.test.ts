@@ -259,6 +259,22 @@ describe("fromLanguageModel", () => {
     expect(error.message).toContain("upstream overloaded");
   });
 
+  it("keeps a model error's message short when the provider's is a whole validation report, and the report as its cause", async () => {
+    const report = `Type validation failed: Value: ${JSON.stringify({ type: "response.failed", padding: "x".repeat(3000) })}`;
+    const parts: StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "error", error: new Error(report) },
+    ];
+    const error = await failure(collect(fromLanguageModel(mockModel(parts)).stream({ prompt: "p" })));
+    expect(error.code).toBe("model-error");
+    expect(error.message).toMatch(
+      /^The language model failed: Error: Type validation failed: Value: \{"type":"response.failed"/,
+    );
+    expect(error.message.length).toBeLessThanOrEqual(600);
+    expect(error.message.endsWith("…")).toBe(true);
+    expect((error.cause as Error).message).toBe(report);
+  });
+
   it("throws a failed request as model-error", async () => {
     const model = new MockLanguageModelV4({
       doStream: async () => {
