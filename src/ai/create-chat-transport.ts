@@ -9,6 +9,7 @@ import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
@@ -188,6 +189,7 @@ export function createChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(
   runtime: ChatRuntime,
   options: ChatTransportOptions = {},
 ): ChatTransport<UI_MESSAGE> {
+  checkOptionKeys(options, ["maxApprovalWaitMs", "clock", "messageId", "sendEvents"], "createChatTransport");
   const { maxApprovalWaitMs, clock = systemClock, ...streamOptions } = options;
   if (
     maxApprovalWaitMs !== undefined &&

@@ -13,6 +13,7 @@ import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { type AiSdkToolLike, fromAiSdkTools } from "../tools/from-ai-sdk-tools.ts";
+import type { JsonSchemaConverter } from "../tools/to-tool-json-schema.ts";
 import type { ToolAnnotations } from "../tools/tool-descriptor.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { type FromLanguageModelOptions, fromLanguageModel } from "./from-language-model.ts";
@@ -61,6 +62,13 @@ export interface EagerAgentSettings extends Omit<AgentRuntimeOptions, "planner" 
   topK?: number;
   /** Call settings for every model request (temperature, headers, provider options). */
   modelOptions?: FromLanguageModelOptions;
+  /**
+   * Converts a Standard Schema that cannot give its own JSON Schema (a plain
+   * valibot schema) for the model: `toJsonSchema` from `@valibot/to-json-schema`.
+   *
+   * @defaultValue none
+   */
+  toJsonSchema?: JsonSchemaConverter;
 }
 
 /** What {@link EagerAgent.stream} and {@link EagerAgent.generate} take. */
@@ -96,9 +104,11 @@ export interface EagerAgentResult {
  *
  * @param call - prompt or messages.
  * @returns the dialog.
- * @throws PlankitError `invalid-input` when neither or both are given.
+ * @throws PlankitError `invalid-input` when neither or both are given; `invalid-options` for a field it does not know.
  */
 function dialogOf(call: EagerAgentCall): Dialog {
+  // A field left unread (`signal`, the runtime's name) would leave the run running after the request ends.
+  checkOptionKeys(call, ["prompt", "messages", "abortSignal"], "EagerAgent call");
   if ((call.prompt === undefined) === (call.messages === undefined)) {
     throw new PlankitError("invalid-input", "Give either prompt or messages");
   }
@@ -106,6 +116,32 @@ function dialogOf(call: EagerAgentCall): Dialog {
   const messages = call.messages ?? [];
   const plain = messages.every((message) => typeof (message as { content?: unknown })?.content === "string");
   return plain ? (messages as Dialog) : fromUIMessages(messages);
+}
+
+/**
+ * Registers the agent's tools.
+ *
+ * @param tools - the AI SDK tools.
+ * @param annotations - annotations by tool name.
+ * @param toJsonSchema - the converter for schemas without their own JSON Schema.
+ * @returns the registry.
+ * @throws PlankitError `invalid-options` for annotations of a tool it does not have; `invalid-catalog` for a tool the registry refuses.
+ */
+function registryOf(
+  tools: EagerAgentSettings["tools"],
+  annotations: EagerAgentSettings["annotations"],
+  toJsonSchema: JsonSchemaConverter | undefined,
+): ToolRegistry {
+  // A misspelt tool name would leave its tool side-effecting, unseen.
+  checkOptionKeys(annotations ?? {}, Object.keys(tools), "EagerAgent annotations");
+  const registry = new ToolRegistry(toJsonSchema === undefined ? {} : { toJsonSchema });
+  try {
+    return registry.register(fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }));
+  } catch (error) {
+    // The registry's advice names its own option; here the agent makes the registry.
+    if (!PlankitError.isInstance(error) || !error.message.includes("ToolRegistry({ toJsonSchema })")) throw error;
+    throw new PlankitError(error.code, `${error.message}; EagerAgent takes it as its toJsonSchema`, { cause: error });
+  }
 }
 
 /**
@@ -141,22 +177,30 @@ export class EagerAgent {
 
   /**
    * @param settings - model, tools, instructions, annotations, limits and runtime options.
-   * @throws PlankitError `invalid-options` for a bad limit or option; `invalid-catalog` for a tool without `execute`.
+   * @throws PlankitError `invalid-options` for a bad limit or option, or annotations of a tool it does not have; `invalid-catalog` for a tool without `execute`.
    */
   constructor(settings: EagerAgentSettings) {
     checkOptionKeys(
       settings,
       [
-        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions".split(" "),
+        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions toJsonSchema".split(" "),
         ...runtimeOptionNames.filter((name) => name !== "planner" && name !== "registry" && name !== "model"),
       ],
       "EagerAgent",
     );
-    const { model, tools, instructions, annotations, maxTurns, maxSteps, topK, modelOptions, ...runtimeOptions } =
-      settings;
-    const registry = new ToolRegistry().register(
-      fromAiSdkTools(tools, annotations === undefined ? {} : { annotations }),
-    );
+    const {
+      model,
+      tools,
+      instructions,
+      annotations,
+      maxTurns,
+      maxSteps,
+      topK,
+      modelOptions,
+      toJsonSchema,
+      ...runtimeOptions
+    } = settings;
+    const registry = registryOf(tools, annotations, toJsonSchema);
     this.planner = new LLMPlanner({
       model: fromLanguageModel(model, modelOptions),
       mode: "tools",

@@ -12,6 +12,7 @@ import {
   type LanguageModel,
   type LanguageModelCallOptions,
   type ModelMessage,
+  type ProviderMetadata,
   RetryError,
   streamText,
   type ToolSet,
@@ -27,6 +28,8 @@ import type {
   PlanModelTool,
   PlanModelUsage,
 } from "../model/plan-model.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { describeValue } from "../shared/describe-value.ts";
 
 type StreamTextOptions = Parameters<typeof streamText>[0];
 
@@ -43,6 +46,12 @@ export interface FromLanguageModelOptions extends LanguageModelCallOptions {
   /** Provider-specific options (`{ openai: { … } }`). */
   providerOptions?: NonNullable<StreamTextOptions["providerOptions"]>;
 }
+
+/** The names of {@link FromLanguageModelOptions}: a misspelt one would be passed to `streamText` and ignored. */
+const optionNames = [
+  ..."maxOutputTokens temperature topP topK presencePenalty frequencyPenalty stopSequences seed reasoning".split(" "),
+  ..."maxRetries headers providerOptions".split(" "),
+];
 
 const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
   stop: "stop",
@@ -65,7 +74,11 @@ const finishReasons: Readonly<Record<AiFinishReason, FinishReason>> = {
 function toError(error: unknown, signal: AbortSignal | undefined): PlankitError {
   if (PlankitError.isInstance(error)) return error;
   if (signal?.aborted) return new PlankitError("aborted", "The model stream was aborted", { cause: signal.reason });
-  return new PlankitError("model-error", `The language model failed${describeFailure(error)}`, { cause: error });
+  // A provider's message may be a whole validation report; the cause keeps it.
+  const message = `The language model failed${describeFailure(error)}`;
+  return new PlankitError("model-error", message.length > 500 ? `${message.slice(0, 499)}…` : message, {
+    cause: error,
+  });
 }
 
 /**
@@ -141,28 +154,56 @@ function toolOutput(result: { output: unknown; isError?: boolean }) {
   return typeof json === "string" ? { type: "text" as const, value: json } : { type: "json" as const, value: json };
 }
 
+/** The model's reasoning in a turn, as the provider wants it back (a signature, say) with the turn's calls. */
+interface TurnReasoning {
+  text: string;
+  providerOptions?: ProviderMetadata;
+}
+
+/** What a provider needs sent back with a call: its metadata (a thought signature) and its turn's reasoning. */
+interface CallContext {
+  providerOptions: ProviderMetadata | undefined;
+  reasoning: readonly TurnReasoning[];
+}
+
+/** How many calls' contexts one adapted model keeps. */
+const maxCallContexts = 512;
+
 /**
  * Builds the AI SDK messages of a request with earlier tool-calling turns.
  *
  * @param request - the request.
  * @param toProvider - catalog name → provider name.
+ * @param contexts - what each earlier call came with, by call id.
  * @returns the messages, starting with the prompt as the user's.
  */
-function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<string, string>): ModelMessage[] {
+function toModelMessages(
+  request: PlanModelRequest,
+  toProvider: ReadonlyMap<string, string>,
+  contexts: ReadonlyMap<string, CallContext>,
+): ModelMessage[] {
   const name = (toolName: string): string => toProvider.get(toolName) ?? toolName;
   const messages: ModelMessage[] = [{ role: "user", content: request.prompt }];
   for (const message of request.messages ?? ([] as PlanModelMessage[])) {
     if (message.role === "assistant") {
+      const reasoning = message.toolCalls
+        .map((call) => contexts.get(call.callId)?.reasoning ?? [])
+        .find((parts) => parts.length > 0);
       messages.push({
         role: "assistant",
         content: [
+          ...(reasoning ?? []).map((part) => ({ type: "reasoning" as const, ...part })),
           ...(message.text === "" ? [] : [{ type: "text" as const, text: message.text }]),
-          ...message.toolCalls.map((call) => ({
-            type: "tool-call" as const,
-            toolCallId: call.callId,
-            toolName: name(call.toolName),
-            input: call.input,
-          })),
+          ...message.toolCalls.map((call) => {
+            const providerOptions = contexts.get(call.callId)?.providerOptions;
+            return {
+              type: "tool-call" as const,
+              toolCallId: call.callId,
+              toolName: name(call.toolName),
+              input: call.input,
+              ...(providerOptions === undefined ? {} : { providerOptions }),
+            };
+          }),
         ],
       });
     } else {
@@ -192,13 +233,15 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * to `other`). A request's `tools` are offered natively, without `execute`
  * (plankit runs them), under names the provider accepts; the streamed
  * `tool-input-*` and `tool-call` parts come back under the catalog's names,
- * and `messages` (earlier calls and their results) follow the prompt. Errors the AI SDK reports in the stream are
+ * and `messages` (earlier calls and their results) follow the prompt, each call with the provider
+ * metadata and the turn's reasoning it came with (thought signatures, signed thinking). Errors the AI SDK reports in the stream are
  * thrown as `PlankitError` `model-error` (`aborted` when the signal fired),
  * so a failed request never looks like an empty answer.
  *
  * @param model - the AI SDK language model.
  * @param options - call settings for every request (temperature, max output tokens, retries, headers, provider options).
  * @returns the model.
+ * @throws PlankitError `invalid-options` for a model that is neither a language model nor a model id, or an option that is not a call setting (a misspelt one, say).
  *
  * @example
  * ```ts
@@ -210,6 +253,16 @@ function toModelMessages(request: PlanModelRequest, toProvider: ReadonlyMap<stri
  * ```
  */
 export function fromLanguageModel(model: LanguageModel, options: FromLanguageModelOptions = {}): PlanModel {
+  const streams = typeof (model as { doStream?: unknown } | null)?.doStream === "function";
+  if (typeof model !== "string" && !streams) {
+    throw new PlankitError(
+      "invalid-options",
+      `fromLanguageModel: model must be an AI SDK language model or a model id string, got ${describeValue(model)}`,
+    );
+  }
+  checkOptionKeys(options, optionNames, "fromLanguageModel");
+  // What each call came with, sent back with it in later turns; the oldest are let go.
+  const contexts = new Map<string, CallContext>();
   return {
     async *stream(request: PlanModelRequest): AsyncGenerator<PlanModelPart> {
       const { signal } = request;
@@ -220,7 +273,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       const catalogName = (name: string): string => fromProvider.get(name) ?? name;
       const input =
         request.messages !== undefined && request.messages.length > 0
-          ? { messages: toModelMessages(request, toProvider) }
+          ? { messages: toModelMessages(request, toProvider, contexts) }
           : { prompt: request.prompt };
       const call: StreamTextOptions = {
         ...options,
@@ -242,9 +295,22 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       if (request.system !== undefined) call.instructions = request.system;
       if (signal !== undefined) call.abortSignal = signal;
       const result = streamText(call);
+      const reasoning = new Map<string, TurnReasoning>();
+      const withMetadata = (part: TurnReasoning, metadata: ProviderMetadata | undefined): void => {
+        if (metadata !== undefined) part.providerOptions = { ...part.providerOptions, ...metadata };
+      };
       try {
         for await (const part of result.stream) {
-          if (part.type === "text-delta") {
+          if (part.type === "reasoning-start") {
+            const started: TurnReasoning = { text: "" };
+            withMetadata(started, part.providerMetadata);
+            reasoning.set(part.id, started);
+          } else if (part.type === "reasoning-delta" || part.type === "reasoning-end") {
+            const entry = reasoning.get(part.id);
+            if (entry === undefined) continue;
+            if (part.type === "reasoning-delta") entry.text += part.text;
+            withMetadata(entry, part.providerMetadata);
+          } else if (part.type === "text-delta") {
             if (part.text !== "") yield { type: "text", text: part.text };
           } else if (part.type === "tool-input-start") {
             yield { type: "tool-input-start", callId: part.id, toolName: catalogName(part.toolName) };
@@ -256,6 +322,11 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
             // Arguments the AI SDK could not parse come as the model's own text: passed as they are, not as a JSON string.
             const input =
               part.invalid === true && typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
+            contexts.set(part.toolCallId, {
+              providerOptions: part.providerMetadata,
+              reasoning: [...reasoning.values()],
+            });
+            if (contexts.size > maxCallContexts) contexts.delete(contexts.keys().next().value as string);
             yield { type: "tool-call", callId: part.toolCallId, toolName: catalogName(part.toolName), input };
           } else if (part.type === "error") {
             throw toError(part.error, signal);

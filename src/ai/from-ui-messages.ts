@@ -19,11 +19,13 @@ const maxResultChars = 400;
  * returned, as `Tool results:` lines (`- name input → output`, each cut to
  * 400 characters), so a follow-up can build on them. File, reasoning and
  * data parts are left out; a message with nothing to say is dropped. A
- * message with `content` instead of `parts` (the older shape) is read too.
+ * message with `content` instead of `parts` is read too: a string (the
+ * older shape), or a list of parts (the AI SDK's model messages, as
+ * `ToolLoopAgent` takes them).
  *
  * @param messages - the UI messages.
  * @returns the dialog, in order.
- * @throws PlankitError `invalid-input` naming the message and the value when a message is not an object with a known `role` and a `parts` list (or a `content` string).
+ * @throws PlankitError `invalid-input` naming the message and the value when a message is not an object with a known `role` and a `parts` list (or a `content` string or list).
  *
  * @example
  * ```ts
@@ -51,10 +53,11 @@ export function fromUIMessages(messages: readonly unknown[]): DialogMessage[] {
       );
     }
     let text: string;
-    if (Array.isArray(parts)) {
+    const list: unknown = Array.isArray(parts) || !Array.isArray(content) ? parts : content;
+    if (Array.isArray(list)) {
       const texts: string[] = [];
       const results: string[] = [];
-      for (const part of parts as unknown[]) {
+      for (const part of list as unknown[]) {
         if (typeof part !== "object" || part === null) continue;
         const { type, text: partText, state, toolName, input, output } = part as Record<string, unknown>;
         if (type === "text" && typeof partText === "string") texts.push(partText);

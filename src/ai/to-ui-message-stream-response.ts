@@ -5,7 +5,12 @@
  */
 import { formatSse } from "../events/format-sse.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
-import { type ToUIMessageStreamOptions, toUIMessageStream } from "./to-ui-message-stream.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import {
+  type ToUIMessageStreamOptions,
+  toUIMessageStream,
+  uiMessageStreamOptionNames,
+} from "./to-ui-message-stream.ts";
 
 /** Options of {@link toUIMessageStreamResponse}. */
 export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptions {
@@ -39,6 +44,7 @@ export function toUIMessageStreamResponse(
   events: AsyncIterable<RuntimeEvent>,
   options: ToUIMessageStreamResponseOptions = {},
 ): Response {
+  checkOptionKeys(options, ["status", "headers", ...uiMessageStreamOptionNames], "toUIMessageStreamResponse");
   const { status = 200, headers: extra, ...streamOptions } = options;
   const headers = new Headers(extra);
   headers.set("content-type", "text/event-stream; charset=utf-8");

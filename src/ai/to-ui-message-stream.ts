@@ -6,6 +6,7 @@
  */
 import type { FinishReason as AiFinishReason, UIMessageChunk } from "ai";
 import type { RunEndReason, RuntimeEvent } from "../events/runtime-event.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { toApprovalChunks } from "./to-approval-chunks.ts";
 
 /** Options of {@link toUIMessageStream}. */
@@ -34,6 +35,9 @@ export interface ToUIMessageStreamOptions {
    */
   skipEvents?: number;
 }
+
+/** The names of {@link ToUIMessageStreamOptions}. */
+export const uiMessageStreamOptionNames = ["messageId", "sendEvents", "skipEvents"];
 
 /** The tool name under which `llm` steps appear. */
 const LLM_TOOL_NAME = "llm";
@@ -205,6 +209,7 @@ function createChunker(options: ToUIMessageStreamOptions): (event: RuntimeEvent)
  * @param events - the run's events.
  * @param options - the message id, and whether to send every event as a transient data chunk too.
  * @returns the stream of chunks.
+ * @throws PlankitError `invalid-options` for an option it does not know.
  *
  * @example
  * ```ts
@@ -216,6 +221,7 @@ export function toUIMessageStream(
   events: AsyncIterable<RuntimeEvent>,
   options: ToUIMessageStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
+  checkOptionKeys(options, uiMessageStreamOptionNames, "toUIMessageStream");
   const chunker = createChunker(options);
   let iterator: AsyncIterator<RuntimeEvent> | undefined;
   let skip = options.skipEvents ?? 0;

@@ -92,6 +92,15 @@ export interface PlanRequest {
    * @defaultValue none
    */
   onReplyDraft?: (draft: ReplyDraft) => void;
+  /**
+   * Receives the planner's model calls and tokens so far each time one of
+   * its model turns ended, so a run that ends before the planner's `done`
+   * (aborted, or a later turn failed) still counts what was used.
+   * `LLMPlanner` reports it in `"tools"` mode.
+   *
+   * @defaultValue none
+   */
+  onUsage?: (usage: PlannerUsage) => void;
   signal?: AbortSignal;
 }
 

@@ -35,6 +35,8 @@ export interface ToolCallTurnsSetup {
   /** Tells what became of a turn's steps; without it the run stops after one turn. */
   awaitOutcomes?: ((stepIds: readonly string[]) => Promise<StepOutcome[]>) | undefined;
   signal?: AbortSignal | undefined;
+  /** Receives the usage so far after each turn (see `PlanRequest.onUsage`). */
+  onUsage?: ((usage: PlannerUsage) => void) | undefined;
   /** Updated in place. */
   usage: PlannerUsage;
   /** The idle and total limits of each model call. */
@@ -134,6 +136,7 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       } finally {
         await call.return("missing");
       }
+      setup.onUsage?.({ ...usage });
       yield* calls.finish();
       lastText = text;
       const finishedCleanly = finishReason === "stop" || finishReason === "tool-calls";

@@ -81,7 +81,7 @@ function describe(description: unknown): string | undefined {
  * @param tools - the tool set.
  * @param options - annotations by tool name.
  * @returns the definitions.
- * @throws PlankitError `invalid-catalog` for a tool without `execute` (a client- or provider-side tool).
+ * @throws PlankitError `invalid-catalog` for a tool without `execute` (a client- or provider-side tool), or with AI SDK 4's `parameters` and no `inputSchema`.
  *
  * @example
  * ```ts
@@ -104,6 +104,13 @@ export function fromAiSdkTools<
       throw new PlankitError(
         "invalid-catalog",
         `AI SDK tool "${name}" has no execute function; plankit can only register tools it can run`,
+      );
+    }
+    // Without this the tool would be offered as taking no arguments.
+    if (tool.inputSchema === undefined && (tool as { parameters?: unknown }).parameters !== undefined) {
+      throw new PlankitError(
+        "invalid-catalog",
+        `AI SDK tool "${name}" has parameters but no inputSchema; AI SDK 5 renamed parameters to inputSchema`,
       );
     }
     const run = execute as (

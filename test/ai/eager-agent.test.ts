@@ -1,7 +1,9 @@
+import { toJsonSchema } from "@valibot/to-json-schema";
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { EagerAgent } from "../../src/ai.ts";
+import { EagerAgent, type EagerAgentCall } from "../../src/ai.ts";
 
 type StreamPart =
   Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
@@ -133,5 +135,108 @@ describe("EagerAgent", () => {
     // planner and registry are EagerAgent's own to build.
     expect(misspelt({ registry: {} })).toThrow('Unknown EagerAgent option "registry"');
     expect(misspelt({ retries: 2, annotations: {} })).not.toThrow();
+  });
+
+  it("names a misspelt model option instead of sending the model's defaults", () => {
+    const model = new MockLanguageModelV4({});
+    const settings = { model, tools: {}, modelOptions: { temperature: 0, maxTokens: 100 } };
+    expect(() => new EagerAgent(settings as ConstructorParameters<typeof EagerAgent>[0])).toThrow(
+      'Unknown fromLanguageModel option "maxTokens"; the options are maxOutputTokens, temperature',
+    );
+  });
+
+  it("counts the tokens of the turns that finished when a later turn is aborted or fails", async () => {
+    // Turn 1 calls a read-only tool and reports its usage; every later call fails, or waits until the run is aborted.
+    const runWith = async (second: "abort" | "fail") => {
+      const controller = new AbortController();
+      const model = new MockLanguageModelV4({
+        doStream: async () => {
+          if (model.doStreamCalls.length === 1) {
+            const parts: StreamPart[] = [
+              { type: "stream-start", warnings: [] },
+              { type: "tool-input-start", id: "c1", toolName: "weather" },
+              { type: "tool-input-delta", id: "c1", delta: '{"city":"Paris"}' },
+              { type: "tool-input-end", id: "c1" },
+              { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+            ];
+            return {
+              stream: new ReadableStream({
+                start: (stream) => (parts.forEach((part) => stream.enqueue(part)), stream.close()),
+              }),
+            };
+          }
+          if (second === "fail") throw new Error("overloaded");
+          controller.abort();
+          return { stream: new ReadableStream<StreamPart>({ start: () => {} }) };
+        },
+      });
+      const agent = new EagerAgent({
+        model,
+        tools: {
+          weather: tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object" }), execute: async () => 21 }),
+        },
+        annotations: { weather: { readOnlyHint: true } },
+        modelOptions: { maxRetries: 0 },
+      });
+      return (await agent.generate({ prompt: "Weather in Paris?", abortSignal: controller.signal })).state;
+    };
+    const aborted = await runWith("abort");
+    expect(aborted.reason).toBe("aborted");
+    expect([aborted.usage.inputTokens, aborted.usage.outputTokens]).toEqual([10, 5]);
+    const failed = await runWith("fail");
+    expect(failed.reason).toBe("failed");
+    // Both turns were asked of the model (the failed one too), and the first reported its tokens.
+    expect(failed.usage.modelCalls).toBeGreaterThanOrEqual(2);
+    expect([failed.usage.inputTokens, failed.usage.outputTokens]).toEqual([10, 5]);
+  });
+
+  it("takes AI SDK model messages, whose content is a list of parts, as ToolLoopAgent does", async () => {
+    const model = createProvider([]);
+    const agent = new EagerAgent({ model, tools: {} });
+    const { state } = await agent.generate({
+      messages: [
+        { role: "system", content: "Answer briefly." },
+        { role: "user", content: [{ type: "text", text: "Weather in Oslo?" }] },
+      ],
+    });
+    expect(state.reason).toBe("completed");
+    expect(JSON.stringify(model.doStreamCalls[0]?.prompt)).toContain("Weather in Oslo?");
+  });
+
+  it("names annotations for a tool it does not have, which would leave the tool side-effecting unseen", () => {
+    const model = new MockLanguageModelV4({});
+    const weather = tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object" }), execute: async () => 21 });
+    const annotated = (annotations: Record<string, { readOnlyHint: boolean }>) => () =>
+      new EagerAgent({ model, tools: { weather }, annotations });
+    expect(annotated({ wether: { readOnlyHint: true } })).toThrow(
+      'Unknown EagerAgent annotations option "wether"; did you mean "weather"?',
+    );
+    expect(annotated({ weather: { readOnlyHint: true } })).not.toThrow();
+  });
+
+  it("offers tools with valibot schemas given the toJsonSchema converter the registry's error asks for", async () => {
+    const log: string[] = [];
+    const model = createProvider(log);
+    const weather = tool({
+      description: "The weather in a city",
+      inputSchema: v.object({ city: v.string() }),
+      execute: async ({ city }) => ({ city, celsius: 20 }),
+    });
+    expect(() => new EagerAgent({ model, tools: { weather } })).toThrow("; EagerAgent takes it as its toJsonSchema");
+    const agent = new EagerAgent({ model, tools: { weather }, toJsonSchema });
+    const { state } = await agent.generate({ prompt: "Weather in Paris and Tokyo?" });
+    expect(state.reason).toBe("completed");
+    expect(model.doStreamCalls[0]?.tools?.[0]).toMatchObject({
+      name: "weather",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    });
+  });
+
+  it("names a misspelt field of a call, so an abort signal given as signal is not left unwired", () => {
+    const agent = createAgent([], true);
+    const call = { prompt: "Weather?", signal: new AbortController().signal } as EagerAgentCall;
+    expect(() => agent.stream(call)).toThrow(
+      'Unknown EagerAgent call option "signal"; the options are prompt, messages, abortSignal',
+    );
   });
 });

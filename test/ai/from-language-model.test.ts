@@ -65,6 +65,30 @@ describe("fromLanguageModel", () => {
     expect(call?.maxOutputTokens).toBe(500);
   });
 
+  it("names a misspelt option, and an option that is not a call setting, instead of ignoring it", () => {
+    const model = mockModel(textParts(["ok"]));
+    const options = (value: unknown) => () =>
+      fromLanguageModel(model, value as Parameters<typeof fromLanguageModel>[1]);
+    expect(options({ temprature: 0 })).toThrow(
+      'Unknown fromLanguageModel option "temprature"; did you mean "temperature"?',
+    );
+    expect(options({ maxTokens: 500 })).toThrow('Unknown fromLanguageModel option "maxTokens"');
+    // What plankit sends itself is no call setting: the prompt, the tools, the model.
+    expect(options({ prompt: "hi" })).toThrow('Unknown fromLanguageModel option "prompt"');
+    expect(options("fast")).toThrow('The fromLanguageModel options must be an object, got "fast"');
+    expect(options({ temperature: 0, maxRetries: 0, headers: {}, providerOptions: {}, seed: 1 })).not.toThrow();
+  });
+
+  it("names a model that is not an AI SDK language model when made, not at the first request", () => {
+    const made = (model: unknown) => () => fromLanguageModel(model as Parameters<typeof fromLanguageModel>[0]);
+    expect(made(undefined)).toThrow(
+      "fromLanguageModel: model must be an AI SDK language model or a model id string, got undefined",
+    );
+    expect(made({ modelId: "gpt-4o-mini" })).toThrow('got {"modelId":"gpt-4o-mini"}');
+    expect(made("openai/gpt-4o-mini")).not.toThrow();
+    expect(made(mockModel(textParts(["ok"])))).not.toThrow();
+  });
+
   it("maps every AI SDK finish reason onto the plan model's", async () => {
     const reasons: UnifiedFinish[] = [
       "stop",
@@ -125,6 +149,43 @@ describe("fromLanguageModel", () => {
       { type: "tool-call", callId: "call_1", toolName: "math.factorial", input: '{"number":5}' },
       { type: "tool-call", callId: "call_2", toolName: "weather", input: '{"city":"Paris"}' },
       { type: "finish", reason: "tool-calls", usage: { inputTokens: 120, outputTokens: 30 } },
+    ]);
+  });
+
+  it("sends a call back with its provider metadata and its turn's reasoning (thought signatures, signed thinking)", async () => {
+    const thinking = { anthropic: { signature: "sig-1" } };
+    const signed = { google: { thoughtSignature: "ts-1" } };
+    const first = mockModel([
+      { type: "stream-start", warnings: [] },
+      { type: "reasoning-start", id: "r1" },
+      { type: "reasoning-delta", id: "r1", delta: "Need the " },
+      { type: "reasoning-delta", id: "r1", delta: "weather." },
+      { type: "reasoning-end", id: "r1", providerMetadata: thinking },
+      { type: "tool-call", toolCallId: "c1", toolName: "weather", input: '{"city":"Oslo"}', providerMetadata: signed },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+    ]);
+    const second = mockModel(textParts(["Cold."]));
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async (options) => (calls++ === 0 ? first.doStream(options) : second.doStream(options)),
+    });
+    const adapted = fromLanguageModel(model);
+    const tools = [{ name: "weather", description: "w", inputSchema: { type: "object" } }];
+    await collect(adapted.stream({ prompt: "Oslo?", tools }));
+    await collect(
+      adapted.stream({
+        prompt: "Oslo?",
+        tools,
+        messages: [
+          { role: "assistant", text: "", toolCalls: [{ callId: "c1", toolName: "weather", input: { city: "Oslo" } }] },
+          { role: "tool", results: [{ callId: "c1", toolName: "weather", output: { celsius: -3 } }] },
+        ],
+      }),
+    );
+    const assistant = second.doStreamCalls[0]?.prompt.find((message) => message.role === "assistant");
+    expect(assistant?.content).toEqual([
+      { type: "reasoning", text: "Need the weather.", providerOptions: thinking },
+      { type: "tool-call", toolCallId: "c1", toolName: "weather", input: { city: "Oslo" }, providerOptions: signed },
     ]);
   });
 
@@ -196,6 +257,22 @@ describe("fromLanguageModel", () => {
     expect(seen).toEqual([{ type: "text", text: "partial" }]);
     expect(error.code).toBe("model-error");
     expect(error.message).toContain("upstream overloaded");
+  });
+
+  it("keeps a model error's message short when the provider's is a whole validation report, and the report as its cause", async () => {
+    const report = `Type validation failed: Value: ${JSON.stringify({ type: "response.failed", padding: "x".repeat(3000) })}`;
+    const parts: StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "error", error: new Error(report) },
+    ];
+    const error = await failure(collect(fromLanguageModel(mockModel(parts)).stream({ prompt: "p" })));
+    expect(error.code).toBe("model-error");
+    expect(error.message).toMatch(
+      /^The language model failed: Error: Type validation failed: Value: \{"type":"response.failed"/,
+    );
+    expect(error.message.length).toBeLessThanOrEqual(600);
+    expect(error.message.endsWith("…")).toBe(true);
+    expect((error.cause as Error).message).toBe(report);
   });
 
   it("throws a failed request as model-error", async () => {

@@ -379,3 +379,35 @@ describe("the planner's steps over HTTP", () => {
     expect(dropped[0]?.message).toContain('"query=agents"');
   });
 });
+
+describe("a tool-calling turn sent back to an OpenAI-compatible server", () => {
+  it("carries the turn's reasoning and each call's thought signature, as the server sent them", async () => {
+    const start = chatCallStart(0, { id: "call_g", name: "weather", arguments: "" }, '{"city":"Oslo"}');
+    // Gemini's OpenAI-compatible endpoint signs each call in extra_content.
+    const signed = start.replace(
+      '"type":"function"',
+      '"type":"function","extra_content":{"google":{"thought_signature":"sig-A"}}',
+    );
+    const before = server.requests.length;
+    server.respond = (_request, index) =>
+      index === before
+        ? [
+            chatChunk({ role: "assistant", reasoning_content: "Need Oslo's weather." }),
+            signed,
+            ...chatEnd("tool_calls"),
+          ]
+        : chatText("Cold.");
+    const agent = new EagerAgent({
+      model: providers["@ai-sdk/openai-compatible"]?.() as LanguageModel,
+      tools: { weather: weatherTool([]) },
+      annotations: { weather: { readOnlyHint: true } },
+    });
+    const { text } = await agent.generate({ prompt: "Weather in Oslo?" });
+    expect(text).toBe("Cold.");
+    const messages = server.requests[before + 1]?.body["messages"] as Record<string, unknown>[];
+    expect(messages.find((message) => message["role"] === "assistant")).toMatchObject({
+      reasoning_content: "Need Oslo's weather.",
+      tool_calls: [{ id: "call_g", extra_content: { google: { thought_signature: "sig-A" } } }],
+    });
+  });
+});

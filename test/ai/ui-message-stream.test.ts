@@ -1,6 +1,12 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { createChatTransport, fromUIMessages, toUIMessageStream, toUIMessageStreamResponse } from "../../src/ai.ts";
+import {
+  createChatTransport,
+  fromUIMessages,
+  type ToUIMessageStreamOptions,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+} from "../../src/ai.ts";
 import { AgentRuntime, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { thrownBy } from "../fixtures/catch-plankit-error.ts";
@@ -163,6 +169,20 @@ describe("toUIMessageStream", () => {
     const data = chunks.filter((chunk) => chunk.type === "data-plankit");
     expect(data.map((chunk) => (chunk as { data: RuntimeEvent }).data)).toEqual(events);
     expect(data.every((chunk) => (chunk as { transient?: boolean }).transient === true)).toBe(true);
+  });
+
+  it("names a misspelt option of the stream, the response and the chat transport instead of ignoring it", () => {
+    const runtime = createRuntime([{ id: "s1", reply: "hi" }]);
+    const misspelt = { sendEvent: true } as ToUIMessageStreamOptions;
+    expect(() => toUIMessageStream(runtime.run("x"), misspelt)).toThrow(
+      'Unknown toUIMessageStream option "sendEvent"; did you mean "sendEvents"?',
+    );
+    expect(() => toUIMessageStreamResponse(runtime.run("x"), { header: {} } as never)).toThrow(
+      'Unknown toUIMessageStreamResponse option "header"; did you mean "headers"?',
+    );
+    expect(() => createChatTransport(runtime, { messageID: "m" } as never)).toThrow(
+      'Unknown createChatTransport option "messageID"; did you mean "messageId"?',
+    );
   });
 
   it("reports an aborted run with an abort chunk, and stops reading when cancelled", async () => {

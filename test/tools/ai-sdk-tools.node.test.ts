@@ -49,4 +49,11 @@ describe("fromAiSdkTools with the real AI SDK", () => {
       'Tool "echo": argument "text" is "": Invalid length: Expected >=1 but received 0 (/text)',
     );
   });
+
+  it("names a tool written with AI SDK 4's parameters instead of inputSchema, rather than offering it with no arguments", () => {
+    const legacy = { description: "Echo text", parameters: v.object({ text: v.string() }), execute: async () => "hi" };
+    expect(() => fromAiSdkTools({ echo: legacy })).toThrow(
+      'AI SDK tool "echo" has parameters but no inputSchema; AI SDK 5 renamed parameters to inputSchema',
+    );
+  });
 });

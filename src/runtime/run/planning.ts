@@ -8,7 +8,7 @@
 import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.ts";
 import { toErrorInfo } from "../../events/to-error-info.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
-import type { PlannerEvent, PlanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
+import type { PlannerEvent, PlannerUsage, PlanRequest, ReplyDraft, StepOutcome } from "../../planner/planner-event.ts";
 import { type PlannerDone, plannerReading, readPlannerEvents } from "./read-planner-events.ts";
 import type { RunCore } from "./run-core.ts";
 import type { StepSource } from "./step-source.ts";
@@ -50,6 +50,8 @@ export class Planning {
   #issues = 0;
   #error: RuntimeErrorInfo | undefined;
   #iterator: AsyncIterator<PlannerEvent> | undefined;
+  /** The planner's usage at the end of its last finished turn. */
+  #turnsUsage: PlannerUsage = { modelCalls: 0 };
 
   /**
    * @param core - the run.
@@ -91,6 +93,15 @@ export class Planning {
     // A planner with a model is calling it while its steps stream: the call counts against the budget from now on.
     const reserved = config.planner.model === undefined ? 0 : 1;
     host.limits.usage.modelCalls += reserved;
+    // The usage the run counted: each turn's as it ends, so a run that ends before the planner's `done` keeps it.
+    let counted: PlannerUsage = { modelCalls: reserved };
+    const count = (usage: PlannerUsage): void => {
+      host.limits.countPlanner(usage.modelCalls - counted.modelCalls, {
+        inputTokens: (usage.inputTokens ?? 0) - (counted.inputTokens ?? 0),
+        outputTokens: (usage.outputTokens ?? 0) - (counted.outputTokens ?? 0),
+      });
+      counted = { ...usage, modelCalls: Math.max(usage.modelCalls, counted.modelCalls) };
+    };
     let done: PlannerDone | undefined;
     let repairs = 0;
     // Steps handed over once, even those the run dropped: `done` lists them again.
@@ -102,6 +113,11 @@ export class Planning {
         signal: host.signal,
         awaitOutcomes: (ids) => this.#awaitOutcomes(ids),
         onReplyDraft: (draft) => hooks.draft(draft),
+        onUsage: (usage) => {
+          if (host.isEnded()) return;
+          this.#turnsUsage = usage;
+          count(usage);
+        },
       };
       if (config.profile !== undefined) request.profile = config.profile;
       if (context !== "") request.context = context;
@@ -129,9 +145,11 @@ export class Planning {
     if (host.isEnded()) return;
     // A planner that only reports its steps in `done` still gets them run.
     for (const step of done?.steps ?? []) if (!streamed.has(step?.id)) hooks.add(step, this.#turns.source);
-    const usage = done?.usage;
-    host.limits.countPlanner((usage?.modelCalls ?? (this.#error === undefined ? 0 : 1)) - reserved, usage);
-    this.#end(done, this.#error);
+    // A planner that failed made one more call than its finished turns.
+    const turns = this.#turnsUsage;
+    const usage = done?.usage ?? (this.#error === undefined ? turns : { ...turns, modelCalls: turns.modelCalls + 1 });
+    count(usage);
+    this.#end(done, this.#error, usage);
     hooks.executing();
     // Ids that never arrived: their dependents can be decided now.
     hooks.sourceEnded(this.#turns.source, host.table.missingIds());
@@ -143,7 +161,7 @@ export class Planning {
    * @param error - why the run stopped.
    */
   stop(error: RuntimeErrorInfo): void {
-    if (!this.#ended) this.#end(undefined, error);
+    if (!this.#ended) this.#end(undefined, error, this.#turnsUsage);
     const iterator = this.#iterator;
     if (iterator?.return === undefined) return;
     try {
@@ -184,12 +202,12 @@ export class Planning {
    *
    * @param done - the planner's `done` event, if it came.
    * @param error - the planner's (or the run's) error.
+   * @param usage - the planner's model calls and tokens.
    */
-  #end(done: PlannerDone | undefined, error: RuntimeErrorInfo | undefined): void {
+  #end(done: PlannerDone | undefined, error: RuntimeErrorInfo | undefined, usage: PlannerUsage): void {
     this.#ended = true;
     const clean = error === undefined && done?.clean === true && this.#turns.source.lost !== true;
     this.#turns.source.state = clean ? "clean" : "unclean";
-    const usage = done?.usage;
     const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {
       type: "plan-end",
       runId: "",
@@ -198,9 +216,9 @@ export class Planning {
       finishReason: error !== undefined ? "error" : (done?.finishReason ?? "missing"),
       fallback: done?.fallback ?? false,
       steps: this.#host.table.order.length,
-      modelCalls: usage?.modelCalls ?? 0,
-      inputTokens: usage?.inputTokens ?? 0,
-      outputTokens: usage?.outputTokens ?? 0,
+      modelCalls: usage.modelCalls,
+      inputTokens: usage.inputTokens ?? 0,
+      outputTokens: usage.outputTokens ?? 0,
     };
     if (error !== undefined) planEnd.error = error;
     this.#host.emit(planEnd);
