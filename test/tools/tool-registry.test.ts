@@ -284,6 +284,18 @@ describe("fromMcpTools", () => {
     );
     await expect(text.call("echo", {})).resolves.toBe("hello\nworld");
   });
+
+  it("says so when a tool reports an error without a message", async () => {
+    const registry = new ToolRegistry().register(
+      fromMcpTools([{ name: "quiet" }, { name: "bare" }], (name) =>
+        name === "quiet" ? { content: [], isError: true } : { isError: true },
+      ),
+    );
+    for (const name of ["quiet", "bare"]) {
+      const error = await rejection(registry.call(name, {}));
+      expect([error.code, error.message]).toEqual(["tool-error", `Tool "${name}" reported an error without a message`]);
+    }
+  });
 });
 
 describe("fromAiSdkTools", () => {
