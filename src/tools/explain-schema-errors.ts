@@ -126,7 +126,13 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
     case "type":
       return describeTypes(value);
     case "enum":
-      return Array.isArray(value) ? `one of ${value.map((item) => describeValue(item, 40)).join(", ")}` : undefined;
+      // A long enum (time zones, currencies) would bury the message: the first 20 and the count.
+      return Array.isArray(value)
+        ? `one of ${value
+            .slice(0, 20)
+            .map((item) => describeValue(item, 40))
+            .join(", ")}${value.length > 20 ? `, … (${value.length} in all)` : ""}`
+        : undefined;
     case "const":
       return describeValue(value);
     case "format":

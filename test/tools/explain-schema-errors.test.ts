@@ -421,6 +421,19 @@ describe("explainSchemaErrors: unexpected and missing arguments", () => {
   });
 });
 
+describe("explainSchemaErrors: long enums", () => {
+  it("lists the first 20 members of a long enum and counts them all", () => {
+    const zones = Array.from({ length: 600 }, (_, index) => `Zone/City_${index}`);
+    const shown = zones.slice(0, 20).map((zone) => `"${zone}"`);
+    expect(texts(problemsOf(withX({ enum: zones }), { x: "Mars/Olympus" }))).toEqual([
+      `/x: argument "x" is "Mars/Olympus", expected one of ${shown.join(", ")}, … (600 in all)`,
+    ]);
+    expect(texts(problemsOf(withX({ enum: zones.slice(0, 20) }), { x: 1 }))).toEqual([
+      `/x: argument "x" is 1, expected one of ${shown.join(", ")}`,
+    ]);
+  });
+});
+
 describe("explainSchemaErrors: one complaint per value", () => {
   it("keeps an enum or const complaint over a type complaint, and a type complaint over the rest", () => {
     expect(texts(problemsOf(withX({ type: "string", enum: ["a", "b"] }), { x: 5 }))).toEqual([
