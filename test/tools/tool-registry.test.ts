@@ -221,6 +221,20 @@ describe("ToolRegistry", () => {
       ).issues,
     ).toEqual([]);
   });
+
+  it("registers a list all or nothing: a refused tool leaves the registry and its catalog as they were", () => {
+    const registry = new ToolRegistry().register(calculator);
+    expect(selectTools("current weather", registry).map((tool) => tool.name)).toEqual(["calculator"]);
+    const weather = { name: "weather", description: "Current weather", execute: () => "sunny" };
+    const broken = { name: "broken", description: "Broken", inputSchema: { type: "objekt" }, execute: () => 0 };
+    expect(caught(() => registry.register([weather, broken])).code).toBe("invalid-catalog");
+    expect(caught(() => registry.register([weather, { ...weather }])).message).toBe(
+      'Tool "weather" is already registered',
+    );
+    expect([registry.has("weather"), registry.list().map((tool) => tool.name)]).toEqual([false, ["calculator"]]);
+    registry.register([weather, { ...broken, inputSchema: { type: "object" } }]);
+    expect(selectTools("current weather", registry, { k: 1 }).map((tool) => tool.name)).toEqual(["weather"]);
+  });
 });
 
 describe("fromMcpTools", () => {
