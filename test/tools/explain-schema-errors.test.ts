@@ -142,6 +142,20 @@ describe("explainSchemaErrors: names", () => {
     );
   });
 
+  it("writes a key of digits as a key, not an index, when it names a property", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        "2024": { type: "integer" },
+        rows: { type: "array", items: { type: "object", properties: { "7": { type: "integer" } } } },
+      },
+    };
+    expect(texts(problemsOf(schema, { "2024": "x", rows: [{ "7": "y" }] }))).toEqual([
+      '/2024: argument "2024" is "x", expected integer',
+      '/rows/0/7: argument "rows[0].7" is "y", expected integer',
+    ]);
+  });
+
   it("calls the whole instance (arguments) or (result), and result parts fields", () => {
     expect(texts(problemsOf({ type: "integer" }, "x"))).toEqual([': argument "(arguments)" is "x", expected integer']);
     expect(texts(outputProblemsOf({ type: "integer" }, "x"))).toEqual([': field "(result)" is "x", expected integer']);
