@@ -36,7 +36,7 @@ const budgets: SizeBudget[] = [
     maxGzipBytes: 6.9 * 1024,
   },
   { label: "`plankit/plan`", entry: 'export * from "./src/plan.ts";', maxGzipBytes: 28.3 * 1024 },
-  { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 17.1 * 1024 },
+  { label: "`plankit/tools`", entry: 'export * from "./src/tools.ts";', maxGzipBytes: 17.2 * 1024 },
   { label: "`plankit/events`", entry: 'export * from "./src/events.ts";', maxGzipBytes: 3 * 1024 },
   { label: "`plankit/decide`", entry: 'export * from "./src/decide.ts";', maxGzipBytes: 15 * 1024 },
   { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 3.5 * 1024 },

@@ -8,15 +8,43 @@ import type { DialogMessage } from "../events/dialog.ts";
 import { describeValue } from "../shared/describe-value.ts";
 
 /**
+ * Joins the text parts of a content list; other parts (images, audio, files,
+ * refusals) are left out, but a part that is malformed is refused rather than
+ * dropped, so that no text of the request vanishes unseen.
+ *
+ * @param parts - the content parts.
+ * @param where - the content's location, for messages (`messages[1].content`).
+ * @returns the texts joined by blank lines.
+ * @throws PlankitError `invalid-input` for a part without a string `type`, or a text part without a string `text`.
+ */
+function readTextParts(parts: readonly unknown[], where: string): string {
+  const texts: string[] = [];
+  parts.forEach((part: unknown, index: number) => {
+    const type = typeof part === "object" && part !== null ? (part as Record<string, unknown>)["type"] : undefined;
+    if (typeof type !== "string")
+      throw new PlankitError(
+        "invalid-input",
+        `${where}[${index}] must be a content part with a string type, got ${describeValue(part)}`,
+      );
+    if (type !== "text") return;
+    const text = (part as Record<string, unknown>)["text"];
+    if (typeof text !== "string")
+      throw new PlankitError("invalid-input", `${where}[${index}].text must be a string, got ${describeValue(text)}`);
+    texts.push(text);
+  });
+  return texts.join("\n\n");
+}
+
+/**
  * Reads the `messages` of a Chat Completions request as the runtime's
  * dialog: `system` and `developer` messages as `system`, `user` and
  * `assistant` as they are; a `content` string as it is, a list of parts as
- * its text parts joined by blank lines; `tool` messages and messages with
- * no text are left out.
+ * its text parts joined by blank lines (other parts are left out); `tool`
+ * messages and messages with no text are left out.
  *
  * @param messages - the request's messages.
  * @returns the dialog, in order.
- * @throws PlankitError `invalid-input` naming the message and the value when a message has no known role or its content is neither a string nor a list of parts.
+ * @throws PlankitError `invalid-input` naming the message and the value when a message has no known role, its content is neither a string nor a list of parts, or a part is malformed.
  *
  * @example
  * ```ts
@@ -57,18 +85,8 @@ export function fromChatMessages(messages: readonly unknown[]): DialogMessage[] 
     let text: string;
     if (typeof content === "string") text = content;
     else if (content === null || content === undefined) text = "";
-    else if (Array.isArray(content)) {
-      text = content
-        .filter(
-          (part): part is { type: "text"; text: string } =>
-            typeof part === "object" &&
-            part !== null &&
-            (part as Record<string, unknown>)["type"] === "text" &&
-            typeof (part as Record<string, unknown>)["text"] === "string",
-        )
-        .map((part) => part.text)
-        .join("\n\n");
-    } else {
+    else if (Array.isArray(content)) text = readTextParts(content, `${where}.content`);
+    else {
       throw new PlankitError(
         "invalid-input",
         `${where}.content must be a string or a list of content parts, got ${describeValue(content)}`,

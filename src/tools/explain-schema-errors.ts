@@ -57,17 +57,23 @@ function isContentKeyword(keyword: string): boolean {
 }
 
 /**
- * Renders an argument pointer the way people write it.
+ * Renders an argument pointer the way people write it: an array's index in
+ * brackets, an object's key (digits or not) after a dot.
  *
  * @param pointer - a JSON Pointer into the arguments.
+ * @param root - the arguments, which tell an index from a key of digits.
  * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
  */
-function argumentName(pointer: string): string {
-  const segments = splitJsonPointer(pointer);
-  if (segments.length === 0) return "(arguments)";
-  return segments
-    .map((segment, index) => (/^\d+$/u.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
-    .join("");
+function argumentName(pointer: string, root: unknown): string {
+  let node = root;
+  let name = "";
+  for (const segment of splitJsonPointer(pointer)) {
+    // Where the value is not there to say, digits read as an index.
+    const index = typeof node === "object" && node !== null ? Array.isArray(node) : /^\d+$/u.test(segment);
+    name += index ? `[${segment}]` : name === "" ? segment : `.${segment}`;
+    node = (node as Record<string, unknown> | undefined)?.[segment];
+  }
+  return pointer === "" ? "(arguments)" : name;
 }
 
 /**
@@ -126,7 +132,13 @@ function expectation(keyword: string, schema: JsonSchema): string | undefined {
     case "type":
       return describeTypes(value);
     case "enum":
-      return Array.isArray(value) ? `one of ${value.map((item) => describeValue(item, 40)).join(", ")}` : undefined;
+      // A long enum (time zones, currencies) would bury the message: the first 20 and the count.
+      return Array.isArray(value)
+        ? `one of ${value
+            .slice(0, 20)
+            .map((item) => describeValue(item, 40))
+            .join(", ")}${value.length > 20 ? `, … (${value.length} in all)` : ""}`
+        : undefined;
     case "const":
       return describeValue(value);
     case "format":
@@ -173,7 +185,8 @@ export function explainSchemaErrors(
 ): ArgumentProblem[] {
   const references = options.references ?? { exact: new Set(), embedded: new Set() };
   const noun = options.noun ?? "argument";
-  const name = (pointer: string): string => (pointer === "" && noun === "field" ? "(result)" : argumentName(pointer));
+  const name = (pointer: string): string =>
+    pointer === "" && noun === "field" ? "(result)" : argumentName(pointer, instance);
   const problems: (ArgumentProblem & { keyword?: string })[] = [];
   const seen = new Set<string>();
   const consumed = new Set<number>();

@@ -74,11 +74,16 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   const pattern = schema["pattern"];
   if (pattern !== undefined) {
     if (typeof pattern !== "string") return `${path}/pattern must be a string, got ${got("pattern")}`;
-    try {
-      new RegExp(pattern, "u");
-    } catch {
+    // As the validator reads it: with the Unicode flag, else without (`\-` outside a class is valid only without).
+    const compiles = (flags: string): boolean => {
+      try {
+        return new RegExp(pattern, flags) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    if (!compiles("u") && !compiles(""))
       return `${path}/pattern is not a valid regular expression: ${JSON.stringify(pattern)}`;
-    }
   }
   for (const key of SUBSCHEMA_KEYWORDS) {
     if (schema[key] === undefined) continue;

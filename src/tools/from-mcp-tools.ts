@@ -45,9 +45,10 @@ function unwrap(name: string, result: unknown): unknown {
     ? content.map((item) => (item as { text: string }).text)
     : undefined;
   if (result["isError"] === true) {
+    const detail = texts?.join("\n") ?? JSON.stringify(result["content"]) ?? "";
     throw new PlankitError(
       "tool-error",
-      `Tool "${name}" reported an error: ${texts?.join("\n") ?? JSON.stringify(result["content"])}`,
+      `Tool "${name}" reported an error${detail === "" ? " without a message" : `: ${detail}`}`,
       { cause: result },
     );
   }

@@ -217,7 +217,7 @@ export class ToolRegistry {
    *
    * @param tools - several definitions.
    * @returns the registry, for chaining.
-   * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed.
+   * @throws PlankitError `invalid-catalog` for a repeated name, a missing `execute`, or a schema that cannot be converted or is malformed; then none of the list is added.
    */
   register<
     const Inputs extends readonly ToolSchema[] & { readonly [Index in keyof Inputs]: CheckJsonSchema<Inputs[Index]> },
@@ -240,6 +240,8 @@ export class ToolRegistry {
   >(tool: ToolDefinition<Input, Output>): this;
   register(tools: unknown): this {
     const list: unknown[] = Array.isArray(tools) ? tools : [tools];
+    // All or nothing: a refused tool leaves the registry (and its compiled catalog) as it was.
+    const added = new Map<string, RegisteredTool>();
     for (const [index, tool] of (list as ToolDefinition[]).entries()) {
       if (typeof tool?.name !== "string" || tool.name === "")
         throw new PlankitError(
@@ -252,7 +254,7 @@ export class ToolRegistry {
           `Tool name ${JSON.stringify(tool.name)} does not match ${String(toolNamePattern)} (MCP's tool names: letters, digits, _ - . /, 128 at most); providers refuse it (OpenAI and Anthropic take only letters, digits, _ and -, 64 at most)`,
         );
       }
-      if (this.#tools.has(tool.name))
+      if (this.#tools.has(tool.name) || added.has(tool.name))
         throw new PlankitError("invalid-catalog", `Tool "${tool.name}" is already registered`);
       if (typeof tool.execute !== "function")
         throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
@@ -279,13 +281,14 @@ export class ToolRegistry {
           "invalid-catalog",
           `Tool "${tool.name}" input schema has type ${describeValue(rootType)}; MCP and the providers take only type "object" (named arguments): wrap it as { type: "object", properties: { value: <this schema> } }`,
         );
-      this.#tools.set(tool.name, {
+      added.set(tool.name, {
         descriptor,
         execute: tool.execute,
         input: validatorOf(tool.inputSchema),
         output: validatorOf(tool.outputSchema),
       });
     }
+    for (const [name, entry] of added) this.#tools.set(name, entry);
     this.#compiled = undefined;
     return this;
   }

@@ -198,4 +198,18 @@ describe("fromChatMessages", () => {
     );
     expect(thrownBy(() => fromChatMessages([null])).code).toBe("invalid-input");
   });
+
+  it("names a content part it cannot read instead of leaving the text out", () => {
+    const parts = (...content: unknown[]) => [
+      { role: "system", content: "Be brief." },
+      { role: "user", content },
+    ];
+    expect(thrownBy(() => fromChatMessages(parts({ type: "text", text: 5 }))).message).toBe(
+      "messages[1].content[0].text must be a string, got 5",
+    );
+    expect(thrownBy(() => fromChatMessages(parts({ type: "text", text: "a" }, "Weather?"))).message).toBe(
+      'messages[1].content[1] must be a content part with a string type, got "Weather?"',
+    );
+    expect(thrownBy(() => fromChatMessages(parts({ text: "Weather?" }))).code).toBe("invalid-input");
+  });
 });

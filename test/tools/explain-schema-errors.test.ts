@@ -142,6 +142,20 @@ describe("explainSchemaErrors: names", () => {
     );
   });
 
+  it("writes a key of digits as a key, not an index, when it names a property", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        "2024": { type: "integer" },
+        rows: { type: "array", items: { type: "object", properties: { "7": { type: "integer" } } } },
+      },
+    };
+    expect(texts(problemsOf(schema, { "2024": "x", rows: [{ "7": "y" }] }))).toEqual([
+      '/2024: argument "2024" is "x", expected integer',
+      '/rows/0/7: argument "rows[0].7" is "y", expected integer',
+    ]);
+  });
+
   it("calls the whole instance (arguments) or (result), and result parts fields", () => {
     expect(texts(problemsOf({ type: "integer" }, "x"))).toEqual([': argument "(arguments)" is "x", expected integer']);
     expect(texts(outputProblemsOf({ type: "integer" }, "x"))).toEqual([': field "(result)" is "x", expected integer']);
@@ -417,6 +431,19 @@ describe("explainSchemaErrors: unexpected and missing arguments", () => {
     ]);
     expect(texts(problemsOf({ $schema: draft07, type: "object", dependencies: { a: ["bb"] } }, { a: 1 }))).toEqual([
       '/bb: missing required argument "bb"',
+    ]);
+  });
+});
+
+describe("explainSchemaErrors: long enums", () => {
+  it("lists the first 20 members of a long enum and counts them all", () => {
+    const zones = Array.from({ length: 600 }, (_, index) => `Zone/City_${index}`);
+    const shown = zones.slice(0, 20).map((zone) => `"${zone}"`);
+    expect(texts(problemsOf(withX({ enum: zones }), { x: "Mars/Olympus" }))).toEqual([
+      `/x: argument "x" is "Mars/Olympus", expected one of ${shown.join(", ")}, … (600 in all)`,
+    ]);
+    expect(texts(problemsOf(withX({ enum: zones.slice(0, 20) }), { x: 1 }))).toEqual([
+      `/x: argument "x" is 1, expected one of ${shown.join(", ")}`,
     ]);
   });
 });

@@ -32,6 +32,20 @@ describe("findSchemaProblem", () => {
     for (const schema of schemas) expect(findSchemaProblem(schema)).toBeUndefined();
   });
 
+  it("accepts a pattern valid only without the Unicode flag, as the validator reads it", () => {
+    const phone = { type: "object", properties: { phone: { type: "string", pattern: "^\\d{3}\\-\\d{4}$" } } };
+    expect(findSchemaProblem(phone)).toBeUndefined();
+    const registry = new ToolRegistry().register({
+      name: "dial",
+      description: "",
+      inputSchema: phone,
+      execute: () => 0,
+    });
+    return expect(registry.call("dial", { phone: "555-12" })).rejects.toThrow(
+      'Tool "dial": argument "phone" is "555-12", expected a string matching /^\\d{3}\\-\\d{4}$/ (/phone)',
+    );
+  });
+
   it("names the pointer, the expectation and the value of the first problem", () => {
     const cases: [unknown, string][] = [
       [{ type: 5 }, `/type must be one of ${types}, got 5`],

@@ -221,6 +221,20 @@ describe("ToolRegistry", () => {
       ).issues,
     ).toEqual([]);
   });
+
+  it("registers a list all or nothing: a refused tool leaves the registry and its catalog as they were", () => {
+    const registry = new ToolRegistry().register(calculator);
+    expect(selectTools("current weather", registry).map((tool) => tool.name)).toEqual(["calculator"]);
+    const weather = { name: "weather", description: "Current weather", execute: () => "sunny" };
+    const broken = { name: "broken", description: "Broken", inputSchema: { type: "objekt" }, execute: () => 0 };
+    expect(caught(() => registry.register([weather, broken])).code).toBe("invalid-catalog");
+    expect(caught(() => registry.register([weather, { ...weather }])).message).toBe(
+      'Tool "weather" is already registered',
+    );
+    expect([registry.has("weather"), registry.list().map((tool) => tool.name)]).toEqual([false, ["calculator"]]);
+    registry.register([weather, { ...broken, inputSchema: { type: "object" } }]);
+    expect(selectTools("current weather", registry, { k: 1 }).map((tool) => tool.name)).toEqual(["weather"]);
+  });
 });
 
 describe("fromMcpTools", () => {
@@ -283,6 +297,18 @@ describe("fromMcpTools", () => {
       })),
     );
     await expect(text.call("echo", {})).resolves.toBe("hello\nworld");
+  });
+
+  it("says so when a tool reports an error without a message", async () => {
+    const registry = new ToolRegistry().register(
+      fromMcpTools([{ name: "quiet" }, { name: "bare" }], (name) =>
+        name === "quiet" ? { content: [], isError: true } : { isError: true },
+      ),
+    );
+    for (const name of ["quiet", "bare"]) {
+      const error = await rejection(registry.call(name, {}));
+      expect([error.code, error.message]).toEqual(["tool-error", `Tool "${name}" reported an error without a message`]);
+    }
   });
 });
 
