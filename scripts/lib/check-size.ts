@@ -26,9 +26,9 @@ const budgets: SizeBudget[] = [
   {
     label: "typical: `AgentRuntime`, `LLMPlanner`, `ToolRegistry`",
     entry: 'export { AgentRuntime, LLMPlanner, ToolRegistry } from "./src/index.ts";',
-    maxGzipBytes: 59.6 * 1024,
+    maxGzipBytes: 59.8 * 1024,
   },
-  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 60.2 * 1024 },
+  { label: "`plankit` (everything in it)", entry: 'export * from "./src/index.ts";', maxGzipBytes: 60.4 * 1024 },
   { label: "`plankit/json`", entry: 'export * from "./src/json.ts";', maxGzipBytes: 7.5 * 1024 },
   {
     label: "`createJsonStreamParser` alone",
@@ -40,7 +40,7 @@ const budgets: SizeBudget[] = [
   { label: "`plankit/events`", entry: 'export * from "./src/events.ts";', maxGzipBytes: 3 * 1024 },
   { label: "`plankit/decide`", entry: 'export * from "./src/decide.ts";', maxGzipBytes: 15 * 1024 },
   { label: "`plankit/openai`", entry: 'export * from "./src/openai.ts";', maxGzipBytes: 3.5 * 1024 },
-  { label: "`plankit/test`", entry: 'export * from "./src/test.ts";', maxGzipBytes: 14.2 * 1024 },
+  { label: "`plankit/test`", entry: 'export * from "./src/test.ts";', maxGzipBytes: 14.3 * 1024 },
   {
     label: "`plankit/ai` beyond the core, without `ai`",
     entry: 'export * from "./src/ai.ts";',
