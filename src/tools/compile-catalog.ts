@@ -125,7 +125,15 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     value: unknown,
     options: ExplainSchemaErrorsOptions,
   ): ArgumentProblem[] => {
-    const errors = validatorOf(validators, tool, schema)(value);
+    let errors: SchemaError[];
+    try {
+      errors = validatorOf(validators, tool, schema)(value);
+    } catch (error) {
+      // A value nested as deep as a step may go, against a schema that recurses with it, can outrun the stack.
+      if (!(error instanceof RangeError)) throw error;
+      const text = "the value nests too deeply to be checked against the schema";
+      return [{ code: "invalid-argument", pointer: "", argument: "", expected: "", text }];
+    }
     return errors.length === 0 ? [] : explainSchemaErrors(schema, value, errors, options);
   };
   const catalog: CompiledCatalog & { [marker]: true } = {

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { validatePlan } from "../../src/plan.ts";
 import { createSchemaValidator, type SchemaError } from "../../src/tools/create-schema-validator.ts";
 import { compileCatalog } from "../../src/tools.ts";
 
@@ -647,6 +648,36 @@ describe("createSchemaValidator: schemas that cannot be compiled", () => {
     expect(String((caught as Error).message)).toMatch(
       /^Tool "t" has a schema that cannot be compiled: .*"#\/\$defs\/gone"/u,
     );
+  });
+
+  it("reports a value that nests deeper than the stack lets it check as a problem, and validatePlan does not throw", () => {
+    const node = {
+      anyOf: [{ type: "object", properties: { c: { $ref: "#/$defs/node" } } }, { type: "null" }],
+    };
+    const tools = [
+      { name: "t", description: "", inputSchema: { type: "object", properties: { c: node }, $defs: { node } } },
+    ];
+    const nested = (depth: number): unknown => {
+      let value: unknown = { c: null };
+      for (let level = 0; level < depth; level++) value = { c: value };
+      return value;
+    };
+    expect(compileCatalog(tools).checkArguments("t", nested(50))).toEqual([]);
+    expect(compileCatalog(tools).checkArguments("t", nested(100_000))).toEqual([
+      {
+        code: "invalid-argument",
+        pointer: "",
+        argument: "",
+        expected: "",
+        text: "the value nests too deeply to be checked against the schema",
+      },
+    ]);
+    // Within the plan's nesting limit, whatever the runtime's stack: an issue or a valid step, never a throw.
+    const plan = [
+      { id: "s1", tool: "t", args: nested(500) },
+      { id: "s2", reply: "ok" },
+    ];
+    expect(() => validatePlan(plan, tools)).not.toThrow();
   });
 
   it("passes over keyword values of the wrong kind instead of failing on them", () => {
