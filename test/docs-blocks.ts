@@ -147,3 +147,16 @@ export function withSourceImports(code: string): string {
 export function promisedOutput(code: string): string[] {
   return [...code.matchAll(/console\.log\(.*\);\s*\/\/ (.+)$/gmu)].map((match) => (match[1] ?? "").trim());
 }
+
+/**
+ * What a block printed, line by line, trimmed: to compare with {@link promisedOutput}.
+ *
+ * @param output - the block's standard output.
+ * @returns the lines.
+ */
+export function printedLines(output: string): string[] {
+  return output
+    .trim()
+    .split("\n")
+    .map((line) => line.trim());
+}

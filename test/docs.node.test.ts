@@ -1,7 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { docBlocks, isFragment, needsService, promisedOutput, root, withSourceImports } from "./docs-blocks.ts";
+import {
+  docBlocks,
+  isFragment,
+  needsService,
+  printedLines,
+  promisedOutput,
+  root,
+  withSourceImports,
+} from "./docs-blocks.ts";
 
 const all = docBlocks();
 
@@ -36,13 +44,7 @@ describe("every TypeScript block of the README and docs/", () => {
         cwd: `${root}.tmp/docs`,
       });
       const promised = promisedOutput(block.code);
-      if (promised.length > 0)
-        expect(
-          output
-            .trim()
-            .split("\n")
-            .map((line) => line.trim()),
-        ).toEqual(promised);
+      if (promised.length > 0) expect(printedLines(output)).toEqual(promised);
     });
   }
 });

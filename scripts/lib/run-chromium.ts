@@ -15,7 +15,8 @@ import type { PortableBundle } from "./build-portable-bundle.ts";
 import { failedStep, toRuntimeResult } from "./harness-report.ts";
 import type { RuntimeResult } from "./runtime-result.ts";
 
-const launchArguments = [
+/** The switches every test browser starts with: headless, no sandbox or GPU, no background traffic. */
+export const launchArguments = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDev } from "../../scripts/lib/start-wrangler-dev.ts";
-import { docBlocks, needsService, promisedOutput, root, withSourceImports } from "../docs-blocks.ts";
+import { docBlocks, needsService, printedLines, promisedOutput, root, withSourceImports } from "../docs-blocks.ts";
 
 /** The blocks whose `// needs:` line asks for the Worker that `npm start` serves. */
 const blocks = docBlocks().filter(
@@ -68,13 +68,7 @@ describe("the blocks that need the Worker, against wrangler dev", () => {
       expect(exitCode).toBe(0);
       expect(output.trim()).not.toBe("");
       const promised = promisedOutput(block.code);
-      if (promised.length > 0)
-        expect(
-          output
-            .trim()
-            .split("\n")
-            .map((line) => line.trim()),
-        ).toEqual(promised);
+      if (promised.length > 0) expect(printedLines(output)).toEqual(promised);
     });
   }
 });

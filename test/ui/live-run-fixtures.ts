@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { ToolRegistry } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/test.ts";
 
 /** The tools of {@link liveRunRegistry}. */
 type LiveRunTool = "read" | "flaky" | "note" | "mail";
@@ -76,4 +77,24 @@ export function liveRunPlans(maxSteps: number) {
       }),
       { id: `s${steps.length + 1}`, reply: "Done." },
     ]);
+}
+
+/**
+ * The scripted model of a live run: it plans `plan`, and re-plans a read
+ * and a reply.
+ *
+ * @param plan - the plan (from {@link liveRunPlans}).
+ * @returns the model.
+ */
+export function liveRunModel(plan: unknown) {
+  return createScriptedModel({
+    responses: {
+      plan: () => JSON.stringify(plan),
+      replan: () =>
+        JSON.stringify([
+          { id: "r1", tool: "read", args: { topic: "Rome" } },
+          { id: "r2", reply: "Re-planned." },
+        ]),
+    },
+  });
 }

@@ -12,9 +12,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type RunState, replay } from "../../src/events.ts";
 import { AgentRuntime, LLMPlanner, noOpReflector, PlankitError } from "../../src/index.ts";
-import { createScriptedModel } from "../../src/test.ts";
 import { createEventFeed, createRunStore, type RunStore } from "../../src/ui.ts";
-import { liveRunPlans, liveRunRegistry } from "./live-run-fixtures.ts";
+import { liveRunModel, liveRunPlans, liveRunRegistry } from "./live-run-fixtures.ts";
 
 type Answer = "approve" | "edit" | "deny" | "replan" | "stop";
 
@@ -70,16 +69,7 @@ describe("createRunStore over live runs", () => {
         fc.integer({ min: 0, max: 2 }),
         fc.constantFrom("handle", "feed"),
         async (plan, answers, maxReplans, via) => {
-          const model = createScriptedModel({
-            responses: {
-              plan: () => JSON.stringify(plan),
-              replan: () =>
-                JSON.stringify([
-                  { id: "r1", tool: "read", args: { topic: "Rome" } },
-                  { id: "r2", reply: "Re-planned." },
-                ]),
-            },
-          });
+          const model = liveRunModel(plan);
           const runtime = new AgentRuntime({
             planner: new LLMPlanner({ model }),
             registry,

@@ -10,9 +10,8 @@
  */
 import fc from "fast-check";
 import { AgentRuntime, LLMPlanner, noOpReflector } from "../../../src/index.ts";
-import { createScriptedModel } from "../../../src/test.ts";
 import { createRunStore, type RunStore } from "../../../src/ui.ts";
-import { liveRunPlans, liveRunRegistry } from "../live-run-fixtures.ts";
+import { liveRunModel, liveRunPlans, liveRunRegistry } from "../live-run-fixtures.ts";
 
 /** What the page offers the test. */
 export interface RunViewInvariantsPage {
@@ -118,16 +117,7 @@ const page: RunViewInvariantsPage = {
         fc.array(fc.constantFrom<Answer>("approve", "edit", "deny", "replan", "stop"), { maxLength: 4 }),
         fc.integer({ min: 0, max: 1 }),
         async (plan, answers, maxReplans) => {
-          const model = createScriptedModel({
-            responses: {
-              plan: () => JSON.stringify(plan),
-              replan: () =>
-                JSON.stringify([
-                  { id: "r1", tool: "read", args: { topic: "Rome" } },
-                  { id: "r2", reply: "Re-planned." },
-                ]),
-            },
-          });
+          const model = liveRunModel(plan);
           const runtime = new AgentRuntime({
             planner: new LLMPlanner({ model }),
             registry,
