@@ -46,3 +46,22 @@ describe("a resume cursor past the end of a live run's log", () => {
     expect(ended.status).toBe(204);
   }, 30_000);
 });
+
+describe("an empty resume cursor", () => {
+  it("reads as none: the stream starts at the first event, by Last-Event-ID and by ?after=", async () => {
+    const { id, last } = await startWaitingRun();
+    for (const [query, headers] of [
+      ["", { "last-event-id": "" }],
+      ["?after=", {}],
+      ["?after=%20", { "last-event-id": " " }],
+    ] as const) {
+      const response = await SELF.fetch(`${origin}/v1/runs/${id}/events${query}`, { headers });
+      expect(response.status).toBe(200);
+      const head = await readMessages(response, (message) => message.event === "approval-request");
+      expect(head[0]?.id).toBe(1);
+      expect(head.at(-1)?.id).toBe(last);
+    }
+    const cancelled = await SELF.fetch(`${origin}/v1/runs/${id}/cancel`, { method: "POST" });
+    expect(cancelled.status).toBe(200);
+  }, 30_000);
+});

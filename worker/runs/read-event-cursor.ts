@@ -7,7 +7,9 @@ import { HttpProblem } from "../http/http-problem.ts";
 
 /**
  * Reads the id of the last event a client has: `Last-Event-ID` (an
- * EventSource reconnecting), else `?after=`, else 0. While a run goes on,
+ * EventSource reconnecting), else `?after=`, else 0. An empty (or blank)
+ * header or parameter is no cursor, as an EventSource whose last event id
+ * is empty has seen none. While a run goes on,
  * an id past its log's last event is refused: no client has seen it, and
  * a stream after it would skip the events up to it, `run-end` included.
  *
@@ -18,8 +20,9 @@ import { HttpProblem } from "../http/http-problem.ts";
  * @throws HttpProblem 400 `invalid-last-event-id` naming the header or the parameter it came from.
  */
 export function readEventCursor(request: Request, url: URL, live?: { runId: string; last: number }): number {
-  const header = request.headers.get("last-event-id");
-  const cursor = header ?? url.searchParams.get("after") ?? "0";
+  const given = (text: string | null) => (text === null || text.trim() === "" ? null : text);
+  const header = given(request.headers.get("last-event-id"));
+  const cursor = header ?? given(url.searchParams.get("after")) ?? "0";
   const source = header === null ? "The after parameter" : "Last-Event-ID";
   if (!/^\d{1,15}$/u.test(cursor.trim()))
     throw new HttpProblem(
