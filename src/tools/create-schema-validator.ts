@@ -152,33 +152,13 @@ function child(
   check(run, sub, item, itemAt, path, run.tracking ? new Set() : undefined);
 }
 
-/**
- * Checks one bound on a size.
- *
- * @param run - the validation.
- * @param node - the schema.
- * @param keyword - the bound's keyword.
- * @param lower - whether it is a lower bound.
- * @param strict - whether the size may not equal it.
- * @param size - the number, or the length or count.
- * @param at - the value's instance location.
- * @param path - the schema's keyword location.
- */
-function checkBound(
-  run: Run,
-  node: JsonSchema,
-  keyword: string,
-  lower: boolean,
-  strict: boolean,
-  size: number,
-  at: string,
-  path: string,
-): void {
-  const limit = node[keyword];
-  if (typeof limit !== "number") return;
-  const excess = lower ? limit - size : size - limit;
-  if (excess > 0 || (excess === 0 && strict)) fail(run, node, keyword, path, at);
-}
+/** The size keywords of each type; a lower bound's name starts `min` or `exclusiveMin`. */
+const limits: Readonly<Record<string, readonly string[]>> = {
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+  string: ["minLength", "maxLength"],
+  array: ["minItems", "maxItems"],
+  object: ["minProperties", "maxProperties"],
+};
 
 /**
  * Checks the size keywords of a value's type: `minimum` / `maximum` (strict
@@ -194,24 +174,14 @@ function checkBound(
  * @param path - the schema's keyword location.
  */
 function checkLimits(run: Run, node: JsonSchema, type: string, size: number, at: string, path: string): void {
-  switch (type) {
-    case "number":
-      checkBound(run, node, "minimum", true, node["exclusiveMinimum"] === true, size, at, path);
-      checkBound(run, node, "maximum", false, node["exclusiveMaximum"] === true, size, at, path);
-      checkBound(run, node, "exclusiveMinimum", true, true, size, at, path);
-      checkBound(run, node, "exclusiveMaximum", false, true, size, at, path);
-      break;
-    case "string":
-      checkBound(run, node, "minLength", true, false, size, at, path);
-      checkBound(run, node, "maxLength", false, false, size, at, path);
-      break;
-    case "array":
-      checkBound(run, node, "minItems", true, false, size, at, path);
-      checkBound(run, node, "maxItems", false, false, size, at, path);
-      break;
-    default:
-      checkBound(run, node, "minProperties", true, false, size, at, path);
-      checkBound(run, node, "maxProperties", false, false, size, at, path);
+  for (const keyword of limits[type] ?? []) {
+    const limit = node[keyword];
+    if (typeof limit !== "number") continue;
+    const excess = /^(?:exclusiveM|m)in/u.test(keyword) ? limit - size : size - limit;
+    // `exclusiveM` + `inimum` or `aximum`: draft-04's boolean that makes minimum or maximum strict.
+    const strict =
+      keyword.startsWith("exclusive") || (type === "number" && node[`exclusiveM${keyword.slice(1)}`] === true);
+    if (excess > 0 || (excess === 0 && strict)) fail(run, node, keyword, path, at);
   }
 }
 
