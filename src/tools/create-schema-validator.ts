@@ -5,6 +5,7 @@
  */
 import { escapePointerSegment } from "../plan/find-references.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { remember } from "../shared/remember.ts";
 import { indexSchemaDocument } from "./index-schema-document.ts";
 import { isMultipleOf } from "./is-multiple-of.ts";
 import { jsonEqual } from "./json-equal.ts";
@@ -418,23 +419,19 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
 export function createSchemaValidator(schema: JsonSchema): (instance: unknown) => SchemaError[] {
   const references = indexSchemaDocument(schema);
   const expressions = new Map<string, RegExp>();
-  const regex = (pattern: string): RegExp => {
-    let expression = expressions.get(pattern);
-    if (expression === undefined) {
+  const regex = (pattern: string): RegExp =>
+    remember(expressions, pattern, () => {
       try {
-        expression = new RegExp(pattern, "u");
+        return new RegExp(pattern, "u");
       } catch {
         // Patterns written for other engines (`[\w-]`) may be valid only without the Unicode flag.
         try {
-          expression = new RegExp(pattern);
+          return new RegExp(pattern);
         } catch {
           throw new Error(`pattern ${JSON.stringify(pattern)} is not a valid regular expression`);
         }
       }
-      expressions.set(pattern, expression);
-    }
-    return expression;
-  };
+    });
   for (const node of references.keys()) {
     if (typeof node["pattern"] === "string") regex(node["pattern"]);
     if (isSchemaObject(node["patternProperties"])) for (const pattern in node["patternProperties"]) regex(pattern);
