@@ -248,11 +248,8 @@ export class ToolRegistry {
         throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
       const convert = (schema: unknown, side: "input" | "output"): JsonSchema => {
         const what = `Tool "${tool.name}" ${side}`;
-        const options =
-          this.#options.toJsonSchema === undefined
-            ? { side, what }
-            : { side, what, toJsonSchema: this.#options.toJsonSchema };
-        return readJsonSchema(toToolJsonSchema(schema, options), what);
+        // The registry's toJsonSchema converter goes along; its other options are not read there.
+        return readJsonSchema(toToolJsonSchema(schema, { ...this.#options, side, what }), what);
       };
       const descriptor: ToolDescriptor = {
         name: tool.name,
