@@ -23,33 +23,29 @@ export function schemaDraft(schema: JsonSchema): SchemaDraft {
 }
 
 /**
- * Splits a JSON Pointer (with or without a leading `#`) into decoded segments.
+ * Splits a JSON Pointer in a URI fragment (with or without its `#`) into decoded segments.
  *
  * @param pointer - e.g. `#/properties/a~1b`.
  * @returns e.g. `["properties", "a/b"]`.
  */
 export function splitPointer(pointer: string): string[] {
-  const body = pointer.startsWith("#") ? pointer.slice(1) : pointer;
-  if (body === "") return [];
-  return body
-    .slice(1)
-    .split("/")
-    .map((segment) => decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
+  return splitJsonPointer(pointer.startsWith("#") ? pointer.slice(1) : pointer, decodeURIComponent);
 }
 
 /**
  * Splits a plain JSON Pointer (not URI-encoded) into its unescaped segments.
  *
  * @param pointer - e.g. `/a~1b/0`.
+ * @param decode - applied to each segment before it is unescaped (percent-decoding, for a URI fragment).
  * @returns e.g. `["a/b", "0"]`; `[]` for `""`.
  */
-export function splitJsonPointer(pointer: string): string[] {
+export function splitJsonPointer(pointer: string, decode = (segment: string): string => segment): string[] {
   return pointer === ""
     ? []
     : pointer
         .slice(1)
         .split("/")
-        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+        .map((segment) => decode(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /**
