@@ -114,12 +114,12 @@ function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: strin
  * @param value - the value.
  * @param at - the value's instance location.
  * @param path - the subschema's keyword location.
- * @param own - collects what it evaluates.
+ * @param seen - the evaluated properties or items of the schema applying it.
  * @returns whether the value passes.
  */
-function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, own?: Set<unknown>): boolean {
+function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, seen?: Set<unknown>): boolean {
   const mark = run.errors.length;
-  const valid = check(run, sub, value, at, path, own);
+  const valid = inPlace(run, sub, value, at, path, seen);
   run.errors.length = mark;
   return valid;
 }
@@ -368,9 +368,7 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
       });
   }
   if (node["if"] !== undefined) {
-    const own = seen && new Set<unknown>();
-    const branch = passes(run, node["if"], value, at, `${path}/if`, own) ? "then" : "else";
-    if (branch === "then" && own) for (const key of own) seen?.add(key);
+    const branch = passes(run, node["if"], value, at, `${path}/if`, seen) ? "then" : "else";
     if (node[branch] !== undefined) inPlace(run, node[branch], value, at, `${path}/${branch}`, seen);
   }
 
