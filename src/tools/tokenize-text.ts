@@ -55,12 +55,8 @@ const wordPattern =
  * @returns the measure.
  */
 function measure(word: string): number {
-  return (
-    word
-      .replace(/[^aeiou]+/gu, "C")
-      .replace(/[aeiou]+/gu, "V")
-      .match(/VC/gu) ?? []
-  ).length;
+  // Each run of vowels followed by a run of consonants is one sequence.
+  return (word.match(/[aeiou]+[^aeiou]+/gu) ?? []).length;
 }
 
 /**
