@@ -28,7 +28,8 @@ function toProblem(issue: StandardSchemaIssue, root: unknown, noun: string): Arg
   let name = "";
   for (const segment of issue.path ?? []) {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    const text = typeof key === "symbol" ? key.toString() : String(key);
+    // String names a symbol as its toString does: `Symbol(description)`.
+    const text = String(key);
     pointer += `/${escapePointerSegment(text)}`;
     name += typeof key === "number" ? `[${text}]` : name === "" ? text : `.${text}`;
     const parent = node;
