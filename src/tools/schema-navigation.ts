@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "../shared/is-record.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** The JSON Schema drafts told apart (draft-06 reads as draft-07). */
@@ -49,14 +50,12 @@ export function splitJsonPointer(pointer: string, decode = (segment: string): st
 }
 
 /**
- * Whether a value is a non-array object.
+ * Whether a value is a schema object: a non-array object (the record guard, under a name that reads as schemas do).
  *
  * @param value - anything.
  * @returns the check.
  */
-export function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isSchemaObject: (value: unknown) => value is JsonSchema = isRecord;
 
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, or a
