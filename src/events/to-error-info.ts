@@ -27,11 +27,10 @@ function safely<T>(read: () => T): T | undefined {
  * @returns text, never throwing.
  */
 function describeThrown(value: unknown): string {
-  if (value === undefined) return "undefined was thrown";
-  if (value === null) return "null was thrown";
+  if (value === undefined || value === null) return `${value} was thrown`;
   if (typeof value === "string") return value === "" ? "an empty string was thrown" : value;
-  if (typeof value !== "object" && typeof value !== "function")
-    return `${typeof value} ${safely(() => String(value)) ?? "?"} was thrown`;
+  // String never throws on a number, boolean, bigint or symbol.
+  if (typeof value !== "object" && typeof value !== "function") return `${typeof value} ${String(value)} was thrown`;
   const json = safely(() => JSON.stringify(value));
   if (typeof json === "string" && json !== "{}" && json.length <= 500) return `a non-Error value was thrown: ${json}`;
   const text = safely(() => String(value));

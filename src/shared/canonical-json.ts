@@ -27,7 +27,8 @@
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "number") return writeNumber(value);
+    // -0, NaN and the infinities as their own words; a finite number's String is its JSON.
+    if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
     if (typeof value === "bigint") return JSON.stringify(value.toString());
     return JSON.stringify(value) ?? "null";
   }
@@ -42,15 +43,4 @@ export function canonicalJson(value: unknown): string {
     parts.push(`${JSON.stringify(key)}:${canonicalJson(item)}`);
   }
   return `{${parts.join(",")}}`;
-}
-
-/**
- * Writes a number so that different numbers (by `Object.is`) get different text.
- *
- * @param value - any number.
- * @returns its JSON text, or `-0`, `NaN`, `Infinity`, `-Infinity`.
- */
-function writeNumber(value: number): string {
-  if (Number.isFinite(value)) return Object.is(value, -0) ? "-0" : JSON.stringify(value);
-  return String(value);
 }

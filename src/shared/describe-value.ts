@@ -22,8 +22,7 @@ export function describeValue(value: unknown, limit = 60): string {
     if (value === undefined) text = "undefined";
     else if (typeof value === "bigint") text = `${value}n`;
     // JSON would write NaN and ±Infinity as null, and -0 as 0: a message must name the value found.
-    else if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0)))
-      text = Object.is(value, -0) ? "-0" : String(value);
+    else if (typeof value === "number") text = Object.is(value, -0) ? "-0" : String(value);
     else text = JSON.stringify(value) ?? String(value);
   } catch {
     text = Object.prototype.toString.call(value);

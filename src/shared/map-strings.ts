@@ -22,16 +22,8 @@ export function mapStrings(value: unknown, rewrite: (text: string) => string): u
   if (typeof value === "string") return rewrite(value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, rewrite));
   if (typeof value === "object" && value !== null) {
-    const next: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(next, key, {
-        value: mapStrings(item, rewrite),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return next;
+    // fromEntries makes every key an own property, `__proto__` included.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, rewrite)]));
   }
   return value;
 }

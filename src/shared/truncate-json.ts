@@ -32,27 +32,11 @@ function writeBounded(value: unknown, limit: number): { text: string; length: nu
     ) {
       current = (current as { toJSON: () => unknown }).toJSON();
     }
-    switch (typeof current) {
-      case "string":
-        put(JSON.stringify(current));
-        return true;
-      case "number":
-        put(Number.isFinite(current) ? String(current) : "null");
-        return true;
-      case "boolean":
-        put(String(current));
-        return true;
-      case "bigint":
-        throw new Unrenderable();
-      case "undefined":
-      case "function":
-      case "symbol":
-        return false;
-      default:
-        break;
-    }
-    if (current === null) {
-      put("null");
+    if (typeof current === "bigint") throw new Unrenderable();
+    if (current === undefined || typeof current === "function" || typeof current === "symbol") return false;
+    if (current === null || typeof current !== "object") {
+      // A string, a number (null when not finite), a boolean or null, written as JSON writes it.
+      put(JSON.stringify(current));
       return true;
     }
     const object = current as object;
@@ -99,31 +83,24 @@ function writeBounded(value: unknown, limit: number): { text: string; length: nu
  * ```
  */
 export function truncateJson(value: unknown, maxChars: number): string {
-  let text: string;
-  let length: number;
-  if (typeof value === "string") {
-    text = value.slice(0, maxChars);
-    length = value.length;
-  } else {
-    try {
-      const written = writeBounded(value, maxChars);
-      if (written.defined) {
-        text = written.text;
-        length = written.length;
-      } else {
-        text = String(value).slice(0, maxChars);
-        length = String(value).length;
-      }
-    } catch {
-      let fallback: string;
-      try {
-        fallback = String(value);
-      } catch {
-        fallback = Object.prototype.toString.call(value);
-      }
-      text = fallback.slice(0, maxChars);
-      length = fallback.length;
+  let written: { text: string; length: number } | undefined;
+  try {
+    if (typeof value !== "string") {
+      const bounded = writeBounded(value, maxChars);
+      if (bounded.defined) written = bounded;
     }
+  } catch {
+    // A cycle or a BigInt, or a toJSON that threw: the value's String form below.
   }
+  if (written === undefined) {
+    let full: string;
+    try {
+      full = String(value);
+    } catch {
+      full = Object.prototype.toString.call(value);
+    }
+    written = { text: full.slice(0, maxChars), length: full.length };
+  }
+  const { text, length } = written;
   return length > maxChars ? `${text}… [${length - maxChars} more characters]` : text;
 }

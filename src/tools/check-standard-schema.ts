@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { escapePointerSegment } from "../plan/find-references.ts";
 import { describeValue } from "../shared/describe-value.ts";
 import type { ArgumentProblem } from "./explain-schema-errors.ts";
 import type { StandardSchemaIssue, StandardSchemaV1 } from "./standard-schema.ts";
@@ -27,8 +28,9 @@ function toProblem(issue: StandardSchemaIssue, root: unknown, noun: string): Arg
   let name = "";
   for (const segment of issue.path ?? []) {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    const text = typeof key === "symbol" ? key.toString() : String(key);
-    pointer += `/${text.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    // String names a symbol as its toString does: `Symbol(description)`.
+    const text = String(key);
+    pointer += `/${escapePointerSegment(text)}`;
     name += typeof key === "number" ? `[${text}]` : name === "" ? text : `.${text}`;
     const parent = node;
     present = typeof parent === "object" && parent !== null && Object.hasOwn(parent, key);

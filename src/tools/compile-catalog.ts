@@ -4,6 +4,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
+import { remember } from "../shared/remember.ts";
 import { createSchemaValidator, type SchemaError } from "./create-schema-validator.ts";
 import {
   type ArgumentProblem,
@@ -110,14 +111,8 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     if (tool === undefined) throw new PlankitError("unknown-tool", `Tool "${name}" is not in the catalog`);
     return tool;
   };
-  const validatorOf = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema): Validator => {
-    let validator = validators.get(tool.name);
-    if (validator === undefined) {
-      validator = compile(tool.name, schema);
-      validators.set(tool.name, validator);
-    }
-    return validator;
-  };
+  const validatorOf = (validators: Map<string, Validator>, tool: ToolDescriptor, schema: JsonSchema): Validator =>
+    remember(validators, tool.name, () => compile(tool.name, schema));
   const run = (
     validators: Map<string, Validator>,
     tool: ToolDescriptor,
@@ -140,15 +135,11 @@ function build(tools: readonly ToolDescriptor[]): CompiledCatalog {
     [marker]: true,
     tools,
     get: (name) => byName.get(name),
-    parameterNames(name) {
-      let found = names.get(name);
-      if (found === undefined) {
+    parameterNames: (name) =>
+      remember(names, name, () => {
         const tool = byName.get(name);
-        found = tool === undefined ? [] : parameterNames(tool.inputSchema);
-        names.set(name, found);
-      }
-      return found;
-    },
+        return tool === undefined ? [] : parameterNames(tool.inputSchema);
+      }),
     checkArguments(name, args, references) {
       const tool = require(name);
       return run(inputValidators, tool, tool.inputSchema, args, references === undefined ? {} : { references });
@@ -199,10 +190,5 @@ export function compileCatalog(source: CatalogSource): CompiledCatalog {
   if ((input as Record<symbol, unknown>)[marker] === true) return input as CompiledCatalog;
   if (typeof (input as { catalog?: unknown }).catalog === "function")
     return (input as { catalog(): CompiledCatalog }).catalog();
-  let compiled = cache.get(input);
-  if (compiled === undefined) {
-    compiled = build(readCatalog(source));
-    cache.set(input, compiled);
-  }
-  return compiled;
+  return remember(cache, input, () => build(readCatalog(source)));
 }

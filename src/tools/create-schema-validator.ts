@@ -5,6 +5,7 @@
  */
 import { escapePointerSegment } from "../plan/find-references.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { remember } from "../shared/remember.ts";
 import { indexSchemaDocument } from "./index-schema-document.ts";
 import { isMultipleOf } from "./is-multiple-of.ts";
 import { jsonEqual } from "./json-equal.ts";
@@ -113,12 +114,12 @@ function inPlace(run: Run, sub: unknown, value: unknown, at: string, path: strin
  * @param value - the value.
  * @param at - the value's instance location.
  * @param path - the subschema's keyword location.
- * @param own - collects what it evaluates.
+ * @param seen - the evaluated properties or items of the schema applying it.
  * @returns whether the value passes.
  */
-function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, own?: Set<unknown>): boolean {
+function passes(run: Run, sub: unknown, value: unknown, at: string, path: string, seen?: Set<unknown>): boolean {
   const mark = run.errors.length;
-  const valid = check(run, sub, value, at, path, own);
+  const valid = inPlace(run, sub, value, at, path, seen);
   run.errors.length = mark;
   return valid;
 }
@@ -152,33 +153,13 @@ function child(
   check(run, sub, item, itemAt, path, run.tracking ? new Set() : undefined);
 }
 
-/**
- * Checks one bound on a size.
- *
- * @param run - the validation.
- * @param node - the schema.
- * @param keyword - the bound's keyword.
- * @param lower - whether it is a lower bound.
- * @param strict - whether the size may not equal it.
- * @param size - the number, or the length or count.
- * @param at - the value's instance location.
- * @param path - the schema's keyword location.
- */
-function checkBound(
-  run: Run,
-  node: JsonSchema,
-  keyword: string,
-  lower: boolean,
-  strict: boolean,
-  size: number,
-  at: string,
-  path: string,
-): void {
-  const limit = node[keyword];
-  if (typeof limit !== "number") return;
-  const excess = lower ? limit - size : size - limit;
-  if (excess > 0 || (excess === 0 && strict)) fail(run, node, keyword, path, at);
-}
+/** The size keywords of each type; a lower bound's name starts `min` or `exclusiveMin`. */
+const limits: Readonly<Record<string, readonly string[]>> = {
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+  string: ["minLength", "maxLength"],
+  array: ["minItems", "maxItems"],
+  object: ["minProperties", "maxProperties"],
+};
 
 /**
  * Checks the size keywords of a value's type: `minimum` / `maximum` (strict
@@ -194,24 +175,14 @@ function checkBound(
  * @param path - the schema's keyword location.
  */
 function checkLimits(run: Run, node: JsonSchema, type: string, size: number, at: string, path: string): void {
-  switch (type) {
-    case "number":
-      checkBound(run, node, "minimum", true, node["exclusiveMinimum"] === true, size, at, path);
-      checkBound(run, node, "maximum", false, node["exclusiveMaximum"] === true, size, at, path);
-      checkBound(run, node, "exclusiveMinimum", true, true, size, at, path);
-      checkBound(run, node, "exclusiveMaximum", false, true, size, at, path);
-      break;
-    case "string":
-      checkBound(run, node, "minLength", true, false, size, at, path);
-      checkBound(run, node, "maxLength", false, false, size, at, path);
-      break;
-    case "array":
-      checkBound(run, node, "minItems", true, false, size, at, path);
-      checkBound(run, node, "maxItems", false, false, size, at, path);
-      break;
-    default:
-      checkBound(run, node, "minProperties", true, false, size, at, path);
-      checkBound(run, node, "maxProperties", false, false, size, at, path);
+  for (const keyword of limits[type] ?? []) {
+    const limit = node[keyword];
+    if (typeof limit !== "number") continue;
+    const excess = /^(?:exclusiveM|m)in/u.test(keyword) ? limit - size : size - limit;
+    // `exclusiveM` + `inimum` or `aximum`: draft-04's boolean that makes minimum or maximum strict.
+    const strict =
+      keyword.startsWith("exclusive") || (type === "number" && node[`exclusiveM${keyword.slice(1)}`] === true);
+    if (excess > 0 || (excess === 0 && strict)) fail(run, node, keyword, path, at);
   }
 }
 
@@ -397,9 +368,7 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
       });
   }
   if (node["if"] !== undefined) {
-    const own = seen && new Set<unknown>();
-    const branch = passes(run, node["if"], value, at, `${path}/if`, own) ? "then" : "else";
-    if (branch === "then" && own) for (const key of own) seen?.add(key);
+    const branch = passes(run, node["if"], value, at, `${path}/if`, seen) ? "then" : "else";
     if (node[branch] !== undefined) inPlace(run, node[branch], value, at, `${path}/${branch}`, seen);
   }
 
@@ -448,23 +417,19 @@ function check(run: Run, node: unknown, value: unknown, at: string, path: string
 export function createSchemaValidator(schema: JsonSchema): (instance: unknown) => SchemaError[] {
   const references = indexSchemaDocument(schema);
   const expressions = new Map<string, RegExp>();
-  const regex = (pattern: string): RegExp => {
-    let expression = expressions.get(pattern);
-    if (expression === undefined) {
+  const regex = (pattern: string): RegExp =>
+    remember(expressions, pattern, () => {
       try {
-        expression = new RegExp(pattern, "u");
+        return new RegExp(pattern, "u");
       } catch {
         // Patterns written for other engines (`[\w-]`) may be valid only without the Unicode flag.
         try {
-          expression = new RegExp(pattern);
+          return new RegExp(pattern);
         } catch {
           throw new Error(`pattern ${JSON.stringify(pattern)} is not a valid regular expression`);
         }
       }
-      expressions.set(pattern, expression);
-    }
-    return expression;
-  };
+    });
   for (const node of references.keys()) {
     if (typeof node["pattern"] === "string") regex(node["pattern"]);
     if (isSchemaObject(node["patternProperties"])) for (const pattern in node["patternProperties"]) regex(pattern);

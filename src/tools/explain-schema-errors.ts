@@ -57,40 +57,25 @@ function isContentKeyword(keyword: string): boolean {
 }
 
 /**
- * Renders an argument pointer the way people write it: an array's index in
- * brackets, an object's key (digits or not) after a dot.
+ * Reads the value at a pointer, and renders the pointer the way people write
+ * it: an array's index in brackets, an object's key (digits or not) after a dot.
  *
- * @param pointer - a JSON Pointer into the arguments.
  * @param root - the arguments, which tell an index from a key of digits.
- * @returns `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
+ * @param pointer - a JSON Pointer into the arguments.
+ * @returns the value (or `undefined`), and `query`, `filters.from`, `items[1].qty`, or `(arguments)` for the root.
  */
-function argumentName(pointer: string, root: unknown): string {
+function locate(root: unknown, pointer: string): [value: unknown, name: string] {
   let node = root;
   let name = "";
   for (const segment of splitJsonPointer(pointer)) {
-    // Where the value is not there to say, digits read as an index.
-    const index = typeof node === "object" && node !== null ? Array.isArray(node) : /^\d+$/u.test(segment);
-    name += index ? `[${segment}]` : name === "" ? segment : `.${segment}`;
-    node = (node as Record<string, unknown> | undefined)?.[segment];
-  }
-  return pointer === "" ? "(arguments)" : name;
-}
-
-/**
- * Reads the value at a pointer.
- *
- * @param root - the instance.
- * @param pointer - a JSON Pointer.
- * @returns the value, or `undefined`.
- */
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const segment of splitJsonPointer(pointer)) {
     // Stryker disable next-line all: error locations lie inside the instance, so every node on the way is an object or an array.
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string, unknown>)[segment];
+    const container = typeof node === "object" && node !== null;
+    // Where the value is not there to say, digits read as an index.
+    const index = container ? Array.isArray(node) : /^\d+$/u.test(segment);
+    name += index ? `[${segment}]` : name === "" ? segment : `.${segment}`;
+    node = container ? (node as Record<string, unknown>)[segment] : undefined;
   }
-  return node;
+  return [node, pointer === "" ? "(arguments)" : name];
 }
 
 /**
@@ -186,7 +171,7 @@ export function explainSchemaErrors(
   const references = options.references ?? { exact: new Set(), embedded: new Set() };
   const noun = options.noun ?? "argument";
   const name = (pointer: string): string =>
-    pointer === "" && noun === "field" ? "(result)" : argumentName(pointer, instance);
+    pointer === "" && noun === "field" ? "(result)" : locate(instance, pointer)[1];
   const problems: (ArgumentProblem & { keyword?: string })[] = [];
   const seen = new Set<string>();
   const consumed = new Set<number>();
@@ -202,7 +187,7 @@ export function explainSchemaErrors(
     return references.embedded.has(pointer) && isContentKeyword(keyword);
   };
   const invalid = (pointer: string, expected: string, fallback: string, keyword: string): void => {
-    const actual = valueAt(instance, pointer);
+    const [actual] = locate(instance, pointer);
     const phrase = expected === "" ? fallback : `expected ${expected}`;
     add({
       code: "invalid-argument",
@@ -221,7 +206,7 @@ export function explainSchemaErrors(
       pointer,
       argument: name(pointer),
       expected: "",
-      actual: valueAt(instance, pointer),
+      actual: locate(instance, pointer)[0],
       text: `unexpected ${noun} "${name(pointer)}"${list}`,
     });
   };

@@ -15,7 +15,31 @@ import {
   SUBSCHEMA_KEYWORDS,
 } from "./schema-keywords.ts";
 
-const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
+const TYPES: readonly unknown[] = ["array", "boolean", "integer", "null", "number", "object", "string"];
+
+/** The keywords whose value has one shape, in the order they are checked: what the value must be, and the check. */
+const SHAPES: [keywords: readonly string[], expected: string, test: (value: unknown) => boolean][] = [
+  [
+    ["type"],
+    `one of ${TYPES.map((name) => JSON.stringify(name)).join(", ")} (or a list of them)`,
+    (type) => [type].flat().length > 0 && [type].flat().every((name) => TYPES.includes(name)),
+  ],
+  // draft-03's `required: true` on a property is tolerated (later drafts ignore it).
+  [
+    ["required"],
+    "a list of property names",
+    (value) => typeof value === "boolean" || (Array.isArray(value) && value.every((name) => typeof name === "string")),
+  ],
+  [["enum"], "a list of values", Array.isArray],
+  [COUNT_KEYWORDS, "an integer >= 0", (value) => Number.isInteger(value) && (value as number) >= 0],
+  // draft-04's boolean exclusiveMinimum / exclusiveMaximum are tolerated.
+  [BOUND_KEYWORDS, "a number", (value) => typeof value === "number" || typeof value === "boolean"],
+  [["multipleOf"], "a number > 0", (value) => typeof value === "number" && value > 0],
+  [["pattern"], "a string", (value) => typeof value === "string"],
+];
+
+/** The keywords whose value holds subschemas, in the order they are walked. */
+const APPLICATORS = [...SUBSCHEMA_KEYWORDS, "items", ...SCHEMA_MAP_KEYWORDS, ...SCHEMA_LIST_KEYWORDS];
 
 /**
  * Finds the first structural problem in a JSON Schema (draft-07 or
@@ -39,41 +63,11 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
   if (!isRecord(schema))
     return `${path || "the schema"} must be a schema object or a boolean, got ${JSON.stringify(schema) ?? String(schema)}`;
   const got = (key: string): string => JSON.stringify(schema[key]) ?? String(schema[key]);
-  const type = schema["type"];
-  if (type !== undefined) {
-    const names = Array.isArray(type) ? type : [type];
-    if (names.length === 0 || names.some((name) => typeof name !== "string" || !TYPES.has(name))) {
-      return `${path}/type must be one of ${[...TYPES].map((name) => JSON.stringify(name)).join(", ")} (or a list of them), got ${got("type")}`;
-    }
-  }
-  const required = schema["required"];
-  // draft-03's `required: true` on a property is tolerated (later drafts ignore it).
-  if (
-    required !== undefined &&
-    typeof required !== "boolean" &&
-    !(Array.isArray(required) && required.every((name) => typeof name === "string"))
-  ) {
-    return `${path}/required must be a list of property names, got ${got("required")}`;
-  }
-  if (schema["enum"] !== undefined && !Array.isArray(schema["enum"]))
-    return `${path}/enum must be a list of values, got ${got("enum")}`;
-  for (const key of COUNT_KEYWORDS) {
-    const value = schema[key];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0))
-      return `${path}/${key} must be an integer >= 0, got ${got(key)}`;
-  }
-  for (const key of BOUND_KEYWORDS) {
-    const value = schema[key];
-    // draft-04's boolean exclusiveMinimum / exclusiveMaximum are tolerated.
-    if (value !== undefined && typeof value !== "number" && typeof value !== "boolean")
-      return `${path}/${key} must be a number, got ${got(key)}`;
-  }
-  const multipleOf = schema["multipleOf"];
-  if (multipleOf !== undefined && !(typeof multipleOf === "number" && multipleOf > 0))
-    return `${path}/multipleOf must be a number > 0, got ${got("multipleOf")}`;
+  for (const [keywords, expected, test] of SHAPES)
+    for (const key of keywords)
+      if (schema[key] !== undefined && !test(schema[key])) return `${path}/${key} must be ${expected}, got ${got(key)}`;
   const pattern = schema["pattern"];
-  if (pattern !== undefined) {
-    if (typeof pattern !== "string") return `${path}/pattern must be a string, got ${got("pattern")}`;
+  if (typeof pattern === "string") {
     // As the validator reads it: with the Unicode flag, else without (`\-` outside a class is valid only without).
     const compiles = (flags: string): boolean => {
       try {
@@ -85,35 +79,26 @@ export function findSchemaProblem(schema: unknown, path = ""): string | undefine
     if (!compiles("u") && !compiles(""))
       return `${path}/pattern is not a valid regular expression: ${JSON.stringify(pattern)}`;
   }
-  for (const key of SUBSCHEMA_KEYWORDS) {
-    if (schema[key] === undefined) continue;
-    const problem = findSchemaProblem(schema[key], `${path}/${key}`);
-    if (problem !== undefined) return problem;
-  }
-  const items = schema["items"];
-  if (items !== undefined) {
-    const list = Array.isArray(items) ? items : [items];
-    for (let index = 0; index < list.length; index++) {
-      const problem = findSchemaProblem(list[index], Array.isArray(items) ? `${path}/items/${index}` : `${path}/items`);
-      if (problem !== undefined) return problem;
-    }
-  }
-  for (const key of SCHEMA_MAP_KEYWORDS) {
-    const map = schema[key];
-    if (map === undefined) continue;
-    if (!isRecord(map)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
-    for (const [name, child] of Object.entries(map)) {
-      const problem = findSchemaProblem(child, `${path}/${key}/${escapePointerSegment(name)}`);
-      if (problem !== undefined) return problem;
-    }
-  }
-  for (const key of SCHEMA_LIST_KEYWORDS) {
-    const list = schema[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list) || list.length === 0)
+  for (const key of APPLICATORS) {
+    const value = schema[key];
+    if (value === undefined) continue;
+    const map = SCHEMA_MAP_KEYWORDS.includes(key);
+    const list = SCHEMA_LIST_KEYWORDS.includes(key);
+    if (map && !isRecord(value)) return `${path}/${key} must be an object of schemas, got ${got(key)}`;
+    if (list && !(Array.isArray(value) && value.length > 0))
       return `${path}/${key} must be a non-empty list of schemas, got ${got(key)}`;
-    for (let index = 0; index < list.length; index++) {
-      const problem = findSchemaProblem(list[index], `${path}/${key}/${index}`);
+    const at = `${path}/${key}`;
+    // A map's or a list's members are schemas (`items` is one schema or a list of them); any other value is one.
+    const members: [string, unknown][] = map
+      ? Object.entries(value as Record<string, unknown>).map(([name, member]) => [
+          `${at}/${escapePointerSegment(name)}`,
+          member,
+        ])
+      : list || (key === "items" && Array.isArray(value))
+        ? Array.from(value as unknown[], (member, index) => [`${at}/${index}`, member])
+        : [[at, value]];
+    for (const [pointer, member] of members) {
+      const problem = findSchemaProblem(member, pointer);
       if (problem !== undefined) return problem;
     }
   }

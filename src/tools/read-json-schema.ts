@@ -23,11 +23,35 @@ const KEYWORDS = new Set([
   ...SCHEMA_LIST_KEYWORDS,
   ...COUNT_KEYWORDS,
   ...BOUND_KEYWORDS,
-  ...(
-    "type required dependentRequired dependencies items uniqueItems enum const $ref $dynamicRef $recursiveRef $schema $id " +
-    "$anchor $comment title description default examples format pattern multipleOf readOnly writeOnly deprecated " +
-    "contentMediaType contentEncoding contentSchema nullable"
-  ).split(" "),
+  "type",
+  "required",
+  "dependentRequired",
+  "dependencies",
+  "items",
+  "uniqueItems",
+  "enum",
+  "const",
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "format",
+  "pattern",
+  "multipleOf",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+  "nullable",
 ]);
 
 /** Where data-set shapes are read, for messages that refuse them. */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "../shared/is-record.ts";
 import type { JsonSchema } from "./tool-descriptor.ts";
 
 /** The JSON Schema drafts told apart (draft-06 reads as draft-07). */
@@ -23,44 +24,38 @@ export function schemaDraft(schema: JsonSchema): SchemaDraft {
 }
 
 /**
- * Splits a JSON Pointer (with or without a leading `#`) into decoded segments.
+ * Splits a JSON Pointer in a URI fragment (with or without its `#`) into decoded segments.
  *
  * @param pointer - e.g. `#/properties/a~1b`.
  * @returns e.g. `["properties", "a/b"]`.
  */
 export function splitPointer(pointer: string): string[] {
-  const body = pointer.startsWith("#") ? pointer.slice(1) : pointer;
-  if (body === "") return [];
-  return body
-    .slice(1)
-    .split("/")
-    .map((segment) => decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
+  return splitJsonPointer(pointer.startsWith("#") ? pointer.slice(1) : pointer, decodeURIComponent);
 }
 
 /**
  * Splits a plain JSON Pointer (not URI-encoded) into its unescaped segments.
  *
  * @param pointer - e.g. `/a~1b/0`.
+ * @param decode - applied to each segment before it is unescaped (percent-decoding, for a URI fragment).
  * @returns e.g. `["a/b", "0"]`; `[]` for `""`.
  */
-export function splitJsonPointer(pointer: string): string[] {
+export function splitJsonPointer(pointer: string, decode = (segment: string): string => segment): string[] {
   return pointer === ""
     ? []
     : pointer
         .slice(1)
         .split("/")
-        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+        .map((segment) => decode(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /**
- * Whether a value is a non-array object.
+ * Whether a value is a schema object: a non-array object (the record guard, under a name that reads as schemas do).
  *
  * @param value - anything.
  * @returns the check.
  */
-export function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isSchemaObject: (value: unknown) => value is JsonSchema = isRecord;
 
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, or a

@@ -18,7 +18,7 @@ const chineseStopCharacters = new Set([
   ..."的了是在我你他她它们把被和与及或一个这那吗呢吧啊请帮给要想能会有也都就还并再然后让对从到为中上下里哪什么怎样些每所其之以于而",
 ]);
 
-// Words whose final "s" is not a plural.
+// Words whose final "s" is not a plural (words of three letters or fewer are never stemmed).
 const invariableWords = new Set([
   "news",
   "series",
@@ -28,10 +28,7 @@ const invariableWords = new Set([
   "canvas",
   "atlas",
   "bias",
-  "gas",
-  "bus",
   "lens",
-  "yes",
   "physics",
   "mathematics",
   "analytics",
@@ -58,12 +55,8 @@ const wordPattern =
  * @returns the measure.
  */
 function measure(word: string): number {
-  return (
-    word
-      .replace(/[^aeiou]+/gu, "C")
-      .replace(/[aeiou]+/gu, "V")
-      .match(/VC/gu) ?? []
-  ).length;
+  // Each run of vowels followed by a run of consonants is one sequence.
+  return (word.match(/[aeiou]+[^aeiou]+/gu) ?? []).length;
 }
 
 /**

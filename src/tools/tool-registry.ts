@@ -95,20 +95,7 @@ export interface ToolCallOptions {
 }
 
 /**
- * Joins problems into one message.
- *
- * @param subject - e.g. `Tool "search"`.
- * @param problems - the problems.
- * @returns the message.
- */
-function describeProblems(subject: string, problems: readonly ArgumentProblem[]): string {
-  return problems
-    .map((problem) => `${subject}: ${problem.text} (${problem.pointer === "" ? "/" : problem.pointer})`)
-    .join("; ");
-}
-
-/**
- * The error for arguments or a result that did not pass their schema.
+ * The error for arguments or a result that did not pass their schema: every problem, joined.
  *
  * @param code - `invalid-argument` or `invalid-output`.
  * @param subject - e.g. `Tool "search"`.
@@ -122,7 +109,8 @@ function refusal(
   problems: readonly ArgumentProblem[],
   cause: object,
 ): PlankitError {
-  return new PlankitError(code, describeProblems(subject, problems), { cause });
+  const message = problems.map(({ text, pointer }) => `${subject}: ${text} (${pointer || "/"})`).join("; ");
+  return new PlankitError(code, message, { cause });
 }
 
 /**
@@ -251,7 +239,7 @@ export class ToolRegistry {
       if (!toolNamePattern.test(tool.name)) {
         throw new PlankitError(
           "invalid-catalog",
-          `Tool name ${JSON.stringify(tool.name)} does not match ${String(toolNamePattern)} (MCP's tool names: letters, digits, _ - . /, 128 at most); providers refuse it (OpenAI and Anthropic take only letters, digits, _ and -, 64 at most)`,
+          `Tool name ${JSON.stringify(tool.name)} does not match MCP's ${String(toolNamePattern)}, so providers refuse it (OpenAI and Anthropic take only letters, digits, _ and -, 64 at most)`,
         );
       }
       if (this.#tools.has(tool.name) || added.has(tool.name))
@@ -260,11 +248,8 @@ export class ToolRegistry {
         throw new PlankitError("invalid-catalog", `Tool "${tool.name}" has no execute function`);
       const convert = (schema: unknown, side: "input" | "output"): JsonSchema => {
         const what = `Tool "${tool.name}" ${side}`;
-        const options =
-          this.#options.toJsonSchema === undefined
-            ? { side, what }
-            : { side, what, toJsonSchema: this.#options.toJsonSchema };
-        return readJsonSchema(toToolJsonSchema(schema, options), what);
+        // The registry's toJsonSchema converter goes along; its other options are not read there.
+        return readJsonSchema(toToolJsonSchema(schema, { ...this.#options, side, what }), what);
       };
       const descriptor: ToolDescriptor = {
         name: tool.name,
@@ -328,19 +313,15 @@ export class ToolRegistry {
    * @returns `{ [name]: { description, input_schema } }`.
    */
   describe(): Record<string, RecordTool> {
-    const record: Record<string, RecordTool> = {};
-    for (const { descriptor } of this.#tools.values()) {
-      const entry: RecordTool = { description: descriptor.description, input_schema: descriptor.inputSchema };
-      if (descriptor.outputSchema !== undefined) entry.output_schema = descriptor.outputSchema;
-      if (descriptor.annotations !== undefined) entry.annotations = descriptor.annotations;
-      Object.defineProperty(record, descriptor.name, {
-        value: entry,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return record;
+    // fromEntries makes every name an own property, `__proto__` included.
+    return Object.fromEntries(
+      this.list().map((descriptor) => {
+        const entry: RecordTool = { description: descriptor.description, input_schema: descriptor.inputSchema };
+        if (descriptor.outputSchema !== undefined) entry.output_schema = descriptor.outputSchema;
+        if (descriptor.annotations !== undefined) entry.annotations = descriptor.annotations;
+        return [descriptor.name, entry];
+      }),
+    );
   }
 
   /**
