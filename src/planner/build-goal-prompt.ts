@@ -31,7 +31,7 @@ export interface GoalPromptInput {
  */
 export function buildGoalPrompt(input: GoalPromptInput): PlanPrompt {
   const sections = renderPlanSections({ query: input.query, profile: input.profile });
-  sections.push(`Name the request's core objective, the requirements it implies, its constraints (time, place, quality, budget, resources), how success is measured, how uncertain it is and what may go wrong, as this JSON object alone (no prose, no code fences):
+  sections.push(`Name the request's core objective, implied requirements, constraints (time, place, quality, budget, resources), success metrics, uncertainty and risks, as this JSON object alone (no prose, no code fences):
 {"objective":"...","requirements":["..."],"constraints":["..."],"metrics":["..."],"time":"... or null","quality":"high|medium|low","uncertainty":"high|medium|low","risks":["..."],"resources":["..."]}`);
   return {
     system: "Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.",

@@ -36,7 +36,7 @@ export function buildReflectionPrompt(request: ReflectionRequest, maxResultChars
     `Answer
 {"action":"retry","arguments":{"<argument to change>":"<new value>"},"reason":"<why>"}, the action one of
 - "retry": other arguments would likely work; give only those to change.
-- "new_plan": the step cannot work as planned; the rest of the plan should be re-planned.
+- "new_plan": the step cannot work as planned; re-plan the rest.
 - "abort": the request cannot be completed.`,
   ]
     .filter((section) => typeof section === "string")

@@ -111,7 +111,7 @@ describe("the other prompts", () => {
   it("asks for plain-language reasoning in sketch mode's first call", () => {
     const { system, prompt } = buildReasoningPrompt({ query: "q", tools });
     expect(system).toContain("Do not write JSON");
-    expect(prompt).toContain("3. Dependencies: which steps need the result of an earlier step?");
+    expect(prompt).toContain("3. which steps need an earlier step's result");
     expect(prompt).toContain('"name":"send_email"');
   });
 
