@@ -12,6 +12,7 @@ import { stepIssue } from "../plan/step-issue.ts";
 import { canonicalJson } from "../shared/canonical-json.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
+import { issueEvent } from "./issue-event.ts";
 import { keptForReply } from "./kept-for-reply.ts";
 import type { PlannerEvent, StepOutcome } from "./planner-event.ts";
 import { createStreamedCallArguments, type StreamedCallArguments } from "./streamed-call-arguments.ts";
@@ -218,15 +219,11 @@ class TurnCallTable implements TurnCalls {
 
   *end(callId: string): Generator<PlannerEvent> {
     const entry = this.#calls.get(callId);
-    if (entry?.streamed === undefined) return;
-    yield* this.#settle(entry, undefined);
-    delete entry.streamed;
+    if (entry?.streamed !== undefined) yield* this.#settle(entry, undefined);
   }
 
   *whole(callId: string, toolName: string, input: string): Generator<PlannerEvent> {
-    const entry = this.#begin(callId, toolName, false);
-    yield* this.#settle(entry, input);
-    delete entry.streamed;
+    yield* this.#settle(this.#begin(callId, toolName, false), input);
   }
 
   *finish(): Generator<PlannerEvent> {
@@ -249,7 +246,7 @@ class TurnCallTable implements TurnCalls {
       entry.issues = [issue];
       plan.rejectedIds.add(id);
       this.#dropped = true;
-      yield { type: "issue", issue, action: "dropped" };
+      yield issueEvent(issue);
     }
   }
 
@@ -313,7 +310,7 @@ class TurnCallTable implements TurnCalls {
     plan.rejectedIds.add(id);
     entry.issues = issues;
     this.#dropped = true;
-    for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
+    for (const issue of issues) yield issueEvent(issue);
   }
 
   /** Takes a call's step back out of the plan, and the steps of the turn that reference it: their results answer no call. */
@@ -329,7 +326,7 @@ class TurnCallTable implements TurnCalls {
     entry.notes.push(message);
     const issue = stepIssue("invalid-argument", entry.at ?? plan.position, stale, message, "/arguments");
     entry.issues = [issue];
-    yield { type: "issue", issue, action: "dropped" };
+    yield issueEvent(issue);
     for (const other of this.#calls.values()) {
       const step =
         other.stepId === undefined ? undefined : plan.steps.find((candidate) => candidate.id === other.stepId);
@@ -341,9 +338,13 @@ class TurnCallTable implements TurnCalls {
     }
   }
 
-  /** Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step. */
+  /**
+   * Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step;
+   * the call streams no more.
+   */
   *#settle(entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
     const input = whole ?? entry.streamed?.text ?? "";
+    delete entry.streamed;
     const reading = readArguments(input);
     if (entry.decided === undefined) {
       yield* this.#decide(entry, reading, input);

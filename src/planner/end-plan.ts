@@ -7,6 +7,7 @@ import type { FinishReason } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { stepIssue } from "../plan/step-issue.ts";
 import { buildQuotingReply } from "./build-quoting-reply.ts";
+import { createIdPicker } from "./create-id-picker.ts";
 import { fallbackReplyText } from "./fallback-reply-text.ts";
 import { issueEvent } from "./issue-event.ts";
 import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
@@ -15,12 +16,12 @@ import type { PlannerEvent, PlannerUsage } from "./planner-event.ts";
 export interface PlanEnding {
   /** The new steps, without a reply; the reply is added in place. */
   planned: PlanStep[];
-  /** The model's own reply, if it gave one. */
-  reply: PlanStep | undefined;
-  /** Picks a free id for a reply the planner adds. */
-  freeId: (preferred: string) => string;
-  /** The preferred id of the fallback reply. */
-  fallbackId: string;
+  /** The model's own reply, if it gave one: a step, or a text that becomes one under the preferred id. */
+  reply: PlanStep | string | undefined;
+  /** The ids a reply the planner adds may not take. */
+  taken: Iterable<string>;
+  /** The preferred id of a reply the planner adds from a text, or of the fallback reply. */
+  preferredId: string;
   /** Why a reply was added, the start of the `no-reply` issue's message. */
   noReply: string;
   /** The model's text, which the fallback reply carries. */
@@ -45,19 +46,18 @@ export interface PlanEnding {
  *
  * @example
  * ```ts
- * const done = yield* endPlan({ planned, reply: undefined, freeId, fallbackId: "s1", noReply: "…", … });
+ * const done = yield* endPlan({ planned, reply: undefined, taken: ["s1"], preferredId: "s2", noReply: "…", … });
  * ```
  */
 export function* endPlan(ending: PlanEnding): Generator<PlannerEvent, PlannerEvent> {
-  const { planned, freeId, reasoning } = ending;
+  const { planned, preferredId, reasoning } = ending;
+  const freeId = createIdPicker(ending.taken);
   let { reply } = ending;
   const fallback = reply === undefined && planned.length === 0;
   if (fallback) {
-    reply = {
-      id: freeId(ending.fallbackId),
-      type: "reply",
-      text: fallbackReplyText(ending.modelText, ending.fallbackText),
-    };
+    reply = { id: freeId(preferredId), type: "reply", text: fallbackReplyText(ending.modelText, ending.fallbackText) };
+  } else if (typeof reply === "string") {
+    reply = { id: freeId(preferredId), type: "reply", text: reply };
   } else if (reply === undefined) {
     const id = freeId("reply");
     const quoting = buildQuotingReply(planned, id);

@@ -20,7 +20,6 @@ import { resolveCatalogTool } from "../validate/resolve-tool-name.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
-import { createIdPicker } from "./create-id-picker.ts";
 import { endPlan } from "./end-plan.ts";
 import { issueEvent } from "./issue-event.ts";
 import { keptForReply } from "./kept-for-reply.ts";
@@ -305,7 +304,7 @@ export class PlanAttempts {
   close(finishReason: FinishReason | "missing"): Generator<PlannerEvent, PlannerEvent> {
     const setup = this.#setup;
     const steps = this.#steps;
-    const freeId = createIdPicker([...steps.map((step) => step.id), ...this.#blocked]);
+    const taken = [...steps.map((step) => step.id), ...this.#blocked];
     let reply = this.#heldReply;
     if (reply !== undefined) steps.pop();
     else if (this.#setAsideReply !== undefined) {
@@ -317,8 +316,8 @@ export class PlanAttempts {
     return endPlan({
       planned: steps.slice(this.#seedCount),
       reply,
-      freeId,
-      fallbackId: `s${(setup.startPosition ?? this.#seedCount) + 1}`,
+      taken,
+      preferredId: `s${(setup.startPosition ?? this.#seedCount) + 1}`,
       noReply: "The plan did not end with a reply step",
       modelText: this.#unreadableText,
       fallbackText: setup.fallbackText,

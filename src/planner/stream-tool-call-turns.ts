@@ -9,7 +9,6 @@ import { readModelStream } from "../model/read-model-stream.ts";
 import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { createIdPicker } from "./create-id-picker.ts";
 import { createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
 import { endPlan } from "./end-plan.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
@@ -153,15 +152,11 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       messages.push(...calls.toMessages(text, outcomes));
     }
 
-    const freeId = createIdPicker([...steps.map((step) => step.id), ...rejectedIds]);
     const done = yield* endPlan({
       planned: steps,
-      reply:
-        replyText === undefined || replyText === ""
-          ? undefined
-          : { id: freeId(`s${plan.position + 1}`), type: "reply", text: replyText },
-      freeId,
-      fallbackId: `s${plan.position + 1}`,
+      reply: replyText === "" ? undefined : replyText,
+      taken: [...steps.map((step) => step.id), ...rejectedIds],
+      preferredId: `s${plan.position + 1}`,
       noReply: "The model gave no answer after its calls",
       modelText: lastText,
       fallbackText: setup.fallbackText,
