@@ -360,7 +360,7 @@ class TurnCallTable implements TurnCalls {
     if (stale !== undefined) {
       yield* this.#withdraw(
         entry,
-        `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and a turn with such a call runs none of its side-effecting calls`,
+        `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and the turn runs none of its side-effecting calls`,
       );
     }
     this.#dropped = true;
