@@ -212,7 +212,8 @@ export class LLMPlanner implements Planner {
       "model maxSteps maxTurns repair topK select mode clarify fallbackText knowledgeBaseTool modelTimeouts".split(" "),
       "LLMPlanner",
     );
-    const { mode = "direct", select, modelTimeouts: timeouts } = options;
+    const { select, modelTimeouts: timeouts } = options;
+    const mode = options.mode ?? "direct";
     checkOption(
       "mode",
       mode,
@@ -380,12 +381,13 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
    */
   async *streamReplan(request: ReplanRequest): AsyncGenerator<PlannerEvent, void> {
-    const { completed, failed, remaining } = request;
+    const { query, profile, completed, failed, remaining } = request;
     const catalog = compileCatalog(request.tools);
-    const tools = await this.#selectTools(request.query, catalog);
+    const tools = await this.#selectTools(query, catalog);
     yield* streamPlanAttempts({
       ...this.#settings,
-      prompt: buildReplanPrompt({ ...request, tools, maxSteps: this.maxSteps }),
+      // Only the fields a re-plan shows: a request carries no context.
+      prompt: buildReplanPrompt({ query, tools, profile, completed, failed, remaining, maxSteps: this.maxSteps }),
       catalog,
       shownTools: tools.map((tool) => tool.name),
       known: completed.map((entry) => entry.step),
