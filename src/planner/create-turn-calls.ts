@@ -5,6 +5,7 @@
  */
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { PlanModelMessage, PlanModelToolCall, PlanModelToolResult } from "../model/plan-model.ts";
+import type { ModelCallPart } from "../model/read-model-stream.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { referencesOf } from "../plan/references-of.ts";
@@ -33,14 +34,11 @@ export interface PlanSoFar {
 
 /** What {@link createTurnCalls} returns: the coordinator feeds it the model's call parts. */
 export interface TurnCalls {
-  /** A call's first part. */
-  start(callId: string, toolName: string): void;
-  /** A piece of a call's arguments: the call becomes a step when they close. */
-  delta(callId: string, delta: string): Generator<PlannerEvent>;
-  /** The provider says a call's arguments ended. */
-  end(callId: string): Generator<PlannerEvent>;
-  /** A call whole, or the final input of a streamed one. */
-  whole(callId: string, toolName: string, input: string): Generator<PlannerEvent>;
+  /**
+   * Takes a part of a native call: its first part; a piece of its arguments (the call becomes a step when
+   * they close); its end, as the provider says; or the call whole, or the final input of a streamed one.
+   */
+  take(part: Exclude<ModelCallPart, { type: "text" }>): Generator<PlannerEvent>;
   /** The turn ended: arguments that closed unannounced are read as they are; calls whose arguments never closed were cut off. */
   finish(): Generator<PlannerEvent>;
   /** How many calls the turn made. */
@@ -179,8 +177,8 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  * @example
  * ```ts
  * const calls = createTurnCalls(plan);
- * calls.start("c1", "weather");
- * yield* calls.delta("c1", '{"city":"Paris"}'); // a step event
+ * yield* calls.take({ type: "tool-input-start", callId: "c1", toolName: "weather" });
+ * yield* calls.take({ type: "tool-input-delta", callId: "c1", delta: '{"city":"Paris"}' }); // a step event
  * ```
  */
 export function createTurnCalls(plan: PlanSoFar): TurnCalls {
@@ -205,25 +203,19 @@ class TurnCallTable implements TurnCalls {
     return this.#dropped;
   }
 
-  start(callId: string, toolName: string): void {
-    this.#begin(callId, toolName, true);
-  }
-
-  *delta(callId: string, delta: string): Generator<PlannerEvent> {
-    const entry = this.#calls.get(callId);
-    const closed = entry?.streamed?.write(delta);
-    if (entry !== undefined && closed !== undefined && entry.decided === undefined) {
-      yield* this.#decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+  *take(part: Exclude<ModelCallPart, { type: "text" }>): Generator<PlannerEvent> {
+    const entry = this.#calls.get(part.callId);
+    if (part.type === "tool-input-start") {
+      this.#begin(part.callId, part.toolName, true);
+    } else if (part.type === "tool-input-delta") {
+      const closed = entry?.streamed?.write(part.delta);
+      if (entry !== undefined && closed !== undefined && entry.decided === undefined)
+        yield* this.#decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+    } else if (part.type === "tool-input-end") {
+      if (entry?.streamed !== undefined) yield* this.#settle(entry, undefined);
+    } else if (part.type === "tool-call") {
+      yield* this.#settle(this.#begin(part.callId, part.toolName, false), part.input);
     }
-  }
-
-  *end(callId: string): Generator<PlannerEvent> {
-    const entry = this.#calls.get(callId);
-    if (entry?.streamed !== undefined) yield* this.#settle(entry, undefined);
-  }
-
-  *whole(callId: string, toolName: string, input: string): Generator<PlannerEvent> {
-    yield* this.#settle(this.#begin(callId, toolName, false), input);
   }
 
   *finish(): Generator<PlannerEvent> {

@@ -117,17 +117,8 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
             break;
           }
           const part = next.value;
-          if (part.type === "text") {
-            text += part.text;
-          } else if (part.type === "tool-input-start") {
-            calls.start(part.callId, part.toolName);
-          } else if (part.type === "tool-input-delta") {
-            yield* calls.delta(part.callId, part.delta);
-          } else if (part.type === "tool-input-end") {
-            yield* calls.end(part.callId);
-          } else if (part.type === "tool-call") {
-            yield* calls.whole(part.callId, part.toolName, part.input);
-          }
+          if (part.type === "text") text += part.text;
+          else yield* calls.take(part);
         }
       } finally {
         await call.return("missing");
