@@ -139,19 +139,19 @@ function quote(text: string): string {
  * @returns the tool result.
  */
 function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelToolResult {
-  const base = { callId: entry.call.callId, toolName: entry.call.toolName };
-  const failure = (output: string): PlanModelToolResult => ({
-    ...base,
-    output: [output, ...entry.notes].join("; "),
-    isError: true,
-  });
-  if (entry.stepId === undefined)
-    return failure(`Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`);
-  const outcome = outcomes.get(entry.stepId);
-  if (outcome === undefined) return failure(`Not run: no outcome for step "${entry.stepId}"`);
-  if (outcome.status === "succeeded") return { ...base, output: outcome.result ?? null };
-  if (outcome.status === "failed") return failure(`Failed: ${outcome.error}`);
-  return failure(`Not run: ${outcome.reason}`);
+  const { callId, toolName } = entry.call;
+  const { stepId } = entry;
+  const outcome = stepId === undefined ? undefined : outcomes.get(stepId);
+  if (outcome?.status === "succeeded") return { callId, toolName, output: outcome.result ?? null };
+  const output =
+    stepId === undefined
+      ? `Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`
+      : outcome === undefined
+        ? `Not run: no outcome for step "${stepId}"`
+        : outcome.status === "failed"
+          ? `Failed: ${outcome.error}`
+          : `Not run: ${outcome.reason}`;
+  return { callId, toolName, output: [output, ...entry.notes].join("; "), isError: true };
 }
 
 /**
