@@ -38,26 +38,25 @@ export function createReasoningFilter(): ReasoningFilter {
   // proportion to the chunk: trimming the whole held text again on every chunk made long leading space quadratic.
   let heldChunks: string[] = [];
   let candidate = "";
+  // Inside state: just enough of the text to recognise a closing tag split across chunks.
   let held = "";
   let closer = "";
-
-  const inside = (text: string): string => {
-    const at = text.indexOf(closer);
-    if (at < 0) {
-      // Keep just enough to recognise a closing tag split across chunks.
-      held = text.slice(Math.max(0, text.length - closer.length + 1));
-      return "";
-    }
-    held = "";
-    state = "after";
-    return after(text.slice(at + closer.length));
-  };
 
   // The blank lines between a thought block and the answer are not part of the answer.
   const after = (text: string): string => {
     const answer = text.trimStart();
     if (answer !== "") state = "pass";
     return answer;
+  };
+
+  const inside = (text: string): string => {
+    const at = text.indexOf(closer);
+    if (at < 0) {
+      held = text.slice(Math.max(0, text.length - closer.length + 1));
+      return "";
+    }
+    state = "after";
+    return after(text.slice(at + closer.length));
   };
 
   return {
@@ -67,21 +66,18 @@ export function createReasoningFilter(): ReasoningFilter {
       if (state === "inside") return inside(held + chunk);
       heldChunks.push(chunk);
       candidate += candidate === "" ? chunk.trimStart() : chunk;
-      if (candidate === "") return "";
       const opener = OPENERS.find((tag) => candidate.startsWith(tag));
       if (opener !== undefined) {
         state = "inside";
         closer = `</${opener.slice(1)}`;
-        const rest = candidate.slice(opener.length);
         heldChunks = [];
-        candidate = "";
-        return inside(rest);
+        return inside(candidate.slice(opener.length));
       }
+      // Nothing but spaces yet, or the start of an opener: wait for more.
       if (OPENERS.some((tag) => tag.startsWith(candidate))) return "";
       state = "pass";
       const out = heldChunks.join("");
       heldChunks = [];
-      candidate = "";
       return out;
     },
     end() {

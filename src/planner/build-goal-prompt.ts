@@ -5,8 +5,7 @@
  */
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { PlannerProfile } from "./planner-event.ts";
-import { renderProfile } from "./render-profile.ts";
-import { tagBlock } from "./tag-block.ts";
+import { renderPlanSections } from "./render-plan-sections.ts";
 
 /** What {@link buildGoalPrompt} needs. */
 export interface GoalPromptInput {
@@ -31,17 +30,11 @@ export interface GoalPromptInput {
  * ```
  */
 export function buildGoalPrompt(input: GoalPromptInput): PlanPrompt {
-  const system = "Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.";
-  const sections: string[] = [];
-  const profile = renderProfile(input.profile);
-  if (profile !== "") sections.push(tagBlock("PROFILE", profile));
-  sections.push(tagBlock("USER_QUERY", input.query.trim()));
-  sections.push(
-    [
-      "Work out the request's core objective, the requirements it implies, its constraints (time, place, quality, budget, resources), how success is measured, how uncertain it is and what may go wrong.",
-      "Output ONLY a JSON object of this shape (no prose, no code fences):",
-      '{"objective":"...","requirements":["..."],"constraints":["..."],"metrics":["..."],"time":"... or null","quality":"high|medium|low","uncertainty":"high|medium|low","risks":["..."],"resources":["..."]}',
-    ].join("\n"),
-  );
-  return { system, prompt: sections.join("\n\n") };
+  const sections = renderPlanSections({ query: input.query, profile: input.profile });
+  sections.push(`Name the request's core objective, implied requirements, constraints (time, place, quality, budget, resources), success metrics, uncertainty and risks, as this JSON object alone (no prose, no code fences):
+{"objective":"...","requirements":["..."],"constraints":["..."],"metrics":["..."],"time":"... or null","quality":"high|medium|low","uncertainty":"high|medium|low","risks":["..."],"resources":["..."]}`);
+  return {
+    system: "Before a request is planned, you work out what it really asks for. Output ONLY a JSON object.",
+    prompt: sections.join("\n\n"),
+  };
 }

@@ -46,6 +46,6 @@ export function buildIntegrationPrompt(query: string, results: readonly Integrat
   return [
     `# Request\n${query}`,
     `# Results\n${lines.length === 0 ? "(no steps ran)" : lines.join("\n")}`,
-    "# Task\nAnswer the request from these results, in its language. Invent no result that is not shown; say what could not be done.",
+    "# Task\nAnswer the request from these results, in its language; invent no result, and say what could not be done.",
   ].join("\n\n");
 }

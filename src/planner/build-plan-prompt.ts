@@ -48,9 +48,7 @@ export function buildPlanPrompt(input: PlanPromptInput): PlanPrompt {
   const reasoning = input.reasoning?.trim() ?? "";
   if (reasoning !== "") sections.push(tagBlock("REASONING", reasoning));
   sections.push(
-    reasoning === ""
-      ? "Write the plan for USER_QUERY now: only the JSON array."
-      : "Turn the REASONING into the plan for USER_QUERY now: only the JSON array.",
+    `${reasoning === "" ? "Write" : "Turn the REASONING into"} the plan for USER_QUERY now: only the JSON array.`,
   );
   return { system: renderPlanRules(input.maxSteps ?? 6), prompt: sections.join("\n\n") };
 }

@@ -23,20 +23,13 @@ import { type PlanSectionsInput, renderPlanSections } from "./render-plan-sectio
  * ```
  */
 export function buildReasoningPrompt(input: PlanSectionsInput): PlanPrompt {
-  const system = [
-    "You are a planning module. Work out how to carry out the request with the available tools, step by step in plain language. Do not write JSON or code.",
-  ].join("\n");
-  const prompt = [
-    ...renderPlanSections(input),
-    [
-      "Think it through, in order:",
-      "1. Goal: what does the user ultimately want?",
-      "2. Steps: which separate steps does it take?",
-      "3. Dependencies: which steps need the result of an earlier step?",
-      "4. Tools: which tool from AVAILABLE_TOOLS does each step use, with which arguments?",
-      "5. Inputs and outputs: what does each step need, and what does it produce?",
-      "Write your reasoning now.",
-    ].join("\n"),
-  ].join("\n\n");
-  return { system, prompt };
+  const sections = renderPlanSections(input);
+  sections.push(
+    "Think it through, in order: 1. the goal: what the user ultimately wants; 2. the separate steps; 3. which steps need an earlier step's result; 4. each step's tool from AVAILABLE_TOOLS, with its arguments; 5. what each step needs and produces.",
+  );
+  return {
+    system:
+      "You are a planning module. Work out how to carry out the request with the available tools, step by step in plain language. Do not write JSON or code.",
+    prompt: sections.join("\n\n"),
+  };
 }

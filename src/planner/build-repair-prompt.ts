@@ -44,20 +44,23 @@ const maxOutputLength = 6_000;
  * ```
  */
 export function buildRepairPrompt(input: RepairPromptInput): PlanPrompt {
+  const { accepted } = input;
   const trimmed = input.output.trim();
-  const output = trimmed.length > maxOutputLength ? `${trimmed.slice(0, maxOutputLength)}…` : trimmed;
-  const ending = `ending with a reply step. Use at most ${countOf(input.stepsLeft, "more step")}.`;
-  const instruction = `Your previous answer had the problems in ISSUES. ${
-    input.accepted.length === 0
-      ? "Output ONLY the corrected JSON array of the whole plan"
-      : "ACCEPTED_STEPS are kept: do not repeat them, give new steps new ids, and output ONLY a JSON array of the steps that follow them"
-  }, fixing the problems and ${ending}`;
   const sections = [
     input.base.prompt,
-    tagBlock("PREVIOUS_ANSWER", output === "" ? "(empty)" : output),
+    tagBlock(
+      "PREVIOUS_ANSWER",
+      trimmed === "" ? "(empty)" : trimmed.length > maxOutputLength ? `${trimmed.slice(0, maxOutputLength)}…` : trimmed,
+    ),
     tagBlock("ISSUES", renderIssueList(input.issues)),
   ];
-  if (input.accepted.length > 0) sections.push(tagBlock("ACCEPTED_STEPS", renderStepList(input.accepted)));
-  sections.push(instruction);
+  if (accepted.length > 0) sections.push(tagBlock("ACCEPTED_STEPS", renderStepList(accepted)));
+  sections.push(
+    `Fix the ISSUES of your previous answer: output ONLY ${
+      accepted.length === 0
+        ? "the corrected JSON array of the whole plan"
+        : "a JSON array of the steps that follow ACCEPTED_STEPS, which are kept (do not repeat them; new steps take new ids)"
+    }, ending with a reply step. Use at most ${countOf(input.stepsLeft, "more step")}.`,
+  );
   return { system: input.base.system, prompt: sections.join("\n\n") };
 }

@@ -4,7 +4,6 @@
  * @module
  */
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { countOf } from "../shared/count-of.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
 import type { CompletedStep, FailedStep } from "./planner-event.ts";
 import { renderPlanRules } from "./render-plan-rules.ts";
@@ -67,25 +66,18 @@ function previewResult(result: unknown): unknown {
  * ```
  */
 export function buildReplanPrompt(input: ReplanPromptInput): PlanPrompt {
-  const maxSteps = input.maxSteps ?? 6;
   const sections = renderPlanSections(input);
-  sections.push(
-    tagBlock(
-      "COMPLETED_STEPS",
-      renderStepList(input.completed.map(({ step, result }) => ({ ...step, result: previewResult(result) }))),
-    ),
-  );
-  sections.push(tagBlock("FAILED_STEPS", renderStepList(input.failed.map(({ step, error }) => ({ ...step, error })))));
-  sections.push(tagBlock("REMAINING_STEPS", renderStepList(input.remaining)));
-  sections.push(
-    [
-      "COMPLETED_STEPS ran (results shown), FAILED_STEPS failed (errors shown), REMAINING_STEPS did not run.",
-      "Write a patch: a JSON array of new steps that completes USER_QUERY.",
-      "- Completed steps are done: never repeat them; use their results by id ({{s1}}, {{s1.field}}). New steps take ids no step above uses.",
-      "- Do not reuse or refer to failed steps' ids; replace them (another tool, other arguments) or work around them.",
-      "- Keep, change or drop the remaining steps, and end with a reply step.",
-      `- Use at most ${countOf(maxSteps, "step")}. Output ONLY the JSON array.`,
-    ].join("\n"),
-  );
-  return { system: renderPlanRules(maxSteps), prompt: sections.join("\n\n") };
+  const lists: [string, readonly unknown[]][] = [
+    ["COMPLETED", input.completed.map(({ step, result }) => ({ ...step, result: previewResult(result) }))],
+    ["FAILED", input.failed.map(({ step, error }) => ({ ...step, error }))],
+    ["REMAINING", input.remaining],
+  ];
+  for (const [name, steps] of lists) sections.push(tagBlock(`${name}_STEPS`, renderStepList(steps)));
+  // The step limit, the closing reply and the output of the JSON array alone are rules of the system prompt.
+  sections.push(`COMPLETED_STEPS ran (results shown), FAILED_STEPS failed (errors shown), REMAINING_STEPS did not run.
+Write a patch, a JSON array of new steps that completes USER_QUERY:
+- never repeat completed steps; use their results by id ({{s1}}, {{s1.field}}); new steps take ids no step above uses;
+- do not reuse or refer to failed steps' ids; replace them (another tool, other arguments) or work around them;
+- keep, change or drop the remaining steps.`);
+  return { system: renderPlanRules(input.maxSteps ?? 6), prompt: sections.join("\n\n") };
 }

@@ -20,12 +20,10 @@ export interface ToolCallPromptInput {
 }
 
 /** The rules of native tool-call planning: the tools themselves travel natively, not in the prompt. */
-const rules = [
-  "Answer by calling the tools you are given, then in plain text.",
-  "The calls of a turn run at once, each as soon as its arguments are complete: make every independent call together.",
-  'Calls get ids in the order made, across the whole conversation: s1, s2, s3, … To pass an earlier call\'s result as an argument, even from the same turn, write "{{s1}}" or "{{s1.field}}"; that call then waits for s1.',
-  "Use only facts from tool results; say when a tool fails. Once you have what you need, answer without tools.",
-].join("\n");
+const rules = `Answer by calling the given tools, then in plain text.
+A turn's calls run at once, each as soon as its arguments are complete: make independent calls together.
+Calls are numbered s1, s2, s3, … in the order made, across the conversation. To pass an earlier call's result as an argument, even one from the same turn, write "{{s1}}" or "{{s1.field}}"; the call then waits for s1.
+Use only facts from tool results; say when a tool fails. Once you have what you need, answer without tools.`;
 
 /**
  * Builds the prompt of `LLMPlanner`'s `"tools"` mode: a short system prompt

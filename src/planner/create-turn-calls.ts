@@ -5,6 +5,7 @@
  */
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { PlanModelMessage, PlanModelToolCall, PlanModelToolResult } from "../model/plan-model.ts";
+import type { ModelCallPart } from "../model/read-model-stream.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { referencesOf } from "../plan/references-of.ts";
@@ -12,6 +13,7 @@ import { stepIssue } from "../plan/step-issue.ts";
 import { canonicalJson } from "../shared/canonical-json.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import { validateStep } from "../validate/validate-step.ts";
+import { issueEvent } from "./issue-event.ts";
 import { keptForReply } from "./kept-for-reply.ts";
 import type { PlannerEvent, StepOutcome } from "./planner-event.ts";
 import { createStreamedCallArguments, type StreamedCallArguments } from "./streamed-call-arguments.ts";
@@ -32,14 +34,11 @@ export interface PlanSoFar {
 
 /** What {@link createTurnCalls} returns: the coordinator feeds it the model's call parts. */
 export interface TurnCalls {
-  /** A call's first part. */
-  start(callId: string, toolName: string): void;
-  /** A piece of a call's arguments: the call becomes a step when they close. */
-  delta(callId: string, delta: string): Generator<PlannerEvent>;
-  /** The provider says a call's arguments ended. */
-  end(callId: string): Generator<PlannerEvent>;
-  /** A call whole, or the final input of a streamed one. */
-  whole(callId: string, toolName: string, input: string): Generator<PlannerEvent>;
+  /**
+   * Takes a part of a native call: its first part; a piece of its arguments (the call becomes a step when
+   * they close); its end, as the provider says; or the call whole, or the final input of a streamed one.
+   */
+  take(part: Exclude<ModelCallPart, { type: "text" }>): Generator<PlannerEvent>;
   /** The turn ended: arguments that closed unannounced are read as they are; calls whose arguments never closed were cut off. */
   finish(): Generator<PlannerEvent>;
   /** How many calls the turn made. */
@@ -140,19 +139,19 @@ function quote(text: string): string {
  * @returns the tool result.
  */
 function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>): PlanModelToolResult {
-  const base = { callId: entry.call.callId, toolName: entry.call.toolName };
-  const failure = (output: string): PlanModelToolResult => ({
-    ...base,
-    output: [output, ...entry.notes].join("; "),
-    isError: true,
-  });
-  if (entry.stepId === undefined)
-    return failure(`Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`);
-  const outcome = outcomes.get(entry.stepId);
-  if (outcome === undefined) return failure(`Not run: no outcome for step "${entry.stepId}"`);
-  if (outcome.status === "succeeded") return { ...base, output: outcome.result ?? null };
-  if (outcome.status === "failed") return failure(`Failed: ${outcome.error}`);
-  return failure(`Not run: ${outcome.reason}`);
+  const { callId, toolName } = entry.call;
+  const { stepId } = entry;
+  const outcome = stepId === undefined ? undefined : outcomes.get(stepId);
+  if (outcome?.status === "succeeded") return { callId, toolName, output: outcome.result ?? null };
+  const output =
+    stepId === undefined
+      ? `Not run: ${(entry.issues ?? []).map((issue) => issue.message).join("; ")}`
+      : outcome === undefined
+        ? `Not run: no outcome for step "${stepId}"`
+        : outcome.status === "failed"
+          ? `Failed: ${outcome.error}`
+          : `Not run: ${outcome.reason}`;
+  return { callId, toolName, output: [output, ...entry.notes].join("; "), isError: true };
 }
 
 /**
@@ -178,8 +177,8 @@ function toolResult(entry: TurnCall, outcomes: ReadonlyMap<string, StepOutcome>)
  * @example
  * ```ts
  * const calls = createTurnCalls(plan);
- * calls.start("c1", "weather");
- * yield* calls.delta("c1", '{"city":"Paris"}'); // a step event
+ * yield* calls.take({ type: "tool-input-start", callId: "c1", toolName: "weather" });
+ * yield* calls.take({ type: "tool-input-delta", callId: "c1", delta: '{"city":"Paris"}' }); // a step event
  * ```
  */
 export function createTurnCalls(plan: PlanSoFar): TurnCalls {
@@ -204,29 +203,19 @@ class TurnCallTable implements TurnCalls {
     return this.#dropped;
   }
 
-  start(callId: string, toolName: string): void {
-    this.#begin(callId, toolName, true);
-  }
-
-  *delta(callId: string, delta: string): Generator<PlannerEvent> {
-    const entry = this.#calls.get(callId);
-    const closed = entry?.streamed?.write(delta);
-    if (entry !== undefined && closed !== undefined && entry.decided === undefined) {
-      yield* this.#decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+  *take(part: Exclude<ModelCallPart, { type: "text" }>): Generator<PlannerEvent> {
+    const entry = this.#calls.get(part.callId);
+    if (part.type === "tool-input-start") {
+      this.#begin(part.callId, part.toolName, true);
+    } else if (part.type === "tool-input-delta") {
+      const closed = entry?.streamed?.write(part.delta);
+      if (entry !== undefined && closed !== undefined && entry.decided === undefined)
+        yield* this.#decide(entry, { read: { value: closed }, key: canonicalJson(closed) }, entry.streamed?.text ?? "");
+    } else if (part.type === "tool-input-end") {
+      if (entry?.streamed !== undefined) yield* this.#settle(entry, undefined);
+    } else if (part.type === "tool-call") {
+      yield* this.#settle(this.#begin(part.callId, part.toolName, false), part.input);
     }
-  }
-
-  *end(callId: string): Generator<PlannerEvent> {
-    const entry = this.#calls.get(callId);
-    if (entry?.streamed === undefined) return;
-    yield* this.#settle(entry, undefined);
-    delete entry.streamed;
-  }
-
-  *whole(callId: string, toolName: string, input: string): Generator<PlannerEvent> {
-    const entry = this.#begin(callId, toolName, false);
-    yield* this.#settle(entry, input);
-    delete entry.streamed;
   }
 
   *finish(): Generator<PlannerEvent> {
@@ -249,7 +238,7 @@ class TurnCallTable implements TurnCalls {
       entry.issues = [issue];
       plan.rejectedIds.add(id);
       this.#dropped = true;
-      yield { type: "issue", issue, action: "dropped" };
+      yield issueEvent(issue);
     }
   }
 
@@ -313,7 +302,7 @@ class TurnCallTable implements TurnCalls {
     plan.rejectedIds.add(id);
     entry.issues = issues;
     this.#dropped = true;
-    for (const issue of issues) yield { type: "issue", issue, action: "dropped" };
+    for (const issue of issues) yield issueEvent(issue);
   }
 
   /** Takes a call's step back out of the plan, and the steps of the turn that reference it: their results answer no call. */
@@ -329,7 +318,7 @@ class TurnCallTable implements TurnCalls {
     entry.notes.push(message);
     const issue = stepIssue("invalid-argument", entry.at ?? plan.position, stale, message, "/arguments");
     entry.issues = [issue];
-    yield { type: "issue", issue, action: "dropped" };
+    yield issueEvent(issue);
     for (const other of this.#calls.values()) {
       const step =
         other.stepId === undefined ? undefined : plan.steps.find((candidate) => candidate.id === other.stepId);
@@ -341,9 +330,13 @@ class TurnCallTable implements TurnCalls {
     }
   }
 
-  /** Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step. */
+  /**
+   * Reads a call's final arguments (the whole input, else all the streamed text) and confirms or supersedes its step;
+   * the call streams no more.
+   */
   *#settle(entry: TurnCall, whole: string | undefined): Generator<PlannerEvent> {
     const input = whole ?? entry.streamed?.text ?? "";
+    delete entry.streamed;
     const reading = readArguments(input);
     if (entry.decided === undefined) {
       yield* this.#decide(entry, reading, input);
@@ -359,7 +352,7 @@ class TurnCallTable implements TurnCalls {
     if (stale !== undefined) {
       yield* this.#withdraw(
         entry,
-        `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and a turn with such a call runs none of its side-effecting calls`,
+        `Call "${stale}" to "${entry.toolName}" was planned from its streamed arguments ${quote(earlier)}, which differ from its final arguments ${quote(input)}: its result is not the call's answer, and the turn runs none of its side-effecting calls`,
       );
     }
     this.#dropped = true;

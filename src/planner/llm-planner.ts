@@ -7,17 +7,19 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
-import type { PlanModel } from "../model/plan-model.ts";
+import type { PlanModel, PlanModelPurpose } from "../model/plan-model.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { describeValue } from "../shared/describe-value.ts";
 import { type CompiledCatalog, compileCatalog } from "../tools/compile-catalog.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
 import { buildGoalPrompt } from "./build-goal-prompt.ts";
-import { buildPlanPrompt } from "./build-plan-prompt.ts";
+import { buildPlanPrompt, type PlanPrompt } from "./build-plan-prompt.ts";
 import { buildReasoningPrompt } from "./build-reasoning-prompt.ts";
 import { buildReplanPrompt } from "./build-replan-prompt.ts";
 import { buildToolCallPrompt } from "./build-tool-call-prompt.ts";
+import type { PlanAttemptsSetup } from "./plan-attempts-setup.ts";
 import type { PlanGoal } from "./plan-goal.ts";
 import type { Planner } from "./planner.ts";
 import type { PlannerEvent, PlannerProfile, PlannerUsage, PlanRequest, ReplanRequest } from "./planner-event.ts";
@@ -126,17 +128,17 @@ export interface UnderstandRequest {
 }
 
 /**
- * Checks a numeric option.
+ * Checks an option.
  *
- * @param name - the option name.
+ * @param name - the option's path (`modelTimeouts.idleMs`).
  * @param value - its value.
- * @returns the value.
- * @throws PlankitError `invalid-options` unless it is an integer >= 1.
+ * @param passes - whether the value is right.
+ * @param expected - what the value must be.
+ * @throws PlankitError `invalid-options` naming the option, what it must be and the value found.
  */
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1)
-    throw new PlankitError("invalid-options", `${name} must be an integer >= 1, got ${String(value)}`);
-  return value;
+function checkOption(name: string, value: unknown, passes: boolean, expected: string): void {
+  if (!passes)
+    throw new PlankitError("invalid-options", `Option ${name} must be ${expected}, got ${describeValue(value)}`);
 }
 
 /** Reads a planner stream to its end and returns the steps of its `done` event. */
@@ -186,59 +188,65 @@ export class LLMPlanner implements Planner {
   readonly mode: PlannerMode;
   /** The most model turns in `"tools"` mode. */
   readonly maxTurns: number;
-  readonly #clarify: ClarifyFunction | undefined;
   readonly #select: ToolSelector | undefined;
-  readonly #fallbackText: string;
-  readonly #knowledgeBaseTool: string | undefined;
-  readonly #timeouts: ModelTimeouts;
+  /** The settings every planning call shares: the model, limits, repair and clarification. */
+  readonly #settings: Pick<
+    PlanAttemptsSetup,
+    "model" | "maxSteps" | "repair" | "clarify" | "fallbackText" | "knowledgeBaseTool" | "timeouts"
+  >;
 
   /**
    * @param options - the model and the planning options.
-   * @throws PlankitError `invalid-options` for an unknown option, or a bad `maxSteps`, `maxTurns`, `topK`, `mode` or `modelTimeouts`.
+   * @throws PlankitError `invalid-options` for an unknown option, or a bad `model`, `maxSteps`, `maxTurns`, `topK`, `mode`, `select` or `modelTimeouts`.
    */
   constructor(options: LLMPlannerOptions) {
-    if (typeof (options?.model as { stream?: unknown } | undefined)?.stream !== "function") {
-      throw new PlankitError(
-        "invalid-options",
-        `Option model must be a PlanModel with a stream() method, got ${options?.model === null ? "null" : typeof options?.model}`,
-      );
-    }
+    const model: unknown = options?.model;
+    checkOption(
+      "model",
+      model,
+      typeof (model as { stream?: unknown } | undefined)?.stream === "function",
+      "a PlanModel with a stream() method",
+    );
     checkOptionKeys(
       options,
       "model maxSteps maxTurns repair topK select mode clarify fallbackText knowledgeBaseTool modelTimeouts".split(" "),
       "LLMPlanner",
     );
+    const { select, modelTimeouts: timeouts } = options;
+    const mode = options.mode ?? "direct";
+    checkOption(
+      "mode",
+      mode,
+      mode === "direct" || mode === "sketch" || mode === "tools",
+      '"direct", "sketch" or "tools"',
+    );
     this.model = options.model;
-    this.mode = options.mode ?? "direct";
-    if (this.mode !== "direct" && this.mode !== "sketch" && this.mode !== "tools") {
-      throw new PlankitError(
-        "invalid-options",
-        `mode must be "direct", "sketch" or "tools", got ${JSON.stringify(this.mode)}`,
-      );
+    this.mode = mode;
+    this.maxSteps = options.maxSteps ?? (mode === "tools" ? 24 : 6);
+    this.maxTurns = options.maxTurns ?? 8;
+    this.topK = options.topK ?? 6;
+    for (const name of ["maxSteps", "maxTurns", "topK"] as const) {
+      const value = this[name];
+      checkOption(name, value, Number.isInteger(value) && value >= 1, "an integer >= 1");
     }
-    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? (this.mode === "tools" ? 24 : 6));
-    this.maxTurns = positiveInteger("maxTurns", options.maxTurns ?? 8);
-    this.topK = positiveInteger("topK", options.topK ?? 6);
     this.repair = options.repair ?? true;
-    this.#clarify =
-      options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify;
-    if (options.select !== undefined && typeof options.select !== "function")
-      throw new PlankitError("invalid-options", `Option select must be a function, got ${typeof options.select}`);
-    this.#select = options.select;
-    this.#fallbackText = options.fallbackText ?? "(plan unavailable)";
-    this.#knowledgeBaseTool = options.knowledgeBaseTool;
-    const timeouts = options.modelTimeouts;
+    checkOption("select", select, select === undefined || typeof select === "function", "a function");
+    this.#select = select;
     if (timeouts !== undefined) {
       for (const key of ["idleMs", "totalMs"] as const) {
         const value: unknown = timeouts[key];
-        if (typeof value !== "number" || !(value > 0))
-          throw new PlankitError(
-            "invalid-options",
-            `modelTimeouts.${key} must be a number > 0, got ${JSON.stringify(value) ?? String(value)}`,
-          );
+        checkOption(`modelTimeouts.${key}`, value, typeof value === "number" && value > 0, "a number > 0");
       }
     }
-    this.#timeouts = timeouts ?? defaultModelTimeouts;
+    this.#settings = {
+      model: this.model,
+      maxSteps: this.maxSteps,
+      repair: this.repair,
+      clarify: options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify,
+      fallbackText: options.fallbackText ?? "(plan unavailable)",
+      knowledgeBaseTool: options.knowledgeBaseTool,
+      timeouts: timeouts ?? defaultModelTimeouts,
+    };
   }
 
   /**
@@ -269,17 +277,25 @@ export class LLMPlanner implements Planner {
     });
   }
 
-  /** The settings every planning call shares: the model, limits, repair and clarification. */
-  #attemptSettings() {
-    return {
-      model: this.model,
-      maxSteps: this.maxSteps,
-      repair: this.repair,
-      clarify: this.#clarify,
-      fallbackText: this.#fallbackText,
-      knowledgeBaseTool: this.#knowledgeBaseTool,
-      timeouts: this.#timeouts,
-    };
+  /**
+   * One model call's whole text.
+   *
+   * @param prompt - the system and user prompts.
+   * @param purpose - what the call is for.
+   * @param what - what it is for, in error messages.
+   * @param usage - counts the call, in place.
+   * @param signal - the request's signal.
+   * @returns the text.
+   */
+  async #collectText(
+    prompt: PlanPrompt,
+    purpose: PlanModelPurpose,
+    what: string,
+    usage: PlannerUsage,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const request = { ...prompt, purpose, ...(signal === undefined ? {} : { signal }) };
+    return (await collectModelText(this.model, request, { what, usage, timeouts: this.#settings.timeouts })).text;
   }
 
   /**
@@ -308,10 +324,11 @@ export class LLMPlanner implements Planner {
     const catalog = compileCatalog(request.tools);
     const tools = await this.#selectTools(request.query, catalog);
     const usage: PlannerUsage = { modelCalls: 0 };
+    const { signal } = request;
     if (this.mode === "tools") {
       yield* streamToolCallTurns({
         ...request,
-        ...this.#attemptSettings(),
+        ...this.#settings,
         prompt: buildToolCallPrompt(request),
         catalog,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
@@ -321,25 +338,18 @@ export class LLMPlanner implements Planner {
       return;
     }
     const sections = { ...request, tools };
-    let reasoning: string | undefined;
-    if (this.mode === "sketch") {
-      const { text: thought } = await collectModelText(
-        this.model,
-        {
-          ...buildReasoningPrompt(sections),
-          purpose: "reason",
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
-        },
-        { what: "Planning (reasoning)", usage, timeouts: this.#timeouts },
-      );
-      reasoning = thought.trim();
-    }
+    const reasoning =
+      this.mode === "sketch"
+        ? (
+            await this.#collectText(buildReasoningPrompt(sections), "reason", "Planning (reasoning)", usage, signal)
+          ).trim()
+        : undefined;
     yield* streamPlanAttempts({
+      ...this.#settings,
       prompt: buildPlanPrompt({ ...sections, maxSteps: this.maxSteps, reasoning }),
       catalog,
       shownTools: tools.map((tool) => tool.name),
-      ...this.#attemptSettings(),
-      signal: request.signal,
+      signal,
       usage,
       reasoning,
       what: "Planning",
@@ -371,28 +381,20 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
    */
   async *streamReplan(request: ReplanRequest): AsyncGenerator<PlannerEvent, void> {
+    const { query, profile, completed, failed, remaining } = request;
     const catalog = compileCatalog(request.tools);
-    const tools = await this.#selectTools(request.query, catalog);
-    const usage: PlannerUsage = { modelCalls: 0 };
-    const completed = request.completed.map((entry) => entry.step);
+    const tools = await this.#selectTools(query, catalog);
     yield* streamPlanAttempts({
-      prompt: buildReplanPrompt({
-        query: request.query,
-        tools,
-        profile: request.profile,
-        completed: request.completed,
-        failed: request.failed,
-        remaining: request.remaining,
-        maxSteps: this.maxSteps,
-      }),
+      ...this.#settings,
+      // Only the fields a re-plan shows: a request carries no context.
+      prompt: buildReplanPrompt({ query, tools, profile, completed, failed, remaining, maxSteps: this.maxSteps }),
       catalog,
       shownTools: tools.map((tool) => tool.name),
-      ...this.#attemptSettings(),
-      known: completed,
-      blockedIds: request.failed.map((entry) => entry.step.id),
-      startPosition: request.completed.length + request.failed.length + request.remaining.length,
+      known: completed.map((entry) => entry.step),
+      blockedIds: failed.map((entry) => entry.step.id),
+      startPosition: completed.length + failed.length + remaining.length,
       signal: request.signal,
-      usage,
+      usage: { modelCalls: 0 },
       what: "Re-planning",
       purpose: "replan",
     });
@@ -409,12 +411,13 @@ export class LLMPlanner implements Planner {
    * @throws PlankitError `aborted` when the signal fires; `model-error` when the model fails.
    */
   async understand(request: UnderstandRequest): Promise<PlanGoal> {
-    const prompt = buildGoalPrompt({ query: request.query, profile: request.profile });
-    const usage: PlannerUsage = { modelCalls: 0 };
-    const { text } = await collectModelText(
-      this.model,
-      { ...prompt, purpose: "understand", ...(request.signal === undefined ? {} : { signal: request.signal }) },
-      { what: "Goal understanding", usage, timeouts: this.#timeouts },
+    const { query } = request;
+    const text = await this.#collectText(
+      buildGoalPrompt({ query, profile: request.profile }),
+      "understand",
+      "Goal understanding",
+      { modelCalls: 0 },
+      request.signal,
     );
     const parser = createJsonStreamParser();
     parser.write(text);
@@ -424,7 +427,6 @@ export class LLMPlanner implements Planner {
     } catch {
       value = undefined;
     }
-    if (Array.isArray(value)) value = value[0];
-    return readGoal(value, request.query);
+    return readGoal(Array.isArray(value) ? value[0] : value, query);
   }
 }

@@ -19,10 +19,9 @@ import { closingIssue } from "../validate/closing-issue.ts";
 import { resolveCatalogTool } from "../validate/resolve-tool-name.ts";
 import { validateStep } from "../validate/validate-step.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { buildQuotingReply } from "./build-quoting-reply.ts";
 import { buildRepairPrompt } from "./build-repair-prompt.ts";
-import { createIdPicker } from "./create-id-picker.ts";
-import { fallbackReplyText } from "./fallback-reply-text.ts";
+import { endPlan } from "./end-plan.ts";
+import { issueEvent } from "./issue-event.ts";
 import { keptForReply } from "./kept-for-reply.ts";
 import type { PlanAttemptsSetup } from "./plan-attempts-setup.ts";
 import type { PlannerEvent } from "./planner-event.ts";
@@ -50,10 +49,6 @@ function missingArguments(issues: readonly PlanIssue[], index: number): string[]
 
 /** A planning run's state across its model calls (the first, and at most one repair). */
 export class PlanAttempts {
-  /** 0 for the first call, 1 for the repair. */
-  attempt = 0;
-  /** The issues of the last call that ended, as the repair was asked to fix them. */
-  finalIssues: PlanIssue[] = [];
   readonly #setup: PlanAttemptsSetup;
   readonly #normalizeOptions: { knowledgeBaseTool?: string };
   readonly #seedCount: number;
@@ -67,11 +62,14 @@ export class PlanAttempts {
   #position: number;
   /** The accepted steps by their place in the plan. */
   readonly #placed = new Map<number, PlanStep>();
+  #repairing = false;
   #heldReply: PlanStep | undefined;
   #setAsideReply: PlanStep | undefined;
   /** The issues of this call a repair could fix. */
   #repairable: PlanIssue[] = [];
-  #unreadableText: string | undefined;
+  /** The issues of the last call that ended, as the repair was asked to fix them. */
+  #finalIssues: PlanIssue[] = [];
+  #unreadableText = "";
   /** A step of the answer was dropped for good (past `maxSteps`, after the reply): the plan is not the one the model wrote. */
   #lost = false;
   /** The reply's text as last reported to `onReplyDraft`. */
@@ -92,12 +90,6 @@ export class PlanAttempts {
     this.#position = this.#firstPosition;
   }
 
-  /** Starts a model call. */
-  startAttempt(): void {
-    this.#heldReply = undefined;
-    this.#repairable = [];
-  }
-
   /**
    * A tool's parameters in schema order, to name a pythonic call's positional
    * arguments; the name as models write it resolves like a step's.
@@ -110,8 +102,19 @@ export class PlanAttempts {
 
   /** Takes one element the reader handed out: reports a closed reply draft, then makes it a step or issues. */
   *take(element: unknown): Generator<PlannerEvent> {
-    this.#reportWholeDraft(element);
+    // The drafted reply closed: its whole text is the last draft, whatever validation makes of the step.
+    if (this.#draftId !== undefined && isRecord(element) && element["id"] === this.#draftId)
+      this.#reportDraft(this.#draftId, element["type"], element["text"]);
     yield* this.#handle(element);
+  }
+
+  /** Reports the reply's text as the first call writes it, while nothing needs a repair. */
+  reportPartialDraft(reader: { partialString(): PartialString | undefined }): void {
+    if (this.#setup.onReplyDraft === undefined || this.#repairing || this.#repairable.length > 0) return;
+    if (this.#heldReply !== undefined) return;
+    const partial = reader.partialString();
+    // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
+    if (partial?.key === "text") this.#reportDraft(partial.members["id"], partial.members["type"], partial.text);
   }
 
   #planSize(): number {
@@ -139,142 +142,96 @@ export class PlanAttempts {
     });
   }
 
+  /** An issue a repair could fix: it is dropped for now. */
+  #repairableEvent(issue: PlanIssue): PlannerEvent {
+    this.#repairable.push(issue);
+    return issueEvent(issue);
+  }
+
+  /**
+   * A step cut off or unreadable at the call's end: a repair may bring it
+   * back, unless it came after the reply — then it is lost, as a whole step
+   * after the reply is.
+   */
+  #dropAtEnd(message: string): PlannerEvent {
+    const issue = stepIssue("invalid-step", this.#position++, undefined, message);
+    if (this.#heldReply === undefined) return this.#repairableEvent(issue);
+    this.#lost = true;
+    return issueEvent(issue);
+  }
+
+  /** Reports the reply's text of the first call when it changed. */
+  #reportDraft(id: unknown, type: unknown, text: unknown): void {
+    const { onReplyDraft } = this.#setup;
+    if (onReplyDraft === undefined || this.#repairing || typeof id !== "string" || type !== "reply") return;
+    if (typeof text !== "string" || text === this.#draftText) return;
+    this.#draftText = text;
+    this.#draftId = id;
+    onReplyDraft({ id, text, index: this.#planSize() });
+  }
+
   /** Makes one element a step (validated, placed) or the issues that drop it. */
   *#handle(raw: unknown): Generator<PlannerEvent> {
     const { catalog, maxSteps, clarify } = this.#setup;
     const at = this.#position++;
     const normalized = normalizeStep(raw, at, this.#normalizeOptions).step;
+    const dropped = (code: PlanIssue["code"], message: string): PlannerEvent =>
+      issueEvent(stepIssue(code, at, normalized?.id, message));
     if (this.#heldReply !== undefined) {
-      const issue = stepIssue(
+      this.#lost = true;
+      yield dropped(
         "invalid-step",
-        at,
-        normalized?.id,
         `Step ${normalized === undefined ? at + 1 : `"${normalized.id}"`} comes after the reply step "${this.#heldReply.id}" and was ignored`,
       );
-      this.#lost = true;
-      yield { type: "issue", issue, action: "dropped" };
       return;
     }
     if (normalized !== undefined) {
       // A repeated call under a new id is a new step (a read after a write reads again); only a restatement is dropped.
       if (this.#earlier.get(normalized.id) === stepKey(normalized)) {
-        const issue = stepIssue(
-          "duplicate-id",
-          at,
-          normalized.id,
-          `Step "${normalized.id}" restates a step already in the plan and was skipped`,
-        );
-        yield { type: "issue", issue, action: "dropped" };
+        yield dropped("duplicate-id", `Step "${normalized.id}" restates a step already in the plan and was skipped`);
         return;
       }
-      const full = normalized.type === "reply" ? this.#planSize() >= maxSteps : this.#planSize() >= maxSteps - 1;
-      if (full) {
-        const issue = stepIssue(
-          "too-many-steps",
-          at,
-          normalized.id,
-          `Step "${normalized.id}" ${keptForReply(maxSteps)}`,
-        );
+      // Other steps never fill the last place, so there is always room for a reply.
+      if (this.#planSize() >= (normalized.type === "reply" ? maxSteps : maxSteps - 1)) {
         this.#rejectedIds.add(normalized.id);
         this.#lost = true;
-        yield { type: "issue", issue, action: "dropped" };
+        yield dropped("too-many-steps", `Step "${normalized.id}" ${keptForReply(maxSteps)}`);
         return;
       }
     }
-    const result = this.#validate(normalized ?? raw, at);
-    const step = result.step;
-    if (step !== undefined && result.issues.length === 0) {
+    const { step, issues } = this.#validate(normalized ?? raw, at);
+    if (step !== undefined && issues.length === 0) {
       const event = this.#accept(step, at);
       if (event !== undefined) yield event;
       return;
     }
-    if (
-      clarify !== undefined &&
-      step?.type === "tool" &&
-      result.issues.every((issue) => issue.code === "missing-argument")
-    ) {
-      for (const issue of result.issues) yield { type: "issue", issue, action: "repaired" };
-      const text = clarify(step, missingArguments(result.issues, at), catalog.get(step.name));
+    if (clarify !== undefined && step?.type === "tool" && issues.every((issue) => issue.code === "missing-argument")) {
+      for (const issue of issues) yield issueEvent(issue, "repaired");
+      const text = clarify(step, missingArguments(issues, at), catalog.get(step.name));
       this.#accept({ id: step.id, type: "reply", text }, at);
       return;
     }
-    const id = step?.id ?? result.issues.find((issue) => issue.stepId !== undefined)?.stepId;
+    const id = step?.id ?? issues.find((issue) => issue.stepId !== undefined)?.stepId;
     if (id !== undefined) this.#rejectedIds.add(id);
-    for (const issue of result.issues) {
-      this.#repairable.push(issue);
-      yield { type: "issue", issue, action: "dropped" };
-    }
-  }
-
-  /** The drafted reply closed: its whole text is the last draft, whatever validation makes of the step. */
-  #reportWholeDraft(element: unknown): void {
-    const { onReplyDraft } = this.#setup;
-    if (onReplyDraft === undefined || this.#draftId === undefined || this.attempt !== 0 || !isRecord(element)) return;
-    const text = element["text"];
-    if (
-      element["id"] === this.#draftId &&
-      element["type"] === "reply" &&
-      typeof text === "string" &&
-      text !== this.#draftText
-    ) {
-      this.#draftText = text;
-      onReplyDraft({ id: this.#draftId, text, index: this.#planSize() });
-    }
-  }
-
-  /** Reports the reply's text as the first call writes it, while nothing needs a repair. */
-  reportPartialDraft(reader: { partialString(): PartialString | undefined }): void {
-    const { onReplyDraft } = this.#setup;
-    if (
-      onReplyDraft === undefined ||
-      this.attempt !== 0 ||
-      this.#repairable.length > 0 ||
-      this.#heldReply !== undefined
-    )
-      return;
-    const partial = reader.partialString();
-    const id = partial?.members["id"];
-    // Only the shape the prompt asks for: `{"id": …, "type": "reply", "text": "…`, its id given.
-    if (
-      partial !== undefined &&
-      partial.key === "text" &&
-      partial.members["type"] === "reply" &&
-      typeof id === "string" &&
-      partial.text !== this.#draftText
-    ) {
-      this.#draftText = partial.text;
-      this.#draftId = id;
-      onReplyDraft({ id, text: partial.text, index: this.#planSize() });
-    }
+    for (const issue of issues) yield this.#repairableEvent(issue);
   }
 
   /**
-   * Takes what the reader held at the call's end: the last steps, the calls
-   * cut off or dropped, and, when the answer held no call at all, a plan in
-   * another shape (a sketch, a task graph) read whole.
+   * Ends a call: takes what the reader held at its end — the last steps,
+   * the calls cut off or dropped, and, when the answer held no call at all,
+   * a plan in another shape (a sketch, a task graph) read whole.
    *
-   * @returns whether the answer could be read.
+   * @param read - what the reader held.
+   * @param streamed - how many elements the reader handed out while the call streamed.
+   * @param text - the answer.
+   * @returns the issues a repair would be asked to fix.
    */
-  *readEnd(read: ToolCallReadResult, streamed: number): Generator<PlannerEvent, boolean> {
+  *endAttempt(read: ToolCallReadResult, streamed: number, text: string): Generator<PlannerEvent, PlanIssue[]> {
     let readable = read.found;
     for (const element of read.steps) yield* this.take(element);
-    for (const cut of read.cutOff) {
-      const at = this.#position++;
-      const issue = stepIssue(
-        "invalid-step",
-        at,
-        undefined,
-        `Step ${at + 1} was cut off before ${cut.what} closed and was dropped`,
-      );
-      this.#dropAtEnd(issue);
-      yield { type: "issue", issue, action: "dropped" };
-    }
-    for (const drop of read.dropped) {
-      const at = this.#position++;
-      const issue = stepIssue("invalid-step", at, undefined, drop.message);
-      this.#dropAtEnd(issue);
-      yield { type: "issue", issue, action: "dropped" };
-    }
+    for (const cut of read.cutOff)
+      yield this.#dropAtEnd(`Step ${this.#position + 1} was cut off before ${cut.what} closed and was dropped`);
+    for (const drop of read.dropped) yield this.#dropAtEnd(drop.message);
     if (readable && streamed + read.steps.length + read.cutOff.length + read.dropped.length === 0) {
       readable = false;
       for (const value of read.values) {
@@ -284,35 +241,11 @@ export class PlanAttempts {
         });
         if (entries.count === 0 && entries.issues.some((issue) => issue.index === -1 && issue.path === "")) continue;
         readable = true;
-        for (const issue of entries.issues) {
-          this.#repairable.push(issue);
-          yield { type: "issue", issue, action: "dropped" };
-        }
+        for (const issue of entries.issues) yield this.#repairableEvent(issue);
         for (const entry of entries.entries) yield* this.#handle(entry.step);
         break;
       }
     }
-    return readable;
-  }
-
-  /**
-   * A step cut off or unreadable at the call's end: a repair may bring it
-   * back, unless it came after the reply — then it is lost, as a whole step
-   * after the reply is.
-   */
-  #dropAtEnd(issue: PlanIssue): void {
-    if (this.#heldReply === undefined) this.#repairable.push(issue);
-    else this.#lost = true;
-  }
-
-  /**
-   * Ends a call: the issues a repair would be asked to fix.
-   *
-   * @param readable - whether the answer could be read.
-   * @param text - the answer.
-   * @returns the issues.
-   */
-  closeAttempt(readable: boolean, text: string): PlanIssue[] {
     const issues = [...this.#repairable];
     if (!readable) {
       this.#unreadableText = text;
@@ -327,7 +260,7 @@ export class PlanAttempts {
       );
       if (closing !== undefined) issues.push(closing);
     }
-    this.finalIssues = issues;
+    this.#finalIssues = issues;
     return issues;
   }
 
@@ -341,7 +274,8 @@ export class PlanAttempts {
    * @returns the repair's prompt.
    */
   startRepair(issues: readonly PlanIssue[], text: string): PlanPrompt {
-    this.attempt++;
+    this.#repairing = true;
+    this.#repairable = [];
     if (this.#heldReply !== undefined) {
       this.#steps.pop();
       this.#setAsideReply = this.#heldReply;
@@ -367,63 +301,30 @@ export class PlanAttempts {
    * @param finishReason - why the last call ended.
    * @returns the `done` event, yielded by the caller.
    */
-  *close(finishReason: FinishReason | "missing"): Generator<PlannerEvent, PlannerEvent> {
+  close(finishReason: FinishReason | "missing"): Generator<PlannerEvent, PlannerEvent> {
     const setup = this.#setup;
     const steps = this.#steps;
-    const seedCount = this.#seedCount;
-    let fallback = false;
-    const freeId = createIdPicker([...steps.map((step) => step.id), ...this.#blocked]);
-    const pending = this.#heldReply;
-    if (pending !== undefined) {
-      yield { type: "step", step: pending, index: steps.length - seedCount - 1 };
-    } else {
-      // Other steps never fill the last place, so there is always room for a reply.
-      const restored =
-        this.#setAsideReply === undefined ? undefined : this.#validate(this.#setAsideReply, this.#position);
-      if (restored?.step !== undefined && restored.issues.length === 0) {
-        steps.push(restored.step);
-        yield { type: "step", step: restored.step, index: steps.length - seedCount - 1 };
-      } else if (steps.length > seedCount) {
-        const planned = steps.slice(seedCount);
-        const id = freeId("reply");
-        const index = planned.length;
-        const { reply, quoted } = buildQuotingReply(planned, id);
-        const issue = stepIssue(
-          "no-reply",
-          index,
-          id,
-          `The plan did not end with a reply step; reply "${id}" quoting ${quoted} was added`,
-        );
-        yield { type: "issue", issue, action: "repaired" };
-        steps.push(reply);
-        yield { type: "step", step: reply, index: steps.length - seedCount - 1 };
-      } else {
-        fallback = true;
-        const reply: PlanStep = {
-          id: freeId(`s${(setup.startPosition ?? seedCount) + 1}`),
-          type: "reply",
-          text: fallbackReplyText(this.#unreadableText ?? "", setup.fallbackText),
-        };
-        steps.push(reply);
-        yield { type: "step", step: reply, index: 0 };
-      }
+    const taken = [...steps.map((step) => step.id), ...this.#blocked];
+    let reply = this.#heldReply;
+    if (reply !== undefined) steps.pop();
+    else if (this.#setAsideReply !== undefined) {
+      const restored = this.#validate(this.#setAsideReply, this.#position);
+      if (restored.issues.length === 0) reply = restored.step;
     }
     // A missing reply alone does not make the answer unclean: every step in it was read and validated.
     // A step lost for good does: what the model meant to do is not all there, so no side effect of it runs.
-    const clean =
-      finishReason === "stop" &&
-      !fallback &&
-      !this.#lost &&
-      this.finalIssues.every((issue) => issue.code === "no-reply");
-    const done: PlannerEvent = {
-      type: "done",
-      steps: steps.slice(seedCount),
-      clean,
+    return endPlan({
+      planned: steps.slice(this.#seedCount),
+      reply,
+      taken,
+      preferredId: `s${(setup.startPosition ?? this.#seedCount) + 1}`,
+      noReply: "The plan did not end with a reply step",
+      modelText: this.#unreadableText,
+      fallbackText: setup.fallbackText,
+      clean: finishReason === "stop" && !this.#lost && this.#finalIssues.every((issue) => issue.code === "no-reply"),
       finishReason,
-      fallback,
-      usage: { ...setup.usage },
-    };
-    if (setup.reasoning !== undefined) done.reasoning = setup.reasoning;
-    return done;
+      usage: setup.usage,
+      reasoning: setup.reasoning,
+    });
   }
 }

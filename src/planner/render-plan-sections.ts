@@ -13,8 +13,8 @@ import { tagBlock } from "./tag-block.ts";
 export interface PlanSectionsInput {
   /** The user's request. */
   query: string;
-  /** The tools the model may use, best first. */
-  tools: readonly ToolDescriptor[];
+  /** The tools the model may use, best first; no `AVAILABLE_TOOLS` section without them. */
+  tools?: readonly ToolDescriptor[] | undefined;
   /** A profile object (rendered with `renderProfile`) or a ready system prompt. */
   profile?: PlannerProfile | string | undefined;
   /** Extra context (a goal from `understand()`, memory). */
@@ -24,7 +24,7 @@ export interface PlanSectionsInput {
 /**
  * Renders the `PROFILE`, `USER_QUERY`, `AVAILABLE_TOOLS` and `CONTEXT`
  * sections of a planning prompt, in that order; the profile and the context
- * are left out when absent or blank.
+ * are left out when absent or blank, the tools when not given.
  *
  * @param input - query, tools, profile and context.
  * @returns the sections, one per entry.
@@ -40,7 +40,7 @@ export function renderPlanSections(input: PlanSectionsInput): string[] {
   const profile = renderProfile(input.profile);
   if (profile !== "") sections.push(tagBlock("PROFILE", profile));
   sections.push(tagBlock("USER_QUERY", input.query.trim()));
-  sections.push(tagBlock("AVAILABLE_TOOLS", renderToolList(input.tools)));
+  if (input.tools !== undefined) sections.push(tagBlock("AVAILABLE_TOOLS", renderToolList(input.tools)));
   const context = input.context?.trim() ?? "";
   if (context !== "") sections.push(tagBlock("CONTEXT", context));
   return sections;

@@ -51,26 +51,27 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
   const link = linkSignal(setup.signal);
   let request = setup.prompt;
   let finishReason: FinishReason | "missing" = "missing";
+  /** The issues the repair re-ask is to fix; none on the first call. */
+  let repairing: PlanIssue[] | undefined;
   let completed = false;
   try {
     for (;;) {
-      plan.startAttempt();
       // One model call, read and validated while it streams: each call in any
       // common format (docs/formats.md) becomes a step the moment it closes.
       const reader = createToolCallReader({ parameterNames: (name) => plan.toolParameters(name) });
       let text = "";
       let streamed = 0;
-      const first = plan.attempt === 0;
-      const prepare =
-        first && setup.shownTools !== undefined ? (): void => setup.catalog.prepare(setup.shownTools ?? []) : undefined;
+      const { shownTools } = setup;
       const call = streamModelText(
         setup.model,
-        { ...request, purpose: first ? setup.purpose : "repair", signal: link.signal },
+        { ...request, purpose: repairing === undefined ? setup.purpose : "repair", signal: link.signal },
         {
           what: setup.what,
           usage: setup.usage,
           timeouts: setup.timeouts,
-          ...(prepare === undefined ? {} : { whileWaiting: prepare }),
+          ...(repairing === undefined && shownTools !== undefined
+            ? { whileWaiting: (): void => setup.catalog.prepare(shownTools) }
+            : {}),
         },
       );
       try {
@@ -88,18 +89,18 @@ export async function* streamPlanAttempts(setup: PlanAttemptsSetup): AsyncGenera
         }
       } catch (error) {
         // A failed re-ask hides why it was asked: the error names the issues it was to repair.
-        throw first || !PlankitError.isInstance(error) || error.code === "aborted"
+        throw repairing === undefined || !PlankitError.isInstance(error) || error.code === "aborted"
           ? error
-          : repairFailure(error, plan.finalIssues);
+          : repairFailure(error, repairing);
       } finally {
         await call.return("missing");
       }
-      const readable = yield* plan.readEnd(reader.end(), streamed);
-      const issues = plan.closeAttempt(readable, text);
+      const issues = yield* plan.endAttempt(reader.end(), streamed, text);
       // An answer of calls alone, all valid, is what many models write: its reply is added below, without a re-ask.
-      if (!(setup.repair && first && issues.some((issue) => issue.code !== "no-reply"))) break;
+      if (!setup.repair || repairing !== undefined || issues.every((issue) => issue.code === "no-reply")) break;
       request = plan.startRepair(issues, text);
-      yield { type: "repair", attempt: plan.attempt, issues };
+      repairing = issues;
+      yield { type: "repair", attempt: 1, issues };
     }
     const done = yield* plan.close(finishReason);
     completed = true;

@@ -6,15 +6,11 @@
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import type { FinishReason, PlanModel, PlanModelMessage, PlanModelTool } from "../model/plan-model.ts";
 import { readModelStream } from "../model/read-model-stream.ts";
-import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { stepIssue } from "../plan/step-issue.ts";
 import { linkSignal } from "../shared/link-signal.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { PlanPrompt } from "./build-plan-prompt.ts";
-import { buildQuotingReply } from "./build-quoting-reply.ts";
-import { createIdPicker } from "./create-id-picker.ts";
 import { createTurnCalls, type PlanSoFar } from "./create-turn-calls.ts";
-import { fallbackReplyText } from "./fallback-reply-text.ts";
+import { endPlan } from "./end-plan.ts";
 import type { PlannerEvent, PlannerUsage, StepOutcome } from "./planner-event.ts";
 
 /** Everything a native tool-call planning run needs. */
@@ -121,17 +117,8 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
             break;
           }
           const part = next.value;
-          if (part.type === "text") {
-            text += part.text;
-          } else if (part.type === "tool-input-start") {
-            calls.start(part.callId, part.toolName);
-          } else if (part.type === "tool-input-delta") {
-            yield* calls.delta(part.callId, part.delta);
-          } else if (part.type === "tool-input-end") {
-            yield* calls.end(part.callId);
-          } else if (part.type === "tool-call") {
-            yield* calls.whole(part.callId, part.toolName, part.input);
-          }
+          if (part.type === "text") text += part.text;
+          else yield* calls.take(part);
         }
       } finally {
         await call.return("missing");
@@ -156,37 +143,20 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       messages.push(...calls.toMessages(text, outcomes));
     }
 
-    let fallback = false;
-    const freeId = createIdPicker([...steps.map((step) => step.id), ...rejectedIds]);
-    let reply: PlanStep;
-    if (replyText !== undefined && replyText !== "") {
-      reply = { id: freeId(`s${plan.position + 1}`), type: "reply", text: replyText };
-    } else if (steps.length > 0) {
-      const sinkReply = buildQuotingReply(steps, freeId("reply"));
-      reply = sinkReply.reply;
-      const quoted = sinkReply.quoted;
-      yield {
-        type: "issue",
-        issue: stepIssue(
-          "no-reply",
-          steps.length,
-          reply.id,
-          `The model gave no answer after its calls; reply "${reply.id}" quoting ${quoted} was added`,
-        ),
-        action: "repaired",
-      };
-    } else {
-      fallback = true;
-      reply = {
-        id: freeId(`s${plan.position + 1}`),
-        type: "reply",
-        text: fallbackReplyText(lastText, setup.fallbackText),
-      };
-    }
-    steps.push(reply);
-    yield { type: "step", step: reply, index: steps.length - 1 };
+    const done = yield* endPlan({
+      planned: steps,
+      reply: replyText === "" ? undefined : replyText,
+      taken: [...steps.map((step) => step.id), ...rejectedIds],
+      preferredId: `s${plan.position + 1}`,
+      noReply: "The model gave no answer after its calls",
+      modelText: lastText,
+      fallbackText: setup.fallbackText,
+      clean,
+      finishReason,
+      usage,
+    });
     completed = true;
-    yield { type: "done", steps, clean: clean && !fallback, finishReason, fallback, usage: { ...usage } };
+    yield done;
   } finally {
     link.release(completed);
   }

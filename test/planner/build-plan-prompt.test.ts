@@ -36,14 +36,14 @@ describe("buildPlanPrompt", () => {
   {"id":"s1","tool":"<tool_name>","args":{...}} — call a tool
   {"id":"s2","prompt":"<instruction>"} — ask the language model, e.g. to summarize or reason over results
   {"id":"s3","reply":"<answer to the user>"} — the final answer
-A string may use an earlier step's result as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays): exactly one reference becomes that value, else it is inserted as text.
+A string may use an earlier step's result as {{id}}, or a field of it as {{id.field.0.name}} (numbers index arrays): a string that is one reference becomes that value, else the value is inserted as text.
 Rules:
-- Use ONLY the tools in AVAILABLE_TOOLS, by exact name; args MUST follow the tool's input_schema, with every required argument.
-- Give steps unique ids (s1, s2, ...); a step may refer only to steps before it.
-- A step starts once the steps it refers to are done, so independent steps run in parallel: write them first, then the steps that combine them.
+- Use ONLY tools in AVAILABLE_TOOLS, by exact name; args MUST follow the tool's input_schema, every required argument given.
+- Ids are unique (s1, s2, ...); a step refers only to steps before it.
+- A step starts once the steps it refers to are done, so independent steps run in parallel: write them first, then the steps combining them.
 - Tools with "read_only": true only read; use tools that change things only when the request asks for it.
 - Use at most 4 steps. End with exactly one reply step.
-- Output ONLY the JSON array (no prose, no code fences), one step per line, unindented: every character is time.`);
+- Output ONLY the JSON array (no prose, no code fences), one step per line, unindented.`);
     expect(prompt).toBe(`<PROFILE>
 You are ResearchAgent, acting as planner. Reply in zh.
 </PROFILE>
@@ -111,7 +111,7 @@ describe("the other prompts", () => {
   it("asks for plain-language reasoning in sketch mode's first call", () => {
     const { system, prompt } = buildReasoningPrompt({ query: "q", tools });
     expect(system).toContain("Do not write JSON");
-    expect(prompt).toContain("3. Dependencies: which steps need the result of an earlier step?");
+    expect(prompt).toContain("3. which steps need an earlier step's result");
     expect(prompt).toContain('"name":"send_email"');
   });
 
@@ -131,7 +131,7 @@ describe("the other prompts", () => {
     expect(repair.prompt.startsWith(base.prompt)).toBe(true);
     expect(repair.prompt.slice(base.prompt.length)).toBe(
       '\n\n<PREVIOUS_ANSWER>\n[oops\n</PREVIOUS_ANSWER>\n\n<ISSUES>\n- [invalid-step] The answer holds no JSON array of steps\n- [no-reply] No reply (/steps/1)\n</ISSUES>\n\n<ACCEPTED_STEPS>\n[\n{"id":"s1","type":"tool","name":"search","arguments":{}}\n]\n</ACCEPTED_STEPS>\n\n' +
-        "Your previous answer had the problems in ISSUES. ACCEPTED_STEPS are kept: do not repeat them, give new steps new ids, and output ONLY a JSON array of the steps that follow them, fixing the problems and ending with a reply step. Use at most 1 more step.",
+        "Fix the ISSUES of your previous answer: output ONLY a JSON array of the steps that follow ACCEPTED_STEPS, which are kept (do not repeat them; new steps take new ids), ending with a reply step. Use at most 1 more step.",
     );
   });
 });

@@ -74,7 +74,7 @@ describe("LLMPlanner.replan", () => {
     );
     expect(prompt).toContain('"error":"fetch_json: HTTP 503"');
     expect(prompt).toContain('<REMAINING_STEPS>\n[\n{"id":"s3","type":"reply","text":"{{s2}}"}\n]\n</REMAINING_STEPS>');
-    expect(prompt).toContain("never repeat them");
+    expect(prompt).toContain("never repeat completed steps");
   });
 
   it("cuts long results in the prompt", () => {
