@@ -2,7 +2,7 @@
  * plankit — streamed, validated, executable tool plans for LLM agents.
  *
  * The front door holds what most applications need: the runtime, the
- * planner, the tool registry, the error type, the memory, cache and
+ * planners (and reading a request as a goal), the tool registry, the error type, the memory, cache and
  * reflector factories, and the types an application writes (options, the
  * run's events, tools, steps). Every other name lives in exactly one subpath
  * entry: `plankit/json`, `plankit/plan`, `plankit/tools`, `plankit/events`,
@@ -17,6 +17,9 @@ export type { RuntimeEvent } from "./events/runtime-event.ts";
 export type { PlanStep } from "./plan/plan-step-schema.ts";
 export { LLMPlanner, type LLMPlannerOptions } from "./planner/llm-planner.ts";
 export type { Reflector } from "./planner/reflector.ts";
+export { renderGoal } from "./planner/render-goal.ts";
+export { ToolCallPlanner } from "./planner/tool-call-planner.ts";
+export { understandRequest } from "./planner/understand-request.ts";
 export { AgentRuntime, type AgentRuntimeOptions, type RunHandle, type RunOptions } from "./runtime/agent-runtime.ts";
 export type { ApprovalPolicy } from "./runtime/approval-policy.ts";
 export { checkApprovalDecisions } from "./runtime/check-approval-decisions.ts";

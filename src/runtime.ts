@@ -6,7 +6,8 @@
  *
  * @module
  */
-export type { PlannerMode, ToolSelector, UnderstandRequest } from "./planner/llm-planner.ts";
+export type { PlannerMode } from "./planner/llm-planner.ts";
+export type { GoalLevel, PlanGoal } from "./planner/plan-goal.ts";
 export type { Planner } from "./planner/planner.ts";
 export type {
   CompletedStep,
@@ -19,7 +20,10 @@ export type {
   ReplyDraft,
   StepOutcome,
 } from "./planner/planner-event.ts";
+export type { PlannerOptions, ToolSelector } from "./planner/read-planner-options.ts";
 export type { Reflection, ReflectionRequest } from "./planner/reflector.ts";
+export type { ToolCallPlannerOptions } from "./planner/tool-call-planner.ts";
+export type { UnderstandRequest } from "./planner/understand-request.ts";
 export type { AssistantMessage } from "./runtime/agent-runtime.ts";
 export type { ApprovalCall, ApprovalMode } from "./runtime/approval-policy.ts";
 export type { MemoryEntry } from "./runtime/memory-store.ts";

@@ -7,7 +7,7 @@ import type { LanguageModel, UIMessageChunk } from "ai";
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
-import { LLMPlanner } from "../planner/llm-planner.ts";
+import { ToolCallPlanner } from "../planner/tool-call-planner.ts";
 import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runtime/agent-runtime.ts";
 import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
 import { noOpReflector } from "../runtime/no-op-reflector.ts";
@@ -149,7 +149,7 @@ function registryOf(
  * tools, instructions — that runs each tool call the moment its arguments
  * are complete instead of after the model's whole turn, and sends the
  * results back to the model turn after turn until it answers. Underneath it
- * is `LLMPlanner` in `"tools"` mode with an `AgentRuntime`, so calls are
+ * is a `ToolCallPlanner` with an `AgentRuntime`, so calls are
  * validated, may reference each other (`"{{s1.price}}"`), and follow the
  * runtime's safety policy: only read-only tools start while the model is
  * still writing; a turn cut off (`length`, an error) runs none of its other
@@ -173,7 +173,7 @@ export class EagerAgent {
   /** The runtime that runs the calls. */
   readonly runtime: AgentRuntime;
   /** The planner that turns the model's calls into steps. */
-  readonly planner: LLMPlanner;
+  readonly planner: ToolCallPlanner;
 
   /**
    * @param settings - model, tools, instructions, annotations, limits and runtime options.
@@ -201,9 +201,8 @@ export class EagerAgent {
       ...runtimeOptions
     } = settings;
     const registry = registryOf(tools, annotations, toJsonSchema);
-    this.planner = new LLMPlanner({
+    this.planner = new ToolCallPlanner({
       model: fromLanguageModel(model, modelOptions),
-      mode: "tools",
       topK: topK ?? Math.max(1, Object.keys(tools).length),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(maxSteps === undefined ? {} : { maxSteps }),

@@ -19,7 +19,7 @@ export interface GoalPromptInput {
  * Builds the goal-understanding prompt: the model names the core objective,
  * implicit requirements, constraints (time, place, quality, budget,
  * resources), success metrics, uncertainty and risks, as one JSON object
- * that `understand()` reads into a `PlanGoal`.
+ * that `understandRequest()` reads into a `PlanGoal`.
  *
  * @param input - the query and an optional profile.
  * @returns the system and user prompts.

@@ -15,7 +15,7 @@ export interface ToolCallPromptInput {
   query: string;
   /** A profile object or a ready system prompt. */
   profile?: PlannerProfile | string | undefined;
-  /** Extra context (a goal from `understand()`, memory). */
+  /** Extra context (a goal from `understandRequest()`, memory). */
   context?: string | undefined;
 }
 
@@ -26,7 +26,7 @@ Calls are numbered s1, s2, s3, … in the order made, across the conversation. T
 Use only facts from tool results; say when a tool fails. Once you have what you need, answer without tools.`;
 
 /**
- * Builds the prompt of `LLMPlanner`'s `"tools"` mode: a short system prompt
+ * Builds the prompt of `ToolCallPlanner`: a short system prompt
  * (the profile, then the rules of calling tools natively with `sN`
  * references) and the request with its context. The tools are offered
  * natively, with their JSON Schemas, not in the prompt.

@@ -1,5 +1,5 @@
 /**
- * The structured goal that `understand()` returns.
+ * The structured goal that `understandRequest()` returns.
  *
  * @module
  */

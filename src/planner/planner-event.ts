@@ -68,12 +68,12 @@ export interface PlanRequest {
   tools: CatalogSource;
   /** A profile object or a ready system prompt. */
   profile?: PlannerProfile | string;
-  /** Extra context for the prompt (e.g. a goal from `understand()`, memory). */
+  /** Extra context for the prompt (e.g. a goal from `understandRequest()`, memory). */
   context?: string;
   /**
    * Waits until the given steps have ended and tells what became of each. A
-   * runtime passes it to planners that work in turns (`LLMPlanner` in
-   * `"tools"` mode): after a `turn-end`, the planner sends its steps'
+   * runtime passes it to planners that work in turns (`ToolCallPlanner`):
+   * after a `turn-end`, the planner sends its steps'
    * outcomes back to the model, which may call more tools or answer.
    * Without it such a planner stops after one turn.
    *
@@ -96,7 +96,7 @@ export interface PlanRequest {
    * Receives the planner's model calls and tokens so far each time one of
    * its model turns ended, so a run that ends before the planner's `done`
    * (aborted, or a later turn failed) still counts what was used.
-   * `LLMPlanner` reports it in `"tools"` mode.
+   * `ToolCallPlanner` reports it.
    *
    * @defaultValue none
    */

@@ -11,12 +11,12 @@ import type { PlanGoal } from "./plan-goal.ts";
  * secrets need), requirements, success metrics and risks. Empty parts are
  * left out.
  *
- * @param goal - the goal from `understand()`.
+ * @param goal - the goal from `understandRequest()`.
  * @returns the text.
  *
  * @example
  * ```ts
- * const goal = await planner.understand({ query });
+ * const goal = await understandRequest({ model, query });
  * const steps = await planner.plan({ query, tools, context: renderGoal(goal) });
  * ```
  */

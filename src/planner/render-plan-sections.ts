@@ -17,7 +17,7 @@ export interface PlanSectionsInput {
   tools?: readonly ToolDescriptor[] | undefined;
   /** A profile object (rendered with `renderProfile`) or a ready system prompt. */
   profile?: PlannerProfile | string | undefined;
-  /** Extra context (a goal from `understand()`, memory). */
+  /** Extra context (a goal from `understandRequest()`, memory). */
   context?: string | undefined;
 }
 

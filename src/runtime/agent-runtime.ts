@@ -18,7 +18,6 @@ import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkPolicyTools, checkRunOptions, checkRuntimeOptions } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
-import { createMemoryStore } from "./create-memory-store.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import { readDialog } from "./read-dialog.ts";
@@ -44,9 +43,11 @@ export interface AgentRuntimeOptions {
   profile?: PlannerProfile | string;
   /**
    * Long-term memory: read before planning (into the planner's context),
-   * written after each run that was not aborted. `false` turns it off.
+   * written after each run that was not aborted — e.g. `createMemoryStore()`.
+   * Give each user or conversation its own: what one run's results leave in
+   * a store, the next run that shares it plans with. `false` is none.
    *
-   * @defaultValue a `createMemoryStore()` owned by this runtime
+   * @defaultValue none: a run remembers nothing of earlier runs, as with the cache
    */
   memory?: MemoryStore | false;
   /**
@@ -353,7 +354,7 @@ export class AgentRuntime {
       planner: options.planner,
       registry: options.registry,
       profile: options.profile,
-      memory: options.memory === false ? undefined : (options.memory ?? createMemoryStore()),
+      memory: options.memory === false ? undefined : options.memory,
       reflector: options.reflector ?? (model === undefined ? undefined : createModelReflector()),
       model,
       eager,

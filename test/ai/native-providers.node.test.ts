@@ -3,7 +3,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { jsonSchema, type LanguageModel, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EagerAgent, fromLanguageModel } from "../../src/ai.ts";
-import { LLMPlanner } from "../../src/index.ts";
+import { ToolCallPlanner } from "../../src/index.ts";
 import type { PlannerEvent } from "../../src/runtime.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 import {
@@ -112,7 +112,7 @@ describe.each(Object.keys(providers))("native calls through %s over HTTP", (name
 
   it("makes a call a step before the finish chunk, whatever the split of its arguments", async () => {
     const call: ScriptedCall = { id: "call_1", name: "calculator", arguments: '{"expr":"21*2+5"}' };
-    const planner = new LLMPlanner({ model: fromLanguageModel(model(), { maxRetries: 0 }), mode: "tools" });
+    const planner = new ToolCallPlanner({ model: fromLanguageModel(model(), { maxRetries: 0 }) });
     // Every split in two (k = 0: the arguments whole in the second delta; k = length: whole in the first chunk).
     for (let split = 0; split <= call.arguments.length; split++) {
       const gate = createGate();
@@ -343,9 +343,8 @@ describe("the planner's steps over HTTP", () => {
       gate.frame,
       ...chatEnd("tool_calls"),
     ];
-    const planner = new LLMPlanner({
+    const planner = new ToolCallPlanner({
       model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")),
-      mode: "tools",
     });
     const events: PlannerEvent[] = [];
     for await (const event of planner.stream({ query: "q", tools: mcpTools })) {
@@ -365,9 +364,8 @@ describe("the planner's steps over HTTP", () => {
       chatCallStart(0, { id: "c0", name: "arxiv_search", arguments: "" }, "query=agents"),
       ...chatEnd("tool_calls"),
     ];
-    const planner = new LLMPlanner({
+    const planner = new ToolCallPlanner({
       model: fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: "sk-local" }).chat("local-model")),
-      mode: "tools",
     });
     const events: PlannerEvent[] = [];
     for await (const event of planner.stream({ query: "q", tools: mcpTools })) events.push(event);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromLanguageModel } from "../../src/ai.ts";
-import { LLMPlanner, PlankitError } from "../../src/index.ts";
+import { LLMPlanner, PlankitError, ToolCallPlanner } from "../../src/index.ts";
 import type { PlannerEvent, StepOutcome } from "../../src/runtime.ts";
 import { examplePlan, exampleTools, mcpTools } from "../fixtures/tools/example-tools.ts";
 import { chatCompletionEvents, errorBody, type StubAnswer, type StubRequest } from "./openai-stub.ts";
@@ -191,7 +191,7 @@ describe("@ai-sdk/openai against a local OpenAI-compatible server", () => {
           }
         : { text: "Found 2 surveys; 21*2+5 = 47." };
     const openai = createOpenAI({ baseURL, apiKey: "sk-local" });
-    const native = new LLMPlanner({ model: fromLanguageModel(openai.chat("local-model")), mode: "tools" });
+    const native = new ToolCallPlanner({ model: fromLanguageModel(openai.chat("local-model")) });
     const asked: string[][] = [];
     const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
       asked.push([...ids]);

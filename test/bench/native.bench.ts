@@ -1,7 +1,7 @@
 /**
  * Native tool calls: the same simulated provider and tools run two ways —
  *
- * - plankit's `EagerAgent` (`LLMPlanner` in `"tools"` mode + `AgentRuntime`):
+ * - plankit's `EagerAgent` (`ToolCallPlanner` + `AgentRuntime`):
  *   each read-only call starts the moment its arguments close;
  * - the AI SDK's own `ToolLoopAgent` (a `streamText` multi-step loop): the
  *   calls of a turn run after the model's turn ends.

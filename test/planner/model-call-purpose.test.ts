@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner, type PlanStep } from "../../src/index.ts";
+import { LLMPlanner, type PlanStep, understandRequest } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/test.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
 
@@ -49,7 +49,7 @@ describe("LLMPlanner: the purpose of each model call", () => {
       failed: [{ step: search, error: "boom" }],
       remaining: [{ id: "s2", type: "reply", text: "x" }],
     });
-    await planner.understand({ query: "q" });
+    await understandRequest({ model, query: "q" });
     expect(model.requests.map((request) => request.purpose)).toEqual(["replan", "understand"]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner } from "../../src/index.ts";
+import { LLMPlanner, ToolCallPlanner, understandRequest } from "../../src/index.ts";
 import type { PlanModel, PlanModelRequest } from "../../src/model.ts";
 import { rejectionOf } from "../fixtures/catch-plankit-error.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
@@ -22,7 +22,11 @@ describe("LLMPlanner model-call timeouts", () => {
   it("fails a model that goes silent with a timeout naming the limit, in every mode", async () => {
     for (const mode of ["direct", "sketch", "tools"] as const) {
       const model = createStallingModel(1);
-      const planner = new LLMPlanner({ model, mode, modelTimeouts: { idleMs: 40, totalMs: 5_000 } });
+      const modelTimeouts = { idleMs: 40, totalMs: 5_000 };
+      const planner =
+        mode === "tools"
+          ? new ToolCallPlanner({ model, modelTimeouts })
+          : new LLMPlanner({ model, mode, modelTimeouts });
       const started = Date.now();
       const error = await rejectionOf(collectEvents(planner.stream({ query: "q", tools: mcpTools })));
       expect(error.code, mode).toBe("timeout");
@@ -31,7 +35,7 @@ describe("LLMPlanner model-call timeouts", () => {
     }
   });
 
-  it("bounds the whole call too, and understand() as well", async () => {
+  it("bounds the whole call too, and understandRequest() as well", async () => {
     const chatty: PlanModel = {
       async *stream(request) {
         for (;;) {
@@ -45,7 +49,8 @@ describe("LLMPlanner model-call timeouts", () => {
     expect((await rejectionOf(planner.plan({ query: "q", tools: mcpTools }))).message).toContain(
       "took longer than 80 ms",
     );
-    expect((await rejectionOf(planner.understand({ query: "q" }))).code).toBe("timeout");
+    const understood = understandRequest({ model: chatty, query: "q", modelTimeouts: { idleMs: 1_000, totalMs: 80 } });
+    expect((await rejectionOf(understood)).code).toBe("timeout");
   });
 
   it("refuses limits that are not positive numbers, naming the field and value", () => {

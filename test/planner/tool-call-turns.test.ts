@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner } from "../../src/index.ts";
+import { LLMPlanner, ToolCallPlanner } from "../../src/index.ts";
 import type { PlannerEvent, StepOutcome } from "../../src/runtime.ts";
 import { createTurnModel, finish, streamedCall, type Turn } from "../fixtures/create-turn-model.ts";
 import { mcpTools } from "../fixtures/tools/example-tools.ts";
@@ -9,7 +9,7 @@ function stepsOf(events: readonly PlannerEvent[]) {
   return events.flatMap((event) => (event.type === "step" ? [event.step] : []));
 }
 
-describe("LLMPlanner in tools mode", () => {
+describe("ToolCallPlanner", () => {
   it("offers the shown tools natively and makes each call a step the moment its input closes", async () => {
     const log: string[] = [];
     const model = createTurnModel(
@@ -22,7 +22,7 @@ describe("LLMPlanner in tools mode", () => {
       ],
       log,
     );
-    const planner = new LLMPlanner({ model, mode: "tools" });
+    const planner = new ToolCallPlanner({ model });
     const events: PlannerEvent[] = [];
     for await (const event of planner.stream({ query: "Find papers on agents and compute 21*2+5", tools: mcpTools })) {
       events.push(event);
@@ -55,9 +55,7 @@ describe("LLMPlanner in tools mode", () => {
         finish("tool-calls"),
       ],
     ]);
-    const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
-    );
+    const events = await collectEvents(new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools }));
     expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "s2", "reply"]);
     const issue = events.find((event) => event.type === "issue" && event.action === "dropped");
     expect(issue).toMatchObject({ issue: { code: "unknown-reference", stepId: "s3" } });
@@ -78,7 +76,7 @@ describe("LLMPlanner in tools mode", () => {
     ]);
     const asked: string[][] = [];
     const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({
+      new ToolCallPlanner({ model }).stream({
         query: "q",
         tools: mcpTools,
         awaitOutcomes: async (ids) => {
@@ -117,9 +115,7 @@ describe("LLMPlanner in tools mode", () => {
   it("drops a call cut off by the end of the turn and marks the turn unclean", async () => {
     const cut = streamedCall("c2", "calculator", '{"expr":"1+1"}').slice(0, 2);
     const model = createTurnModel([[...streamedCall("c1", "arxiv_search", '{"query":"a"}'), ...cut, finish("length")]]);
-    const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
-    );
+    const events = await collectEvents(new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools }));
     expect(stepsOf(events).map((step) => step.id)).toEqual(["s1", "reply"]);
     expect(events.find((event) => event.type === "issue")).toMatchObject({
       action: "dropped",
@@ -147,7 +143,7 @@ describe("LLMPlanner in tools mode", () => {
       s3: { id: "s3", status: "succeeded", result: { value: 40 } },
     };
     const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({
+      new ToolCallPlanner({ model }).stream({
         query: "q",
         tools: mcpTools,
         awaitOutcomes: async (ids) => {
@@ -190,7 +186,7 @@ describe("LLMPlanner in tools mode", () => {
       finish("tool-calls"),
     ];
     const model = createTurnModel([calling(1), calling(2), calling(3), calling(4)]);
-    const planner = new LLMPlanner({ model, mode: "tools", maxTurns: 2 });
+    const planner = new ToolCallPlanner({ model, maxTurns: 2 });
     const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> =>
       ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
     const events = await collectEvents(planner.stream({ query: "q", tools: mcpTools, awaitOutcomes }));
@@ -205,7 +201,7 @@ describe("LLMPlanner in tools mode", () => {
       ],
     ]);
     const limited = await collectEvents(
-      new LLMPlanner({ model: small, mode: "tools", maxSteps: 2 }).stream({
+      new ToolCallPlanner({ model: small, maxSteps: 2 }).stream({
         query: "q",
         tools: mcpTools,
         awaitOutcomes,
@@ -226,9 +222,7 @@ describe("LLMPlanner in tools mode", () => {
         finish("tool-calls"),
       ],
     ]);
-    const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools }),
-    );
+    const events = await collectEvents(new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools }));
     expect(stepsOf(events).slice(0, 2)).toEqual([
       { id: "s1", type: "tool", name: "calculator", arguments: { expr: "1+1" } },
       { id: "s2", type: "tool", name: "arxiv_search", arguments: { query: "q", max_results: 2 } },
@@ -257,7 +251,7 @@ describe("LLMPlanner in tools mode", () => {
       log,
     );
     const events: PlannerEvent[] = [];
-    for await (const event of new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools })) {
+    for await (const event of new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools })) {
       events.push(event);
       if (event.type === "step")
         log.push(`step ${event.step.id} ${JSON.stringify(event.step.type === "tool" ? event.step.arguments : null)}`);
@@ -289,7 +283,7 @@ describe("LLMPlanner in tools mode", () => {
     ]);
     const asked: string[][] = [];
     const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({
+      new ToolCallPlanner({ model }).stream({
         query: "q",
         tools: mcpTools,
         awaitOutcomes: async (ids) => {
@@ -345,7 +339,7 @@ describe("LLMPlanner in tools mode", () => {
     const outcomes = async (ids: readonly string[]): Promise<StepOutcome[]> =>
       ids.map((id) => ({ id, status: "skipped", reason: "It has side effects" }));
     const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes: outcomes }),
+      new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools, awaitOutcomes: outcomes }),
     );
     const told = model.requests[1]?.messages?.[1];
     expect(told?.role === "tool" && told.results[0]).toMatchObject({ callId: "c1", isError: true });
@@ -372,7 +366,7 @@ describe("LLMPlanner in tools mode", () => {
       return ids.map((id) => ({ id, status: "succeeded", result: { value: 4 } }));
     };
     const events = await collectEvents(
-      new LLMPlanner({ model, mode: "tools" }).stream({ query: "q", tools: mcpTools, awaitOutcomes }),
+      new ToolCallPlanner({ model }).stream({ query: "q", tools: mcpTools, awaitOutcomes }),
     );
     const dropped = events.flatMap((event) =>
       event.type === "issue" && event.action === "dropped" ? [event.issue.stepId] : [],
@@ -389,14 +383,13 @@ describe("LLMPlanner in tools mode", () => {
 
   it("answers in text alone with a clean reply, and with the fallback text when the model says nothing", async () => {
     const talk = await collectEvents(
-      new LLMPlanner({
+      new ToolCallPlanner({
         model: createTurnModel([[{ type: "text", text: "Hello!" }, finish("stop")]]),
-        mode: "tools",
       }).stream({ query: "hi", tools: mcpTools }),
     );
     expect(doneOf(talk)).toMatchObject({ clean: true, steps: [{ id: "s1", type: "reply", text: "Hello!" }] });
     const silent = await collectEvents(
-      new LLMPlanner({ model: createTurnModel([[finish("stop")]]), mode: "tools", fallbackText: "(nothing)" }).stream({
+      new ToolCallPlanner({ model: createTurnModel([[finish("stop")]]), fallbackText: "(nothing)" }).stream({
         query: "hi",
         tools: mcpTools,
       }),
@@ -411,10 +404,14 @@ describe("LLMPlanner in tools mode", () => {
   it("refuses an unknown mode and a bad maxTurns, naming the value", () => {
     const model = createTurnModel([]);
     expect(() => new LLMPlanner({ model, mode: "native" as never })).toThrow(
-      /mode must be "direct", "sketch" or "tools", got "native"/,
+      /mode must be "direct" or "sketch", got "native"/,
     );
-    expect(() => new LLMPlanner({ model, mode: "tools", maxTurns: 0 })).toThrow(
-      /maxTurns must be an integer >= 1, got 0/,
+    expect(() => new LLMPlanner({ model, mode: "tools" as never })).toThrow(
+      /mode must be "direct" or "sketch" \(native tool calls are planned by ToolCallPlanner\), got "tools"/,
     );
+    expect(() => new ToolCallPlanner({ model, mode: "direct" } as never)).toThrow(
+      /Unknown ToolCallPlanner option "mode"/,
+    );
+    expect(() => new ToolCallPlanner({ model, maxTurns: 0 })).toThrow(/maxTurns must be an integer >= 1, got 0/);
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { LLMPlanner } from "../../src/index.ts";
+import { LLMPlanner, renderGoal, understandRequest } from "../../src/index.ts";
 import { buildGoalPrompt } from "../../src/planner/build-goal-prompt.ts";
 import { readGoal } from "../../src/planner/read-goal.ts";
-import { renderGoal } from "../../src/planner/render-goal.ts";
 import { createScriptedModel } from "../../src/test.ts";
 
 const query = "分析我们北美市场Q1-Q2主要产品的销售增长趋势,识别增长关键驱动因素和潜在风险";
 
-describe("LLMPlanner.understand", () => {
+describe("understandRequest", () => {
   it("reads a snake_case goal answer into a structured goal", async () => {
     const answer = `\`\`\`json\n${JSON.stringify({
       core_objective: "分析北美市场Q1-Q2主要产品的销售增长趋势",
@@ -20,7 +19,7 @@ describe("LLMPlanner.understand", () => {
       required_resources: ["销售数据"],
     })}\n\`\`\``;
     const model = createScriptedModel({ responses: [answer] });
-    const goal = await new LLMPlanner({ model }).understand({ query });
+    const goal = await understandRequest({ model, query });
     expect(goal).toEqual({
       objective: "分析北美市场Q1-Q2主要产品的销售增长趋势",
       requirements: ["覆盖北美市场的主要产品销售数据", "细分时间段为Q1和Q2进行趋势对比"],
@@ -37,9 +36,10 @@ describe("LLMPlanner.understand", () => {
   });
 
   it("falls back to the query as the objective when the answer is unreadable", async () => {
-    const goal = await new LLMPlanner({
+    const goal = await understandRequest({
       model: createScriptedModel({ responses: ["I think you want sales numbers."] }),
-    }).understand({ query: " Reset my password " });
+      query: " Reset my password ",
+    });
     expect(goal).toEqual({
       objective: "Reset my password",
       requirements: [],
@@ -84,7 +84,7 @@ describe("LLMPlanner.understand", () => {
       ],
     });
     const planner = new LLMPlanner({ model });
-    const goal = await planner.understand({ query: "compare sales" });
+    const goal = await understandRequest({ model, query: "compare sales" });
     await planner.plan({ query: "compare sales", tools: [], context: renderGoal(goal) });
     expect(model.requests[1]?.prompt).toContain(
       "<CONTEXT>\nGoal: Compare sales\nConstraints:\n- North America only\n</CONTEXT>",
@@ -96,5 +96,19 @@ describe("LLMPlanner.understand", () => {
     expect(system).toContain("Output ONLY a JSON object");
     expect(prompt.startsWith("<PROFILE>\nYou are Analyst, acting as planner.\n</PROFILE>")).toBe(true);
     expect(prompt).toContain('"objective":"...","requirements":["..."],"constraints":["..."]');
+  });
+
+  it("refuses what it cannot use, naming the field and the value", async () => {
+    const model = createScriptedModel({ responses: [] });
+    await expect(understandRequest({ model: {} as never, query: "q" })).rejects.toThrow(
+      "Option model must be a PlanModel with a stream() method, got {}",
+    );
+    await expect(understandRequest({ model, query: "q", signl: undefined } as never)).rejects.toThrow(
+      'Unknown understandRequest option "signl"; did you mean "signal"?',
+    );
+    await expect(understandRequest({ model, query: "q", modelTimeouts: { idleMs: -1, totalMs: 5 } })).rejects.toThrow(
+      "modelTimeouts.idleMs must be a number > 0, got -1",
+    );
+    expect(model.requests).toEqual([]);
   });
 });

@@ -298,7 +298,6 @@ describe("AgentRuntime options", () => {
           new LLMPlanner({
             model,
             maxSteps: 2,
-            maxTurns: 2,
             repair: false,
             topK: 2,
             select: () => [],

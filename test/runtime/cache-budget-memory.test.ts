@@ -286,6 +286,19 @@ describe("memory", () => {
     expect(planner.log.requests[1]?.context).toContain("[result] weather in paris");
   });
 
+  it("is none unless given: one runtime's runs for different users share nothing", async () => {
+    const { registry } = createTestRegistry();
+    const planner = createFakePlanner({
+      steps: [tool("s1", "lookup", { q: "alice's account" }), reply("s2", "{{s1.value}}")],
+    });
+    const runtime = new AgentRuntime({ planner, registry });
+    await runtime.step("alice's balance");
+    await runtime.step("bob's balance");
+    expect(planner.log.requests).toHaveLength(2);
+    expect(planner.log.requests[1]?.context ?? "").not.toContain("alice");
+    expect(planner.log.requests[1]?.context ?? "").not.toContain("Memory of earlier runs");
+  });
+
   it("a custom store is awaited and its failures do not fail the run", async () => {
     const written: MemoryEntry[] = [];
     const { registry } = createTestRegistry();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, noOpReflector, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, noOpReflector, type RuntimeEvent, ToolCallPlanner } from "../../src/index.ts";
 import { createTurnModel, finish, streamedCall } from "../fixtures/create-turn-model.ts";
 import { collect, invariantProblems } from "./fake-planner.ts";
 import { createTestRegistry } from "./test-tools.ts";
 
 function runtimeWith(model: ReturnType<typeof createTurnModel>, latencyMs = 0) {
   const tools = createTestRegistry({ latencyMs });
-  const planner = new LLMPlanner({ model, mode: "tools" });
+  const planner = new ToolCallPlanner({ model });
   return {
     ...tools,
     runtime: new AgentRuntime({ planner, registry: tools.registry, memory: false, reflector: noOpReflector }),

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner, type PlanStep, type RuntimeEvent } from "../../src/index.ts";
+import { AgentRuntime, LLMPlanner, type PlanStep, type RuntimeEvent, understandRequest } from "../../src/index.ts";
 import { validatePlan } from "../../src/plan.ts";
 import { buildPlanPrompt } from "../../src/planner/build-plan-prompt.ts";
 import { answerDemoPrompt } from "../../worker/demo/answer-demo-prompt.ts";
@@ -412,10 +412,11 @@ describe("answerDemoPrompt", () => {
     expect(done?.reasoning).toMatch(/^1\. Goal: answer "compare the populations of Tokyo and Paris"\./);
     expect(done?.reasoning).toMatch(/steps 1, 2 need nothing else and can run in parallel/);
     expect(done?.steps.map((step) => step.type)).toEqual(["tool", "tool", "tool", "reply"]);
-    const goal = await planner.understand({ query: "compare the populations of Tokyo and Paris" });
+    const { model } = planner;
+    const goal = await understandRequest({ model, query: "compare the populations of Tokyo and Paris" });
     expect(goal.objective).toBe("compare the populations of Tokyo and Paris");
     expect(goal.uncertainty).toBe("low");
-    expect((await planner.understand({ query: "Write me a poem" })).uncertainty).toBe("high");
+    expect((await understandRequest({ model, query: "Write me a poem" })).uncertainty).toBe("high");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentRuntime, LLMPlanner } from "../../src/index.ts";
+import { AgentRuntime, ToolCallPlanner } from "../../src/index.ts";
 import type { PlanModel, PlanModelPart, PlanModelRequest } from "../../src/model.ts";
 import type { RunSetup } from "../../worker/runs/create-run-setup.ts";
 import type { DurableStep } from "../../worker/runs/durable-step.ts";
@@ -54,10 +54,8 @@ async function nativeRun(name: string, withCreatePlanner = true, engineVersion: 
   const { registry, calls } = createTools();
   const setup: RunSetup = {
     registry,
-    planner: new LLMPlanner({ model, mode: "tools" }),
-    ...(withCreatePlanner
-      ? { createPlanner: (recorded: PlanModel) => new LLMPlanner({ model: recorded, mode: "tools" }) }
-      : {}),
+    planner: new ToolCallPlanner({ model }),
+    ...(withCreatePlanner ? { createPlanner: (recorded: PlanModel) => new ToolCallPlanner({ model: recorded }) } : {}),
     model,
     selected: { model, name: "scripted", provider: "test" },
   };
@@ -130,7 +128,7 @@ describe("a durable run that plans from native tool calls (mode: tools)", () => 
     const runtime = new AgentRuntime({
       maxConcurrency: workerDefaults.runtime.maxConcurrency,
       timeoutMs: workerDefaults.runtime.timeoutMs,
-      planner: new LLMPlanner({ model, mode: "tools" }),
+      planner: new ToolCallPlanner({ model }),
       registry,
       model,
       budget: workerDefaults.durableBudget,

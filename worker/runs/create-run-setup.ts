@@ -23,8 +23,8 @@ export interface RunSetup {
    * plans with `createPlanner(model)`, where `model` records each of the
    * planner's model calls as a durable step (`model:plan:<n>`,
    * `model:replan:<n>`), instead of recording the planner's whole stream
-   * as the step `plan`. A planner that works in turns (`LLMPlanner` in
-   * `"tools"` mode) needs it: each turn is then a step of its own, and the
+   * as the step `plan`. A planner that works in turns (`ToolCallPlanner`)
+   * needs it: each turn is then a step of its own, and the
    * next turn hears the outcomes of the steps it called. Build it as
    * `planner` is built (the request's tools and `maxSteps`): the run does
    * not check its plans again.

@@ -1,0 +1,74 @@
+/**
+ * Reading a request as a goal.
+ *
+ * @module
+ */
+import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
+import type { ModelTimeouts } from "../model/bound-stream.ts";
+import { collectModelText } from "../model/collect-model-text.ts";
+import type { PlanModel } from "../model/plan-model.ts";
+import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { buildGoalPrompt } from "./build-goal-prompt.ts";
+import type { PlanGoal } from "./plan-goal.ts";
+import type { PlannerProfile } from "./planner-event.ts";
+import { readGoal } from "./read-goal.ts";
+import { checkModel, readModelTimeouts } from "./read-planner-options.ts";
+
+/** What {@link understandRequest} needs. */
+export interface UnderstandRequest {
+  /** The model that reads the request. */
+  model: PlanModel;
+  /** The user's request. */
+  query: string;
+  /** A profile object or a ready system prompt. */
+  profile?: PlannerProfile | string;
+  signal?: AbortSignal;
+  /**
+   * The longest waits of the model call (see `LLMPlannerOptions.modelTimeouts`).
+   *
+   * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
+   */
+  modelTimeouts?: ModelTimeouts;
+}
+
+/**
+ * Understands a request as a goal: its objective, implied requirements,
+ * constraints, success metrics and risks. Pass `renderGoal(goal)` as the
+ * `context` of a plan request to plan with it. An unreadable answer gives a
+ * goal whose objective is the query. The model call's `purpose` is
+ * `understand`.
+ *
+ * @param request - the model, the query, an optional profile, signal and time limits.
+ * @returns the goal.
+ * @throws PlankitError `invalid-options` for an unknown field, a model without `stream()` or bad `modelTimeouts`; `aborted` when the signal fires; `model-error` or `timeout` when the model fails.
+ *
+ * @example
+ * ```ts
+ * const goal = await understandRequest({ model, query });
+ * const steps = await planner.plan({ query, tools, context: renderGoal(goal) });
+ * ```
+ */
+export async function understandRequest(request: UnderstandRequest): Promise<PlanGoal> {
+  checkModel(request?.model);
+  checkOptionKeys(request, ["model", "query", "profile", "signal", "modelTimeouts"], "understandRequest");
+  const { model, query, signal } = request;
+  const timeouts = readModelTimeouts(request.modelTimeouts);
+  const { text } = await collectModelText(
+    model,
+    {
+      ...buildGoalPrompt({ query, profile: request.profile }),
+      purpose: "understand",
+      ...(signal === undefined ? {} : { signal }),
+    },
+    { what: "Goal understanding", usage: { modelCalls: 0 }, timeouts },
+  );
+  const parser = createJsonStreamParser();
+  parser.write(text);
+  let value: unknown;
+  try {
+    value = parser.end();
+  } catch {
+    value = undefined;
+  }
+  return readGoal(Array.isArray(value) ? value[0] : value, query);
+}
