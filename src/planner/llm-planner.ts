@@ -84,7 +84,9 @@ export class LLMPlanner implements Planner {
       mode === "direct" || mode === "sketch",
       `"direct" or "sketch"${mode === ("tools" as string) ? " (native tool calls are planned by ToolCallPlanner)" : ""}`,
     );
-    this.#setup = readPlannerOptions(options, "LLMPlanner", ["mode"], 6);
+    this.#setup = readPlannerOptions(options, "LLMPlanner", ["mode"], 6, {
+      maxTurns: "native tool calls, in turns, are planned by ToolCallPlanner",
+    });
     this.model = options.model;
     this.mode = mode;
     ({ maxSteps: this.maxSteps, topK: this.topK, repair: this.repair } = this.#setup);

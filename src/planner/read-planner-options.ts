@@ -8,6 +8,7 @@ import { defaultModelTimeouts, type ModelTimeouts } from "../model/bound-stream.
 import type { PlanModel } from "../model/plan-model.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { CompiledCatalog } from "../tools/compile-catalog.ts";
 import type { ToolDescriptor } from "../tools/tool-descriptor.ts";
 import { buildClarification, type ClarifyFunction } from "./build-clarification.ts";
@@ -81,7 +82,7 @@ export interface PlannerOptions {
    *
    * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
    */
-  modelTimeouts?: ModelTimeouts;
+  modelTimeouts?: Partial<ModelTimeouts>;
 }
 
 /** The options as a planner keeps them. */
@@ -118,11 +119,14 @@ export function checkOption(name: string, value: unknown, passes: boolean, expec
  * @throws PlankitError `invalid-options` unless it is a `PlanModel`.
  */
 export function checkModel(model: unknown): void {
+  const has = (method: string) => typeof (model as Record<string, unknown> | undefined)?.[method] === "function";
+  // A planner has stream() too, but streams plans: its model is what plans.
+  const planner = has("plan") && has("replan");
   checkOption(
     "model",
     model,
-    typeof (model as { stream?: unknown } | undefined)?.stream === "function",
-    "a PlanModel with a stream() method",
+    has("stream") && !planner,
+    `a PlanModel with a stream() method${planner ? " (a planner was given: pass planner.model)" : ""}`,
   );
 }
 
@@ -133,13 +137,17 @@ export function checkModel(model: unknown): void {
  * @returns it, or the default limits when it is not given.
  * @throws PlankitError `invalid-options` naming a limit that is not a number > 0.
  */
-export function readModelTimeouts(timeouts: ModelTimeouts | undefined): ModelTimeouts {
+export function readModelTimeouts(timeouts: Partial<ModelTimeouts> | undefined): ModelTimeouts {
   if (timeouts === undefined) return defaultModelTimeouts;
+  checkOption("modelTimeouts", timeouts, isRecord(timeouts), "an object { idleMs?, totalMs? }");
+  checkOptionKeys(timeouts, ["idleMs", "totalMs"], "modelTimeouts");
+  const read = { ...defaultModelTimeouts };
   for (const key of ["idleMs", "totalMs"] as const) {
-    const value: unknown = timeouts[key];
+    const value: unknown = timeouts[key] ?? read[key];
     checkOption(`modelTimeouts.${key}`, value, typeof value === "number" && value > 0, "a number > 0");
+    read[key] = value as number;
   }
-  return timeouts;
+  return read;
 }
 
 /**
@@ -150,29 +158,41 @@ export function readModelTimeouts(timeouts: ModelTimeouts | undefined): ModelTim
  * @param owner - the planner's name, for messages.
  * @param own - the names of the planner's own options.
  * @param maxSteps - the planner's default `maxSteps`.
+ * @param elsewhere - options of the other planner, each with where it belongs.
  * @returns the options as the planner keeps them.
- * @throws PlankitError `invalid-options` for an unknown option, or a bad `model`, `maxSteps`, `topK`, `select` or `modelTimeouts`.
+ * @throws PlankitError `invalid-options` for an unknown option, an option of the other planner, or a value of the wrong kind.
  */
 export function readPlannerOptions(
   options: PlannerOptions,
   owner: string,
   own: readonly string[],
   maxSteps: number,
+  elsewhere: Readonly<Record<string, string>>,
 ): PlannerSetup {
   checkModel(options?.model);
+  for (const [name, whose] of Object.entries(elsewhere))
+    if (Object.hasOwn(options, name))
+      throw new PlankitError("invalid-options", `${owner} takes no option ${name}: ${whose}`);
   checkOptionKeys(
     options,
     [..."model maxSteps repair topK select clarify fallbackText knowledgeBaseTool modelTimeouts".split(" "), ...own],
     owner,
   );
-  const { select } = options;
+  const { select, repair = true, clarify, fallbackText = "(plan unavailable)", knowledgeBaseTool } = options;
   const setup = { maxSteps: options.maxSteps ?? maxSteps, topK: options.topK ?? 6 };
   for (const name of ["maxSteps", "topK"] as const) {
     const value = setup[name];
     checkOption(name, value, Number.isInteger(value) && value >= 1, "an integer >= 1");
   }
-  checkOption("select", select, select === undefined || typeof select === "function", "a function");
-  const repair = options.repair ?? true;
+  const kinds: [string, unknown, string, string][] = [
+    ["select", select, "function", "a function"],
+    ["repair", repair, "boolean", "true or false"],
+    ["clarify", clarify, typeof clarify === "boolean" ? "boolean" : "function", "true, false or a function"],
+    ["fallbackText", fallbackText, "string", "a string"],
+    ["knowledgeBaseTool", knowledgeBaseTool, "string", "a tool name"],
+  ];
+  for (const [name, value, kind, expected] of kinds)
+    checkOption(name, value, value === undefined || typeof value === kind, expected);
   return {
     ...setup,
     repair,
@@ -181,9 +201,9 @@ export function readPlannerOptions(
       model: options.model,
       maxSteps: setup.maxSteps,
       repair,
-      clarify: options.clarify === true ? buildClarification : options.clarify === false ? undefined : options.clarify,
-      fallbackText: options.fallbackText ?? "(plan unavailable)",
-      knowledgeBaseTool: options.knowledgeBaseTool,
+      clarify: clarify === true ? buildClarification : clarify === false ? undefined : clarify,
+      fallbackText,
+      knowledgeBaseTool,
       timeouts: readModelTimeouts(options.modelTimeouts),
     },
   };

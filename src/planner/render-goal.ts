@@ -3,6 +3,9 @@
  *
  * @module
  */
+import { PlankitError } from "../errors/plankit-error.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { PlanGoal } from "./plan-goal.ts";
 
 /**
@@ -13,6 +16,7 @@ import type { PlanGoal } from "./plan-goal.ts";
  *
  * @param goal - the goal from `understandRequest()`.
  * @returns the text.
+ * @throws PlankitError `invalid-argument` for anything but a goal (a promise of one included).
  *
  * @example
  * ```ts
@@ -21,6 +25,12 @@ import type { PlanGoal } from "./plan-goal.ts";
  * ```
  */
 export function renderGoal(goal: PlanGoal): string {
+  const lists = ["constraints", "requirements", "metrics", "resources", "risks"] as const;
+  if (!isRecord(goal) || typeof goal.objective !== "string" || !lists.every((name) => Array.isArray(goal[name])))
+    throw new PlankitError(
+      "invalid-argument",
+      `renderGoal takes the goal understandRequest resolves to (await it), got ${describeValue(goal)}`,
+    );
   const lines = [`Goal: ${goal.objective}`];
   const constraints = [...goal.constraints];
   if (goal.time !== undefined) constraints.push(`time: ${goal.time}`);

@@ -56,14 +56,16 @@ export interface ToolCallTurnsSetup {
  *   neither version, and a read-only one runs again.
  * - A turn that ends with calls and finish `tool-calls` (or `stop`), with no
  *   call dropped, is clean: `turn-end` says so. With `awaitOutcomes`, the
- *   outcomes go back to the model for the next turn.
+ *   outcomes go back to the model for the next turn; they are awaited only
+ *   when a next turn follows, so every outcome awaited is one the model hears.
  * - A turn that drops a call is not clean (a runtime then runs none of its
  *   side-effecting steps), but the loop goes on: the model hears which calls
  *   did not run and why, and may make them again.
  * - A turn that ends in `length`, an error or any other reason is not clean
  *   and ends the loop.
  * - The model's text in a turn without calls is the reply. Otherwise the
- *   reply quotes the plan's final results (`no-reply`, repaired).
+ *   reply quotes the plan's final results (`no-reply`, repaired; its message
+ *   names `maxTurns` when the last turn allowed still called tools).
  * - Bounded by `maxTurns` model turns and `maxSteps` steps (the last place
  *   is kept for the reply).
  *
@@ -86,6 +88,8 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
   let replyText: string | undefined;
   let lastText = "";
   let completed = false;
+  /** Whether the last turn allowed still ended with calls. */
+  let outOfTurns = false;
 
   const link = linkSignal(setup.signal);
 
@@ -137,7 +141,9 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       if (!turnClean) clean = false;
       // A turn cut off ends the loop; a finished turn with invalid calls goes on, so the model hears why they did not run.
       if (!finishedCleanly) break;
-      if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1) break;
+      // Outcomes are awaited only for a turn that follows: what the planner awaits, the model hears.
+      outOfTurns = turn === setup.maxTurns - 1;
+      if (setup.awaitOutcomes === undefined || steps.length >= maxSteps - 1 || outOfTurns) break;
       const outcomes = new Map((await setup.awaitOutcomes(calls.stepIds())).map((outcome) => [outcome.id, outcome]));
       if (link.signal.aborted) break;
       messages.push(...calls.toMessages(text, outcomes));
@@ -148,7 +154,9 @@ export async function* streamToolCallTurns(setup: ToolCallTurnsSetup): AsyncGene
       reply: replyText === "" ? undefined : replyText,
       taken: [...steps.map((step) => step.id), ...rejectedIds],
       preferredId: `s${plan.position + 1}`,
-      noReply: "The model gave no answer after its calls",
+      noReply: outOfTurns
+        ? `The model was still calling tools after maxTurns (${setup.maxTurns}) turns`
+        : "The model gave no answer after its calls",
       modelText: lastText,
       fallbackText: setup.fallbackText,
       clean,

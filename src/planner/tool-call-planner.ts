@@ -37,7 +37,7 @@ export interface ToolCallPlannerOptions extends PlannerOptions {
  *
  * @example
  * ```ts
- * const runtime = new AgentRuntime({ planner: new ToolCallPlanner({ model }), tools });
+ * const runtime = new AgentRuntime({ planner: new ToolCallPlanner({ model }), registry });
  * ```
  */
 export class ToolCallPlanner implements Planner {
@@ -58,7 +58,9 @@ export class ToolCallPlanner implements Planner {
    * @throws PlankitError `invalid-options` for an unknown option, or a bad `model`, `maxSteps`, `maxTurns`, `topK`, `select` or `modelTimeouts`.
    */
   constructor(options: ToolCallPlannerOptions) {
-    this.#setup = readPlannerOptions(options, "ToolCallPlanner", ["maxTurns"], 24);
+    this.#setup = readPlannerOptions(options, "ToolCallPlanner", ["maxTurns"], 24, {
+      mode: "it plans from native tool calls; LLMPlanner plans direct or sketched",
+    });
     const maxTurns = options.maxTurns ?? 8;
     checkOption("maxTurns", maxTurns, Number.isInteger(maxTurns) && maxTurns >= 1, "an integer >= 1");
     this.model = options.model;

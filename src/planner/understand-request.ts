@@ -3,16 +3,20 @@
  *
  * @module
  */
+
+import { PlankitError } from "../errors/plankit-error.ts";
 import { createJsonStreamParser } from "../json/create-json-stream-parser.ts";
 import type { ModelTimeouts } from "../model/bound-stream.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
+import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import { buildGoalPrompt } from "./build-goal-prompt.ts";
 import type { PlanGoal } from "./plan-goal.ts";
 import type { PlannerProfile } from "./planner-event.ts";
 import { readGoal } from "./read-goal.ts";
-import { checkModel, readModelTimeouts } from "./read-planner-options.ts";
+import { checkModel, checkOption, readModelTimeouts } from "./read-planner-options.ts";
 
 /** What {@link understandRequest} needs. */
 export interface UnderstandRequest {
@@ -28,7 +32,7 @@ export interface UnderstandRequest {
    *
    * @defaultValue `{ idleMs: 60000, totalMs: 300000 }`
    */
-  modelTimeouts?: ModelTimeouts;
+  modelTimeouts?: Partial<ModelTimeouts>;
 }
 
 /**
@@ -40,7 +44,7 @@ export interface UnderstandRequest {
  *
  * @param request - the model, the query, an optional profile, signal and time limits.
  * @returns the goal.
- * @throws PlankitError `invalid-options` for an unknown field, a model without `stream()` or bad `modelTimeouts`; `aborted` when the signal fires; `model-error` or `timeout` when the model fails.
+ * @throws PlankitError `invalid-options` for an unknown field or a value of the wrong kind (naming it); `aborted` when the signal fires; `model-error` or `timeout` when the model fails.
  *
  * @example
  * ```ts
@@ -49,14 +53,33 @@ export interface UnderstandRequest {
  * ```
  */
 export async function understandRequest(request: UnderstandRequest): Promise<PlanGoal> {
-  checkModel(request?.model);
+  const given: unknown = request;
+  if (!isRecord(given) || (typeof given["stream"] === "function" && !("model" in given)))
+    throw new PlankitError(
+      "invalid-options",
+      `understandRequest takes one object, { model, query }, got ${describeValue(given)}${arguments.length > 1 ? " and more arguments" : ""}`,
+    );
   checkOptionKeys(request, ["model", "query", "profile", "signal", "modelTimeouts"], "understandRequest");
-  const { model, query, signal } = request;
+  checkModel(request.model);
+  const { model, query, signal, profile } = request;
+  checkOption("query", query, typeof query === "string" && query.trim() !== "", "the request, a non-blank string");
+  checkOption(
+    "profile",
+    profile,
+    profile === undefined || typeof profile === "string" || isRecord(profile),
+    "a profile object or a string",
+  );
+  checkOption(
+    "signal",
+    signal,
+    signal === undefined || (isRecord(signal) && typeof signal.addEventListener === "function" && "aborted" in signal),
+    "an AbortSignal",
+  );
   const timeouts = readModelTimeouts(request.modelTimeouts);
   const { text } = await collectModelText(
     model,
     {
-      ...buildGoalPrompt({ query, profile: request.profile }),
+      ...buildGoalPrompt({ query, profile }),
       purpose: "understand",
       ...(signal === undefined ? {} : { signal }),
     },

@@ -506,6 +506,22 @@ describe("LLMPlanner: clarification, unclean finishes and failures", () => {
       "Option model must be a PlanModel with a stream() method, got undefined",
     );
   });
+
+  it("refuses options of the wrong kind that would otherwise read as something else, naming option and value", () => {
+    const model = createScriptedModel({ responses: [] });
+    const refusals: [Partial<LLMPlannerOptions>, string][] = [
+      // "false" is truthy: it used to turn the repair re-ask on.
+      [{ repair: "false" as never }, 'Option repair must be true or false, got "false"'],
+      [{ clarify: "yes" as never }, 'Option clarify must be true, false or a function, got "yes"'],
+      [{ fallbackText: 5 as never }, "Option fallbackText must be a string, got 5"],
+      [{ knowledgeBaseTool: ["kb"] as never }, 'Option knowledgeBaseTool must be a tool name, got ["kb"]'],
+    ];
+    for (const [options, message] of refusals) expect(() => new LLMPlanner({ model, ...options })).toThrow(message);
+    const planner = new LLMPlanner({ model });
+    expect(() => new LLMPlanner({ model: planner as never })).toThrow(
+      "Option model must be a PlanModel with a stream() method (a planner was given: pass planner.model), got",
+    );
+  });
 });
 
 describe("LLMPlanner: sketch mode", () => {

@@ -53,6 +53,19 @@ describe("LLMPlanner model-call timeouts", () => {
     expect((await rejectionOf(understood)).code).toBe("timeout");
   });
 
+  it("reads limits as the runtime does: an object of the two limits, either left to its default", () => {
+    const model = createStallingModel(0);
+    for (const [modelTimeouts, message] of [
+      [null, "Option modelTimeouts must be an object { idleMs?, totalMs? }, got null"],
+      [5000, "Option modelTimeouts must be an object { idleMs?, totalMs? }, got 5000"],
+      [{ idleMs: 1, totalMs: 2, idle: 5 }, 'Unknown modelTimeouts option "idle"; did you mean "idleMs"?'],
+    ] as const) {
+      expect(() => new LLMPlanner({ model, modelTimeouts: modelTimeouts as never })).toThrow(message);
+      expect(() => new ToolCallPlanner({ model, modelTimeouts: modelTimeouts as never })).toThrow(message);
+    }
+    expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 5_000 } })).not.toThrow();
+  });
+
   it("refuses limits that are not positive numbers, naming the field and value", () => {
     const model = createStallingModel(0);
     expect(() => new LLMPlanner({ model, modelTimeouts: { idleMs: 0, totalMs: 10 } })).toThrow(

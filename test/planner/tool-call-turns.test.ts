@@ -187,11 +187,19 @@ describe("ToolCallPlanner", () => {
     ];
     const model = createTurnModel([calling(1), calling(2), calling(3), calling(4)]);
     const planner = new ToolCallPlanner({ model, maxTurns: 2 });
-    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> =>
-      ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
+    const awaited: string[][] = [];
+    const awaitOutcomes = async (ids: readonly string[]): Promise<StepOutcome[]> => {
+      awaited.push([...ids]);
+      return ids.map((id) => ({ id, status: "succeeded", result: { value: 1 } }));
+    };
     const events = await collectEvents(planner.stream({ query: "q", tools: mcpTools, awaitOutcomes }));
     expect(model.requests).toHaveLength(2);
     expect(doneOf(events).steps.map((step) => step.type)).toEqual(["tool", "tool", "reply"]);
+    // The last turn's outcomes would reach no model: they are not awaited, and the reply says why it quotes results.
+    expect(awaited).toEqual([["s1"]]);
+    expect(events.find((event) => event.type === "issue")).toMatchObject({
+      issue: { code: "no-reply", message: expect.stringContaining("still calling tools after maxTurns (2) turns") },
+    });
 
     const small = createTurnModel([
       [
@@ -409,8 +417,11 @@ describe("ToolCallPlanner", () => {
     expect(() => new LLMPlanner({ model, mode: "tools" as never })).toThrow(
       /mode must be "direct" or "sketch" \(native tool calls are planned by ToolCallPlanner\), got "tools"/,
     );
-    expect(() => new ToolCallPlanner({ model, mode: "direct" } as never)).toThrow(
-      /Unknown ToolCallPlanner option "mode"/,
+    expect(() => new ToolCallPlanner({ model, mode: "sketch" } as never)).toThrow(
+      "ToolCallPlanner takes no option mode: it plans from native tool calls; LLMPlanner plans direct or sketched",
+    );
+    expect(() => new LLMPlanner({ model, maxTurns: 3 } as never)).toThrow(
+      "LLMPlanner takes no option maxTurns: native tool calls, in turns, are planned by ToolCallPlanner",
     );
     expect(() => new ToolCallPlanner({ model, maxTurns: 0 })).toThrow(/maxTurns must be an integer >= 1, got 0/);
   });

@@ -111,4 +111,29 @@ describe("understandRequest", () => {
     );
     expect(model.requests).toEqual([]);
   });
+
+  it("refuses a request it cannot send, naming what is wrong, before any model call", async () => {
+    const model = createScriptedModel({ responses: [] });
+    const call = understandRequest as (...args: unknown[]) => Promise<unknown>;
+    const refusals: [unknown[], string][] = [
+      [["Analyse sales"], 'understandRequest takes one object, { model, query }, got "Analyse sales"'],
+      [[model, "q"], "understandRequest takes one object, { model, query }, got {"],
+      [[{ model }], "Option query must be the request, a non-blank string, got undefined"],
+      [[{ model, query: "  " }], 'Option query must be the request, a non-blank string, got "  "'],
+      [[{ model, query: "q", profile: 5 }], "Option profile must be a profile object or a string, got 5"],
+      [[{ model, query: "q", signal: true }], "Option signal must be an AbortSignal, got true"],
+      [[{ model: new LLMPlanner({ model }), query: "q" }], "(a planner was given: pass planner.model)"],
+    ];
+    for (const [args, message] of refusals) await expect(call(...args)).rejects.toThrow(message);
+    expect(model.requests).toEqual([]);
+  });
+
+  it("refuses to render what is not a goal, a promise of one included", async () => {
+    const goal = understandRequest({ model: createScriptedModel({ responses: ['{"objective":"x"}'] }), query: "x" });
+    expect(() => renderGoal(goal as never)).toThrow(
+      "renderGoal takes the goal understandRequest resolves to (await it), got",
+    );
+    expect(() => renderGoal({ objective: "x" } as never)).toThrow("renderGoal takes the goal");
+    expect(renderGoal(await goal)).toBe("Goal: x");
+  });
 });
