@@ -12,5 +12,6 @@ export {
   type ScriptedResponder,
   type ScriptedResponse,
   type ScriptedResponsesByPurpose,
+  type ScriptedToolCall,
 } from "./model/create-scripted-model.ts";
 export { createFixedPlanner, type FixedPlanner, type FixedPlannerOptions } from "./planner/create-fixed-planner.ts";

@@ -210,7 +210,6 @@ export class EagerAgent {
     this.runtime = new AgentRuntime({
       // The model hears of every failure itself; no separate reflection call.
       reflector: noOpReflector,
-      memory: false,
       ...runtimeOptions,
       planner: this.planner,
       registry,

@@ -10,15 +10,31 @@ import type { FinishReason, PlanModel, PlanModelPart, PlanModelPurpose, PlanMode
 
 const scriptedStream = "The scripted model stream";
 
+/** A native tool call of a scripted answer. */
+export interface ScriptedToolCall {
+  /** The tool's name, as offered in the request's `tools`. */
+  name: string;
+  /** The arguments: a value, sent as its JSON, or the JSON text itself. */
+  input: unknown;
+  /** The call's id. @defaultValue `call1`, `call2`, … counted over the model's calls */
+  id?: string;
+}
+
 /**
- * One scripted answer: its text, and optionally how it ends.
+ * One scripted answer: its text, and optionally native tool calls and how it ends.
  *
- * - `finishReason`: the reason of the final `finish` part; `null` ends the
- *   stream without one (an unclean finish).
+ * - `toolCalls`: streamed after the text as a provider streams them
+ *   (`tool-input-start`, the arguments' JSON in chunks at the model's pace,
+ *   `tool-input-end`, then `tool-call`), for `ToolCallPlanner`.
+ * - `finishReason`: the reason of the final `finish` part (`"tool-calls"`
+ *   when there are calls, else the model's); `null` ends the stream without
+ *   one (an unclean finish).
  * - `error`: thrown after the text has streamed, instead of finishing.
  */
 export interface ScriptedAnswer {
-  text: string;
+  /** @defaultValue `""` */
+  text?: string;
+  toolCalls?: readonly ScriptedToolCall[];
   finishReason?: FinishReason | null;
   error?: unknown;
 }
@@ -216,6 +232,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   const requests: PlanModelRequest[] = [];
   const injected = options.sleep;
   const callsByKey = new Map<string, number>();
+  let toolCallCount = 0;
 
   /**
    * Picks the answer of a call.
@@ -265,12 +282,20 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     if (signal?.aborted) throw abortError(signal, scriptedStream);
     const response = await pick(request, call);
     const answer: ScriptedAnswer = typeof response === "string" ? { text: response } : response;
+    const toolCalls = answer.toolCalls ?? [];
+    if (!Array.isArray(toolCalls) || toolCalls.some((item) => typeof item?.name !== "string" || item.name === ""))
+      throw new PlankitError(
+        "invalid-options",
+        `The scripted answer of call ${call} has toolCalls that are not a list of { name, input }: ${JSON.stringify(toolCalls)}`,
+      );
     const finishReason =
-      answer.finishReason === undefined
-        ? options.finishReason === undefined
-          ? "stop"
-          : options.finishReason
-        : answer.finishReason;
+      answer.finishReason !== undefined
+        ? answer.finishReason
+        : toolCalls.length > 0
+          ? "tool-calls"
+          : options.finishReason === undefined
+            ? "stop"
+            : options.finishReason;
 
     const started = clock();
     let virtual = 0;
@@ -291,13 +316,24 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
       if (signal?.aborted) throw abortError(signal, scriptedStream);
     };
 
-    const text = answer.text;
     let tokens = 0;
-    for (let offset = 0; offset < text.length; offset += charsPerToken) {
-      if (interval > 0 || (tokens === 0 && firstTokenMs > 0)) await waitUntil(firstTokenMs + tokens * interval);
-      if (signal?.aborted) throw abortError(signal, scriptedStream);
-      tokens++;
-      yield { type: "text", text: text.slice(offset, offset + charsPerToken) };
+    /** Streams a text in tokens at the model's pace, each as the part `toPart` makes of it. */
+    async function* paced(text: string, toPart: (chunk: string) => PlanModelPart): AsyncGenerator<PlanModelPart> {
+      for (let offset = 0; offset < text.length; offset += charsPerToken) {
+        if (interval > 0 || (tokens === 0 && firstTokenMs > 0)) await waitUntil(firstTokenMs + tokens * interval);
+        if (signal?.aborted) throw abortError(signal, scriptedStream);
+        tokens++;
+        yield toPart(text.slice(offset, offset + charsPerToken));
+      }
+    }
+    yield* paced(answer.text ?? "", (chunk) => ({ type: "text", text: chunk }));
+    for (const toolCall of toolCalls) {
+      const callId = toolCall.id ?? `call${++toolCallCount}`;
+      const input = typeof toolCall.input === "string" ? toolCall.input : JSON.stringify(toolCall.input ?? {});
+      yield { type: "tool-input-start", callId, toolName: toolCall.name };
+      yield* paced(input, (delta) => ({ type: "tool-input-delta", callId, delta }));
+      yield { type: "tool-input-end", callId };
+      yield { type: "tool-call", callId, toolName: toolCall.name, input };
     }
     if (tokens === 0 && firstTokenMs > 0) await waitUntil(firstTokenMs);
     if (signal?.aborted) throw abortError(signal, scriptedStream);

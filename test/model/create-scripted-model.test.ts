@@ -24,6 +24,52 @@ describe("createScriptedModel", () => {
     });
   });
 
+  it("streams native tool calls as a provider streams them, the arguments at the model's pace", async () => {
+    const model = createScriptedModel({
+      responses: [
+        {
+          text: "Looking.",
+          toolCalls: [
+            { name: "lookup", input: { q: "paris" } },
+            { name: "lookup", input: '{"q":"rome"}', id: "r" },
+          ],
+        },
+        "Both found.",
+      ],
+      charsPerToken: 4,
+    });
+    const parts = await collect(model.stream({ prompt: "go" }));
+    expect(parts.map((part) => part.type)).toEqual([
+      "text",
+      "text",
+      "tool-input-start",
+      "tool-input-delta",
+      "tool-input-delta",
+      "tool-input-delta",
+      "tool-input-delta",
+      "tool-input-end",
+      "tool-call",
+      "tool-input-start",
+      "tool-input-delta",
+      "tool-input-delta",
+      "tool-input-delta",
+      "tool-input-end",
+      "tool-call",
+      "finish",
+    ]);
+    const deltas = (id: string) =>
+      parts.flatMap((part) => (part.type === "tool-input-delta" && part.callId === id ? [part.delta] : [])).join("");
+    expect(deltas("call1")).toBe('{"q":"paris"}');
+    expect(deltas("r")).toBe('{"q":"rome"}');
+    expect(parts.find((part) => part.type === "tool-call" && part.callId === "r")).toMatchObject({
+      toolName: "lookup",
+    });
+    expect(parts.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls", usage: { outputTokens: 9 } });
+    await expect(
+      collect(createScriptedModel({ responses: [{ toolCalls: [{ input: {} } as never] }] }).stream({ prompt: "go" })),
+    ).rejects.toThrow("The scripted answer of call 1 has toolCalls that are not a list of { name, input }");
+  });
+
   it("takes one answer per call, counts the calls and keeps the requests", async () => {
     const model = createScriptedModel({ responses: ["first", "second"] });
     const read = async (prompt: string): Promise<string> =>
