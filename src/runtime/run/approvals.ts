@@ -181,17 +181,15 @@ export class Approvals {
       entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
       this.#requests.waiting.add(entry);
     });
-    const event: Extract<RuntimeEvent, { type: "approval-request" }> = {
+    const timeoutMs = this.#requests.timeoutMs;
+    this.#host.emit({
       type: "approval-request",
-      runId: "",
-      t: 0,
       requestId,
       source,
       attempt,
       steps: [...listed],
-    };
-    if (this.#requests.timeoutMs !== undefined) event.timeoutMs = this.#requests.timeoutMs;
-    this.#host.emit(event);
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
     this.#requests.startTimer(requestId, () => this.#timeOut(requestId));
   }
 

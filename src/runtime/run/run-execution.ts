@@ -449,16 +449,13 @@ export class RunExecution {
     this.#phase = "ended";
     this.#approvals.close();
     if (this.#deadlineTimer !== undefined) this.#config.clock.clearTimeout(this.#deadlineTimer);
-    const event: Extract<RuntimeEvent, { type: "run-end" }> = {
+    this.#event({
       type: "run-end",
-      runId: "",
-      t: 0,
       reason,
       usage: { ...this.#limits.usage },
       durationMs: this.#elapsed(),
-    };
-    if (error !== undefined && reason !== "completed") event.error = error;
-    this.#event(event);
+      ...(error === undefined || reason === "completed" ? {} : { error }),
+    });
     if (!this.#controller.signal.aborted) this.#controller.abort(new PlankitError("aborted", "The run ended"));
     this.#resolveFinished();
   }
