@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { PlankitError } from "../../errors/plankit-error.ts";
 import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
+import type { ToolStep } from "../../plan/tool-step-schema.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { type CheckedDecision as CheckedDecisionOf, checkDecisions } from "./check-decisions.ts";
@@ -72,9 +72,8 @@ export class ApprovalRequests {
    * @returns the item.
    */
   describe(entry: StepEntry, table: StepTable, mode: "plan" | "step"): ApprovalRequestStep {
-    const step = entry.step;
-    if (step.type !== "tool")
-      throw new PlankitError("invalid-step", `Step "${step.id}" is not a tool step and needs no approval`);
+    // Only tool steps get an approval: the policy answers for tools alone, and the scheduler asks again for tools alone.
+    const step = entry.step as ToolStep;
     const planned = entry.edited ?? step.arguments;
     const known = resolveReferences(planned, table.results, { missing: "keep" }) as Record<string, unknown>;
     const waiting = findReferences(planned)

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
-import type { ApprovalRequestStep, RuntimeEvent } from "../../events/runtime-event.ts";
+import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { ApprovalRequests, type CheckedDecision } from "./approval-requests.ts";
 import { resolveStepInput } from "./attempt-step.ts";
@@ -202,18 +202,12 @@ export class Approvals {
   #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
     const { entry, requestId } = decision;
     const { scheduler, table } = this.#host;
+    const gate = entry.approval;
+    const mode = gate?.mode ?? "step";
     this.#requests.waiting.delete(entry);
     // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
     const open = entry.status === "pending";
-    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = {
-      type: "approval-decision",
-      runId: "",
-      t: 0,
-      requestId,
-      stepId: entry.step.id,
-      approved: decision.approved,
-      by,
-    };
+    let detail = {};
     if (decision.approved) {
       if (decision.arguments !== undefined) {
         const edited = snapshotValue(decision.arguments, {
@@ -223,23 +217,31 @@ export class Approvals {
         entry.edited = edited;
         // The edit replaces the whole object, a reflector's changes included: what the person wrote is what runs.
         entry.overrides = undefined;
-        event.arguments = edited;
+        detail = { arguments: edited };
       }
       const shown =
-        decision.arguments === undefined && entry.approval?.status === "requested"
-          ? entry.approval.shown
-          : this.#requests.describe(entry, table, entry.approval?.mode ?? "step").arguments;
-      entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
-      this.#host.emit(event);
-      this.#requests.settled(requestId);
-      if (open) scheduler.reconsider([entry]);
-      return;
+        decision.arguments === undefined && gate?.status === "requested"
+          ? gate.shown
+          : this.#requests.describe(entry, table, mode).arguments;
+      entry.approval = { mode, status: "approved", requestId, shown };
+    } else {
+      if (decision.reason !== undefined) detail = { reason: decision.reason };
+      entry.approval = { mode, status: "denied", requestId, reason: decision.reason };
     }
-    if (decision.reason !== undefined) event.reason = decision.reason;
-    entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
-    this.#host.emit(event);
+    this.#host.emit({
+      type: "approval-decision",
+      requestId,
+      stepId: entry.step.id,
+      approved: decision.approved,
+      by,
+      ...detail,
+    });
     this.#requests.settled(requestId);
     if (!open) return;
+    if (decision.approved) {
+      scheduler.reconsider([entry]);
+      return;
+    }
     // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
     const why = decision.reason === undefined ? "" : `: ${decision.reason}`;
     entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied${why}` };

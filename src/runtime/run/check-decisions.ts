@@ -17,10 +17,10 @@ import type { ApprovalState, EntryStatus } from "./step-table.ts";
 export interface DecisionTarget {
   readonly step: PlanStep;
   readonly status: EntryStatus;
-  readonly skipCode: StepSkipCode | undefined;
+  readonly skipCode?: StepSkipCode | undefined;
   /** The ids it references or depends on. */
   readonly deps: readonly string[];
-  readonly approval: ApprovalState | undefined;
+  readonly approval?: ApprovalState | undefined;
 }
 
 /** A decision that passed every check, with its step. */

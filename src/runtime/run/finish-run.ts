@@ -187,10 +187,14 @@ export function buildMemoryEntries(
   table: StepTable,
   at: number,
 ): MemoryEntry[] {
-  const entries: MemoryEntry[] = run.reflections.map((reflection) => {
-    const { stepId, ...verdict } = reflection;
-    return { kind: "reflection", runId: run.runId, query: run.query, content: { stepId, ...verdict }, at };
-  });
+  // The reducer writes a record's stepId first, so the copy keeps it first.
+  const entries: MemoryEntry[] = run.reflections.map((reflection) => ({
+    kind: "reflection",
+    runId: run.runId,
+    query: run.query,
+    content: { ...reflection },
+    at,
+  }));
   entries.push({
     kind: "result",
     runId: run.runId,
