@@ -52,19 +52,13 @@ export function createStepAttempts(
   model: PlanModel | undefined,
   outcomes: AttemptOutcomes,
 ): StepAttempts {
-  const { config, input, table } = core;
+  const { config, table } = core;
   return {
     core,
     attempt: {
-      runId: input.runId,
-      registry: config.registry,
-      policy: core.policy,
-      limits: core.limits,
+      ...core,
       cache: config.caching ? createRunResultCache(config.sharedCache, config.sideEffects) : undefined,
-      clock: config.clock,
-      signal: core.signal,
       model,
-      emit: (event) => core.emit(event),
       isCurrent: (entry, generation) => !core.isEnded() && entry.generation === generation,
     },
     executor: {
