@@ -28,8 +28,13 @@ type OptionCheck = (value: unknown, path: string) => OptionProblem | undefined;
  * @param expected - what the value must be.
  * @param required - whether `undefined` fails too.
  * @returns the check.
+ *
+ * @example
+ * ```ts
+ * const aString = must((value) => typeof value === "string", "a string");
+ * ```
  */
-function must(passes: (value: unknown) => boolean, expected: string, required = false): OptionCheck {
+export function must(passes: (value: unknown) => boolean, expected: string, required = false): OptionCheck {
   return (value, path) => ((value === undefined && !required) || passes(value) ? undefined : { path, expected, value });
 }
 
@@ -223,14 +228,19 @@ export const runtimeOptionNames: readonly string[] = Object.keys(optionChecks);
  * @param options - what the application passed.
  * @param checks - the check of each option.
  * @param owner - whose options they are (`AgentRuntime`, `run`, `createMemoryCache`), for the messages.
- * @param where - what the message says after the option's name.
+ * @param label - how a message names an option: `Option ttlMs of createMemoryCache` by default.
  * @throws PlankitError `invalid-options` naming an unknown key and the closest option, or the first wrong option, what it must be and the value found.
+ *
+ * @example
+ * ```ts
+ * checkOptions({ system: 42 }, { system: must((value) => typeof value === "string", "a string") }, "f"); // throws: Option system of f must be a string, got 42
+ * ```
  */
-function checkOptions(
+export function checkOptions(
   options: unknown,
   checks: Record<string, OptionCheck>,
   owner: string,
-  where = ` of ${owner}`,
+  label = (name: string): string => `Option ${name} of ${owner}`,
 ): void {
   checkOptionKeys(options, Object.keys(checks), owner);
   const problem = object(checks, "", false)(options, "");
@@ -238,7 +248,7 @@ function checkOptions(
     throw new PlankitError(
       "invalid-options",
       problem.message ??
-        `Option ${problem.path.slice(1)}${where} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+        `${label(problem.path.slice(1))} must be ${problem.expected}, got ${describeValue(problem.value)}`,
     );
   }
 }
@@ -260,7 +270,7 @@ function checkOptions(
  * ```
  */
 export function checkRuntimeOptions(options: unknown): void {
-  checkOptions(options, optionChecks, "AgentRuntime", "");
+  checkOptions(options, optionChecks, "AgentRuntime", (name) => `Option ${name}`);
 }
 
 /**
