@@ -7,6 +7,7 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 
@@ -188,8 +189,7 @@ const optionChecks: Record<string, OptionCheck> = {
   }),
   policy: (value, path) => {
     if (value === undefined) return undefined;
-    if (!isObject(value) || Array.isArray(value))
-      return { path, expected: "an object of tool policies by tool name", value };
+    if (!isRecord(value)) return { path, expected: "an object of tool policies by tool name", value };
     for (const key of Object.keys(value)) {
       if (key === "__proto__" || key === "prototype" || key === "constructor") continue;
       const problem = toolPolicy(value[key], `${path}.${key}`);
@@ -309,7 +309,7 @@ const runOptionChecks: Record<string, OptionCheck> = {
     (value) => isObject(value) && typeof value["aborted"] === "boolean" && isFunction(value["addEventListener"]),
     "an AbortSignal",
   ),
-  context: must((value) => isObject(value) && !Array.isArray(value), "an object of values by key"),
+  context: must(isRecord, "an object of values by key"),
   elapsedMs: count(0, false),
 };
 
