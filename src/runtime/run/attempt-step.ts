@@ -8,6 +8,7 @@ import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.
 import { toErrorInfo } from "../../events/to-error-info.ts";
 import { collectModelText } from "../../model/collect-model-text.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
+import type { LlmStep } from "../../plan/llm-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
@@ -72,11 +73,9 @@ export function resolveStepInput(
         }),
       };
     }
-    if (step.type === "llm") {
-      const prompt = resolveReferences(step.prompt, results);
-      return { ok: true, input: typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? "") };
-    }
-    return { ok: false, error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } };
+    // Only tool and llm steps run as tasks: the scheduler hands a reply step to the replies.
+    const prompt = resolveReferences((step as LlmStep).prompt, results);
+    return { ok: true, input: typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? "") };
   } catch (error) {
     return { ok: false, error: toErrorInfo(error, "unknown-reference") };
   }

@@ -73,7 +73,7 @@ export async function executeStep(
   setup: ExecutorSetup,
   entry: StepEntry,
 ): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
-  // A reply step gets no further: `resolveStepInput` fails it with `invalid-step`.
+  // Only tool and llm steps get here: the scheduler hands a reply step to the replies.
   const step = entry.step as StepCall["step"];
   const resolved = resolveStepInput(entry, setup.results);
   if (!resolved.ok) {
