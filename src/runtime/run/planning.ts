@@ -139,7 +139,6 @@ export class Planning {
         { ...plannerReading(host, "Planning"), onIterator: (iterator) => (this.#iterator = iterator) },
       );
     } catch (error) {
-      if (host.isEnded()) return;
       this.#error = toErrorInfo(error, "model-error");
     }
     if (host.isEnded()) return;

@@ -98,7 +98,7 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   const attempt = Math.max(1, entry.attempts);
   if (outcome.ok === "skip") {
     host.scheduler.running--;
-    if (attempt === 1 && entry.attempts <= 1) {
+    if (entry.attempts <= 1) {
       host.skip(entry, outcome.code, outcome.reason);
       host.scheduler.ended(entry);
     } else {
