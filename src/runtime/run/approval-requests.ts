@@ -1,6 +1,5 @@
 /**
- * Approval requests of a run: what they list, which decisions are valid,
- * and when they time out.
+ * Approval requests of a run: what they list and when they time out.
  *
  * @module
  */
@@ -10,7 +9,7 @@ import { resolveReferences } from "../../plan/resolve-references.ts";
 import type { ToolStep } from "../../plan/tool-step-schema.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import { type CheckedDecision as CheckedDecisionOf, checkDecisions } from "./check-decisions.ts";
+import type { CheckedDecision as CheckedDecisionOf } from "./check-decisions.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
@@ -19,8 +18,7 @@ export type CheckedDecision = CheckedDecisionOf<StepEntry>;
 
 /**
  * Keeps the approval requests of one run: numbers them, builds what each
- * lists, checks decisions (all of a batch before any is applied, so a
- * refused batch changes nothing) and runs the timeout of each request.
+ * lists and runs the timeout of each request.
  *
  * @example
  * ```ts
@@ -128,17 +126,5 @@ export class ApprovalRequests {
   close(): void {
     for (const timer of this.#timers.values()) this.#clock.clearTimeout(timer);
     this.#timers.clear();
-  }
-
-  /**
-   * Checks a batch of decisions; nothing is applied unless all pass (see `checkDecisions`).
-   *
-   * @param input - one decision or a list.
-   * @param table - the run's steps.
-   * @returns the decisions with their steps.
-   * @throws PlankitError `invalid-approval` for a malformed decision, a step that is unknown, not waiting, or decided twice; `invalid-argument` for edited arguments that do not fit the tool's schema (naming the JSON Pointer and the value).
-   */
-  check(input: unknown, table: StepTable): CheckedDecision[] {
-    return checkDecisions(input, (stepId) => table.get(stepId), this.#registry);
   }
 }

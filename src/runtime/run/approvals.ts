@@ -9,6 +9,7 @@ import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { ApprovalRequests, type CheckedDecision } from "./approval-requests.ts";
 import { resolveStepInput } from "./attempt-step.ts";
+import { checkDecisions } from "./check-decisions.ts";
 import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
@@ -129,10 +130,12 @@ export class Approvals {
    * Applies decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalRequests.check}.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `checkDecisions`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
-    const checked = this.#requests.check(decisions, this.#host.table);
+    const { table, config } = this.#host;
+    // All are checked before any applies (see `checkDecisions`).
+    const checked = checkDecisions(decisions, (stepId) => table.get(stepId), config.registry);
     for (const decision of checked) this.#decide(decision, "caller");
   }
 

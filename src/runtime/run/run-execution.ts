@@ -252,7 +252,7 @@ export class RunExecution {
    * Applies approval decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalRequests.check`.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `checkDecisions`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
     if (this.#isEnded())
