@@ -51,9 +51,8 @@ export class Scheduler {
   running = 0;
   readonly #table: StepTable;
   readonly #hooks: SchedulerHooks;
-  readonly #queue: StepEntry[] = [];
-  #head = 0;
-  readonly #queued = new Set<StepEntry>();
+  /** Ready steps waiting for a free slot, in the order they became ready. */
+  readonly #queue = new Set<StepEntry>();
   readonly #parked = new Map<StepEntry, WaitReason>();
   readonly #atSource = new Map<StepSource, Set<StepEntry>>();
   readonly #waitingAt = {
@@ -146,9 +145,10 @@ export class Scheduler {
 
   /** Starts queued steps while the concurrency limit allows. */
   pump(): void {
-    while (this.#head < this.#queue.length && this.running < this.#hooks.maxConcurrency) {
-      const entry = this.#queue[this.#head++] as StepEntry;
-      this.#queued.delete(entry);
+    // A set iterates in insertion order and visits what is added while it iterates.
+    for (const entry of this.#queue) {
+      if (this.running >= this.#hooks.maxConcurrency) return;
+      this.#queue.delete(entry);
       if (entry.status !== "pending") continue;
       // A step started before (a reflector's retry) was counted then.
       const refusal = entry.attempts > 0 ? undefined : this.#hooks.refuseStart(entry);
@@ -160,10 +160,6 @@ export class Scheduler {
       this.running++;
       entry.status = "running";
       this.#hooks.start(entry);
-    }
-    if (this.#head === this.#queue.length && this.#head > 0) {
-      this.#queue.length = 0;
-      this.#head = 0;
     }
   }
 
@@ -186,7 +182,7 @@ export class Scheduler {
    * @param entry - the step.
    */
   #evaluate(entry: StepEntry): void {
-    if (entry.status !== "pending" || this.#queued.has(entry)) return;
+    if (entry.status !== "pending" || this.#queue.has(entry)) return;
     this.#unpark(entry);
     let readiness: Readiness | SafetyVerdict = readinessOf(entry, this.#hooks.view);
     // Dependencies first, then safety: a step already streaming its reply (`fixed`) has nothing left to ask.
@@ -205,8 +201,7 @@ export class Scheduler {
         this.#park(entry, "approval");
         return;
       }
-      this.#queued.add(entry);
-      this.#queue.push(entry);
+      this.#queue.add(entry);
       return;
     }
     this.#park(entry, readiness.reason);
