@@ -89,13 +89,7 @@ export class RunExecution {
     });
     const table = new StepTable(input.context);
     this.#table = table;
-    this.#policy = createSafetyPolicy({
-      registry: config.registry,
-      eager: config.eager,
-      retries: config.retries,
-      timeoutMs: config.timeoutMs,
-      tools: config.policy,
-    });
+    this.#policy = createSafetyPolicy({ ...config, tools: config.policy });
     this.#limits = new UsageLimits(config.budget, config.maxReplans);
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
     this.#model =
