@@ -16,7 +16,7 @@ import { clampTimerMs } from "../shared/clamp-timer-ms.ts";
 import { randomId } from "../shared/random-id.ts";
 import { type RuntimeClock, systemClock } from "../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
-import { checkPolicyTools, checkRunOptions, checkRuntimeOptions } from "./check-runtime-options.ts";
+import { checkPolicyTools, checkRunOptions, checkRuntimeOptions, runtimeOptionNames } from "./check-runtime-options.ts";
 import type { BackoffPolicy } from "./compute-backoff.ts";
 import { createModelReflector } from "./create-model-reflector.ts";
 import type { MemoryStore } from "./memory-store.ts";
@@ -344,40 +344,43 @@ export class AgentRuntime {
    */
   constructor(options: AgentRuntimeOptions) {
     checkRuntimeOptions(options);
-    const eager = options.eager ?? "safe";
     this.planner = options.planner;
     this.registry = options.registry;
     const model = options.model ?? options.planner.model;
     const clock = options.clock ?? systemClock;
     this.#idGenerator = options.idGenerator ?? (() => randomId("run"));
+    // An option left out or set to `undefined` takes its default.
+    const given = Object.fromEntries(
+      runtimeOptionNames
+        .map((name) => [name, options[name as keyof AgentRuntimeOptions]])
+        .filter(([, value]) => value !== undefined),
+    );
     this.#config = {
-      planner: options.planner,
-      registry: options.registry,
-      profile: options.profile,
+      eager: "safe",
+      maxConcurrency: 16,
+      timeoutMs: 30_000,
+      retries: 2,
+      backoff: {},
+      maxReplans: 2,
+      reflectionRetries: 1,
+      budget: {},
+      policy: {},
+      memoryTimeoutMs: 5_000,
+      replyStreaming: "safe",
+      integrate: "model",
+      random: Math.random,
+      ...(given as AgentRuntimeOptions),
       memory: options.memory === false ? undefined : options.memory,
       reflector: options.reflector ?? (model === undefined ? undefined : createModelReflector()),
       model,
-      eager,
-      maxConcurrency: options.maxConcurrency ?? 16,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      retries: options.retries ?? 2,
-      backoff: options.backoff ?? {},
-      maxReplans: options.maxReplans ?? 2,
-      reflectionRetries: options.reflectionRetries ?? 1,
-      budget: options.budget ?? {},
       sharedCache: options.cache === false ? undefined : options.cache,
       sideEffects: { count: 0 },
       caching: options.cache !== false,
-      policy: options.policy ?? {},
       modelTimeouts: {
         idleMs: options.modelTimeouts?.idleMs ?? 60_000,
         totalMs: options.modelTimeouts?.totalMs ?? 300_000,
       },
-      memoryTimeoutMs: options.memoryTimeoutMs ?? 5_000,
-      replyStreaming: options.replyStreaming ?? "safe",
-      integrate: options.integrate ?? "model",
       clock,
-      random: options.random ?? Math.random,
       sleep:
         options.sleep ??
         ((ms, signal) =>
@@ -396,7 +399,6 @@ export class AgentRuntime {
             }, ms);
             signal.addEventListener("abort", onAbort, { once: true });
           })),
-      executeStep: options.executeStep,
       approvalTimeoutMs:
         options.approvalTimeoutMs === undefined
           ? undefined

@@ -7,6 +7,7 @@ import { PlankitError } from "../errors/plankit-error.ts";
 import { checkOptionKeys } from "../shared/check-option-keys.ts";
 import { closestName } from "../shared/closest-name.ts";
 import { describeValue } from "../shared/describe-value.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ToolPolicy } from "./tool-policy.ts";
 
@@ -22,24 +23,40 @@ interface OptionProblem {
 type OptionCheck = (value: unknown, path: string) => OptionProblem | undefined;
 
 /**
- * A check of one value.
+ * A check of one value, which may be left out unless `required`.
  *
  * @param passes - the test.
  * @param expected - what the value must be.
+ * @param required - whether `undefined` fails too.
  * @returns the check.
+ *
+ * @example
+ * ```ts
+ * const aString = must((value) => typeof value === "string", "a string");
+ * ```
  */
-function must(passes: (value: unknown) => boolean, expected: string): OptionCheck {
-  return (value, path) => (passes(value) ? undefined : { path, expected, value });
+export function must(passes: (value: unknown) => boolean, expected: string, required = false): OptionCheck {
+  return (value, path) => ((value === undefined && !required) || passes(value) ? undefined : { path, expected, value });
 }
 
 /**
- * A check that lets `undefined` pass.
+ * Choices in words: `"a", "b" or c`.
  *
- * @param check - the check of a value that is there.
+ * @param words - the choices, each as it is written.
+ * @returns the text.
+ */
+function either(words: readonly string[]): string {
+  return `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * An option that is one of the given strings.
+ *
+ * @param values - the strings allowed.
  * @returns the check.
  */
-function optional(check: OptionCheck): OptionCheck {
-  return (value, path) => (value === undefined ? undefined : check(value, path));
+function oneOf(...values: string[]): OptionCheck {
+  return must((value) => values.includes(value as string), either(values.map((value) => JSON.stringify(value))));
 }
 
 /**
@@ -50,16 +67,16 @@ function optional(check: OptionCheck): OptionCheck {
  * @returns the check.
  */
 function count(minimum: number, integer: boolean): OptionCheck {
-  return optional(
-    must(
-      (value) =>
-        typeof value === "number" &&
-        value >= minimum &&
-        (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY),
-      `${integer ? "an integer" : "a number"} of at least ${minimum}`,
-    ),
+  return must(
+    (value) =>
+      typeof value === "number" &&
+      value >= minimum &&
+      (!integer || Number.isInteger(value) || value === Number.POSITIVE_INFINITY),
+    `${integer ? "an integer" : "a number"} of at least ${minimum}`,
   );
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 /**
  * An object (arrays and functions' prototypes aside, any object) whose named fields pass their checks, in order.
@@ -67,11 +84,18 @@ function count(minimum: number, integer: boolean): OptionCheck {
  * @param fields - the checks by field name.
  * @param expected - what the value must be.
  * @param closed - whether a field it does not name is refused (a misspelled one would be ignored unseen).
+ * @param required - whether `undefined` fails too.
  * @returns the check.
  */
-function object(fields: Record<string, OptionCheck>, expected: string, closed = false): OptionCheck {
+function object(
+  fields: Record<string, OptionCheck>,
+  expected = "an object",
+  closed = true,
+  required = false,
+): OptionCheck {
   return (value, path) => {
-    if (typeof value !== "object" || value === null) return { path, expected, value };
+    if (value === undefined && !required) return undefined;
+    if (!isObject(value)) return { path, expected, value };
     const names = Object.keys(fields);
     const unknown = closed ? Object.keys(value).find((key) => !names.includes(key)) : undefined;
     if (unknown !== undefined) {
@@ -85,7 +109,7 @@ function object(fields: Record<string, OptionCheck>, expected: string, closed = 
       };
     }
     for (const [key, check] of Object.entries(fields)) {
-      const problem = check((value as Record<string, unknown>)[key], `${path}.${key}`);
+      const problem = check(value[key], `${path}.${key}`);
       if (problem !== undefined) return problem;
     }
     return undefined;
@@ -93,8 +117,8 @@ function object(fields: Record<string, OptionCheck>, expected: string, closed = 
 }
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
-const aFunction = optional(must(isFunction, "a function"));
-const aBoolean = optional(must((value) => typeof value === "boolean", "true or false"));
+const aFunction = must(isFunction, "a function");
+const aBoolean = must((value) => typeof value === "boolean", "true or false");
 
 /**
  * An object with the named methods, or `false` when `orFalse` (a store or cache turned off).
@@ -105,16 +129,21 @@ const aBoolean = optional(must((value) => typeof value === "boolean", "true or f
  * @returns the check.
  */
 function withMethods(methods: readonly string[], expected: string, orFalse = false): OptionCheck {
-  return optional(
-    must(
-      (value) =>
-        (orFalse && value === false) ||
-        (typeof value === "object" &&
-          value !== null &&
-          methods.every((name) => isFunction((value as Record<string, unknown>)[name]))),
-      expected,
-    ),
+  return must(
+    (value) => (orFalse && value === false) || (isObject(value) && methods.every((name) => isFunction(value[name]))),
+    expected,
   );
+}
+
+/**
+ * An object with one method, required.
+ *
+ * @param method - the method's name.
+ * @param expected - what the object must be.
+ * @returns the check.
+ */
+function required(method: string, expected: string): OptionCheck {
+  return object({ [method]: must(isFunction, expected, true) }, expected, false, true);
 }
 
 /** Each tool's policy. */
@@ -122,8 +151,9 @@ const toolPolicy = object(
   {
     retries: count(0, true),
     timeoutMs: count(1, false),
-    approval: optional(
-      must((value) => value === "plan" || value === "step" || isFunction(value), '"plan", "step" or a function'),
+    approval: must(
+      (value) => value === "plan" || value === "step" || isFunction(value),
+      either(['"plan"', '"step"', "a function"]),
     ),
     // A string "false" would read as true: a tool with side effects would start early and be cached.
     readOnly: aBoolean,
@@ -132,15 +162,16 @@ const toolPolicy = object(
   },
   "an object",
   true,
+  true,
 );
 
-const policies = "an object of tool policies by tool name";
+const unchecked: OptionCheck = () => undefined;
 
-/** Every option, in the order they are checked. */
+/** Every option, in the order they are checked (`profile` and `model` are not). */
 const optionChecks: Record<string, OptionCheck> = {
-  planner: object({ stream: must(isFunction, "an object with a stream() method") }, "an object with a stream() method"),
-  registry: object({ call: must(isFunction, "a ToolRegistry") }, "a ToolRegistry"),
-  eager: optional(must((value) => value === "safe" || value === "all" || value === "none", '"safe", "all" or "none"')),
+  planner: required("stream", "an object with a stream() method"),
+  registry: required("call", "a ToolRegistry"),
+  eager: oneOf("safe", "all", "none"),
   maxConcurrency: count(1, true),
   timeoutMs: count(1, false),
   retries: count(0, true),
@@ -148,64 +179,79 @@ const optionChecks: Record<string, OptionCheck> = {
   reflectionRetries: count(0, true),
   memoryTimeoutMs: count(1, false),
   approvalTimeoutMs: count(1, false),
-  modelTimeouts: optional(object({ idleMs: count(1, false), totalMs: count(1, false) }, "an object", true)),
-  budget: optional(
-    object(
-      {
-        modelCalls: count(0, true),
-        toolCalls: count(0, true),
-        replans: count(0, true),
-        steps: count(0, true),
-        deadlineMs: count(0, false),
-      },
-      "an object",
-      true,
-    ),
-  ),
-  policy: optional((value, path) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return { path, expected: policies, value };
+  modelTimeouts: object({ idleMs: count(1, false), totalMs: count(1, false) }),
+  budget: object({
+    modelCalls: count(0, true),
+    toolCalls: count(0, true),
+    replans: count(0, true),
+    steps: count(0, true),
+    deadlineMs: count(0, false),
+  }),
+  policy: (value, path) => {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) return { path, expected: "an object of tool policies by tool name", value };
     for (const key of Object.keys(value)) {
       if (key === "__proto__" || key === "prototype" || key === "constructor") continue;
-      const problem = toolPolicy((value as Record<string, unknown>)[key], `${path}.${key}`);
+      const problem = toolPolicy(value[key], `${path}.${key}`);
       if (problem !== undefined) return problem;
     }
     return undefined;
-  }),
+  },
   executeStep: aFunction,
-  replyStreaming: optional(must((value) => value === "safe" || value === "early", '"safe" or "early"')),
-  integrate: optional(must((value) => value === "model" || value === "template", '"model" or "template"')),
+  replyStreaming: oneOf("safe", "early"),
+  integrate: oneOf("model", "template"),
   random: aFunction,
   sleep: aFunction,
   idGenerator: aFunction,
-};
-
-/** The options whose values are objects of the application's (checked after the others). */
-const objectChecks: Record<string, OptionCheck> = {
+  // The options whose values are objects of the application's.
+  profile: unchecked,
   memory: withMethods(["read", "write"], "false or an object with read() and write() methods", true),
   reflector: withMethods(["reflect"], "an object with a reflect() method"),
-  backoff: optional(
-    object(
-      {
-        initialMs: count(0, false),
-        factor: count(1, false),
-        maxMs: count(0, false),
-        jitter: optional(
-          must((value) => typeof value === "number" && value >= 0 && value <= 1, "a number from 0 to 1"),
-        ),
-      },
-      "an object",
-      true,
-    ),
-  ),
+  model: unchecked,
+  backoff: object({
+    initialMs: count(0, false),
+    factor: count(1, false),
+    maxMs: count(0, false),
+    jitter: must((value) => typeof value === "number" && value >= 0 && value <= 1, "a number from 0 to 1"),
+  }),
   cache: withMethods(["get", "set"], "false or an object with get() and set() methods", true),
   clock: withMethods(["now", "setTimeout", "clearTimeout"], "an object with now(), setTimeout() and clearTimeout()"),
 };
 
-/** The names of `AgentRuntime`'s options: the table's, then `profile` and `model` (values not checked) among the objects checked after it. */
-export const runtimeOptionNames: readonly string[] = [
-  ...Object.keys(optionChecks),
-  ..."profile memory reflector model backoff cache clock".split(" "),
-];
+/** The names of `AgentRuntime`'s options. */
+export const runtimeOptionNames: readonly string[] = Object.keys(optionChecks);
+
+/**
+ * Checks options against a table: no key that names no option (naming the
+ * closest), then each option in the table's order.
+ *
+ * @param options - what the application passed.
+ * @param checks - the check of each option.
+ * @param owner - whose options they are (`AgentRuntime`, `run`, `createMemoryCache`), for the messages.
+ * @param label - how a message names an option: `Option ttlMs of createMemoryCache` by default.
+ * @throws PlankitError `invalid-options` naming an unknown key and the closest option, or the first wrong option, what it must be and the value found.
+ *
+ * @example
+ * ```ts
+ * checkOptions({ system: 42 }, { system: must((value) => typeof value === "string", "a string") }, "f"); // throws: Option system of f must be a string, got 42
+ * ```
+ */
+export function checkOptions(
+  options: unknown,
+  checks: Record<string, OptionCheck>,
+  owner: string,
+  label = (name: string): string => `Option ${name} of ${owner}`,
+): void {
+  checkOptionKeys(options, Object.keys(checks), owner);
+  const problem = object(checks, "", false)(options, "");
+  if (problem !== undefined) {
+    throw new PlankitError(
+      "invalid-options",
+      problem.message ??
+        `${label(problem.path.slice(1))} must be ${problem.expected}, got ${describeValue(problem.value)}`,
+    );
+  }
+}
 
 /**
  * Checks `AgentRuntime`'s options: no key that names no option, the
@@ -224,17 +270,7 @@ export const runtimeOptionNames: readonly string[] = [
  * ```
  */
 export function checkRuntimeOptions(options: unknown): void {
-  if (typeof options !== "object" || options === null)
-    throw new PlankitError("invalid-options", `The options must be an object, got ${describeValue(options)}`);
-  checkOptionKeys(options, runtimeOptionNames, "AgentRuntime");
-  const problem = object({ ...optionChecks, ...objectChecks }, "")(options, "");
-  if (problem !== undefined) {
-    throw new PlankitError(
-      "invalid-options",
-      problem.message ??
-        `Option ${problem.path.slice(1)} must be ${problem.expected}, got ${describeValue(problem.value)}`,
-    );
-  }
+  checkOptions(options, optionChecks, "AgentRuntime", (name) => `Option ${name}`);
 }
 
 /**
@@ -269,19 +305,11 @@ export function checkPolicyTools(policy: Readonly<Record<string, ToolPolicy>>, r
 /** The options of one run. */
 const runOptionChecks: Record<string, OptionCheck> = {
   // Anything else could not be listened to: the run would never start, nor end.
-  signal: optional(
-    must(
-      (value) =>
-        typeof value === "object" &&
-        value !== null &&
-        typeof (value as { aborted?: unknown }).aborted === "boolean" &&
-        isFunction((value as { addEventListener?: unknown }).addEventListener),
-      "an AbortSignal",
-    ),
+  signal: must(
+    (value) => isObject(value) && typeof value["aborted"] === "boolean" && isFunction(value["addEventListener"]),
+    "an AbortSignal",
   ),
-  context: optional(
-    must((value) => typeof value === "object" && value !== null && !Array.isArray(value), "an object of values by key"),
-  ),
+  context: must(isRecord, "an object of values by key"),
   elapsedMs: count(0, false),
 };
 
@@ -298,14 +326,7 @@ const runOptionChecks: Record<string, OptionCheck> = {
  * ```
  */
 export function checkRunOptions(options: unknown): void {
-  checkOptionKeys(options, Object.keys(runOptionChecks), "run");
-  const problem = object(runOptionChecks, "")(options, "");
-  if (problem !== undefined) {
-    throw new PlankitError(
-      "invalid-options",
-      `Option ${problem.path.slice(1)} of run must be ${problem.expected}, got ${describeValue(problem.value)}`,
-    );
-  }
+  checkOptions(options, runOptionChecks, "run");
 }
 
 /**
@@ -329,14 +350,7 @@ export function checkFactoryOptions(
   owner: string,
   fields: Record<string, readonly [minimum: number, integer: boolean] | "function">,
 ): void {
-  checkOptionKeys(options, Object.keys(fields), owner);
   const checks: Record<string, OptionCheck> = {};
   for (const [key, field] of Object.entries(fields)) checks[key] = field === "function" ? aFunction : count(...field);
-  const problem = object(checks, "")(options, "");
-  if (problem !== undefined) {
-    throw new PlankitError(
-      "invalid-options",
-      `Option ${problem.path.slice(1)} of ${owner} must be ${problem.expected}, got ${describeValue(problem.value)}`,
-    );
-  }
+  checkOptions(options, checks, owner);
 }

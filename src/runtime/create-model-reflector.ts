@@ -4,15 +4,13 @@
  * @module
  */
 
-import { PlankitError } from "../errors/plankit-error.ts";
 import { collectModelText } from "../model/collect-model-text.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import { buildReflectionPrompt, reflectionSystemPrompt } from "../planner/build-reflection-prompt.ts";
 import type { Reflection, Reflector } from "../planner/reflector.ts";
-import { checkOptionKeys } from "../shared/check-option-keys.ts";
-import { describeValue } from "../shared/describe-value.ts";
 import { extractJsonObject } from "../shared/extract-json-object.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { checkOptions, must } from "./check-runtime-options.ts";
 
 /** Options of {@link createModelReflector}. */
 export interface ModelReflectorOptions {
@@ -81,19 +79,20 @@ function parseReflection(text: string): Reflection | undefined {
  * ```
  */
 export function createModelReflector(options: ModelReflectorOptions = {}): Reflector {
-  checkOptionKeys(options, ["model", "system", "maxResultChars"], "createModelReflector");
+  checkOptions(
+    options,
+    {
+      model: must(
+        (value) => typeof (value as { stream?: unknown } | null)?.stream === "function",
+        "a PlanModel with a stream() method",
+      ),
+      system: must((value) => typeof value === "string", "a string"),
+      maxResultChars: must((value) => Number.isInteger(value) && (value as number) >= 0, "an integer >= 0"),
+    },
+    "createModelReflector",
+    (name) => `createModelReflector option ${name}`,
+  );
   const { model, system, maxResultChars = 500 } = options;
-  const refuse = (name: string, expected: string, value: unknown): never => {
-    throw new PlankitError(
-      "invalid-options",
-      `createModelReflector option ${name} must be ${expected}, got ${describeValue(value)}`,
-    );
-  };
-  if (model !== undefined && typeof (model as { stream?: unknown }).stream !== "function")
-    refuse("model", "a PlanModel with a stream() method", model);
-  if (system !== undefined && typeof system !== "string") refuse("system", "a string", system);
-  if (!Number.isInteger(maxResultChars) || maxResultChars < 0)
-    refuse("maxResultChars", "an integer >= 0", maxResultChars);
   return {
     async reflect(request) {
       const asked = model ?? request.model;

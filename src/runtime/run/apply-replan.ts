@@ -5,6 +5,7 @@
  */
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { isRecord } from "../../shared/is-record.ts";
+import { mapStrings } from "../../shared/map-strings.ts";
 
 /**
  * Rewrites references to `from` as references to `to` in every string of a value.
@@ -17,19 +18,7 @@ import { isRecord } from "../../shared/is-record.ts";
 function renameReferences(value: unknown, from: string, to: string): unknown {
   const escaped = from.replace(/[\\^$.*+?()[\]{}|]/gu, "\\$&");
   const pattern = new RegExp(`\\{\\{(\\s*)${escaped}(?=[\\s.\\[}])`, "gu");
-  const visit = (current: unknown): unknown => {
-    if (typeof current === "string") return current.replace(pattern, `{{$1${to}`);
-    if (Array.isArray(current)) return current.map(visit);
-    if (typeof current === "object" && current !== null) {
-      const next: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(current)) {
-        Object.defineProperty(next, key, { value: visit(item), enumerable: true, writable: true, configurable: true });
-      }
-      return next;
-    }
-    return current;
-  };
-  return visit(value);
+  return mapStrings(value, (text) => text.replace(pattern, `{{$1${to}`));
 }
 
 /**

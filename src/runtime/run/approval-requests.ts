@@ -1,16 +1,15 @@
 /**
- * Approval requests of a run: what they list, which decisions are valid,
- * and when they time out.
+ * Approval requests of a run: what they list and when they time out.
  *
  * @module
  */
-import { PlankitError } from "../../errors/plankit-error.ts";
 import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
+import type { ToolStep } from "../../plan/tool-step-schema.ts";
 import type { RuntimeClock } from "../../shared/runtime-clock.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
-import { type CheckedDecision as CheckedDecisionOf, checkDecisions } from "./check-decisions.ts";
+import type { CheckedDecision as CheckedDecisionOf } from "./check-decisions.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry, StepTable } from "./step-table.ts";
 
@@ -19,8 +18,7 @@ export type CheckedDecision = CheckedDecisionOf<StepEntry>;
 
 /**
  * Keeps the approval requests of one run: numbers them, builds what each
- * lists, checks decisions (all of a batch before any is applied, so a
- * refused batch changes nothing) and runs the timeout of each request.
+ * lists and runs the timeout of each request.
  *
  * @example
  * ```ts
@@ -72,9 +70,8 @@ export class ApprovalRequests {
    * @returns the item.
    */
   describe(entry: StepEntry, table: StepTable, mode: "plan" | "step"): ApprovalRequestStep {
-    const step = entry.step;
-    if (step.type !== "tool")
-      throw new PlankitError("invalid-step", `Step "${step.id}" is not a tool step and needs no approval`);
+    // Only tool steps get an approval: the policy answers for tools alone, and the scheduler asks again for tools alone.
+    const step = entry.step as ToolStep;
     const planned = entry.edited ?? step.arguments;
     const known = resolveReferences(planned, table.results, { missing: "keep" }) as Record<string, unknown>;
     const waiting = findReferences(planned)
@@ -129,17 +126,5 @@ export class ApprovalRequests {
   close(): void {
     for (const timer of this.#timers.values()) this.#clock.clearTimeout(timer);
     this.#timers.clear();
-  }
-
-  /**
-   * Checks a batch of decisions; nothing is applied unless all pass (see `checkDecisions`).
-   *
-   * @param input - one decision or a list.
-   * @param table - the run's steps.
-   * @returns the decisions with their steps.
-   * @throws PlankitError `invalid-approval` for a malformed decision, a step that is unknown, not waiting, or decided twice; `invalid-argument` for edited arguments that do not fit the tool's schema (naming the JSON Pointer and the value).
-   */
-  check(input: unknown, table: StepTable): CheckedDecision[] {
-    return checkDecisions(input, (stepId) => table.get(stepId), this.#registry);
   }
 }

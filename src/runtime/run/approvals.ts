@@ -5,10 +5,11 @@
  * @module
  */
 import type { ApprovalDecision } from "../../events/approval-decision.ts";
-import type { ApprovalRequestStep, RuntimeEvent } from "../../events/runtime-event.ts";
+import type { ApprovalRequestStep } from "../../events/runtime-event.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { ApprovalRequests, type CheckedDecision } from "./approval-requests.ts";
 import { resolveStepInput } from "./attempt-step.ts";
+import { checkDecisions } from "./check-decisions.ts";
 import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepSource } from "./step-source.ts";
@@ -129,10 +130,12 @@ export class Approvals {
    * Applies decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see {@link ApprovalRequests.check}.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `checkDecisions`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
-    const checked = this.#requests.check(decisions, this.#host.table);
+    const { table, config } = this.#host;
+    // All are checked before any applies (see `checkDecisions`).
+    const checked = checkDecisions(decisions, (stepId) => table.get(stepId), config.registry);
     for (const decision of checked) this.#decide(decision, "caller");
   }
 
@@ -181,17 +184,15 @@ export class Approvals {
       entry.approval = { mode: item.mode, status: "requested", requestId, shown: item.arguments };
       this.#requests.waiting.add(entry);
     });
-    const event: Extract<RuntimeEvent, { type: "approval-request" }> = {
+    const timeoutMs = this.#requests.timeoutMs;
+    this.#host.emit({
       type: "approval-request",
-      runId: "",
-      t: 0,
       requestId,
       source,
       attempt,
       steps: [...listed],
-    };
-    if (this.#requests.timeoutMs !== undefined) event.timeoutMs = this.#requests.timeoutMs;
-    this.#host.emit(event);
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
     this.#requests.startTimer(requestId, () => this.#timeOut(requestId));
   }
 
@@ -204,18 +205,12 @@ export class Approvals {
   #decide(decision: CheckedDecision, by: "caller" | "timeout"): void {
     const { entry, requestId } = decision;
     const { scheduler, table } = this.#host;
+    const gate = entry.approval;
+    const mode = gate?.mode ?? "step";
     this.#requests.waiting.delete(entry);
     // An earlier decision of the same batch may have ended it (a denied dependency): the decision is recorded, nothing more.
     const open = entry.status === "pending";
-    const event: Extract<RuntimeEvent, { type: "approval-decision" }> = {
-      type: "approval-decision",
-      runId: "",
-      t: 0,
-      requestId,
-      stepId: entry.step.id,
-      approved: decision.approved,
-      by,
-    };
+    let detail = {};
     if (decision.approved) {
       if (decision.arguments !== undefined) {
         const edited = snapshotValue(decision.arguments, {
@@ -225,23 +220,31 @@ export class Approvals {
         entry.edited = edited;
         // The edit replaces the whole object, a reflector's changes included: what the person wrote is what runs.
         entry.overrides = undefined;
-        event.arguments = edited;
+        detail = { arguments: edited };
       }
       const shown =
-        decision.arguments === undefined && entry.approval?.status === "requested"
-          ? entry.approval.shown
-          : this.#requests.describe(entry, table, entry.approval?.mode ?? "step").arguments;
-      entry.approval = { mode: entry.approval?.mode ?? "step", status: "approved", requestId, shown };
-      this.#host.emit(event);
-      this.#requests.settled(requestId);
-      if (open) scheduler.reconsider([entry]);
-      return;
+        decision.arguments === undefined && gate?.status === "requested"
+          ? gate.shown
+          : this.#requests.describe(entry, table, mode).arguments;
+      entry.approval = { mode, status: "approved", requestId, shown };
+    } else {
+      if (decision.reason !== undefined) detail = { reason: decision.reason };
+      entry.approval = { mode, status: "denied", requestId, reason: decision.reason };
     }
-    if (decision.reason !== undefined) event.reason = decision.reason;
-    entry.approval = { mode: entry.approval?.mode ?? "step", status: "denied", requestId, reason: decision.reason };
-    this.#host.emit(event);
+    this.#host.emit({
+      type: "approval-decision",
+      requestId,
+      stepId: entry.step.id,
+      approved: decision.approved,
+      by,
+      ...detail,
+    });
     this.#requests.settled(requestId);
     if (!open) return;
+    if (decision.approved) {
+      scheduler.reconsider([entry]);
+      return;
+    }
     // Denied with `replan`: like a failure, its dependents wait for the patch that may replace them.
     const why = decision.reason === undefined ? "" : `: ${decision.reason}`;
     entry.error = { code: "denied", message: `Step "${entry.step.id}" was denied${why}` };

@@ -4,22 +4,20 @@
  * @module
  */
 import { PlankitError } from "../../errors/plankit-error.ts";
-import type { RuntimeErrorInfo, RuntimeEvent, StepSkipCode } from "../../events/runtime-event.ts";
+import type { RuntimeErrorInfo, StepSkipCode } from "../../events/runtime-event.ts";
 import { toErrorInfo } from "../../events/to-error-info.ts";
 import { collectModelText } from "../../model/collect-model-text.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
+import type { LlmStep } from "../../plan/llm-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import { canonicalJson } from "../../shared/canonical-json.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
-import type { RuntimeClock } from "../../shared/runtime-clock.ts";
-import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { CacheHit } from "../result-cache.ts";
+import type { RunCore } from "./run-core.ts";
 import type { RunResultCache } from "./run-result-cache.ts";
-import type { SafetyPolicy } from "./safety-policy.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { StepEntry } from "./step-table.ts";
-import type { UsageLimits } from "./usage-limits.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 /** How one attempt ended. */
@@ -28,20 +26,11 @@ export type AttemptOutcome =
   | { ok: false; error: RuntimeErrorInfo; permanent: boolean }
   | { ok: "skip"; code: StepSkipCode; reason: string };
 
-/** What an attempt needs from its run. */
-export interface AttemptContext {
-  readonly runId: string;
-  readonly registry: ToolRegistry;
-  readonly policy: SafetyPolicy;
-  readonly limits: UsageLimits;
+/** What an attempt needs from its run: the run's core, its result cache and its model. */
+export interface AttemptContext extends Pick<RunCore, "config" | "input" | "policy" | "limits" | "signal" | "emit"> {
   readonly cache: RunResultCache | undefined;
-  readonly clock: RuntimeClock;
-  /** The run's signal. */
-  readonly signal: AbortSignal;
   /** The model for llm steps: counted, budgeted and bounded in time. */
   readonly model: PlanModel | undefined;
-  /** Emits an event of the run. */
-  emit(event: DistributiveOmit<RuntimeEvent, "runId" | "t">): void;
   /** Whether an attempt begun at `generation` still counts (the run goes on and the step was not stopped). */
   isCurrent(entry: StepEntry, generation: number): boolean;
 }
@@ -84,11 +73,9 @@ export function resolveStepInput(
         }),
       };
     }
-    if (step.type === "llm") {
-      const prompt = resolveReferences(step.prompt, results);
-      return { ok: true, input: typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? "") };
-    }
-    return { ok: false, error: { code: "invalid-step", message: `Step "${step.id}" cannot be run as a task` } };
+    // Only tool and llm steps run as tasks: the scheduler hands a reply step to the replies.
+    const prompt = resolveReferences((step as LlmStep).prompt, results);
+    return { ok: true, input: typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? "") };
   } catch (error) {
     return { ok: false, error: toErrorInfo(error, "unknown-reference") };
   }
@@ -215,12 +202,15 @@ function callTool(
   const sideEffecting = !context.policy.traitsOf(step).readOnly;
   let attemptEnded = false;
   return withTimeout(
-    context.clock,
+    context.config.clock,
     timeoutMs,
     context.signal,
     `Step "${step.id}" timed out after ${timeoutMs} ms`,
     (signal) => {
-      const call = context.registry.call(name, args, { signal, callId: `${context.runId}:${step.id}:${attempt}` });
+      const call = context.config.registry.call(name, args, {
+        signal,
+        callId: `${context.input.runId}:${step.id}:${attempt}`,
+      });
       if (sideEffecting) {
         // A tool that ignores its signal may still write after a timeout or an abort ended the attempt:
         // what was read in between is stale once it lands.
@@ -283,7 +273,7 @@ function attemptModel(
   context.emit({ type: "step-start", stepId: step.id, attempt, input: prompt, cached: false });
   const timeoutMs = context.policy.timeoutOf(step);
   return withTimeout(
-    context.clock,
+    context.config.clock,
     timeoutMs,
     context.signal,
     `Step "${step.id}" timed out after ${timeoutMs} ms`,

@@ -9,6 +9,7 @@ import { CONTEXT_REFERENCE_ROOT } from "../../plan/context-reference-root.ts";
 import { findReferences } from "../../plan/find-references.ts";
 import type { PlanStep } from "../../plan/plan-step-schema.ts";
 import { describeValue } from "../../shared/describe-value.ts";
+import { isRecord } from "../../shared/is-record.ts";
 import type { ToolRegistry } from "../../tools/tool-registry.ts";
 import { snapshotValue } from "./snapshot-value.ts";
 import type { ApprovalState, EntryStatus } from "./step-table.ts";
@@ -17,10 +18,10 @@ import type { ApprovalState, EntryStatus } from "./step-table.ts";
 export interface DecisionTarget {
   readonly step: PlanStep;
   readonly status: EntryStatus;
-  readonly skipCode: StepSkipCode | undefined;
+  readonly skipCode?: StepSkipCode | undefined;
   /** The ids it references or depends on. */
   readonly deps: readonly string[];
-  readonly approval: ApprovalState | undefined;
+  readonly approval?: ApprovalState | undefined;
 }
 
 /** A decision that passed every check, with its step. */
@@ -40,7 +41,7 @@ export type CheckedDecision<T extends DecisionTarget> =
 function checkArguments(entry: DecisionTarget, edited: unknown, registry: ToolRegistry): Record<string, unknown> {
   const step = entry.step;
   if (step.type !== "tool") throw new PlankitError("invalid-approval", `Step "${step.id}" has no arguments to edit`);
-  if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
+  if (!isRecord(edited)) {
     throw new PlankitError(
       "invalid-argument",
       `Edited arguments of step "${step.id}" must be an object, got ${describeValue(edited)} (/)`,
@@ -104,7 +105,7 @@ export function checkDecisions<T extends DecisionTarget>(
   const seen = new Set<string>();
   return list.map((decision, index): CheckedDecision<T> => {
     const where = Array.isArray(input) ? `Decision ${index}` : "The decision";
-    if (typeof decision !== "object" || decision === null || Array.isArray(decision)) {
+    if (!isRecord(decision)) {
       throw new PlankitError(
         "invalid-approval",
         `${where} must be an object with stepId and approved, got ${describeValue(decision)}`,

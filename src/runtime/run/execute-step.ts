@@ -73,7 +73,7 @@ export async function executeStep(
   setup: ExecutorSetup,
   entry: StepEntry,
 ): Promise<{ outcome: AttemptOutcome; durationMs: number }> {
-  // A reply step gets no further: `resolveStepInput` fails it with `invalid-step`.
+  // Only tool and llm steps get here: the scheduler hands a reply step to the replies.
   const step = entry.step as StepCall["step"];
   const resolved = resolveStepInput(entry, setup.results);
   if (!resolved.ok) {
@@ -100,7 +100,7 @@ export async function executeStep(
   let durationMs = 0;
   let replayed = false;
   const call: StepCall = {
-    runId: context.runId,
+    runId: context.input.runId,
     step,
     input,
     retries,
@@ -122,7 +122,7 @@ export async function executeStep(
       if (!context.isCurrent(entry, generation)) return stopped;
       const number = options.number ?? entry.attempts + 1;
       entry.attempts = number;
-      const startedAt = context.clock.now();
+      const startedAt = context.config.clock.now();
       let attemptInput = input;
       if (number > 1) {
         const again = resolveStepInput(entry, setup.results);
@@ -130,7 +130,7 @@ export async function executeStep(
       }
       const pending = attemptStep(context, entry, attemptInput, number);
       const outcome = isPromiseLike<AttemptOutcome>(pending) ? await pending : (pending as AttemptOutcome);
-      durationMs = roundMs(context.clock.now() - startedAt);
+      durationMs = roundMs(context.config.clock.now() - startedAt);
       if (!context.isCurrent(entry, generation)) return stopped;
       if (outcome.ok === "skip") {
         refused = outcome;

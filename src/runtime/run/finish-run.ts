@@ -27,17 +27,15 @@ import type { StepEntry, StepTable } from "./step-table.ts";
  * ```
  */
 export function renderTemplateReply(table: StepTable, failure?: RuntimeErrorInfo): string {
-  const lines: string[] = [];
-  const declined = declinedSteps(table);
-  for (const entry of table.order) {
-    if (entry.step.type === "reply") continue;
-    const label = entry.step.type === "tool" ? `${entry.step.id} (${entry.step.name})` : entry.step.id;
-    if (entry.status === "succeeded") lines.push(`- ${label}: ${truncateJson(table.results.get(entry.step.id), 500)}`);
-    else if (entry.status === "failed") lines.push(`- ${label} failed: ${entry.error?.message ?? "unknown error"}`);
-    else if (declined.has(entry.step.id)) lines.push(`- ${label} was not done: ${notDoneReason(entry, declined)}`);
-    else if (entry.status === "skipped" && entry.skipCode !== "replaced")
-      lines.push(`- ${label} was not done (${entry.skipCode ?? "skipped"})`);
-  }
+  // Every step has ended by now, so a step the integration prompt shows as skipped was skipped.
+  const lines = integrationResults(table).flatMap((result) => {
+    const label = result.tool === undefined ? result.id : `${result.id} (${result.tool})`;
+    const skipCode = table.get(result.id)?.skipCode;
+    if (result.status === "succeeded") return [`- ${label}: ${truncateJson(result.result, 500)}`];
+    if (result.error !== undefined) return [`- ${label} failed: ${result.error}`];
+    if (result.reason !== undefined) return [`- ${label} was not done: ${result.reason}`];
+    return skipCode === "replaced" ? [] : [`- ${label} was not done (${skipCode ?? "skipped"})`];
+  });
   if (lines.length > 0) return `Results:\n${lines.join("\n")}`;
   return failure === undefined ? "(no valid reply)" : `No answer: ${failure.message}`;
 }
@@ -187,10 +185,14 @@ export function buildMemoryEntries(
   table: StepTable,
   at: number,
 ): MemoryEntry[] {
-  const entries: MemoryEntry[] = run.reflections.map((reflection) => {
-    const { stepId, ...verdict } = reflection;
-    return { kind: "reflection", runId: run.runId, query: run.query, content: { stepId, ...verdict }, at };
-  });
+  // The reducer writes a record's stepId first, so the copy keeps it first.
+  const entries: MemoryEntry[] = run.reflections.map((reflection) => ({
+    kind: "reflection",
+    runId: run.runId,
+    query: run.query,
+    content: { ...reflection },
+    at,
+  }));
   entries.push({
     kind: "result",
     runId: run.runId,

@@ -139,7 +139,6 @@ export class Planning {
         { ...plannerReading(host, "Planning"), onIterator: (iterator) => (this.#iterator = iterator) },
       );
     } catch (error) {
-      if (host.isEnded()) return;
       this.#error = toErrorInfo(error, "model-error");
     }
     if (host.isEnded()) return;
@@ -208,10 +207,8 @@ export class Planning {
     this.#ended = true;
     const clean = error === undefined && done?.clean === true && this.#turns.source.lost !== true;
     this.#turns.source.state = clean ? "clean" : "unclean";
-    const planEnd: Extract<RuntimeEvent, { type: "plan-end" }> = {
+    this.#host.emit({
       type: "plan-end",
-      runId: "",
-      t: 0,
       clean,
       finishReason: error !== undefined ? "error" : (done?.finishReason ?? "missing"),
       fallback: done?.fallback ?? false,
@@ -219,8 +216,7 @@ export class Planning {
       modelCalls: usage.modelCalls,
       inputTokens: usage.inputTokens ?? 0,
       outputTokens: usage.outputTokens ?? 0,
-    };
-    if (error !== undefined) planEnd.error = error;
-    this.#host.emit(planEnd);
+      ...(error === undefined ? {} : { error }),
+    });
   }
 }

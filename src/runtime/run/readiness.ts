@@ -74,13 +74,11 @@ export function readinessOf(entry: StepEntry, view: ReadinessView): Readiness {
           reason: `It depends on step "${id}", which is not in the plan`,
         };
       waitingFor ??= "dependencies";
-    } else if (status === "skipped") {
-      if (!view.mayBeReplanned(id))
-        return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which was skipped` };
-      waitingFor = "replan";
-    } else if (status === "failed") {
-      if (!view.mayBeReplanned(id))
-        return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which failed` };
+    } else if (status === "skipped" || status === "failed") {
+      if (!view.mayBeReplanned(id)) {
+        const what = status === "failed" ? "failed" : "was skipped";
+        return { kind: "skip", code: "dependency-failed", reason: `It depends on step "${id}", which ${what}` };
+      }
       waitingFor = "replan";
     } else {
       waitingFor ??= "dependencies";

@@ -8,6 +8,7 @@ import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { Reflection, ReflectionRequest } from "../../planner/reflector.ts";
 import { isPromiseLike } from "../../shared/is-promise-like.ts";
+import { isRecord } from "../../shared/is-record.ts";
 import { raceSignal } from "../race-signal.ts";
 import type { RunCore } from "./run-core.ts";
 import { snapshotValue } from "./snapshot-value.ts";
@@ -72,7 +73,7 @@ export async function reflectOnFailure(
   if (verdict.action !== "retry" || verdict.arguments === undefined) return verdict;
   // The run keeps its own frozen copy of changed arguments; ones that are not a plain JSON object are no opinion.
   const changes: unknown = verdict.arguments;
-  if (typeof changes !== "object" || changes === null || Array.isArray(changes)) return undefined;
+  if (!isRecord(changes)) return undefined;
   try {
     return {
       ...verdict,

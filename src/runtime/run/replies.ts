@@ -6,6 +6,7 @@
  */
 
 import { toErrorInfo } from "../../events/to-error-info.ts";
+import type { ReplyStep } from "../../plan/reply-step-schema.ts";
 import { resolveReferences } from "../../plan/resolve-references.ts";
 import type { ReplyDraft } from "../../planner/planner-event.ts";
 import { ReplyStream } from "./reply-stream.ts";
@@ -161,29 +162,29 @@ export class Replies {
   }
 
   /**
-   * Resolves a ready reply step's text (synchronously).
+   * Resolves a ready reply step's text (synchronously); the scheduler hands it reply steps only.
    *
    * @param entry - a ready reply step.
    */
   run(entry: StepEntry): void {
-    if (entry.step.type !== "reply") return;
+    const step = entry.step as ReplyStep;
     const { table, scheduler } = this.#host;
     entry.status = "running";
     entry.attempts = 1;
-    this.#host.emit({ type: "step-start", stepId: entry.step.id, attempt: 1, input: entry.step.text, cached: false });
+    this.#host.emit({ type: "step-start", stepId: step.id, attempt: 1, input: step.text, cached: false });
     try {
       let text: string;
       const streaming = this.#streaming;
       if (streaming?.entry === entry) {
         text = this.#advanceText(streaming, true);
       } else {
-        const resolved = resolveReferences(entry.step.text, table.results);
+        const resolved = resolveReferences(step.text, table.results);
         text = typeof resolved === "string" ? resolved : (JSON.stringify(resolved) ?? "");
       }
       const freed = table.succeed(entry, text);
       this.#host.emit({
         type: "step-end",
-        stepId: entry.step.id,
+        stepId: step.id,
         attempt: 1,
         result: text,
         durationMs: 0,
@@ -196,7 +197,7 @@ export class Replies {
       entry.error = toErrorInfo(error, "unknown-reference");
       this.#host.emit({
         type: "step-error",
-        stepId: entry.step.id,
+        stepId: step.id,
         attempt: 1,
         error: entry.error,
         final: true,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RuntimeErrorInfo, RuntimeEvent } from "../../events/runtime-event.ts";
+import type { RuntimeErrorInfo } from "../../events/runtime-event.ts";
 import type { PlanModel } from "../../model/plan-model.ts";
 import type { AttemptContext } from "./attempt-step.ts";
 import { type ExecutorSetup, executeStep } from "./execute-step.ts";
@@ -52,19 +52,13 @@ export function createStepAttempts(
   model: PlanModel | undefined,
   outcomes: AttemptOutcomes,
 ): StepAttempts {
-  const { config, input, table } = core;
+  const { config, table } = core;
   return {
     core,
     attempt: {
-      runId: input.runId,
-      registry: config.registry,
-      policy: core.policy,
-      limits: core.limits,
+      ...core,
       cache: config.caching ? createRunResultCache(config.sharedCache, config.sideEffects) : undefined,
-      clock: config.clock,
-      signal: core.signal,
       model,
-      emit: (event) => core.emit(event),
       isCurrent: (entry, generation) => !core.isEnded() && entry.generation === generation,
     },
     executor: {
@@ -104,7 +98,7 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   const attempt = Math.max(1, entry.attempts);
   if (outcome.ok === "skip") {
     host.scheduler.running--;
-    if (attempt === 1 && entry.attempts <= 1) {
+    if (entry.attempts <= 1) {
       host.skip(entry, outcome.code, outcome.reason);
       host.scheduler.ended(entry);
     } else {
@@ -126,34 +120,32 @@ export async function runAttempts(attempts: StepAttempts, entry: StepEntry): Pro
   host.scheduler.running--;
   const repeat = verdict?.action === "retry" && host.policy.mayRepeat(entry.step);
   if (verdict !== undefined) {
-    const event: Extract<RuntimeEvent, { type: "reflection" }> = {
+    const retry = verdict.action === "retry";
+    host.emit({
       type: "reflection",
-      runId: "",
-      t: 0,
       stepId: entry.step.id,
       action: verdict.action,
       reason: verdict.reason,
-    };
-    if (verdict.action === "retry" && verdict.arguments !== undefined) event.arguments = verdict.arguments;
-    if (verdict.action === "retry" && !repeat)
-      event.refused = `Step "${entry.step.id}" may have acted and its tool is neither read-only nor idempotent: it is not run again; a re-plan may replace it`;
-    host.emit(event);
+      ...(retry && verdict.arguments !== undefined ? { arguments: verdict.arguments } : {}),
+      ...(retry && !repeat
+        ? {
+            refused: `Step "${entry.step.id}" may have acted and its tool is neither read-only nor idempotent: it is not run again; a re-plan may replace it`,
+          }
+        : {}),
+    });
   }
   if (verdict?.action === "retry" && repeat) {
     entry.reflections++;
     if (verdict.arguments !== undefined) entry.overrides = { ...entry.overrides, ...verdict.arguments };
     host.emit({ type: "step-error", stepId: entry.step.id, attempt, error: outcome.error, final: false, durationMs });
-    const retry: Extract<RuntimeEvent, { type: "step-retry" }> = {
+    host.emit({
       type: "step-retry",
-      runId: "",
-      t: 0,
       stepId: entry.step.id,
       attempt: attempt + 1,
       delayMs: 0,
       cause: "reflection",
-    };
-    if (verdict.arguments !== undefined) retry.arguments = verdict.arguments;
-    host.emit(retry);
+      ...(verdict.arguments === undefined ? {} : { arguments: verdict.arguments }),
+    });
     entry.status = "pending";
     host.scheduler.reconsider([entry]);
     host.settle();

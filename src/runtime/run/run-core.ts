@@ -29,7 +29,7 @@ import type { UsageLimits } from "./usage-limits.ts";
 export interface RunConfig {
   planner: Planner;
   registry: ToolRegistry;
-  profile: PlannerProfile | string | undefined;
+  profile?: PlannerProfile | string | undefined;
   memory: MemoryStore | undefined;
   reflector: Reflector | undefined;
   model: PlanModel | undefined;
@@ -51,7 +51,7 @@ export interface RunConfig {
   clock: RuntimeClock;
   random: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  executeStep: StepExecutor | undefined;
+  executeStep?: StepExecutor | undefined;
   /** The application's per-tool policy. */
   policy: Readonly<Record<string, ToolPolicy>>;
   /** Limits of every model call the runtime makes. */

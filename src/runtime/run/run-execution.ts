@@ -89,13 +89,7 @@ export class RunExecution {
     });
     const table = new StepTable(input.context);
     this.#table = table;
-    this.#policy = createSafetyPolicy({
-      registry: config.registry,
-      eager: config.eager,
-      retries: config.retries,
-      timeoutMs: config.timeoutMs,
-      tools: config.policy,
-    });
+    this.#policy = createSafetyPolicy({ ...config, tools: config.policy });
     this.#limits = new UsageLimits(config.budget, config.maxReplans);
     // The model as reflectors, integration and llm steps see it: counted, budgeted, bounded in time.
     this.#model =
@@ -252,7 +246,7 @@ export class RunExecution {
    * Applies approval decisions: all are checked first, so a refused batch changes nothing.
    *
    * @param decisions - one decision or a list.
-   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `ApprovalRequests.check`.
+   * @throws PlankitError `invalid-approval` or `invalid-argument`; see `checkDecisions`.
    */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
     if (this.#isEnded())
@@ -449,16 +443,13 @@ export class RunExecution {
     this.#phase = "ended";
     this.#approvals.close();
     if (this.#deadlineTimer !== undefined) this.#config.clock.clearTimeout(this.#deadlineTimer);
-    const event: Extract<RuntimeEvent, { type: "run-end" }> = {
+    this.#event({
       type: "run-end",
-      runId: "",
-      t: 0,
       reason,
       usage: { ...this.#limits.usage },
       durationMs: this.#elapsed(),
-    };
-    if (error !== undefined && reason !== "completed") event.error = error;
-    this.#event(event);
+      ...(error === undefined || reason === "completed" ? {} : { error }),
+    });
     if (!this.#controller.signal.aborted) this.#controller.abort(new PlankitError("aborted", "The run ended"));
     this.#resolveFinished();
   }

@@ -51,16 +51,12 @@ export class Scheduler {
   running = 0;
   readonly #table: StepTable;
   readonly #hooks: SchedulerHooks;
-  readonly #queue: StepEntry[] = [];
-  #head = 0;
-  readonly #queued = new Set<StepEntry>();
-  readonly #parked = new Map<StepEntry, WaitReason>();
-  readonly #atSource = new Map<StepSource, Set<StepEntry>>();
-  readonly #waitingAt = {
-    replan: new Set<StepEntry>(),
-    "reply-last": new Set<StepEntry>(),
-    approval: new Set<StepEntry>(),
-  };
+  /** Ready steps waiting for a free slot, in the order they became ready. */
+  readonly #queue = new Set<StepEntry>();
+  /** Where each waiting step waits: its source while that streams, or the gate (`replan`, `reply-last`, `approval`). */
+  readonly #parked = new Map<StepEntry, StepSource | WaitReason>();
+  /** The steps waiting at each source or gate. */
+  readonly #waitingAt = new Map<StepSource | WaitReason, Set<StepEntry>>();
   readonly #work: StepEntry[] = [];
   #draining = false;
 
@@ -106,23 +102,19 @@ export class Scheduler {
    * @param source - the source.
    */
   sourceEnded(source: StepSource): void {
-    const waiting = this.#atSource.get(source);
-    if (waiting === undefined) return;
-    this.#atSource.delete(source);
-    this.reconsider(waiting);
+    this.reopen(source);
   }
 
   /**
    * A gate opened: looks at the steps waiting at it.
    *
-   * @param gate - `replan` (a failure was dealt with) or `reply-last` (every other step ended).
+   * @param gate - `replan` (a failure was dealt with), `reply-last` (every other step ended), or a source that ended.
    */
-  reopen(gate: "replan" | "reply-last"): void {
-    const waiting = this.#waitingAt[gate];
-    if (waiting.size === 0) return;
-    const list = [...waiting];
-    waiting.clear();
-    this.reconsider(list);
+  reopen(gate: "replan" | "reply-last" | StepSource): void {
+    const waiting = this.#waitingAt.get(gate);
+    if (waiting === undefined) return;
+    this.#waitingAt.delete(gate);
+    this.reconsider(waiting);
   }
 
   /**
@@ -146,9 +138,10 @@ export class Scheduler {
 
   /** Starts queued steps while the concurrency limit allows. */
   pump(): void {
-    while (this.#head < this.#queue.length && this.running < this.#hooks.maxConcurrency) {
-      const entry = this.#queue[this.#head++] as StepEntry;
-      this.#queued.delete(entry);
+    // A set iterates in insertion order and visits what is added while it iterates.
+    for (const entry of this.#queue) {
+      if (this.running >= this.#hooks.maxConcurrency) return;
+      this.#queue.delete(entry);
       if (entry.status !== "pending") continue;
       // A step started before (a reflector's retry) was counted then.
       const refusal = entry.attempts > 0 ? undefined : this.#hooks.refuseStart(entry);
@@ -160,10 +153,6 @@ export class Scheduler {
       this.running++;
       entry.status = "running";
       this.#hooks.start(entry);
-    }
-    if (this.#head === this.#queue.length && this.#head > 0) {
-      this.#queue.length = 0;
-      this.#head = 0;
     }
   }
 
@@ -186,7 +175,7 @@ export class Scheduler {
    * @param entry - the step.
    */
   #evaluate(entry: StepEntry): void {
-    if (entry.status !== "pending" || this.#queued.has(entry)) return;
+    if (entry.status !== "pending" || this.#queue.has(entry)) return;
     this.#unpark(entry);
     let readiness: Readiness | SafetyVerdict = readinessOf(entry, this.#hooks.view);
     // Dependencies first, then safety: a step already streaming its reply (`fixed`) has nothing left to ask.
@@ -205,8 +194,7 @@ export class Scheduler {
         this.#park(entry, "approval");
         return;
       }
-      this.#queued.add(entry);
-      this.#queue.push(entry);
+      this.#queue.add(entry);
       return;
     }
     this.#park(entry, readiness.reason);
@@ -220,14 +208,11 @@ export class Scheduler {
    */
   #park(entry: StepEntry, reason: WaitReason): void {
     if (reason === "dependencies") return;
-    this.#parked.set(entry, reason);
-    if (reason === "source") {
-      const set = this.#atSource.get(entry.source);
-      if (set === undefined) this.#atSource.set(entry.source, new Set([entry]));
-      else set.add(entry);
-    } else {
-      this.#waitingAt[reason].add(entry);
-    }
+    const gate = reason === "source" ? entry.source : reason;
+    this.#parked.set(entry, gate);
+    const waiting = this.#waitingAt.get(gate);
+    if (waiting === undefined) this.#waitingAt.set(gate, new Set([entry]));
+    else waiting.add(entry);
   }
 
   /**
@@ -236,10 +221,9 @@ export class Scheduler {
    * @param entry - the step.
    */
   #unpark(entry: StepEntry): void {
-    const reason = this.#parked.get(entry);
-    if (reason === undefined) return;
+    const gate = this.#parked.get(entry);
+    if (gate === undefined) return;
     this.#parked.delete(entry);
-    if (reason === "source") this.#atSource.get(entry.source)?.delete(entry);
-    else if (reason !== "dependencies") this.#waitingAt[reason].delete(entry);
+    this.#waitingAt.get(gate)?.delete(entry);
   }
 }

@@ -24,7 +24,7 @@ export type ApprovalState =
   | { mode: "plan" | "step"; status: "approved"; requestId: string; shown: Record<string, unknown> }
   | { mode: "plan" | "step"; status: "denied"; requestId: string; reason: string | undefined };
 
-/** One step of the run and everything the runtime knows about it. */
+/** One step of the run and everything the runtime knows about it (a field not yet set is left out). */
 export interface StepEntry {
   readonly step: PlanStep;
   /** Position in the run's list of steps. */
@@ -40,22 +40,22 @@ export interface StepEntry {
   generation: number;
   reflections: number;
   /** Arguments a reflector changed. */
-  overrides: Record<string, unknown> | undefined;
-  lastInput: unknown;
-  error: RuntimeErrorInfo | undefined;
+  overrides?: Record<string, unknown> | undefined;
+  lastInput?: unknown;
+  error?: RuntimeErrorInfo | undefined;
   /** A failure the re-plan logic has dealt with. */
-  handled: boolean;
+  handled?: boolean;
   /** A failure a re-plan patch replaced. */
-  superseded: boolean;
-  skipCode: StepSkipCode | undefined;
+  superseded?: boolean;
+  skipCode?: StepSkipCode | undefined;
   /** Why it was skipped, in words. */
-  skipReason: string | undefined;
+  skipReason?: string | undefined;
   /** A reply whose text is already streaming: it cannot be skipped or replaced, only completed. */
-  fixed: boolean;
+  fixed?: boolean;
   /** Its approval, when the application's policy asks for one. */
-  approval: ApprovalState | undefined;
+  approval?: ApprovalState | undefined;
   /** Arguments a person approved in place of the planned ones. */
-  edited: Record<string, unknown> | undefined;
+  edited?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -124,16 +124,6 @@ export class StepTable {
       attempts: 0,
       generation: 0,
       reflections: 0,
-      overrides: undefined,
-      lastInput: undefined,
-      error: undefined,
-      handled: false,
-      superseded: false,
-      skipCode: undefined,
-      skipReason: undefined,
-      fixed: false,
-      approval: undefined,
-      edited: undefined,
     };
     this.#entries.set(step.id, entry);
     this.order.push(entry);

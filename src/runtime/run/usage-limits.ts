@@ -59,10 +59,9 @@ export class UsageLimits {
    * @returns `undefined` when the step may start, else why not.
    */
   refuseStep(): string | undefined {
-    const limit = this.#budget.steps;
-    if (limit !== undefined && this.#stepsStarted >= limit) return this.#refuse(`The step budget of ${limit} is spent`);
-    this.#stepsStarted++;
-    return undefined;
+    const refusal = this.#refuse(this.#budget.steps, this.#stepsStarted, "step");
+    if (refusal === undefined) this.#stepsStarted++;
+    return refusal;
   }
 
   /**
@@ -71,11 +70,9 @@ export class UsageLimits {
    * @returns `undefined` when the call may go ahead, else why not.
    */
   refuseToolCall(): string | undefined {
-    const limit = this.#budget.toolCalls;
-    if (limit !== undefined && this.usage.toolCalls >= limit)
-      return this.#refuse(`The tool call budget of ${limit} is spent`);
-    this.usage.toolCalls++;
-    return undefined;
+    const refusal = this.#refuse(this.#budget.toolCalls, this.usage.toolCalls, "tool call");
+    if (refusal === undefined) this.usage.toolCalls++;
+    return refusal;
   }
 
   /**
@@ -95,9 +92,7 @@ export class UsageLimits {
    * @returns `undefined` when a call is allowed, else why not.
    */
   modelCallRefusal(): string | undefined {
-    return this.modelCallAllowed()
-      ? undefined
-      : this.#refuse(`The model call budget of ${this.#budget.modelCalls ?? 0} is spent`);
+    return this.#refuse(this.#budget.modelCalls, this.usage.modelCalls, "model call");
   }
 
   /**
@@ -167,13 +162,16 @@ export class UsageLimits {
   }
 
   /**
-   * Marks a refusal.
+   * Refuses one more use once a limit is reached, and marks the refusal.
    *
-   * @param message - why.
-   * @returns the message.
+   * @param limit - the budget, if there is one.
+   * @param used - what was used so far.
+   * @param what - the budget's name, for the message.
+   * @returns `undefined` when the limit allows one more, else why not.
    */
-  #refuse(message: string): string {
+  #refuse(limit: number | undefined, used: number, what: string): string | undefined {
+    if (limit === undefined || used < limit) return undefined;
     this.#hit = true;
-    return message;
+    return `The ${what} budget of ${limit} is spent`;
   }
 }
