@@ -161,39 +161,20 @@ function clock(): number {
 }
 
 /**
- * Creates a {@link PlanModel} that streams scripted answers: each call takes
- * the next answer of `responses` (or asks the function, or takes the next
- * answer for the request's `purpose`), and streams it in
- * chunks of `charsPerToken` characters at `tokensPerSecond`, after
- * `firstTokenMs`. Chunks follow a schedule measured from the call's start, so
- * timer jitter does not add up over a long answer. The `finish` part reports
- * usage estimated from the character counts.
+ * Checks the options of {@link createScriptedModel}.
  *
- * The request's signal is honoured at every chunk and during every wait: the
- * stream stops at once and rejects with a `PlankitError` of code `aborted`.
- * Running out of scripted answers rejects with code `model-error`.
- *
- * @param options - the answers, pace, finish reason and an optional `sleep`.
- * @returns the model, which also counts its calls and keeps the requests.
- *
- * @example
- * ```ts
- * const model = createScriptedModel({
- *   responses: ['[{"type":"reply","text":"Hello"}]'],
- *   tokensPerSecond: 60,
- *   firstTokenMs: 300,
- * });
- * for await (const part of model.stream({ prompt: "Hi" })) console.log(part);
- *
- * // Answers by purpose: a plan, then a patch after a failure.
- * const byPurpose = createScriptedModel({ responses: { plan: ['[{"type":"reply","text":"Hi"}]'], replan: ['[]'] } });
- * ```
+ * @param responses - the answers.
+ * @param charsPerToken - characters per token.
+ * @param tokensPerSecond - the streaming rate.
+ * @param firstTokenMs - the delay before the first token.
+ * @throws PlankitError `invalid-options` naming the option and the value.
  */
-export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
-  const charsPerToken = options.charsPerToken ?? 4;
-  const tokensPerSecond = options.tokensPerSecond ?? Infinity;
-  const firstTokenMs = options.firstTokenMs ?? 0;
-  const responses = options.responses as unknown;
+function checkScriptedOptions(
+  responses: unknown,
+  charsPerToken: number,
+  tokensPerSecond: number,
+  firstTokenMs: number,
+): void {
   if (
     !Array.isArray(responses) &&
     typeof responses !== "function" &&
@@ -228,6 +209,42 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   if (!(firstTokenMs >= 0 && Number.isFinite(firstTokenMs))) {
     throw new PlankitError("invalid-options", `firstTokenMs must be a finite number >= 0, got ${String(firstTokenMs)}`);
   }
+}
+
+/**
+ * Creates a {@link PlanModel} that streams scripted answers: each call takes
+ * the next answer of `responses` (or asks the function, or takes the next
+ * answer for the request's `purpose`), and streams it in
+ * chunks of `charsPerToken` characters at `tokensPerSecond`, after
+ * `firstTokenMs`. Chunks follow a schedule measured from the call's start, so
+ * timer jitter does not add up over a long answer. The `finish` part reports
+ * usage estimated from the character counts.
+ *
+ * The request's signal is honoured at every chunk and during every wait: the
+ * stream stops at once and rejects with a `PlankitError` of code `aborted`.
+ * Running out of scripted answers rejects with code `model-error`.
+ *
+ * @param options - the answers, pace, finish reason and an optional `sleep`.
+ * @returns the model, which also counts its calls and keeps the requests.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel({
+ *   responses: ['[{"type":"reply","text":"Hello"}]'],
+ *   tokensPerSecond: 60,
+ *   firstTokenMs: 300,
+ * });
+ * for await (const part of model.stream({ prompt: "Hi" })) console.log(part);
+ *
+ * // Answers by purpose: a plan, then a patch after a failure.
+ * const byPurpose = createScriptedModel({ responses: { plan: ['[{"type":"reply","text":"Hi"}]'], replan: ['[]'] } });
+ * ```
+ */
+export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
+  const charsPerToken = options.charsPerToken ?? 4;
+  const tokensPerSecond = options.tokensPerSecond ?? Infinity;
+  const firstTokenMs = options.firstTokenMs ?? 0;
+  checkScriptedOptions(options.responses, charsPerToken, tokensPerSecond, firstTokenMs);
   const interval = Number.isFinite(tokensPerSecond) ? 1000 / tokensPerSecond : 0;
   const requests: PlanModelRequest[] = [];
   const injected = options.sleep;
