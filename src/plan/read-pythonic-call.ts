@@ -78,8 +78,12 @@ function setArgument(target: Record<string, unknown>, key: string, value: unknow
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** Skips blanks (and newlines when asked) from `from`. */
-function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): number {
+/**
+ * Skips blanks, and newlines when asked, from `from`.
+ *
+ * @returns the offset of the first other character, or the end of the text so far.
+ */
+export function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): number {
   let j = from;
   while (j < host.total) {
     const c = host.code(j);
