@@ -58,6 +58,8 @@ interface Vertex {
   raw: Record<string, unknown>;
   position: number;
   after: Set<string>;
+  /** The step it becomes, before normalizing. */
+  candidate?: Record<string, unknown>;
 }
 
 const retReference = new RegExp(REFERENCE_SOURCE, "gu");
@@ -78,8 +80,7 @@ function rewriteRet(
 ): unknown {
   return mapStrings(value, (text) =>
     text.replace(retReference, (source, id: string, path: string) => {
-      let owner = id;
-      if (!retOf.has(id) && retOwner.has(id)) owner = retOwner.get(id) ?? id;
+      const owner = retOf.has(id) ? id : (retOwner.get(id) ?? id);
       const first = /^\.([^\s{}.[\]]+)/u.exec(path);
       const rest =
         first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
@@ -182,7 +183,7 @@ export function normalizeSketch(
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
-    const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
+    const id = typeof rawId === "number" || typeof rawId === "string" ? String(rawId) : `s${position + 1}`;
     if (vertices.has(id)) {
       report("duplicate-id", path, `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex}`, id);
       return;
@@ -218,7 +219,6 @@ export function normalizeSketch(
     vertices.get(target)?.after.add(source);
   });
 
-  const candidates = new Map<string, Record<string, unknown>>();
   for (const vertex of vertices.values()) {
     const { raw } = vertex;
     const tool = raw["tool_binding"] ?? raw["tool"] ?? raw["name"];
@@ -244,7 +244,7 @@ export function normalizeSketch(
       if (at >= 0) edgeOnly.splice(at, 1);
     }
     if (edgeOnly.length > 0) candidate["dependsOn"] = edgeOnly;
-    candidates.set(vertex.id, candidate);
+    vertex.candidate = candidate;
   }
 
   // Kahn's algorithm, always taking the ready vertex listed first, so that an
@@ -271,7 +271,7 @@ export function normalizeSketch(
 
   const entries: PlanEntry[] = [];
   order.forEach((vertex, position) => {
-    const result = normalizeStep(candidates.get(vertex.id), position, options);
+    const result = normalizeStep(vertex.candidate, position, options);
     if (result.step !== undefined) entries.push({ position, step: result.step });
     issues.push(...result.issues);
   });
@@ -292,38 +292,33 @@ export function normalizeSketch(
 }
 
 /**
- * Finds a cycle through `start` among the vertices that could not be placed.
+ * Finds a cycle through `start` among the vertices that could not be placed,
+ * depth first along `after` (from a vertex to what it depends on).
  *
  * @param start - a vertex that could not be placed.
  * @param vertices - all vertices by id.
  * @param placed - the ids that were placed.
- * @returns the cycle as ids (first id repeated at the end), or `undefined` when `start` only depends on one.
+ * @returns the cycle as ids in reading order (`start` first and last), or `undefined` when `start` only depends on one.
  */
 function findCycle(
   start: Vertex,
   vertices: ReadonlyMap<string, Vertex>,
   placed: ReadonlySet<string>,
 ): string[] | undefined {
-  const path: string[] = [];
-  const onPath = new Set<string>();
-  const done = new Set<string>();
+  // A vertex seen before is on the current path or led nowhere: either way it adds no cycle.
+  const seen = new Set<string>();
   const visit = (vertex: Vertex): string[] | undefined => {
-    path.push(vertex.id);
-    onPath.add(vertex.id);
+    seen.add(vertex.id);
     for (const id of vertex.after) {
-      if (placed.has(id) || done.has(id)) continue;
-      if (id === start.id) return [...path, id];
       const next = vertices.get(id);
-      if (next === undefined || onPath.has(id)) continue;
-      const found = visit(next);
-      if (found !== undefined) return found;
+      const cycle =
+        id === start.id ? [id] : next === undefined || placed.has(id) || seen.has(id) ? undefined : visit(next);
+      if (cycle !== undefined) {
+        cycle.push(vertex.id);
+        return cycle;
+      }
     }
-    path.pop();
-    onPath.delete(vertex.id);
-    done.add(vertex.id);
     return undefined;
   };
-  const cycle = visit(start);
-  // Edges point from dependency to dependent; walk `after` backwards, so reverse for reading order.
-  return cycle?.reverse();
+  return visit(start);
 }

@@ -204,38 +204,28 @@ function readValue(host: PythonicCallHost, read: PythonRead): boolean {
   return true;
 }
 
-/** After the `)`: the call counts when what follows on its line confirms it. */
+/**
+ * After the `)`: the call counts when what follows on its line confirms it (a
+ * separator, the end, a tag, a fence, the list's `]`, a comment in a fence);
+ * the separator reads what comes next.
+ */
 function readAfterCall(host: PythonicCallHost, read: PythonRead): boolean {
   const j = skipSpaces(host, host.pos, false);
   host.pos = j;
-  if (j === host.total) {
-    if (!host.ended) return false;
-    host.emitPython(read);
-    return host.leavePython();
-  }
+  if (j === host.total && !host.ended) return false;
   const c = host.code(j);
-  if (isNewline(c) || c === 44 || c === 59) {
-    host.emitPython(read);
-    host.pos++;
-    read.phase = "separator";
-    return true;
-  }
-  if (c === 93 && read.bracketed) {
-    host.emitPython(read);
-    host.pos++;
+  const separator = c === 44 || c === 59;
+  if (
+    !(j === host.total || separator || isNewline(c) || c === 60 || c === 96) &&
+    !(c === 93 && read.bracketed) &&
+    !(c === 35 && host.inFence)
+  )
     return host.leavePython();
-  }
-  if (c === 60 || c === 96) {
-    host.emitPython(read);
-    return host.leavePython();
-  }
-  if (c === 35 && host.inFence) {
-    host.emitPython(read);
-    host.pos++;
-    read.phase = "comment";
-    return true;
-  }
-  return host.leavePython();
+  host.emitPython(read);
+  // Outside brackets, `;` and `,` only separate calls here, after a call.
+  if (separator) host.pos++;
+  read.phase = "separator";
+  return true;
 }
 
 /** A `#` comment in a code fence runs to the line end; a call may follow on the next line. */
