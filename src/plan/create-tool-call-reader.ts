@@ -838,11 +838,14 @@ class Reader implements ToolCallReader, PythonicCallHost {
     else this.#drop(read.start, args);
   }
 
-  /** The text ended inside a pythonic call list. */
+  /**
+   * The text ended inside a call's parentheses: at the end of the text, only
+   * the phases inside them wait for more (`stepPythonicCall` returns false);
+   * the others end the list.
+   */
   #endPython(read: PythonRead): void {
     this.#python = undefined;
-    if (!["name", "separator", "after", "comment"].includes(read.phase))
-      this.#cut(read.start, `the call "${read.name}(…"`);
+    this.#cut(read.start, `the call "${read.name}(…"`);
   }
 }
 

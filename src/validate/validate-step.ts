@@ -75,8 +75,8 @@ function indexOf(steps: readonly PlanStep[]): StepIndex {
     index = { length: 0, last: undefined, byId: new Map(), reply: undefined };
     indexes.set(steps, index);
   }
-  for (let position = index.length; position < steps.length; position++) {
-    const step = steps[position];
+  for (const step of steps.slice(index.length)) {
+    // A hole or an `undefined` entry (from plain JavaScript) holds no step.
     if (step === undefined) continue;
     if (!index.byId.has(step.id)) index.byId.set(step.id, step);
     if (step.type === "reply") index.reply ??= step;
@@ -116,7 +116,6 @@ function indexOf(steps: readonly PlanStep[]): StepIndex {
  */
 export function validateStep(raw: unknown, context: StepValidationContext): ValidateStepResult {
   const position = context.index ?? context.steps.length;
-  const pointer = `/steps/${position}`;
   const normalized = normalizeStep(raw, position, context);
   let step = normalized.step;
   if (step === undefined) return normalized;
@@ -129,29 +128,30 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   }
   const issues: PlanIssue[] = [];
   const label = `Step "${step.id}"`;
-  const report = (code: PlanIssue["code"], path: string, message: string): void => {
-    issues.push(stepIssue(code, position, step.id, message, path.slice(pointer.length)));
+  /** Reports a problem at `at` inside the step (`/arguments/city`). */
+  const report = (code: PlanIssue["code"], at: string, message: string): void => {
+    issues.push(stepIssue(code, position, step.id, message, at));
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
-    report("too-many-steps", pointer, `${label} exceeds the limit of ${countOf(context.maxSteps, "step")}`);
+    report("too-many-steps", "", `${label} exceeds the limit of ${countOf(context.maxSteps, "step")}`);
     return { step, issues };
   }
   const earlier = indexOf(context.steps);
   if (earlier.reply !== undefined) {
     report(
       "invalid-step",
-      pointer,
+      "",
       `${label} comes after the reply step "${earlier.reply.id}"; the reply must be the last step`,
     );
   }
   if (earlier.byId.has(step.id) || context.rejectedIds?.has(step.id)) {
-    report("duplicate-id", `${pointer}/id`, `${label} reuses the id of an earlier step`);
+    report("duplicate-id", "/id", `${label} reuses the id of an earlier step`);
   }
 
   let references: FoundReference[];
   if (step.type === "tool") {
-    references = findReferences(step.arguments, `${pointer}/arguments`);
+    references = findReferences(step.arguments, "/arguments");
     const tool = catalog.get(step.name);
     if (tool === undefined) {
       const names = catalog.tools.map((candidate) => candidate.name);
@@ -164,20 +164,19 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
             : names.length === 0
               ? "; the catalog is empty"
               : `; available: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""}`;
-      report("unknown-tool", `${pointer}/name`, `${label} uses unknown tool ${describeValue(step.name)}${hint}`);
+      report("unknown-tool", "/name", `${label} uses unknown tool ${describeValue(step.name)}${hint}`);
     } else {
-      const base = `${pointer}/arguments`;
       const exact = new Set<string>();
       const embedded = new Set<string>();
       for (const reference of references)
-        (reference.exact ? exact : embedded).add(reference.pointer.slice(base.length));
+        (reference.exact ? exact : embedded).add(reference.pointer.slice("/arguments".length));
       for (const problem of catalog.checkArguments(step.name, step.arguments, { exact, embedded })) {
-        report(problem.code, `${base}${problem.pointer}`, `${label} (tool "${step.name}"): ${problem.text}`);
+        report(problem.code, `/arguments${problem.pointer}`, `${label} (tool "${step.name}"): ${problem.text}`);
       }
     }
   } else {
     const field = step.type === "llm" ? "prompt" : "text";
-    references = findReferences(step.type === "llm" ? step.prompt : step.text, `${pointer}/${field}`);
+    references = findReferences(step.type === "llm" ? step.prompt : step.text, `/${field}`);
   }
 
   const checkTarget = (id: string, path: string, describe: string): PlanStep | undefined => {
@@ -218,6 +217,6 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       );
     }
   }
-  for (const [at, id] of (step.dependsOn ?? []).entries()) checkTarget(id, `${pointer}/dependsOn/${at}`, "depends on");
+  for (const [at, id] of (step.dependsOn ?? []).entries()) checkTarget(id, `/dependsOn/${at}`, "depends on");
   return { step, issues };
 }
