@@ -358,17 +358,14 @@ class Reader implements ToolCallReader, PythonicCallHost {
 
   /** Reads as far as the text allows (to the end once `end()` was called), then drops what was read. */
   #scan(): void {
-    for (;;) {
-      if (this.#json !== undefined) {
-        if (this.#json.parser.status === "reading" || !this.#finishJson(this.#json)) break;
-        continue;
-      }
-      if (this.#python !== undefined) {
-        if (!stepPythonicCall(this, this.#python)) break;
-        continue;
-      }
-      if (this.pos >= this.total || !this.#stepProse()) break;
-    }
+    // Each step reads on in the open value, the open call list or the prose, until one needs more text.
+    while (
+      this.#json !== undefined
+        ? this.#json.parser.status !== "reading" && this.#finishJson(this.#json)
+        : this.#python !== undefined
+          ? stepPythonicCall(this, this.#python)
+          : this.pos < this.total && this.#stepProse()
+    );
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.#python;
     let keep =
@@ -410,9 +407,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
         this.#word = this.#word.length < MAX_NAME_LENGTH ? this.#word + String.fromCharCode(c) : undefined;
       return;
     }
-    this.#word = "";
-    this.#afterWord = false;
-    this.#lineIsWord = false;
+    this.#breakWord();
   }
 
   /** Something other than plain prose was read: no tool name stands before what follows. */
