@@ -44,8 +44,8 @@ import {
   type PythonicCallHost,
   type PythonRead,
   pythonicCallArguments,
+  pythonTextFrom,
   skipSpaces,
-  stepPythonicCall,
 } from "./read-pythonic-call.ts";
 import { toCallStep } from "./to-call-step.ts";
 
@@ -177,7 +177,7 @@ function callNameOf(step: unknown): string | undefined {
 /**
  * The reader. The members that are not `#private` (`pos`, `ended`, `inFence`,
  * `total`, `code`, `slice`, `callAhead`, `feedFrom`, `emitPython`,
- * `leavePython`) are its {@link PythonicCallHost} side, for `stepPythonicCall`.
+ * `leavePython`) are its {@link PythonicCallHost} side, for the phases of a `PythonRead`.
  */
 class Reader implements ToolCallReader, PythonicCallHost {
   /**
@@ -363,15 +363,12 @@ class Reader implements ToolCallReader, PythonicCallHost {
       this.#json !== undefined
         ? this.#json.parser.status !== "reading" && this.#finishJson(this.#json)
         : this.#python !== undefined
-          ? stepPythonicCall(this, this.#python)
+          ? this.#python.phase(this, this.#python)
           : this.pos < this.total && this.#stepProse()
     );
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.#python;
-    let keep =
-      python !== undefined && (python.phase === "key" || python.phase === "equals")
-        ? Math.min(this.pos, python.keyStart)
-        : this.pos;
+    let keep = python === undefined ? this.pos : pythonTextFrom(python, this.pos);
     // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
     // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
     // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
@@ -835,7 +832,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
 
   /**
    * The text ended inside a call's parentheses: at the end of the text, only
-   * the phases inside them wait for more (`stepPythonicCall` returns false);
+   * the phases inside them wait for more (a phase returns false);
    * the others end the list.
    */
   #endPython(read: PythonRead): void {

@@ -185,7 +185,7 @@ export function normalizeSketch(
     const rawId = raw["id"] ?? raw["task_id"];
     const id = typeof rawId === "number" || typeof rawId === "string" ? String(rawId) : `s${position + 1}`;
     if (vertices.has(id)) {
-      report("duplicate-id", path, `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex}`, id);
+      report("duplicate-id", path, `${VertexWord} "${id}" reuses the id of an earlier ${wording.vertex}`, id);
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
