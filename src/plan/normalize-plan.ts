@@ -6,8 +6,7 @@
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { findTooDeep, MAX_STEP_DEPTH } from "./find-too-deep.ts";
-import { type NormalizeSketchOptions, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
-import { normalizeStep } from "./normalize-step.ts";
+import { type NormalizeSketchOptions, normalizeEntries, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
@@ -96,12 +95,5 @@ export function readPlanEntries(
     return fail(
       `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`,
     );
-  const entries: PlanEntry[] = [];
-  const issues: PlanIssue[] = [];
-  list.forEach((item, position) => {
-    const result = normalizeStep(item, position, options);
-    if (result.step !== undefined) entries.push({ position, step: result.step });
-    issues.push(...result.issues);
-  });
-  return { entries, issues, count: list.length };
+  return { ...normalizeEntries(list, options), count: list.length };
 }

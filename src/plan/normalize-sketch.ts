@@ -169,7 +169,9 @@ export function normalizeSketch(
   const VertexWord = capitalized(wording.vertex);
   const EdgeWord = capitalized(wording.edge);
   const issues: PlanIssue[] = [];
-  const report = (code: PlanIssue["code"], path: string, message: string, stepId?: string): void => {
+  /** Reports a problem of the item at `position` of the list under `key` (`/vertices/2`). */
+  const report = (code: PlanIssue["code"], key: string, position: number, message: string, stepId?: string): void => {
+    const path = `/${key}/${position}`;
     const issue: PlanIssue = { code, index: -1, path, message: `${message} (${path})` };
     if (stepId !== undefined) issue.stepId = stepId;
     issues.push(issue);
@@ -177,15 +179,25 @@ export function normalizeSketch(
   const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
   const vertices = new Map<string, Vertex>();
   rawVertices.forEach((raw: unknown, position) => {
-    const path = `/${wording.vertices}/${position}`;
     if (!isRecord(raw)) {
-      report("invalid-step", path, `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)}`);
+      report(
+        "invalid-step",
+        wording.vertices,
+        position,
+        `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)}`,
+      );
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
     const id = typeof rawId === "number" || typeof rawId === "string" ? String(rawId) : `s${position + 1}`;
     if (vertices.has(id)) {
-      report("duplicate-id", path, `${VertexWord} "${id}" reuses the id of an earlier ${wording.vertex}`, id);
+      report(
+        "duplicate-id",
+        wording.vertices,
+        position,
+        `${VertexWord} "${id}" reuses the id of an earlier ${wording.vertex}`,
+        id,
+      );
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
@@ -203,17 +215,26 @@ export function normalizeSketch(
 
   const edges = Array.isArray(sketch["edges"]) ? sketch["edges"] : [];
   edges.forEach((raw: unknown, position) => {
-    const path = `/${wording.edges}/${position}`;
     const edge = readEdge(raw);
     if (edge === undefined) {
-      report("invalid-step", path, `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)}`);
+      report(
+        "invalid-step",
+        wording.edges,
+        position,
+        `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)}`,
+      );
       return;
     }
     const [source, target] = edge;
     const missing = [source, target].filter((id) => !vertices.has(id));
     if (missing.length > 0) {
       const names = missing.map((id) => `"${id}"`).join(" and ");
-      report("unknown-reference", path, `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${names}`);
+      report(
+        "unknown-reference",
+        wording.edges,
+        position,
+        `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${names}`,
+      );
       return;
     }
     vertices.get(target)?.after.add(source);
@@ -260,34 +281,45 @@ export function normalizeSketch(
   }
   const stuck = pending.filter((vertex) => !placed.has(vertex.id));
   for (const vertex of stuck) {
-    const path = `/${wording.vertices}/${vertex.position}`;
     const cycle = findCycle(vertex, vertices, placed);
     const message =
       cycle === undefined
         ? `depends on a ${wording.vertex} that is part of a dependency cycle`
         : `is part of a dependency cycle: ${cycle.join(" → ")}`;
-    report("invalid-step", path, `${VertexWord} "${vertex.id}" ${message}`, vertex.id);
+    report("invalid-step", wording.vertices, vertex.position, `${VertexWord} "${vertex.id}" ${message}`, vertex.id);
   }
 
-  const entries: PlanEntry[] = [];
-  order.forEach((vertex, position) => {
-    const result = normalizeStep(vertex.candidate, position, options);
-    if (result.step !== undefined) entries.push({ position, step: result.step });
-    issues.push(...result.issues);
-  });
-
+  const steps = order.map((vertex) => vertex.candidate);
   if ((options.sketchReply ?? true) && order.length > 0) {
     const hasSuccessor = new Set(order.flatMap((vertex) => [...vertex.after]));
     const sinks = order.filter((vertex) => !hasSuccessor.has(vertex.id));
     let id = "reply";
     for (let suffix = 1; vertices.has(id); suffix++) id = `reply_${suffix}`;
-    const reply = normalizeStep(
-      { id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") },
-      order.length,
-      options,
-    );
-    if (reply.step !== undefined) entries.push({ position: order.length, step: reply.step });
+    // Always valid: a free id, and a text that quotes at least one sink.
+    steps.push({ id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") });
   }
+  const normalized = normalizeEntries(steps, options);
+  return { entries: normalized.entries, issues: [...issues, ...normalized.issues] };
+}
+
+/**
+ * Normalizes the steps of a plan in order (see `normalizeStep`).
+ *
+ * @param steps - the raw steps.
+ * @param options - normalization options.
+ * @returns the steps that could be read, with their positions, and the issues of the others.
+ */
+export function normalizeEntries(
+  steps: readonly unknown[],
+  options: NormalizeStepOptions,
+): { entries: PlanEntry[]; issues: PlanIssue[] } {
+  const entries: PlanEntry[] = [];
+  const issues: PlanIssue[] = [];
+  steps.forEach((raw, position) => {
+    const result = normalizeStep(raw, position, options);
+    if (result.step !== undefined) entries.push({ position, step: result.step });
+    issues.push(...result.issues);
+  });
   return { entries, issues };
 }
 
