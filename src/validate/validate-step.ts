@@ -5,7 +5,7 @@
  */
 
 import { CONTEXT_REFERENCE_ROOT } from "../plan/context-reference-root.ts";
-import { type FoundReference, findReferences } from "../plan/find-references.ts";
+import { findReferences } from "../plan/find-references.ts";
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
@@ -127,31 +127,29 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
     else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
   }
   const issues: PlanIssue[] = [];
-  const label = `Step "${step.id}"`;
-  /** Reports a problem at `at` inside the step (`/arguments/city`). */
+  /** Reports a problem at `at` inside the step (`/arguments/city`), naming the step first. */
   const report = (code: PlanIssue["code"], at: string, message: string): void => {
-    issues.push(stepIssue(code, position, step.id, message, at));
+    issues.push(stepIssue(code, position, step.id, `Step "${step.id}" ${message}`, at));
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
-    report("too-many-steps", "", `${label} exceeds the limit of ${countOf(context.maxSteps, "step")}`);
+    report("too-many-steps", "", `exceeds the limit of ${countOf(context.maxSteps, "step")}`);
     return { step, issues };
   }
   const earlier = indexOf(context.steps);
   if (earlier.reply !== undefined) {
-    report(
-      "invalid-step",
-      "",
-      `${label} comes after the reply step "${earlier.reply.id}"; the reply must be the last step`,
-    );
+    report("invalid-step", "", `comes after the reply step "${earlier.reply.id}"; the reply must be the last step`);
   }
   if (earlier.byId.has(step.id) || context.rejectedIds?.has(step.id)) {
-    report("duplicate-id", "/id", `${label} reuses the id of an earlier step`);
+    report("duplicate-id", "/id", "reuses the id of an earlier step");
   }
 
-  let references: FoundReference[];
+  const field = step.type === "tool" ? "arguments" : step.type === "llm" ? "prompt" : "text";
+  const references = findReferences(
+    step.type === "tool" ? step.arguments : step.type === "llm" ? step.prompt : step.text,
+    `/${field}`,
+  );
   if (step.type === "tool") {
-    references = findReferences(step.arguments, "/arguments");
     const tool = catalog.get(step.name);
     if (tool === undefined) {
       const names = catalog.tools.map((candidate) => candidate.name);
@@ -164,24 +162,21 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
             : names.length === 0
               ? "; the catalog is empty"
               : `; available: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""}`;
-      report("unknown-tool", "/name", `${label} uses unknown tool ${describeValue(step.name)}${hint}`);
+      report("unknown-tool", "/name", `uses unknown tool ${describeValue(step.name)}${hint}`);
     } else {
       const exact = new Set<string>();
       const embedded = new Set<string>();
       for (const reference of references)
         (reference.exact ? exact : embedded).add(reference.pointer.slice("/arguments".length));
       for (const problem of catalog.checkArguments(step.name, step.arguments, { exact, embedded })) {
-        report(problem.code, `/arguments${problem.pointer}`, `${label} (tool "${step.name}"): ${problem.text}`);
+        report(problem.code, `/arguments${problem.pointer}`, `(tool "${step.name}"): ${problem.text}`);
       }
     }
-  } else {
-    const field = step.type === "llm" ? "prompt" : "text";
-    references = findReferences(step.type === "llm" ? step.prompt : step.text, `/${field}`);
   }
 
   const checkTarget = (id: string, path: string, describe: string): PlanStep | undefined => {
     if (id === step.id) {
-      report("forward-reference", path, `${label} ${describe} itself`);
+      report("forward-reference", path, `${describe} itself`);
       return undefined;
     }
     const target = earlier.byId.get(id);
@@ -191,12 +186,12 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       report(
         "forward-reference",
         path,
-        `${label} ${describe} step "${id}", which comes later; a step may only use steps before it`,
+        `${describe} step "${id}", which comes later; a step may only use steps before it`,
       );
     } else if (context.rejectedIds?.has(id) || later !== undefined) {
-      report("unknown-reference", path, `${label} ${describe} step "${id}", which is invalid`);
+      report("unknown-reference", path, `${describe} step "${id}", which is invalid`);
     } else {
-      report("unknown-reference", path, `${label} ${describe} unknown step "${id}"`);
+      report("unknown-reference", path, `${describe} unknown step "${id}"`);
     }
     return undefined;
   };
@@ -213,7 +208,7 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       report(
         "unknown-reference",
         reference.pointer,
-        `${label} references ${reference.source}, but the output of tool "${target.name}" declares no "${missing}"${available}`,
+        `references ${reference.source}, but the output of tool "${target.name}" declares no "${missing}"${available}`,
       );
     }
   }
