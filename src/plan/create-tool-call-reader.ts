@@ -702,9 +702,8 @@ class Reader implements ToolCallReader, PythonicCallHost {
     if (stop === undefined) return undefined;
     const at = read.base + stop.offset;
     const c = this.code(at);
-    const lost = repairs.some(
-      (repair) => repair.offset === stop.offset && (repair.kind === "dropped-key" || repair.kind === "dropped-value"),
-    );
+    // A key or a value dropped where the parser stopped.
+    const lost = repairs.some((repair) => repair.offset === stop.offset && repair.kind.startsWith("dropped-"));
     if (!lost && c === 96) return undefined;
     if (!lost && c === 60) {
       if (at + 1 >= this.total && !this.ended) return "";
@@ -783,14 +782,15 @@ class Reader implements ToolCallReader, PythonicCallHost {
     const results = texts.map((text) => {
       const nested = new Reader(this.#options);
       const steps = nested.write(text.trim());
-      const rest = nested.end();
-      return { steps: [...steps, ...rest.steps], rest };
+      const result = nested.end();
+      result.steps.unshift(...steps);
+      return result;
     });
-    if (!results.every(({ steps, rest }) => steps.length + rest.cutOff.length + rest.dropped.length > 0)) return false;
-    for (const { steps, rest } of results) {
+    if (!results.every(({ steps, cutOff, dropped }) => steps.length + cutOff.length + dropped.length > 0)) return false;
+    for (const { steps, cutOff, dropped } of results) {
       for (const step of steps) this.#emit(step);
-      for (const cut of rest.cutOff) this.#cut(read.base, cut.what);
-      for (const drop of rest.dropped) this.#drop(read.base, drop.message);
+      for (const cut of cutOff) this.#cut(read.base, cut.what);
+      for (const drop of dropped) this.#drop(read.base, drop.message);
     }
     return true;
   }
