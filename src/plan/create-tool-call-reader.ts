@@ -242,7 +242,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
     if (this.ended) throw new TypeError("ToolCallReader.write() was called after end()");
     this.#out = [];
     this.#buffer += chunk;
-    if (this.#json !== undefined) this.#feedJson(this.#json, chunk);
+    if (this.#json !== undefined) this.#takeElements(this.#json, this.#json.parser.write(chunk));
     else if (this.#python?.value !== undefined) this.#python.value.write(chunk);
     this.#scan();
     return this.#out;
@@ -619,9 +619,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
     this.#json = read;
     this.#pendingName = undefined;
     this.#breakWord();
-    this.feedFrom(parser, at, (elements) => {
-      for (const element of elements) this.#takeElement(read, element);
-    });
+    this.feedFrom(parser, at, (elements) => this.#takeElements(read, elements));
   }
 
   /**
@@ -637,16 +635,14 @@ class Reader implements ToolCallReader, PythonicCallHost {
     }
   }
 
-  #feedJson(read: JsonRead, text: string): void {
-    for (const element of read.parser.write(text)) this.#takeElement(read, element);
-  }
-
-  /** An element of a root array (or of a wrapped list) closed. */
-  #takeElement(read: JsonRead, element: unknown): void {
-    if (read.plan === undefined) read.plan = read.parser.unwrappedKey !== undefined || isRecord(element);
-    if (!read.plan) return;
-    read.streamed++;
-    this.#emit(toCallStep(element) ?? element);
+  /** Elements of a root array (or of a wrapped list) closed: the first says whether they are steps. */
+  #takeElements(read: JsonRead, elements: unknown[]): void {
+    for (const element of elements) {
+      read.plan ??= read.parser.unwrappedKey !== undefined || isRecord(element);
+      if (!read.plan) return;
+      read.streamed++;
+      this.#emit(toCallStep(element) ?? element);
+    }
   }
 
   /**
