@@ -8,6 +8,7 @@ import { mapStrings } from "../shared/map-strings.ts";
 import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
+import { placedIssue } from "./step-issue.ts";
 
 /** A normalized step and its position in the plan. */
 export interface PlanEntry {
@@ -171,10 +172,7 @@ export function normalizeSketch(
   const issues: PlanIssue[] = [];
   /** Reports a problem of the item at `position` of the list under `key` (`/vertices/2`). */
   const report = (code: PlanIssue["code"], key: string, position: number, message: string, stepId?: string): void => {
-    const path = `/${key}/${position}`;
-    const issue: PlanIssue = { code, index: -1, path, message: `${message} (${path})` };
-    if (stepId !== undefined) issue.stepId = stepId;
-    issues.push(issue);
+    issues.push(placedIssue(code, -1, `/${key}/${position}`, message, stepId));
   };
   const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
   const vertices = new Map<string, Vertex>();
