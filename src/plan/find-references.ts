@@ -24,14 +24,13 @@ export interface FoundReference {
 const segment = String.raw`[^\s{}.[\]](?:[^{}.[\]\n]*[^\s{}.[\]])?`;
 
 /**
- * The source of the reference pattern: `{{ id }}`, `{{id.a.0.b}}`,
- * `{{id.items[0].name}}` and `{{id.Exchange Rate}}`; whitespace around the
- * reference inside the braces is tolerated. Group 1 is the id, group 2 the
- * path as written.
+ * The reference pattern: `{{ id }}`, `{{id.a.0.b}}`, `{{id.items[0].name}}`
+ * and `{{id.Exchange Rate}}`; whitespace around the reference inside the
+ * braces is tolerated. Group 1 is the id, group 2 the path as written.
+ * Global: use it with `matchAll` or `replace`, which start from the
+ * beginning whatever `lastIndex` is, never with `exec` or `test`.
  */
-export const REFERENCE_SOURCE = String.raw`\{\{\s*([^\s{}.[\]]+)((?:\.${segment}|\[\d+\])*)\s*\}\}`;
-
-const referencePattern = new RegExp(REFERENCE_SOURCE, "gu");
+export const REFERENCE_PATTERN = new RegExp(String.raw`\{\{\s*([^\s{}.[\]]+)((?:\.${segment}|\[\d+\])*)\s*\}\}`, "gu");
 const segmentPattern = new RegExp(String.raw`\.(${segment})|\[(\d+)\]`, "gu");
 
 /**
@@ -66,7 +65,7 @@ export function escapePointerSegment(segment: string): string {
 export function findReferencesInText(text: string, pointer = ""): FoundReference[] {
   if (!text.includes("{{")) return [];
   const found: FoundReference[] = [];
-  for (const match of text.matchAll(referencePattern)) {
+  for (const match of text.matchAll(REFERENCE_PATTERN)) {
     found.push({
       id: match[1] ?? "",
       path: splitPath(match[2] ?? ""),

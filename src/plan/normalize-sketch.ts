@@ -5,7 +5,7 @@
  */
 import { describeValue } from "../shared/describe-value.ts";
 import { mapStrings } from "../shared/map-strings.ts";
-import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
+import { findReferences, REFERENCE_PATTERN } from "./find-references.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 import { placedIssue } from "./step-issue.ts";
@@ -63,8 +63,6 @@ interface Vertex {
   candidate?: Record<string, unknown>;
 }
 
-const retReference = new RegExp(REFERENCE_SOURCE, "gu");
-
 /**
  * Rewrites sketch references: `{{task.ret}}` and `{{task.<its ret name>}}`
  * become `{{task}}`, and `{{<ret name>}}` becomes `{{<its vertex>}}`.
@@ -80,7 +78,7 @@ function rewriteRet(
   retOf: ReadonlyMap<string, string>,
 ): unknown {
   return mapStrings(value, (text) =>
-    text.replace(retReference, (source, id: string, path: string) => {
+    text.replace(REFERENCE_PATTERN, (source, id: string, path: string) => {
       const owner = retOf.has(id) ? id : (retOwner.get(id) ?? id);
       const first = /^\.([^\s{}.[\]]+)/u.exec(path);
       const rest =
