@@ -123,7 +123,7 @@ const typeFields: Record<PlanStep["type"], [string, FieldCheck][]> = {
  */
 export function checkPlanStep(candidate: Record<string, unknown>): PlanStepCheck {
   const type = candidate["type"];
-  if (!("type" in candidate) || typeof type !== "string" || !Object.hasOwn(typeFields, type)) {
+  if (typeof type !== "string" || !Object.hasOwn(typeFields, type)) {
     return { ok: false, problems: [{ path: ["type"], message: TYPE_MESSAGE, input: type }] };
   }
   const problems: StepProblem[] = [];

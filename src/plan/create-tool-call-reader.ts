@@ -263,7 +263,8 @@ class Reader implements ToolCallReader, PythonicCallHost {
       cutOff: this.#cutOff,
       dropped: this.#dropped,
       values: this.#values,
-      found: this.#found || this.#out.length > 0,
+      // Every step taken was found (`#emit`).
+      found: this.#found,
     };
   }
 
@@ -729,7 +730,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * @returns whether it was read so.
    */
   #readQuoted(read: JsonRead, root: unknown, broken: string | undefined): boolean {
-    const quoted = typeof root === "string" ? [root] : Array.isArray(root) && root.length > 0 ? root : [];
+    const quoted = typeof root === "string" ? [root] : Array.isArray(root) ? root : [];
     if (
       broken === undefined &&
       quoted.length > 0 &&

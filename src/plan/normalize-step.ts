@@ -151,17 +151,16 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
   const dependencies = new Set(
     Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : [],
   );
-  let action = pickField(raw, "action");
-  if (action === undefined) {
-    action =
-      pickField(raw, "tool") !== undefined
-        ? "use_tool"
-        : pickField(raw, "topic") !== undefined
-          ? "query_kb"
-          : pickField(raw, "question") !== undefined
-            ? "llm_reasoning"
-            : undefined;
-  }
+  // Without an action, the field only one action has says which.
+  const action =
+    pickField(raw, "action") ??
+    (pickField(raw, "tool") !== undefined
+      ? "use_tool"
+      : pickField(raw, "topic") !== undefined
+        ? "query_kb"
+        : pickField(raw, "question") !== undefined
+          ? "llm_reasoning"
+          : undefined);
   const candidate: RawObject = { id: toId(pickField(raw, "step_id", "id")) };
   if (action === "query_kb") {
     const params = toArguments(pickField(raw, "params", "arguments"));
@@ -209,9 +208,8 @@ function withPolicy(
   retries: string[],
   rewrite: (value: unknown) => unknown,
 ): void {
-  for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewrite(candidate[key]);
-  }
+  // An absent field stays undefined, and normalizeStep drops it.
+  for (const key of ["arguments", "prompt", "text"]) candidate[key] = rewrite(candidate[key]);
   candidate["dependsOn"] = dependsOn;
   candidate["description"] = pickField(raw, "description");
   candidate["retries"] = pickField(raw, ...retries);

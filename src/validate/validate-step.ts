@@ -67,11 +67,8 @@ const indexes = new WeakMap<readonly PlanStep[], StepIndex>();
  */
 function indexOf(steps: readonly PlanStep[]): StepIndex {
   let index = indexes.get(steps);
-  if (
-    index === undefined ||
-    index.length > steps.length ||
-    (index.length > 0 && steps[index.length - 1] !== index.last)
-  ) {
+  // The array was cut or changed before the indexed length (of no steps, `steps[-1]` and `last` are both undefined).
+  if (index === undefined || index.length > steps.length || steps[index.length - 1] !== index.last) {
     index = { length: 0, last: undefined, byId: new Map(), reply: undefined };
     indexes.set(steps, index);
   }
