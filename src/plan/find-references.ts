@@ -40,9 +40,7 @@ const segmentPattern = new RegExp(String.raw`\.(${segment})|\[(\d+)\]`, "gu");
  * @returns the segments (`["a", "0", "b"]`).
  */
 function splitPath(text: string): string[] {
-  const segments: string[] = [];
-  for (const match of text.matchAll(segmentPattern)) segments.push(match[1] ?? match[2] ?? "");
-  return segments;
+  return Array.from(text.matchAll(segmentPattern), (match) => match[1] ?? match[2] ?? "");
 }
 
 /**
@@ -64,18 +62,14 @@ export function escapePointerSegment(segment: string): string {
  */
 export function findReferencesInText(text: string, pointer = ""): FoundReference[] {
   if (!text.includes("{{")) return [];
-  const found: FoundReference[] = [];
-  for (const match of text.matchAll(REFERENCE_PATTERN)) {
-    found.push({
-      id: match[1] ?? "",
-      path: splitPath(match[2] ?? ""),
-      pointer,
-      exact: match[0].length === text.length,
-      source: match[0],
-      start: match.index,
-    });
-  }
-  return found;
+  return Array.from(text.matchAll(REFERENCE_PATTERN), (match) => ({
+    id: match[1] ?? "",
+    path: splitPath(match[2] ?? ""),
+    pointer,
+    exact: match[0].length === text.length,
+    source: match[0],
+    start: match.index,
+  }));
 }
 
 /**
@@ -97,9 +91,8 @@ export function findReferences(value: unknown, pointer = ""): FoundReference[] {
   const visit = (current: unknown, at: string): void => {
     if (typeof current === "string") {
       for (const reference of findReferencesInText(current, at)) found.push(reference);
-    } else if (Array.isArray(current)) {
-      for (const [index, item] of current.entries()) visit(item, `${at}/${index}`);
     } else if (typeof current === "object" && current !== null) {
+      // An array's indexes are its keys.
       for (const [key, item] of Object.entries(current)) visit(item, `${at}/${escapePointerSegment(key)}`);
     }
   };
