@@ -98,11 +98,9 @@ const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.
  */
 function rewriteDelimitedReferences(value: unknown): unknown {
   return mapStrings(value, (text) =>
-    text.includes("$")
-      ? text.replace(delimitedReference, (source, id: string, path: string) =>
-          stepLikeId.test(id) ? `{{${id}${path}}}` : source,
-        )
-      : text,
+    text.replace(delimitedReference, (source, id: string, path: string) =>
+      stepLikeId.test(id) ? `{{${id}${path}}}` : source,
+    ),
   );
 }
 
