@@ -234,8 +234,8 @@ function readComment(host: PythonicCallHost, read: PythonRead): boolean {
   let j = host.pos;
   while (j < host.total && !isNewline(host.code(j))) j++;
   host.pos = j;
-  if (j === host.total) return host.ended ? host.leavePython() : false;
-  host.pos++;
+  if (j === host.total && !host.ended) return false;
+  // The separator reads the line end, or ends the list at the end of the text.
   read.phase = readSeparator;
   return true;
 }
