@@ -128,7 +128,7 @@ interface JsonRead {
   /** Offset of its first character in the whole text. */
   base: number;
   /** For a root array: whether its elements are steps (decided by the first one). */
-  plan: boolean | undefined;
+  plan?: boolean;
   streamed: number;
   /** The tool name written before it. */
   name: string | undefined;
@@ -616,7 +616,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
   #startJson(at: number, name: string | undefined, named = false): void {
     // A named call's arguments are never a wrapper of steps.
     const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: STEP_LIST_KEYS });
-    const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name, named };
+    const read: JsonRead = { parser, base: at, streamed: 0, name, named };
     this.#json = read;
     this.#pendingName = undefined;
     this.#breakWord();
