@@ -123,6 +123,7 @@ export function resolveReferences(
     // Stryker disable next-line ConditionalExpression: a number or boolean has no entries, so the object path returns it as it is.
     if (typeof current !== "object" || current === null) return current;
     let changed = false;
+    // Stryker disable next-line ArrayDeclaration: an array that changed has an element 0, which the loop defines over a seeded one.
     const next: unknown[] | Record<string, unknown> = Array.isArray(current) ? [] : {};
     for (const [key, item] of Object.entries(current)) {
       const resolved = visit(item);
