@@ -740,8 +740,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
       return true;
     if (typeof root !== "string") return false;
     const inner = root.trim();
-    const first = inner.charCodeAt(0);
-    return (first === 91 || first === 123 || first === 60 || first === 96) && this.#readNested(read, [inner]);
+    return /^[[{<`]/u.test(inner) && this.#readNested(read, [inner]);
   }
 
   /**
