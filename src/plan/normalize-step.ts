@@ -50,11 +50,10 @@ function toId(value: unknown): unknown {
 /**
  * Reads a dependency list given as an array, a single id or nothing.
  *
- * @param value - the raw list.
+ * @param value - the raw list, as `pickField` gives it (never `null`).
  * @returns the ids, `undefined` when empty, or the raw value for the schema to reject.
  */
 function toIdList(value: unknown): unknown {
-  if (value === undefined || value === null) return undefined;
   if (typeof value === "string" || typeof value === "number") return [toId(value)];
   if (!Array.isArray(value)) return value;
   return value.length === 0 ? undefined : value.map(toId);

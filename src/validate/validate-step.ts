@@ -195,7 +195,7 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
   for (const reference of references) {
     if (reference.id === CONTEXT_REFERENCE_ROOT) continue;
     const target = checkTarget(reference.id, reference.pointer, "references");
-    if (target?.type !== "tool" || reference.path.length === 0) continue;
+    if (target?.type !== "tool") continue;
     const outputSchema = catalog.get(target.name)?.outputSchema;
     if (outputSchema === undefined) continue;
     const problem = outputPathProblem(outputSchema, reference.path);
