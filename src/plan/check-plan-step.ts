@@ -58,14 +58,17 @@ function rules(...list: [message: string, passes: (value: never) => boolean][]):
   };
 }
 
+const isString = (value: unknown): boolean => typeof value === "string";
+/** The rules of a text field: a string, and not empty. */
+const text = (type: string, empty: string): [string, (value: never) => boolean][] => [
+  [type, isString],
+  [empty, (value: string) => value.length > 0],
+];
 const checkId = rules(
-  [ID_TYPE_MESSAGE, (value) => typeof value === "string"],
-  [ID_EMPTY_MESSAGE, (value: string) => value.length > 0],
+  ...text(ID_TYPE_MESSAGE, ID_EMPTY_MESSAGE),
   [ID_PATTERN_MESSAGE, (value: string) => STEP_ID_PATTERN.test(value)],
   [ID_RESERVED_MESSAGE, (value) => value !== CONTEXT_REFERENCE_ROOT],
 );
-const text = (type: string, empty: string): FieldCheck =>
-  rules([type, (value) => typeof value === "string"], [empty, (value: string) => value.length > 0]);
 const isNumber = (value: unknown): boolean => typeof value === "number" && !Number.isNaN(value);
 
 /** The policy fields every step may carry, in the order the step schemas list them. */
@@ -77,7 +80,7 @@ const policyFields: [string, FieldCheck][] = [
       return value.map((item, index) => checkId(item, [...path, index], problems));
     },
   ],
-  ["description", rules([DESCRIPTION_MESSAGE, (value) => typeof value === "string"])],
+  ["description", rules([DESCRIPTION_MESSAGE, isString])],
   [
     "retries",
     rules(
@@ -99,11 +102,11 @@ const policyFields: [string, FieldCheck][] = [
 /** The required fields of each step type after `id` and `type`. */
 const typeFields: Record<PlanStep["type"], [string, FieldCheck][]> = {
   tool: [
-    ["name", text(NAME_TYPE_MESSAGE, NAME_EMPTY_MESSAGE)],
+    ["name", rules(...text(NAME_TYPE_MESSAGE, NAME_EMPTY_MESSAGE))],
     ["arguments", rules([ARGUMENTS_MESSAGE, isRecord])],
   ],
-  llm: [["prompt", text(PROMPT_TYPE_MESSAGE, PROMPT_EMPTY_MESSAGE)]],
-  reply: [["text", text(TEXT_TYPE_MESSAGE, TEXT_EMPTY_MESSAGE)]],
+  llm: [["prompt", rules(...text(PROMPT_TYPE_MESSAGE, PROMPT_EMPTY_MESSAGE))]],
+  reply: [["text", rules(...text(TEXT_TYPE_MESSAGE, TEXT_EMPTY_MESSAGE))]],
 };
 
 /**
@@ -123,7 +126,7 @@ const typeFields: Record<PlanStep["type"], [string, FieldCheck][]> = {
  */
 export function checkPlanStep(candidate: Record<string, unknown>): PlanStepCheck {
   const type = candidate["type"];
-  if (!("type" in candidate) || typeof type !== "string" || !Object.hasOwn(typeFields, type)) {
+  if (typeof type !== "string" || !Object.hasOwn(typeFields, type)) {
     return { ok: false, problems: [{ path: ["type"], message: TYPE_MESSAGE, input: type }] };
   }
   const problems: StepProblem[] = [];

@@ -44,7 +44,8 @@ import {
   type PythonicCallHost,
   type PythonRead,
   pythonicCallArguments,
-  stepPythonicCall,
+  pythonTextFrom,
+  skipSpaces,
 } from "./read-pythonic-call.ts";
 import { toCallStep } from "./to-call-step.ts";
 
@@ -127,7 +128,7 @@ interface JsonRead {
   /** Offset of its first character in the whole text. */
   base: number;
   /** For a root array: whether its elements are steps (decided by the first one). */
-  plan: boolean | undefined;
+  plan?: boolean;
   streamed: number;
   /** The tool name written before it. */
   name: string | undefined;
@@ -176,7 +177,7 @@ function callNameOf(step: unknown): string | undefined {
 /**
  * The reader. The members that are not `#private` (`pos`, `ended`, `inFence`,
  * `total`, `code`, `slice`, `callAhead`, `feedFrom`, `emitPython`,
- * `leavePython`) are its {@link PythonicCallHost} side, for `stepPythonicCall`.
+ * `leavePython`) are its {@link PythonicCallHost} side, for the phases of a `PythonRead`.
  */
 class Reader implements ToolCallReader, PythonicCallHost {
   /**
@@ -241,7 +242,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
     if (this.ended) throw new TypeError("ToolCallReader.write() was called after end()");
     this.#out = [];
     this.#buffer += chunk;
-    if (this.#json !== undefined) this.#feedJson(this.#json, chunk);
+    if (this.#json !== undefined) this.#takeElements(this.#json, this.#json.parser.write(chunk));
     else if (this.#python?.value !== undefined) this.#python.value.write(chunk);
     this.#scan();
     return this.#out;
@@ -255,17 +256,15 @@ class Reader implements ToolCallReader, PythonicCallHost {
     if (this.#json !== undefined) this.#endJson(this.#json);
     if (this.#python !== undefined) this.#endPython(this.#python);
     if (this.#nameFollows) this.#takeFollowingName();
-    if (this.#pendingName !== undefined) {
-      // A marker named a tool, and the text ended before its arguments began.
-      this.#found = true;
-      this.#cutOff.push({ offset: this.#pendingAt, what: `the call "${this.#pendingName}"` });
-    }
+    // A marker named a tool, and the text ended before its arguments began.
+    if (this.#pendingName !== undefined) this.#cut(this.#pendingAt, `the call "${this.#pendingName}"`);
     return {
       steps: this.#out,
       cutOff: this.#cutOff,
       dropped: this.#dropped,
       values: this.#values,
-      found: this.#found || this.#out.length > 0,
+      // Every step taken was found (`#emit`).
+      found: this.#found,
     };
   }
 
@@ -279,6 +278,47 @@ class Reader implements ToolCallReader, PythonicCallHost {
     this.#waitingAt = at;
     this.#waitedTo = reached;
     return false;
+  }
+
+  /** A call the end of the text cut off. */
+  #cut(offset: number, what: string): void {
+    this.#found = true;
+    this.#cutOff.push({ offset, what });
+  }
+
+  /** A call that cannot become a step. */
+  #drop(offset: number, message: string): void {
+    this.#found = true;
+    this.#dropped.push({ offset, message });
+  }
+
+  /** Goes on reading prose at `to`, where a call may stand (`callPosition`) or not. */
+  #goOn(to: number, callPosition = false): true {
+    this.#callPosition = callPosition;
+    this.pos = to;
+    return true;
+  }
+
+  /**
+   * Whether `text` is written at `at`.
+   *
+   * @returns undefined while the text so far is only a beginning of it.
+   */
+  #isAt(at: number, text: string): boolean | undefined {
+    const written = this.slice(at, at + text.length);
+    if (written === text) return true;
+    return !this.ended && text.startsWith(written) ? undefined : false;
+  }
+
+  /** The character at `at` and where it is, for a message: `"~" at offset 9`. */
+  #charAt(at: number): string {
+    return `${JSON.stringify(this.slice(at, at + 1))} at offset ${at}`;
+  }
+
+  /** The word just before `pos`, when it is a tool name. */
+  #wordName(): string | undefined {
+    const word = this.#word;
+    return word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
   }
 
   get total(): number {
@@ -319,23 +359,17 @@ class Reader implements ToolCallReader, PythonicCallHost {
 
   /** Reads as far as the text allows (to the end once `end()` was called), then drops what was read. */
   #scan(): void {
-    for (;;) {
-      if (this.#json !== undefined) {
-        if (this.#json.parser.status === "reading" || !this.#finishJson(this.#json)) break;
-        continue;
-      }
-      if (this.#python !== undefined) {
-        if (!stepPythonicCall(this, this.#python)) break;
-        continue;
-      }
-      if (this.pos >= this.total || !this.#stepProse()) break;
-    }
+    // Each step reads on in the open value, the open call list or the prose, until one needs more text.
+    while (
+      this.#json !== undefined
+        ? this.#json.parser.status !== "reading" && this.#finishJson(this.#json)
+        : this.#python !== undefined
+          ? this.#python.phase(this, this.#python)
+          : this.pos < this.total && this.#stepProse()
+    );
     // A word read as a keyword may turn out to be a positional value: keep it until that is known.
     const python = this.#python;
-    let keep =
-      python !== undefined && (python.phase === "key" || python.phase === "equals")
-        ? Math.min(this.pos, python.keyStart)
-        : this.pos;
+    let keep = python === undefined ? this.pos : pythonTextFrom(python, this.pos);
     // An open value keeps the text from its start (a rejected one is read on from there). Dropping what came
     // before it once, when it starts, keeps the buffer short when a new candidate is open at every chunk's end
     // (`[{[{…`): kept whole, the buffer was copied again on each chunk, quadratic in the text.
@@ -352,8 +386,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
     this.#afterReturn = c === 13;
     if (lineFeedOfCrLf) return;
     if (isNewline(c)) {
-      const word = this.#word;
-      this.#nameLine = this.#lineIsWord && word !== undefined && TOOL_NAME_PATTERN.test(word) ? word : undefined;
+      this.#nameLine = this.#lineIsWord ? this.#wordName() : undefined;
       this.#word = "";
       this.#lineIsWord = true;
       this.#afterWord = false;
@@ -372,9 +405,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
         this.#word = this.#word.length < MAX_NAME_LENGTH ? this.#word + String.fromCharCode(c) : undefined;
       return;
     }
-    this.#word = "";
-    this.#afterWord = false;
-    this.#lineIsWord = false;
+    this.#breakWord();
   }
 
   /** Something other than plain prose was read: no tool name stands before what follows. */
@@ -420,8 +451,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
       if (marker === undefined) return false;
       if (marker) return true;
       if (this.#callPosition) {
-        let j = at + 1;
-        while (j < this.total && (isBlank(this.code(j)) || isNewline(this.code(j)))) j++;
+        const j = skipSpaces(this, at + 1, true);
         const call = this.callAhead(j);
         if (call === undefined) return false;
         if (call) {
@@ -462,11 +492,9 @@ class Reader implements ToolCallReader, PythonicCallHost {
         return true;
       }
     }
-    this.#callPosition = false;
     this.#pendingName = undefined;
     this.#notePlain(c);
-    this.pos++;
-    return true;
+    return this.#goOn(at + 1);
   }
 
   /**
@@ -476,21 +504,16 @@ class Reader implements ToolCallReader, PythonicCallHost {
    */
   #readMarker(at: number): boolean | undefined {
     for (const marker of [TOOLS_MARKER, ARGUMENTS_MARKER]) {
-      const available = Math.min(marker.length, this.total - at);
-      if (this.slice(at, at + available) !== marker.slice(0, available)) continue;
-      if (available < marker.length) {
-        if (!this.ended) return undefined;
-        continue;
-      }
-      this.pos = at + marker.length;
-      if (marker === TOOLS_MARKER) {
-        this.#callPosition = true;
-        this.#breakWord();
-      } else {
-        this.#pendingName = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
+      const here = this.#isAt(at, marker);
+      if (here === undefined) return undefined;
+      if (!here) continue;
+      if (marker === TOOLS_MARKER) this.#callPosition = true;
+      else {
+        this.#pendingName = this.#wordName();
         this.#pendingAt = at;
-        this.#breakWord();
       }
+      this.#breakWord();
+      this.pos = at + marker.length;
       return true;
     }
     return false;
@@ -524,10 +547,8 @@ class Reader implements ToolCallReader, PythonicCallHost {
       close++;
     if (close === this.total && !this.ended && close - at <= maxTagLength) return this.#wait(at, close);
     if (this.code(close) !== 62) {
-      this.#callPosition = false;
       this.#breakWord();
-      this.pos++;
-      return true;
+      return this.#goOn(at + 1);
     }
     const { name, written, closing } = tagName(this.slice(at + 1, close));
     if (!closing && name === SEPARATOR_TAG) return this.#readSeparator(at, close);
@@ -537,25 +558,15 @@ class Reader implements ToolCallReader, PythonicCallHost {
       if (TOOL_NAME_PATTERN.test(tool)) {
         this.#pendingName = tool;
         this.#pendingAt = at;
-        this.#callPosition = false;
-        this.pos = close + 1;
-        return true;
+        return this.#goOn(close + 1);
       }
     }
-    if (CALL_TAGS.has(name)) {
-      this.#callPosition = !closing;
-      this.pos = close + 1;
-      return true;
-    }
+    if (CALL_TAGS.has(name)) return this.#goOn(close + 1, !closing);
     if (END_TAGS.has(name) && (closing || name !== "function")) {
-      this.#callPosition = false;
       this.#pendingName = undefined;
-      this.pos = close + 1;
-      return true;
+      return this.#goOn(close + 1);
     }
-    this.#callPosition = false;
-    this.pos++;
-    return true;
+    return this.#goOn(at + 1);
   }
 
   /**
@@ -566,14 +577,12 @@ class Reader implements ToolCallReader, PythonicCallHost {
    * arguments in a fence), if one does.
    */
   #readSeparator(at: number, close: number): true {
-    const word = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
+    const word = this.#wordName();
     this.#breakWord();
     this.#pendingName = word;
     this.#pendingAt = at;
     this.#nameFollows = word === "function";
-    this.#callPosition = false;
-    this.pos = close + 1;
-    return true;
+    return this.#goOn(close + 1);
   }
 
   /** The word after `function<｜tool▁sep｜>` ended: it is the tool name, when there is one. */
@@ -581,34 +590,25 @@ class Reader implements ToolCallReader, PythonicCallHost {
     this.#nameFollows = false;
     // No word: the tool is called `function`, and pendingName says so still.
     if (this.#word === "") return;
-    this.#pendingName = this.#word !== undefined && TOOL_NAME_PATTERN.test(this.#word) ? this.#word : undefined;
+    this.#pendingName = this.#wordName();
   }
 
   /** Reads a code fence at `pos`: an opening one (with its language) starts a call position. */
   #readFence(): boolean {
     const at = this.pos;
-    const available = Math.min(3, this.total - at);
-    const start = this.slice(at, at + available);
-    if (available < 3 && !this.ended && "```".startsWith(start)) return false;
+    const fence = this.#isAt(at, "```");
+    if (fence === undefined) return false;
     this.#breakWord();
-    if (start !== "```") {
-      this.#callPosition = false;
-      this.pos++;
-      return true;
-    }
+    if (!fence) return this.#goOn(at + 1);
     let j = at + 3;
     if (this.inFence) {
       this.#closeFence();
-      this.#callPosition = false;
-      this.pos = j;
-      return true;
+      return this.#goOn(j);
     }
     while (j < this.total && j - at < MAX_NAME_LENGTH && (isNamePart(this.code(j)) || this.code(j) === 43)) j++;
     if (j === this.total && !this.ended) return false;
     this.inFence = true;
-    this.#callPosition = true;
-    this.pos = j;
-    return true;
+    return this.#goOn(j, true);
   }
 
   // JSON values ---------------------------------------------------------------
@@ -616,13 +616,11 @@ class Reader implements ToolCallReader, PythonicCallHost {
   #startJson(at: number, name: string | undefined, named = false): void {
     // A named call's arguments are never a wrapper of steps.
     const parser = createJsonStreamParser(named ? { prose: false } : { prose: false, unwrapKeys: STEP_LIST_KEYS });
-    const read: JsonRead = { parser, base: at, plan: undefined, streamed: 0, name, named };
+    const read: JsonRead = { parser, base: at, streamed: 0, name, named };
     this.#json = read;
     this.#pendingName = undefined;
     this.#breakWord();
-    this.feedFrom(parser, at, (elements) => {
-      for (const element of elements) this.#takeElement(read, element);
-    });
+    this.feedFrom(parser, at, (elements) => this.#takeElements(read, elements));
   }
 
   /**
@@ -638,16 +636,14 @@ class Reader implements ToolCallReader, PythonicCallHost {
     }
   }
 
-  #feedJson(read: JsonRead, text: string): void {
-    for (const element of read.parser.write(text)) this.#takeElement(read, element);
-  }
-
-  /** An element of a root array (or of a wrapped list) closed. */
-  #takeElement(read: JsonRead, element: unknown): void {
-    if (read.plan === undefined) read.plan = read.parser.unwrappedKey !== undefined || isRecord(element);
-    if (!read.plan) return;
-    read.streamed++;
-    this.#emit(toCallStep(element) ?? element);
+  /** Elements of a root array (or of a wrapped list) closed: the first says whether they are steps. */
+  #takeElements(read: JsonRead, elements: unknown[]): void {
+    for (const element of elements) {
+      read.plan ??= read.parser.unwrappedKey !== undefined || isRecord(element);
+      if (!read.plan) return;
+      read.streamed++;
+      this.#emit(toCallStep(element) ?? element);
+    }
   }
 
   /**
@@ -670,21 +666,21 @@ class Reader implements ToolCallReader, PythonicCallHost {
       if (limit !== undefined) {
         this.#found = true;
         const message = `A value is beyond the reader's limits (${limit}); what it held was dropped`;
-        if (!this.#overLimit) this.#dropped.push({ offset: read.base, message });
+        if (!this.#overLimit) this.#drop(read.base, message);
         this.#overLimit = true;
       }
       // A marker named the call: its arguments are unreadable from the first member on.
-      else if (read.named)
-        this.#dropBroken(
-          read,
-          { name: read.name },
-          `${JSON.stringify(this.slice(this.pos, this.pos + 1))} at offset ${this.pos}`,
-        );
+      else if (read.named) this.#dropBroken(read, { name: read.name }, this.#charAt(this.pos));
       return true;
     }
     this.pos = read.base + (parser.restOffset ?? this.total - read.base);
     this.#overLimit = false;
-    this.#takeRoot(read, parser.end(), broken);
+    const root = parser.end();
+    this.#found = true;
+    if (!this.#readQuoted(read, root, broken))
+      this.#takeRoot(read, root, (step, inBlock) =>
+        broken === undefined ? this.#emit(step, inBlock) : this.#dropBroken(read, step, broken),
+      );
     return true;
   }
 
@@ -703,88 +699,71 @@ class Reader implements ToolCallReader, PythonicCallHost {
     if (stop === undefined) return undefined;
     const at = read.base + stop.offset;
     const c = this.code(at);
-    const lost = repairs.some(
-      (repair) => repair.offset === stop.offset && (repair.kind === "dropped-key" || repair.kind === "dropped-value"),
-    );
+    // A key or a value dropped where the parser stopped.
+    const lost = repairs.some((repair) => repair.offset === stop.offset && repair.kind.startsWith("dropped-"));
     if (!lost && c === 96) return undefined;
     if (!lost && c === 60) {
       if (at + 1 >= this.total && !this.ended) return "";
       const next = this.code(at + 1);
       if (next === 47 || isBar(next)) return undefined;
     }
-    return `${JSON.stringify(this.slice(at, at + 1))} at offset ${at}`;
+    return this.#charAt(at);
   }
 
   /** A call whose JSON the parser closed at a stop that lost part of it is not a step. */
   #dropBroken(read: JsonRead, step: unknown, broken: string): void {
-    this.#found = true;
     const name = callNameOf(step);
     const call = name === undefined ? "A call" : `The call "${name}"`;
-    this.#dropped.push({
-      offset: read.base,
-      message: `${call} breaks off at an unexpected ${broken} before its JSON closed, so its arguments are incomplete; it was dropped`,
-    });
+    this.#drop(
+      read.base,
+      `${call} breaks off at an unexpected ${broken} before its JSON closed, so its arguments are incomplete; it was dropped`,
+    );
   }
 
   /**
-   * The list of steps a root value holds (a root array, or the array a
-   * wrapper key holds). An array that holds no steps is kept as a value.
-   *
-   * @param read - the read that gave the value.
-   * @param root - the value.
-   * @returns the list; `null` when it was kept as a value; `undefined` when the value is no array.
-   */
-  #stepListOf(read: JsonRead, root: unknown): unknown[] | null | undefined {
-    const key = read.parser.unwrappedKey;
-    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
-    if (!Array.isArray(list)) return undefined;
-    if (read.plan === false || (read.plan === undefined && key === undefined && !isRecord(list[0]))) {
-      this.#values.push(root);
-      return null;
-    }
-    return list;
-  }
-
-  /**
-   * The whole root value is known.
+   * Reads a root value that is calls quoted as strings, alone or in a list
+   * (`["f(a=1)", "g(b=2)"]`), or a whole answer JSON-encoded inside a string.
    *
    * @param read - the read that gave the value.
    * @param root - the value.
    * @param broken - where a stop inside the value lost part of it, if it did.
+   * @returns whether it was read so.
    */
-  #takeRoot(read: JsonRead, root: unknown, broken: string | undefined): void {
-    this.#found = true;
-    // Calls quoted as strings, alone or in a list: `["f(a=1)", "g(b=2)"]`.
-    const quoted = typeof root === "string" ? [root] : Array.isArray(root) && root.length > 0 ? root : [];
+  #readQuoted(read: JsonRead, root: unknown, broken: string | undefined): boolean {
+    const quoted = typeof root === "string" ? [root] : Array.isArray(root) ? root : [];
     if (
       broken === undefined &&
       quoted.length > 0 &&
       quoted.every((item) => typeof item === "string" && QUOTED_CALL_PATTERN.test(item.trim())) &&
       this.#readNested(read, quoted as string[])
     )
-      return;
-    const list = this.#stepListOf(read, root);
-    if (list === null) return;
-    if (list !== undefined) {
-      // Elements that a stop (a closing tag, say) closed rather than their own bracket.
-      for (let index = read.streamed; index < list.length; index++) {
-        const step = toCallStep(list[index]) ?? list[index];
-        if (broken === undefined) this.#emit(step);
-        else this.#dropBroken(read, step, broken);
-      }
-      return;
-    }
-    if (typeof root === "string") {
-      const inner = root.trim();
-      const first = inner.charCodeAt(0);
-      // A whole answer JSON-encoded inside a string.
-      if ((first === 91 || first === 123 || first === 60 || first === 96) && this.#readNested(read, [inner])) return;
-    }
-    const step = this.#callOf(read, root);
-    if (step === undefined) this.#values.push(root);
-    // Arguments a marker before the fence named are a call of that marker, not a block of calls.
-    else if (broken === undefined) this.#emit(step, !read.named);
-    else this.#dropBroken(read, step, broken);
+      return true;
+    if (typeof root !== "string") return false;
+    const inner = root.trim();
+    return /^[[{<`]/u.test(inner) && this.#readNested(read, [inner]);
+  }
+
+  /**
+   * Takes the steps of a root value: the elements of its list of steps (a
+   * root array, or the array a wrapper key holds) not taken yet, or the call
+   * it is. A value that holds no steps is kept as a value.
+   *
+   * @param read - the read that gave the value.
+   * @param root - the value.
+   * @param take - takes a step, and whether it is one of a block of calls.
+   */
+  #takeRoot(read: JsonRead, root: unknown, take: (step: unknown, inBlock: boolean) => void): void {
+    const key = read.parser.unwrappedKey;
+    const list = key !== undefined ? (root as Record<string, unknown>)[key] : root;
+    if (!Array.isArray(list)) {
+      const step = this.#callOf(read, root);
+      // Arguments a marker before the fence named are a call of that marker, not a block of calls.
+      if (step !== undefined) take(step, !read.named);
+      else this.#values.push(root);
+    } else if (read.plan === false || (read.plan === undefined && key === undefined && !isRecord(list[0])))
+      this.#values.push(root);
+    // Elements that a stop (a closing tag, say) closed rather than their own bracket.
+    else for (const item of list.slice(read.streamed)) take(toCallStep(item) ?? item, true);
   }
 
   /**
@@ -799,14 +778,15 @@ class Reader implements ToolCallReader, PythonicCallHost {
     const results = texts.map((text) => {
       const nested = new Reader(this.#options);
       const steps = nested.write(text.trim());
-      const rest = nested.end();
-      return { steps: [...steps, ...rest.steps], rest };
+      const result = nested.end();
+      result.steps.unshift(...steps);
+      return result;
     });
-    if (!results.every(({ steps, rest }) => steps.length + rest.cutOff.length + rest.dropped.length > 0)) return false;
-    for (const { steps, rest } of results) {
+    if (!results.every(({ steps, cutOff, dropped }) => steps.length + cutOff.length + dropped.length > 0)) return false;
+    for (const { steps, cutOff, dropped } of results) {
       for (const step of steps) this.#emit(step);
-      for (const cut of rest.cutOff) this.#cutOff.push({ offset: read.base, what: cut.what });
-      for (const drop of rest.dropped) this.#dropped.push({ offset: read.base, message: drop.message });
+      for (const cut of cutOff) this.#cut(read.base, cut.what);
+      for (const drop of dropped) this.#drop(read.base, drop.message);
     }
     return true;
   }
@@ -828,15 +808,7 @@ class Reader implements ToolCallReader, PythonicCallHost {
       return;
     }
     this.#found = true;
-    const list = this.#stepListOf(read, root);
-    if (list === null) return;
-    if (list !== undefined) {
-      for (let index = read.streamed; index < list.length; index++)
-        this.#cutOff.push({ offset: read.base, what: "its JSON" });
-      return;
-    }
-    if (this.#callOf(read, root) !== undefined) this.#cutOff.push({ offset: read.base, what: "its JSON" });
-    else this.#values.push(root);
+    this.#takeRoot(read, root, () => this.#cut(read.base, "its JSON"));
   }
 
   // Pythonic calls ------------------------------------------------------------
@@ -851,19 +823,17 @@ class Reader implements ToolCallReader, PythonicCallHost {
   emitPython(read: PythonRead): void {
     const args = pythonicCallArguments(read, this.#options.parameterNames);
     if (typeof args !== "string") this.#emit({ name: read.name, arguments: args });
-    else {
-      this.#found = true;
-      this.#dropped.push({ offset: read.start, message: args });
-    }
+    else this.#drop(read.start, args);
   }
 
-  /** The text ended inside a pythonic call list. */
+  /**
+   * The text ended inside a call's parentheses: at the end of the text, only
+   * the phases inside them wait for more (a phase returns false);
+   * the others end the list.
+   */
   #endPython(read: PythonRead): void {
     this.#python = undefined;
-    if (read.phase === "name" || read.phase === "separator" || read.phase === "after" || read.phase === "comment")
-      return;
-    this.#found = true;
-    this.#cutOff.push({ offset: read.start, what: `the call "${read.name}(…"` });
+    this.#cut(read.start, `the call "${read.name}(…"`);
   }
 }
 

@@ -24,14 +24,13 @@ export interface FoundReference {
 const segment = String.raw`[^\s{}.[\]](?:[^{}.[\]\n]*[^\s{}.[\]])?`;
 
 /**
- * The source of the reference pattern: `{{ id }}`, `{{id.a.0.b}}`,
- * `{{id.items[0].name}}` and `{{id.Exchange Rate}}`; whitespace around the
- * reference inside the braces is tolerated. Group 1 is the id, group 2 the
- * path as written.
+ * The reference pattern: `{{ id }}`, `{{id.a.0.b}}`, `{{id.items[0].name}}`
+ * and `{{id.Exchange Rate}}`; whitespace around the reference inside the
+ * braces is tolerated. Group 1 is the id, group 2 the path as written.
+ * Global: use it with `matchAll` or `replace`, which start from the
+ * beginning whatever `lastIndex` is, never with `exec` or `test`.
  */
-export const REFERENCE_SOURCE = String.raw`\{\{\s*([^\s{}.[\]]+)((?:\.${segment}|\[\d+\])*)\s*\}\}`;
-
-const referencePattern = new RegExp(REFERENCE_SOURCE, "gu");
+export const REFERENCE_PATTERN = new RegExp(String.raw`\{\{\s*([^\s{}.[\]]+)((?:\.${segment}|\[\d+\])*)\s*\}\}`, "gu");
 const segmentPattern = new RegExp(String.raw`\.(${segment})|\[(\d+)\]`, "gu");
 
 /**
@@ -41,9 +40,7 @@ const segmentPattern = new RegExp(String.raw`\.(${segment})|\[(\d+)\]`, "gu");
  * @returns the segments (`["a", "0", "b"]`).
  */
 function splitPath(text: string): string[] {
-  const segments: string[] = [];
-  for (const match of text.matchAll(segmentPattern)) segments.push(match[1] ?? match[2] ?? "");
-  return segments;
+  return Array.from(text.matchAll(segmentPattern), (match) => match[1] ?? match[2] ?? "");
 }
 
 /**
@@ -65,18 +62,14 @@ export function escapePointerSegment(segment: string): string {
  */
 export function findReferencesInText(text: string, pointer = ""): FoundReference[] {
   if (!text.includes("{{")) return [];
-  const found: FoundReference[] = [];
-  for (const match of text.matchAll(referencePattern)) {
-    found.push({
-      id: match[1] ?? "",
-      path: splitPath(match[2] ?? ""),
-      pointer,
-      exact: match[0].length === text.length,
-      source: match[0],
-      start: match.index,
-    });
-  }
-  return found;
+  return Array.from(text.matchAll(REFERENCE_PATTERN), (match) => ({
+    id: match[1] ?? "",
+    path: splitPath(match[2] ?? ""),
+    pointer,
+    exact: match[0].length === text.length,
+    source: match[0],
+    start: match.index,
+  }));
 }
 
 /**
@@ -98,9 +91,8 @@ export function findReferences(value: unknown, pointer = ""): FoundReference[] {
   const visit = (current: unknown, at: string): void => {
     if (typeof current === "string") {
       for (const reference of findReferencesInText(current, at)) found.push(reference);
-    } else if (Array.isArray(current)) {
-      for (const [index, item] of current.entries()) visit(item, `${at}/${index}`);
     } else if (typeof current === "object" && current !== null) {
+      // An array's indexes are its keys.
       for (const [key, item] of Object.entries(current)) visit(item, `${at}/${escapePointerSegment(key)}`);
     }
   };

@@ -6,11 +6,13 @@
 import { describeType, describeValue } from "../shared/describe-value.ts";
 import { isRecord } from "../shared/is-record.ts";
 import { findTooDeep, MAX_STEP_DEPTH } from "./find-too-deep.ts";
-import { type NormalizeSketchOptions, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
-import { normalizeStep } from "./normalize-step.ts";
+import { type NormalizeSketchOptions, normalizeEntries, normalizeSketch, type PlanEntry } from "./normalize-sketch.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
 import { taskGraphToSketch } from "./task-graph-to-sketch.ts";
+
+/** How issues name the parts of a TaskBench task graph read as a sketch. */
+const taskGraphWording = { vertices: "task_nodes", edges: "task_links", vertex: "node", edge: "link" };
 
 /** Options of {@link normalizePlan}. */
 export type NormalizePlanOptions = NormalizeSketchOptions;
@@ -64,48 +66,34 @@ export function readPlanEntries(
   raw: unknown,
   options: NormalizePlanOptions = {},
 ): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } {
-  let list: unknown[];
-  // A sketch or a task graph is walked whole: measured first, like a step (`normalizeStep`).
-  const graph = isRecord(raw) && (Array.isArray(raw["vertices"]) || Array.isArray(raw["task_nodes"]));
-  const tooDeep = graph ? findTooDeep(raw, MAX_STEP_DEPTH + 2) : undefined;
-  if (tooDeep !== undefined) {
-    const message = `The plan nests deeper than ${MAX_STEP_DEPTH + 2} levels, at ${tooDeep}`;
-    return { entries: [], issues: [{ code: "invalid-step", index: -1, path: "", message }], count: 0 };
-  }
-  if (Array.isArray(raw)) {
-    list = raw;
-  } else if (isRecord(raw) && Array.isArray(raw["vertices"])) {
-    const sketch = normalizeSketch(raw, options);
-    const last = sketch.entries.at(-1);
-    return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
-  } else if (isRecord(raw) && Array.isArray(raw["task_nodes"])) {
-    const sketch = normalizeSketch(taskGraphToSketch(raw), options, {
-      vertices: "task_nodes",
-      edges: "task_links",
-      vertex: "node",
-      edge: "link",
-    });
-    const last = sketch.entries.at(-1);
-    return { ...sketch, count: last === undefined ? 0 : last.position + 1 };
-  } else if (isRecord(raw) && Array.isArray(raw["steps"])) {
-    list = raw["steps"];
-  } else if (isRecord(raw) && Array.isArray(raw["plan"])) {
-    list = raw["plan"];
-  } else if (
-    isRecord(raw) &&
-    ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))
-  ) {
-    list = [raw];
-  } else {
-    const message = `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`;
-    return { entries: [], issues: [{ code: "invalid-step", index: -1, path: "", message }], count: 0 };
-  }
-  const entries: PlanEntry[] = [];
-  const issues: PlanIssue[] = [];
-  list.forEach((item, position) => {
-    const result = normalizeStep(item, position, options);
-    if (result.step !== undefined) entries.push({ position, step: result.step });
-    issues.push(...result.issues);
+  const fail = (message: string): { entries: PlanEntry[]; issues: PlanIssue[]; count: number } => ({
+    entries: [],
+    issues: [{ code: "invalid-step", index: -1, path: "", message }],
+    count: 0,
   });
-  return { entries, issues, count: list.length };
+  if (isRecord(raw) && (Array.isArray(raw["vertices"]) || Array.isArray(raw["task_nodes"]))) {
+    // A sketch or a task graph is walked whole: measured first, like a step (`normalizeStep`).
+    const tooDeep = findTooDeep(raw, MAX_STEP_DEPTH + 2);
+    if (tooDeep !== undefined) return fail(`The plan nests deeper than ${MAX_STEP_DEPTH + 2} levels, at ${tooDeep}`);
+    const sketch = Array.isArray(raw["vertices"])
+      ? normalizeSketch(raw, options)
+      : normalizeSketch(taskGraphToSketch(raw), options, taskGraphWording);
+    return { ...sketch, count: (sketch.entries.at(-1)?.position ?? -1) + 1 };
+  }
+  const list = Array.isArray(raw)
+    ? raw
+    : !isRecord(raw)
+      ? undefined
+      : Array.isArray(raw["steps"])
+        ? raw["steps"]
+        : Array.isArray(raw["plan"])
+          ? raw["plan"]
+          : ["type", "action", "step_id", "name", "text", "prompt"].some((key) => Object.hasOwn(raw, key))
+            ? [raw]
+            : undefined;
+  if (list === undefined)
+    return fail(
+      `A plan must be an array of steps, an object with "steps", a sketch with "vertices" or a task graph with "task_nodes"; got ${describeType(raw)} ${describeValue(raw)}`,
+    );
+  return { ...normalizeEntries(list, options), count: list.length };
 }

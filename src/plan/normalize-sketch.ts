@@ -5,9 +5,10 @@
  */
 import { describeValue } from "../shared/describe-value.ts";
 import { mapStrings } from "../shared/map-strings.ts";
-import { findReferences, REFERENCE_SOURCE } from "./find-references.ts";
+import { findReferences, REFERENCE_PATTERN } from "./find-references.ts";
 import type { PlanIssue } from "./plan-issue.ts";
 import type { PlanStep } from "./plan-step-schema.ts";
+import { placedIssue } from "./step-issue.ts";
 
 /** A normalized step and its position in the plan. */
 export interface PlanEntry {
@@ -58,9 +59,9 @@ interface Vertex {
   raw: Record<string, unknown>;
   position: number;
   after: Set<string>;
+  /** The step it becomes, before normalizing. */
+  candidate?: Record<string, unknown>;
 }
-
-const retReference = new RegExp(REFERENCE_SOURCE, "gu");
 
 /**
  * Rewrites sketch references: `{{task.ret}}` and `{{task.<its ret name>}}`
@@ -77,9 +78,8 @@ function rewriteRet(
   retOf: ReadonlyMap<string, string>,
 ): unknown {
   return mapStrings(value, (text) =>
-    text.replace(retReference, (source, id: string, path: string) => {
-      let owner = id;
-      if (!retOf.has(id) && retOwner.has(id)) owner = retOwner.get(id) ?? id;
+    text.replace(REFERENCE_PATTERN, (source, id: string, path: string) => {
+      const owner = retOf.has(id) ? id : (retOwner.get(id) ?? id);
       const first = /^\.([^\s{}.[\]]+)/u.exec(path);
       const rest =
         first !== null && (first[1] === "ret" || first[1] === retOf.get(owner)) ? path.slice(first[0].length) : path;
@@ -168,23 +168,32 @@ export function normalizeSketch(
   const VertexWord = capitalized(wording.vertex);
   const EdgeWord = capitalized(wording.edge);
   const issues: PlanIssue[] = [];
-  const report = (code: PlanIssue["code"], path: string, message: string, stepId?: string): void => {
-    const issue: PlanIssue = { code, index: -1, path, message: `${message} (${path})` };
-    if (stepId !== undefined) issue.stepId = stepId;
-    issues.push(issue);
+  /** Reports a problem of the item at `position` of the list under `key` (`/vertices/2`). */
+  const report = (code: PlanIssue["code"], key: string, position: number, message: string, stepId?: string): void => {
+    issues.push(placedIssue(code, -1, `/${key}/${position}`, message, stepId));
   };
   const rawVertices = Array.isArray(sketch["vertices"]) ? sketch["vertices"] : [];
   const vertices = new Map<string, Vertex>();
   rawVertices.forEach((raw: unknown, position) => {
-    const path = `/${wording.vertices}/${position}`;
     if (!isRecord(raw)) {
-      report("invalid-step", path, `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)}`);
+      report(
+        "invalid-step",
+        wording.vertices,
+        position,
+        `${VertexWord} ${position + 1} must be an object, got ${describeValue(raw)}`,
+      );
       return;
     }
     const rawId = raw["id"] ?? raw["task_id"];
-    const id = typeof rawId === "number" ? String(rawId) : typeof rawId === "string" ? rawId : `s${position + 1}`;
+    const id = typeof rawId === "number" || typeof rawId === "string" ? String(rawId) : `s${position + 1}`;
     if (vertices.has(id)) {
-      report("duplicate-id", path, `${VertexWord} "${id}" repeats an id used by an earlier ${wording.vertex}`, id);
+      report(
+        "duplicate-id",
+        wording.vertices,
+        position,
+        `${VertexWord} "${id}" reuses the id of an earlier ${wording.vertex}`,
+        id,
+      );
       return;
     }
     vertices.set(id, { id, raw, position, after: new Set() });
@@ -202,23 +211,31 @@ export function normalizeSketch(
 
   const edges = Array.isArray(sketch["edges"]) ? sketch["edges"] : [];
   edges.forEach((raw: unknown, position) => {
-    const path = `/${wording.edges}/${position}`;
     const edge = readEdge(raw);
     if (edge === undefined) {
-      report("invalid-step", path, `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)}`);
+      report(
+        "invalid-step",
+        wording.edges,
+        position,
+        `${EdgeWord} ${position + 1} must be [source, target], got ${describeValue(raw)}`,
+      );
       return;
     }
     const [source, target] = edge;
     const missing = [source, target].filter((id) => !vertices.has(id));
     if (missing.length > 0) {
       const names = missing.map((id) => `"${id}"`).join(" and ");
-      report("unknown-reference", path, `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${names}`);
+      report(
+        "unknown-reference",
+        wording.edges,
+        position,
+        `${EdgeWord} ${describeValue(edge)} names unknown ${wording.vertex} ${names}`,
+      );
       return;
     }
     vertices.get(target)?.after.add(source);
   });
 
-  const candidates = new Map<string, Record<string, unknown>>();
   for (const vertex of vertices.values()) {
     const { raw } = vertex;
     const tool = raw["tool_binding"] ?? raw["tool"] ?? raw["name"];
@@ -244,7 +261,7 @@ export function normalizeSketch(
       if (at >= 0) edgeOnly.splice(at, 1);
     }
     if (edgeOnly.length > 0) candidate["dependsOn"] = edgeOnly;
-    candidates.set(vertex.id, candidate);
+    vertex.candidate = candidate;
   }
 
   // Kahn's algorithm, always taking the ready vertex listed first, so that an
@@ -260,70 +277,76 @@ export function normalizeSketch(
   }
   const stuck = pending.filter((vertex) => !placed.has(vertex.id));
   for (const vertex of stuck) {
-    const path = `/${wording.vertices}/${vertex.position}`;
     const cycle = findCycle(vertex, vertices, placed);
     const message =
       cycle === undefined
         ? `depends on a ${wording.vertex} that is part of a dependency cycle`
         : `is part of a dependency cycle: ${cycle.join(" → ")}`;
-    report("invalid-step", path, `${VertexWord} "${vertex.id}" ${message}`, vertex.id);
+    report("invalid-step", wording.vertices, vertex.position, `${VertexWord} "${vertex.id}" ${message}`, vertex.id);
   }
 
-  const entries: PlanEntry[] = [];
-  order.forEach((vertex, position) => {
-    const result = normalizeStep(candidates.get(vertex.id), position, options);
-    if (result.step !== undefined) entries.push({ position, step: result.step });
-    issues.push(...result.issues);
-  });
-
+  const steps = order.map((vertex) => vertex.candidate);
   if ((options.sketchReply ?? true) && order.length > 0) {
     const hasSuccessor = new Set(order.flatMap((vertex) => [...vertex.after]));
     const sinks = order.filter((vertex) => !hasSuccessor.has(vertex.id));
     let id = "reply";
     for (let suffix = 1; vertices.has(id); suffix++) id = `reply_${suffix}`;
-    const reply = normalizeStep(
-      { id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") },
-      order.length,
-      options,
-    );
-    if (reply.step !== undefined) entries.push({ position: order.length, step: reply.step });
+    // Always valid: a free id, and a text that quotes at least one sink.
+    steps.push({ id, type: "reply", text: sinks.map((vertex) => `{{${vertex.id}}}`).join("\n\n") });
   }
+  const normalized = normalizeEntries(steps, options);
+  return { entries: normalized.entries, issues: [...issues, ...normalized.issues] };
+}
+
+/**
+ * Normalizes the steps of a plan in order (see `normalizeStep`).
+ *
+ * @param steps - the raw steps.
+ * @param options - normalization options.
+ * @returns the steps that could be read, with their positions, and the issues of the others.
+ */
+export function normalizeEntries(
+  steps: readonly unknown[],
+  options: NormalizeStepOptions,
+): { entries: PlanEntry[]; issues: PlanIssue[] } {
+  const entries: PlanEntry[] = [];
+  const issues: PlanIssue[] = [];
+  steps.forEach((raw, position) => {
+    const result = normalizeStep(raw, position, options);
+    if (result.step !== undefined) entries.push({ position, step: result.step });
+    issues.push(...result.issues);
+  });
   return { entries, issues };
 }
 
 /**
- * Finds a cycle through `start` among the vertices that could not be placed.
+ * Finds a cycle through `start` among the vertices that could not be placed,
+ * depth first along `after` (from a vertex to what it depends on).
  *
  * @param start - a vertex that could not be placed.
  * @param vertices - all vertices by id.
  * @param placed - the ids that were placed.
- * @returns the cycle as ids (first id repeated at the end), or `undefined` when `start` only depends on one.
+ * @returns the cycle as ids in reading order (`start` first and last), or `undefined` when `start` only depends on one.
  */
 function findCycle(
   start: Vertex,
   vertices: ReadonlyMap<string, Vertex>,
   placed: ReadonlySet<string>,
 ): string[] | undefined {
-  const path: string[] = [];
-  const onPath = new Set<string>();
-  const done = new Set<string>();
+  // A vertex seen before is on the current path or led nowhere: either way it adds no cycle.
+  const seen = new Set<string>();
   const visit = (vertex: Vertex): string[] | undefined => {
-    path.push(vertex.id);
-    onPath.add(vertex.id);
+    seen.add(vertex.id);
     for (const id of vertex.after) {
-      if (placed.has(id) || done.has(id)) continue;
-      if (id === start.id) return [...path, id];
       const next = vertices.get(id);
-      if (next === undefined || onPath.has(id)) continue;
-      const found = visit(next);
-      if (found !== undefined) return found;
+      const cycle =
+        id === start.id ? [id] : next === undefined || placed.has(id) || seen.has(id) ? undefined : visit(next);
+      if (cycle !== undefined) {
+        cycle.push(vertex.id);
+        return cycle;
+      }
     }
-    path.pop();
-    onPath.delete(vertex.id);
-    done.add(vertex.id);
     return undefined;
   };
-  const cycle = visit(start);
-  // Edges point from dependency to dependent; walk `after` backwards, so reverse for reading order.
-  return cycle?.reverse();
+  return visit(start);
 }

@@ -50,11 +50,10 @@ function toId(value: unknown): unknown {
 /**
  * Reads a dependency list given as an array, a single id or nothing.
  *
- * @param value - the raw list.
+ * @param value - the raw list, as `pickField` gives it (never `null`).
  * @returns the ids, `undefined` when empty, or the raw value for the schema to reject.
  */
 function toIdList(value: unknown): unknown {
-  if (value === undefined || value === null) return undefined;
   if (typeof value === "string" || typeof value === "number") return [toId(value)];
   if (!Array.isArray(value)) return value;
   return value.length === 0 ? undefined : value.map(toId);
@@ -80,8 +79,8 @@ function toArguments(value: unknown): unknown {
 }
 
 const segment = String.raw`[\p{L}\p{N}_-]+`;
-const stepReference = new RegExp(String.raw`\$step:(${segment})((?:\.${segment})*)`, "gu");
-const contextReference = new RegExp(String.raw`\$context[:.](${segment}(?:\.${segment})*)`, "gu");
+/** `$step:id.key` (group 1 `step:`) or `$context:key.more` / `$context.key` (group 1 `context:` / `context.`). */
+const prefixedReference = new RegExp(String.raw`\$(step:|context[:.])(${segment})((?:\.${segment})*)`, "gu");
 const bareReference = new RegExp(String.raw`^\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.${segment})*)$`, "u");
 const stepLikeId = /^(?:step|task|var|s|t)[_-]?\d+$/iu;
 const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.{}[\]\n]*[^\s$.{}[\]])?)*)\$/gu;
@@ -98,11 +97,9 @@ const delimitedReference = /\$([\p{L}_][\p{L}\p{N}_-]*)((?:\.[^\s$.{}[\]](?:[^$.
  */
 function rewriteDelimitedReferences(value: unknown): unknown {
   return mapStrings(value, (text) =>
-    text.includes("$")
-      ? text.replace(delimitedReference, (source, id: string, path: string) =>
-          stepLikeId.test(id) ? `{{${id}${path}}}` : source,
-        )
-      : text,
+    text.replace(delimitedReference, (source, id: string, path: string) =>
+      stepLikeId.test(id) ? `{{${id}${path}}}` : source,
+    ),
   );
 }
 
@@ -130,9 +127,11 @@ function rewriteDollarReferences(value: unknown, dependencies: ReadonlySet<strin
       if (id === CONTEXT_REFERENCE_ROOT || dependencies.has(id) || stepLikeId.test(id))
         return `{{${id}${bare[2] ?? ""}}}`;
     }
-    return text
-      .replace(stepReference, (_match, id: string, path: string) => `{{${id}${path}}}`)
-      .replace(contextReference, (_match, path: string) => `{{${CONTEXT_REFERENCE_ROOT}.${path}}}`);
+    return text.replace(
+      prefixedReference,
+      (_match, prefix: string, first: string, rest: string) =>
+        `{{${prefix === "step:" ? "" : `${CONTEXT_REFERENCE_ROOT}.`}${first}${rest}}}`,
+    );
   });
 }
 
@@ -149,17 +148,16 @@ function fromStepList(raw: RawObject, options: NormalizeStepOptions): RawObject 
   const dependencies = new Set(
     Array.isArray(dependsOn) ? dependsOn.filter((id): id is string => typeof id === "string") : [],
   );
-  let action = pickField(raw, "action");
-  if (action === undefined) {
-    action =
-      pickField(raw, "tool") !== undefined
-        ? "use_tool"
-        : pickField(raw, "topic") !== undefined
-          ? "query_kb"
-          : pickField(raw, "question") !== undefined
-            ? "llm_reasoning"
-            : undefined;
-  }
+  // Without an action, the field only one action has says which.
+  const action =
+    pickField(raw, "action") ??
+    (pickField(raw, "tool") !== undefined
+      ? "use_tool"
+      : pickField(raw, "topic") !== undefined
+        ? "query_kb"
+        : pickField(raw, "question") !== undefined
+          ? "llm_reasoning"
+          : undefined);
   const candidate: RawObject = { id: toId(pickField(raw, "step_id", "id")) };
   if (action === "query_kb") {
     const params = toArguments(pickField(raw, "params", "arguments"));
@@ -207,9 +205,8 @@ function withPolicy(
   retries: string[],
   rewrite: (value: unknown) => unknown,
 ): void {
-  for (const key of ["arguments", "prompt", "text"]) {
-    if (candidate[key] !== undefined) candidate[key] = rewrite(candidate[key]);
-  }
+  // An absent field stays undefined, and normalizeStep drops it.
+  for (const key of ["arguments", "prompt", "text"]) candidate[key] = rewrite(candidate[key]);
   candidate["dependsOn"] = dependsOn;
   candidate["description"] = pickField(raw, "description");
   candidate["retries"] = pickField(raw, ...retries);
@@ -306,38 +303,36 @@ function fromFlat(raw: RawObject): RawObject {
  * ```
  */
 export function normalizeStep(raw: unknown, position: number, options: NormalizeStepOptions = {}): NormalizeStepResult {
-  if (!isRecord(raw)) {
-    const message = `Step ${position + 1} must be an object, got ${describeType(raw)} ${describeValue(raw)}`;
-    return { issues: [stepIssue("invalid-step", position, undefined, message)] };
-  }
+  /** An `invalid-step` issue, naming the step by `id` when it is a string and by its position otherwise. */
+  const invalid = (id: unknown, message: string, pointer?: string, stepId = id): PlanIssue =>
+    stepIssue(
+      "invalid-step",
+      position,
+      typeof stepId === "string" ? stepId : undefined,
+      `${typeof id === "string" ? `Step "${id}"` : `Step ${position + 1}`} ${message}`,
+      pointer,
+    );
+  if (!isRecord(raw))
+    return { issues: [invalid(undefined, `must be an object, got ${describeType(raw)} ${describeValue(raw)}`)] };
   // Measured before any walk of the step: one that recursed this deep would overflow the stack.
   const tooDeep = findTooDeep(raw, MAX_STEP_DEPTH);
-  if (tooDeep !== undefined) {
-    const id = typeof raw["id"] === "string" ? raw["id"] : undefined;
-    const label = id === undefined ? `Step ${position + 1}` : `Step "${id}"`;
-    const message = `${label} nests deeper than ${MAX_STEP_DEPTH} levels, at ${tooDeep}`;
-    return { issues: [stepIssue("invalid-step", position, id, message)] };
-  }
+  if (tooDeep !== undefined)
+    return { issues: [invalid(raw["id"], `nests deeper than ${MAX_STEP_DEPTH} levels, at ${tooDeep}`)] };
   const stepList = Object.hasOwn(raw, "action") || Object.hasOwn(raw, "step_id");
   const candidate = stepList ? fromStepList(raw, options) : fromFlat(raw);
-  const rawId = typeof candidate === "string" ? toId(pickField(raw, "step_id", "id")) : candidate["id"];
-  const label = typeof rawId === "string" ? `Step "${rawId}"` : `Step ${position + 1}`;
-  if (typeof candidate === "string") {
-    const stepId = typeof rawId === "string" ? rawId : undefined;
-    return { issues: [stepIssue("invalid-step", position, stepId, `${label} ${candidate}`, "/action")] };
-  }
+  if (typeof candidate === "string")
+    return { issues: [invalid(toId(pickField(raw, "step_id", "id")), candidate, "/action")] };
+  const rawId = candidate["id"];
   candidate["id"] ??= `s${position + 1}`;
   for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
   const checked = checkPlanStep(candidate);
   if (checked.ok) return { step: checked.step, issues: [] };
-  const stepId = typeof candidate["id"] === "string" ? candidate["id"] : undefined;
   const issues = checked.problems.map((problem) =>
-    stepIssue(
-      "invalid-step",
-      position,
-      stepId,
-      `${label} is invalid: ${problem.message}, got ${describeValue(problem.input)}`,
+    invalid(
+      rawId,
+      `is invalid: ${problem.message}, got ${describeValue(problem.input)}`,
       problem.path.map((key) => `/${key}`).join(""),
+      candidate["id"],
     ),
   );
   return { issues };

@@ -1,7 +1,7 @@
 /**
  * Reading pythonic call lists (`[f(a=1), g.h(b="x")]`, `f(a=1); g(b=2)`) for
  * `createToolCallReader`: the reader finds where such a list starts (a call
- * position), then hands the text to {@link stepPythonicCall} until the list
+ * position), then runs the list's {@link PythonRead.phase} until the list
  * ends, reading through the {@link PythonicCallHost} it implements.
  *
  * @module
@@ -11,12 +11,17 @@ import { isBlank, isIdentifierPart, isIdentifierStart, isNewline } from "../shar
 import { countOf } from "../shared/count-of.ts";
 import { MAX_NAME_LENGTH } from "./call-formats.ts";
 
-/** Where a pythonic call list is. */
-type PythonPhase = "name" | "arguments" | "key" | "equals" | "value" | "next" | "after" | "separator" | "comment";
+/**
+ * What a pythonic call list reads next (where it is): a step of the list.
+ *
+ * @returns false when more text is needed (or, at the end, when a call was cut off).
+ */
+type PythonPhase = (host: PythonicCallHost, read: PythonRead) => boolean;
 
 /** A pythonic call list being read. */
 export interface PythonRead {
   bracketed: boolean;
+  /** Reads on from `host.pos`. */
   phase: PythonPhase;
   start: number;
   name: string;
@@ -62,7 +67,7 @@ export interface PythonicCallHost {
 export function newPythonRead(bracketed: boolean, at: number): PythonRead {
   return {
     bracketed,
-    phase: "name",
+    phase: readName,
     start: at,
     name: "",
     key: "",
@@ -78,8 +83,12 @@ function setArgument(target: Record<string, unknown>, key: string, value: unknow
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** Skips blanks (and newlines when asked) from `from`. */
-function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): number {
+/**
+ * Skips blanks, and newlines when asked, from `from`.
+ *
+ * @returns the offset of the first other character, or the end of the text so far.
+ */
+export function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): number {
   let j = from;
   while (j < host.total) {
     const c = host.code(j);
@@ -90,26 +99,16 @@ function skipSpaces(host: PythonicCallHost, from: number, newlines: boolean): nu
 }
 
 /**
- * Advances the pythonic call list.
+ * Where the text of a pythonic call list must be kept from, reading at
+ * `pos`: a word read as a keyword may turn out to be a positional value.
  *
- * @returns false when more text is needed (or, at the end, when a call was cut off).
+ * @param read - the list.
+ * @param pos - the offset being read.
+ * @returns the offset.
  */
-export function stepPythonicCall(host: PythonicCallHost, read: PythonRead): boolean {
-  return phaseSteps[read.phase](host, read);
+export function pythonTextFrom(read: PythonRead, pos: number): number {
+  return read.phase === readKey || read.phase === readEquals ? Math.min(pos, read.keyStart) : pos;
 }
-
-/** What each phase of a call reads. */
-const phaseSteps: Record<PythonPhase, (host: PythonicCallHost, read: PythonRead) => boolean> = {
-  name: readName,
-  arguments: readBetweenArguments,
-  next: readBetweenArguments,
-  key: readKey,
-  equals: readEquals,
-  value: readValue,
-  after: readAfterCall,
-  comment: readComment,
-  separator: readSeparator,
-};
 
 /** The call's name, up to its `(` (callAhead saw `name(`). */
 function readName(host: PythonicCallHost, read: PythonRead): boolean {
@@ -120,33 +119,39 @@ function readName(host: PythonicCallHost, read: PythonRead): boolean {
   read.arguments = {};
   read.positional = [];
   host.pos = j + 1;
-  read.phase = "arguments";
+  read.phase = readArgument;
   return true;
 }
 
-/** Between arguments: the next one, a `,`, or the `)` that closes the call. */
-function readBetweenArguments(host: PythonicCallHost, read: PythonRead): boolean {
+/** After the `(` or a `,`: the `)` that closes the call, a keyword argument or a positional one. */
+function readArgument(host: PythonicCallHost, read: PythonRead): boolean {
   const j = skipSpaces(host, host.pos, true);
   host.pos = j;
   if (j === host.total) return false;
   const c = host.code(j);
   if (c === 41) {
     host.pos++;
-    read.phase = "after";
-    return true;
-  }
-  if (read.phase === "next") {
-    if (c !== 44) return host.leavePython();
-    host.pos++;
-    read.phase = "arguments";
+    read.phase = readAfterCall;
     return true;
   }
   if (isIdentifierStart(c)) {
     read.keyStart = j;
-    read.phase = "key";
+    read.phase = readKey;
     return true;
   }
   return startPositional(host, read, j);
+}
+
+/** After an argument's value: the `,` before the next one (or before the `)`), or the `)`. */
+function readNext(host: PythonicCallHost, read: PythonRead): boolean {
+  const j = skipSpaces(host, host.pos, true);
+  host.pos = j;
+  if (j === host.total) return false;
+  const c = host.code(j);
+  if (c !== 41 && c !== 44) return host.leavePython();
+  if (c === 44) host.pos++;
+  read.phase = readArgument;
+  return true;
 }
 
 /** A keyword argument's name. */
@@ -156,7 +161,7 @@ function readKey(host: PythonicCallHost, read: PythonRead): boolean {
   if (j === host.total) return false;
   read.key = host.slice(host.pos, j);
   host.pos = j;
-  read.phase = "equals";
+  read.phase = readEquals;
   return true;
 }
 
@@ -168,7 +173,7 @@ function readEquals(host: PythonicCallHost, read: PythonRead): boolean {
   if (host.code(j) !== 61) return startPositional(host, read, read.keyStart);
   if (host.code(j + 1) === 61) return host.leavePython();
   host.pos = j + 1;
-  read.phase = "value";
+  read.phase = readValue;
   return true;
 }
 
@@ -196,42 +201,32 @@ function readValue(host: PythonicCallHost, read: PythonRead): boolean {
   if (read.key === "") read.positional.push(value.end());
   else setArgument(read.arguments, read.key, value.end());
   host.pos = read.valueBase + (value.restOffset ?? host.total - read.valueBase);
-  read.phase = "next";
+  read.phase = readNext;
   return true;
 }
 
-/** After the `)`: the call counts when what follows on its line confirms it. */
+/**
+ * After the `)`: the call counts when what follows on its line confirms it (a
+ * separator, the end, a tag, a fence, the list's `]`, a comment in a fence);
+ * the separator reads what comes next.
+ */
 function readAfterCall(host: PythonicCallHost, read: PythonRead): boolean {
   const j = skipSpaces(host, host.pos, false);
   host.pos = j;
-  if (j === host.total) {
-    if (!host.ended) return false;
-    host.emitPython(read);
-    return host.leavePython();
-  }
+  if (j === host.total && !host.ended) return false;
   const c = host.code(j);
-  if (isNewline(c) || c === 44 || c === 59) {
-    host.emitPython(read);
-    host.pos++;
-    read.phase = "separator";
-    return true;
-  }
-  if (c === 93 && read.bracketed) {
-    host.emitPython(read);
-    host.pos++;
+  const separator = c === 44 || c === 59;
+  if (
+    !(j === host.total || separator || isNewline(c) || c === 60 || c === 96) &&
+    !(c === 93 && read.bracketed) &&
+    !(c === 35 && host.inFence)
+  )
     return host.leavePython();
-  }
-  if (c === 60 || c === 96) {
-    host.emitPython(read);
-    return host.leavePython();
-  }
-  if (c === 35 && host.inFence) {
-    host.emitPython(read);
-    host.pos++;
-    read.phase = "comment";
-    return true;
-  }
-  return host.leavePython();
+  host.emitPython(read);
+  // Outside brackets, `;` and `,` only separate calls here, after a call.
+  if (separator) host.pos++;
+  read.phase = readSeparator;
+  return true;
 }
 
 /** A `#` comment in a code fence runs to the line end; a call may follow on the next line. */
@@ -239,9 +234,9 @@ function readComment(host: PythonicCallHost, read: PythonRead): boolean {
   let j = host.pos;
   while (j < host.total && !isNewline(host.code(j))) j++;
   host.pos = j;
-  if (j === host.total) return host.ended ? host.leavePython() : false;
-  host.pos++;
-  read.phase = "separator";
+  if (j === host.total && !host.ended) return false;
+  // The separator reads the line end, or ends the list at the end of the text.
+  read.phase = readSeparator;
   return true;
 }
 
@@ -261,13 +256,13 @@ function readSeparator(host: PythonicCallHost, read: PythonRead): boolean {
   }
   if (c === 35 && host.inFence) {
     host.pos++;
-    read.phase = "comment";
+    read.phase = readComment;
     return true;
   }
   const call = host.callAhead(j);
   if (call === undefined) return false;
   if (call) {
-    read.phase = "name";
+    read.phase = readName;
     return true;
   }
   return host.leavePython();
@@ -278,7 +273,7 @@ function startPositional(host: PythonicCallHost, read: PythonRead, at: number): 
   if (Object.keys(read.arguments).length > 0) return host.leavePython();
   read.key = "";
   host.pos = at;
-  read.phase = "value";
+  read.phase = readValue;
   return true;
 }
 

@@ -120,28 +120,18 @@ export function resolveReferences(
   };
   const visit = (current: unknown): unknown => {
     if (typeof current === "string") return resolveText(current);
-    if (Array.isArray(current)) {
-      let changed = false;
-      const next = current.map((item) => {
-        const resolved = visit(item);
-        if (resolved !== item) changed = true;
-        return resolved;
-      });
-      return changed ? next : current;
-    }
     // Stryker disable next-line ConditionalExpression: a number or boolean has no entries, so the object path returns it as it is.
-    if (typeof current === "object" && current !== null) {
-      let changed = false;
-      const next: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(current)) {
-        const resolved = visit(item);
-        if (resolved !== item) changed = true;
-        // A plain assignment to "__proto__" would change the prototype instead of adding a key.
-        Object.defineProperty(next, key, { value: resolved, enumerable: true, writable: true, configurable: true });
-      }
-      return changed ? next : current;
+    if (typeof current !== "object" || current === null) return current;
+    let changed = false;
+    // Stryker disable next-line ArrayDeclaration: an array that changed has an element 0, which the loop defines over a seeded one.
+    const next: unknown[] | Record<string, unknown> = Array.isArray(current) ? [] : {};
+    for (const [key, item] of Object.entries(current)) {
+      const resolved = visit(item);
+      if (resolved !== item) changed = true;
+      // A plain assignment to "__proto__" would change the prototype instead of adding a key.
+      Object.defineProperty(next, key, { value: resolved, enumerable: true, writable: true, configurable: true });
     }
-    return current;
+    return changed ? next : current;
   };
   return visit(value);
 }

@@ -29,7 +29,26 @@ export function stepIssue(
   message: string,
   pointer = "",
 ): PlanIssue {
-  const path = `/steps/${index}${pointer}`;
+  return placedIssue(code, index, `/steps/${index}${pointer}`, message, stepId);
+}
+
+/**
+ * Builds a plan issue at a path of the plan: its message ends with the path.
+ *
+ * @param code - the issue code.
+ * @param index - the step's position, or -1 when the issue is about no one step.
+ * @param path - where in the plan (`/vertices/2`).
+ * @param message - what happened, without the path.
+ * @param stepId - the step's id, if known.
+ * @returns the issue.
+ */
+export function placedIssue(
+  code: PlanIssue["code"],
+  index: number,
+  path: string,
+  message: string,
+  stepId?: string,
+): PlanIssue {
   const issue: PlanIssue = { code, index, path, message: `${message} (${path})` };
   if (stepId !== undefined) issue.stepId = stepId;
   return issue;

@@ -18,9 +18,7 @@ const nodeReference = /<node-(\d+)>/gu;
  * @returns the rewritten value.
  */
 function rewriteNodeTags(value: unknown): unknown {
-  return mapStrings(value, (text) =>
-    text.includes("<node-") ? text.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`) : text,
-  );
+  return mapStrings(value, (text) => text.replace(nodeReference, (_tag, index: string) => `{{node-${index}}}`));
 }
 
 /**
@@ -43,7 +41,7 @@ function rewriteNodeTags(value: unknown): unknown {
  */
 export function taskGraphToSketch(graph: Record<string, unknown>): { vertices: unknown[]; edges: unknown[] } {
   const nodes = Array.isArray(graph["task_nodes"]) ? (graph["task_nodes"] as unknown[]) : [];
-  const idOfTask = new Map<string, string>();
+  const idOfTask = new Map<unknown, string>();
   const vertices = nodes.map((node: unknown, index: number): unknown => {
     if (!isRecord(node)) return node;
     const id = `node-${index}`;
@@ -54,7 +52,7 @@ export function taskGraphToSketch(graph: Record<string, unknown>): { vertices: u
   const links = Array.isArray(graph["task_links"]) ? (graph["task_links"] as unknown[]) : [];
   const edges = links.map((link: unknown): unknown => {
     if (!isRecord(link)) return link;
-    const end = (name: unknown): unknown => (typeof name === "string" ? (idOfTask.get(name) ?? name) : name);
+    const end = (name: unknown): unknown => idOfTask.get(name) ?? name;
     return [end(link["source"]), end(link["target"])];
   });
   return { vertices, edges };

@@ -56,9 +56,8 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 export function toCallStep(value: unknown, name?: string): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
   if (STEP_KEYS.some((key) => Object.hasOwn(value, key))) return value;
-  if (name !== undefined && !Object.keys(value).some((key) => STRUCTURE_KEYS.has(key)))
-    return { name, arguments: value };
   const keys = Object.keys(value);
+  if (name !== undefined && !keys.some((key) => STRUCTURE_KEYS.has(key))) return { name, arguments: value };
   if (keys.length !== 1) return undefined;
   const key = keys[0]!;
   const inner = value[key];

@@ -5,7 +5,7 @@
  */
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
-import { stepIssue } from "../plan/step-issue.ts";
+import { placedIssue, stepIssue } from "../plan/step-issue.ts";
 
 /**
  * The issue of a plan that has no steps, or does not end with a reply step,
@@ -29,7 +29,7 @@ export function closingIssue(
   stepAt: (index: number) => PlanStep | undefined,
   maxSteps?: number,
 ): PlanIssue | undefined {
-  if (count === 0) return { code: "empty-plan", index: 0, path: "/steps", message: "The plan has no steps (/steps)" };
+  if (count === 0) return placedIssue("empty-plan", 0, "/steps", "The plan has no steps");
   if (sawReply) return undefined;
   const index = Math.min(count, maxSteps ?? count) - 1;
   const last = stepAt(index);

@@ -14,7 +14,8 @@ export interface OutputPathProblem {
   available: string[];
 }
 
-const primitiveTypes = new Set(["string", "number", "integer", "boolean", "null"]);
+/** Types whose values take no path segment (an array takes only indexes, read before). */
+const leafTypes = new Set(["string", "number", "integer", "boolean", "null", "array"]);
 
 /**
  * Checks that a path exists in an output schema. A path may continue below
@@ -71,17 +72,19 @@ export function outputPathProblem(root: JsonSchema, path: readonly string[]): Ou
     const prefixItems = node["prefixItems"];
     if (/^\d+$/u.test(segment) && (types.includes("array") || items !== undefined || prefixItems !== undefined)) {
       const index = Number(segment);
-      if (Array.isArray(prefixItems) && index < prefixItems.length) return walk(prefixItems[index], depth + 1, guard);
-      if (Array.isArray(items))
-        return index < items.length
-          ? walk(items[index], depth + 1, guard)
-          : walk(node["additionalItems"], depth + 1, guard);
-      return walk(items, depth + 1, guard);
+      const item =
+        Array.isArray(prefixItems) && index < prefixItems.length
+          ? prefixItems[index]
+          : !Array.isArray(items)
+            ? items
+            : index < items.length
+              ? items[index]
+              : node["additionalItems"];
+      return walk(item, depth + 1, guard);
     }
     if (properties !== undefined || additional === false)
       return { depth, available: properties === undefined ? [] : Object.keys(properties) };
-    if (types.length > 0 && types.every((type) => primitiveTypes.has(String(type)) || type === "array"))
-      return { depth, available: [] };
+    if (types.length > 0 && types.every((type) => leafTypes.has(String(type)))) return { depth, available: [] };
     return undefined;
   };
   return walk(root, 0, 0);

@@ -5,7 +5,7 @@
  */
 
 import { CONTEXT_REFERENCE_ROOT } from "../plan/context-reference-root.ts";
-import { type FoundReference, findReferences } from "../plan/find-references.ts";
+import { findReferences } from "../plan/find-references.ts";
 import { type NormalizeStepOptions, normalizeStep } from "../plan/normalize-step.ts";
 import type { PlanIssue } from "../plan/plan-issue.ts";
 import type { PlanStep } from "../plan/plan-step-schema.ts";
@@ -67,16 +67,13 @@ const indexes = new WeakMap<readonly PlanStep[], StepIndex>();
  */
 function indexOf(steps: readonly PlanStep[]): StepIndex {
   let index = indexes.get(steps);
-  if (
-    index === undefined ||
-    index.length > steps.length ||
-    (index.length > 0 && steps[index.length - 1] !== index.last)
-  ) {
+  // The array was cut or changed before the indexed length (of no steps, `steps[-1]` and `last` are both undefined).
+  if (index === undefined || index.length > steps.length || steps[index.length - 1] !== index.last) {
     index = { length: 0, last: undefined, byId: new Map(), reply: undefined };
     indexes.set(steps, index);
   }
-  for (let position = index.length; position < steps.length; position++) {
-    const step = steps[position];
+  for (const step of steps.slice(index.length)) {
+    // A hole or an `undefined` entry (from plain JavaScript) holds no step.
     if (step === undefined) continue;
     if (!index.byId.has(step.id)) index.byId.set(step.id, step);
     if (step.type === "reply") index.reply ??= step;
@@ -116,7 +113,6 @@ function indexOf(steps: readonly PlanStep[]): StepIndex {
  */
 export function validateStep(raw: unknown, context: StepValidationContext): ValidateStepResult {
   const position = context.index ?? context.steps.length;
-  const pointer = `/steps/${position}`;
   const normalized = normalizeStep(raw, position, context);
   let step = normalized.step;
   if (step === undefined) return normalized;
@@ -128,30 +124,29 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
     else if (resolution.kind === "ambiguous") ambiguous = resolution.names;
   }
   const issues: PlanIssue[] = [];
-  const label = `Step "${step.id}"`;
-  const report = (code: PlanIssue["code"], path: string, message: string): void => {
-    issues.push(stepIssue(code, position, step.id, message, path.slice(pointer.length)));
+  /** Reports a problem at `at` inside the step (`/arguments/city`), naming the step first. */
+  const report = (code: PlanIssue["code"], at: string, message: string): void => {
+    issues.push(stepIssue(code, position, step.id, `Step "${step.id}" ${message}`, at));
   };
 
   if (context.maxSteps !== undefined && position >= context.maxSteps) {
-    report("too-many-steps", pointer, `${label} exceeds the limit of ${countOf(context.maxSteps, "step")}`);
+    report("too-many-steps", "", `exceeds the limit of ${countOf(context.maxSteps, "step")}`);
     return { step, issues };
   }
   const earlier = indexOf(context.steps);
   if (earlier.reply !== undefined) {
-    report(
-      "invalid-step",
-      pointer,
-      `${label} comes after the reply step "${earlier.reply.id}"; the reply must be the last step`,
-    );
+    report("invalid-step", "", `comes after the reply step "${earlier.reply.id}"; the reply must be the last step`);
   }
   if (earlier.byId.has(step.id) || context.rejectedIds?.has(step.id)) {
-    report("duplicate-id", `${pointer}/id`, `${label} reuses the id of an earlier step`);
+    report("duplicate-id", "/id", "reuses the id of an earlier step");
   }
 
-  let references: FoundReference[];
+  const field = step.type === "tool" ? "arguments" : step.type === "llm" ? "prompt" : "text";
+  const references = findReferences(
+    step.type === "tool" ? step.arguments : step.type === "llm" ? step.prompt : step.text,
+    `/${field}`,
+  );
   if (step.type === "tool") {
-    references = findReferences(step.arguments, `${pointer}/arguments`);
     const tool = catalog.get(step.name);
     if (tool === undefined) {
       const names = catalog.tools.map((candidate) => candidate.name);
@@ -164,25 +159,21 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
             : names.length === 0
               ? "; the catalog is empty"
               : `; available: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""}`;
-      report("unknown-tool", `${pointer}/name`, `${label} uses unknown tool ${describeValue(step.name)}${hint}`);
+      report("unknown-tool", "/name", `uses unknown tool ${describeValue(step.name)}${hint}`);
     } else {
-      const base = `${pointer}/arguments`;
       const exact = new Set<string>();
       const embedded = new Set<string>();
       for (const reference of references)
-        (reference.exact ? exact : embedded).add(reference.pointer.slice(base.length));
+        (reference.exact ? exact : embedded).add(reference.pointer.slice("/arguments".length));
       for (const problem of catalog.checkArguments(step.name, step.arguments, { exact, embedded })) {
-        report(problem.code, `${base}${problem.pointer}`, `${label} (tool "${step.name}"): ${problem.text}`);
+        report(problem.code, `/arguments${problem.pointer}`, `(tool "${step.name}"): ${problem.text}`);
       }
     }
-  } else {
-    const field = step.type === "llm" ? "prompt" : "text";
-    references = findReferences(step.type === "llm" ? step.prompt : step.text, `${pointer}/${field}`);
   }
 
   const checkTarget = (id: string, path: string, describe: string): PlanStep | undefined => {
     if (id === step.id) {
-      report("forward-reference", path, `${label} ${describe} itself`);
+      report("forward-reference", path, `${describe} itself`);
       return undefined;
     }
     const target = earlier.byId.get(id);
@@ -192,19 +183,19 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       report(
         "forward-reference",
         path,
-        `${label} ${describe} step "${id}", which comes later; a step may only use steps before it`,
+        `${describe} step "${id}", which comes later; a step may only use steps before it`,
       );
     } else if (context.rejectedIds?.has(id) || later !== undefined) {
-      report("unknown-reference", path, `${label} ${describe} step "${id}", which is invalid`);
+      report("unknown-reference", path, `${describe} step "${id}", which is invalid`);
     } else {
-      report("unknown-reference", path, `${label} ${describe} unknown step "${id}"`);
+      report("unknown-reference", path, `${describe} unknown step "${id}"`);
     }
     return undefined;
   };
   for (const reference of references) {
     if (reference.id === CONTEXT_REFERENCE_ROOT) continue;
     const target = checkTarget(reference.id, reference.pointer, "references");
-    if (target?.type !== "tool" || reference.path.length === 0) continue;
+    if (target?.type !== "tool") continue;
     const outputSchema = catalog.get(target.name)?.outputSchema;
     if (outputSchema === undefined) continue;
     const problem = outputPathProblem(outputSchema, reference.path);
@@ -214,10 +205,10 @@ export function validateStep(raw: unknown, context: StepValidationContext): Vali
       report(
         "unknown-reference",
         reference.pointer,
-        `${label} references ${reference.source}, but the output of tool "${target.name}" declares no "${missing}"${available}`,
+        `references ${reference.source}, but the output of tool "${target.name}" declares no "${missing}"${available}`,
       );
     }
   }
-  for (const [at, id] of (step.dependsOn ?? []).entries()) checkTarget(id, `${pointer}/dependsOn/${at}`, "depends on");
+  for (const [at, id] of (step.dependsOn ?? []).entries()) checkTarget(id, `/dependsOn/${at}`, "depends on");
   return { step, issues };
 }
