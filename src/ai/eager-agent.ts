@@ -7,6 +7,7 @@ import type { LanguageModel, UIMessageChunk } from "ai";
 import { PlankitError } from "../errors/plankit-error.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
+import type { ToolSelector } from "../planner/read-planner-options.ts";
 import { ToolCallPlanner } from "../planner/tool-call-planner.ts";
 import { AgentRuntime, type AgentRuntimeOptions, type RunHandle } from "../runtime/agent-runtime.ts";
 import { runtimeOptionNames } from "../runtime/check-runtime-options.ts";
@@ -55,9 +56,17 @@ export interface EagerAgentSettings extends Omit<AgentRuntimeOptions, "planner" 
    */
   maxSteps?: number;
   /**
-   * How many tools are offered to the model per request, chosen by relevance.
+   * Picks the tools offered to the model for a request, for tool sets too
+   * large to offer whole: e.g. `(query, catalog, k) => selectTools(query,
+   * catalog, { k })` with `selectTools` from `plankit/tools`.
    *
-   * @defaultValue every tool
+   * @defaultValue none: every tool is offered
+   */
+  select?: ToolSelector;
+  /**
+   * How many tools `select` is asked for.
+   *
+   * @defaultValue `6`
    */
   topK?: number;
   /** Call settings for every model request (temperature, headers, provider options). */
@@ -183,7 +192,7 @@ export class EagerAgent {
     checkOptionKeys(
       settings,
       [
-        ..."model tools instructions annotations maxTurns maxSteps topK modelOptions toJsonSchema".split(" "),
+        ..."model tools instructions annotations maxTurns maxSteps select topK modelOptions toJsonSchema".split(" "),
         ...runtimeOptionNames.filter((name) => name !== "planner" && name !== "registry" && name !== "model"),
       ],
       "EagerAgent",
@@ -195,6 +204,7 @@ export class EagerAgent {
       annotations,
       maxTurns,
       maxSteps,
+      select,
       topK,
       modelOptions,
       toJsonSchema,
@@ -203,7 +213,8 @@ export class EagerAgent {
     const registry = registryOf(tools, annotations, toJsonSchema);
     this.planner = new ToolCallPlanner({
       model: fromLanguageModel(model, modelOptions),
-      topK: topK ?? Math.max(1, Object.keys(tools).length),
+      ...(select === undefined ? {} : { select }),
+      ...(topK === undefined ? {} : { topK }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(maxSteps === undefined ? {} : { maxSteps }),
     });

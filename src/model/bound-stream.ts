@@ -30,6 +30,9 @@ export const defaultModelTimeouts: Readonly<ModelTimeouts> = { idleMs: 60_000, t
  * @param clock - the timers.
  * @param what - what the call is for, for the error ("Reflection").
  * @param signal - ends the wait with its reason when it fires.
+ * @param busyAt - when the source was last busy elsewhere, given the time
+ *   now (a planner waiting for its steps' outcomes is busy): idle time counts
+ *   from the later of that and the last item.
  * @returns the same items.
  * @throws PlankitError `timeout` naming the call and the limit.
  *
@@ -44,6 +47,7 @@ export async function* boundStream<T>(
   clock: RuntimeClock,
   what: string,
   signal: AbortSignal | undefined,
+  busyAt?: (now: number) => number,
 ): AsyncGenerator<T> {
   const iterator = parts[Symbol.asyncIterator]();
   const startedAt = clock.now();
@@ -59,7 +63,12 @@ export async function* boundStream<T>(
       let timer: unknown;
       let onAbort: (() => void) | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = clock.setTimeout(() => reject(new PlankitError("timeout", message)), clampTimerMs(idle, idle));
+        const expire = (): void => {
+          const quiet = busyAt === undefined ? idle : clock.now() - busyAt(clock.now());
+          if (quiet < idle) timer = clock.setTimeout(expire, clampTimerMs(idle - quiet, idle));
+          else reject(new PlankitError("timeout", message));
+        };
+        timer = clock.setTimeout(expire, clampTimerMs(idle, idle));
         if (signal !== undefined) {
           onAbort = (): void => reject(abortError(signal, what));
           if (signal.aborted) onAbort();

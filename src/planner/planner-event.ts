@@ -75,7 +75,9 @@ export interface PlanRequest {
    * runtime passes it to planners that work in turns (`ToolCallPlanner`):
    * after a `turn-end`, the planner sends its steps'
    * outcomes back to the model, which may call more tools or answer.
-   * Without it such a planner stops after one turn.
+   * Without it such a planner stops after one turn. Await only outcomes the
+   * model will hear: the runtime leaves the steps awaited to the planner (no
+   * re-plan for them, and their failures do not fail the run).
    *
    * @defaultValue none
    */

@@ -24,6 +24,13 @@ export interface Planner {
    */
   streamReplan?(request: ReplanRequest): AsyncIterable<PlannerEvent>;
   /**
+   * The planner works in turns and tells the model what became of the
+   * steps it awaits (`PlanRequest.awaitOutcomes`), so a failure among its
+   * plan's steps is the model's to answer: the runtime asks no reflector
+   * about it. `ToolCallPlanner` is such a planner.
+   */
+  readonly hearsOutcomes?: boolean;
+  /**
    * The model the planner plans with. The runtime uses it for `llm` steps,
    * integration and reflection when `AgentRuntimeOptions.model` is not given.
    */

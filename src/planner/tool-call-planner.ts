@@ -51,6 +51,8 @@ export class ToolCallPlanner implements Planner {
   readonly repair: boolean;
   /** How many tools are offered when a `select` function picks them. */
   readonly topK: number;
+  /** The model hears what became of the calls of each turn: the runtime asks no reflector about them. */
+  readonly hearsOutcomes = true;
   readonly #setup: PlannerSetup;
 
   /**

@@ -119,6 +119,37 @@ describe("EagerAgent", () => {
     expect(text).toContain('"celsius":15');
   });
 
+  it("offers the tools a select function picks, topK of them", async () => {
+    const offered: string[][] = [];
+    const model = new MockLanguageModelV4({
+      doStream: async ({ tools }) => {
+        offered.push((tools ?? []).map((item) => item.name));
+        const parts: StreamPart[] = [
+          { type: "stream-start", warnings: [] },
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: "ok" },
+          { type: "text-end", id: "t" },
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+        ];
+        return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+      },
+    });
+    const tools = Object.fromEntries(
+      ["weather", "news", "stocks"].map((name) => [
+        name,
+        tool({ description: name, inputSchema: jsonSchema({ type: "object" }), execute: async () => name }),
+      ]),
+    );
+    const agent = new EagerAgent({
+      model,
+      tools,
+      topK: 1,
+      select: (query, catalog, k) => catalog.tools.filter((item) => query.includes(item.name)).slice(0, k),
+    });
+    expect((await agent.generate({ prompt: "news and stocks?" })).text).toBe("ok");
+    expect(offered).toEqual([["news"]]);
+  });
+
   it("refuses a call with neither or both of prompt and messages", () => {
     const agent = createAgent([], true);
     expect(() => agent.stream({})).toThrow(/Give either prompt or messages/);

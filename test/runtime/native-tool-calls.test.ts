@@ -157,6 +157,70 @@ describe("native tool calls in the runtime", () => {
     expect(invariantProblems(events)).toEqual([]);
   });
 
+  it("ends completed when the model answered around what failed or did not run: it heard of each", async () => {
+    const failing = createTurnModel([
+      [...streamedCall("c1", "fail", "{}"), finish("tool-calls")],
+      [{ type: "text", text: "The service is down." }, finish("stop")],
+    ]);
+    const failed = await collect(runtimeWith(failing).runtime.run("go"));
+    expect(statuses(failed)).toEqual([
+      ["s1", "failed tool-error"],
+      ["s2", "succeeded"],
+    ]);
+    expect(failed.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+    // A side-effecting call withheld in an unclean turn, made again in the next, and answered.
+    const recovered = createTurnModel([
+      [...streamedCall("c1", "send", '{"to":"ops"}'), ...streamedCall("c2", "lookup", "{}"), finish("tool-calls")],
+      [...streamedCall("c3", "send", '{"to":"ops"}'), finish("tool-calls")],
+      [{ type: "text", text: "Sent." }, finish("stop")],
+    ]);
+    const { runtime, calls } = runtimeWith(recovered);
+    const events = await collect(runtime.run("go"));
+    expect(calls.map((call) => call.name)).toEqual(["send"]);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+    expect(invariantProblems(events)).toEqual([]);
+  });
+
+  it("asks no reflector about a turn's failed call: the model hears of it", async () => {
+    const model = createTurnModel([
+      [...streamedCall("c1", "fail", "{}"), finish("tool-calls")],
+      [{ type: "text", text: "The service is down." }, finish("stop")],
+    ]);
+    const { registry } = createTestRegistry();
+    const asked: string[] = [];
+    const runtime = new AgentRuntime({
+      planner: new ToolCallPlanner({ model }),
+      registry,
+      reflector: {
+        reflect: (request) => {
+          asked.push(request.step.id);
+          return { action: "abort", reason: "give up" };
+        },
+      },
+    });
+    const events = await collect(runtime.run("go"));
+    expect(asked).toEqual([]);
+    expect(events.find((event) => event.type === "reply")).toMatchObject({ text: "The service is down." });
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+  });
+
+  it("does not count the wait for a turn's calls as the planner's silence", async () => {
+    const model = createTurnModel([
+      [...streamedCall("c1", "lookup", '{"q":"slow"}'), finish("tool-calls")],
+      [{ type: "text", text: "Found." }, finish("stop")],
+    ]);
+    const tools = createTestRegistry({ latencyMs: 400 });
+    const runtime = new AgentRuntime({
+      planner: new ToolCallPlanner({ model }),
+      registry: tools.registry,
+      reflector: noOpReflector,
+      modelTimeouts: { idleMs: 5_000, totalMs: 150 },
+    });
+    const events = await collect(runtime.run("go"));
+    expect(events.find((event) => event.type === "reply")).toMatchObject({ text: "Found.", source: "step" });
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+  });
+
   it("stops the model and every running call when aborted while a turn waits for its calls", async () => {
     const model = createTurnModel([
       [...streamedCall("c1", "lookup", '{"q":"slow"}'), finish("tool-calls")],

@@ -126,7 +126,8 @@ const failureCodes: Partial<Record<string, PlankitErrorCode>> = {
  * The error that makes a run `failed`, if any: an internal stop, the
  * planner's error, a step that failed and was not replaced, or a step
  * skipped for another reason than a re-plan replacing it or a person
- * declining it (see {@link declinedSteps}).
+ * declining it (see {@link declinedSteps}); a step whose outcome the planner
+ * heard (its model answers it) fails no run.
  *
  * @param table - the run's steps.
  * @param stopError - an error that stopped the run.
@@ -148,6 +149,7 @@ export function findRunFailure(
   // A person's denial is an answer, not a failure, and so is what was skipped only because it needed a denied step.
   const declined = declinedSteps(table);
   for (const entry of table.order) {
+    if (entry.heard === true) continue;
     if (entry.status === "failed" && !entry.superseded)
       return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
     if (entry.status === "skipped" && entry.skipCode !== "replaced" && !declined.has(entry.step.id)) {

@@ -45,7 +45,7 @@ export interface PlanningHooks {
 export class Planning {
   readonly #host: RunCore;
   readonly #hooks: PlanningHooks;
-  readonly #turns = new Turns();
+  readonly #turns: Turns;
   #ended = false;
   #issues = 0;
   #error: RuntimeErrorInfo | undefined;
@@ -60,6 +60,7 @@ export class Planning {
   constructor(core: RunCore, hooks: PlanningHooks) {
     this.#host = core;
     this.#hooks = hooks;
+    this.#turns = new Turns(core.config.clock);
   }
 
   /** Whether `plan-end` was emitted. */
@@ -136,7 +137,11 @@ export class Planning {
           repair: () => host.emit({ type: "plan-start", kind: "repair", query: input.query, attempt: ++repairs }),
           turnEnd: (clean) => hooks.sourceEnded(this.#turns.next(clean), []),
         },
-        { ...plannerReading(host, "Planning"), onIterator: (iterator) => (this.#iterator = iterator) },
+        {
+          ...plannerReading(host, "Planning"),
+          onIterator: (iterator) => (this.#iterator = iterator),
+          busyAt: (now) => this.#turns.busyAt(now),
+        },
       );
     } catch (error) {
       this.#error = toErrorInfo(error, "model-error");
@@ -182,7 +187,8 @@ export class Planning {
   /**
    * Resolves once every given step has ended, with what became of each.
    * The planner hears of the failures among them, so they are dealt with:
-   * no re-plan is asked for them, and their dependents are skipped.
+   * no re-plan is asked for them, their dependents are skipped, and they do
+   * not fail the run (the model answers them).
    *
    * @param ids - step ids.
    * @returns the outcomes, in the order of `ids`.
@@ -190,7 +196,10 @@ export class Planning {
   #awaitOutcomes(ids: readonly string[]): Promise<StepOutcome[]> {
     for (const id of ids) {
       const entry = this.#host.table.get(id);
-      if (entry !== undefined) entry.handled = true;
+      if (entry !== undefined) {
+        entry.handled = true;
+        entry.heard = true;
+      }
     }
     this.#hooks.release(ids);
     return this.#turns.outcomesOf(ids, this.#host.isEnded());

@@ -38,6 +38,8 @@ export interface PlannerReadOptions {
   isEnded(): boolean;
   /** Receives the iterator, so the run can close it when it stops. */
   onIterator?(iterator: AsyncIterator<PlannerEvent>): void;
+  /** When the planner was last busy waiting for its steps' outcomes: that wait is no silence. */
+  busyAt?(now: number): number;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function readPlannerEvents(
     options.clock,
     options.what,
     options.signal,
+    options.busyAt,
   )[Symbol.asyncIterator]();
   options.onIterator?.(iterator);
   let done: PlannerDone | undefined;

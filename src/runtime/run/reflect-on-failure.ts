@@ -16,7 +16,8 @@ import type { StepEntry } from "./step-table.ts";
 
 /**
  * Asks the reflector about a failure, unless the step used its reflections,
- * the run stopped, or the error is an abort or a spent budget. A reflector
+ * the run stopped, the error is an abort or a spent budget, or the step is
+ * a turn's call of a planner that tells its model what became of it. A reflector
  * that throws, or answers something else than `retry`, `new_plan` or
  * `abort`, or a `retry` whose `arguments` are not a plain JSON object, has
  * no opinion; a `reason` that is not text is none (`""`).
@@ -41,6 +42,8 @@ export async function reflectOnFailure(
   const { config, signal } = core;
   const reflector = config.reflector;
   if (reflector === undefined || entry.reflections >= config.reflectionRetries) return undefined;
+  // A planner that works in turns tells its model of the failure: the model answers it, not a reflector.
+  if (config.planner.hearsOutcomes === true && entry.source.kind === "plan") return undefined;
   if (error.code === "aborted" || error.code === "budget-exceeded" || signal.aborted) return undefined;
   let verdict: Reflection | undefined;
   try {

@@ -47,6 +47,8 @@ export interface StepEntry {
   handled?: boolean;
   /** A failure a re-plan patch replaced. */
   superseded?: boolean;
+  /** Its outcome went to the planner, whose model answers it: a failure or skip of it does not fail the run. */
+  heard?: boolean;
   skipCode?: StepSkipCode | undefined;
   /** Why it was skipped, in words. */
   skipReason?: string | undefined;

@@ -7,6 +7,7 @@
 
 import type { RuntimeEvent } from "../../events/runtime-event.ts";
 import type { StepOutcome } from "../../planner/planner-event.ts";
+import { type RuntimeClock, systemClock } from "../../shared/runtime-clock.ts";
 import type { StepSource } from "./step-source.ts";
 
 /**
@@ -30,10 +31,30 @@ export class Turns {
   readonly #outcomes = new Map<string, StepOutcome>();
   /** Planners waiting for outcomes: the ids, and what to call when all have one. */
   #waiters: { ids: readonly string[]; resolve: (outcomes: StepOutcome[]) => void }[] = [];
+  /** When the planner last got the outcomes it waited for. */
+  #answeredAt = Number.NEGATIVE_INFINITY;
+  readonly #clock: Pick<RuntimeClock, "now">;
+
+  /**
+   * @param clock - tells when the planner got its outcomes.
+   */
+  constructor(clock: Pick<RuntimeClock, "now"> = systemClock) {
+    this.#clock = clock;
+  }
 
   /** The source of the plan's steps now. */
   get source(): StepSource {
     return this.#source;
+  }
+
+  /**
+   * When the planner was last busy waiting for outcomes: now while it waits.
+   *
+   * @param now - the time now.
+   * @returns the time.
+   */
+  busyAt(now: number): number {
+    return this.#waiters.length > 0 ? now : this.#answeredAt;
   }
 
   /**
@@ -90,6 +111,7 @@ export class Turns {
     if (this.#waiters.length === 0) return;
     this.#waiters = this.#waiters.filter((waiter) => {
       if (!ended && !waiter.ids.every((id) => this.#outcomes.has(id))) return true;
+      this.#answeredAt = this.#clock.now();
       waiter.resolve(
         waiter.ids.map((id) => this.#outcomes.get(id) ?? { id, status: "skipped", reason: "The run ended" }),
       );
