@@ -39,7 +39,8 @@ export interface UnderstandRequest {
  * Understands a request as a goal: its objective, implied requirements,
  * constraints, success metrics and risks. Pass `renderGoal(goal)` as the
  * `context` of a plan request to plan with it. An unreadable answer gives a
- * goal whose objective is the query. The model call's `purpose` is
+ * goal whose objective is the query, and so does an answer that did not
+ * finish with `stop` (cut off by the length limit, say). The model call's `purpose` is
  * `understand`.
  *
  * @param request - the model, the query, an optional profile, signal and time limits.
@@ -76,7 +77,7 @@ export async function understandRequest(request: UnderstandRequest): Promise<Pla
     "an AbortSignal",
   );
   const timeouts = readModelTimeouts(request.modelTimeouts);
-  const { text } = await collectModelText(
+  const { text, finishReason } = await collectModelText(
     model,
     {
       ...buildGoalPrompt({ query, profile }),
@@ -85,6 +86,8 @@ export async function understandRequest(request: UnderstandRequest): Promise<Pla
     },
     { what: "Goal understanding", usage: { modelCalls: 0 }, timeouts },
   );
+  // An answer cut off (by the length limit, say) may hold half a sentence as the objective: it is not read.
+  if (finishReason !== "stop") return readGoal(undefined, query);
   const parser = createJsonStreamParser();
   parser.write(text);
   let value: unknown;

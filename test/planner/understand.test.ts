@@ -112,6 +112,12 @@ describe("understandRequest", () => {
     expect(model.requests).toEqual([]);
   });
 
+  it("reads an answer cut off by the length limit as unreadable: a half-written objective is not a goal", async () => {
+    const model = createScriptedModel({ responses: [{ text: '{"objective":"cut', finishReason: "length" }] });
+    const goal = await understandRequest({ model, query: "Cut my costs by a third" });
+    expect(goal.objective).toBe("Cut my costs by a third");
+  });
+
   it("refuses a request it cannot send, naming what is wrong, before any model call", async () => {
     const model = createScriptedModel({ responses: [] });
     const call = understandRequest as (...args: unknown[]) => Promise<unknown>;
