@@ -921,12 +921,9 @@ class Parser implements JsonStreamParser {
       const c = text.charCodeAt(i);
       if (mode > AFTER_ROOT || mode === PREAMBLE) {
         // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
-        const next = this.#feedToken(text, base, i, mode, c);
-        if (next === -1) return;
-        if (next !== -2) {
-          i = next;
-          continue;
-        }
+        i = this.#feedToken(text, base, i, mode, c);
+        if (i < 0) return;
+        continue;
       }
 
       // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
@@ -953,118 +950,80 @@ class Parser implements JsonStreamParser {
           continue;
         }
       }
-      const offset = base + i;
-      switch (mode) {
-        case VALUE:
-        case ARRAY_FIRST:
-        case ARRAY_VALUE:
-          if (this.#skipParen && c === 40) {
-            this.#skipParen = false;
-            i++;
-            continue;
-          }
-          if (mode !== VALUE && (c === 93 || this.#closesTuple(c)) && (mode === ARRAY_FIRST || !strict)) {
-            if (mode === ARRAY_VALUE) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
-            this.#close();
-            i++;
-            continue;
-          }
-          if (this.#startValue(c, offset)) i++;
-          continue;
-        case ARRAY_NEXT:
-          if (!strict && !this.#closesTuple(c) && this.#closeWrapperOrJoin(c, offset)) {
-            i++;
-            continue;
-          }
-          if (c === 44) {
-            this.#flushPending();
-            this.#mode = ARRAY_VALUE;
-            i++;
-            continue;
-          }
-          if (c === 93 || this.#closesTuple(c)) {
-            this.#flushPending();
-            this.#close();
-            i++;
-            continue;
-          }
-          if (!strict && this.#canStartValue(c)) {
-            this.#repair("inserted-comma", offset, "Inserted a missing comma between array elements");
-            this.#flushPending();
-            this.#mode = ARRAY_VALUE;
-            continue;
-          }
-          this.#unexpected(offset, c);
-          continue;
-        case OBJECT_FIRST:
-        case OBJECT_KEY:
-          if (c === 125 && (mode === OBJECT_FIRST || !strict)) {
-            if (mode === OBJECT_KEY) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
-            this.#close();
-            i++;
-            continue;
-          }
-          if (this.#startKey(c, offset)) i++;
-          continue;
-        case COLON:
-          if (c === 58) {
-            this.#mode = VALUE;
-            i++;
-            continue;
-          }
-          if (!strict && this.#keyQuoted && this.#canStartValue(c)) {
-            this.#repair("inserted-colon", offset, "Inserted a missing colon after a key");
-            this.#mode = VALUE;
-            continue;
-          }
-          this.#unexpected(offset, c);
-          continue;
-        case OBJECT_NEXT:
-          if (!strict && this.#closeWrapperOrJoin(c, offset)) {
-            i++;
-            continue;
-          }
-          if (c === 44) {
-            this.#mode = OBJECT_KEY;
-            i++;
-            continue;
-          }
-          if (c === 125) {
-            this.#close();
-            i++;
-            continue;
-          }
-          if (!strict && (isQuote(c) || isIdentifierStart(c))) {
-            this.#repair("inserted-comma", offset, "Inserted a missing comma between object members");
-            this.#mode = OBJECT_KEY;
-            continue;
-          }
-          this.#unexpected(offset, c);
-          continue;
-        case AFTER_ROOT:
-          if (this.#openParens > 0) {
-            // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
-            if (c === 41) {
-              this.#openParens--;
-              i++;
-              continue;
-            }
-            // It is not coming: what follows is after the value.
-            this.#openParens = 0;
-            continue;
-          }
-          if (strict || this.#speculating) this.#unexpected(offset, c);
-          this.#noteSuffix(text, i, base);
-          return;
-        default:
-          throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
+      if (mode !== AFTER_ROOT) {
+        if (this.#readStructural(c, base + i, mode)) i++;
+        continue;
       }
+      if (this.#openParens > 0) {
+        // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
+        if (c === 41) {
+          this.#openParens--;
+          i++;
+          continue;
+        }
+        // It is not coming: what follows is after the value.
+        this.#openParens = 0;
+        continue;
+      }
+      if (strict || this.#speculating) this.#unexpected(base + i, c);
+      this.#noteSuffix(text, i, base);
+      return;
     }
+  }
+
+  /** Reads character `c` at `offset` in a structural mode before the root's end; returns whether it consumed it. */
+  #readStructural(c: number, offset: number, mode: number): boolean {
+    const strict = this.#strict;
+    const d = this.#depth - 1;
+    const array = this.#isArray[d] === true;
+    // A "]" (or a tuple's ")") or "}" that closes the innermost container.
+    const tupleEnd = c === 41 && this.#isTuple[d] === true;
+    const closes = c === (array ? 93 : 125) || tupleEnd;
+    const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
+    if (mode === COLON) {
+      if (c === 58) {
+        this.#mode = VALUE;
+        return true;
+      }
+      if (strict || !this.#keyQuoted || !this.#canStartValue(c)) this.#unexpected(offset, c);
+      this.#repair("inserted-colon", offset, "Inserted a missing colon after a key");
+      this.#mode = VALUE;
+      return false;
+    }
+    if (mode === ARRAY_NEXT || mode === OBJECT_NEXT) {
+      if (!strict && !tupleEnd && this.#closeWrapperOrJoin(c, offset)) return true;
+      if (c === 44 || closes) {
+        this.#flushPending();
+        if (c === 44) this.#mode = afterComma;
+        else this.#close();
+        return true;
+      }
+      if (strict || !(array ? this.#canStartValue(c) : isQuote(c) || isIdentifierStart(c))) this.#unexpected(offset, c);
+      this.#repair(
+        "inserted-comma",
+        offset,
+        `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
+      );
+      this.#flushPending();
+      this.#mode = afterComma;
+      return false;
+    }
+    // VALUE, or the first value or key of a container, or the one after a comma.
+    if (this.#skipParen && c === 40) {
+      this.#skipParen = false;
+      return true;
+    }
+    if (mode !== VALUE && closes && (mode !== afterComma || !strict)) {
+      if (mode === afterComma) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+      this.#close();
+      return true;
+    }
+    return mode === OBJECT_FIRST || mode === OBJECT_KEY ? this.#startKey(c, offset) : this.#startValue(c, offset);
   }
 
   /**
    * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
-   * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
+   * the index to go on from, or -1 when the chunk is used up.
    */
   #feedToken(text: string, base: number, i: number, mode: number, c: number): number {
     const n = text.length;
@@ -1137,17 +1096,10 @@ class Parser implements JsonStreamParser {
           this.#mode = NUMBER_WORD;
           return j;
         }
-        if (this.#numberComplete()) {
-          this.#completeValue(Number(this.#text));
-        } else if (strict || !/\d/.test(this.#text)) {
-          // A sign or a dot without a digit is no number.
-          this.#fail(base + j, describe(text.charCodeAt(j)), "a digit");
-        } else {
-          this.#completeTruncatedNumber(base + j);
-        }
-        this.#text = "";
-        i = j;
-        return i;
+        // A sign or a dot without a digit is no number.
+        if (!this.#numberComplete() && (strict || !/\d/.test(this.#text))) this.#fail(base + j, describe(d), "a digit");
+        this.#endNumber(base + j);
+        return j;
       }
       case LITERAL: {
         const literal = this.#literal;
@@ -1338,17 +1290,10 @@ class Parser implements JsonStreamParser {
         i++;
         return i;
       }
-      case DONE:
-        return -1;
       default:
-        break;
+        // DONE: the rest of the text is not read.
+        return -1;
     }
-    return -2;
-  }
-
-  /** Whether `c` is the ")" that closes the innermost container, a tuple. */
-  #closesTuple(c: number): boolean {
-    return c === 41 && this.#isTuple[this.#depth - 1] === true;
   }
 
   /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
@@ -1519,16 +1464,18 @@ class Parser implements JsonStreamParser {
     this.#completeValue(value);
   }
 
-  #completeTruncatedNumber(offset: number): void {
-    // Without its trailing ".", "e" or exponent sign.
-    const text = this.#text.replace(/\D+$/, "");
-    if (text === "") {
-      this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.#text)}`);
-      this.#dropValue(offset);
-      return;
+  /** A number ended at `offset`: its value, or (lenient) an incomplete one read without its trailing ".", "e" or sign. */
+  #endNumber(offset: number): void {
+    const text = this.#text;
+    this.#text = "";
+    if (this.#numberComplete()) return this.#completeValue(Number(text));
+    const digits = text.replace(/\D+$/, "");
+    if (digits === "") {
+      this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(text)}`);
+      return this.#dropValue(offset);
     }
-    this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(this.#text)} as ${text}`);
-    this.#completeValue(Number(text));
+    this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(text)} as ${digits}`);
+    this.#completeValue(Number(digits));
   }
 
   /** No value after all where one was expected: drop its key (saying `why`), or leave the array as it is. */
@@ -1577,8 +1524,7 @@ class Parser implements JsonStreamParser {
         this.#endString();
       }
     } else if (mode === NUMBER) {
-      if (this.#numberComplete()) this.#completeValue(Number(this.#text));
-      else this.#completeTruncatedNumber(offset);
+      this.#endNumber(offset);
     } else if (mode === IDENT) {
       // A literal cut short (`tr`, `Fals`) is completed; another word is dropped.
       const word = this.#text;
