@@ -1468,14 +1468,15 @@ class Parser implements JsonStreamParser {
   #endNumber(offset: number): void {
     const text = this.#text;
     this.#text = "";
-    if (this.#numberComplete()) return this.#completeValue(Number(text));
     const digits = text.replace(/\D+$/, "");
-    if (digits === "") {
+    if (this.#numberComplete()) this.#completeValue(Number(text));
+    else if (digits === "") {
       this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(text)}`);
-      return this.#dropValue(offset);
+      this.#dropValue(offset);
+    } else {
+      this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(text)} as ${digits}`);
+      this.#completeValue(Number(digits));
     }
-    this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(text)} as ${digits}`);
-    this.#completeValue(Number(digits));
   }
 
   /** No value after all where one was expected: drop its key (saying `why`), or leave the array as it is. */
