@@ -32,7 +32,7 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { isIdentifierStart } from "../shared/char-codes.ts";
+import { isIdentifierPart, isIdentifierStart } from "../shared/char-codes.ts";
 import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
 
 /** Options of {@link createJsonStreamParser}. */
@@ -289,8 +289,9 @@ const LITERALS = new Map<string, Literal>([
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
 const LENIENT_FAILURE = { lenientFailure: true };
 
+/** An ASCII letter, digit, `_` or `$`, or any character past ASCII. */
 function isIdentifierCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127;
+  return isIdentifierPart(c) || c > 127;
 }
 
 /** A character that goes on a word started like a number: an ASCII letter, digit, "_", "$", "." or "-". */
@@ -504,15 +505,7 @@ class Parser implements JsonStreamParser {
     if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) {
       this.#completeValue(Number(this.#text));
     }
-    if (this.#mode !== AFTER_ROOT) {
-      const expected = EXPECTED[this.#mode] ?? "more input";
-      throw new JsonStreamError(
-        "json-syntax",
-        `Unexpected end of JSON input at offset ${this.offset}: expected ${expected}`,
-        this.offset,
-        expected,
-      );
-    }
+    if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode] ?? "more input");
     return this.#root;
   }
 
