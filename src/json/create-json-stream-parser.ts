@@ -656,14 +656,10 @@ class Parser implements JsonStreamParser {
    * that text is the caller's: `#feed` stops before it.)
    */
   #noteSuffix(text: string, from: number, base: number): void {
-    if (this.#suffixNoted) return;
-    for (let i = from; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (!isSpace(c)) {
-        this.#repair("skipped-suffix", base + i, "Skipped text after the JSON value");
-        this.#suffixNoted = true;
-        return;
-      }
+    const i = this.#suffixNoted ? -1 : text.slice(from).search(/[^\s\x85\u200b]/);
+    if (i >= 0) {
+      this.#repair("skipped-suffix", base + from + i, "Skipped text after the JSON value");
+      this.#suffixNoted = true;
     }
   }
 
@@ -964,7 +960,16 @@ class Parser implements JsonStreamParser {
     }
   }
 
-  /** Reads character `c` at `offset` in a structural mode before the root's end; returns whether it consumed it. */
+  #insertComma(offset: number, array: boolean): void {
+    this.#repair(
+      "inserted-comma",
+      offset,
+      `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
+    );
+  }
+
+  /** Reads character `c` at `offset` in a structural mode
+ before the root's end; returns whether it consumed it. */
   #readStructural(c: number, offset: number, mode: number): boolean {
     const strict = this.#strict;
     const d = this.#depth - 1;
@@ -992,11 +997,7 @@ class Parser implements JsonStreamParser {
         return true;
       }
       if (strict || !(array ? this.#canStartValue(c) : isQuote(c) || isIdentifierStart(c))) this.#unexpected(offset, c);
-      this.#repair(
-        "inserted-comma",
-        offset,
-        `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
-      );
+      this.#insertComma(offset, array);
       this.#flushPending();
       this.#mode = afterComma;
       return false;
@@ -1192,14 +1193,7 @@ class Parser implements JsonStreamParser {
           const after = this.#text.slice(kept + 1);
           const trimmed = before.trimEnd();
           this.#repair("closed-quote", this.#keptQuoteAt, "Closed a string whose closing quote is missing");
-          if (!trimmed.endsWith(","))
-            this.#repair(
-              "inserted-comma",
-              this.#keptQuoteAt,
-              array
-                ? "Inserted a missing comma between array elements"
-                : "Inserted a missing comma between object members",
-            );
+          if (!trimmed.endsWith(",")) this.#insertComma(this.#keptQuoteAt, array);
           this.#text = trimmed.replace(/,$/, "").trimEnd();
           this.#endString();
           if (array) {
