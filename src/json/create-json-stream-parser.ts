@@ -314,13 +314,6 @@ function numberClass(c: number): number {
   return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
-
 function describe(c: number): string {
   if (Number.isNaN(c)) return "end of input";
   if (c < 32 || c === 127) return `character U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -407,8 +400,7 @@ class Parser implements JsonStreamParser {
   #text = ""; // string, key, number, literal or identifier text so far
   #tokenIsKey = false;
   #closeQuote = 34;
-  #unicodeValue = 0; // the value of the digits of a \u escape so far
-  #unicodeDigits = 0; // how many there are
+  #hexDigits = ""; // the digits of a \u escape so far
   #rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   #numberState = 0;
   #literal = "";
@@ -1029,8 +1021,7 @@ class Parser implements JsonStreamParser {
           this.#text += '"\\/\b\f\n\r\t'[k];
           this.#mode = STRING;
         } else if (c === 117) {
-          this.#unicodeValue = 0;
-          this.#unicodeDigits = 0;
+          this.#hexDigits = "";
           this.#mode = UNICODE;
         } else if (strict) {
           this.#fail(base + i, describe(c), "an escape character");
@@ -1042,17 +1033,17 @@ class Parser implements JsonStreamParser {
         return i;
       }
       case UNICODE: {
-        const h = hexValue(c);
-        if (h < 0) {
+        const digits = this.#hexDigits;
+        if (!/[\da-f]/i.test(text[i]!)) {
           if (strict) this.#fail(base + i, describe(c), "a hexadecimal digit");
           // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
-          const digits = (this.#unicodeValue + 16 ** this.#unicodeDigits).toString(16).slice(1);
-          this.#keepEscape(`u${digits}`, base + i - digits.length - 1);
+          this.#keepEscape(`u${digits.toLowerCase()}`, base + i - digits.length - 1);
           return i;
         }
-        this.#unicodeValue = this.#unicodeValue * 16 + h;
-        if (++this.#unicodeDigits === 4) {
-          this.#text += String.fromCharCode(this.#unicodeValue);
+        this.#hexDigits += text[i];
+        if (digits.length === 3) {
+          this.#text += String.fromCharCode(Number.parseInt(this.#hexDigits, 16));
+
           this.#rawFrom = this.#text.length;
           this.#mode = STRING;
         }
