@@ -366,7 +366,6 @@ class Parser implements JsonStreamParser {
 
   // Containers under construction, outermost first.
   readonly #stack: unknown[] = [];
-  readonly #isArray: boolean[] = [];
   readonly #isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
   readonly #keys: (string | undefined)[] = [];
   #depth = 0;
@@ -461,7 +460,7 @@ class Parser implements JsonStreamParser {
     )
       return undefined;
     const d = this.#emitDepth;
-    if (d <= 0 || this.#depth !== d + 1 || this.#isArray[d] !== false) return undefined;
+    if (d <= 0 || this.#depth !== d + 1 || this.#arrayAt(d)) return undefined;
     const key = this.#keys[d];
     if (key === undefined) return undefined;
     return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#text };
@@ -559,7 +558,6 @@ class Parser implements JsonStreamParser {
     this.#mode = PREAMBLE;
     this.#depth = 0;
     this.#stack.length = 0;
-    this.#isArray.length = 0;
     this.#keys.length = 0;
     this.#root = undefined;
     this.#hasRoot = false;
@@ -667,7 +665,7 @@ class Parser implements JsonStreamParser {
     }
     const d = depth - 1;
     const container = this.#stack[d];
-    if (this.#isArray[d] === true) {
+    if (this.#arrayAt(d)) {
       const handOut = d === this.#emitDepth - 1 && !this.#finishing;
       if (this.#keepElements || !handOut) (container as unknown[]).push(value);
       this.#mode = ARRAY_NEXT;
@@ -704,13 +702,12 @@ class Parser implements JsonStreamParser {
       // The array whose elements write() hands out: the root, or the first
       // array under one of `unwrapKeys` of a root object.
       if (d === 0) this.#emitDepth = 1;
-      else if (d === 1 && this.#isArray[0] === false && this.#unwrapKeys.includes(this.#keys[0]!)) {
+      else if (d === 1 && !this.#arrayAt(0) && this.#unwrapKeys.includes(this.#keys[0]!)) {
         this.#emitDepth = 2;
         this.unwrappedKey = this.#keys[0];
       }
     }
     this.#stack[d] = array ? [] : {};
-    this.#isArray[d] = array;
     this.#isTuple[d] = false;
     this.#keys[d] = undefined;
     this.#mode = array ? ARRAY_FIRST : OBJECT_FIRST;
@@ -965,7 +962,7 @@ class Parser implements JsonStreamParser {
   #readStructural(c: number, offset: number, mode: number): boolean {
     const strict = this.#strict;
     const d = this.#depth - 1;
-    const array = this.#isArray[d] === true;
+    const array = this.#arrayAt(d);
     // A "]" (or a tuple's ")") or "}" that closes the innermost container.
     const tupleEnd = c === 41 && this.#isTuple[d] === true;
     const closes = c === (array ? 93 : 125) || tupleEnd;
@@ -1140,7 +1137,7 @@ class Parser implements JsonStreamParser {
       }
       case ELLIPSIS: {
         const d = this.#depth - 1;
-        if (this.#text === "." && c >= 48 && c <= 57 && (this.#isArray[d] === true || this.#keys[d] !== undefined)) {
+        if (this.#text === "." && c >= 48 && c <= 57 && (this.#arrayAt(d) || this.#keys[d] !== undefined)) {
           // `.5`: a number after all; the number scanner reads on from its dot.
           this.#repair("loose-number", base + i - 1, LOOSE_NUMBER);
           this.#numberState = N_DOT;
@@ -1173,7 +1170,7 @@ class Parser implements JsonStreamParser {
         }
         const kept = this.#keptQuote;
         const before = kept < 0 ? "" : this.#text.slice(0, kept);
-        const array = this.#isArray[this.#depth - 1] === true;
+        const array = this.#arrayAt(this.#depth - 1);
         if (
           kept >= 0 &&
           !this.#concatenating &&
@@ -1274,6 +1271,11 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /** Whether the open container at index `d` of the stack is an array (false below the root). */
+  #arrayAt(d: number): boolean {
+    return Array.isArray(this.#stack[d]);
+  }
+
   /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
   #closeWrapperOrJoin(c: number, offset: number): boolean {
     if (c === 41 && this.#openParens > 0) {
@@ -1294,7 +1296,7 @@ class Parser implements JsonStreamParser {
   #lastValue(take: boolean): unknown {
     const d = this.#depth - 1;
     const container = this.#stack[d];
-    if (this.#isArray[d] !== true) return (container as Record<string, unknown>)[this.#keys[d]!];
+    if (!this.#arrayAt(d)) return (container as Record<string, unknown>)[this.#keys[d]!];
     return take ? (container as unknown[]).pop() : (container as unknown[]).at(-1);
   }
 
@@ -1304,7 +1306,7 @@ class Parser implements JsonStreamParser {
     this.#text = "";
     const d = this.#depth - 1;
     if (dots !== "…" && dots.length < 2) {
-      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
+      this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
       this.#fail(offset - dots.length, describe(46), "a value");
     }
     this.#repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
@@ -1367,7 +1369,7 @@ class Parser implements JsonStreamParser {
       const c = text.charCodeAt(k);
       const d = this.#depth - 1 - n;
       if (c === 93 || c === 125) {
-        if (d < 0 || c !== (this.#isArray[d] === true ? 93 : 125)) return false;
+        if (d < 0 || c !== (this.#arrayAt(d) ? 93 : 125)) return false;
         n++;
       }
     }
@@ -1401,7 +1403,7 @@ class Parser implements JsonStreamParser {
     const d = this.#depth - 1;
     const literal = LITERALS.get(word);
     // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
-    const quoted = next === 34 && (this.#tokenIsKey || this.#isArray[d] === true) && !this.#concatenating;
+    const quoted = next === 34 && (this.#tokenIsKey || this.#arrayAt(d)) && !this.#concatenating;
     this.#text = "";
     if (quoted) this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     if (this.#tokenIsKey) {
@@ -1418,8 +1420,8 @@ class Parser implements JsonStreamParser {
       this.#repair("function-wrapper", at, `Read the value inside ${word}(…)`);
       this.#openParens++;
       this.#skipParen = true;
-      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
-    } else if (this.#isArray[d] === false && !this.#concatenating) {
+      this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
+    } else if (d >= 0 && !this.#arrayAt(d) && !this.#concatenating) {
       // An unquoted string value: read on to the end of the member.
       this.#text = word;
       this.#unquotedAt = at;
@@ -1461,7 +1463,7 @@ class Parser implements JsonStreamParser {
   #dropValue(offset: number, why = "which has no value"): void {
     if (this.#depth === 0) return;
     const d = this.#depth - 1;
-    if (this.#isArray[d] === true) {
+    if (this.#arrayAt(d)) {
       this.#mode = ARRAY_NEXT;
     } else {
       if (this.#keys[d] !== undefined)
@@ -1517,7 +1519,7 @@ class Parser implements JsonStreamParser {
       }
     } else if (mode === COLON || mode === VALUE) this.#dropValue(offset);
     while (this.#depth > 0) {
-      const array = this.#isArray[this.#depth - 1] === true;
+      const array = this.#arrayAt(this.#depth - 1);
       this.#repair(
         array ? "closed-array" : "closed-object",
         offset,
