@@ -438,11 +438,8 @@ class Parser implements JsonStreamParser {
     }
     if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
     this.#out = this.#none;
-    if (this.#strict) {
-      this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
-    } else {
-      this.#run(chunk, this.offset);
-    }
+    this.#run(chunk, this.offset); // strict errors propagate as they are
+
     this.offset += chunk.length;
     if (!this.#prose && this.restOffset === undefined && this.#mode === AFTER_ROOT && this.#openParens === 0)
       this.restOffset = this.offset;
