@@ -370,7 +370,7 @@ class Parser implements JsonStreamParser {
   readonly #keys: (string | undefined)[] = [];
   #depth = 0;
 
-  #root: unknown = undefined;
+  #root: unknown;
   #hasRoot = false;
   // What write() returns when the chunk completed no element: the same empty
   // array every time. A fresh array per call measurably slows a parse at
@@ -378,7 +378,7 @@ class Parser implements JsonStreamParser {
   readonly #none: unknown[] = [];
   #out: unknown[] = this.#none;
   // A scalar element (a number, boolean or null) waiting for "," or "]"; undefined when none is.
-  #pendingValue: unknown = undefined;
+  #pendingValue: unknown;
   readonly #keepElements: boolean;
   readonly #shared = new Map<string, string>();
   readonly #unwrapKeys: readonly string[];
@@ -416,7 +416,7 @@ class Parser implements JsonStreamParser {
   #failedAt = 0;
   readonly #prose: boolean;
   #rejected = false;
-  restOffset: number | undefined = undefined;
+  restOffset: number | undefined;
 
   constructor(options: JsonStreamParserOptions) {
     checkOptions(options);
@@ -436,7 +436,7 @@ class Parser implements JsonStreamParser {
       this.offset += chunk.length;
       return [];
     }
-    if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
+    this.#none.length = 0; // in case a caller added to it
     this.#out = this.#none;
     this.#run(chunk, this.offset); // strict errors propagate as they are
 
@@ -723,7 +723,8 @@ class Parser implements JsonStreamParser {
       if (quote === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
       else this.#repair("special-quotes", offset, "Read a string in typographic quotes");
     }
-    this.#closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
+    // A typographic quote is closed by the one after it (U+201C by U+201D, U+2018 by U+2019).
+    this.#closeQuote = quote === 0x201c || quote === 0x2018 ? quote + 1 : quote;
     this.#tokenIsKey = isKey;
     if (isKey) this.#keyQuoted = true;
     this.#text = "";
@@ -753,7 +754,7 @@ class Parser implements JsonStreamParser {
       this.#mode = COLON;
     } else if (this.#concatenating) {
       this.#concatenating = false;
-      this.#completeValue(`${String(this.#lastValue(true))}${text}`);
+      this.#completeValue(`${this.#lastValue(true)}${text}`);
     } else {
       this.#completeValue(text);
     }
@@ -1085,7 +1086,8 @@ class Parser implements JsonStreamParser {
         let k = this.#text.length;
         while (i < n && k < literal.length) {
           const d = text.charCodeAt(i);
-          if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), `${JSON.stringify(literal)}`);
+          if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), JSON.stringify(literal));
+
           i++;
           k++;
         }
