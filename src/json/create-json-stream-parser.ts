@@ -768,18 +768,13 @@ class Parser implements JsonStreamParser {
     if (this.#concatenating && !isQuote(c)) {
       return this.#fail(offset, describe(c), "a string to join");
     }
-    switch (c) {
-      case 34:
-        this.#startString(34, false, offset);
-        return true;
-      case 123:
-        this.#open(false, offset);
-        return true;
-      case 91:
-        this.#open(true, offset);
-        return true;
-      default:
-        break;
+    if (c === 34 || (!this.#strict && isQuote(c))) {
+      this.#startString(c, false, offset);
+      return true;
+    }
+    if (c === 123 || c === 91) {
+      this.#open(c === 91, offset);
+      return true;
     }
     if (c === 45 || (c >= 48 && c <= 57) || (!this.#strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
       // The number scanner consumes this character itself.
@@ -796,10 +791,6 @@ class Parser implements JsonStreamParser {
         return false;
       }
       return this.#unexpected(offset, c);
-    }
-    if (isQuote(c)) {
-      this.#startString(c, false, offset);
-      return true;
     }
     if (isIdentifierStart(c)) {
       this.#text = "";
