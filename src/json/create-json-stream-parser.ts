@@ -228,17 +228,16 @@ export interface JsonStreamParser {
  * is the next sub-state, a letter a lenient `.5`, `-.5` or `+5` (`a` for sub-state 0, `d` for 3), and "." ends the
  * number.
  */
-const NUMBER_STATES = [
-  "12d....", // after "-"
-  "..35...", // after "0": a digit ends the number (strict: fails)
-  "2235...",
-  "44.....",
-  "44.5...",
-  "77..66.",
-  "77.....",
-  "77.....",
-  "12d.a0.", // N_START
-].join("");
+const NUMBER_STATES =
+  "12d...." + // after "-"
+  "..35..." + // after "0": a digit ends the number (strict: fails)
+  "2235..." +
+  "44....." +
+  "44.5..." +
+  "77..66." +
+  "77....." +
+  "77....." +
+  "12d.a0."; // N_START
 
 const MAX_REPAIRS = 1000;
 const LOOSE_NUMBER = "Read a leading + or . in a number";
