@@ -392,20 +392,20 @@ class Parser implements JsonStreamParser {
   #keptQuoteAt = 0; // lenient: that quote's offset in the whole text
 
   // Token state.
-  #text = ""; // string, key, number, literal or identifier text so far
+  #token = ""; // string, key, number, literal or identifier text so far
   #tokenIsKey = false;
   #closeQuote = 34;
   #hexDigits = ""; // the digits of a \u escape so far
   #rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   #numberState = 0;
-  #literal = "";
+  #strictLiteral = ""; // strict: the literal being read
 
   // Lenient: the candidate root value being tried, and the text since it began.
   #speculating = false;
   #speculationStart = 0;
   // The chunks written since the candidate began (the first holds its start), kept
   // by reference so that backtracking can re-read them without copying.
-  #window: string[] = [];
+  #windowTexts: string[] = [];
   #windowBases: number[] = [];
   #sawContent = false; // a non-space character was seen in the preamble
   #suffixNoted = false;
@@ -444,9 +444,9 @@ class Parser implements JsonStreamParser {
   }
 
   partialString(): PartialString | undefined {
-    const mode = this.#mode;
+    const current = this.#mode;
     if (
-      (mode !== STRING && mode !== ESCAPE && mode !== UNICODE) ||
+      (current !== STRING && current !== ESCAPE && current !== UNICODE) ||
       this.#tokenIsKey ||
       this.#concatenating ||
       this.#speculating
@@ -456,7 +456,7 @@ class Parser implements JsonStreamParser {
     if (d <= 0 || this.#depth !== d + 1 || this.#arrayAt(d)) return undefined;
     const key = this.#keys[d];
     if (key === undefined) return undefined;
-    return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#text };
+    return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#token };
   }
 
   get status(): "reading" | "done" | "rejected" {
@@ -487,7 +487,7 @@ class Parser implements JsonStreamParser {
 
   #endStrict(): unknown {
     if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) {
-      this.#completeValue(Number(this.#text));
+      this.#completeValue(Number(this.#token));
     }
     if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode] ?? "more input");
     return this.#root;
@@ -525,7 +525,7 @@ class Parser implements JsonStreamParser {
         // The candidate was not the root value: resume the preamble where it failed.
         // Candidates inside the failed text are not retried, so every character is
         // read a bounded number of times.
-        pieces = this.#window;
+        pieces = this.#windowTexts;
         bases = this.#windowBases;
         this.#resetToPreamble();
         piece = 0;
@@ -541,7 +541,7 @@ class Parser implements JsonStreamParser {
     // from the window (a model stream's empty text part before a failed candidate lost the text after it).
     if (text === "") return;
     if (this.#speculating && this.#windowBases[this.#windowBases.length - 1] !== base) {
-      this.#window.push(text);
+      this.#windowTexts.push(text);
       this.#windowBases.push(base);
     }
     this.#feed(text, base, from);
@@ -557,13 +557,13 @@ class Parser implements JsonStreamParser {
     this.#pendingValue = undefined;
     this.#emitDepth = 0;
     this.unwrappedKey = undefined;
-    this.#text = "";
+    this.#token = "";
     this.#concatenating = false;
     this.#openParens = 0;
     this.#skipParen = false;
     this.#lineEnd = "";
     this.#speculating = false;
-    this.#window = [];
+    this.#windowTexts = [];
     this.#windowBases = [];
     this.#sawContent = true;
     this.repairs.length = 0;
@@ -571,7 +571,7 @@ class Parser implements JsonStreamParser {
 
   #commit(): void {
     this.#speculating = false;
-    this.#window = [];
+    this.#windowTexts = [];
     this.#windowBases = [];
   }
 
@@ -601,7 +601,7 @@ class Parser implements JsonStreamParser {
   /** Lenient: an escape JSON lacks, `\\` then `written` at `offset`, reads as `written`. */
   #keepEscape(written: string, offset: number): void {
     this.#repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
-    this.#text += written;
+    this.#token += written;
     this.#mode = STRING;
   }
 
@@ -623,8 +623,8 @@ class Parser implements JsonStreamParser {
 
   /** Adds `piece`, which ends at `offset`, to the text of the token. */
   #append(piece: string, offset: number): void {
-    this.#text += piece;
-    if (this.#text.length > this.#maxTokenSize) {
+    this.#token += piece;
+    if (this.#token.length > this.#maxTokenSize) {
       this.#limit(
         "json-token-size",
         offset,
@@ -723,21 +723,21 @@ class Parser implements JsonStreamParser {
     this.#closeQuote = quote === 0x201c || quote === 0x2018 ? quote + 1 : quote;
     this.#tokenIsKey = isKey;
     if (isKey) this.#keyQuoted = true;
-    this.#text = "";
+    this.#token = "";
     this.#keptQuote = -1;
     this.#rawFrom = 0;
     this.#mode = STRING;
   }
 
   #endString(): void {
-    let text = this.#text;
-    this.#text = "";
+    let text = this.#token;
+    this.#token = "";
     if (text.length <= MAX_SHARED_LENGTH && !this.#tokenIsKey) {
       // Short values repeat (types, names, enum values): one copy of each is
       // shared, as JSON.parse does, instead of one per occurrence. Looking it
       // up also flattens a string grown from pieces.
-      const shared = this.#shared.get(text);
-      if (shared !== undefined) text = shared;
+      const copy = this.#shared.get(text);
+      if (copy !== undefined) text = copy;
       else if (this.#shared.size < MAX_SHARED) this.#shared.set(text, text);
     } else if (text.length > 1) {
       // A string grown chunk by chunk is a chain of pieces; reading one character
@@ -777,22 +777,22 @@ class Parser implements JsonStreamParser {
     }
     if (c === 45 || (c >= 48 && c <= 57) || (!this.#strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
       // The number scanner consumes this character itself.
-      this.#text = "";
+      this.#token = "";
       this.#numberState = N_START;
       this.#mode = NUMBER;
       return false;
     }
     if (this.#strict) {
       if (c === 116 || c === 102 || c === 110) {
-        this.#literal = c === 116 ? "true" : c === 102 ? "false" : "null";
-        this.#text = "";
+        this.#strictLiteral = c === 116 ? "true" : c === 102 ? "false" : "null";
+        this.#token = "";
         this.#mode = LITERAL;
         return false;
       }
       return this.#unexpected(offset, c);
     }
     if (isIdentifierStart(c)) {
-      this.#text = "";
+      this.#token = "";
       this.#tokenIsKey = false;
       this.#mode = IDENT;
       return false;
@@ -805,7 +805,7 @@ class Parser implements JsonStreamParser {
     }
     if ((c === 46 || c === 0x2026) && this.#depth > 0) {
       // A `...` placeholder for elements left out.
-      this.#text = "";
+      this.#token = "";
       this.#mode = ELLIPSIS;
       return false;
     }
@@ -820,14 +820,14 @@ class Parser implements JsonStreamParser {
     }
     if (!this.#strict) {
       if (isIdentifierCode(c) || c === 45) {
-        this.#text = "";
+        this.#token = "";
         this.#tokenIsKey = true;
         this.#keyQuoted = false;
         this.#mode = IDENT;
         return false;
       }
       if (c === 46 || c === 0x2026) {
-        this.#text = "";
+        this.#token = "";
         this.#keys[this.#depth - 1] = undefined;
         this.#mode = ELLIPSIS;
         return false;
@@ -842,12 +842,12 @@ class Parser implements JsonStreamParser {
     const strict = this.#strict;
     let i = from;
     while (i < n) {
-      const mode = this.#mode;
-      if (mode === AFTER_ROOT && !this.#prose && !strict && this.#openParens === 0) {
+      const current = this.#mode;
+      if (current === AFTER_ROOT && !this.#prose && !strict && this.#openParens === 0) {
         this.restOffset ??= base + i;
         return;
       }
-      if (mode === STRING) {
+      if (current === STRING) {
         const quote = this.#closeQuote;
         let j = i;
         let c = 0;
@@ -877,14 +877,14 @@ class Parser implements JsonStreamParser {
           this.#mode = STRING_EOL;
         } else {
           this.#repair("control-character", base + j, "Kept a raw control character inside a string");
-          this.#text += String.fromCharCode(c);
+          this.#token += String.fromCharCode(c);
         }
         continue;
       }
       const c = text.charCodeAt(i);
-      if (mode > AFTER_ROOT || mode === PREAMBLE) {
+      if (current > AFTER_ROOT || current === PREAMBLE) {
         // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
-        i = this.#feedToken(text, base, i, mode, c);
+        i = this.#feedToken(text, base, i, current, c);
         if (i < 0) return;
         continue;
       }
@@ -901,8 +901,8 @@ class Parser implements JsonStreamParser {
         }
         // After the root value, a comment is text after it like any other (unless that value, a scalar, is still
         // tried: then a `//` or `/*` comment is skipped, and a `#` is prose).
-        if ((c === 47 && this.#speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
-          this.#returnMode = mode;
+        if ((c === 47 && this.#speculating) || ((c === 47 || c === 35) && current !== AFTER_ROOT)) {
+          this.#returnMode = current;
           this.#mode = COMMENT_START;
           // A `#` comment, as in Python and YAML, to the line end.
           if (c === 35) {
@@ -913,8 +913,8 @@ class Parser implements JsonStreamParser {
           continue;
         }
       }
-      if (mode !== AFTER_ROOT) {
-        if (this.#readStructural(c, base + i, mode)) i++;
+      if (current !== AFTER_ROOT) {
+        if (this.#readStructural(c, base + i, current)) i++;
         continue;
       }
       if (this.#openParens > 0) {
@@ -944,7 +944,7 @@ class Parser implements JsonStreamParser {
 
   /** Reads character `c` at `offset` in a structural mode
  before the root's end; returns whether it consumed it. */
-  #readStructural(c: number, offset: number, mode: number): boolean {
+  #readStructural(c: number, offset: number, current: number): boolean {
     const strict = this.#strict;
     const d = this.#depth - 1;
     const array = this.#arrayAt(d);
@@ -952,7 +952,7 @@ class Parser implements JsonStreamParser {
     const tupleEnd = c === 41 && this.#isTuple[d] === true;
     const closes = c === (array ? 93 : 125) || tupleEnd;
     const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
-    if (mode === COLON) {
+    if (current === COLON) {
       if (c === 58) {
         this.#mode = VALUE;
         return true;
@@ -962,7 +962,7 @@ class Parser implements JsonStreamParser {
       this.#mode = VALUE;
       return false;
     }
-    if (mode === ARRAY_NEXT || mode === OBJECT_NEXT) {
+    if (current === ARRAY_NEXT || current === OBJECT_NEXT) {
       if (!strict && !tupleEnd && this.#closeWrapperOrJoin(c, offset)) return true;
       if (c === 44 || closes) {
         this.#flushPending();
@@ -981,26 +981,26 @@ class Parser implements JsonStreamParser {
       this.#skipParen = false;
       return true;
     }
-    if (mode !== VALUE && closes && (mode !== afterComma || !strict)) {
-      if (mode === afterComma) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+    if (current !== VALUE && closes && (current !== afterComma || !strict)) {
+      if (current === afterComma) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
       this.#close();
       return true;
     }
-    return mode === OBJECT_FIRST || mode === OBJECT_KEY ? this.#startKey(c, offset) : this.#startValue(c, offset);
+    return current === OBJECT_FIRST || current === OBJECT_KEY ? this.#startKey(c, offset) : this.#startValue(c, offset);
   }
 
   /**
    * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
    * the index to go on from, or -1 when the chunk is used up.
    */
-  #feedToken(text: string, base: number, i: number, mode: number, c: number): number {
+  #feedToken(text: string, base: number, i: number, current: number, c: number): number {
     const n = text.length;
     const strict = this.#strict;
-    switch (mode) {
+    switch (current) {
       case ESCAPE: {
         const k = '"\\/bfnrt'.indexOf(text[i]!);
         if (k >= 0) {
-          this.#text += '"\\/\b\f\n\r\t'[k];
+          this.#token += '"\\/\b\f\n\r\t'[k];
           this.#mode = STRING;
         } else if (c === 117) {
           this.#hexDigits = "";
@@ -1010,7 +1010,7 @@ class Parser implements JsonStreamParser {
         } else {
           this.#keepEscape(String.fromCharCode(c), base + i);
         }
-        this.#rawFrom = this.#text.length;
+        this.#rawFrom = this.#token.length;
         i++;
         return i;
       }
@@ -1024,9 +1024,9 @@ class Parser implements JsonStreamParser {
         }
         this.#hexDigits += text[i];
         if (digits.length === 3) {
-          this.#text += String.fromCharCode(Number.parseInt(this.#hexDigits, 16));
+          this.#token += String.fromCharCode(Number.parseInt(this.#hexDigits, 16));
 
-          this.#rawFrom = this.#text.length;
+          this.#rawFrom = this.#token.length;
           this.#mode = STRING;
         }
         i++;
@@ -1053,24 +1053,24 @@ class Parser implements JsonStreamParser {
         const d = text.charCodeAt(j);
         if (
           !strict &&
-          (/\d/.test(this.#text)
+          (/\d/.test(this.#token)
             ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN
-            : this.#text === "-" && d === 73)
+            : this.#token === "-" && d === 73)
         ) {
           // `007`, `1.2.3`, `0x1F`, `2024-01-01`, `-Infinity`, and `2e` before a delimiter (no number
           // cut short by the end): a word that starts like a number.
-          this.#unquotedAt = base + j - this.#text.length;
+          this.#unquotedAt = base + j - this.#token.length;
           this.#mode = NUMBER_WORD;
           return j;
         }
         // A sign or a dot without a digit is no number.
-        if (!this.#numberComplete() && (strict || !/\d/.test(this.#text))) this.#fail(base + j, describe(d), "a digit");
+        if (!this.#numberComplete() && (strict || !/\d/.test(this.#token))) this.#fail(base + j, describe(d), "a digit");
         this.#endNumber(base + j);
         return j;
       }
       case LITERAL: {
-        const literal = this.#literal;
-        let k = this.#text.length;
+        const literal = this.#strictLiteral;
+        let k = this.#token.length;
         while (i < n && k < literal.length) {
           const d = text.charCodeAt(i);
           if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), JSON.stringify(literal));
@@ -1079,10 +1079,10 @@ class Parser implements JsonStreamParser {
           k++;
         }
         if (k === literal.length) {
-          this.#text = "";
+          this.#token = "";
           this.#completeValue(LITERALS.get(literal)![0]);
         } else {
-          this.#text = literal.slice(0, k);
+          this.#token = literal.slice(0, k);
         }
         return i;
       }
@@ -1123,7 +1123,7 @@ class Parser implements JsonStreamParser {
       }
       case ELLIPSIS: {
         const d = this.#depth - 1;
-        if (this.#text === "." && c >= 48 && c <= 57 && (this.#arrayAt(d) || this.#keys[d] !== undefined)) {
+        if (this.#token === "." && c >= 48 && c <= 57 && (this.#arrayAt(d) || this.#keys[d] !== undefined)) {
           // `.5`: a number after all; the number scanner reads on from its dot.
           this.#repair("loose-number", base + i - 1, LOOSE_NUMBER);
           this.#numberState = N_DOT;
@@ -1131,7 +1131,7 @@ class Parser implements JsonStreamParser {
           return i;
         }
         if (c === 46 || c === 0x2026) {
-          this.#text += String.fromCharCode(c);
+          this.#token += String.fromCharCode(c);
           i++;
           return i;
         }
@@ -1148,14 +1148,14 @@ class Parser implements JsonStreamParser {
         // the markup around the value) it closes the string.
         if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
           this.#repair("unescaped-quote", this.#quoteAt, "Kept an unescaped quote inside a string");
-          this.#keptQuote = this.#text.length;
+          this.#keptQuote = this.#token.length;
           this.#keptQuoteAt = this.#quoteAt;
-          this.#text += String.fromCharCode(this.#closeQuote) + this.#lineEnd;
+          this.#token += String.fromCharCode(this.#closeQuote) + this.#lineEnd;
           this.#mode = STRING;
           return i;
         }
         const kept = this.#keptQuote;
-        const before = kept < 0 ? "" : this.#text.slice(0, kept);
+        const before = kept < 0 ? "" : this.#token.slice(0, kept);
         const array = this.#arrayAt(this.#depth - 1);
         if (
           kept >= 0 &&
@@ -1164,14 +1164,14 @@ class Parser implements JsonStreamParser {
         ) {
           // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
           // and the string before it lacks its closing quote.
-          const after = this.#text.slice(kept + 1);
+          const after = this.#token.slice(kept + 1);
           const trimmed = before.trimEnd();
           this.#repair("closed-quote", this.#keptQuoteAt, "Closed a string whose closing quote is missing");
           if (!trimmed.endsWith(",")) this.#insertComma(this.#keptQuoteAt, array);
-          this.#text = trimmed.replace(/,$/, "").trimEnd();
+          this.#token = trimmed.replace(/,$/, "").trimEnd();
           this.#endString();
           if (array) {
-            this.#text = after;
+            this.#token = after;
             this.#endString();
           } else {
             this.#keys[this.#depth - 1] = after;
@@ -1212,7 +1212,7 @@ class Parser implements JsonStreamParser {
         if (this.#sawContent) this.#repair("skipped-prefix", base + j, "Skipped text before the JSON value");
         this.#speculating = true;
         this.#speculationStart = base + j;
-        this.#window = [text];
+        this.#windowTexts = [text];
         this.#windowBases = [base];
         this.#sawContent = true;
         this.#mode = VALUE;
@@ -1288,8 +1288,8 @@ class Parser implements JsonStreamParser {
 
   /** A `...` placeholder ended at `offset`: it stands for nothing. */
   #endPlaceholder(offset: number): void {
-    const dots = this.#text;
-    this.#text = "";
+    const dots = this.#token;
+    this.#token = "";
     const d = this.#depth - 1;
     if (dots !== "…" && dots.length < 2) {
       this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
@@ -1301,8 +1301,8 @@ class Parser implements JsonStreamParser {
 
   /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
   #endNumberWord(): void {
-    const word = this.#text;
-    this.#text = "";
+    const word = this.#token;
+    this.#token = "";
     const literal = LITERALS.get(word);
     if (literal !== undefined) {
       this.#completeLiteral(word, literal, this.#unquotedAt);
@@ -1319,9 +1319,9 @@ class Parser implements JsonStreamParser {
   /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
   #endUnquoted(): void {
     const at = this.#unquotedAt;
-    const comment = this.#text.search(/\s\/[/*]/);
-    let value = (comment < 0 ? this.#text : this.#text.slice(0, comment)).trim();
-    this.#text = "";
+    const comment = this.#token.search(/\s\/[/*]/);
+    let value = (comment < 0 ? this.#token : this.#token.slice(0, comment)).trim();
+    this.#token = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
       this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
@@ -1337,7 +1337,7 @@ class Parser implements JsonStreamParser {
     const end = offset - this.#lineEnd.length;
     this.#lineEnd = "";
     if (this.#closeBeforeBrackets(end)) return;
-    if (this.#text.endsWith(",")) this.#text = this.#text.slice(0, -1);
+    if (this.#token.endsWith(",")) this.#token = this.#token.slice(0, -1);
     this.#repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
     this.#endString();
   }
@@ -1347,7 +1347,7 @@ class Parser implements JsonStreamParser {
    * commas) that close the containers around it, its quote belonged before them. Closes it there and them after it.
    */
   #closeBeforeBrackets(end: number): boolean {
-    const text = this.#text;
+    const text = this.#token;
     let start = text.length;
     while (start > this.#rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
     let n = 0;
@@ -1361,7 +1361,7 @@ class Parser implements JsonStreamParser {
     }
     if (n === 0) return false;
     this.#repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
-    this.#text = text.slice(0, start);
+    this.#token = text.slice(0, start);
     this.#endString();
     while (n-- > 0) this.#close();
     return true;
@@ -1370,7 +1370,7 @@ class Parser implements JsonStreamParser {
   /** The line end belongs to the string after all. */
   #keepLineEnd(offset: number): void {
     this.#repair("control-character", offset, "Kept a raw control character inside a string");
-    this.#text += this.#lineEnd;
+    this.#token += this.#lineEnd;
     this.#lineEnd = "";
     this.#mode = STRING;
   }
@@ -1384,13 +1384,13 @@ class Parser implements JsonStreamParser {
    * unquoted string. Returns 1 when it read `next` too: the closing quote of a string whose opening quote is missing.
    */
   #endIdentifier(offset: number, next: number): number {
-    const word = this.#text;
+    const word = this.#token;
     const at = offset - word.length;
     const d = this.#depth - 1;
     const literal = LITERALS.get(word);
     // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
     const quoted = next === 34 && (this.#tokenIsKey || this.#arrayAt(d)) && !this.#concatenating;
-    this.#text = "";
+    this.#token = "";
     if (quoted) this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     if (this.#tokenIsKey) {
       if (!quoted) this.#repair("unquoted-key", at, "Read an unquoted key");
@@ -1409,7 +1409,7 @@ class Parser implements JsonStreamParser {
       this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
     } else if (d >= 0 && !this.#arrayAt(d) && !this.#concatenating) {
       // An unquoted string value: read on to the end of the member.
-      this.#text = word;
+      this.#token = word;
       this.#unquotedAt = at;
       this.#mode = UNQUOTED;
     } else {
@@ -1432,8 +1432,8 @@ class Parser implements JsonStreamParser {
 
   /** A number ended at `offset`: its value, or (lenient) an incomplete one read without its trailing ".", "e" or sign. */
   #endNumber(offset: number): void {
-    const text = this.#text;
-    this.#text = "";
+    const text = this.#token;
+    this.#token = "";
     const digits = text.replace(/\D+$/, "");
     if (this.#numberComplete()) this.#completeValue(Number(text));
     else if (digits === "") {
@@ -1466,35 +1466,35 @@ class Parser implements JsonStreamParser {
       (this.#stack[this.#emitDepth - 1] as unknown[]).push(this.#pendingValue);
     }
     this.#pendingValue = undefined;
-    let mode = this.#mode;
-    if (mode >= COMMENT_START && mode <= BLOCK_COMMENT_STAR) {
-      mode = this.#returnMode;
-      this.#mode = mode;
+    let current = this.#mode;
+    if (current >= COMMENT_START && current <= BLOCK_COMMENT_STAR) {
+      current = this.#returnMode;
+      this.#mode = current;
     }
     // A token that ends where the next character decides: ended by the end.
-    if (mode === STRING_EOL) this.#closeAtLineEnd(offset);
-    else if (mode === UNQUOTED) this.#endUnquoted();
-    else if (mode === STRING_QUOTE) this.#endString();
-    else if (mode === NUMBER_WORD) this.#endNumberWord();
-    else if (mode === ELLIPSIS) {
-      if (this.#text.length >= 2 || this.#text === "…") this.#endPlaceholder(offset);
+    if (current === STRING_EOL) this.#closeAtLineEnd(offset);
+    else if (current === UNQUOTED) this.#endUnquoted();
+    else if (current === STRING_QUOTE) this.#endString();
+    else if (current === NUMBER_WORD) this.#endNumberWord();
+    else if (current === ELLIPSIS) {
+      if (this.#token.length >= 2 || this.#token === "…") this.#endPlaceholder(offset);
       else this.#dropValue(offset);
     }
-    mode = this.#mode;
-    const inString = mode >= STRING && mode <= UNICODE;
-    if (this.#tokenIsKey && (inString || mode === IDENT)) {
-      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#text)}`);
+    current = this.#mode;
+    const inString = current >= STRING && current <= UNICODE;
+    if (this.#tokenIsKey && (inString || current === IDENT)) {
+      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#token)}`);
       this.#mode = OBJECT_NEXT;
     } else if (inString) {
-      if (mode !== STRING || !this.#closeBeforeBrackets(offset)) {
+      if (current !== STRING || !this.#closeBeforeBrackets(offset)) {
         this.#repair("closed-string", offset, "Closed an unfinished string");
         this.#endString();
       }
-    } else if (mode === NUMBER) {
+    } else if (current === NUMBER) {
       this.#endNumber(offset);
-    } else if (mode === IDENT) {
+    } else if (current === IDENT) {
       // A literal cut short (`tr`, `Fals`) is completed; another word is dropped.
-      const word = this.#text;
+      const word = this.#token;
       const name = [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
       if (name === undefined) {
         this.#repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
@@ -1503,7 +1503,7 @@ class Parser implements JsonStreamParser {
         if (name !== word) this.#repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
         this.#completeValue(LITERALS.get(name)![0]);
       }
-    } else if (mode === COLON || mode === VALUE) this.#dropValue(offset);
+    } else if (current === COLON || current === VALUE) this.#dropValue(offset);
     while (this.#depth > 0) {
       const array = this.#arrayAt(this.#depth - 1);
       this.#repair(
