@@ -432,9 +432,14 @@ class Parser implements JsonStreamParser {
       this.offset += chunk.length;
       return [];
     }
-    this.#none.length = 0; // in case a caller added to it
+    if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
+
     this.#out = this.#none;
-    this.#run(chunk, this.offset); // strict errors propagate as they are
+    if (this.#strict) {
+      this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
+    } else {
+      this.#run(chunk, this.offset);
+    }
 
     this.offset += chunk.length;
     if (!this.#prose && this.restOffset === undefined && this.#mode === AFTER_ROOT && this.#openParens === 0)
@@ -946,12 +951,6 @@ class Parser implements JsonStreamParser {
  before the root's end; returns whether it consumed it. */
   #readStructural(c: number, offset: number, current: number): boolean {
     const strict = this.#strict;
-    const d = this.#depth - 1;
-    const array = this.#arrayAt(d);
-    // A "]" (or a tuple's ")") or "}" that closes the innermost container.
-    const tupleEnd = c === 41 && this.#isTuple[d] === true;
-    const closes = c === (array ? 93 : 125) || tupleEnd;
-    const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
     if (current === COLON) {
       if (c === 58) {
         this.#mode = VALUE;
@@ -962,6 +961,12 @@ class Parser implements JsonStreamParser {
       this.#mode = VALUE;
       return false;
     }
+    const d = this.#depth - 1;
+    const array = this.#arrayAt(d);
+    // A "]" (or a tuple's ")") or "}" that closes the innermost container.
+    const tupleEnd = c === 41 && this.#isTuple[d] === true;
+    const closes = c === (array ? 93 : 125) || tupleEnd;
+    const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
     if (current === ARRAY_NEXT || current === OBJECT_NEXT) {
       if (!strict && !tupleEnd && this.#closeWrapperOrJoin(c, offset)) return true;
       if (c === 44 || closes) {
@@ -1064,7 +1069,8 @@ class Parser implements JsonStreamParser {
           return j;
         }
         // A sign or a dot without a digit is no number.
-        if (!this.#numberComplete() && (strict || !/\d/.test(this.#token))) this.#fail(base + j, describe(d), "a digit");
+        if (!this.#numberComplete() && (strict || !/\d/.test(this.#token)))
+          this.#fail(base + j, describe(d), "a digit");
         this.#endNumber(base + j);
         return j;
       }
@@ -1434,9 +1440,12 @@ class Parser implements JsonStreamParser {
   #endNumber(offset: number): void {
     const text = this.#token;
     this.#token = "";
+    if (this.#numberComplete()) {
+      this.#completeValue(Number(text));
+      return;
+    }
     const digits = text.replace(/\D+$/, "");
-    if (this.#numberComplete()) this.#completeValue(Number(text));
-    else if (digits === "") {
+    if (digits === "") {
       this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(text)}`);
       this.#dropValue(offset);
     } else {
