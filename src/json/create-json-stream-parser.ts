@@ -1016,8 +1016,7 @@ class Parser implements JsonStreamParser {
           this.#keepEscape(String.fromCharCode(c), base + i);
         }
         this.#rawFrom = this.#token.length;
-        i++;
-        return i;
+        return i + 1;
       }
       case UNICODE: {
         const digits = this.#hexDigits;
@@ -1034,8 +1033,7 @@ class Parser implements JsonStreamParser {
           this.#rawFrom = this.#token.length;
           this.#mode = STRING;
         }
-        i++;
-        return i;
+        return i + 1;
       }
       case NUMBER: {
         let j = i;
@@ -1138,8 +1136,7 @@ class Parser implements JsonStreamParser {
         }
         if (c === 46 || c === 0x2026) {
           this.#token += String.fromCharCode(c);
-          i++;
-          return i;
+          return i + 1;
         }
         this.#endPlaceholder(base + i);
         return i;
@@ -1191,8 +1188,7 @@ class Parser implements JsonStreamParser {
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
           this.#lineEnd += String.fromCharCode(c);
-          i++;
-          return i;
+          return i + 1;
         }
         if (c === 125 || c === 93 || c === 44) {
           this.#closeAtLineEnd(base + i);
@@ -1222,9 +1218,7 @@ class Parser implements JsonStreamParser {
         this.#windowBases = [base];
         this.#sawContent = true;
         this.#mode = VALUE;
-        i = j;
-        if (this.#startValue(d, base + j)) i++;
-        return i;
+        return this.#startValue(d, base + j) ? j + 1 : j;
       }
       case COMMENT_START: {
         if (c === 47) this.#mode = LINE_COMMENT;
@@ -1234,28 +1228,24 @@ class Parser implements JsonStreamParser {
           this.#fail(base + i - 1, describe(47), EXPECTED[this.#returnMode]!);
         }
         this.#repair("comment", base + i - 1, "Skipped a comment");
-        i++;
-        return i;
+        return i + 1;
       }
       case LINE_COMMENT: {
         let j = i;
         while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
         if (j < n) this.#mode = this.#returnMode;
-        i = j;
-        return i;
+        return j;
       }
       case BLOCK_COMMENT: {
         const j = text.indexOf("*", i);
         if (j < 0) return -1;
         this.#mode = BLOCK_COMMENT_STAR;
-        i = j + 1;
-        return i;
+        return j + 1;
       }
       case BLOCK_COMMENT_STAR: {
         if (c === 47) this.#mode = this.#returnMode;
         else if (c !== 42) this.#mode = BLOCK_COMMENT;
-        i++;
-        return i;
+        return i + 1;
       }
       default:
         // DONE: the rest of the text is not read.
