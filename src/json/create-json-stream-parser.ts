@@ -766,39 +766,52 @@ class Parser implements JsonStreamParser {
     return ((0b10010110 >> this.#numberState) & 1) === 1;
   }
 
-  /** Starts a value at character `c`; returns false when `c` cannot start one. */
-  #startValue(c: number, offset: number): boolean {
-    // Only a string may follow a `+` that joins strings (never set in strict mode).
-    if (this.#concatenating && !isQuote(c)) {
-      return this.#fail(offset, describe(c), "a string to join");
-    }
-    if (c === 34 || (!this.#strict && isQuote(c))) {
-      this.#startString(c, false, offset);
+  /**
+   * Starts a value, or with `key` an object key, at character `c`; returns false when the reader of the token started
+   * reads `c` itself.
+   */
+  #startToken(c: number, offset: number, key: boolean): boolean {
+    const strict = this.#strict;
+    // Only a string may follow a `+` that joins strings (never set in strict mode, nor before a key).
+    if (this.#concatenating && !isQuote(c)) return this.#fail(offset, describe(c), "a string to join");
+    if (c === 34 || (!strict && isQuote(c))) {
+      this.#startString(c, key, offset);
       return true;
+    }
+    this.#token = "";
+    this.#tokenIsKey = key;
+    if (key) {
+      if (!strict && (isIdentifierCode(c) || c === 45)) {
+        this.#keyQuoted = false;
+        this.#mode = IDENT;
+        return false;
+      }
+      if (!strict && (c === 46 || c === 0x2026)) {
+        this.#keys[this.#depth - 1] = undefined;
+        this.#mode = ELLIPSIS;
+        return false;
+      }
+      return this.#unexpected(offset, c);
     }
     if (c === 123 || c === 91) {
       this.#open(c === 91, offset);
       return true;
     }
-    if (c === 45 || (c >= 48 && c <= 57) || (!this.#strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
+    if (c === 45 || (c >= 48 && c <= 57) || (!strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
       // The number scanner consumes this character itself.
-      this.#token = "";
       this.#numberState = N_START;
       this.#mode = NUMBER;
       return false;
     }
-    if (this.#strict) {
+    if (strict) {
       if (c === 116 || c === 102 || c === 110) {
         this.#strictLiteral = c === 116 ? "true" : c === 102 ? "false" : "null";
-        this.#token = "";
         this.#mode = LITERAL;
         return false;
       }
       return this.#unexpected(offset, c);
     }
     if (isIdentifierStart(c)) {
-      this.#token = "";
-      this.#tokenIsKey = false;
       this.#mode = IDENT;
       return false;
     }
@@ -810,33 +823,8 @@ class Parser implements JsonStreamParser {
     }
     if ((c === 46 || c === 0x2026) && this.#depth > 0) {
       // A `...` placeholder for elements left out.
-      this.#token = "";
       this.#mode = ELLIPSIS;
       return false;
-    }
-    return this.#unexpected(offset, c);
-  }
-
-  /** Starts an object key at character `c`. */
-  #startKey(c: number, offset: number): boolean {
-    if (c === 34 || (!this.#strict && isQuote(c))) {
-      this.#startString(c, true, offset);
-      return true;
-    }
-    if (!this.#strict) {
-      if (isIdentifierCode(c) || c === 45) {
-        this.#token = "";
-        this.#tokenIsKey = true;
-        this.#keyQuoted = false;
-        this.#mode = IDENT;
-        return false;
-      }
-      if (c === 46 || c === 0x2026) {
-        this.#token = "";
-        this.#keys[this.#depth - 1] = undefined;
-        this.#mode = ELLIPSIS;
-        return false;
-      }
     }
     return this.#unexpected(offset, c);
   }
@@ -991,7 +979,7 @@ class Parser implements JsonStreamParser {
       this.#close();
       return true;
     }
-    return current === OBJECT_FIRST || current === OBJECT_KEY ? this.#startKey(c, offset) : this.#startValue(c, offset);
+    return this.#startToken(c, offset, current === OBJECT_FIRST || current === OBJECT_KEY);
   }
 
   /**
@@ -1218,7 +1206,7 @@ class Parser implements JsonStreamParser {
         this.#windowBases = [base];
         this.#sawContent = true;
         this.#mode = VALUE;
-        return this.#startValue(d, base + j) ? j + 1 : j;
+        return this.#startToken(d, base + j, false) ? j + 1 : j;
       }
       case COMMENT_START: {
         if (c === 47) this.#mode = LINE_COMMENT;
