@@ -1098,7 +1098,7 @@ class Parser implements JsonStreamParser {
         }
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.#endNumberWord();
+        this.#endUnquoted("number-as-string");
         return j;
       }
       case UNQUOTED: {
@@ -1110,7 +1110,7 @@ class Parser implements JsonStreamParser {
         }
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.#endUnquoted();
+        this.#endUnquoted("unquoted-string");
         return j;
       }
       case ELLIPSIS: {
@@ -1283,34 +1283,25 @@ class Parser implements JsonStreamParser {
     this.#dropValue(offset, "whose value is a placeholder");
   }
 
-  /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
-  #endNumberWord(): void {
-    const word = this.#token;
-    this.#token = "";
-    const literal = LITERALS.get(word);
-    if (literal !== undefined) {
-      this.#completeLiteral(word, literal, this.#unquotedAt);
-      return;
-    }
-    this.#repair(
-      "number-as-string",
-      this.#unquotedAt,
-      `Read the unquoted value ${JSON.stringify(word.slice(0, 40))} as a string`,
-    );
-    this.#completeValue(word);
-  }
-
-  /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
-  #endUnquoted(): void {
+  /**
+   * A bare value ended: a word that starts like a number (`kind` "number-as-string": `-Infinity` reads as null, any
+   * other as its characters), or an unquoted string value (its text up to a ` //` or ` /*` comment, trimmed).
+   */
+  #endUnquoted(kind: "number-as-string" | "unquoted-string"): void {
     const at = this.#unquotedAt;
     const comment = this.#token.search(/\s\/[/*]/);
     let value = (comment < 0 ? this.#token : this.#token.slice(0, comment)).trim();
     this.#token = "";
+    const literal = LITERALS.get(value);
+    if (literal !== undefined) {
+      this.#completeLiteral(value, literal, at);
+      return;
+    }
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
       this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     } else {
-      this.#repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
+      this.#repair(kind, at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
     }
     if (comment >= 0) this.#repair("comment", at + comment + 1, "Skipped a comment");
     this.#completeValue(value);
@@ -1460,9 +1451,9 @@ class Parser implements JsonStreamParser {
     }
     // A token that ends where the next character decides: ended by the end.
     if (current === STRING_EOL) this.#closeAtLineEnd(offset);
-    else if (current === UNQUOTED) this.#endUnquoted();
+    else if (current === UNQUOTED) this.#endUnquoted("unquoted-string");
     else if (current === STRING_QUOTE) this.#endString();
-    else if (current === NUMBER_WORD) this.#endNumberWord();
+    else if (current === NUMBER_WORD) this.#endUnquoted("number-as-string");
     else if (current === ELLIPSIS) {
       if (this.#token.length >= 2 || this.#token === "…") this.#endPlaceholder(offset);
       else this.#dropValue(offset);
