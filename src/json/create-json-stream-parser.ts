@@ -477,8 +477,11 @@ class Parser implements JsonStreamParser {
     if (this.#ended) throw new TypeError("JsonStreamParser.end() was called twice");
     this.#ended = true;
     if (this.#failure !== undefined) throw this.#failure;
-    if (this.#strict) return this.#endStrict();
-    if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
+    if (this.#strict) {
+      // A number at the root ends with the text; anything else unfinished is an error.
+      if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) this.#endNumber(this.offset);
+      if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode] ?? "more input");
+    } else if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
     if (!this.#hasRoot) {
       throw new JsonStreamError(
         "json-syntax",
@@ -487,14 +490,6 @@ class Parser implements JsonStreamParser {
         EXPECTED[PREAMBLE]!,
       );
     }
-    return this.#root;
-  }
-
-  #endStrict(): unknown {
-    if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) {
-      this.#completeValue(Number(this.#token));
-    }
-    if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode] ?? "more input");
     return this.#root;
   }
 
@@ -719,21 +714,6 @@ class Parser implements JsonStreamParser {
     this.#completeValue(container);
   }
 
-  #startString(quote: number, isKey: boolean, offset: number): void {
-    if (quote !== 34) {
-      if (quote === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
-      else this.#repair("special-quotes", offset, "Read a string in typographic quotes");
-    }
-    // A typographic quote is closed by the one after it (U+201C by U+201D, U+2018 by U+2019).
-    this.#closeQuote = quote === 0x201c || quote === 0x2018 ? quote + 1 : quote;
-    this.#tokenIsKey = isKey;
-    if (isKey) this.#keyQuoted = true;
-    this.#token = "";
-    this.#keptQuote = -1;
-    this.#rawFrom = 0;
-    this.#mode = STRING;
-  }
-
   #endString(): void {
     let text = this.#token;
     this.#token = "";
@@ -774,12 +754,19 @@ class Parser implements JsonStreamParser {
     const strict = this.#strict;
     // Only a string may follow a `+` that joins strings (never set in strict mode, nor before a key).
     if (this.#concatenating && !isQuote(c)) return this.#fail(offset, describe(c), "a string to join");
-    if (c === 34 || (!strict && isQuote(c))) {
-      this.#startString(c, key, offset);
-      return true;
-    }
     this.#token = "";
     this.#tokenIsKey = key;
+    if (c === 34 || (!strict && isQuote(c))) {
+      if (c === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
+      else if (c !== 34) this.#repair("special-quotes", offset, "Read a string in typographic quotes");
+      // A typographic quote is closed by the one after it (U+201C by U+201D, U+2018 by U+2019).
+      this.#closeQuote = c === 0x201c || c === 0x2018 ? c + 1 : c;
+      if (key) this.#keyQuoted = true;
+      this.#keptQuote = -1;
+      this.#rawFrom = 0;
+      this.#mode = STRING;
+      return true;
+    }
     if (key) {
       if (!strict && (isIdentifierCode(c) || c === 45)) {
         this.#keyQuoted = false;
