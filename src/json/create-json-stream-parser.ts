@@ -943,7 +943,20 @@ class Parser implements JsonStreamParser {
     const closes = c === (array ? 93 : 125) || tupleEnd;
     const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
     if (current === ARRAY_NEXT || current === OBJECT_NEXT) {
-      if (!strict && !tupleEnd && this.#closeWrapperOrJoin(c, offset)) return true;
+      if (!strict && !tupleEnd) {
+        // The ")" of a `Name(…)` wrapper, or the "+" of a string concatenation.
+        if (c === 41 && this.#openParens > 0) {
+          this.#openParens--;
+          return true;
+        }
+        // Elements already handed out cannot change.
+        if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
+          this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
+          this.#concatenating = true;
+          this.#mode = VALUE;
+          return true;
+        }
+      }
       if (c === 44 || closes) {
         this.#flushPending();
         if (c === 44) this.#mode = afterComma;
@@ -1169,8 +1182,11 @@ class Parser implements JsonStreamParser {
           this.#closeAtLineEnd(base + i);
           return i;
         }
-        // Anything else goes on in the string; a quote may end it, or start the next key or element.
-        this.#keepLineEnd(base + i);
+        // Anything else goes on in the string, after the line end; a quote may end it, or start the next key or element.
+        this.#repair("control-character", base + i, "Kept a raw control character inside a string");
+        this.#token += this.#lineEnd;
+        this.#lineEnd = "";
+        this.#mode = STRING;
         if (c !== this.#closeQuote) return i;
         this.#quoteAt = base + i;
         this.#mode = STRING_QUOTE;
@@ -1231,22 +1247,6 @@ class Parser implements JsonStreamParser {
   /** Whether the open container at index `d` of the stack is an array (false below the root). */
   #arrayAt(d: number): boolean {
     return Array.isArray(this.#stack[d]);
-  }
-
-  /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
-  #closeWrapperOrJoin(c: number, offset: number): boolean {
-    if (c === 41 && this.#openParens > 0) {
-      this.#openParens--;
-      return true;
-    }
-    // Elements already handed out cannot change.
-    if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
-      this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
-      this.#concatenating = true;
-      this.#mode = VALUE;
-      return true;
-    }
-    return false;
   }
 
   /** The value last read in the innermost container; `take` removes it from an array. */
@@ -1327,14 +1327,6 @@ class Parser implements JsonStreamParser {
     this.#endString();
     while (n-- > 0) this.#close();
     return true;
-  }
-
-  /** The line end belongs to the string after all. */
-  #keepLineEnd(offset: number): void {
-    this.#repair("control-character", offset, "Kept a raw control character inside a string");
-    this.#token += this.#lineEnd;
-    this.#lineEnd = "";
-    this.#mode = STRING;
   }
 
   #canStartValue(c: number): boolean {
