@@ -658,11 +658,12 @@ class Parser implements JsonStreamParser {
     }
     const d = depth - 1;
     const container = this.#stack[d];
+    // A member of the root container: the candidate root value is the root value.
+    if (d === 0 && this.#speculating) this.#commit();
     if (this.#arrayAt(d)) {
       const handOut = d === this.#emitDepth - 1 && !this.#finishing;
       if (this.#keepElements || !handOut) (container as unknown[]).push(value);
       this.#mode = ARRAY_NEXT;
-      if (d === 0 && this.#speculating) this.#commit();
       if (handOut) {
         if (typeof value === "string" || (typeof value === "object" && value !== null)) this.#emit(value);
         else this.#pendingValue = value;
@@ -670,7 +671,6 @@ class Parser implements JsonStreamParser {
     } else {
       setMember(container as Record<string, unknown>, this.#keys[d]!, value);
       this.#mode = OBJECT_NEXT;
-      if (d === 0 && this.#speculating) this.#commit();
     }
   }
 
