@@ -427,14 +427,11 @@ class Parser implements JsonStreamParser {
 
   write(chunk: string): unknown[] {
     if (this.#ended) throw new TypeError("JsonStreamParser.write() was called after end()");
-    if (this.#failure !== undefined) {
-      if (this.#strict) throw this.#failure;
-      this.offset += chunk.length;
-      return [];
-    }
+    // After a lenient failure the parser is done: what follows is counted and not read.
+    if (this.#strict && this.#failure !== undefined) throw this.#failure;
     if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
-
     this.#out = this.#none;
+
     if (this.#strict) {
       this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
     } else {
