@@ -431,13 +431,11 @@ class Parser implements JsonStreamParser {
     if (this.#strict && this.#failure !== undefined) throw this.#failure;
     if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
     this.#out = this.#none;
-
     if (this.#strict) {
       this.#feed(chunk, this.offset, 0); // strict errors propagate as they are
     } else {
       this.#run(chunk, this.offset);
     }
-
     this.offset += chunk.length;
     if (!this.#prose && this.restOffset === undefined && this.#mode === AFTER_ROOT && this.#openParens === 0)
       this.restOffset = this.offset;
@@ -446,13 +444,9 @@ class Parser implements JsonStreamParser {
   }
 
   partialString(): PartialString | undefined {
+    // Only inside a string (STRING, ESCAPE or UNICODE) that is a value.
     const current = this.#mode;
-    if (
-      (current !== STRING && current !== ESCAPE && current !== UNICODE) ||
-      this.#tokenIsKey ||
-      this.#concatenating ||
-      this.#speculating
-    )
+    if (current < STRING || current > UNICODE || this.#tokenIsKey || this.#concatenating || this.#speculating)
       return undefined;
     const d = this.#emitDepth;
     if (d <= 0 || this.#depth !== d + 1 || this.#arrayAt(d)) return undefined;
