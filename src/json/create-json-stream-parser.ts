@@ -404,9 +404,11 @@ class Parser implements JsonStreamParser {
   #speculating = false;
   #speculationStart = 0;
   // The chunks written since the candidate began (the first holds its start), kept
-  // by reference so that backtracking can re-read them without copying.
+  // by reference so that backtracking can re-read them without copying; one after
+  // the other, from `#windowStart` to `#windowEnd` in the whole text.
   #windowTexts: string[] = [];
-  #windowBases: number[] = [];
+  #windowStart = 0;
+  #windowEnd = 0;
   #sawContent = false; // a non-space character was seen in the preamble
   #suffixNoted = false;
   #failedAt = 0;
@@ -488,16 +490,17 @@ class Parser implements JsonStreamParser {
   #run(chunk: string, base: number): void {
     // Allocated only to back out of a failed candidate: the common case costs nothing.
     let pieces: string[] | undefined;
-    let bases: number[] | undefined;
     let piece = 0;
+    let at = 0; // where pieces[piece] starts in the whole text
     let from = 0;
     for (;;) {
       try {
-        if (pieces === undefined || bases === undefined) {
+        if (pieces === undefined) {
           if (this.#speculating) this.#feedPiece(chunk, base, 0);
           else this.#feed(chunk, base, 0);
         } else {
-          for (; piece < pieces.length; piece++, from = 0) this.#feedPiece(pieces[piece]!, bases[piece]!, from);
+          for (; piece < pieces.length; at += pieces[piece]!.length, piece++, from = 0)
+            this.#feedPiece(pieces[piece]!, at, from);
         }
         return;
       } catch (error) {
@@ -517,11 +520,11 @@ class Parser implements JsonStreamParser {
         // Candidates inside the failed text are not retried, so every character is
         // read a bounded number of times.
         pieces = this.#windowTexts;
-        bases = this.#windowBases;
+        at = this.#windowStart;
         this.#resetToPreamble();
         piece = 0;
-        while (piece < pieces.length && bases[piece]! + pieces[piece]!.length <= resume) piece++;
-        from = piece < pieces.length ? resume - bases[piece]! : 0;
+        while (piece < pieces.length && at + pieces[piece]!.length <= resume) at += pieces[piece++]!.length;
+        from = resume - at;
       }
     }
   }
@@ -531,9 +534,9 @@ class Parser implements JsonStreamParser {
     // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
     // from the window (a model stream's empty text part before a failed candidate lost the text after it).
     if (text === "") return;
-    if (this.#speculating && this.#windowBases[this.#windowBases.length - 1] !== base) {
+    if (this.#speculating && base >= this.#windowEnd) {
       this.#windowTexts.push(text);
-      this.#windowBases.push(base);
+      this.#windowEnd = base + text.length;
     }
     this.#feed(text, base, from);
   }
@@ -555,7 +558,6 @@ class Parser implements JsonStreamParser {
     this.#lineEnd = "";
     this.#speculating = false;
     this.#windowTexts = [];
-    this.#windowBases = [];
     this.#sawContent = true;
     this.repairs.length = 0;
   }
@@ -563,7 +565,6 @@ class Parser implements JsonStreamParser {
   #commit(): void {
     this.#speculating = false;
     this.#windowTexts = [];
-    this.#windowBases = [];
   }
 
   #repair(kind: JsonRepairKind, offset: number, message: string): void {
@@ -1197,7 +1198,9 @@ class Parser implements JsonStreamParser {
         this.#speculating = true;
         this.#speculationStart = base + j;
         this.#windowTexts = [text];
-        this.#windowBases = [base];
+        this.#windowStart = base;
+        this.#windowEnd = base + text.length;
+
         this.#sawContent = true;
         this.#mode = VALUE;
         return this.#startToken(d, base + j, false) ? j + 1 : j;
