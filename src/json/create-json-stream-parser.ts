@@ -473,7 +473,7 @@ class Parser implements JsonStreamParser {
     if (this.#strict) {
       // A number at the root ends with the text; anything else unfinished is an error.
       if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) this.#endNumber(this.offset);
-      if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode] ?? "more input");
+      if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode]!);
     } else if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
     if (!this.#hasRoot) {
       throw new JsonStreamError(
