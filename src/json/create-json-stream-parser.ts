@@ -906,6 +906,7 @@ class Parser implements JsonStreamParser {
     }
   }
 
+  /** Reports the comma inserted at `offset`, between array elements or object members. */
   #insertComma(offset: number, array: boolean): void {
     this.#repair(
       "inserted-comma",
