@@ -929,10 +929,11 @@ class Parser implements JsonStreamParser {
       this.#mode = VALUE;
       return false;
     }
-    const d = this.#depth - 1;
-    const array = this.#arrayAt(d);
+    // The array modes are ARRAY_FIRST to ARRAY_NEXT (in VALUE mode nothing below reads `array`).
+    const array = current >= ARRAY_FIRST && current <= ARRAY_NEXT;
     // A "]" (or a tuple's ")") or "}" that closes the innermost container.
-    const tupleEnd = c === 41 && this.#isTuple[d] === true;
+    const tupleEnd = c === 41 && this.#isTuple[this.#depth - 1] === true;
+
     const closes = c === (array ? 93 : 125) || tupleEnd;
     const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
     if (current === ARRAY_NEXT || current === OBJECT_NEXT) {
