@@ -99,7 +99,7 @@ async function nativeRun(name: string, withCreatePlanner = true, engineVersion: 
 
 const stepNames = (engine: FakeEngine) => engine.calls.map((call) => call.name.replace(/#.*?(?=:|$)/u, "#"));
 
-describe("a durable run that plans from native tool calls (mode: tools)", () => {
+describe("a durable run that plans from native tool calls (ToolCallPlanner)", () => {
   it("records each model turn as a step, starts the read as its arguments close and the send once the turn is stored", async () => {
     const run = await nativeRun("basic");
     const result = await run.execute();

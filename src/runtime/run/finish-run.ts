@@ -127,7 +127,7 @@ const failureCodes: Partial<Record<string, PlankitErrorCode>> = {
  * planner's error, a step that failed and was not replaced, or a step
  * skipped for another reason than a re-plan replacing it or a person
  * declining it (see {@link declinedSteps}); a step whose outcome the planner
- * heard (its model answers it) fails no run.
+ * heard (its model answers it) fails no run, unless that outcome is unknown.
  *
  * @param table - the run's steps.
  * @param stopError - an error that stopped the run.
@@ -149,7 +149,8 @@ export function findRunFailure(
   // A person's denial is an answer, not a failure, and so is what was skipped only because it needed a denied step.
   const declined = declinedSteps(table);
   for (const entry of table.order) {
-    if (entry.heard === true) continue;
+    // Whether a step whose outcome is unknown acted, its model cannot know either: that stays a failure.
+    if (entry.heard === true && entry.error?.code !== "outcome-unknown") continue;
     if (entry.status === "failed" && !entry.superseded)
       return entry.error ?? { code: "tool-error", message: `Step "${entry.step.id}" failed` };
     if (entry.status === "skipped" && entry.skipCode !== "replaced" && !declined.has(entry.step.id)) {

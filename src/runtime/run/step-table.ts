@@ -47,7 +47,7 @@ export interface StepEntry {
   handled?: boolean;
   /** A failure a re-plan patch replaced. */
   superseded?: boolean;
-  /** Its outcome went to the planner, whose model answers it: a failure or skip of it does not fail the run. */
+  /** Its outcome went to the planner, whose model answers it: a failure or skip of it fails no run (but an unknown outcome). */
   heard?: boolean;
   skipCode?: StepSkipCode | undefined;
   /** Why it was skipped, in words. */
