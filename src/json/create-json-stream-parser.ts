@@ -32,41 +32,8 @@
  * @module
  */
 import { PlankitError } from "../errors/plankit-error.ts";
-import { isIdentifierPart, isIdentifierStart } from "../shared/char-codes.ts";
+import { isIdentifierStart } from "../shared/char-codes.ts";
 import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
-import {
-  AFTER_ROOT,
-  ARRAY_FIRST,
-  ARRAY_NEXT,
-  ARRAY_VALUE,
-  BLOCK_COMMENT,
-  BLOCK_COMMENT_STAR,
-  COLON,
-  COMMENT_START,
-  DONE,
-  ELLIPSIS,
-  ESCAPE,
-  IDENT,
-  LINE_COMMENT,
-  LITERAL,
-  N_DOT,
-  N_E,
-  N_E_SIGN,
-  N_START,
-  N_ZERO,
-  NUMBER,
-  NUMBER_WORD,
-  OBJECT_FIRST,
-  OBJECT_KEY,
-  OBJECT_NEXT,
-  PREAMBLE,
-  STRING,
-  STRING_EOL,
-  STRING_QUOTE,
-  UNICODE,
-  UNQUOTED,
-  VALUE,
-} from "./parser-modes.ts";
 
 /** Options of {@link createJsonStreamParser}. */
 export interface JsonStreamParserOptions {
@@ -223,21 +190,58 @@ export interface JsonStreamParser {
   readonly restOffset: number | undefined;
 }
 
+// Parser modes. Structural modes say what may come next; token modes are in
+// the middle of a string, number, literal or comment.
+const PREAMBLE = 0; // lenient: before the root value
+const VALUE = 1; // a value: the root (strict) or after ":"
+const ARRAY_FIRST = 2; // after "[": a value or "]"
+const ARRAY_VALUE = 3; // after "," in an array
+const ARRAY_NEXT = 4; // after an element: "," or "]"
+const OBJECT_FIRST = 5; // after "{": a key or "}"
+const OBJECT_KEY = 6; // after "," in an object
+const COLON = 7;
+const OBJECT_NEXT = 8; // after a member: "," or "}"
+const AFTER_ROOT = 9;
+const STRING = 10;
+const ESCAPE = 11;
+const UNICODE = 12;
+const NUMBER = 13;
+const LITERAL = 14; // strict: true / false / null
+const IDENT = 15; // lenient: a bare word (literal or unquoted key)
+const COMMENT_START = 16;
+const LINE_COMMENT = 17;
+const BLOCK_COMMENT = 18;
+const BLOCK_COMMENT_STAR = 19;
+const DONE = 20;
+const ELLIPSIS = 21; // lenient: a `...` placeholder
+const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
+const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
+const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
+const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
+
+// Number sub-states (JSON number grammar): after "-" (0), "0" (1), other integer digits (2), "." (3), fraction
+// digits (4), "e" (5), the exponent's sign (6), exponent digits (7); N_START (8) before the first character.
+const N_START = 8;
+const N_ZERO = 1;
+const N_DOT = 3;
+const N_E = 5;
+const N_E_SIGN = 6;
 /**
  * The next number sub-state, by sub-state (rows) and character class (columns, see {@link numberClass}): a digit
  * is the next sub-state, a letter a lenient `.5`, `-.5` or `+5` (`a` for sub-state 0, `d` for 3), and "." ends the
  * number.
  */
-const NUMBER_STATES =
-  "12d...." + // after "-"
-  "..35..." + // after "0": a digit ends the number (strict: fails)
-  "2235..." +
-  "44....." +
-  "44.5..." +
-  "77..66." +
-  "77....." +
-  "77....." +
-  "12d.a0."; // N_START
+const NUMBER_STATES = [
+  "12d....", // after "-"
+  "..35...", // after "0": a digit ends the number (strict: fails)
+  "2235...",
+  "44.....",
+  "44.5...",
+  "77..66.",
+  "77.....",
+  "77.....",
+  "12d.a0.", // N_START
+].join("");
 
 const MAX_REPAIRS = 1000;
 const LOOSE_NUMBER = "Read a leading + or . in a number";
@@ -285,9 +289,8 @@ const LITERALS = new Map<string, Literal>([
 /** Thrown inside the lenient parser to unwind to `write()`; never escapes. */
 const LENIENT_FAILURE = { lenientFailure: true };
 
-/** An ASCII letter, digit, `_` or `$`, or any character past ASCII. */
 function isIdentifierCode(c: number): boolean {
-  return isIdentifierPart(c) || c > 127;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c > 127;
 }
 
 /** A character that goes on a word started like a number: an ASCII letter, digit, "_", "$", "." or "-". */
@@ -308,6 +311,13 @@ function isQuote(c: number): boolean {
 /** A character's class in a number: "0", "1" to "9", ".", "e" or "E", "+", "-", anything else (0 to 6). */
 function numberClass(c: number): number {
   return c >= 48 && c <= 57 ? +(c > 48) : c === 46 ? 2 : (c | 32) === 101 ? 3 : c === 43 ? 4 : c === 45 ? 5 : 6;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
 }
 
 function describe(c: number): string {
@@ -362,11 +372,12 @@ class Parser implements JsonStreamParser {
 
   // Containers under construction, outermost first.
   readonly #stack: unknown[] = [];
+  readonly #isArray: boolean[] = [];
   readonly #isTuple: boolean[] = []; // lenient: an array written as a Python tuple, closed by ")"
   readonly #keys: (string | undefined)[] = [];
   #depth = 0;
 
-  #root: unknown;
+  #root: unknown = undefined;
   #hasRoot = false;
   // What write() returns when the chunk completed no element: the same empty
   // array every time. A fresh array per call measurably slows a parse at
@@ -374,7 +385,7 @@ class Parser implements JsonStreamParser {
   readonly #none: unknown[] = [];
   #out: unknown[] = this.#none;
   // A scalar element (a number, boolean or null) waiting for "," or "]"; undefined when none is.
-  #pendingValue: unknown;
+  #pendingValue: unknown = undefined;
   readonly #keepElements: boolean;
   readonly #shared = new Map<string, string>();
   readonly #unwrapKeys: readonly string[];
@@ -392,29 +403,28 @@ class Parser implements JsonStreamParser {
   #keptQuoteAt = 0; // lenient: that quote's offset in the whole text
 
   // Token state.
-  #token = ""; // string, key, number, literal or identifier text so far
+  #text = ""; // string, key, number, literal or identifier text so far
   #tokenIsKey = false;
   #closeQuote = 34;
-  #hexDigits = ""; // the digits of a \u escape so far
+  #unicodeValue = 0; // the value of the digits of a \u escape so far
+  #unicodeDigits = 0; // how many there are
   #rawFrom = 0; // lenient: the string's text from here on is as written (no escape decoded)
   #numberState = 0;
-  #strictLiteral = ""; // strict: the literal being read
+  #literal = "";
 
   // Lenient: the candidate root value being tried, and the text since it began.
   #speculating = false;
   #speculationStart = 0;
   // The chunks written since the candidate began (the first holds its start), kept
-  // by reference so that backtracking can re-read them without copying; one after
-  // the other, from `#windowStart` to `#windowEnd` in the whole text.
-  #windowTexts: string[] = [];
-  #windowStart = 0;
-  #windowEnd = 0;
+  // by reference so that backtracking can re-read them without copying.
+  #window: string[] = [];
+  #windowBases: number[] = [];
   #sawContent = false; // a non-space character was seen in the preamble
   #suffixNoted = false;
   #failedAt = 0;
   readonly #prose: boolean;
   #rejected = false;
-  restOffset: number | undefined;
+  restOffset: number | undefined = undefined;
 
   constructor(options: JsonStreamParserOptions) {
     checkOptions(options);
@@ -429,8 +439,11 @@ class Parser implements JsonStreamParser {
 
   write(chunk: string): unknown[] {
     if (this.#ended) throw new TypeError("JsonStreamParser.write() was called after end()");
-    // After a lenient failure the parser is done: what follows is counted and not read.
-    if (this.#strict && this.#failure !== undefined) throw this.#failure;
+    if (this.#failure !== undefined) {
+      if (this.#strict) throw this.#failure;
+      this.offset += chunk.length;
+      return [];
+    }
     if (this.#none.length !== 0) this.#none.length = 0; // a caller added to it
     this.#out = this.#none;
     if (this.#strict) {
@@ -446,15 +459,19 @@ class Parser implements JsonStreamParser {
   }
 
   partialString(): PartialString | undefined {
-    // Only inside a string (STRING, ESCAPE or UNICODE) that is a value.
-    const current = this.#mode;
-    if (current < STRING || current > UNICODE || this.#tokenIsKey || this.#concatenating || this.#speculating)
+    const mode = this.#mode;
+    if (
+      (mode !== STRING && mode !== ESCAPE && mode !== UNICODE) ||
+      this.#tokenIsKey ||
+      this.#concatenating ||
+      this.#speculating
+    )
       return undefined;
     const d = this.#emitDepth;
-    if (d <= 0 || this.#depth !== d + 1 || this.#arrayAt(d)) return undefined;
+    if (d <= 0 || this.#depth !== d + 1 || this.#isArray[d] !== false) return undefined;
     const key = this.#keys[d];
     if (key === undefined) return undefined;
-    return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#token };
+    return { members: { ...(this.#stack[d] as Record<string, unknown>) }, key, text: this.#text };
   }
 
   get status(): "reading" | "done" | "rejected" {
@@ -470,11 +487,8 @@ class Parser implements JsonStreamParser {
     if (this.#ended) throw new TypeError("JsonStreamParser.end() was called twice");
     this.#ended = true;
     if (this.#failure !== undefined) throw this.#failure;
-    if (this.#strict) {
-      // A number at the root ends with the text; anything else unfinished is an error.
-      if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) this.#endNumber(this.offset);
-      if (this.#mode !== AFTER_ROOT) this.#fail(this.offset, "end of JSON input", EXPECTED[this.#mode]!);
-    } else if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
+    if (this.#strict) return this.#endStrict();
+    if (this.#mode !== AFTER_ROOT && this.#mode !== DONE) this.#finish(this.offset);
     if (!this.#hasRoot) {
       throw new JsonStreamError(
         "json-syntax",
@@ -486,21 +500,36 @@ class Parser implements JsonStreamParser {
     return this.#root;
   }
 
+  #endStrict(): unknown {
+    if (this.#mode === NUMBER && this.#depth === 0 && this.#numberComplete()) {
+      this.#completeValue(Number(this.#text));
+    }
+    if (this.#mode !== AFTER_ROOT) {
+      const expected = EXPECTED[this.#mode] ?? "more input";
+      throw new JsonStreamError(
+        "json-syntax",
+        `Unexpected end of JSON input at offset ${this.offset}: expected ${expected}`,
+        this.offset,
+        expected,
+      );
+    }
+    return this.#root;
+  }
+
   /** Feeds `chunk` (which starts at `base` in the whole text), backtracking failed lenient candidates. */
   #run(chunk: string, base: number): void {
     // Allocated only to back out of a failed candidate: the common case costs nothing.
     let pieces: string[] | undefined;
+    let bases: number[] | undefined;
     let piece = 0;
-    let at = 0; // where pieces[piece] starts in the whole text
     let from = 0;
     for (;;) {
       try {
-        if (pieces === undefined) {
+        if (pieces === undefined || bases === undefined) {
           if (this.#speculating) this.#feedPiece(chunk, base, 0);
           else this.#feed(chunk, base, 0);
         } else {
-          for (; piece < pieces.length; at += pieces[piece]!.length, piece++, from = 0)
-            this.#feedPiece(pieces[piece]!, at, from);
+          for (; piece < pieces.length; piece++, from = 0) this.#feedPiece(pieces[piece]!, bases[piece]!, from);
         }
         return;
       } catch (error) {
@@ -519,12 +548,12 @@ class Parser implements JsonStreamParser {
         // The candidate was not the root value: resume the preamble where it failed.
         // Candidates inside the failed text are not retried, so every character is
         // read a bounded number of times.
-        pieces = this.#windowTexts;
-        at = this.#windowStart;
+        pieces = this.#window;
+        bases = this.#windowBases;
         this.#resetToPreamble();
         piece = 0;
-        while (piece < pieces.length && at + pieces[piece]!.length <= resume) at += pieces[piece++]!.length;
-        from = resume - at;
+        while (piece < pieces.length && bases[piece]! + pieces[piece]!.length <= resume) piece++;
+        from = piece < pieces.length ? resume - bases[piece]! : 0;
       }
     }
   }
@@ -534,9 +563,9 @@ class Parser implements JsonStreamParser {
     // An empty piece is not kept: the next one starts at the same offset and would be taken for it, and lost
     // from the window (a model stream's empty text part before a failed candidate lost the text after it).
     if (text === "") return;
-    if (this.#speculating && base >= this.#windowEnd) {
-      this.#windowTexts.push(text);
-      this.#windowEnd = base + text.length;
+    if (this.#speculating && this.#windowBases[this.#windowBases.length - 1] !== base) {
+      this.#window.push(text);
+      this.#windowBases.push(base);
     }
     this.#feed(text, base, from);
   }
@@ -545,26 +574,29 @@ class Parser implements JsonStreamParser {
     this.#mode = PREAMBLE;
     this.#depth = 0;
     this.#stack.length = 0;
+    this.#isArray.length = 0;
     this.#keys.length = 0;
     this.#root = undefined;
     this.#hasRoot = false;
     this.#pendingValue = undefined;
     this.#emitDepth = 0;
     this.unwrappedKey = undefined;
-    this.#token = "";
+    this.#text = "";
     this.#concatenating = false;
     this.#openParens = 0;
     this.#skipParen = false;
     this.#lineEnd = "";
     this.#speculating = false;
-    this.#windowTexts = [];
+    this.#window = [];
+    this.#windowBases = [];
     this.#sawContent = true;
     this.repairs.length = 0;
   }
 
   #commit(): void {
     this.#speculating = false;
-    this.#windowTexts = [];
+    this.#window = [];
+    this.#windowBases = [];
   }
 
   #repair(kind: JsonRepairKind, offset: number, message: string): void {
@@ -593,7 +625,7 @@ class Parser implements JsonStreamParser {
   /** Lenient: an escape JSON lacks, `\\` then `written` at `offset`, reads as `written`. */
   #keepEscape(written: string, offset: number): void {
     this.#repair("invalid-escape", offset, `Kept the characters of an invalid escape \\${written}`);
-    this.#token += written;
+    this.#text += written;
     this.#mode = STRING;
   }
 
@@ -615,8 +647,8 @@ class Parser implements JsonStreamParser {
 
   /** Adds `piece`, which ends at `offset`, to the text of the token. */
   #append(piece: string, offset: number): void {
-    this.#token += piece;
-    if (this.#token.length > this.#maxTokenSize) {
+    this.#text += piece;
+    if (this.#text.length > this.#maxTokenSize) {
       this.#limit(
         "json-token-size",
         offset,
@@ -631,10 +663,14 @@ class Parser implements JsonStreamParser {
    * that text is the caller's: `#feed` stops before it.)
    */
   #noteSuffix(text: string, from: number, base: number): void {
-    const i = this.#suffixNoted ? -1 : text.slice(from).search(/[^\s\x85\u200b]/);
-    if (i >= 0) {
-      this.#repair("skipped-suffix", base + from + i, "Skipped text after the JSON value");
-      this.#suffixNoted = true;
+    if (this.#suffixNoted) return;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!isSpace(c)) {
+        this.#repair("skipped-suffix", base + i, "Skipped text after the JSON value");
+        this.#suffixNoted = true;
+        return;
+      }
     }
   }
 
@@ -650,12 +686,11 @@ class Parser implements JsonStreamParser {
     }
     const d = depth - 1;
     const container = this.#stack[d];
-    // A member of the root container: the candidate root value is the root value.
-    if (d === 0 && this.#speculating) this.#commit();
-    if (this.#arrayAt(d)) {
+    if (this.#isArray[d] === true) {
       const handOut = d === this.#emitDepth - 1 && !this.#finishing;
       if (this.#keepElements || !handOut) (container as unknown[]).push(value);
       this.#mode = ARRAY_NEXT;
+      if (d === 0 && this.#speculating) this.#commit();
       if (handOut) {
         if (typeof value === "string" || (typeof value === "object" && value !== null)) this.#emit(value);
         else this.#pendingValue = value;
@@ -663,6 +698,7 @@ class Parser implements JsonStreamParser {
     } else {
       setMember(container as Record<string, unknown>, this.#keys[d]!, value);
       this.#mode = OBJECT_NEXT;
+      if (d === 0 && this.#speculating) this.#commit();
     }
   }
 
@@ -687,12 +723,13 @@ class Parser implements JsonStreamParser {
       // The array whose elements write() hands out: the root, or the first
       // array under one of `unwrapKeys` of a root object.
       if (d === 0) this.#emitDepth = 1;
-      else if (d === 1 && !this.#arrayAt(0) && this.#unwrapKeys.includes(this.#keys[0]!)) {
+      else if (d === 1 && this.#isArray[0] === false && this.#unwrapKeys.includes(this.#keys[0]!)) {
         this.#emitDepth = 2;
         this.unwrappedKey = this.#keys[0];
       }
     }
     this.#stack[d] = array ? [] : {};
+    this.#isArray[d] = array;
     this.#isTuple[d] = false;
     this.#keys[d] = undefined;
     this.#mode = array ? ARRAY_FIRST : OBJECT_FIRST;
@@ -706,15 +743,29 @@ class Parser implements JsonStreamParser {
     this.#completeValue(container);
   }
 
+  #startString(quote: number, isKey: boolean, offset: number): void {
+    if (quote !== 34) {
+      if (quote === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
+      else this.#repair("special-quotes", offset, "Read a string in typographic quotes");
+    }
+    this.#closeQuote = quote === 0x201c ? 0x201d : quote === 0x2018 ? 0x2019 : quote;
+    this.#tokenIsKey = isKey;
+    if (isKey) this.#keyQuoted = true;
+    this.#text = "";
+    this.#keptQuote = -1;
+    this.#rawFrom = 0;
+    this.#mode = STRING;
+  }
+
   #endString(): void {
-    let text = this.#token;
-    this.#token = "";
+    let text = this.#text;
+    this.#text = "";
     if (text.length <= MAX_SHARED_LENGTH && !this.#tokenIsKey) {
       // Short values repeat (types, names, enum values): one copy of each is
       // shared, as JSON.parse does, instead of one per occurrence. Looking it
       // up also flattens a string grown from pieces.
-      const copy = this.#shared.get(text);
-      if (copy !== undefined) text = copy;
+      const shared = this.#shared.get(text);
+      if (shared !== undefined) text = shared;
       else if (this.#shared.size < MAX_SHARED) this.#shared.set(text, text);
     } else if (text.length > 1) {
       // A string grown chunk by chunk is a chain of pieces; reading one character
@@ -727,7 +778,7 @@ class Parser implements JsonStreamParser {
       this.#mode = COLON;
     } else if (this.#concatenating) {
       this.#concatenating = false;
-      this.#completeValue(`${this.#lastValue(true)}${text}`);
+      this.#completeValue(`${String(this.#lastValue(true))}${text}`);
     } else {
       this.#completeValue(text);
     }
@@ -738,59 +789,48 @@ class Parser implements JsonStreamParser {
     return ((0b10010110 >> this.#numberState) & 1) === 1;
   }
 
-  /**
-   * Starts a value, or with `key` an object key, at character `c`; returns false when the reader of the token started
-   * reads `c` itself.
-   */
-  #startToken(c: number, offset: number, key: boolean): boolean {
-    const strict = this.#strict;
-    // Only a string may follow a `+` that joins strings (never set in strict mode, nor before a key).
-    if (this.#concatenating && !isQuote(c)) return this.#fail(offset, describe(c), "a string to join");
-    this.#token = "";
-    this.#tokenIsKey = key;
-    if (c === 34 || (!strict && isQuote(c))) {
-      if (c === 39) this.#repair("single-quotes", offset, "Read a single-quoted string");
-      else if (c !== 34) this.#repair("special-quotes", offset, "Read a string in typographic quotes");
-      // A typographic quote is closed by the one after it (U+201C by U+201D, U+2018 by U+2019).
-      this.#closeQuote = c === 0x201c || c === 0x2018 ? c + 1 : c;
-      if (key) this.#keyQuoted = true;
-      this.#keptQuote = -1;
-      this.#rawFrom = 0;
-      this.#mode = STRING;
-      return true;
+  /** Starts a value at character `c`; returns false when `c` cannot start one. */
+  #startValue(c: number, offset: number): boolean {
+    // Only a string may follow a `+` that joins strings (never set in strict mode).
+    if (this.#concatenating && !isQuote(c)) {
+      return this.#fail(offset, describe(c), "a string to join");
     }
-    if (key) {
-      if (!strict && (isIdentifierCode(c) || c === 45)) {
-        this.#keyQuoted = false;
-        this.#mode = IDENT;
-        return false;
-      }
-      if (!strict && (c === 46 || c === 0x2026)) {
-        this.#keys[this.#depth - 1] = undefined;
-        this.#mode = ELLIPSIS;
-        return false;
-      }
-      return this.#unexpected(offset, c);
+    switch (c) {
+      case 34:
+        this.#startString(34, false, offset);
+        return true;
+      case 123:
+        this.#open(false, offset);
+        return true;
+      case 91:
+        this.#open(true, offset);
+        return true;
+      default:
+        break;
     }
-    if (c === 123 || c === 91) {
-      this.#open(c === 91, offset);
-      return true;
-    }
-    if (c === 45 || (c >= 48 && c <= 57) || (!strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
+    if (c === 45 || (c >= 48 && c <= 57) || (!this.#strict && (c === 43 || (c === 46 && this.#depth === 0)))) {
       // The number scanner consumes this character itself.
+      this.#text = "";
       this.#numberState = N_START;
       this.#mode = NUMBER;
       return false;
     }
-    if (strict) {
+    if (this.#strict) {
       if (c === 116 || c === 102 || c === 110) {
-        this.#strictLiteral = c === 116 ? "true" : c === 102 ? "false" : "null";
+        this.#literal = c === 116 ? "true" : c === 102 ? "false" : "null";
+        this.#text = "";
         this.#mode = LITERAL;
         return false;
       }
       return this.#unexpected(offset, c);
     }
+    if (isQuote(c)) {
+      this.#startString(c, false, offset);
+      return true;
+    }
     if (isIdentifierStart(c)) {
+      this.#text = "";
+      this.#tokenIsKey = false;
       this.#mode = IDENT;
       return false;
     }
@@ -802,8 +842,33 @@ class Parser implements JsonStreamParser {
     }
     if ((c === 46 || c === 0x2026) && this.#depth > 0) {
       // A `...` placeholder for elements left out.
+      this.#text = "";
       this.#mode = ELLIPSIS;
       return false;
+    }
+    return this.#unexpected(offset, c);
+  }
+
+  /** Starts an object key at character `c`. */
+  #startKey(c: number, offset: number): boolean {
+    if (c === 34 || (!this.#strict && isQuote(c))) {
+      this.#startString(c, true, offset);
+      return true;
+    }
+    if (!this.#strict) {
+      if (isIdentifierCode(c) || c === 45) {
+        this.#text = "";
+        this.#tokenIsKey = true;
+        this.#keyQuoted = false;
+        this.#mode = IDENT;
+        return false;
+      }
+      if (c === 46 || c === 0x2026) {
+        this.#text = "";
+        this.#keys[this.#depth - 1] = undefined;
+        this.#mode = ELLIPSIS;
+        return false;
+      }
     }
     return this.#unexpected(offset, c);
   }
@@ -814,12 +879,12 @@ class Parser implements JsonStreamParser {
     const strict = this.#strict;
     let i = from;
     while (i < n) {
-      const current = this.#mode;
-      if (current === AFTER_ROOT && !this.#prose && !strict && this.#openParens === 0) {
+      const mode = this.#mode;
+      if (mode === AFTER_ROOT && !this.#prose && !strict && this.#openParens === 0) {
         this.restOffset ??= base + i;
         return;
       }
-      if (current === STRING) {
+      if (mode === STRING) {
         const quote = this.#closeQuote;
         let j = i;
         let c = 0;
@@ -849,16 +914,19 @@ class Parser implements JsonStreamParser {
           this.#mode = STRING_EOL;
         } else {
           this.#repair("control-character", base + j, "Kept a raw control character inside a string");
-          this.#token += String.fromCharCode(c);
+          this.#text += String.fromCharCode(c);
         }
         continue;
       }
       const c = text.charCodeAt(i);
-      if (current > AFTER_ROOT || current === PREAMBLE) {
+      if (mode > AFTER_ROOT || mode === PREAMBLE) {
         // Token modes (structural ones are VALUE through AFTER_ROOT) live in their own method.
-        i = this.#feedToken(text, base, i, current, c);
-        if (i < 0) return;
-        continue;
+        const next = this.#feedToken(text, base, i, mode, c);
+        if (next === -1) return;
+        if (next !== -2) {
+          i = next;
+          continue;
+        }
       }
 
       // Structural modes: skip whitespace (and, leniently, comments), then act on the character.
@@ -873,8 +941,8 @@ class Parser implements JsonStreamParser {
         }
         // After the root value, a comment is text after it like any other (unless that value, a scalar, is still
         // tried: then a `//` or `/*` comment is skipped, and a `#` is prose).
-        if ((c === 47 && this.#speculating) || ((c === 47 || c === 35) && current !== AFTER_ROOT)) {
-          this.#returnMode = current;
+        if ((c === 47 && this.#speculating) || ((c === 47 || c === 35) && mode !== AFTER_ROOT)) {
+          this.#returnMode = mode;
           this.#mode = COMMENT_START;
           // A `#` comment, as in Python and YAML, to the line end.
           if (c === 35) {
@@ -885,137 +953,158 @@ class Parser implements JsonStreamParser {
           continue;
         }
       }
-      if (current !== AFTER_ROOT) {
-        if (this.#readStructural(c, base + i, current)) i++;
-        continue;
-      }
-      if (this.#openParens > 0) {
-        // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
-        if (c === 41) {
-          this.#openParens--;
-          i++;
+      const offset = base + i;
+      switch (mode) {
+        case VALUE:
+        case ARRAY_FIRST:
+        case ARRAY_VALUE:
+          if (this.#skipParen && c === 40) {
+            this.#skipParen = false;
+            i++;
+            continue;
+          }
+          if (mode !== VALUE && (c === 93 || this.#closesTuple(c)) && (mode === ARRAY_FIRST || !strict)) {
+            if (mode === ARRAY_VALUE) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.#close();
+            i++;
+            continue;
+          }
+          if (this.#startValue(c, offset)) i++;
           continue;
-        }
-        // It is not coming: what follows is after the value.
-        this.#openParens = 0;
-        continue;
+        case ARRAY_NEXT:
+          if (!strict && !this.#closesTuple(c) && this.#closeWrapperOrJoin(c, offset)) {
+            i++;
+            continue;
+          }
+          if (c === 44) {
+            this.#flushPending();
+            this.#mode = ARRAY_VALUE;
+            i++;
+            continue;
+          }
+          if (c === 93 || this.#closesTuple(c)) {
+            this.#flushPending();
+            this.#close();
+            i++;
+            continue;
+          }
+          if (!strict && this.#canStartValue(c)) {
+            this.#repair("inserted-comma", offset, "Inserted a missing comma between array elements");
+            this.#flushPending();
+            this.#mode = ARRAY_VALUE;
+            continue;
+          }
+          this.#unexpected(offset, c);
+          continue;
+        case OBJECT_FIRST:
+        case OBJECT_KEY:
+          if (c === 125 && (mode === OBJECT_FIRST || !strict)) {
+            if (mode === OBJECT_KEY) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
+            this.#close();
+            i++;
+            continue;
+          }
+          if (this.#startKey(c, offset)) i++;
+          continue;
+        case COLON:
+          if (c === 58) {
+            this.#mode = VALUE;
+            i++;
+            continue;
+          }
+          if (!strict && this.#keyQuoted && this.#canStartValue(c)) {
+            this.#repair("inserted-colon", offset, "Inserted a missing colon after a key");
+            this.#mode = VALUE;
+            continue;
+          }
+          this.#unexpected(offset, c);
+          continue;
+        case OBJECT_NEXT:
+          if (!strict && this.#closeWrapperOrJoin(c, offset)) {
+            i++;
+            continue;
+          }
+          if (c === 44) {
+            this.#mode = OBJECT_KEY;
+            i++;
+            continue;
+          }
+          if (c === 125) {
+            this.#close();
+            i++;
+            continue;
+          }
+          if (!strict && (isQuote(c) || isIdentifierStart(c))) {
+            this.#repair("inserted-comma", offset, "Inserted a missing comma between object members");
+            this.#mode = OBJECT_KEY;
+            continue;
+          }
+          this.#unexpected(offset, c);
+          continue;
+        case AFTER_ROOT:
+          if (this.#openParens > 0) {
+            // The ")" of a wrapper around the root value: `ISODate("…")`, `callback({…})`.
+            if (c === 41) {
+              this.#openParens--;
+              i++;
+              continue;
+            }
+            // It is not coming: what follows is after the value.
+            this.#openParens = 0;
+            continue;
+          }
+          if (strict || this.#speculating) this.#unexpected(offset, c);
+          this.#noteSuffix(text, i, base);
+          return;
+        default:
+          throw new Error(`plankit JSON parser reached an unknown mode ${mode}`);
       }
-      if (strict || this.#speculating) this.#unexpected(base + i, c);
-      this.#noteSuffix(text, i, base);
-      return;
     }
-  }
-
-  /** Reports the comma inserted at `offset`, between array elements or object members. */
-  #insertComma(offset: number, array: boolean): void {
-    this.#repair(
-      "inserted-comma",
-      offset,
-      `Inserted a missing comma between ${array ? "array elements" : "object members"}`,
-    );
-  }
-
-  /** Reads character `c` at `offset` in a structural mode
- before the root's end; returns whether it consumed it. */
-  #readStructural(c: number, offset: number, current: number): boolean {
-    const strict = this.#strict;
-    if (current === COLON) {
-      if (c === 58) {
-        this.#mode = VALUE;
-        return true;
-      }
-      if (strict || !this.#keyQuoted || !this.#canStartValue(c)) this.#unexpected(offset, c);
-      this.#repair("inserted-colon", offset, "Inserted a missing colon after a key");
-      this.#mode = VALUE;
-      return false;
-    }
-    // The array modes are ARRAY_FIRST to ARRAY_NEXT (in VALUE mode nothing below reads `array`).
-    const array = current >= ARRAY_FIRST && current <= ARRAY_NEXT;
-    // A "]" (or a tuple's ")") or "}" that closes the innermost container.
-    const tupleEnd = c === 41 && this.#isTuple[this.#depth - 1] === true;
-
-    const closes = c === (array ? 93 : 125) || tupleEnd;
-    const afterComma = array ? ARRAY_VALUE : OBJECT_KEY;
-    if (current === ARRAY_NEXT || current === OBJECT_NEXT) {
-      if (!strict && !tupleEnd) {
-        // The ")" of a `Name(…)` wrapper, or the "+" of a string concatenation.
-        if (c === 41 && this.#openParens > 0) {
-          this.#openParens--;
-          return true;
-        }
-        // Elements already handed out cannot change.
-        if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
-          this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
-          this.#concatenating = true;
-          this.#mode = VALUE;
-          return true;
-        }
-      }
-      if (c === 44 || closes) {
-        this.#flushPending();
-        if (c === 44) this.#mode = afterComma;
-        else this.#close();
-        return true;
-      }
-      if (strict || !(array ? this.#canStartValue(c) : isQuote(c) || isIdentifierStart(c))) this.#unexpected(offset, c);
-      this.#insertComma(offset, array);
-      this.#flushPending();
-      this.#mode = afterComma;
-      return false;
-    }
-    // VALUE, or the first value or key of a container, or the one after a comma.
-    if (this.#skipParen && c === 40) {
-      this.#skipParen = false;
-      return true;
-    }
-    if (current !== VALUE && closes && (current !== afterComma || !strict)) {
-      if (current === afterComma) this.#repair("trailing-comma", offset, "Ignored a trailing comma");
-      this.#close();
-      return true;
-    }
-    return this.#startToken(c, offset, current === OBJECT_FIRST || current === OBJECT_KEY);
   }
 
   /**
    * Consumes the token (or preamble, or comment) in progress at `text[i]` (character `c`): returns
-   * the index to go on from, or -1 when the chunk is used up.
+   * the index to go on from, -1 when the chunk is used up, or -2 in a structural mode.
    */
-  #feedToken(text: string, base: number, i: number, current: number, c: number): number {
+  #feedToken(text: string, base: number, i: number, mode: number, c: number): number {
     const n = text.length;
     const strict = this.#strict;
-    switch (current) {
+    switch (mode) {
       case ESCAPE: {
         const k = '"\\/bfnrt'.indexOf(text[i]!);
         if (k >= 0) {
-          this.#token += '"\\/\b\f\n\r\t'[k];
+          this.#text += '"\\/\b\f\n\r\t'[k];
           this.#mode = STRING;
         } else if (c === 117) {
-          this.#hexDigits = "";
+          this.#unicodeValue = 0;
+          this.#unicodeDigits = 0;
           this.#mode = UNICODE;
         } else if (strict) {
           this.#fail(base + i, describe(c), "an escape character");
         } else {
           this.#keepEscape(String.fromCharCode(c), base + i);
         }
-        this.#rawFrom = this.#token.length;
-        return i + 1;
+        this.#rawFrom = this.#text.length;
+        i++;
+        return i;
       }
       case UNICODE: {
-        const digits = this.#hexDigits;
-        if (!/[\da-f]/i.test(text[i]!)) {
+        const h = hexValue(c);
+        if (h < 0) {
           if (strict) this.#fail(base + i, describe(c), "a hexadecimal digit");
           // "u" and the digits so far (their letters in lower case); the character is ordinary string content.
-          this.#keepEscape(`u${digits.toLowerCase()}`, base + i - digits.length - 1);
+          const digits = (this.#unicodeValue + 16 ** this.#unicodeDigits).toString(16).slice(1);
+          this.#keepEscape(`u${digits}`, base + i - digits.length - 1);
           return i;
         }
-        this.#hexDigits += text[i];
-        if (digits.length === 3) {
-          this.#token += String.fromCharCode(Number.parseInt(this.#hexDigits, 16));
-
-          this.#rawFrom = this.#token.length;
+        this.#unicodeValue = this.#unicodeValue * 16 + h;
+        if (++this.#unicodeDigits === 4) {
+          this.#text += String.fromCharCode(this.#unicodeValue);
+          this.#rawFrom = this.#text.length;
           this.#mode = STRING;
         }
-        return i + 1;
+        i++;
+        return i;
       }
       case NUMBER: {
         let j = i;
@@ -1038,37 +1127,42 @@ class Parser implements JsonStreamParser {
         const d = text.charCodeAt(j);
         if (
           !strict &&
-          (/\d/.test(this.#token)
+          (/\d/.test(this.#text)
             ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN
-            : this.#token === "-" && d === 73)
+            : this.#text === "-" && d === 73)
         ) {
           // `007`, `1.2.3`, `0x1F`, `2024-01-01`, `-Infinity`, and `2e` before a delimiter (no number
           // cut short by the end): a word that starts like a number.
-          this.#unquotedAt = base + j - this.#token.length;
+          this.#unquotedAt = base + j - this.#text.length;
           this.#mode = NUMBER_WORD;
           return j;
         }
-        // A sign or a dot without a digit is no number.
-        if (!this.#numberComplete() && (strict || !/\d/.test(this.#token)))
-          this.#fail(base + j, describe(d), "a digit");
-        this.#endNumber(base + j);
-        return j;
+        if (this.#numberComplete()) {
+          this.#completeValue(Number(this.#text));
+        } else if (strict || !/\d/.test(this.#text)) {
+          // A sign or a dot without a digit is no number.
+          this.#fail(base + j, describe(text.charCodeAt(j)), "a digit");
+        } else {
+          this.#completeTruncatedNumber(base + j);
+        }
+        this.#text = "";
+        i = j;
+        return i;
       }
       case LITERAL: {
-        const literal = this.#strictLiteral;
-        let k = this.#token.length;
+        const literal = this.#literal;
+        let k = this.#text.length;
         while (i < n && k < literal.length) {
           const d = text.charCodeAt(i);
-          if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), JSON.stringify(literal));
-
+          if (d !== literal.charCodeAt(k)) this.#fail(base + i, describe(d), `${JSON.stringify(literal)}`);
           i++;
           k++;
         }
         if (k === literal.length) {
-          this.#token = "";
+          this.#text = "";
           this.#completeValue(LITERALS.get(literal)![0]);
         } else {
-          this.#token = literal.slice(0, k);
+          this.#text = literal.slice(0, k);
         }
         return i;
       }
@@ -1092,7 +1186,7 @@ class Parser implements JsonStreamParser {
         }
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.#endUnquoted("number-as-string");
+        this.#endNumberWord();
         return j;
       }
       case UNQUOTED: {
@@ -1104,12 +1198,12 @@ class Parser implements JsonStreamParser {
         }
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
-        this.#endUnquoted("unquoted-string");
+        this.#endUnquoted();
         return j;
       }
       case ELLIPSIS: {
         const d = this.#depth - 1;
-        if (this.#token === "." && c >= 48 && c <= 57 && (this.#arrayAt(d) || this.#keys[d] !== undefined)) {
+        if (this.#text === "." && c >= 48 && c <= 57 && (this.#isArray[d] === true || this.#keys[d] !== undefined)) {
           // `.5`: a number after all; the number scanner reads on from its dot.
           this.#repair("loose-number", base + i - 1, LOOSE_NUMBER);
           this.#numberState = N_DOT;
@@ -1117,8 +1211,9 @@ class Parser implements JsonStreamParser {
           return i;
         }
         if (c === 46 || c === 0x2026) {
-          this.#token += String.fromCharCode(c);
-          return i + 1;
+          this.#text += String.fromCharCode(c);
+          i++;
+          return i;
         }
         this.#endPlaceholder(base + i);
         return i;
@@ -1133,15 +1228,15 @@ class Parser implements JsonStreamParser {
         // the markup around the value) it closes the string.
         if ((isIdentifierCode(c) && !isSpace(c)) || c === 46 || c === 33 || c === 63) {
           this.#repair("unescaped-quote", this.#quoteAt, "Kept an unescaped quote inside a string");
-          this.#keptQuote = this.#token.length;
+          this.#keptQuote = this.#text.length;
           this.#keptQuoteAt = this.#quoteAt;
-          this.#token += String.fromCharCode(this.#closeQuote) + this.#lineEnd;
+          this.#text += String.fromCharCode(this.#closeQuote) + this.#lineEnd;
           this.#mode = STRING;
           return i;
         }
         const kept = this.#keptQuote;
-        const before = kept < 0 ? "" : this.#token.slice(0, kept);
-        const array = this.#arrayAt(this.#depth - 1);
+        const before = kept < 0 ? "" : this.#text.slice(0, kept);
+        const array = this.#isArray[this.#depth - 1] === true;
         if (
           kept >= 0 &&
           !this.#concatenating &&
@@ -1149,14 +1244,21 @@ class Parser implements JsonStreamParser {
         ) {
           // `"abc, "b": 2`, `["abc, "d"]`, `["abc⏎"d"]`: the kept quote opened the next key or element,
           // and the string before it lacks its closing quote.
-          const after = this.#token.slice(kept + 1);
+          const after = this.#text.slice(kept + 1);
           const trimmed = before.trimEnd();
           this.#repair("closed-quote", this.#keptQuoteAt, "Closed a string whose closing quote is missing");
-          if (!trimmed.endsWith(",")) this.#insertComma(this.#keptQuoteAt, array);
-          this.#token = trimmed.replace(/,$/, "").trimEnd();
+          if (!trimmed.endsWith(","))
+            this.#repair(
+              "inserted-comma",
+              this.#keptQuoteAt,
+              array
+                ? "Inserted a missing comma between array elements"
+                : "Inserted a missing comma between object members",
+            );
+          this.#text = trimmed.replace(/,$/, "").trimEnd();
           this.#endString();
           if (array) {
-            this.#token = after;
+            this.#text = after;
             this.#endString();
           } else {
             this.#keys[this.#depth - 1] = after;
@@ -1170,17 +1272,15 @@ class Parser implements JsonStreamParser {
       case STRING_EOL: {
         if (c === 32 || c === 9 || c === 10 || c === 13) {
           this.#lineEnd += String.fromCharCode(c);
-          return i + 1;
+          i++;
+          return i;
         }
         if (c === 125 || c === 93 || c === 44) {
           this.#closeAtLineEnd(base + i);
           return i;
         }
-        // Anything else goes on in the string, after the line end; a quote may end it, or start the next key or element.
-        this.#repair("control-character", base + i, "Kept a raw control character inside a string");
-        this.#token += this.#lineEnd;
-        this.#lineEnd = "";
-        this.#mode = STRING;
+        // Anything else goes on in the string; a quote may end it, or start the next key or element.
+        this.#keepLineEnd(base + i);
         if (c !== this.#closeQuote) return i;
         this.#quoteAt = base + i;
         this.#mode = STRING_QUOTE;
@@ -1199,13 +1299,13 @@ class Parser implements JsonStreamParser {
         if (this.#sawContent) this.#repair("skipped-prefix", base + j, "Skipped text before the JSON value");
         this.#speculating = true;
         this.#speculationStart = base + j;
-        this.#windowTexts = [text];
-        this.#windowStart = base;
-        this.#windowEnd = base + text.length;
-
+        this.#window = [text];
+        this.#windowBases = [base];
         this.#sawContent = true;
         this.#mode = VALUE;
-        return this.#startToken(d, base + j, false) ? j + 1 : j;
+        i = j;
+        if (this.#startValue(d, base + j)) i++;
+        return i;
       }
       case COMMENT_START: {
         if (c === 47) this.#mode = LINE_COMMENT;
@@ -1215,76 +1315,107 @@ class Parser implements JsonStreamParser {
           this.#fail(base + i - 1, describe(47), EXPECTED[this.#returnMode]!);
         }
         this.#repair("comment", base + i - 1, "Skipped a comment");
-        return i + 1;
+        i++;
+        return i;
       }
       case LINE_COMMENT: {
         let j = i;
         while (j < n && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
         if (j < n) this.#mode = this.#returnMode;
-        return j;
+        i = j;
+        return i;
       }
       case BLOCK_COMMENT: {
         const j = text.indexOf("*", i);
         if (j < 0) return -1;
         this.#mode = BLOCK_COMMENT_STAR;
-        return j + 1;
+        i = j + 1;
+        return i;
       }
       case BLOCK_COMMENT_STAR: {
         if (c === 47) this.#mode = this.#returnMode;
         else if (c !== 42) this.#mode = BLOCK_COMMENT;
-        return i + 1;
+        i++;
+        return i;
       }
-      default:
-        // DONE: the rest of the text is not read.
+      case DONE:
         return -1;
+      default:
+        break;
     }
+    return -2;
   }
 
-  /** Whether the open container at index `d` of the stack is an array (false below the root). */
-  #arrayAt(d: number): boolean {
-    return Array.isArray(this.#stack[d]);
+  /** Whether `c` is the ")" that closes the innermost container, a tuple. */
+  #closesTuple(c: number): boolean {
+    return c === 41 && this.#isTuple[this.#depth - 1] === true;
+  }
+
+  /** After a value: the ")" of a `Name(…)` wrapper, or the "+" of a string concatenation. */
+  #closeWrapperOrJoin(c: number, offset: number): boolean {
+    if (c === 41 && this.#openParens > 0) {
+      this.#openParens--;
+      return true;
+    }
+    // Elements already handed out cannot change.
+    if (c === 43 && typeof this.#lastValue(false) === "string" && this.#depth !== this.#emitDepth) {
+      this.#repair("concatenated-string", offset, "Joined strings concatenated with +");
+      this.#concatenating = true;
+      this.#mode = VALUE;
+      return true;
+    }
+    return false;
   }
 
   /** The value last read in the innermost container; `take` removes it from an array. */
   #lastValue(take: boolean): unknown {
     const d = this.#depth - 1;
     const container = this.#stack[d];
-    if (!this.#arrayAt(d)) return (container as Record<string, unknown>)[this.#keys[d]!];
+    if (this.#isArray[d] !== true) return (container as Record<string, unknown>)[this.#keys[d]!];
     return take ? (container as unknown[]).pop() : (container as unknown[]).at(-1);
   }
 
   /** A `...` placeholder ended at `offset`: it stands for nothing. */
   #endPlaceholder(offset: number): void {
-    const dots = this.#token;
-    this.#token = "";
+    const dots = this.#text;
+    this.#text = "";
     const d = this.#depth - 1;
     if (dots !== "…" && dots.length < 2) {
-      this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
+      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
       this.#fail(offset - dots.length, describe(46), "a value");
     }
     this.#repair("placeholder", offset - dots.length, `Dropped a ${JSON.stringify(dots)} placeholder`);
     this.#dropValue(offset, "whose value is a placeholder");
   }
 
-  /**
-   * A bare value ended: a word that starts like a number (`kind` "number-as-string": `-Infinity` reads as null, any
-   * other as its characters), or an unquoted string value (its text up to a ` //` or ` /*` comment, trimmed).
-   */
-  #endUnquoted(kind: "number-as-string" | "unquoted-string"): void {
-    const at = this.#unquotedAt;
-    const comment = this.#token.search(/\s\/[/*]/);
-    let value = (comment < 0 ? this.#token : this.#token.slice(0, comment)).trim();
-    this.#token = "";
-    const literal = LITERALS.get(value);
+  /** A word that starts like a number ended: `-Infinity` reads as null, any other as its characters. */
+  #endNumberWord(): void {
+    const word = this.#text;
+    this.#text = "";
+    const literal = LITERALS.get(word);
     if (literal !== undefined) {
-      this.#completeLiteral(value, literal, at);
+      this.#completeLiteral(word, literal, this.#unquotedAt);
       return;
     }
+    this.#repair(
+      "number-as-string",
+      this.#unquotedAt,
+      `Read the unquoted value ${JSON.stringify(word.slice(0, 40))} as a string`,
+    );
+    this.#completeValue(word);
+  }
+
+  /** An unquoted string value ended: its text up to a ` //` or ` /*` comment, trimmed. */
+  #endUnquoted(): void {
+    const at = this.#unquotedAt;
+    const comment = this.#text.search(/\s\/[/*]/);
+    let value = (comment < 0 ? this.#text : this.#text.slice(0, comment)).trim();
+    this.#text = "";
     if (value.endsWith('"') && !value.slice(0, -1).includes('"')) {
       value = value.slice(0, -1);
       this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     } else {
-      this.#repair(kind, at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
+      this.#repair("unquoted-string", at, `Read the unquoted value ${JSON.stringify(value.slice(0, 40))} as a string`);
     }
     if (comment >= 0) this.#repair("comment", at + comment + 1, "Skipped a comment");
     this.#completeValue(value);
@@ -1295,7 +1426,7 @@ class Parser implements JsonStreamParser {
     const end = offset - this.#lineEnd.length;
     this.#lineEnd = "";
     if (this.#closeBeforeBrackets(end)) return;
-    if (this.#token.endsWith(",")) this.#token = this.#token.slice(0, -1);
+    if (this.#text.endsWith(",")) this.#text = this.#text.slice(0, -1);
     this.#repair("closed-quote", offset, "Closed a string whose closing quote is missing at the line end");
     this.#endString();
   }
@@ -1305,7 +1436,7 @@ class Parser implements JsonStreamParser {
    * commas) that close the containers around it, its quote belonged before them. Closes it there and them after it.
    */
   #closeBeforeBrackets(end: number): boolean {
-    const text = this.#token;
+    const text = this.#text;
     let start = text.length;
     while (start > this.#rawFrom && " \t\n\r,]}".includes(text[start - 1]!)) start--;
     let n = 0;
@@ -1313,16 +1444,24 @@ class Parser implements JsonStreamParser {
       const c = text.charCodeAt(k);
       const d = this.#depth - 1 - n;
       if (c === 93 || c === 125) {
-        if (d < 0 || c !== (this.#arrayAt(d) ? 93 : 125)) return false;
+        if (d < 0 || c !== (this.#isArray[d] === true ? 93 : 125)) return false;
         n++;
       }
     }
     if (n === 0) return false;
     this.#repair("closed-quote", end - text.length + start, "Closed a string whose closing quote is missing");
-    this.#token = text.slice(0, start);
+    this.#text = text.slice(0, start);
     this.#endString();
     while (n-- > 0) this.#close();
     return true;
+  }
+
+  /** The line end belongs to the string after all. */
+  #keepLineEnd(offset: number): void {
+    this.#repair("control-character", offset, "Kept a raw control character inside a string");
+    this.#text += this.#lineEnd;
+    this.#lineEnd = "";
+    this.#mode = STRING;
   }
 
   #canStartValue(c: number): boolean {
@@ -1334,13 +1473,13 @@ class Parser implements JsonStreamParser {
    * unquoted string. Returns 1 when it read `next` too: the closing quote of a string whose opening quote is missing.
    */
   #endIdentifier(offset: number, next: number): number {
-    const word = this.#token;
+    const word = this.#text;
     const at = offset - word.length;
     const d = this.#depth - 1;
     const literal = LITERALS.get(word);
     // `{a": 1}`, `["x", y"]`: a quote right after the word closes it (an object's value reads on, unquoted).
-    const quoted = next === 34 && (this.#tokenIsKey || this.#arrayAt(d)) && !this.#concatenating;
-    this.#token = "";
+    const quoted = next === 34 && (this.#tokenIsKey || this.#isArray[d] === true) && !this.#concatenating;
+    this.#text = "";
     if (quoted) this.#repair("opened-quote", at, "Read a string whose opening quote is missing");
     if (this.#tokenIsKey) {
       if (!quoted) this.#repair("unquoted-key", at, "Read an unquoted key");
@@ -1356,10 +1495,10 @@ class Parser implements JsonStreamParser {
       this.#repair("function-wrapper", at, `Read the value inside ${word}(…)`);
       this.#openParens++;
       this.#skipParen = true;
-      this.#mode = this.#arrayAt(d) ? ARRAY_VALUE : VALUE;
-    } else if (d >= 0 && !this.#arrayAt(d) && !this.#concatenating) {
+      this.#mode = this.#isArray[d] === true ? ARRAY_VALUE : VALUE;
+    } else if (this.#isArray[d] === false && !this.#concatenating) {
       // An unquoted string value: read on to the end of the member.
-      this.#token = word;
+      this.#text = word;
       this.#unquotedAt = at;
       this.#mode = UNQUOTED;
     } else {
@@ -1380,29 +1519,23 @@ class Parser implements JsonStreamParser {
     this.#completeValue(value);
   }
 
-  /** A number ended at `offset`: its value, or (lenient) an incomplete one read without its trailing ".", "e" or sign. */
-  #endNumber(offset: number): void {
-    const text = this.#token;
-    this.#token = "";
-    if (this.#numberComplete()) {
-      this.#completeValue(Number(text));
+  #completeTruncatedNumber(offset: number): void {
+    // Without its trailing ".", "e" or exponent sign.
+    const text = this.#text.replace(/\D+$/, "");
+    if (text === "") {
+      this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(this.#text)}`);
+      this.#dropValue(offset);
       return;
     }
-    const digits = text.replace(/\D+$/, "");
-    if (digits === "") {
-      this.#repair("dropped-value", offset, `Dropped an incomplete number ${JSON.stringify(text)}`);
-      this.#dropValue(offset);
-    } else {
-      this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(text)} as ${digits}`);
-      this.#completeValue(Number(digits));
-    }
+    this.#repair("truncated-number", offset, `Read the incomplete number ${JSON.stringify(this.#text)} as ${text}`);
+    this.#completeValue(Number(text));
   }
 
   /** No value after all where one was expected: drop its key (saying `why`), or leave the array as it is. */
   #dropValue(offset: number, why = "which has no value"): void {
     if (this.#depth === 0) return;
     const d = this.#depth - 1;
-    if (this.#arrayAt(d)) {
+    if (this.#isArray[d] === true) {
       this.#mode = ARRAY_NEXT;
     } else {
       if (this.#keys[d] !== undefined)
@@ -1419,35 +1552,36 @@ class Parser implements JsonStreamParser {
       (this.#stack[this.#emitDepth - 1] as unknown[]).push(this.#pendingValue);
     }
     this.#pendingValue = undefined;
-    let current = this.#mode;
-    if (current >= COMMENT_START && current <= BLOCK_COMMENT_STAR) {
-      current = this.#returnMode;
-      this.#mode = current;
+    let mode = this.#mode;
+    if (mode >= COMMENT_START && mode <= BLOCK_COMMENT_STAR) {
+      mode = this.#returnMode;
+      this.#mode = mode;
     }
     // A token that ends where the next character decides: ended by the end.
-    if (current === STRING_EOL) this.#closeAtLineEnd(offset);
-    else if (current === UNQUOTED) this.#endUnquoted("unquoted-string");
-    else if (current === STRING_QUOTE) this.#endString();
-    else if (current === NUMBER_WORD) this.#endUnquoted("number-as-string");
-    else if (current === ELLIPSIS) {
-      if (this.#token.length >= 2 || this.#token === "…") this.#endPlaceholder(offset);
+    if (mode === STRING_EOL) this.#closeAtLineEnd(offset);
+    else if (mode === UNQUOTED) this.#endUnquoted();
+    else if (mode === STRING_QUOTE) this.#endString();
+    else if (mode === NUMBER_WORD) this.#endNumberWord();
+    else if (mode === ELLIPSIS) {
+      if (this.#text.length >= 2 || this.#text === "…") this.#endPlaceholder(offset);
       else this.#dropValue(offset);
     }
-    current = this.#mode;
-    const inString = current >= STRING && current <= UNICODE;
-    if (this.#tokenIsKey && (inString || current === IDENT)) {
-      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#token)}`);
+    mode = this.#mode;
+    const inString = mode >= STRING && mode <= UNICODE;
+    if (this.#tokenIsKey && (inString || mode === IDENT)) {
+      this.#repair("dropped-key", offset, `Dropped the unfinished key ${JSON.stringify(this.#text)}`);
       this.#mode = OBJECT_NEXT;
     } else if (inString) {
-      if (current !== STRING || !this.#closeBeforeBrackets(offset)) {
+      if (mode !== STRING || !this.#closeBeforeBrackets(offset)) {
         this.#repair("closed-string", offset, "Closed an unfinished string");
         this.#endString();
       }
-    } else if (current === NUMBER) {
-      this.#endNumber(offset);
-    } else if (current === IDENT) {
+    } else if (mode === NUMBER) {
+      if (this.#numberComplete()) this.#completeValue(Number(this.#text));
+      else this.#completeTruncatedNumber(offset);
+    } else if (mode === IDENT) {
       // A literal cut short (`tr`, `Fals`) is completed; another word is dropped.
-      const word = this.#token;
+      const word = this.#text;
       const name = [...LITERALS.keys()].find((key) => word !== "" && key.startsWith(word));
       if (name === undefined) {
         this.#repair("dropped-value", offset, `Dropped the unfinished word ${JSON.stringify(word)}`);
@@ -1456,9 +1590,9 @@ class Parser implements JsonStreamParser {
         if (name !== word) this.#repair("completed-literal", offset, `Completed ${JSON.stringify(word)} to ${name}`);
         this.#completeValue(LITERALS.get(name)![0]);
       }
-    } else if (current === COLON || current === VALUE) this.#dropValue(offset);
+    } else if (mode === COLON || mode === VALUE) this.#dropValue(offset);
     while (this.#depth > 0) {
-      const array = this.#arrayAt(this.#depth - 1);
+      const array = this.#isArray[this.#depth - 1] === true;
       this.#repair(
         array ? "closed-array" : "closed-object",
         offset,

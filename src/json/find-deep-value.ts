@@ -20,25 +20,23 @@
  * ```
  */
 export function findDeepValue(root: unknown, limit: number): string | undefined {
-  // Each container's path is a chain of keys back to the root, so a pointer is built only for the value found.
-  const stack: [value: unknown, depth: number, path: KeyPath | undefined][] = [[root, 0, undefined]];
+  // Each container's key and its parent's index here, so a pointer is built only for the value found.
+  const nodes: { parent: number; key: string }[] = [];
+  const stack: [value: unknown, depth: number, node: number][] = [[root, 0, -1]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [value, depth, path] = next;
+    const [value, depth, node] = next;
     if (typeof value !== "object" || value === null) continue;
     if (depth > limit) {
       let pointer = "";
-      for (let at = path; at !== undefined; at = at.parent)
-        pointer = `/${at.key.replaceAll("~", "~0").replaceAll("/", "~1")}${pointer}`;
+      for (let at = node; at >= 0; at = nodes[at]?.parent ?? -1)
+        pointer = `/${(nodes[at]?.key ?? "").replaceAll("~", "~0").replaceAll("/", "~1")}${pointer}`;
       return pointer;
     }
-    for (const [key, child] of Object.entries(value))
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1, { key, parent: path }]);
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child !== "object" || child === null) continue;
+      nodes.push({ parent: node, key });
+      stack.push([child, depth + 1, nodes.length - 1]);
+    }
   }
   return undefined;
-}
-
-/** A key and the path of the container holding it. */
-interface KeyPath {
-  key: string;
-  parent: KeyPath | undefined;
 }
