@@ -34,6 +34,39 @@
 import { PlankitError } from "../errors/plankit-error.ts";
 import { isIdentifierStart } from "../shared/char-codes.ts";
 import { JsonStreamError, type JsonStreamErrorCode } from "./json-stream-error.ts";
+import {
+  AFTER_ROOT,
+  ARRAY_FIRST,
+  ARRAY_NEXT,
+  ARRAY_VALUE,
+  BLOCK_COMMENT,
+  BLOCK_COMMENT_STAR,
+  COLON,
+  COMMENT_START,
+  DONE,
+  ELLIPSIS,
+  ESCAPE,
+  IDENT,
+  LINE_COMMENT,
+  LITERAL,
+  N_DOT,
+  N_E,
+  N_E_SIGN,
+  N_START,
+  N_ZERO,
+  NUMBER,
+  NUMBER_WORD,
+  OBJECT_FIRST,
+  OBJECT_KEY,
+  OBJECT_NEXT,
+  PREAMBLE,
+  STRING,
+  STRING_EOL,
+  STRING_QUOTE,
+  UNICODE,
+  UNQUOTED,
+  VALUE,
+} from "./parser-modes.ts";
 
 /** Options of {@link createJsonStreamParser}. */
 export interface JsonStreamParserOptions {
@@ -190,42 +223,6 @@ export interface JsonStreamParser {
   readonly restOffset: number | undefined;
 }
 
-// Parser modes. Structural modes say what may come next; token modes are in
-// the middle of a string, number, literal or comment.
-const PREAMBLE = 0; // lenient: before the root value
-const VALUE = 1; // a value: the root (strict) or after ":"
-const ARRAY_FIRST = 2; // after "[": a value or "]"
-const ARRAY_VALUE = 3; // after "," in an array
-const ARRAY_NEXT = 4; // after an element: "," or "]"
-const OBJECT_FIRST = 5; // after "{": a key or "}"
-const OBJECT_KEY = 6; // after "," in an object
-const COLON = 7;
-const OBJECT_NEXT = 8; // after a member: "," or "}"
-const AFTER_ROOT = 9;
-const STRING = 10;
-const ESCAPE = 11;
-const UNICODE = 12;
-const NUMBER = 13;
-const LITERAL = 14; // strict: true / false / null
-const IDENT = 15; // lenient: a bare word (literal or unquoted key)
-const COMMENT_START = 16;
-const LINE_COMMENT = 17;
-const BLOCK_COMMENT = 18;
-const BLOCK_COMMENT_STAR = 19;
-const DONE = 20;
-const ELLIPSIS = 21; // lenient: a `...` placeholder
-const UNQUOTED = 22; // lenient: an unquoted string value, up to "," "}" "]" or the line end
-const STRING_EOL = 23; // lenient: a line ended inside a string: closed there, or not?
-const STRING_QUOTE = 24; // lenient: a quote inside a value: the string's end, or a quote left unescaped?
-const NUMBER_WORD = 25; // lenient: a number that goes on as a word (`007`, `1.2.3`, `0x1F`): a string
-
-// Number sub-states (JSON number grammar): after "-" (0), "0" (1), other integer digits (2), "." (3), fraction
-// digits (4), "e" (5), the exponent's sign (6), exponent digits (7); N_START (8) before the first character.
-const N_START = 8;
-const N_ZERO = 1;
-const N_DOT = 3;
-const N_E = 5;
-const N_E_SIGN = 6;
 /**
  * The next number sub-state, by sub-state (rows) and character class (columns, see {@link numberClass}): a digit
  * is the next sub-state, a letter a lenient `.5`, `-.5` or `+5` (`a` for sub-state 0, `d` for 3), and "." ends the
