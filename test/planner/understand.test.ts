@@ -132,6 +132,12 @@ describe("understandRequest", () => {
     ];
     for (const [args, message] of refusals) await expect(call(...args)).rejects.toThrow(message);
     expect(model.requests).toEqual([]);
+    // What is right passes: a real signal, a string profile.
+    const answering = createScriptedModel({ responses: ['{"objective":"q"}'] });
+    const signal = new AbortController().signal;
+    expect((await understandRequest({ model: answering, query: "q", signal, profile: "You plan." })).objective).toBe(
+      "q",
+    );
   });
 
   it("refuses to render what is not a goal, a promise of one included", async () => {
