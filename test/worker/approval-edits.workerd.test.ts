@@ -2,18 +2,10 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { invariantProblems } from "../runtime/fake-planner.ts";
 import { type Message, readMessages, runtimeEvents } from "./read-messages.ts";
+import { origin, post } from "./worker-requests.workerd.ts";
 
-const origin = "https://plankit.test";
 /** Plans a lookup (s1), a note that quotes it (s2, waits for approval) and a reply that quotes both (s3). */
 const query = "How tall is the Eiffel Tower and save it as a note";
-
-function post(path: string, body: unknown): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
 
 async function readEvents(id: string, after: number, stop?: (message: Message) => boolean): Promise<Message[]> {
   const response = await SELF.fetch(`${origin}/v1/runs/${id}/events`, { headers: { "last-event-id": String(after) } });

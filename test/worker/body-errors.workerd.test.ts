@@ -1,15 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-
-const origin = "https://plankit.test";
-
-function post(path: string, body: unknown): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
+import { origin, post } from "./worker-requests.workerd.ts";
 
 describe("a body the schema refuses: each error names the field and the value it got", () => {
   it("problem details name the value: a wrong type, an unknown tool, a number out of range, a string too long", async () => {

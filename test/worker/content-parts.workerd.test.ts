@@ -1,15 +1,7 @@
 import { SELF } from "cloudflare:test";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-
-const origin = "https://plankit.test";
-
-const client = new OpenAI({
-  baseURL: `${origin}/v1`,
-  apiKey: "any",
-  fetch: (url, init) => SELF.fetch(String(url), init),
-  maxRetries: 0,
-});
+import { client, origin } from "./worker-requests.workerd.ts";
 
 describe("content the runs cannot read is refused, not dropped without a word", () => {
   it("an image or audio part of a Chat Completions message is a 400 naming the part and its type", async () => {

@@ -1,23 +1,7 @@
 import { SELF } from "cloudflare:test";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-
-const origin = "https://plankit.test";
-
-const client = new OpenAI({
-  baseURL: `${origin}/v1`,
-  apiKey: "any",
-  fetch: (url, init) => SELF.fetch(String(url), init),
-  maxRetries: 0,
-});
-
-function post(path: string, body: unknown): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
+import { client, origin, post } from "./worker-requests.workerd.ts";
 
 /** A request whose answer the run would give again if it took the earlier message for the new one. */
 const earlier = "What is 3+3?";

@@ -1,22 +1,13 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readMessages } from "./read-messages.ts";
-
-const origin = "https://plankit.test";
+import { origin, post } from "./worker-requests.workerd.ts";
 
 /** `{"a":{"a":…1…}}`, `depth` objects deep: a few kilobytes, well under the body limit. */
 function nested(depth: number): unknown {
   let value: unknown = 1;
   for (let level = 0; level < depth; level++) value = { a: value };
   return value;
-}
-
-function post(path: string, body: unknown): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
 }
 
 /** The pointer of the value past the limit under `base`: `base/a/a/…`. */
