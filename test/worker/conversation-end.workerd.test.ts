@@ -1,7 +1,6 @@
-import { SELF } from "cloudflare:test";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { client, origin, post } from "./worker-requests.workerd.ts";
+import { client, post } from "./worker-requests.workerd.ts";
 
 /** A request whose answer the run would give again if it took the earlier message for the new one. */
 const earlier = "What is 3+3?";
