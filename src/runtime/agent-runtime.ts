@@ -8,6 +8,7 @@ import type { ApprovalDecision } from "../events/approval-decision.ts";
 import type { Dialog } from "../events/dialog.ts";
 import type { RunState } from "../events/run-state.ts";
 import type { RuntimeEvent } from "../events/runtime-event.ts";
+import { defaultModelTimeouts } from "../model/bound-stream.ts";
 import type { PlanModel } from "../model/plan-model.ts";
 import type { Planner } from "../planner/planner.ts";
 import type { PlannerProfile } from "../planner/planner-event.ts";
@@ -377,8 +378,8 @@ export class AgentRuntime {
       sideEffects: { count: 0 },
       caching: options.cache !== false,
       modelTimeouts: {
-        idleMs: options.modelTimeouts?.idleMs ?? 60_000,
-        totalMs: options.modelTimeouts?.totalMs ?? 300_000,
+        idleMs: options.modelTimeouts?.idleMs ?? defaultModelTimeouts.idleMs,
+        totalMs: options.modelTimeouts?.totalMs ?? defaultModelTimeouts.totalMs,
       },
       clock,
       sleep:
