@@ -1122,11 +1122,12 @@ class Parser implements JsonStreamParser {
         this.#append(text.slice(i, j), base + j);
         if (j === n) return -1;
         const d = text.charCodeAt(j);
+        // A complete number has a digit; only a cut-off one is searched for one.
+        const complete = this.#numberComplete();
+        const digit = complete || /\d/.test(this.#text);
         if (
           !strict &&
-          (/\d/.test(this.#text)
-            ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN
-            : this.#text === "-" && d === 73)
+          (digit ? isNumberWordCode(d) || state === N_E || state === N_E_SIGN : this.#text === "-" && d === 73)
         ) {
           // `007`, `1.2.3`, `0x1F`, `2024-01-01`, `-Infinity`, and `2e` before a delimiter (no number
           // cut short by the end): a word that starts like a number.
@@ -1134,9 +1135,9 @@ class Parser implements JsonStreamParser {
           this.#mode = NUMBER_WORD;
           return j;
         }
-        if (this.#numberComplete()) {
+        if (complete) {
           this.#completeValue(Number(this.#text));
-        } else if (strict || !/\d/.test(this.#text)) {
+        } else if (strict || !digit) {
           // A sign or a dot without a digit is no number.
           this.#fail(base + j, describe(text.charCodeAt(j)), "a digit");
         } else {
