@@ -118,14 +118,14 @@ describe("ApprovalRequests timers", () => {
     requests.startTimer("a1", () => fired.push("a1"));
     requests.startTimer("a2", () => fired.push("a2"));
 
+    // Decided steps may still sit in `waiting`: only a step still requested keeps its request's timer.
     first.approval = { mode: "plan", status: "approved", requestId: "a1", shown: {} };
-    requests.waiting.delete(first);
     requests.settled("a1");
     expect(clock.pending).toBe(2);
 
     second.approval = { mode: "plan", status: "denied", requestId: "a1", reason: undefined };
+    requests.waiting.delete(second);
     requests.settled("a1");
-    // The step decided is still in `waiting` here, but no longer requested: only a2's step keeps a timer.
     expect(clock.pending).toBe(1);
     clock.advance(1_000);
     expect(fired).toEqual(["a2"]);

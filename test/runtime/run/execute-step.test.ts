@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PlankitError } from "../../../src/errors/plankit-error.ts";
 import type { RuntimeEvent } from "../../../src/events/runtime-event.ts";
 import type { BackoffPolicy } from "../../../src/runtime/compute-backoff.ts";
 import { type ExecutorSetup, executeStep } from "../../../src/runtime/run/execute-step.ts";
@@ -206,13 +207,23 @@ describe("executeStep: with the default executor", () => {
     expect(raised.calls.length).toBe(2);
   });
 
-  it("does not retry an error another attempt cannot fix", async () => {
-    const { attemptContext, table, calls, events, executorSetup } = setup({ retries: 3 });
-    const entry = running(table, toolStep("s1", "nope"));
-    const { outcome } = await executeStep(attemptContext(), executorSetup(), entry);
-    expect(outcome).toMatchObject({ ok: false, error: { code: "unknown-tool" }, permanent: true });
+  it("does not retry an error another attempt cannot fix, even where retries are allowed", async () => {
+    const { attemptContext, table, calls, events, executorSetup } = setup({
+      retries: 3,
+      failures: 9,
+      error: () => new PlankitError("invalid-argument", "no such record"),
+    });
+    const { outcome } = await executeStep(attemptContext(), executorSetup(), running(table, toolStep("s1", "read")));
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: "invalid-argument", message: "no such record" },
+      permanent: true,
+    });
     expect(stepEvents(events)).toEqual(["start 1"]);
-    expect(calls).toEqual([]);
+    expect(calls.length).toBe(1);
+    const unknown = await executeStep(attemptContext(), executorSetup(), running(table, toolStep("s2", "nope")));
+    expect(unknown.outcome).toMatchObject({ ok: false, error: { code: "unknown-tool" }, permanent: true });
+    expect(calls.length).toBe(1);
   });
 
   it("gives each attempt the planned arguments afresh, whatever the last attempt did to its copy", async () => {
@@ -345,6 +356,20 @@ describe("executeStep: an application's executor", () => {
     });
   });
 
+  it("skips the step the budget refused, whatever the executor makes of the refusal", async () => {
+    const { attemptContext, table, executorSetup, calls } = setup({ toolCalls: 0 });
+    const { outcome } = await executeStep(
+      attemptContext(),
+      executorSetup(async (call) => {
+        await call.attempt();
+        return { ok: false, error: { code: "tool-error", message: "engine gave up" }, retryable: false };
+      }, true),
+      running(table, toolStep("s1", "read")),
+    );
+    expect(outcome).toEqual({ ok: "skip", code: "budget", reason: "The tool call budget of 0 is spent" });
+    expect(calls).toEqual([]);
+  });
+
   it("skips the step when the executor reports a stored budget refusal", async () => {
     const { attemptContext, table, executorSetup } = setup();
     const { outcome } = await executeStep(
@@ -367,6 +392,7 @@ describe("executeStep: an application's executor", () => {
     const { attemptContext, table, limits, executorSetup, calls } = setup();
     const cache = createRunResultCache(undefined);
     const entry = running(table, toolStep("s1", "read", { q: 1 }));
+    const second = running(table, toolStep("s2", "read"));
     const replay =
       (attempts: number, cached: boolean): StepExecutor =>
       async (call) => {
@@ -377,11 +403,9 @@ describe("executeStep: an application's executor", () => {
     expect(entry.attempts).toBe(2);
     expect(limits.usage).toMatchObject({ toolCalls: 2, cacheHits: 0 });
     expect(cache.get('read {"q":1}')).toEqual({ value: { stored: true } });
-    await executeStep(
-      attemptContext({ cache }),
-      executorSetup(replay(0, true), true),
-      running(table, toolStep("s2", "read")),
-    );
+    await executeStep(attemptContext({ cache }), executorSetup(replay(0, true), true), second);
+    // However few it reports, a replay stands for at least the attempt that made the outcome.
+    expect(second.attempts).toBe(1);
     expect(limits.usage).toMatchObject({ toolCalls: 2, cacheHits: 1 });
     expect(calls).toEqual([]);
   });

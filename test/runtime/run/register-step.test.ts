@@ -127,10 +127,14 @@ describe("registerStep: a step the run takes", () => {
   });
 
   it("takes a reply whose text is empty and an llm step", () => {
-    const { register, table } = setup();
-    expect(register({ id: "r1", type: "reply", text: "" }, planSource())).toBe(table.get("r1"));
-    expect(register({ id: "l1", type: "llm", prompt: "Sum up {{s1}}" }, planSource())).toBe(table.get("l1"));
-    expect(table.get("l1")?.deps).toEqual(["s1"]);
+    const { register, table, events } = setup();
+    const reply = register({ id: "r1", type: "reply", text: "" }, planSource());
+    const llm = register({ id: "l1", type: "llm", prompt: "Sum up {{s1}}" }, planSource());
+    expect(reply?.step).toEqual({ id: "r1", type: "reply", text: "" });
+    expect(llm?.step).toEqual({ id: "l1", type: "llm", prompt: "Sum up {{s1}}" });
+    expect(table.order).toEqual([reply, llm]);
+    expect(llm?.deps).toEqual(["s1"]);
+    expect(typesOf(events)).toEqual(["step-planned", "step-planned"]);
   });
 });
 
@@ -140,7 +144,7 @@ describe("registerStep: a step the run drops", () => {
     register(toolStep("s1", "read"), planSource());
     const source = planSource("clean");
     expect(register(null, source)).toBeUndefined();
-    expect(issueOf(events)).toEqual({
+    expect(issueOf(events)).toStrictEqual({
       runId: "r1",
       t: 0,
       type: "step-issue",
@@ -154,12 +158,14 @@ describe("registerStep: a step the run drops", () => {
   });
 
   it("keeps a streaming source streaming (it can only end unclean) and leaves an unclean one unclean", () => {
-    const { register } = setup();
+    const { register, events } = setup();
     const streaming = planSource("streaming");
     register(["not", "a", "step"], streaming);
+    expect(issueOf(events).issue.message).toBe('Step 1 is ["not","a","step"], not a step');
     expect(streaming).toMatchObject({ lost: true, state: "streaming" });
     const unclean = planSource("unclean");
     register("s1", unclean);
+    expect(issueOf(events).issue.message).toBe('Step 1 is "s1", not a step');
     expect(unclean).toMatchObject({ lost: true, state: "unclean" });
   });
 
