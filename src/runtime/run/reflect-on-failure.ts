@@ -68,7 +68,8 @@ export async function reflectOnFailure(
   } catch {
     return undefined;
   }
-  if (verdict === undefined || signal.aborted) return undefined;
+  // `null` and other values that are not an object are no opinion either.
+  if (!isRecord(verdict) || signal.aborted) return undefined;
   const action = (verdict as { action?: unknown }).action;
   if (action !== "retry" && action !== "new_plan" && action !== "abort") return undefined;
   // A reason is text for people: anything else is no reason, not "undefined" or "[object Object]".
