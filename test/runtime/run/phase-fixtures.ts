@@ -241,6 +241,8 @@ export interface PhaseCoreOptions {
   start?: (entry: StepEntry) => void;
   /** Resolves a ready reply step (default: records it). */
   reply?: (entry: StepEntry) => void;
+  /** What `settle` does besides counting (default: nothing). */
+  settle?: () => void;
 }
 
 /**
@@ -298,6 +300,7 @@ export function createPhaseCore(overrides: Partial<RunConfig> = {}, options: Pha
     isEnded: () => ended,
     settle: () => {
       settles++;
+      options.settle?.();
     },
     skip,
   };

@@ -66,7 +66,8 @@ function setup(
     sources,
     ended,
     released,
-    set onAdd(hook: (step: PlanStep) => void) {
+    /** Calls `hook` after each step was added. */
+    afterAdd: (hook: (step: PlanStep) => void) => {
       state.onAdd = hook;
     },
   };
@@ -334,10 +335,10 @@ describe("Planning", () => {
     });
     const run = setup(planner);
     // A step whose start ends the run synchronously (a budget, an internal error) stops planning from inside `add`.
-    run.onAdd = () => {
+    run.afterAdd(() => {
       run.end();
       run.planning.stop({ code: "aborted", message: "stopped" });
-    };
+    });
     await run.planning.run();
     expect(planner.closed).toBe(true);
     expect(after).toBe(false);
