@@ -4,7 +4,6 @@
  * core whose scheduler starts each step with `runAttempts`.
  */
 import { describe, expect, it } from "vitest";
-import type { RuntimeErrorInfo } from "../../../src/events/runtime-event.ts";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import type { Reflection } from "../../../src/planner/reflector.ts";
 import {
@@ -33,7 +32,7 @@ import {
 function setup(
   overrides: Partial<RunConfig> = {},
   tools: Record<string, ToolBehaviour> = {},
-  reflect?: (error: RuntimeErrorInfo, attempts: number) => Reflection | undefined,
+  reflect?: () => Reflection | undefined,
 ) {
   // `lookup` is read-only, so it may be repeated; `pay` is not.
   const { registry, calls } = createTools(tools, ["lookup"]);
@@ -41,12 +40,7 @@ function setup(
   const values: unknown[] = [];
   const running: Promise<void>[] = [];
   let attempts: StepAttempts | undefined;
-  const reflector =
-    reflect === undefined
-      ? undefined
-      : {
-          reflect: (request: { error: RuntimeErrorInfo; attempts: number }) => reflect(request.error, request.attempts),
-        };
+  const reflector = reflect === undefined ? undefined : { reflect };
   const run = createPhaseCore(
     { registry, reflector, ...overrides },
     {
