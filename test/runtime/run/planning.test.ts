@@ -176,6 +176,18 @@ describe("Planning", () => {
     expect(log.slice(-2)).toEqual(["executing@2", "sourceEnded 1@2"]);
   });
 
+  it("passes the reply drafts on and lends the planner the run's signal", async () => {
+    const planner = createScriptedPlanner(async function* (request) {
+      request.onReplyDraft?.({ id: "s1", index: 0, text: "Hel" });
+      request.onReplyDraft?.({ id: "s1", index: 0, text: "Hello" });
+      yield* planEvents([reply("s1", "Hello")]);
+    });
+    const { planning, log, core } = setup(planner);
+    await planning.run();
+    expect(log.filter((line) => line.startsWith("draft"))).toEqual(["draft s1@1", "draft s1@1"]);
+    expect(planner.requests[0]?.signal).toBe(core.signal);
+  });
+
   it("reports each issue, counts the dropped ones on the source, and numbers the repairs", async () => {
     const planner = createScriptedPlanner(async function* () {
       yield { type: "issue", issue, action: "dropped" };

@@ -7,8 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../../src/events/runtime-event.ts";
+import { createScriptedModel } from "../../../src/model/create-scripted-model.ts";
 import type { PlanStep } from "../../../src/plan/plan-step-schema.ts";
 import type { PlannerEvent } from "../../../src/planner/planner-event.ts";
+import type { MemoryEntry } from "../../../src/runtime/memory-store.ts";
 import type { RunConfig } from "../../../src/runtime/run/run-core.ts";
 import { RunExecution } from "../../../src/runtime/run/run-execution.ts";
 import { deferred, invariantProblems, reply, tool } from "../fake-planner.ts";
@@ -220,6 +222,61 @@ describe("RunExecution", () => {
     await missing.execution.execute(undefined);
     expect(lastOf(missing.events, "step-skipped")).toMatchObject({ stepId: "s1", code: "unknown-dependency" });
     expect(lastOf(missing.events, "run-end")).toMatchObject({ reason: "failed", error: { code: "unknown-reference" } });
+  });
+
+  it("withholds the side effects of a plan that did not end cleanly, and the reply that would report them", async () => {
+    const planner = createScriptedPlanner(async function* () {
+      yield* planEvents([tool("s1", "read", { q: 1 }), tool("s2", "pay", { amount: 5 }), reply("s3", "Paid.")], {
+        clean: false,
+        finishReason: "length",
+      });
+    });
+    const { registry, calls } = createTools();
+    const { execution, events } = createRun({ planner, registry });
+    await execution.execute(undefined);
+    expect(calls.map((call) => call.tool)).toEqual(["read"]);
+    expect(events.filter((event) => event.type === "step-skipped")).toMatchObject([
+      { stepId: "s2", code: "unsafe-plan" },
+      { stepId: "s3", code: "unsafe-plan", reason: expect.stringContaining("1 side-effecting step did not run") },
+    ]);
+    expect(lastOf(events, "reply")).toMatchObject({ source: "template" });
+    expect(lastOf(events, "run-end")).toMatchObject({ reason: "failed", error: { code: "invalid-step" } });
+  });
+
+  it("asks its model through the run's guard: counted, and refused once the budget is spent", async () => {
+    const model = createScriptedModel({ responses: { integrate: ["It is done."] } });
+    const planner = createPlanPlanner([tool("s1", "read", { q: 1 })]);
+    const answered = createRun({ planner, model });
+    await answered.execution.execute(undefined);
+    expect(lastOf(answered.events, "reply")).toMatchObject({ text: "It is done.", source: "model" });
+    expect(lastOf(answered.events, "run-end")).toMatchObject({ reason: "completed", usage: { modelCalls: 1 } });
+
+    const spent = createRun({
+      planner: createPlanPlanner([tool("s1", "read", { q: 1 })]),
+      model,
+      budget: { modelCalls: 0 },
+    });
+    await spent.execution.execute(undefined);
+    expect(model.calls).toBe(1);
+    expect(lastOf(spent.events, "reply")).toMatchObject({ source: "template" });
+    expect(lastOf(spent.events, "run-end")).toMatchObject({ reason: "budget" });
+  });
+
+  it("writes the run to memory before run-end, with how it ended", async () => {
+    const written: MemoryEntry[] = [];
+    let endedWhenWritten: boolean | undefined;
+    const memory = {
+      read: () => [],
+      write: (entry: MemoryEntry) => {
+        endedWhenWritten = run.ended();
+        written.push(entry);
+      },
+    };
+    const run = createRun({ planner: createPlanPlanner([tool("s1", "read", { q: 1 }), reply("s2", "ok")]), memory });
+    await run.execution.execute(undefined);
+    expect(written.map((entry) => entry.kind)).toEqual(["result"]);
+    expect(written[0]?.content).toMatchObject({ reason: "completed", reply: "ok" });
+    expect(endedWhenWritten).toBe(false);
   });
 
   it("waits for a person while nothing else can run, and goes on once the step is approved", async () => {
