@@ -13,7 +13,8 @@ import type { RunConfig } from "../../../src/runtime/run/run-core.ts";
 import type { RunPhase } from "../../../src/runtime/run/run-phase.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { deferred, reply, tool } from "../fake-planner.ts";
-import { createPhaseCore, deltasOf, lastOf, planSource } from "./phase-fixtures.ts";
+import { planSource } from "./part-fixtures.ts";
+import { createPhaseCore, deltasOf, lastOf } from "./phase-fixtures.ts";
 
 /** A core and its replies, with the given steps succeeded (a reply step's result is its text). */
 function setup(overrides: Partial<RunConfig> = {}, succeeded: [PlanStep, unknown][] = []) {

@@ -5,12 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { ApprovalRequests } from "../../../src/runtime/run/approval-requests.ts";
 import { StepTable } from "../../../src/runtime/run/step-table.ts";
-import { createRegistry, ManualClock, planSource, toolStep } from "./part-fixtures.ts";
+import { createFakeClock } from "./fake-clock.ts";
+import { createRegistry, planSource, toolStep } from "./part-fixtures.ts";
 
 const { registry } = createRegistry();
 
 function setup(timeoutMs: number | undefined) {
-  const clock = new ManualClock();
+  const clock = createFakeClock();
   const requests = new ApprovalRequests(registry, clock, timeoutMs);
   const table = new StepTable({ user: "ann" });
   return { clock, requests, table };
@@ -84,7 +85,7 @@ describe("ApprovalRequests timers", () => {
     const { clock, requests } = setup(undefined);
     let fired = 0;
     requests.startTimer("a1", () => fired++);
-    expect(clock.pending).toBe(0);
+    expect(clock.timers).toBe(0);
     clock.advance(1e9);
     expect(fired).toBe(0);
   });
@@ -102,7 +103,7 @@ describe("ApprovalRequests timers", () => {
     // A fired timer is forgotten: settling or closing afterwards clears nothing else.
     requests.settled("a1");
     requests.close();
-    expect(clock.pending).toBe(0);
+    expect(clock.timers).toBe(0);
   });
 
   it("keeps a request's timer while one of its steps still waits, and stops it once none does", () => {
@@ -121,12 +122,12 @@ describe("ApprovalRequests timers", () => {
     // Decided steps may still sit in `waiting`: only a step still requested keeps its request's timer.
     first.approval = { mode: "plan", status: "approved", requestId: "a1", shown: {} };
     requests.settled("a1");
-    expect(clock.pending).toBe(2);
+    expect(clock.timers).toBe(2);
 
     second.approval = { mode: "plan", status: "denied", requestId: "a1", reason: undefined };
     requests.waiting.delete(second);
     requests.settled("a1");
-    expect(clock.pending).toBe(1);
+    expect(clock.timers).toBe(1);
     clock.advance(1_000);
     expect(fired).toEqual(["a2"]);
   });
@@ -136,9 +137,9 @@ describe("ApprovalRequests timers", () => {
     const fired: string[] = [];
     requests.startTimer("a1", () => fired.push("a1"));
     requests.startTimer("a2", () => fired.push("a2"));
-    expect(clock.pending).toBe(2);
+    expect(clock.timers).toBe(2);
     requests.close();
-    expect(clock.pending).toBe(0);
+    expect(clock.timers).toBe(0);
     clock.advance(10_000);
     expect(fired).toEqual([]);
   });

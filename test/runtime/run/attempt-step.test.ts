@@ -173,7 +173,7 @@ describe("attemptStep: a tool", () => {
       permanent: false,
     });
     expect(calls[0]?.signal?.aborted).toBe(true);
-    expect(clock.pending).toBe(0);
+    expect(clock.timers).toBe(0);
   });
 
   it("fails as aborted, permanently, when the run is aborted during the call", async () => {
@@ -183,7 +183,7 @@ describe("attemptStep: a tool", () => {
     controller.abort();
     expect(await pending).toMatchObject({ ok: false, error: { code: "aborted" }, permanent: true });
     expect(calls[0]?.signal?.aborted).toBe(true);
-    expect(clock.pending).toBe(0);
+    expect(clock.timers).toBe(0);
   });
 });
 

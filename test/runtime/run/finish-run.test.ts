@@ -14,7 +14,7 @@ import {
 } from "../../../src/runtime/run/finish-run.ts";
 import { type StepEntry, StepTable } from "../../../src/runtime/run/step-table.ts";
 import { llm, reply, tool } from "../fake-planner.ts";
-import { planSource } from "./phase-fixtures.ts";
+import { planSource } from "./part-fixtures.ts";
 
 type Outcome =
   | { status: "succeeded"; result: unknown }

@@ -17,49 +17,8 @@ import { type StepEntry, StepTable } from "../../../src/runtime/run/step-table.t
 import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
 import type { RuntimeBudget } from "../../../src/runtime/runtime-budget.ts";
 import type { ToolPolicy } from "../../../src/runtime/tool-policy.ts";
-import type { RuntimeClock } from "../../../src/shared/runtime-clock.ts";
 import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
-
-/** A clock whose time moves only on `advance`; timers fire in the order they are due. */
-export class ManualClock implements RuntimeClock {
-  #now = 0;
-  #next = 0;
-  readonly #timers = new Map<number, { at: number; callback: () => void }>();
-
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const handle = ++this.#next;
-    this.#timers.set(handle, { at: this.#now + ms, callback });
-    return handle;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
-  }
-
-  /** Timers set and neither fired nor cleared. */
-  get pending(): number {
-    return this.#timers.size;
-  }
-
-  /** Moves time on by `ms`, firing every timer that falls due on the way. */
-  advance(ms: number): void {
-    const until = this.#now + ms;
-    for (;;) {
-      let due: [number, { at: number; callback: () => void }] | undefined;
-      for (const timer of this.#timers)
-        if (timer[1].at <= until && (due === undefined || timer[1].at < due[1].at)) due = timer;
-      if (due === undefined) break;
-      this.#timers.delete(due[0]);
-      this.#now = due[1].at;
-      due[1].callback();
-    }
-    this.#now = until;
-  }
-}
+import { createFakeClock } from "./fake-clock.ts";
 
 /** What a test may change about the run. */
 export interface PartRunOptions {
@@ -110,7 +69,7 @@ export function createRegistry(): { registry: ToolRegistry; calls: string[] } {
  */
 export function createPartRun(options: PartRunOptions = {}) {
   const registry = options.registry ?? createRegistry().registry;
-  const clock = new ManualClock();
+  const clock = createFakeClock();
   const controller = new AbortController();
   const table = new StepTable(options.context ?? {});
   const policy = createSafetyPolicy({
@@ -195,9 +154,12 @@ export const toolStep = (id: string, name: string, args: Record<string, unknown>
 });
 
 /** A source of steps. */
-export const planSource = (state: StepSource["state"] = "clean"): StepSource => ({ kind: "plan", attempt: 1, state });
-
 /** Adds a step to a table and marks it running, as the scheduler does before handing it on. */
+/** The source of the first plan, in the given state. */
+export function planSource(state: StepSource["state"] = "clean"): StepSource {
+  return { kind: "plan", attempt: 1, state };
+}
+
 export function running(table: StepTable, step: PlanStep, source: StepSource = planSource()): StepEntry {
   const entry = table.add(step, source);
   entry.status = "running";

@@ -14,58 +14,10 @@ import type { PlannerEvent, PlanRequest, ReplanRequest } from "../../../src/plan
 import type { RunConfig, RunCore, RunInput } from "../../../src/runtime/run/run-core.ts";
 import { createSafetyPolicy } from "../../../src/runtime/run/safety-policy.ts";
 import { Scheduler, type SchedulerHooks } from "../../../src/runtime/run/scheduler.ts";
-import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { type StepEntry, StepTable } from "../../../src/runtime/run/step-table.ts";
 import { UsageLimits } from "../../../src/runtime/run/usage-limits.ts";
-import type { RuntimeClock } from "../../../src/shared/runtime-clock.ts";
 import { ToolRegistry } from "../../../src/tools/tool-registry.ts";
-
-/** A clock whose time moves only when a test advances it. */
-export interface FakeClock extends RuntimeClock {
-  /** Moves time on by `ms`, firing every timer that falls due, in order. */
-  advance(ms: number): void;
-  /** How many timers are set and not yet fired or cleared. */
-  readonly timers: number;
-}
-
-/**
- * Creates a {@link FakeClock} starting at `start`.
- *
- * @param start - the time now.
- * @returns the clock.
- */
-export function createFakeClock(start = 0): FakeClock {
-  let now = start;
-  let nextId = 1;
-  const timers = new Map<number, { at: number; callback: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(callback, ms) {
-      const id = nextId++;
-      timers.set(id, { at: now + Math.max(0, ms), callback });
-      return id;
-    },
-    clearTimeout(handle) {
-      timers.delete(handle as number);
-    },
-    advance(ms) {
-      const until = now + ms;
-      for (;;) {
-        let due: [number, { at: number; callback: () => void }] | undefined;
-        for (const timer of timers)
-          if (timer[1].at <= until && (due === undefined || timer[1].at < due[1].at)) due = timer;
-        if (due === undefined) break;
-        timers.delete(due[0]);
-        now = Math.max(now, due[1].at);
-        due[1].callback();
-      }
-      now = until;
-    },
-    get timers() {
-      return timers.size;
-    },
-  };
-}
+import { createFakeClock } from "./fake-clock.ts";
 
 /** Lets every promise that can settle now settle (one turn of the event loop, no waiting). */
 export function settle(): Promise<void> {
@@ -321,11 +273,6 @@ export function createPhaseCore(overrides: Partial<RunConfig> = {}, options: Pha
     /** The event types, in order. */
     types: () => events.map((event) => event.type),
   };
-}
-
-/** A source of the first plan, in the given state. */
-export function planSource(state: StepSource["state"] = "clean"): StepSource {
-  return { kind: "plan", attempt: 1, state };
 }
 
 /** The joined `reply-delta` text of some events. */

@@ -12,8 +12,8 @@ import { Planning } from "../../../src/runtime/run/planning.ts";
 import type { RunConfig } from "../../../src/runtime/run/run-core.ts";
 import type { StepSource } from "../../../src/runtime/run/step-source.ts";
 import { deferred, reply, tool } from "../fake-planner.ts";
+import { createFakeClock } from "./fake-clock.ts";
 import {
-  createFakeClock,
   createPhaseCore,
   createScriptedPlanner,
   lastOf,

@@ -15,14 +15,9 @@ import {
 import type { RunConfig } from "../../../src/runtime/run/run-core.ts";
 import type { StepEntry } from "../../../src/runtime/run/step-table.ts";
 import { deferred, tool } from "../fake-planner.ts";
-import {
-  createFakeClock,
-  createPhaseCore,
-  createTools,
-  planSource,
-  settle,
-  type ToolBehaviour,
-} from "./phase-fixtures.ts";
+import { createFakeClock } from "./fake-clock.ts";
+import { planSource } from "./part-fixtures.ts";
+import { createPhaseCore, createTools, settle, type ToolBehaviour } from "./phase-fixtures.ts";
 
 /**
  * A core whose scheduler hands each started step to `runAttempts`, and

@@ -10,7 +10,9 @@ import type { MemoryEntry, MemoryStore } from "../../../src/runtime/memory-store
 import { plannerContext, rememberRun } from "../../../src/runtime/run/run-context.ts";
 import type { RunConfig, RunInput } from "../../../src/runtime/run/run-core.ts";
 import { tool } from "../fake-planner.ts";
-import { createFakeClock, createPhaseCore, planSource, settle } from "./phase-fixtures.ts";
+import { createFakeClock } from "./fake-clock.ts";
+import { planSource } from "./part-fixtures.ts";
+import { createPhaseCore, settle } from "./phase-fixtures.ts";
 
 const stored: MemoryEntry = { kind: "result", runId: "r0", query: "weather", content: { temp: 20 }, at: 0 };
 

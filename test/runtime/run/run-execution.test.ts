@@ -14,8 +14,8 @@ import type { MemoryEntry } from "../../../src/runtime/memory-store.ts";
 import type { RunConfig } from "../../../src/runtime/run/run-core.ts";
 import { RunExecution } from "../../../src/runtime/run/run-execution.ts";
 import { deferred, invariantProblems, reply, tool } from "../fake-planner.ts";
+import { createFakeClock } from "./fake-clock.ts";
 import {
-  createFakeClock,
   createPlanPlanner,
   createRunConfig,
   createScriptedPlanner,
